@@ -1,0 +1,38 @@
+# talesim — every target creates .venv from pyproject.toml if it is missing.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+
+.PHONY: help demo test test-all lint bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP) ## simulate 100,000 four-player expert Fairy Tale games and print a summary
+	$(BIN)/talesim simulate fairy-tale --variant expert --games 100000 --players 4 \
+		--policy greedy --seed 2026 --out runs/demo-fairy-tale --overwrite --summary
+
+test: $(STAMP) ## run the whole test suite (slow tests excluded)
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+test-all: $(STAMP) ## run every test including slow ones
+	$(BIN)/python -m pytest -q -m '' -p no:cacheprovider
+
+lint: $(STAMP) ## ruff + mypy
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy simcore cli reports
+
+bench: $(STAMP) ## throughput and memory benchmarks
+	$(BIN)/python benchmarks/run_all.py
+
+clean: ## remove the venv, caches and runs
+	rm -rf $(VENV) runs .pytest_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

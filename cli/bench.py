@@ -1,0 +1,46 @@
+"""``talesim bench``: games per second of the numba engine against reference.py."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from cli import options
+from cli.errors import reported
+
+
+def bench(
+    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")] = "fairy-tale",
+    players: Annotated[int, typer.Option("--players", help="Number of players.")] = 4,
+    policy: Annotated[str, typer.Option("--policy", help="Policy of every seat.")] = "greedy",
+    threads: Annotated[int, typer.Option("--threads", help="numba threads.")] = 2,
+    games: Annotated[int, typer.Option("--games", help="Games for the numba engine.")] = 200_000,
+    reference_games: Annotated[
+        int, typer.Option("--reference-games", help="Games for the reference engine.")
+    ] = 2_000,
+    variant: options.Variant = None,
+    as_json: options.Json = False,
+) -> None:
+    """Measure games/s of GAME's numba engine and of its plain-Python reference."""
+    with reported():
+        from simcore import registry, runner
+
+        g = registry.get_game(game)
+        v = g.check_players(variant, players)
+        g.check_policies([policy])
+        runner.check_threads(threads)
+        runner.check_int("games", games, 1)
+        runner.check_int("reference games", reference_games, 1)
+        result = registry.engine(g).bench(players, policy, threads, games, reference_games, v.name)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(
+        f"{result['game']}: {result['players']} players, policy {result['policy']}, "
+        f"{result['threads']} threads"
+    )
+    typer.echo(f"numba      {result['numba_games_per_s']:>14,.0f} games/s")
+    typer.echo(f"reference  {result['reference_games_per_s']:>14,.0f} games/s")
+    typer.echo(f"ratio      {result['ratio']:>14,.1f}x")

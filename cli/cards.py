@@ -1,0 +1,43 @@
+"""``talesim cards``: a game's card catalog as a table or JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from cli import options
+from cli.errors import reported
+
+COLUMNS = ("id", "name", "faction", "category", "copies", "tier", "value", "effect", "status")
+
+
+def cards(
+    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    variant: options.Variant = None,
+    cards_file: options.CardsFile = None,
+    as_json: options.Json = False,
+) -> None:
+    """Show the card catalog of GAME."""
+    with reported():
+        from rich.console import Console
+        from rich.table import Table
+
+        from simcore import registry
+
+        g = registry.get_game(game)
+        v = g.variant(variant)
+        engine = registry.engine(g)
+        rows = engine.card_catalog(engine.load_cards(cards_file), v.name)
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    columns = list(COLUMNS) + [k for k in (rows[0] if rows else {}) if k not in COLUMNS]
+    table = Table(title=f"{g.name} ({v.name}): {len(rows)} cards", title_justify="left")
+    for c in columns:
+        numeric = c in ("copies", "tier", "value")
+        table.add_column(c, justify="right" if numeric else "left", overflow="fold")
+    for row in rows:
+        table.add_row(*(str(row.get(c, "")) for c in columns))
+    Console().print(table)

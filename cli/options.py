@@ -1,0 +1,43 @@
+"""Option types shared by several commands (same flag, same help everywhere)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+Variant = Annotated[
+    str | None,
+    typer.Option(
+        "--variant",
+        "--rules",
+        help="Rules variant (default: the game's default; see `talesim games`).",
+        show_default=False,
+    ),
+]
+CardsFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--cards",
+        help="Card data file to use instead of the game's built-in cards.",
+        show_default=False,
+    ),
+]
+Players = Annotated[int, typer.Option("--players", help="Number of players.")]
+Policy = Annotated[
+    str,
+    typer.Option(
+        "--policy",
+        help="Player policy for every seat, or a comma list with one policy per seat.",
+    ),
+]
+Seed = Annotated[int, typer.Option("--seed", help="Run seed, 0 to 2**63-1.")]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+RotateSeats = Annotated[
+    bool,
+    typer.Option(
+        "--rotate-seats",
+        help="Rotate the policies around the table from game to game.",
+    ),
+]

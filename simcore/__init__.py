@@ -1,0 +1,36 @@
+"""talesim simulation core: card data, RNG, game kernels and the batch runner.
+
+Importing this package never imports numba, polars or matplotlib (so `talesim --help`
+stays instant). It only points numba's on-disk cache at a directory keyed by a hash
+of the simcore sources: numba's ``cache=True`` does not notice edits to a jitted
+helper in *another* file, so a source change must land in a fresh cache directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+__version__ = "0.1.0"
+
+_ROOT = Path(__file__).resolve().parent
+
+
+def source_hash() -> str:
+    """Short sha256 of every simcore .py file (path + content), in a stable order."""
+    digest = hashlib.sha256()
+    for path in sorted(_ROOT.rglob("*.py")):
+        digest.update(str(path.relative_to(_ROOT)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _configure_numba_cache() -> None:
+    if "NUMBA_CACHE_DIR" in os.environ:
+        return
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "talesim" / "numba"
+    os.environ["NUMBA_CACHE_DIR"] = str(base / source_hash())
+
+
+_configure_numba_cache()

@@ -1,0 +1,108 @@
+"""The list of games. Metadata only: importing this module never imports numba.
+
+``engine(name)`` imports a game's ``engine`` module lazily. Every engine module exposes
+the same functions (see ``Engine``), so the runner and the CLI treat games alike.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Protocol
+
+
+class GameError(ValueError):
+    """Bad request about a game: unknown game/variant/policy, impossible player count."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    min_players: int
+    max_players: int
+    description: str
+    unconfirmed_players: tuple[int, ...] = ()  # player counts the reference marks as unconfirmed
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str  # CLI id, e.g. "fairy-tale"
+    title: str
+    package: str  # python package holding engine.py, tables.py, kernel.py, ...
+    variants: tuple[Variant, ...]
+    default_variant: str
+    policies: tuple[str, ...]
+    tables: tuple[str, ...]  # dataset tables written by simulate
+    variant_option: str = "variant"  # CLI flag naming the variant (DRAKO uses --rules)
+
+    def variant(self, name: str | None) -> Variant:
+        name = name or self.default_variant
+        for v in self.variants:
+            if v.name == name:
+                return v
+        known = ", ".join(v.name for v in self.variants)
+        raise GameError(f"{self.name} has no variant '{name}' (variants: {known})")
+
+    def check_players(self, variant: str | None, players: int) -> Variant:
+        v = self.variant(variant)
+        if not v.min_players <= players <= v.max_players:
+            raise GameError(
+                f"{self.name} ({v.name}) is played by {v.min_players}-{v.max_players} players, "
+                f"not {players}"
+            )
+        return v
+
+    def check_policies(self, policies: list[str]) -> None:
+        for p in policies:
+            if p not in self.policies:
+                raise GameError(
+                    f"unknown policy '{p}' for {self.name} (policies: {', '.join(self.policies)})"
+                )
+
+    def data_dir(self) -> Path:
+        return Path(__file__).resolve().parent / "games" / self.package.rsplit(".", 1)[-1]
+
+
+class Engine(Protocol):
+    """What every ``simcore/games/<game>/engine.py`` module provides."""
+
+    def load_cards(self, path: Path | None) -> Any: ...
+    def card_catalog(self, cards: Any, variant: str) -> list[dict[str, Any]]: ...
+    def prepare(self, cards: Any, variant: str, players: int, policies: list[str],
+                rotate_seats: bool) -> Any: ...
+    def run_chunk(self, prepared: Any, seed: int, first_game: int,
+                  n_games: int) -> dict[str, Any]: ...
+
+
+GAMES: dict[str, Game] = {
+    "fairy-tale": Game(
+        name="fairy-tale",
+        title="Fairy Tale (Yuhodo 2004, 100-card edition)",
+        package="simcore.games.fairy_tale",
+        variants=(
+            Variant("basic", 2, 4, "80 basic cards; Open and Close effects"),
+            Variant("beginner", 2, 4,
+                    "basic deck; one starting face-up card, 4-card first draft, 2 plays in round 1"),
+            Variant("expert", 2, 5,
+                    "all 100 cards; Hunt, quests, majorities and the Trickster"),
+        ),
+        default_variant="expert",
+        policies=("random", "greedy", "collector"),
+        tables=("games", "seats", "cards"),
+    ),
+}
+
+
+def get_game(name: str) -> Game:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise GameError(f"unknown game '{name}' (games: {', '.join(GAMES)})") from None
+
+
+def engine(game: Game | str) -> ModuleType:
+    """Import (lazily) and return the game's engine module."""
+    g = get_game(game) if isinstance(game, str) else game
+    return importlib.import_module(f"{g.package}.engine")

@@ -1,0 +1,628 @@
+"""Batch runner: split a run into chunks of game ids, simulate each, write a Parquet dataset.
+
+A run of ``n_games`` games with seed ``S`` is cut into chunks of ``chunk_size`` consecutive
+game ids; chunk ``i`` covers ``[i*K, min((i+1)*K, N))``. For every chunk the game's engine
+returns one polars DataFrame per dataset table, written to ``OUT/<table>/part-{i:05d}.parquet``.
+``OUT/manifest.json`` records the request, the card data hash, the engine's rule options and
+which chunks are done; it is rewritten after every chunk, so ``resume=True`` redoes only the
+missing chunks and, games being deterministic per ``(seed, game id)``, ends with the same
+bytes as an uninterrupted run.
+
+Guarantees:
+
+* every input is validated (game, variant, players, policies, card data, seed, counts,
+  threads, the state of ``OUT``) before anything is created on disk;
+* every file is written atomically (temp file in the same directory, fsync, ``os.replace``),
+  so an interrupted run leaves whole parts and a consistent manifest only;
+* the kernel of chunk ``i+1`` runs on the calling thread (numba's thread count is
+  thread-local) while one background thread writes chunk ``i``.
+
+This module imports neither numba nor polars at import time (the CLI imports it to catch
+``RunError`` while ``talesim --help`` must stay instant).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import simcore
+from simcore import registry
+from simcore.cards import CardDataError
+from simcore.registry import Game, GameError
+
+if TYPE_CHECKING:
+    import polars as pl
+
+DEFAULT_CHUNK_SIZE = 50_000  # a few seconds of kernel time per chunk on one core
+MAX_SEED = 2**63 - 1
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = 1
+PART_NAME = "part-{index:05d}.parquet"
+PART_GLOB = "part-*.parquet"
+TEMP_GLOB = ".*.tmp"  # temp files of atomic writes: ".<final name>.<pid>.tmp"
+
+# Manifest keys that must equal the request for ``resume`` (they determine the data).
+RESUME_KEYS = (
+    "game",
+    "variant",
+    "players",
+    "policies",
+    "rotate_seats",
+    "seed",
+    "n_games",
+    "chunk_size",
+    "card_sha256",
+    "config",
+)
+
+
+class RunError(ValueError):
+    """A bad run request (seed, counts, threads): reported to the user as one line."""
+
+
+class RunDirError(RunError):
+    """The output directory cannot be used: not empty, not a run, or a mismatching manifest."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Game ids ``first_game .. first_game + n_games - 1``, stored as part number ``index``."""
+
+    index: int
+    first_game: int
+    n_games: int
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one ``simulate`` call did.
+
+    ``games`` and ``seconds`` cover this call only (a resumed run counts the chunks it
+    computed); ``seconds`` is the wall time of the chunk loop, kernel compilation excluded.
+    """
+
+    out: Path
+    games: int
+    seconds: float
+    games_per_s: float
+    n_games: int  # games in the whole dataset
+    resumed_games: int  # games already done before this call (resume)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A validated game request with its engine, card set and prepared configuration."""
+
+    game: Game
+    variant: str
+    players: int
+    policies: list[str]
+    rotate_seats: bool
+    engine: ModuleType
+    cards: Any
+    prepared: Any
+
+
+# --- validation --------------------------------------------------------------------------
+
+
+def check_int(name: str, value: object, lo: int, hi: int | None = None) -> int:
+    """``value`` as an int in ``[lo, hi]`` (``hi=None``: no upper bound), else ``RunError``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RunError(f"{name} must be an integer, got {value!r}")
+    if value < lo or (hi is not None and value > hi):
+        bound = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
+        raise RunError(f"{name} must be {bound}, got {value}")
+    return value
+
+
+def check_seed(seed: object, name: str = "seed") -> int:
+    """A seed (or game id) in ``0 .. 2**63-1``."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise RunError(f"{name} must be an integer between 0 and 2**63-1, got {seed!r}")
+    return seed
+
+
+def check_threads(threads: int | None) -> int | None:
+    """Validate a numba thread count against ``NUMBA_NUM_THREADS`` (imports numba)."""
+    if threads is None:
+        return None
+    check_int("threads", threads, 1)
+    import numba
+
+    limit = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]  # set at runtime
+    if threads > limit:
+        raise RunError(
+            f"threads must be at most {limit} (numba's NUMBA_NUM_THREADS), got {threads}"
+        )
+    return threads
+
+
+def expand_policies(spec: str | Sequence[str], players: int) -> list[str]:
+    """One policy name per seat: ``"greedy"`` for every seat, or exactly ``players`` names.
+
+    ``spec`` is a comma-separated string (the CLI's ``--policy``) or a sequence of names.
+    Names are checked against the game by ``setup``; here only the count is checked.
+    """
+    names = spec.split(",") if isinstance(spec, str) else list(spec)
+    names = [str(n).strip() for n in names]
+    if not names or any(not n for n in names):
+        raise GameError(f"empty policy name in {spec!r}")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise GameError(
+            f"{len(names)} policies given ({','.join(names)}) for {players} players: "
+            "give one policy for every seat, or a single policy for all seats"
+        )
+    return names
+
+
+def setup(
+    game: str,
+    *,
+    variant: str | None,
+    players: int,
+    policies: str | Sequence[str],
+    cards_path: Path | str | None = None,
+    rotate_seats: bool = False,
+) -> Setup:
+    """Validate a game request and prepare the engine; nothing is written anywhere.
+
+    Order: game, variant and player count, policies (registry only, no engine import),
+    then the card file and the engine's own checks (``load_cards``, ``prepare``).
+    Raises ``GameError`` or ``CardDataError``.
+    """
+    g = registry.get_game(game)
+    check_int("players", players, 1)
+    v = g.check_players(variant, players)
+    seat_policies = expand_policies(policies, players)
+    g.check_policies(seat_policies)
+    path = Path(cards_path) if cards_path is not None else None
+    if path is not None and not path.exists():
+        raise CardDataError(path, "file not found")
+    engine = registry.engine(g)
+    cards = engine.load_cards(path)
+    prepared = engine.prepare(cards, v.name, players, seat_policies, rotate_seats)
+    return Setup(g, v.name, players, seat_policies, rotate_seats, engine, cards, prepared)
+
+
+# --- chunks and files --------------------------------------------------------------------
+
+
+def plan_chunks(n_games: int, chunk_size: int) -> list[Chunk]:
+    """Chunk ``i`` covers game ids ``[i*K, min((i+1)*K, N))``; together they cover ``[0, N)``."""
+    check_int("games", n_games, 1)
+    check_int("chunk size", chunk_size, 1)
+    return [
+        Chunk(i, first, min(chunk_size, n_games - first))
+        for i, first in enumerate(range(0, n_games, chunk_size))
+    ]
+
+
+def part_path(out: Path, table: str, index: int) -> Path:
+    """Where chunk ``index`` of ``table`` is stored."""
+    return out / table / PART_NAME.format(index=index)
+
+
+def _temp_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _atomic_write(path: Path, write: Callable[[Path], object]) -> None:
+    """Run ``write(temp)`` then rename temp over ``path``; no temp file survives a failure."""
+    tmp = _temp_path(path)
+    try:
+        write(tmp)
+        _fsync(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_part(frame: pl.DataFrame, path: Path) -> None:
+    """Write one Parquet part atomically (zstd, column statistics on)."""
+    _atomic_write(path, lambda tmp: frame.write_parquet(tmp, compression="zstd", statistics=True))
+
+
+def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
+    """Write ``OUT/manifest.json`` atomically."""
+    text = json.dumps(manifest, indent=2) + "\n"
+    _atomic_write(out / MANIFEST, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def read_manifest(out: Path) -> dict[str, Any]:
+    """The manifest of run directory ``out``; ``RunDirError`` if missing or unreadable."""
+    path = Path(out) / MANIFEST
+    if not path.is_file():
+        raise RunDirError(f"{out} is not a talesim run (no {MANIFEST})")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RunDirError(f"{path} is not a readable manifest ({exc})") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("chunks"), list):
+        raise RunDirError(f"{path} is not a talesim manifest (no chunk list)")
+    return manifest
+
+
+def _remove_temp_files(out: Path, tables: Sequence[str]) -> None:
+    for name in [".", *tables]:
+        directory = out / name
+        if directory.is_dir():
+            for tmp in directory.glob(TEMP_GLOB):
+                tmp.unlink(missing_ok=True)
+
+
+def _clear_run(out: Path, tables: Sequence[str]) -> None:
+    """Delete a previous run's parts and manifest (parts first: never parts without manifest).
+
+    Only ``part-*.parquet`` and temp files are removed from table directories, which are
+    then removed if empty; anything else a user put in ``out`` stays.
+    """
+    _remove_temp_files(out, tables)
+    for table in tables:
+        directory = out / table
+        if directory.is_dir():
+            for part in directory.glob(PART_GLOB):
+                part.unlink()
+            if not any(directory.iterdir()):
+                directory.rmdir()
+    (out / MANIFEST).unlink(missing_ok=True)
+
+
+def _check_out(out: Path, *, resume: bool, overwrite: bool) -> dict[str, Any] | None:
+    """Decide whether ``out`` may be used; return the old manifest when resuming."""
+    if out.exists() and not out.is_dir():
+        raise RunDirError(f"{out} exists and is not a directory")
+    non_empty = out.is_dir() and any(out.iterdir())
+    if resume:
+        if not (out / MANIFEST).is_file():
+            raise RunDirError(f"cannot resume: {out} is not a talesim run (no {MANIFEST})")
+        return read_manifest(out)
+    if non_empty and not overwrite:
+        raise RunDirError(
+            f"{out} already exists and is not empty; use --resume to finish the run in it "
+            "or --overwrite to replace it"
+        )
+    if non_empty and not (out / MANIFEST).is_file():
+        raise RunDirError(
+            f"refusing to overwrite {out}: it has no {MANIFEST}, so it does not look like "
+            "a talesim run"
+        )
+    return None
+
+
+def _check_resumable(old: dict[str, Any], request: dict[str, Any], out: Path) -> None:
+    for key in RESUME_KEYS:
+        if old.get(key) != request[key]:
+            raise RunDirError(
+                f"cannot resume {out}: {key} is {_show(old.get(key))} in the manifest but "
+                f"{_show(request[key])} was requested"
+            )
+
+
+def _show(value: object) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _jsonable(value: object) -> Any:
+    """``value`` as it reads back from JSON (tuples become lists), for manifest comparisons."""
+    return json.loads(json.dumps(value))
+
+
+# --- progress ----------------------------------------------------------------------------
+
+
+def _stderr_is_tty() -> bool:
+    return sys.stderr.isatty()
+
+
+@contextmanager
+def _progress(enabled: bool, total: int, completed: int) -> Iterator[Callable[[str, int], None]]:
+    """Yield ``update(description, advance)``; a rich bar on stderr when enabled, else no-op."""
+    if not enabled:
+        yield lambda description, advance: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class GamesPerSecond(ProgressColumn):
+        """Games simulated per second (rich's moving estimate)."""
+
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("? games/s" if speed is None else f"{speed:,.0f} games/s")
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        GamesPerSecond(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+    with bar:
+        task = bar.add_task("compiling", total=total, completed=completed)
+        yield lambda description, advance: bar.update(
+            task, description=description, advance=advance
+        )
+
+
+@contextmanager
+def _numba_threads(threads: int | None) -> Iterator[None]:
+    """Run the block with numba's (thread-local) thread count set to ``threads``."""
+    if threads is None:
+        yield
+        return
+    import numba
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
+
+
+# --- the run -----------------------------------------------------------------------------
+
+
+def simulate(
+    game: str,
+    *,
+    variant: str | None = None,
+    players: int,
+    policies: str | Sequence[str],
+    seed: int,
+    n_games: int,
+    out: Path | str,
+    cards_path: Path | str | None = None,
+    chunk_size: int | None = None,
+    threads: int | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    rotate_seats: bool = False,
+    progress: bool = True,
+) -> RunResult:
+    """Simulate games ``0 .. n_games-1`` of ``game`` with ``seed`` into run directory ``out``.
+
+    ``policies``: one name for all seats or one per seat (list or comma-separated string).
+    ``chunk_size``: games per part (default ``min(50_000, n_games)``; when resuming, the
+    manifest's). ``threads``: numba threads for the kernel (default: numba's).
+    ``resume``: finish the run in ``out`` (its manifest must match the request).
+    ``overwrite``: replace the run in ``out`` (only a directory holding a manifest).
+    ``progress``: show a progress bar on stderr if it is a terminal.
+
+    Raises ``GameError``, ``CardDataError`` or ``RunError``/``RunDirError`` on bad input,
+    always before creating or changing anything on disk.
+    """
+    check_seed(seed)
+    check_int("games", n_games, 1)
+    if chunk_size is not None:
+        check_int("chunk size", chunk_size, 1)
+    if resume and overwrite:
+        raise RunError("--resume and --overwrite cannot be combined")
+    out = Path(out)
+    s = setup(
+        game,
+        variant=variant,
+        players=players,
+        policies=policies,
+        cards_path=cards_path,
+        rotate_seats=rotate_seats,
+    )
+    check_threads(threads)
+    old = _check_out(out, resume=resume, overwrite=overwrite)
+    if old is not None and chunk_size is None and isinstance(old.get("chunk_size"), int):
+        chunk_size = old["chunk_size"]
+    chunk_size = min(chunk_size or DEFAULT_CHUNK_SIZE, n_games)
+    tables = list(s.game.tables)
+    request: dict[str, Any] = {
+        "game": s.game.name,
+        "variant": s.variant,
+        "players": players,
+        "policies": s.policies,
+        "rotate_seats": rotate_seats,
+        "seed": seed,
+        "n_games": n_games,
+        "chunk_size": chunk_size,
+        "card_sha256": str(s.cards.sha256),
+        "config": _jsonable(s.prepared.config()),
+    }
+    if old is not None:
+        _check_resumable(old, request, out)
+
+    # Everything is valid: from here on the disk changes.
+    plan = plan_chunks(n_games, chunk_size)
+    if overwrite and (out / MANIFEST).is_file():
+        old_tables = _old_tables(out)
+        _clear_run(out, sorted(set(tables) | set(old_tables)))
+    out.mkdir(parents=True, exist_ok=True)
+    _remove_temp_files(out, tables)
+    for table in tables:
+        (out / table).mkdir(exist_ok=True)
+    manifest = _new_manifest(request, s, tables, plan, old, out)
+    write_manifest(out, manifest)
+
+    todo = [plan[e["index"]] for e in manifest["chunks"] if not e["done"]]
+    resumed_games = n_games - sum(c.n_games for c in todo)
+    with (
+        _numba_threads(threads),
+        _progress(progress and _stderr_is_tty(), n_games, resumed_games) as update,
+    ):
+        if todo:
+            s.engine.warmup(s.prepared)
+        update("simulating", 0)
+        start = time.perf_counter()
+        _run_chunks(s, seed, todo, out, tables, manifest, update)
+        seconds = time.perf_counter() - start
+
+    manifest["status"] = "complete"
+    manifest["finished"] = _now()
+    write_manifest(out, manifest)
+    games = n_games - resumed_games
+    return RunResult(
+        out=out,
+        games=games,
+        seconds=seconds,
+        games_per_s=games / seconds if seconds > 0 else 0.0,
+        n_games=n_games,
+        resumed_games=resumed_games,
+    )
+
+
+def _old_tables(out: Path) -> list[str]:
+    try:
+        tables = read_manifest(out).get("tables", [])
+    except RunDirError:
+        return []
+    return [t for t in tables if isinstance(t, str) and t and "/" not in t and t != ".."]
+
+
+def _new_manifest(
+    request: dict[str, Any],
+    s: Setup,
+    tables: list[str],
+    plan: list[Chunk],
+    old: dict[str, Any] | None,
+    out: Path,
+) -> dict[str, Any]:
+    """The manifest at the start of this call; earlier chunks stay done if their parts exist."""
+    previous = {e.get("index"): e for e in (old or {}).get("chunks", []) if isinstance(e, dict)}
+    chunks = []
+    for c in plan:
+        entry: dict[str, Any] = {
+            "index": c.index,
+            "first_game": c.first_game,
+            "n_games": c.n_games,
+            "done": False,
+            "seconds": None,
+            "rows": None,
+        }
+        prev = previous.get(c.index)
+        if (
+            prev is not None
+            and prev.get("done") is True
+            and prev.get("first_game") == c.first_game
+            and prev.get("n_games") == c.n_games
+            and all(part_path(out, t, c.index).is_file() for t in tables)
+        ):
+            entry.update(done=True, seconds=prev.get("seconds"), rows=prev.get("rows"))
+        chunks.append(entry)
+    return {
+        "format": MANIFEST_FORMAT,
+        "tool": "talesim",
+        "version": simcore.__version__,
+        "game": request["game"],
+        "variant": request["variant"],
+        "players": request["players"],
+        "policies": request["policies"],
+        "rotate_seats": request["rotate_seats"],
+        "seed": request["seed"],
+        "n_games": request["n_games"],
+        "chunk_size": request["chunk_size"],
+        "card_files": [str(Path(f).resolve()) for f in s.cards.files],
+        "card_sha256": request["card_sha256"],
+        "config": request["config"],
+        "tables": tables,
+        "created": (old or {}).get("created") or _now(),
+        "finished": None,
+        "simulation_seconds": _total_seconds(chunks),
+        "status": "running",
+        "chunks": chunks,
+    }
+
+
+def _total_seconds(chunks: list[dict[str, Any]]) -> float:
+    return round(sum(float(e["seconds"] or 0.0) for e in chunks if e["done"]), 6)
+
+
+def _run_chunks(
+    s: Setup,
+    seed: int,
+    todo: list[Chunk],
+    out: Path,
+    tables: list[str],
+    manifest: dict[str, Any],
+    update: Callable[[str, int], None],
+) -> None:
+    """Compute chunks on this thread; write each one on a single background thread.
+
+    The writer owns ``manifest`` while it runs (the caller only reads it after the pool
+    has drained), so every manifest write happens after that chunk's parts are in place.
+    """
+
+    def write_chunk(chunk: Chunk, frames: dict[str, pl.DataFrame], seconds: float) -> None:
+        rows = {}
+        for table in tables:
+            write_part(frames[table], part_path(out, table, chunk.index))
+            rows[table] = frames[table].height
+        entry = manifest["chunks"][chunk.index]
+        entry.update(done=True, seconds=round(seconds, 6), rows=rows)
+        manifest["simulation_seconds"] = _total_seconds(manifest["chunks"])
+        write_manifest(out, manifest)
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="talesim-writer") as pool:
+        pending: Future[None] | None = None
+        for chunk in todo:
+            t0 = time.perf_counter()
+            frames = s.engine.run_chunk(s.prepared, seed, chunk.first_game, chunk.n_games)
+            seconds = time.perf_counter() - t0
+            _check_frames(s.game, chunk, frames)
+            if pending is not None:
+                pending.result()  # surface a write error before queueing more work
+            pending = pool.submit(write_chunk, chunk, frames, seconds)
+            update("simulating", chunk.n_games)
+        if pending is not None:
+            pending.result()
+
+
+def _check_frames(game: Game, chunk: Chunk, frames: dict[str, Any]) -> None:
+    """Engine contract: exactly the game's tables, and one ``games`` row per game."""
+    if set(frames) != set(game.tables):
+        raise RuntimeError(
+            f"{game.name} engine returned tables {sorted(frames)}, expected {sorted(game.tables)}"
+        )
+    if "games" in frames and frames["games"].height != chunk.n_games:
+        raise RuntimeError(
+            f"{game.name} engine returned {frames['games'].height} game rows for chunk "
+            f"{chunk.index} ({chunk.n_games} games)"
+        )

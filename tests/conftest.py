@@ -1,0 +1,66 @@
+"""Shared fixtures: the "toy" test-double game, registered in place of a real engine.
+
+``tests/fake_engine.py`` is loaded by file path (pytest runs with
+``--import-mode=importlib``, so test helpers are not importable by name) as module
+``talesim_test_double.engine``. The ``fake`` fixture adds a ``Game`` named "toy" whose
+package is ``talesim_test_double`` to ``simcore.registry.GAMES``, so
+``registry.engine("toy")`` -- and therefore the runner and the CLI -- use the fake engine;
+the registry is restored after the test. The fixture returns the engine module, whose
+test hooks (``calls``, ``warmups``, ``fail_at_first_game``) it resets.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import types
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from simcore import registry
+from simcore.registry import Game, Variant
+
+TOY_PACKAGE = "talesim_test_double"
+
+
+def _load_fake_engine() -> types.ModuleType:
+    package = types.ModuleType(TOY_PACKAGE)
+    package.__path__ = []
+    sys.modules.setdefault(TOY_PACKAGE, package)
+    name = f"{TOY_PACKAGE}.engine"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("fake_engine.py"))
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses resolve annotations through sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+FAKE_ENGINE = _load_fake_engine()
+
+TOY = Game(
+    name="toy",
+    title="Toy drafting game (test double)",
+    package=TOY_PACKAGE,
+    variants=(
+        Variant("basic", 2, 4, "no sky bonus"),
+        Variant("expert", 2, 5, "sky cards score double", unconfirmed_players=(5,)),
+    ),
+    default_variant="expert",
+    policies=FAKE_ENGINE.POLICIES,
+    tables=("games", "seats", "cards"),
+)
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.ModuleType]:
+    """Register the toy game for one test; yield its (fake) engine module."""
+    monkeypatch.setitem(registry.GAMES, "toy", TOY)
+    FAKE_ENGINE.reset()
+    yield FAKE_ENGINE
+    FAKE_ENGINE.reset()

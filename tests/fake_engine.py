@@ -1,0 +1,342 @@
+"""Test double of a game engine: the "toy" drafting game, for runner and CLI tests.
+
+It implements the engine API of ``simcore/games/<game>/engine.py`` (``load_cards``,
+``card_catalog``, ``prepare``, ``warmup``, ``run_chunk``, ``play``, ``narrate``,
+``score_state``, ``bench``) in plain Python with the same dataset tables as Fairy Tale
+(a subset of their columns). Every game draws from ``GameRng(seed, game_id)`` only, so a
+game is the same whatever chunk it falls in: determinism and resume tests are meaningful.
+
+Rules: each seat makes ``PICKS`` picks over ``ROUNDS`` rounds; at each pick it is offered
+``OFFER`` random card types and keeps one (``greedy``: highest value; ``random``: any;
+``collector``: most of a faction it already holds). A kept card is played unless a coin
+says otherwise; a played card scores its value (sky cards double in ``expert``).
+
+Test hooks (reset by ``reset()``): ``fail_at_first_game`` makes ``run_chunk`` raise once
+for the chunk starting at that game id; ``calls`` records ``(first_game, n_games)`` of each
+``run_chunk``; ``warmups`` counts ``warmup`` calls.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from simcore.cards import CardDataError, Fields, file_sha256, read_toml
+from simcore.registry import GameError
+from simcore.rng import GameRng
+
+DEFAULT_CARDS = Path(__file__).resolve().parent / "fake_cards.toml"
+ROUNDS = 2
+PICKS = 4  # picks per seat in a game, PICKS // ROUNDS per round
+OFFER = 3  # card types offered at each pick
+FACTIONS = ("forest", "sky", "river")
+POLICIES = ("random", "greedy", "collector")
+
+fail_at_first_game: int | None = None
+calls: list[tuple[int, int]] = []
+warmups = 0
+
+
+def reset() -> None:
+    """Clear the test hooks."""
+    global fail_at_first_game, warmups
+    fail_at_first_game = None
+    calls.clear()
+    warmups = 0
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    faction: str
+    value: int
+    copies: int
+
+
+@dataclass(frozen=True)
+class CardSet:
+    cards: tuple[Card, ...]
+    files: tuple[Path, ...]
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Prepared:
+    cards: CardSet
+    variant: str
+    players: int
+    policies: tuple[str, ...]
+    rotate_seats: bool
+
+    def config(self) -> dict[str, object]:
+        return {
+            "variant": self.variant,
+            "rounds": ROUNDS,
+            "picks": PICKS,
+            "offer": OFFER,
+            "sky_double": self.variant == "expert",
+            "rotate_seats": self.rotate_seats,
+        }
+
+
+def load_cards(path: Path | None = None) -> CardSet:
+    """Read and validate a toy card file (errors name file, card and field)."""
+    path = Path(path) if path is not None else DEFAULT_CARDS
+    data = read_toml(path)
+    top = Fields(path, data, None)
+    top.reject_unknown(["card"])
+    entries = top.get("card")
+    if not isinstance(entries, list) or not entries:
+        raise top.error("card", "must be a non-empty array of tables")
+    cards = []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise CardDataError(path, "must be a table", card=f"#{i + 1}")
+        card_id = entry.get("id") if isinstance(entry.get("id"), str) else f"#{i + 1}"
+        f = Fields(path, entry, card_id)
+        f.reject_unknown(["id", "name", "faction", "value", "copies"])
+        cards.append(
+            Card(
+                id=f.str("id"),
+                name=f.str("name"),
+                faction=f.choice("faction", FACTIONS),
+                value=f.int("value", 0, 9),
+                copies=f.int("copies", 1, 9),
+            )
+        )
+    return CardSet(tuple(cards), (path,), file_sha256(path))
+
+
+def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
+    """Rows of ``talesim cards``."""
+    return [
+        {
+            "id": c.id,
+            "name": c.name,
+            "faction": c.faction,
+            "category": "creature",
+            "copies": c.copies,
+            "tier": 1,
+            "value": c.value,
+            "effect": "double in expert" if c.faction == "sky" else "",
+            "status": "ok",
+        }
+        for c in cards.cards
+    ]
+
+
+def prepare(
+    cards: CardSet, variant: str, players: int, policies: list[str], rotate_seats: bool
+) -> Prepared:
+    """Check the request the way a real engine does and freeze it."""
+    if len(policies) != players:
+        raise GameError(f"need {players} policies, got {len(policies)}")
+    for p in policies:
+        if p not in POLICIES:
+            raise GameError(f"unknown policy '{p}'")
+    return Prepared(cards, variant, players, tuple(policies), rotate_seats)
+
+
+def warmup(prepared: Prepared) -> None:
+    """Nothing to compile; counted for tests."""
+    global warmups
+    warmups += 1
+
+
+def _seat_policy(prepared: Prepared, game_id: int, seat: int) -> str:
+    if prepared.rotate_seats:
+        return prepared.policies[(seat + game_id) % prepared.players]
+    return prepared.policies[seat]
+
+
+def _points(prepared: Prepared, card: Card) -> int:
+    return card.value * (2 if prepared.variant == "expert" and card.faction == "sky" else 1)
+
+
+def _choose(rng: GameRng, policy: str, offer: list[Card], kept: list[Card]) -> Card:
+    if policy == "random":
+        return offer[rng.below(len(offer))]
+    if policy == "collector" and kept:
+        count = {f: sum(c.faction == f for c in kept) for f in FACTIONS}
+        return max(offer, key=lambda c: (count[c.faction], c.value))
+    return max(offer, key=lambda c: c.value)
+
+
+def _game(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
+    """One game as its event list (the single source for run_chunk and play)."""
+    rng = GameRng(seed, game_id)
+    types = prepared.cards.cards
+    n = prepared.players
+    policies = [_seat_policy(prepared, game_id, s) for s in range(n)]
+    events: list[dict[str, Any]] = [{"event": "start", "game_id": game_id, "policies": policies}]
+    kept: list[list[Card]] = [[] for _ in range(n)]
+    scores = [0] * n
+    for pick in range(1, PICKS + 1):
+        rnd = (pick - 1) // (PICKS // ROUNDS) + 1
+        for seat in range(n):
+            offer = [types[rng.below(len(types))] for _ in range(OFFER)]
+            card = _choose(rng, policies[seat], offer, kept[seat])
+            kept[seat].append(card)
+            played = rng.below(4) != 0
+            face_up = rng.below(2) == 1
+            points = _points(prepared, card) if played else 0
+            scores[seat] += points
+            events.append(
+                {
+                    "event": "pick",
+                    "seat": seat,
+                    "policy": policies[seat],
+                    "card": card.id,
+                    "pick": pick,
+                    "round": rnd,
+                    "played": played,
+                    "face_up": face_up,
+                    "points": points,
+                }
+            )
+    top = max(scores)
+    winners = [s for s in range(n) if scores[s] == top]
+    ranks = [1 + sum(o > sc for o in scores) for sc in scores]
+    events.append(
+        {"event": "final", "scores": scores, "winners": winners, "ranks": ranks, "top": top}
+    )
+    return events
+
+
+def run_chunk(prepared: Prepared, seed: int, first_game: int, n_games: int) -> dict[str, Any]:
+    """Tables games/seats/cards for games ``first_game .. first_game + n_games - 1``."""
+    global fail_at_first_game
+    calls.append((first_game, n_games))
+    if fail_at_first_game == first_game:
+        fail_at_first_game = None
+        raise RuntimeError(f"injected failure at game {first_game}")
+    games: dict[str, list[Any]] = {"game_id": [], "n_winners": [], "top_score": []}
+    seats: dict[str, list[Any]] = {
+        k: [] for k in ("game_id", "seat", "policy", "score", "rank", "win")
+    }
+    cards: dict[str, list[Any]] = {
+        k: [] for k in ("game_id", "seat", "card", "pick", "round", "played", "face_up", "points")
+    }
+    for g in range(first_game, first_game + n_games):
+        events = _game(prepared, seed, g)
+        final = events[-1]
+        games["game_id"].append(g)
+        games["n_winners"].append(len(final["winners"]))
+        games["top_score"].append(final["top"])
+        for seat in range(prepared.players):
+            seats["game_id"].append(g)
+            seats["seat"].append(seat)
+            seats["policy"].append(events[0]["policies"][seat])
+            seats["score"].append(final["scores"][seat])
+            seats["rank"].append(final["ranks"][seat])
+            seats["win"].append(1.0 / len(final["winners"]) if seat in final["winners"] else 0.0)
+        for e in events[1:-1]:
+            cards["game_id"].append(g)
+            for k in ("seat", "card", "pick", "round", "played", "face_up", "points"):
+                cards[k].append(e[k])
+    return {
+        "games": pl.DataFrame(
+            games, schema={"game_id": pl.Int64, "n_winners": pl.Int8, "top_score": pl.Int16}
+        ),
+        "seats": pl.DataFrame(
+            seats,
+            schema={
+                "game_id": pl.Int64,
+                "seat": pl.Int8,
+                "policy": pl.String,
+                "score": pl.Int16,
+                "rank": pl.Int8,
+                "win": pl.Float64,
+            },
+        ),
+        "cards": pl.DataFrame(
+            cards,
+            schema={
+                "game_id": pl.Int64,
+                "seat": pl.Int8,
+                "card": pl.String,
+                "pick": pl.Int8,
+                "round": pl.Int8,
+                "played": pl.Boolean,
+                "face_up": pl.Boolean,
+                "points": pl.Int16,
+            },
+        ),
+    }
+
+
+def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
+    """The events of one game (the same game ``run_chunk`` stores as ``game_id``)."""
+    return _game(prepared, seed, game_id)
+
+
+def narrate(event: dict[str, Any]) -> str:
+    """One readable line per event."""
+    kind = event["event"]
+    if kind == "start":
+        return f"game {event['game_id']}: seats play {', '.join(event['policies'])}"
+    if kind == "pick":
+        verb = "plays" if event["played"] else "keeps"
+        return (
+            f"round {event['round']}, pick {event['pick']}: seat {event['seat']} {verb} "
+            f"{event['card']} (+{event['points']})"
+        )
+    return f"final scores {event['scores']}; winners {event['winners']}"
+
+
+def score_state(state: dict[str, Any]) -> dict[str, Any]:
+    """Score an end state ``{"variant"?: str, "seats": [{"cards": [card id, ...]}, ...]}``."""
+    if not isinstance(state, dict) or not isinstance(state.get("seats"), list):
+        raise ValueError("state must be an object with a 'seats' list")
+    variant = state.get("variant", "expert")
+    cards = load_cards()
+    by_id = {c.id: c for c in cards.cards}
+    prepared = Prepared(cards, variant, len(state["seats"]), (), False)
+    seats: list[dict[str, Any]] = []
+    for i, seat in enumerate(state["seats"]):
+        ids = seat.get("cards") if isinstance(seat, dict) else None
+        if not isinstance(ids, list):
+            raise ValueError(f"seat {i}: 'cards' must be a list of card ids")
+        points: dict[str, int] = {}
+        for card_id in ids:
+            if card_id not in by_id:
+                raise ValueError(f"seat {i}: unknown card '{card_id}'")
+            points[card_id] = points.get(card_id, 0) + _points(prepared, by_id[card_id])
+        seats.append(
+            {"seat": i, "total": sum(points.values()), "cards": points, "trickster_as": None}
+        )
+    top = max((s["total"] for s in seats), default=0)
+    return {"seats": seats, "winners": [s["seat"] for s in seats if s["total"] == top]}
+
+
+def bench(
+    players: int,
+    policy: str,
+    threads: int,
+    n_games: int,
+    reference_games: int,
+    variant: str | None,
+) -> dict[str, object]:
+    """Time ``run_chunk`` (standing in for numba) against one-game-at-a-time play."""
+    prepared = prepare(load_cards(), variant or "expert", players, [policy] * players, False)
+    t0 = time.perf_counter()
+    run_chunk(prepared, 1, 0, n_games)
+    fast = n_games / max(time.perf_counter() - t0, 1e-9)
+    t0 = time.perf_counter()
+    for g in range(reference_games):
+        play(prepared, 1, g)
+    slow = reference_games / max(time.perf_counter() - t0, 1e-9)
+    return {
+        "game": "toy",
+        "players": players,
+        "policy": policy,
+        "threads": threads,
+        "numba_games_per_s": fast,
+        "reference_games_per_s": slow,
+        "ratio": fast / slow,
+    }

@@ -1,0 +1,456 @@
+"""The batch runner against the toy test-double engine (tests/fake.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import polars as pl
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import simcore
+from simcore import runner
+from simcore.cards import CardDataError
+from simcore.registry import GameError
+from simcore.runner import Chunk, RunDirError, RunError, plan_chunks
+
+TABLES = ("games", "seats", "cards")
+
+
+def run(out: Path, **overrides: Any) -> runner.RunResult:
+    """``simulate`` the toy game with small defaults, quiet."""
+    kwargs: dict[str, Any] = {
+        "variant": None,
+        "players": 3,
+        "policies": "greedy,random,collector",
+        "seed": 11,
+        "n_games": 50,
+        "out": out,
+        "chunk_size": 7,
+        "progress": False,
+    }
+    kwargs.update(overrides)
+    game = kwargs.pop("game", "toy")
+    return runner.simulate(game, **kwargs)
+
+
+def read_table(out: Path, table: str) -> pl.DataFrame:
+    return pl.read_parquet(out / table / "part-*.parquet")
+
+
+def part_bytes(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.glob("*/part-*.parquet"))}
+
+
+def manifest(out: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((out / "manifest.json").read_text())
+    return data
+
+
+def stray_files(out: Path) -> list[Path]:
+    """Files in a run dir that are neither the manifest nor a finished part."""
+    return [
+        p
+        for p in out.rglob("*")
+        if p.is_file() and p.name != "manifest.json" and not p.match("part-*.parquet")
+    ]
+
+
+# --- chunk plan ----------------------------------------------------------------------------
+
+
+def test_plan_chunks_splits_into_contiguous_ranges() -> None:
+    assert plan_chunks(10, 3) == [Chunk(0, 0, 3), Chunk(1, 3, 3), Chunk(2, 6, 3), Chunk(3, 9, 1)]
+    assert plan_chunks(5, 5) == [Chunk(0, 0, 5)]
+    assert plan_chunks(1, 50_000) == [Chunk(0, 0, 1)]
+
+
+@given(n=st.integers(1, 5000), k=st.integers(1, 600))
+def test_plan_chunks_cover_every_game_once(n: int, k: int) -> None:
+    chunks = plan_chunks(n, k)
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    assert len(chunks) == -(-n // k)
+    ids = [g for c in chunks for g in range(c.first_game, c.first_game + c.n_games)]
+    assert ids == list(range(n))
+    assert all(c.first_game == c.index * k and 1 <= c.n_games <= k for c in chunks)
+
+
+def test_plan_chunks_rejects_bad_sizes() -> None:
+    with pytest.raises(RunError, match="chunk size"):
+        plan_chunks(10, 0)
+    with pytest.raises(RunError, match="games"):
+        plan_chunks(0, 10)
+
+
+def test_expand_policies() -> None:
+    assert runner.expand_policies("greedy", 3) == ["greedy"] * 3
+    assert runner.expand_policies("greedy, random", 2) == ["greedy", "random"]
+    assert runner.expand_policies(["random", "greedy"], 2) == ["random", "greedy"]
+    with pytest.raises(GameError, match=r"2 policies given .* for 3 players"):
+        runner.expand_policies("greedy,random", 3)
+    with pytest.raises(GameError, match="empty policy"):
+        runner.expand_policies("greedy,", 2)
+
+
+# --- the dataset -----------------------------------------------------------------------
+
+
+def test_run_writes_parts_and_result(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = run(out, n_games=50, chunk_size=7)
+    assert result.out == out
+    assert (result.games, result.n_games, result.resumed_games) == (50, 50, 0)
+    assert result.seconds > 0
+    assert result.games_per_s == pytest.approx(50 / result.seconds)
+    for table in TABLES:
+        names = sorted(p.name for p in (out / table).iterdir())
+        assert names == [f"part-{i:05d}.parquet" for i in range(8)]
+    games = read_table(out, "games")
+    assert games["game_id"].to_list() == list(range(50))
+    seats = read_table(out, "seats")
+    assert seats.height == 150
+    assert seats.group_by("game_id").agg(pl.col("win").sum())["win"].round(
+        9
+    ).unique().to_list() == [1.0]
+    assert read_table(out, "cards").height == 50 * 3 * fake.PICKS
+    assert fake.calls == [(i * 7, min(7, 50 - i * 7)) for i in range(8)]
+    assert fake.warmups == 1
+
+
+def test_parts_use_zstd_and_keep_statistics(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out, n_games=20, chunk_size=20)
+    raw = (out / "games" / "part-00000.parquet").read_bytes()
+    assert raw[:4] == b"PAR1"
+    # statistics let a filter on game_id skip the part without reading it
+    lazy = pl.scan_parquet(out / "games" / "part-*.parquet").filter(pl.col("game_id") > 100)
+    assert lazy.collect().height == 0
+    frame = pl.read_parquet(out / "games" / "part-00000.parquet")
+    assert frame.schema["game_id"] == pl.Int64
+
+
+def test_default_chunk_size_is_capped_at_n_games(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out, n_games=30, chunk_size=None)
+    m = manifest(out)
+    assert m["chunk_size"] == 30
+    assert len(m["chunks"]) == 1
+    assert runner.DEFAULT_CHUNK_SIZE == 50_000
+
+
+@pytest.mark.parametrize("chunk_size", [7, 50, 120])
+def test_same_data_whatever_the_chunk_size(
+    fake: ModuleType, tmp_path: Path, chunk_size: int
+) -> None:
+    reference = tmp_path / "one-chunk"
+    run(reference, n_games=120, chunk_size=120)
+    out = tmp_path / f"chunks-{chunk_size}"
+    run(out, n_games=120, chunk_size=chunk_size)
+    for table in TABLES:
+        a = read_table(reference, table)
+        b = read_table(out, table)
+        keys = [c for c in ("game_id", "seat", "pick") if c in a.columns]
+        assert a.sort(keys).equals(b.sort(keys)), table
+
+
+def test_different_seeds_give_different_games(fake: ModuleType, tmp_path: Path) -> None:
+    run(tmp_path / "a", seed=1)
+    run(tmp_path / "b", seed=2)
+    assert not read_table(tmp_path / "a", "cards").equals(read_table(tmp_path / "b", "cards"))
+
+
+def test_rotate_seats_moves_policies(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out, n_games=6, rotate_seats=True, policies="greedy,random,collector")
+    seats = read_table(out, "seats").filter(pl.col("seat") == 0)
+    assert seats["policy"].to_list() == ["greedy", "random", "collector"] * 2
+    assert manifest(out)["rotate_seats"] is True
+
+
+def test_manifest_contents(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out, n_games=20, chunk_size=8, seed=99, variant="basic")
+    m = manifest(out)
+    assert m["version"] == simcore.__version__
+    assert (m["game"], m["variant"], m["players"], m["seed"]) == ("toy", "basic", 3, 99)
+    assert m["policies"] == ["greedy", "random", "collector"]
+    assert (m["n_games"], m["chunk_size"], m["rotate_seats"]) == (20, 8, False)
+    assert m["card_files"] == [str(fake.DEFAULT_CARDS)]
+    assert m["card_sha256"] == fake.load_cards().sha256
+    assert m["config"]["variant"] == "basic"
+    assert m["config"]["sky_double"] is False
+    assert m["tables"] == list(TABLES)
+    assert m["status"] == "complete"
+    assert m["created"] <= m["finished"]
+    assert m["simulation_seconds"] >= 0
+    assert [(c["index"], c["first_game"], c["n_games"]) for c in m["chunks"]] == [
+        (0, 0, 8),
+        (1, 8, 8),
+        (2, 16, 4),
+    ]
+    assert all(c["done"] for c in m["chunks"])
+    assert m["chunks"][2]["rows"] == {"games": 4, "seats": 12, "cards": 4 * 3 * fake.PICKS}
+    assert m["simulation_seconds"] == pytest.approx(sum(c["seconds"] for c in m["chunks"]))
+
+
+def test_atomic_writes_leave_no_temp_files(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out)
+    assert stray_files(out) == []
+
+
+def test_failed_part_write_leaves_no_temp_file(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = pl.DataFrame.write_parquet
+    writes = 0
+
+    def flaky(self: pl.DataFrame, file: Any, **kwargs: Any) -> None:
+        nonlocal writes
+        writes += 1
+        if writes == 5:  # chunk 1, second table: half a file, then the disk fails
+            Path(file).write_bytes(b"PAR1 half written")
+            raise OSError("disk full")
+        original(self, file, **kwargs)
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", flaky)
+    out = tmp_path / "run"
+    with pytest.raises(OSError, match="disk full"):
+        run(out, n_games=30, chunk_size=10)
+    assert stray_files(out) == []
+    assert not (out / "seats" / "part-00001.parquet").exists()
+    m = manifest(out)
+    assert m["status"] == "running"
+    assert [c["done"] for c in m["chunks"]] == [True, False, False]
+
+
+# --- resume ------------------------------------------------------------------------------
+
+
+def test_resume_after_a_crash_equals_an_uninterrupted_run(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = tmp_path / "whole"
+    run(whole, n_games=50, chunk_size=7)
+
+    out = tmp_path / "crashed"
+    fake.reset()
+    monkeypatch.setattr(fake, "fail_at_first_game", 14)  # chunk 2
+    with pytest.raises(RuntimeError, match="injected failure"):
+        run(out, n_games=50, chunk_size=7)
+    m = manifest(out)
+    assert m["status"] == "running"
+    assert [c["done"] for c in m["chunks"]] == [True, True] + [False] * 6
+    assert stray_files(out) == []
+
+    fake.calls.clear()
+    result = run(out, n_games=50, chunk_size=None, resume=True)  # chunk size from manifest
+    assert fake.calls == [(i * 7, min(7, 50 - i * 7)) for i in range(2, 8)]
+    assert (result.games, result.resumed_games) == (36, 14)
+    assert part_bytes(out) == part_bytes(whole)
+    assert manifest(out)["status"] == "complete"
+    assert all(c["done"] for c in manifest(out)["chunks"])
+
+
+def test_resume_redoes_a_deleted_chunk(fake: ModuleType, tmp_path: Path) -> None:
+    whole = tmp_path / "whole"
+    run(whole)
+    out = tmp_path / "run"
+    run(out)
+    m = manifest(out)
+    m["chunks"][3]["done"] = False
+    m["status"] = "running"
+    (out / "manifest.json").write_text(json.dumps(m))
+    (out / "cards" / "part-00003.parquet").unlink()
+    # a part lost although its chunk is marked done is redone as well
+    (out / "seats" / "part-00005.parquet").unlink()
+
+    fake.calls.clear()
+    run(out, resume=True)
+    assert fake.calls == [(21, 7), (35, 7)]
+    assert part_bytes(out) == part_bytes(whole)
+
+
+def test_resume_of_a_complete_run_does_nothing(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out)
+    before = part_bytes(out)
+    fake.reset()
+    result = run(out, resume=True)
+    assert (result.games, result.resumed_games) == (0, 50)
+    assert fake.calls == []
+    assert fake.warmups == 0
+    assert part_bytes(out) == before
+
+
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        ({"seed": 12}, "seed"),
+        ({"n_games": 51}, "n_games"),
+        ({"chunk_size": 8}, "chunk_size"),
+        ({"variant": "basic"}, "variant"),
+        ({"policies": "greedy"}, "policies"),
+        ({"players": 4, "policies": "greedy"}, "players"),
+        ({"rotate_seats": True}, "rotate_seats"),
+    ],
+)
+def test_resume_refuses_a_different_request(
+    fake: ModuleType, tmp_path: Path, change: dict[str, Any], key: str
+) -> None:
+    out = tmp_path / "run"
+    run(out)
+    before = part_bytes(out)
+    with pytest.raises(RunDirError, match=rf"cannot resume .*: {key} is .* in the manifest"):
+        run(out, resume=True, **change)
+    assert part_bytes(out) == before
+
+
+def test_resume_refuses_other_card_data(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out)
+    cards = tmp_path / "cards.toml"
+    cards.write_text(fake.DEFAULT_CARDS.read_text().replace("value = 5", "value = 6"))
+    with pytest.raises(RunDirError, match="card_sha256"):
+        run(out, resume=True, cards_path=cards)
+
+
+def test_resume_needs_a_run_dir(fake: ModuleType, tmp_path: Path) -> None:
+    with pytest.raises(RunDirError, match=r"cannot resume: .* \(no manifest.json\)"):
+        run(tmp_path / "missing", resume=True)
+    assert not (tmp_path / "missing").exists()
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "manifest.json").write_text("{not json")
+    with pytest.raises(RunDirError, match="not a readable manifest"):
+        run(bad, resume=True)
+
+
+# --- output directory rules --------------------------------------------------------------
+
+
+def test_existing_run_needs_resume_or_overwrite(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out)
+    with pytest.raises(RunDirError, match=r"use --resume .* or --overwrite"):
+        run(out)
+
+
+def test_empty_existing_dir_is_fine(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    run(out)
+    assert manifest(out)["status"] == "complete"
+
+
+def test_overwrite_replaces_a_run_but_keeps_foreign_files(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out, n_games=50, chunk_size=7)
+    (out / "notes.txt").write_text("mine")
+    run(out, n_games=10, chunk_size=5, overwrite=True)
+    assert sorted(p.name for p in (out / "games").iterdir()) == [
+        "part-00000.parquet",
+        "part-00001.parquet",
+    ]
+    assert read_table(out, "games").height == 10
+    assert manifest(out)["n_games"] == 10
+    assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_overwrite_refuses_a_directory_that_is_not_a_run(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "precious"
+    out.mkdir()
+    (out / "thesis.tex").write_text("do not delete")
+    with pytest.raises(RunDirError, match=r"refusing to overwrite .* no manifest\.json"):
+        run(out, overwrite=True)
+    assert [p.name for p in out.iterdir()] == ["thesis.tex"]
+
+
+def test_out_that_is_a_file_is_refused(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "file"
+    out.write_text("x")
+    with pytest.raises(RunDirError, match="not a directory"):
+        run(out)
+
+
+def test_resume_and_overwrite_exclude_each_other(fake: ModuleType, tmp_path: Path) -> None:
+    with pytest.raises(RunError, match="cannot be combined"):
+        run(tmp_path / "run", resume=True, overwrite=True)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "error", "message"),
+    [
+        ({"game": "nope"}, GameError, "unknown game 'nope'"),
+        ({"variant": "nightmare"}, GameError, "no variant 'nightmare'"),
+        ({"players": 6, "policies": "greedy"}, GameError, "2-5 players, not 6"),
+        ({"variant": "basic", "players": 5, "policies": "greedy"}, GameError, "not 5"),
+        ({"policies": "greedy,bluffer,random"}, GameError, "unknown policy 'bluffer'"),
+        ({"policies": "greedy,random"}, GameError, "2 policies given"),
+        ({"seed": -1}, RunError, "seed must be"),
+        ({"seed": 2**63}, RunError, "seed must be"),
+        ({"n_games": 0}, RunError, "games must be at least 1"),
+        ({"chunk_size": 0}, RunError, "chunk size must be at least 1"),
+        ({"threads": 0}, RunError, "threads must be at least 1"),
+        ({"threads": 10_000}, RunError, "threads must be at most"),
+        ({"cards_path": "missing.toml"}, CardDataError, "missing.toml: file not found"),
+    ],
+)
+def test_bad_input_creates_nothing(
+    fake: ModuleType,
+    tmp_path: Path,
+    overrides: dict[str, Any],
+    error: type[Exception],
+    message: str,
+) -> None:
+    out = tmp_path / "run"
+    with pytest.raises(error, match=message):
+        run(out, **overrides)
+    assert not out.exists()
+    assert fake.calls == []
+
+
+def test_malformed_card_file_creates_nothing(fake: ModuleType, tmp_path: Path) -> None:
+    cards = tmp_path / "cards.toml"
+    cards.write_text(fake.DEFAULT_CARDS.read_text().replace('"sky"', '"space"', 1))
+    out = tmp_path / "run"
+    with pytest.raises(CardDataError, match=r"card 'owl': field 'faction': must be one of"):
+        run(out, cards_path=cards)
+    assert not out.exists()
+
+
+def test_threads_are_set_for_the_run_and_restored(fake: ModuleType, tmp_path: Path) -> None:
+    import numba
+
+    before = numba.get_num_threads()
+    run(tmp_path / "run", threads=1)
+    assert numba.get_num_threads() == before
+    assert manifest(tmp_path / "run")["status"] == "complete"
+
+
+def test_progress_bar_on_a_terminal(
+    fake: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(runner, "_stderr_is_tty", lambda: True)
+    run(tmp_path / "run", progress=True)
+    assert "50/50" in capsys.readouterr().err
+    run(tmp_path / "quiet", progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_play_replays_the_stored_game(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run(out, n_games=20, seed=5)
+    s = runner.setup(
+        "toy", variant=None, players=3, policies="greedy,random,collector", rotate_seats=False
+    )
+    final = s.engine.play(s.prepared, 5, 13)[-1]
+    seats = read_table(out, "seats").filter(pl.col("game_id") == 13).sort("seat")
+    assert seats["score"].to_list() == final["scores"]
