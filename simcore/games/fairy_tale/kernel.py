@@ -513,6 +513,39 @@ def play_game(tb, weights, s, n_players, seed, game_id):
 # --- many games --------------------------------------------------------------------------
 
 
+@njit(cache=True)
+def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi,
+               out_score, out_breakdown, out_face_down, out_policy, out_trick, out_card,
+               out_round, out_pick, out_played, out_face_up, out_points):
+    """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state."""
+    s = new_state(tb[0].shape[0], tb[2].shape[0])
+    for i in range(lo, hi):
+        g = first_game + i
+        for p in range(n_players):
+            s.policy[p] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
+        play_game(tb, weights, s, n_players, seed, g)
+        out_trick[i] = -1
+        for p in range(n_players):
+            out_score[i, p] = s.score[p]
+            out_policy[i, p] = s.policy[p]
+            for b in range(N_BREAKDOWN):
+                out_breakdown[i, p, b] = s.breakdown[p, b]
+            down = 0
+            for slot in range(s.tab_n[p]):
+                down += 1 - s.tab_up[p, slot]
+            out_face_down[i, p] = down
+            if s.trick_as[p] >= 0:
+                out_trick[i] = s.trick_as[p]
+            for k in range(PICKS):
+                slot = s.pick_slot[p, k]
+                out_card[i, p, k] = s.pick_card[p, k]
+                out_round[i, p, k] = s.pick_round[p, k]
+                out_pick[i, p, k] = s.pick_no[p, k]
+                out_played[i, p, k] = slot >= 0
+                out_face_up[i, p, k] = slot >= 0 and s.tab_up[p, slot] == 1
+                out_points[i, p, k] = s.points[p, slot] if slot >= 0 else 0
+
+
 @njit(cache=True, parallel=True, nogil=True)
 def simulate_chunk(tb, weights, seat_policy, rotate, n_players, seed, first_game, n_games,
                    n_blocks, out_score, out_breakdown, out_face_down, out_policy, out_trick,
@@ -520,35 +553,8 @@ def simulate_chunk(tb, weights, seat_policy, rotate, n_players, seed, first_game
     """Play games ``first_game .. first_game + n_games - 1`` into the ``out_*`` buffers
     (indexed by game offset). Blocks of games run in parallel; each block allocates its
     scratch once. Seat s of game g plays ``seat_policy[(s + g) % n]`` if ``rotate``."""
-    ct = tb[0]
-    deck_size = tb[2].shape[0]
     for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        s = new_state(ct.shape[0], deck_size)
-        for i in range(lo, hi):
-            g = first_game + i
-            for p in range(n_players):
-                k = (p + g) % n_players if rotate else p
-                s.policy[p] = seat_policy[k]
-            play_game(tb, weights, s, n_players, seed, g)
-            out_trick[i] = -1
-            for p in range(n_players):
-                out_score[i, p] = s.score[p]
-                out_policy[i, p] = s.policy[p]
-                for bb in range(N_BREAKDOWN):
-                    out_breakdown[i, p, bb] = s.breakdown[p, bb]
-                down = 0
-                for slot in range(s.tab_n[p]):
-                    down += 1 - s.tab_up[p, slot]
-                out_face_down[i, p] = down
-                if s.trick_as[p] >= 0:
-                    out_trick[i] = s.trick_as[p]
-                for k in range(PICKS):
-                    slot = s.pick_slot[p, k]
-                    out_card[i, p, k] = s.pick_card[p, k]
-                    out_round[i, p, k] = s.pick_round[p, k]
-                    out_pick[i, p, k] = s.pick_no[p, k]
-                    out_played[i, p, k] = slot >= 0
-                    out_face_up[i, p, k] = slot >= 0 and s.tab_up[p, slot] == 1
-                    out_points[i, p, k] = s.points[p, slot] if slot >= 0 else 0
+        _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game,
+                   b * n_games // n_blocks, (b + 1) * n_games // n_blocks,
+                   out_score, out_breakdown, out_face_down, out_policy, out_trick, out_card,
+                   out_round, out_pick, out_played, out_face_up, out_points)
