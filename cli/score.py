@@ -11,37 +11,27 @@ import typer
 from cli import options
 from cli.errors import UserError, read_json_file, reported
 
-SEAT_KEYS = ("seat", "total", "cards", "trickster_as")
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {v}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(map(str, value))
-    return "" if value is None else str(value)
 
 
 def _render(result: dict[str, Any]) -> None:
+    """A readable table: one row per player, then the winners."""
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
-    seats = result.get("seats")
-    if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
-        console.print_json(json.dumps(result))
-        return
-    columns = [k for k in SEAT_KEYS if any(k in s for s in seats)]
-    columns += sorted({k for s in seats for k in s} - set(columns))
-    table = Table()
-    for c in columns:
-        table.add_column(c, justify="right" if c in ("seat", "total") else "left")
-    for s in seats:
-        table.add_row(*(_cell(s.get(c)) for c in columns))
+    table = Table(title="Score breakdown")
+    for column in ("seat", "total", "breakdown", "face down", "trickster as", "cards (points)"):
+        table.add_column(column, justify="right" if column in ("seat", "total") else "left")
+    for pl in result["players"]:
+        breakdown = ", ".join(f"{k} {v}" for k, v in pl["breakdown"].items() if v) or "-"
+        cards = ", ".join(
+            f"{c['card']} {c['points']}" if c["face_up"] else f"({c['card']})"
+            for c in pl["cards"]
+        )
+        table.add_row(str(pl["seat"]), str(pl["total"]), breakdown, str(pl["face_down"]),
+                      pl["trickster_as"] or "-", cards)
     console.print(table)
-    for key, value in result.items():
-        if key != "seats":
-            console.print(f"{key}: {_cell(value)}")
+    console.print("winners: " + ", ".join(f"seat {w}" for w in result["winners"]))
 
 
 def score(
@@ -49,6 +39,7 @@ def score(
     state: Annotated[
         Path, typer.Argument(metavar="STATE.json", help="End state to score, as JSON.")
     ],
+    cards_file: options.CardsFile = None,
     as_json: options.Json = False,
 ) -> None:
     """Score the end state in STATE.json and show each seat's breakdown."""
@@ -59,7 +50,7 @@ def score(
         data = read_json_file(state)
         engine = registry.engine(g)
         try:
-            result = engine.score_state(data)
+            result = engine.score_state(data, engine.load_cards(cards_file))
         except ValueError as exc:
             raise UserError(f"{state}: {exc}") from None
     if as_json:

@@ -289,29 +289,31 @@ def narrate(event: dict[str, Any]) -> str:
     return f"final scores {event['scores']}; winners {event['winners']}"
 
 
-def score_state(state: dict[str, Any]) -> dict[str, Any]:
-    """Score an end state ``{"variant"?: str, "seats": [{"cards": [card id, ...]}, ...]}``."""
-    if not isinstance(state, dict) or not isinstance(state.get("seats"), list):
-        raise ValueError("state must be an object with a 'seats' list")
+def score_state(state: dict[str, Any], cards: Any = None) -> dict[str, Any]:
+    """Score an end state ``{"variant"?: str, "players": [{"face_up": [card id, ...]}, ...]}``
+    into the same shape as Fairy Tale's ``score_state``."""
+    if not isinstance(state, dict) or not isinstance(state.get("players"), list):
+        raise ValueError("state must be an object with a 'players' list")
     variant = state.get("variant", "expert")
-    cards = load_cards()
+    cards = cards or load_cards()
     by_id = {c.id: c for c in cards.cards}
-    prepared = Prepared(cards, variant, len(state["seats"]), (), False)
-    seats: list[dict[str, Any]] = []
-    for i, seat in enumerate(state["seats"]):
-        ids = seat.get("cards") if isinstance(seat, dict) else None
+    prepared = Prepared(cards, variant, len(state["players"]), (), False)
+    players: list[dict[str, Any]] = []
+    for i, seat in enumerate(state["players"]):
+        ids = seat.get("face_up") if isinstance(seat, dict) else None
         if not isinstance(ids, list):
-            raise ValueError(f"seat {i}: 'cards' must be a list of card ids")
-        points: dict[str, int] = {}
+            raise ValueError(f"player {i}: 'face_up' must be a list of card ids")
+        rows = []
         for card_id in ids:
             if card_id not in by_id:
-                raise ValueError(f"seat {i}: unknown card '{card_id}'")
-            points[card_id] = points.get(card_id, 0) + _points(prepared, by_id[card_id])
-        seats.append(
-            {"seat": i, "total": sum(points.values()), "cards": points, "trickster_as": None}
-        )
-    top = max((s["total"] for s in seats), default=0)
-    return {"seats": seats, "winners": [s["seat"] for s in seats if s["total"] == top]}
+                raise ValueError(f"player {i}: unknown card '{card_id}'")
+            rows.append({"card": card_id, "points": _points(prepared, by_id[card_id]),
+                         "face_up": True})
+        total = sum(r["points"] for r in rows)
+        players.append({"seat": i, "total": total, "cards": rows,
+                        "breakdown": {"fixed": total}, "face_down": 0, "trickster_as": None})
+    top = max((p["total"] for p in players), default=0)
+    return {"players": players, "winners": [p["seat"] for p in players if p["total"] == top]}
 
 
 def bench(

@@ -195,16 +195,18 @@ def test_play_narrates_and_matches_simulate(fake: ModuleType, tmp_path: Path) ->
 
 def test_score_table_and_json(fake: ModuleType, tmp_path: Path) -> None:
     state = tmp_path / "state.json"
-    state.write_text(json.dumps({"seats": [{"cards": ["owl", "acorn"]}, {"cards": ["dragon"]}]}))
+    state.write_text(
+        json.dumps({"players": [{"face_up": ["owl", "acorn"]}, {"face_up": ["dragon"]}]})
+    )
     result = invoke("score", "toy", state, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert [s["total"] for s in data["seats"]] == [7, 10]
+    assert [s["total"] for s in data["players"]] == [7, 10]
     assert data["winners"] == [1]
     result = invoke("score", "toy", state)
     assert result.exit_code == 0
     assert "owl 6, acorn 1" in result.stdout
-    assert "winners: 1" in result.stdout
+    assert "winners: seat 1" in result.stdout
 
 
 def test_bench_json_is_exactly_the_engine_dict(fake: ModuleType) -> None:
@@ -314,6 +316,6 @@ def test_bad_state_files(fake: ModuleType, tmp_path: Path) -> None:
     state = tmp_path / "state.json"
     state.write_text("{oops")
     assert_error(invoke("score", "toy", state), "not valid JSON", "line 1")
-    state.write_text(json.dumps({"seats": [{"cards": ["unicorn"]}]}))
+    state.write_text(json.dumps({"players": [{"face_up": ["unicorn"]}]}))
     assert_error(invoke("score", "toy", state), "unknown card 'unicorn'")
     assert_error(invoke("score", "toy", tmp_path), "is a directory")

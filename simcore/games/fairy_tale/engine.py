@@ -1,0 +1,285 @@
+"""Fairy Tale engine: the functions the runner and the CLI call (see ``simcore.registry``).
+
+Validates the request, compiles the card tables, runs the numba kernel, and turns its
+fixed-size result arrays into polars frames. ``play`` and ``score_state`` use the readable
+``reference.py`` (proven equal to the kernel by the differential tests).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simcore.registry import GameError, get_game
+
+from . import state_io
+from .kernel import N_BREAKDOWN, simulate_chunk
+from .policies import POLICY_NAMES, default_weights
+from .reference import BREAKDOWN, FairyTaleGame, Rules, play_reference
+from .tables import PICKS, CardSet, Tables, compile_tables, load_cardset
+
+GAME = get_game("fairy-tale")
+
+
+@dataclass(frozen=True)
+class Prepared:
+    cards: CardSet
+    variant: str
+    players: int
+    policies: tuple[str, ...]  # one per seat (before rotation)
+    rotate_seats: bool
+    tables: Tables
+    weights: np.ndarray  # float64[len(Policy), N_WEIGHTS]
+
+    @property
+    def seat_policy(self) -> np.ndarray:
+        return np.array([POLICY_NAMES.index(p) for p in self.policies], dtype=np.int32)
+
+    def config(self) -> dict[str, Any]:
+        """Rule options that determine the data (stored in the manifest)."""
+        vr = self.cards.rules.variants[self.variant]
+        return {
+            "majority_ties": self.cards.rules.majority_ties,
+            "multi_close": self.cards.rules.multi_close,
+            "tie_break": self.cards.rules.tie_break,
+            "tiers": list(vr.tiers),
+            "effects": vr.effects,
+            "hunt": vr.hunt,
+            "beginner_setup": vr.beginner_setup,
+            "deck_size": int(self.tables.deck.shape[0]),
+            "weights": {name: [float(x) for x in self.weights[i]]
+                        for i, name in enumerate(POLICY_NAMES)},
+        }
+
+
+def load_cards(path: Path | None = None) -> CardSet:
+    return load_cardset(path)
+
+
+def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
+    tiers = _variant_rules(cards, variant).tiers
+    return [
+        {"id": c.id, "name": c.name, "faction": c.faction, "category": c.category,
+         "copies": c.copies, "tier": c.tier, "value": c.value_text(), "effect": c.effect_text(),
+         "status": c.status}
+        for c in cards.cards if c.tier in tiers
+    ]
+
+
+def _variant_rules(cards: CardSet, variant: str) -> Any:
+    GAME.variant(variant)
+    if variant not in cards.rules.variants:
+        raise GameError(f"the rules file has no [variant.{variant}] table")
+    return cards.rules.variants[variant]
+
+
+def prepare(cards: CardSet, variant: str, players: int, policies: list[str],
+            rotate_seats: bool) -> Prepared:
+    GAME.check_players(variant, players)
+    GAME.check_policies(policies)
+    if len(policies) != players:
+        raise GameError(f"{len(policies)} policies given for {players} players")
+    vr = _variant_rules(cards, variant)
+    tables = compile_tables(cards, variant)
+    needed = players * PICKS
+    if tables.deck.shape[0] < needed:
+        raise GameError(f"{players} players need {needed} cards; the {variant} deck of this "
+                        f"card file has {tables.deck.shape[0]}")
+    if vr.beginner_setup:
+        plain = sum(c.copies for c in cards.cards if c.tier in vr.tiers
+                    and c.effect["kind"] not in ("open", "close"))
+        if plain < players:
+            raise GameError(f"beginner setup needs {players} cards without Open/Close")
+    return Prepared(cards, variant, players, tuple(policies), rotate_seats, tables,
+                    default_weights())
+
+
+def _blocks(n_games: int) -> int:
+    """Parallel blocks per chunk: enough to balance the threads, each long enough that its
+    one scratch allocation does not matter."""
+    return max(1, min(n_games // 64, 64))
+
+
+def simulate_arrays(prepared: Prepared, seed: int, first_game: int,
+                    n_games: int) -> dict[str, np.ndarray]:
+    """Run the kernel on a chunk; raw result arrays (no polars)."""
+    n, P = n_games, prepared.players
+    out = {
+        "score": np.zeros((n, P), np.int16),
+        "breakdown": np.zeros((n, P, N_BREAKDOWN), np.int16),
+        "face_down": np.zeros((n, P), np.int8),
+        "policy": np.zeros((n, P), np.int8),
+        "trick": np.zeros(n, np.int16),
+        "card": np.zeros((n, P, PICKS), np.int16),
+        "round": np.zeros((n, P, PICKS), np.int8),
+        "pick": np.zeros((n, P, PICKS), np.int8),
+        "played": np.zeros((n, P, PICKS), np.bool_),
+        "face_up": np.zeros((n, P, PICKS), np.bool_),
+        "points": np.zeros((n, P, PICKS), np.int16),
+    }
+    simulate_chunk(tuple(prepared.tables), prepared.weights, prepared.seat_policy,
+                   prepared.rotate_seats, P, np.uint64(seed), first_game, n, _blocks(n),
+                   *out.values())
+    return out
+
+
+def warmup(prepared: Prepared) -> None:
+    simulate_arrays(prepared, 0, 0, 2)
+
+
+def run_chunk(prepared: Prepared, seed: int, first_game: int,
+              n_games: int) -> dict[str, pl.DataFrame]:
+    a = simulate_arrays(prepared, seed, first_game, n_games)
+    return frames(prepared, a, first_game)
+
+
+def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dict[str, pl.DataFrame]:
+    """Result arrays -> the games / seats / cards tables of the dataset."""
+    n, P = a["score"].shape
+    ids = prepared.cards.ids()
+    card_enum = pl.Series("card", ids, dtype=pl.Enum(ids))
+    game_id = np.arange(first_game, first_game + n, dtype=np.int64)
+    score = a["score"].astype(np.int16)
+    top = score.max(axis=1)
+    winners = score == top[:, None]
+    n_win = winners.sum(axis=1)
+    rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
+    win = winners / n_win[:, None]
+    trick = a["trick"]
+    games = pl.DataFrame({
+        "game_id": game_id,
+        "n_winners": n_win.astype(np.int8),
+        "top_score": top.astype(np.int16),
+        "trickster_as": pl.select(
+            pl.when(pl.Series(trick >= 0)).then(card_enum.gather(np.maximum(trick, 0)))
+        ).to_series(),
+    })
+    policy_names = list(POLICY_NAMES)
+    seats = pl.DataFrame({
+        "game_id": np.repeat(game_id, P),
+        "seat": np.tile(np.arange(P, dtype=np.int8), n),
+        "policy": pl.Series(policy_names, dtype=pl.Enum(policy_names))
+        .gather(a["policy"].reshape(-1).astype(np.int64)),
+        "score": score.reshape(-1),
+        "rank": rank.reshape(-1).astype(np.int8),
+        "win": win.reshape(-1),
+        **{f"{b}_pts": a["breakdown"][:, :, k].reshape(-1) for k, b in enumerate(BREAKDOWN)},
+        "face_down": a["face_down"].reshape(-1),
+    })
+    cards = pl.DataFrame({
+        "game_id": np.repeat(game_id, P * PICKS),
+        "seat": np.tile(np.repeat(np.arange(P, dtype=np.int8), PICKS), n),
+        "card": card_enum.gather(a["card"].reshape(-1).astype(np.int64)),
+        "pick": a["pick"].reshape(-1),
+        "round": a["round"].reshape(-1),
+        "played": a["played"].reshape(-1),
+        "face_up": a["face_up"].reshape(-1),
+        "points": a["points"].reshape(-1),
+    })
+    return {"games": games, "seats": seats, "cards": cards}
+
+
+# --- one game, narrated -------------------------------------------------------------------
+
+
+def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
+    """Every event of game ``game_id`` (same game as ``simulate`` stores under that id)."""
+    seat_policy = [int(x) for x in prepared.seat_policy]
+    if prepared.rotate_seats:
+        P = prepared.players
+        seat_policy = [seat_policy[(p + game_id) % P] for p in range(P)]
+    rules = Rules(prepared.cards, prepared.variant)
+    game = play_reference(rules, prepared.weights, seat_policy, seed, game_id, record=True)
+    names = [POLICY_NAMES[p] for p in seat_policy]
+    start = {"event": "setup", "game": "fairy-tale", "variant": prepared.variant,
+             "seed": seed, "game_id": game_id, "players": prepared.players, "policies": names}
+    return [start, *game.events]
+
+
+def narrate(event: dict[str, Any]) -> str:
+    kind = event["event"]
+    seat = f"seat {event['seat']}" if "seat" in event else ""
+    if kind == "setup":
+        return (f"Fairy Tale ({event['variant']}), seed {event['seed']}, game {event['game_id']}:"
+                f" {event['players']} players ({', '.join(event['policies'])})")
+    if kind == "start_card":
+        return f"  {seat} starts with {event['card']} face up"
+    if kind == "deal":
+        return f"Round {event['round']}: {seat} is dealt {', '.join(event['cards'])}"
+    if kind == "pick":
+        return f"  pick {event['pick']:>2}: {seat} keeps {event['card']}"
+    if kind == "reveal":
+        return f"  round {event['round']} step {event['step']}: {seat} reveals {event['card']}"
+    if kind == "hunt":
+        return (f"    {seat}'s {event['card']} hunts seat {event['target_seat']}'s "
+                f"{event['target']} (face down, no effect)")
+    if kind == "open":
+        return f"    {seat} opens {event['card']} ({event['by']})"
+    if kind == "close":
+        return f"    {seat} closes {event['card']} ({', '.join(event['by'])})"
+    if kind == "discard":
+        return f"  {seat} discards {', '.join(event['cards'])}"
+    if kind == "trickster":
+        return f"  {seat}'s Trickster counts as {event['card']}"
+    if kind == "final":
+        lines = ["Final scores:"]
+        for p, s in enumerate(event["scores"]):
+            parts = ", ".join(f"{k} {v}" for k, v in event["breakdown"][p].items() if v)
+            lines.append(f"  seat {p}: {s}  ({parts or 'nothing'}; "
+                         f"{event['face_down'][p]} face down)")
+        lines.append("Winner" + ("s" if len(event["winners"]) > 1 else "") + ": "
+                     + ", ".join(f"seat {w}" for w in event["winners"]))
+        return "\n".join(lines)
+    return str(event)
+
+
+# --- scoring an end state --------------------------------------------------------------------
+
+
+def score_state(state: dict[str, Any], cards: CardSet | None = None) -> dict[str, Any]:
+    """Score breakdown of an end state given as JSON (see ``state_io``)."""
+    cards = cards or load_cardset()
+    variant, tableaux = state_io.parse_state(state, cards)
+    rules = Rules(cards, variant)
+    game = FairyTaleGame(rules, default_weights(), [0] * len(tableaux), 0, 0)
+    state_io.place(game, tableaux)
+    game.final_scoring()
+    return state_io.result(game)
+
+
+# --- benchmark -------------------------------------------------------------------------------
+
+
+def bench(players: int, policy: str, threads: int, n_games: int, reference_games: int,
+          variant: str | None) -> dict[str, Any]:
+    """games/s of the kernel (``threads`` threads) and of reference.py, same seeds."""
+    import numba
+
+    variant = variant or GAME.default_variant
+    cards = load_cardset()
+    prepared = prepare(cards, variant, players, [policy] * players, False)
+    old = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        warmup(prepared)
+        t = time.perf_counter()
+        simulate_arrays(prepared, 1, 0, n_games)
+        numba_rate = n_games / (time.perf_counter() - t)
+    finally:
+        numba.set_num_threads(old)
+    rules = Rules(cards, variant)
+    seat_policy = [int(x) for x in prepared.seat_policy]
+    t = time.perf_counter()
+    for g in range(reference_games):
+        play_reference(rules, prepared.weights, seat_policy, 1, g)
+    ref_rate = reference_games / (time.perf_counter() - t)
+    return {"game": "fairy-tale", "variant": variant, "players": players, "policy": policy,
+            "threads": threads, "numba_games_per_s": round(numba_rate, 1),
+            "reference_games_per_s": round(ref_rate, 2), "ratio": round(numba_rate / ref_rate, 1),
+            "cpu_count": os.cpu_count()}
