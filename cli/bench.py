@@ -19,7 +19,7 @@ def bench(
     games: Annotated[int, typer.Option("--games", help="Games for the numba engine.")] = 200_000,
     reference_games: Annotated[
         int, typer.Option("--reference-games", help="Games for the reference engine.")
-    ] = 2_000,
+    ] = 300,
     variant: options.Variant = None,
     as_json: options.Json = False,
 ) -> None:

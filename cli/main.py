@@ -29,3 +29,7 @@ app.command("simulate")(simulate)
 app.command("play")(play)
 app.command("score")(score)
 app.command("bench")(bench)
+
+
+if __name__ == "__main__":
+    app()

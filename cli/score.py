@@ -12,7 +12,6 @@ from cli import options
 from cli.errors import UserError, read_json_file, reported
 
 
-
 def _render(result: dict[str, Any]) -> None:
     """A readable table: one row per player, then the winners."""
     from rich.console import Console
@@ -25,11 +24,16 @@ def _render(result: dict[str, Any]) -> None:
     for pl in result["players"]:
         breakdown = ", ".join(f"{k} {v}" for k, v in pl["breakdown"].items() if v) or "-"
         cards = ", ".join(
-            f"{c['card']} {c['points']}" if c["face_up"] else f"({c['card']})"
-            for c in pl["cards"]
+            f"{c['card']} {c['points']}" if c["face_up"] else f"({c['card']})" for c in pl["cards"]
         )
-        table.add_row(str(pl["seat"]), str(pl["total"]), breakdown, str(pl["face_down"]),
-                      pl["trickster_as"] or "-", cards)
+        table.add_row(
+            str(pl["seat"]),
+            str(pl["total"]),
+            breakdown,
+            str(pl["face_down"]),
+            pl["trickster_as"] or "-",
+            cards,
+        )
     console.print(table)
     console.print("winners: " + ", ".join(f"seat {w}" for w in result["winners"]))
 

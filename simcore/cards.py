@@ -17,8 +17,9 @@ from typing import Any
 class CardDataError(ValueError):
     """A card file is unreadable or breaks the game's schema."""
 
-    def __init__(self, file: Path | str, message: str, card: str | None = None,
-                 field: str | None = None) -> None:
+    def __init__(
+        self, file: Path | str, message: str, card: str | None = None, field: str | None = None
+    ) -> None:
         where = str(file)
         if card is not None:
             where += f": card '{card}'"
@@ -56,8 +57,9 @@ def file_sha256(*paths: Path) -> str:
 class Fields:
     """Typed access to one TOML table, with errors that name file, card and field."""
 
-    def __init__(self, file: Path | str, table: Mapping[str, Any], card: str | None,
-                 prefix: str = "") -> None:
+    def __init__(
+        self, file: Path | str, table: Mapping[str, Any], card: str | None, prefix: str = ""
+    ) -> None:
         self.file = file
         self.table = table
         self.card = card
@@ -82,13 +84,13 @@ class Fields:
             return default
         return self.table[field]
 
-    def str(self, field: str, default: Any = ...) -> str:
+    def string(self, field: str, default: Any = ...) -> str:
         value = self.get(field, default)
         if not isinstance(value, str) or not value:
             raise self._err(field, f"must be a non-empty string, got {value!r}")
         return value
 
-    def int(self, field: str, lo: int, hi: int, default: Any = ...) -> int:
+    def integer(self, field: str, lo: int, hi: int, default: Any = ...) -> int:
         value = self.get(field, default)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self._err(field, f"must be an integer, got {value!r}")

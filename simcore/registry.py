@@ -70,10 +70,12 @@ class Engine(Protocol):
 
     def load_cards(self, path: Path | None) -> Any: ...
     def card_catalog(self, cards: Any, variant: str) -> list[dict[str, Any]]: ...
-    def prepare(self, cards: Any, variant: str, players: int, policies: list[str],
-                rotate_seats: bool) -> Any: ...
-    def run_chunk(self, prepared: Any, seed: int, first_game: int,
-                  n_games: int) -> dict[str, Any]: ...
+    def prepare(
+        self, cards: Any, variant: str, players: int, policies: list[str], rotate_seats: bool
+    ) -> Any: ...
+    def run_chunk(
+        self, prepared: Any, seed: int, first_game: int, n_games: int
+    ) -> dict[str, Any]: ...
 
 
 GAMES: dict[str, Game] = {
@@ -83,10 +85,13 @@ GAMES: dict[str, Game] = {
         package="simcore.games.fairy_tale",
         variants=(
             Variant("basic", 2, 4, "80 basic cards; Open and Close effects"),
-            Variant("beginner", 2, 4,
-                    "basic deck; one starting face-up card, 4-card first draft, 2 plays in round 1"),
-            Variant("expert", 2, 5,
-                    "all 100 cards; Hunt, quests, majorities and the Trickster"),
+            Variant(
+                "beginner",
+                2,
+                4,
+                "basic deck; one starting face-up card, 4-card first draft, 2 plays in round 1",
+            ),
+            Variant("expert", 2, 5, "all 100 cards; Hunt, quests, majorities and the Trickster"),
         ),
         default_variant="expert",
         policies=("random", "greedy", "collector"),

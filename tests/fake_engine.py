@@ -102,11 +102,11 @@ def load_cards(path: Path | None = None) -> CardSet:
         f.reject_unknown(["id", "name", "faction", "value", "copies"])
         cards.append(
             Card(
-                id=f.str("id"),
-                name=f.str("name"),
+                id=f.string("id"),
+                name=f.string("name"),
                 faction=f.choice("faction", FACTIONS),
-                value=f.int("value", 0, 9),
-                copies=f.int("copies", 1, 9),
+                value=f.integer("value", 0, 9),
+                copies=f.integer("copies", 1, 9),
             )
         )
     return CardSet(tuple(cards), (path,), file_sha256(path))
@@ -307,11 +307,20 @@ def score_state(state: dict[str, Any], cards: Any = None) -> dict[str, Any]:
         for card_id in ids:
             if card_id not in by_id:
                 raise ValueError(f"player {i}: unknown card '{card_id}'")
-            rows.append({"card": card_id, "points": _points(prepared, by_id[card_id]),
-                         "face_up": True})
+            rows.append(
+                {"card": card_id, "points": _points(prepared, by_id[card_id]), "face_up": True}
+            )
         total = sum(r["points"] for r in rows)
-        players.append({"seat": i, "total": total, "cards": rows,
-                        "breakdown": {"fixed": total}, "face_down": 0, "trickster_as": None})
+        players.append(
+            {
+                "seat": i,
+                "total": total,
+                "cards": rows,
+                "breakdown": {"fixed": total},
+                "face_down": 0,
+                "trickster_as": None,
+            }
+        )
     top = max((p["total"] for p in players), default=0)
     return {"players": players, "winners": [p["seat"] for p in players if p["total"] == top]}
 

@@ -53,8 +53,9 @@ class Prepared:
             "hunt": vr.hunt,
             "beginner_setup": vr.beginner_setup,
             "deck_size": int(self.tables.deck.shape[0]),
-            "weights": {name: [float(x) for x in self.weights[i]]
-                        for i, name in enumerate(POLICY_NAMES)},
+            "weights": {
+                name: [float(x) for x in self.weights[i]] for i, name in enumerate(POLICY_NAMES)
+            },
         }
 
 
@@ -65,10 +66,19 @@ def load_cards(path: Path | None = None) -> CardSet:
 def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
     tiers = _variant_rules(cards, variant).tiers
     return [
-        {"id": c.id, "name": c.name, "faction": c.faction, "category": c.category,
-         "copies": c.copies, "tier": c.tier, "value": c.value_text(), "effect": c.effect_text(),
-         "status": c.status}
-        for c in cards.cards if c.tier in tiers
+        {
+            "id": c.id,
+            "name": c.name,
+            "faction": c.faction,
+            "category": c.category,
+            "copies": c.copies,
+            "tier": c.tier,
+            "value": c.value_text(),
+            "effect": c.effect_text(),
+            "status": c.status,
+        }
+        for c in cards.cards
+        if c.tier in tiers
     ]
 
 
@@ -79,8 +89,9 @@ def _variant_rules(cards: CardSet, variant: str) -> Any:
     return cards.rules.variants[variant]
 
 
-def prepare(cards: CardSet, variant: str, players: int, policies: list[str],
-            rotate_seats: bool) -> Prepared:
+def prepare(
+    cards: CardSet, variant: str, players: int, policies: list[str], rotate_seats: bool
+) -> Prepared:
     GAME.check_players(variant, players)
     GAME.check_policies(policies)
     if len(policies) != players:
@@ -89,15 +100,21 @@ def prepare(cards: CardSet, variant: str, players: int, policies: list[str],
     tables = compile_tables(cards, variant)
     needed = players * PICKS
     if tables.deck.shape[0] < needed:
-        raise GameError(f"{players} players need {needed} cards; the {variant} deck of this "
-                        f"card file has {tables.deck.shape[0]}")
+        raise GameError(
+            f"{players} players need {needed} cards; the {variant} deck of this "
+            f"card file has {tables.deck.shape[0]}"
+        )
     if vr.beginner_setup:
-        plain = sum(c.copies for c in cards.cards if c.tier in vr.tiers
-                    and c.effect["kind"] not in ("open", "close"))
+        plain = sum(
+            c.copies
+            for c in cards.cards
+            if c.tier in vr.tiers and c.effect["kind"] not in ("open", "close")
+        )
         if plain < players:
             raise GameError(f"beginner setup needs {players} cards without Open/Close")
-    return Prepared(cards, variant, players, tuple(policies), rotate_seats, tables,
-                    default_weights())
+    return Prepared(
+        cards, variant, players, tuple(policies), rotate_seats, tables, default_weights()
+    )
 
 
 def _blocks(n_games: int) -> int:
@@ -106,11 +123,12 @@ def _blocks(n_games: int) -> int:
     return max(1, min(n_games // 64, 64))
 
 
-def simulate_arrays(prepared: Prepared, seed: int, first_game: int,
-                    n_games: int) -> dict[str, np.ndarray]:
+def simulate_arrays(
+    prepared: Prepared, seed: int, first_game: int, n_games: int
+) -> dict[str, np.ndarray]:
     """Run the kernel on a chunk; raw result arrays (no polars)."""
     n, P = n_games, prepared.players
-    out = {
+    out: dict[str, np.ndarray] = {
         "score": np.zeros((n, P), np.int16),
         "breakdown": np.zeros((n, P, N_BREAKDOWN), np.int16),
         "face_down": np.zeros((n, P), np.int8),
@@ -123,9 +141,18 @@ def simulate_arrays(prepared: Prepared, seed: int, first_game: int,
         "face_up": np.zeros((n, P, PICKS), np.bool_),
         "points": np.zeros((n, P, PICKS), np.int16),
     }
-    simulate_chunk(tuple(prepared.tables), prepared.weights, prepared.seat_policy,
-                   prepared.rotate_seats, P, np.uint64(seed), first_game, n, _blocks(n),
-                   *out.values())
+    simulate_chunk(
+        tuple(prepared.tables),
+        prepared.weights,
+        prepared.seat_policy,
+        prepared.rotate_seats,
+        P,
+        np.uint64(seed),
+        first_game,
+        n,
+        _blocks(n),
+        *out.values(),
+    )
     return out
 
 
@@ -133,13 +160,16 @@ def warmup(prepared: Prepared) -> None:
     simulate_arrays(prepared, 0, 0, 2)
 
 
-def run_chunk(prepared: Prepared, seed: int, first_game: int,
-              n_games: int) -> dict[str, pl.DataFrame]:
+def run_chunk(
+    prepared: Prepared, seed: int, first_game: int, n_games: int
+) -> dict[str, pl.DataFrame]:
     a = simulate_arrays(prepared, seed, first_game, n_games)
     return frames(prepared, a, first_game)
 
 
-def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dict[str, pl.DataFrame]:
+def frames(
+    prepared: Prepared, a: dict[str, np.ndarray], first_game: int
+) -> dict[str, pl.DataFrame]:
     """Result arrays -> the games / seats / cards tables of the dataset."""
     n, P = a["score"].shape
     ids = prepared.cards.ids()
@@ -152,36 +182,43 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
     win = winners / n_win[:, None]
     trick = a["trick"]
-    games = pl.DataFrame({
-        "game_id": game_id,
-        "n_winners": n_win.astype(np.int8),
-        "top_score": top.astype(np.int16),
-        "trickster_as": pl.select(
-            pl.when(pl.Series(trick >= 0)).then(card_enum.gather(np.maximum(trick, 0)))
-        ).to_series(),
-    })
+    games = pl.DataFrame(
+        {
+            "game_id": game_id,
+            "n_winners": n_win.astype(np.int8),
+            "top_score": top.astype(np.int16),
+            "trickster_as": pl.select(
+                pl.when(pl.Series(trick >= 0)).then(card_enum.gather(np.maximum(trick, 0)))
+            ).to_series(),
+        }
+    )
     policy_names = list(POLICY_NAMES)
-    seats = pl.DataFrame({
-        "game_id": np.repeat(game_id, P),
-        "seat": np.tile(np.arange(P, dtype=np.int8), n),
-        "policy": pl.Series(policy_names, dtype=pl.Enum(policy_names))
-        .gather(a["policy"].reshape(-1).astype(np.int64)),
-        "score": score.reshape(-1),
-        "rank": rank.reshape(-1).astype(np.int8),
-        "win": win.reshape(-1),
-        **{f"{b}_pts": a["breakdown"][:, :, k].reshape(-1) for k, b in enumerate(BREAKDOWN)},
-        "face_down": a["face_down"].reshape(-1),
-    })
-    cards = pl.DataFrame({
-        "game_id": np.repeat(game_id, P * PICKS),
-        "seat": np.tile(np.repeat(np.arange(P, dtype=np.int8), PICKS), n),
-        "card": card_enum.gather(a["card"].reshape(-1).astype(np.int64)),
-        "pick": a["pick"].reshape(-1),
-        "round": a["round"].reshape(-1),
-        "played": a["played"].reshape(-1),
-        "face_up": a["face_up"].reshape(-1),
-        "points": a["points"].reshape(-1),
-    })
+    seats = pl.DataFrame(
+        {
+            "game_id": np.repeat(game_id, P),
+            "seat": np.tile(np.arange(P, dtype=np.int8), n),
+            "policy": pl.Series(policy_names, dtype=pl.Enum(policy_names)).gather(
+                a["policy"].reshape(-1).astype(np.int64)
+            ),
+            "score": score.reshape(-1),
+            "rank": rank.reshape(-1).astype(np.int8),
+            "win": win.reshape(-1),
+            **{f"{b}_pts": a["breakdown"][:, :, k].reshape(-1) for k, b in enumerate(BREAKDOWN)},
+            "face_down": a["face_down"].reshape(-1),
+        }
+    )
+    cards = pl.DataFrame(
+        {
+            "game_id": np.repeat(game_id, P * PICKS),
+            "seat": np.tile(np.repeat(np.arange(P, dtype=np.int8), PICKS), n),
+            "card": card_enum.gather(a["card"].reshape(-1).astype(np.int64)),
+            "pick": a["pick"].reshape(-1),
+            "round": a["round"].reshape(-1),
+            "played": a["played"].reshape(-1),
+            "face_up": a["face_up"].reshape(-1),
+            "points": a["points"].reshape(-1),
+        }
+    )
     return {"games": games, "seats": seats, "cards": cards}
 
 
@@ -197,8 +234,15 @@ def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     rules = Rules(prepared.cards, prepared.variant)
     game = play_reference(rules, prepared.weights, seat_policy, seed, game_id, record=True)
     names = [POLICY_NAMES[p] for p in seat_policy]
-    start = {"event": "setup", "game": "fairy-tale", "variant": prepared.variant,
-             "seed": seed, "game_id": game_id, "players": prepared.players, "policies": names}
+    start = {
+        "event": "setup",
+        "game": "fairy-tale",
+        "variant": prepared.variant,
+        "seed": seed,
+        "game_id": game_id,
+        "players": prepared.players,
+        "policies": names,
+    }
     return [start, *game.events]
 
 
@@ -206,8 +250,10 @@ def narrate(event: dict[str, Any]) -> str:
     kind = event["event"]
     seat = f"seat {event['seat']}" if "seat" in event else ""
     if kind == "setup":
-        return (f"Fairy Tale ({event['variant']}), seed {event['seed']}, game {event['game_id']}:"
-                f" {event['players']} players ({', '.join(event['policies'])})")
+        return (
+            f"Fairy Tale ({event['variant']}), seed {event['seed']}, game {event['game_id']}:"
+            f" {event['players']} players ({', '.join(event['policies'])})"
+        )
     if kind == "start_card":
         return f"  {seat} starts with {event['card']} face up"
     if kind == "deal":
@@ -217,8 +263,10 @@ def narrate(event: dict[str, Any]) -> str:
     if kind == "reveal":
         return f"  round {event['round']} step {event['step']}: {seat} reveals {event['card']}"
     if kind == "hunt":
-        return (f"    {seat}'s {event['card']} hunts seat {event['target_seat']}'s "
-                f"{event['target']} (face down, no effect)")
+        return (
+            f"    {seat}'s {event['card']} hunts seat {event['target_seat']}'s "
+            f"{event['target']} (face down, no effect)"
+        )
     if kind == "open":
         return f"    {seat} opens {event['card']} ({event['by']})"
     if kind == "close":
@@ -231,10 +279,15 @@ def narrate(event: dict[str, Any]) -> str:
         lines = ["Final scores:"]
         for p, s in enumerate(event["scores"]):
             parts = ", ".join(f"{k} {v}" for k, v in event["breakdown"][p].items() if v)
-            lines.append(f"  seat {p}: {s}  ({parts or 'nothing'}; "
-                         f"{event['face_down'][p]} face down)")
-        lines.append("Winner" + ("s" if len(event["winners"]) > 1 else "") + ": "
-                     + ", ".join(f"seat {w}" for w in event["winners"]))
+            lines.append(
+                f"  seat {p}: {s}  ({parts or 'nothing'}; {event['face_down'][p]} face down)"
+            )
+        lines.append(
+            "Winner"
+            + ("s" if len(event["winners"]) > 1 else "")
+            + ": "
+            + ", ".join(f"seat {w}" for w in event["winners"])
+        )
         return "\n".join(lines)
     return str(event)
 
@@ -256,8 +309,9 @@ def score_state(state: dict[str, Any], cards: CardSet | None = None) -> dict[str
 # --- benchmark -------------------------------------------------------------------------------
 
 
-def bench(players: int, policy: str, threads: int, n_games: int, reference_games: int,
-          variant: str | None) -> dict[str, Any]:
+def bench(
+    players: int, policy: str, threads: int, n_games: int, reference_games: int, variant: str | None
+) -> dict[str, Any]:
     """games/s of the kernel (``threads`` threads) and of reference.py, same seeds."""
     import numba
 
@@ -279,7 +333,14 @@ def bench(players: int, policy: str, threads: int, n_games: int, reference_games
     for g in range(reference_games):
         play_reference(rules, prepared.weights, seat_policy, 1, g)
     ref_rate = reference_games / (time.perf_counter() - t)
-    return {"game": "fairy-tale", "variant": variant, "players": players, "policy": policy,
-            "threads": threads, "numba_games_per_s": round(numba_rate, 1),
-            "reference_games_per_s": round(ref_rate, 2), "ratio": round(numba_rate / ref_rate, 1),
-            "cpu_count": os.cpu_count()}
+    return {
+        "game": "fairy-tale",
+        "variant": variant,
+        "players": players,
+        "policy": policy,
+        "threads": threads,
+        "numba_games_per_s": round(numba_rate, 1),
+        "reference_games_per_s": round(ref_rate, 2),
+        "ratio": round(numba_rate / ref_rate, 1),
+        "cpu_count": os.cpu_count(),
+    }

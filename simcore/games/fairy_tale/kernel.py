@@ -111,17 +111,45 @@ def new_state(n_cards, deck_size):
     P = MAX_PLAYERS
     z = np.zeros
     return GameState(
-        z(1, np.uint64), z(deck_size, np.int32), z((P, DEAL), np.int32), z(P, np.int32),
-        z((P, DEAL), np.int32), z(P, np.int32), z((P, DEAL), np.int32), z((P, DEAL), np.int32),
-        z(P, np.int32), z((P, TABLEAU), np.int32), z((P, TABLEAU), np.int32), z(P, np.int32),
-        z((P, n_cards), np.int32), z((P, NF), np.int32), z((P, n_cards), np.int32),
-        z((P, n_cards), np.int32), z((P, NF), np.int32), z((P, PICKS), np.int32),
-        z((P, PICKS), np.int32), z((P, PICKS), np.int32), z((P, PICKS), np.int32),
-        z(P, np.int32), z(P, np.int32), z(P, np.int32), z(P, np.int32),
-        z((P, MAX_CLOSES), np.int32), z(P, np.int32), z(TABLEAU, np.int32), z(TABLEAU, np.int32),
-        z(TABLEAU, np.int32), z(MAX_CLOSES, np.int32), z(TABLEAU, np.int32),
-        z(MAX_CLOSES, np.int32), z(MAX_CLOSES, np.int32), z(MAX_CLOSES + 1, np.int32),
-        z(P, np.int32), z(P, np.int32), z((P, TABLEAU), np.int32), z(P, np.int32),
+        z(1, np.uint64),
+        z(deck_size, np.int32),
+        z((P, DEAL), np.int32),
+        z(P, np.int32),
+        z((P, DEAL), np.int32),
+        z(P, np.int32),
+        z((P, DEAL), np.int32),
+        z((P, DEAL), np.int32),
+        z(P, np.int32),
+        z((P, TABLEAU), np.int32),
+        z((P, TABLEAU), np.int32),
+        z(P, np.int32),
+        z((P, n_cards), np.int32),
+        z((P, NF), np.int32),
+        z((P, n_cards), np.int32),
+        z((P, n_cards), np.int32),
+        z((P, NF), np.int32),
+        z((P, PICKS), np.int32),
+        z((P, PICKS), np.int32),
+        z((P, PICKS), np.int32),
+        z((P, PICKS), np.int32),
+        z(P, np.int32),
+        z(P, np.int32),
+        z(P, np.int32),
+        z(P, np.int32),
+        z((P, MAX_CLOSES), np.int32),
+        z(P, np.int32),
+        z(TABLEAU, np.int32),
+        z(TABLEAU, np.int32),
+        z(TABLEAU, np.int32),
+        z(MAX_CLOSES, np.int32),
+        z(TABLEAU, np.int32),
+        z(MAX_CLOSES, np.int32),
+        z(MAX_CLOSES, np.int32),
+        z(MAX_CLOSES + 1, np.int32),
+        z(P, np.int32),
+        z(P, np.int32),
+        z((P, TABLEAU), np.int32),
+        z(P, np.int32),
         z((P, N_BREAKDOWN), np.int32),
     )
 
@@ -186,8 +214,26 @@ def _decide(tb, weights, s, decision, n, n_players, p, use_hyp, neighbour):
     ct, deps, _, _, in_deck, rules = tb
     own = s.hyp[p] if use_hyp else s.cnt[p]
     own_fc = s.hfc[p] if use_hyp else s.fcnt[p]
-    return choose(s.policy[p], weights, s.rng, decision, s.cand, n, ct, deps, in_deck, rules,
-                  own, own_fc, s.dcnt[p], s.cnt, s.fcnt, n_players, p, neighbour)
+    return choose(
+        s.policy[p],
+        weights,
+        s.rng,
+        decision,
+        s.cand,
+        n,
+        ct,
+        deps,
+        in_deck,
+        rules,
+        own,
+        own_fc,
+        s.dcnt[p],
+        s.cnt,
+        s.fcnt,
+        n_players,
+        p,
+        neighbour,
+    )
 
 
 # --- setup and draft ---------------------------------------------------------------------
@@ -230,8 +276,7 @@ def _draft(tb, weights, s, n_players, rnd, hand_size, top, pick_offset):
             n = s.hand_n[p]
             for i in range(n):
                 s.cand[i] = s.hand[p, i]
-            i = _decide(tb, weights, s, D_DRAFT, n, n_players, p, True,
-                        (p + direction) % n_players)
+            i = _decide(tb, weights, s, D_DRAFT, n, n_players, p, True, (p + direction) % n_players)
             c = s.hand[p, i]
             for j in range(i, n - 1):
                 s.hand[p, j] = s.hand[p, j + 1]
@@ -459,8 +504,9 @@ def _final_scores(tb, s, n_players):
             kind = ct[c, C_VALUE]
             if kind == V_WILD:
                 u = s.trick_as[p]
-                v = ct[c, C_POINTS] + copy_value(ct, u, s.cnt[p], s.fcnt[p], s.cnt, s.fcnt,
-                                                 n_players, p, strict)
+                v = ct[c, C_POINTS] + copy_value(
+                    ct, u, s.cnt[p], s.fcnt[p], s.cnt, s.fcnt, n_players, p, strict
+                )
                 b = B_TRICKSTER
             else:
                 v = copy_value(ct, c, s.cnt[p], s.fcnt[p], s.cnt, s.fcnt, n_players, p, strict)
@@ -504,8 +550,9 @@ def play_game(tb, weights, s, n_players, seed, game_id):
         top = _beginner_start(ct, s, n_players, deck_size, top)
     for rnd in range(ROUNDS):
         first = beginner and rnd == 0
-        top = _draft(tb, weights, s, n_players, rnd, DEAL - 1 if first else DEAL, top,
-                     1 if beginner else 0)
+        top = _draft(
+            tb, weights, s, n_players, rnd, DEAL - 1 if first else DEAL, top, 1 if beginner else 0
+        )
         _play_round(tb, weights, s, n_players, PLAYS - 1 if first else PLAYS)
     _final_scores(tb, s, n_players)
 
@@ -514,9 +561,28 @@ def play_game(tb, weights, s, n_players, seed, game_id):
 
 
 @njit(cache=True)
-def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi,
-               out_score, out_breakdown, out_face_down, out_policy, out_trick, out_card,
-               out_round, out_pick, out_played, out_face_up, out_points):
+def _run_block(
+    tb,
+    weights,
+    seat_policy,
+    rotate,
+    n_players,
+    seed,
+    first_game,
+    lo,
+    hi,
+    out_score,
+    out_breakdown,
+    out_face_down,
+    out_policy,
+    out_trick,
+    out_card,
+    out_round,
+    out_pick,
+    out_played,
+    out_face_up,
+    out_points,
+):
     """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state."""
     s = new_state(tb[0].shape[0], tb[2].shape[0])
     for i in range(lo, hi):
@@ -547,14 +613,51 @@ def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def simulate_chunk(tb, weights, seat_policy, rotate, n_players, seed, first_game, n_games,
-                   n_blocks, out_score, out_breakdown, out_face_down, out_policy, out_trick,
-                   out_card, out_round, out_pick, out_played, out_face_up, out_points):
+def simulate_chunk(
+    tb,
+    weights,
+    seat_policy,
+    rotate,
+    n_players,
+    seed,
+    first_game,
+    n_games,
+    n_blocks,
+    out_score,
+    out_breakdown,
+    out_face_down,
+    out_policy,
+    out_trick,
+    out_card,
+    out_round,
+    out_pick,
+    out_played,
+    out_face_up,
+    out_points,
+):
     """Play games ``first_game .. first_game + n_games - 1`` into the ``out_*`` buffers
     (indexed by game offset). Blocks of games run in parallel; each block allocates its
     scratch once. Seat s of game g plays ``seat_policy[(s + g) % n]`` if ``rotate``."""
     for b in prange(n_blocks):
-        _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game,
-                   b * n_games // n_blocks, (b + 1) * n_games // n_blocks,
-                   out_score, out_breakdown, out_face_down, out_policy, out_trick, out_card,
-                   out_round, out_pick, out_played, out_face_up, out_points)
+        _run_block(
+            tb,
+            weights,
+            seat_policy,
+            rotate,
+            n_players,
+            seed,
+            first_game,
+            b * n_games // n_blocks,
+            (b + 1) * n_games // n_blocks,
+            out_score,
+            out_breakdown,
+            out_face_down,
+            out_policy,
+            out_trick,
+            out_card,
+            out_round,
+            out_pick,
+            out_played,
+            out_face_up,
+            out_points,
+        )

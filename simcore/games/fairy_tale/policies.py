@@ -87,7 +87,7 @@ V_QUEST_CARDS = int(Value.QUEST_CARDS)
 
 @njit(cache=True)
 def card_gain(ct, deps, in_deck, c, own, own_fc, cnt, fcnt, n_players, p, strict):
-    """Own score change if ``c`` joined ``own`` face up; the Trickster is valued at its best copy."""
+    """Own score change if ``c`` joined ``own`` face up (a Trickster: its best copy)."""
     if ct[c, C_VALUE] != V_WILD:
         return delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict)
     best = 0
@@ -103,7 +103,7 @@ def card_gain(ct, deps, in_deck, c, own, own_fc, cnt, fcnt, n_players, p, strict
 
 @njit(cache=True)
 def least_close_loss(ct, deps, e, own, own_fc, cnt, fcnt, n_players, p, strict):
-    """Points ``p`` loses when ``e``'s Close hits them and they pick least-bad cards (count times)."""
+    """Points ``p`` loses when ``e``'s Close hits them and they pick least-bad cards."""
     total = 0
     removed0 = -1
     removed1 = -1
@@ -196,8 +196,9 @@ def effect_terms(ct, deps, c, own, own_fc, down, cnt, fcnt, n_players, p, strict
         if scope != S_YOU and want_harm:
             for q in range(n_players):
                 if q != p:
-                    harm += least_close_loss(ct, deps, c, cnt[q], fcnt[q], cnt, fcnt,
-                                             n_players, q, strict)
+                    harm += least_close_loss(
+                        ct, deps, c, cnt[q], fcnt[q], cnt, fcnt, n_players, q, strict
+                    )
     own[c] -= 1
     own_fc[f] -= 1
     return eff, harm
@@ -242,8 +243,9 @@ def synergy(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
 
 
 @njit(cache=True)
-def evaluate(decision, w, ct, deps, in_deck, rules, c, own, own_fc, down, cnt, fcnt,
-             n_players, p, neighbour):
+def evaluate(
+    decision, w, ct, deps, in_deck, rules, c, own, own_fc, down, cnt, fcnt, n_players, p, neighbour
+):
     """Policy value of candidate card ``c`` for player ``p`` (see module docstring)."""
     strict = rules[R_MAJ_STRICT] == 1
     if decision == D_OPEN:
@@ -258,21 +260,56 @@ def evaluate(decision, w, ct, deps, in_deck, rules, c, own, own_fc, down, cnt, f
     if w[W_GAIN] != 0.0:
         gain = card_gain(ct, deps, in_deck, c, own, own_fc, cnt, fcnt, n_players, p, strict)
     if w[W_EFFECT] != 0.0 or w[W_HARM] != 0.0:
-        eff, harm = effect_terms(ct, deps, c, own, own_fc, down, cnt, fcnt, n_players, p,
-                                 strict, w[W_HARM] != 0.0)
+        eff, harm = effect_terms(
+            ct, deps, c, own, own_fc, down, cnt, fcnt, n_players, p, strict, w[W_HARM] != 0.0
+        )
     if decision == D_DRAFT:
         if w[W_SYNERGY] != 0.0:
             syn = synergy(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict)
         if w[W_DENY] != 0.0 and neighbour != p:
-            deny = card_gain(ct, deps, in_deck, c, cnt[neighbour], fcnt[neighbour], cnt, fcnt,
-                             n_players, neighbour, strict)
-    return (w[W_GAIN] * gain + w[W_EFFECT] * eff + w[W_HARM] * harm + w[W_SYNERGY] * syn
-            + w[W_DENY] * deny)
+            deny = card_gain(
+                ct,
+                deps,
+                in_deck,
+                c,
+                cnt[neighbour],
+                fcnt[neighbour],
+                cnt,
+                fcnt,
+                n_players,
+                neighbour,
+                strict,
+            )
+    return (
+        w[W_GAIN] * gain
+        + w[W_EFFECT] * eff
+        + w[W_HARM] * harm
+        + w[W_SYNERGY] * syn
+        + w[W_DENY] * deny
+    )
 
 
 @njit(cache=True)
-def choose(policy, weights, rng, decision, cand, n, ct, deps, in_deck, rules, own, own_fc,
-           down, cnt, fcnt, n_players, p, neighbour):
+def choose(
+    policy,
+    weights,
+    rng,
+    decision,
+    cand,
+    n,
+    ct,
+    deps,
+    in_deck,
+    rules,
+    own,
+    own_fc,
+    down,
+    cnt,
+    fcnt,
+    n_players,
+    p,
+    neighbour,
+):
     """Index in ``cand[:n]`` chosen by ``policy`` (``n >= 2``)."""
     if policy == P_RANDOM:
         return rng_below(rng, n)
@@ -280,8 +317,23 @@ def choose(policy, weights, rng, decision, cand, n, ct, deps, in_deck, rules, ow
     best = 0.0
     bi = 0
     for i in range(n):
-        v = evaluate(decision, w, ct, deps, in_deck, rules, cand[i], own, own_fc, down, cnt,
-                     fcnt, n_players, p, neighbour)
+        v = evaluate(
+            decision,
+            w,
+            ct,
+            deps,
+            in_deck,
+            rules,
+            cand[i],
+            own,
+            own_fc,
+            down,
+            cnt,
+            fcnt,
+            n_players,
+            p,
+            neighbour,
+        )
         if i == 0 or v > best:
             best = v
             bi = i

@@ -38,8 +38,14 @@ from .tables import (
 )
 
 BREAKDOWN = ("fixed", "variable", "conditional", "majority", "trickster")
-KIND_COLUMN = {"fixed": "fixed", "count": "variable", "quest_cards": "conditional",
-               "quest_majority": "conditional", "majority": "majority", "wild": "trickster"}
+KIND_COLUMN = {
+    "fixed": "fixed",
+    "count": "variable",
+    "quest_cards": "conditional",
+    "quest_majority": "conditional",
+    "majority": "majority",
+    "wild": "trickster",
+}
 
 Event = dict[str, Any]
 
@@ -125,8 +131,9 @@ class Counts:
         self.factions = [[0] * len(FACTIONS) for _ in range(n_players)]
 
 
-def copy_value(rules: Rules, u: int, own: list[int], own_fc: list[int], counts: Counts,
-               p: int) -> int:
+def copy_value(
+    rules: Rules, u: int, own: list[int], own_fc: list[int], counts: Counts, p: int
+) -> int:
     """Points of one face-up copy of ``u`` for player ``p`` whose counts are ``own``."""
     v = rules.value(u)
     others = [q for q in range(len(counts.cards)) if q != p]
@@ -152,8 +159,9 @@ def copy_value(rules: Rules, u: int, own: list[int], own_fc: list[int], counts: 
 
 def total(rules: Rules, own: list[int], own_fc: list[int], counts: Counts, p: int) -> int:
     """Score of the face-up cards counted in ``own`` (a Trickster counts only its -1)."""
-    return sum(own[u] * copy_value(rules, u, own, own_fc, counts, p)
-               for u in range(len(own)) if own[u])
+    return sum(
+        own[u] * copy_value(rules, u, own, own_fc, counts, p) for u in range(len(own)) if own[u]
+    )
 
 
 def _shift(rules: Rules, own: list[int], own_fc: list[int], c: int, k: int) -> None:
@@ -161,8 +169,9 @@ def _shift(rules: Rules, own: list[int], own_fc: list[int], c: int, k: int) -> N
     own_fc[rules.faction(c)] += k
 
 
-def gain_of_adding(rules: Rules, c: int, own: list[int], own_fc: list[int], counts: Counts,
-                   p: int) -> int:
+def gain_of_adding(
+    rules: Rules, c: int, own: list[int], own_fc: list[int], counts: Counts, p: int
+) -> int:
     before = total(rules, own, own_fc, counts, p)
     _shift(rules, own, own_fc, c, 1)
     after = total(rules, own, own_fc, counts, p)
@@ -170,8 +179,9 @@ def gain_of_adding(rules: Rules, c: int, own: list[int], own_fc: list[int], coun
     return after - before
 
 
-def loss_of_closing(rules: Rules, c: int, own: list[int], own_fc: list[int], counts: Counts,
-                    p: int) -> int:
+def loss_of_closing(
+    rules: Rules, c: int, own: list[int], own_fc: list[int], counts: Counts, p: int
+) -> int:
     _shift(rules, own, own_fc, c, -1)
     d = gain_of_adding(rules, c, own, own_fc, counts, p)
     _shift(rules, own, own_fc, c, 1)
@@ -189,26 +199,31 @@ class Brain:
         self.weights = weights
         self.rng = rng
 
-    def card_gain(self, c: int, own: list[int], own_fc: list[int], counts: Counts,
-                  p: int) -> int:
+    def card_gain(self, c: int, own: list[int], own_fc: list[int], counts: Counts, p: int) -> int:
         r = self.rules
         if r.value(c)["kind"] != "wild":
             return gain_of_adding(r, c, own, own_fc, counts, p)
-        best = max(gain_of_adding(r, u, own, own_fc, counts, p)
-                   for u in range(len(r.cards))
-                   if u in r.in_deck and r.value(u)["kind"] != "wild")
+        best = max(
+            gain_of_adding(r, u, own, own_fc, counts, p)
+            for u in range(len(r.cards))
+            if u in r.in_deck and r.value(u)["kind"] != "wild"
+        )
         return r.value(c)["points"] + best
 
-    def least_close_loss(self, e: int, own: list[int], own_fc: list[int], counts: Counts,
-                         p: int) -> int:
+    def least_close_loss(
+        self, e: int, own: list[int], own_fc: list[int], counts: Counts, p: int
+    ) -> int:
         """The owner closes, one by one, the matching card that costs least (lowest index
         on ties)."""
         r = self.rules
         lost = 0
         removed = []
         for _ in range(r.effect(e)["count"]):
-            options = [(loss_of_closing(r, t, own, own_fc, counts, p), t)
-                       for t in range(len(own)) if own[t] > 0 and r.selects(e, t)]
+            options = [
+                (loss_of_closing(r, t, own, own_fc, counts, p), t)
+                for t in range(len(own))
+                if own[t] > 0 and r.selects(e, t)
+            ]
             if not options:
                 break
             loss, t = min(options)
@@ -219,14 +234,18 @@ class Brain:
             _shift(r, own, own_fc, t, 1)
         return lost
 
-    def open_gain(self, e: int, own: list[int], own_fc: list[int], down: list[int],
-                  counts: Counts, p: int) -> int:
+    def open_gain(
+        self, e: int, own: list[int], own_fc: list[int], down: list[int], counts: Counts, p: int
+    ) -> int:
         r = self.rules
         gained = 0
         opened = []
         for _ in range(r.effect(e)["count"]):
-            options = [(gain_of_adding(r, t, own, own_fc, counts, p), -t)
-                       for t in range(len(own)) if down[t] > 0 and r.selects(e, t)]
+            options = [
+                (gain_of_adding(r, t, own, own_fc, counts, p), -t)
+                for t in range(len(own))
+                if down[t] > 0 and r.selects(e, t)
+            ]
             if not options:
                 break
             gain, neg_t = max(options)
@@ -239,8 +258,16 @@ class Brain:
             down[t] += 1
         return gained
 
-    def effect_terms(self, c: int, own: list[int], own_fc: list[int], down: list[int],
-                     counts: Counts, p: int, want_harm: bool) -> tuple[int, int]:
+    def effect_terms(
+        self,
+        c: int,
+        own: list[int],
+        own_fc: list[int],
+        down: list[int],
+        counts: Counts,
+        p: int,
+        want_harm: bool,
+    ) -> tuple[int, int]:
         r = self.rules
         e = r.effect(c)
         if e["kind"] not in ("open", "close"):
@@ -253,14 +280,15 @@ class Brain:
             if e["scope"] != "others":
                 eff = -self.least_close_loss(c, own, own_fc, counts, p)
             if e["scope"] != "you" and want_harm:
-                harm = sum(self.least_close_loss(c, counts.cards[q], counts.factions[q],
-                                                 counts, q)
-                           for q in range(len(counts.cards)) if q != p)
+                harm = sum(
+                    self.least_close_loss(c, counts.cards[q], counts.factions[q], counts, q)
+                    for q in range(len(counts.cards))
+                    if q != p
+                )
         _shift(r, own, own_fc, c, -1)
         return eff, harm
 
-    def synergy(self, c: int, own: list[int], own_fc: list[int], counts: Counts,
-                p: int) -> int:
+    def synergy(self, c: int, own: list[int], own_fc: list[int], counts: Counts, p: int) -> int:
         r = self.rules
         v = r.value(c)
         if v["kind"] == "wild":
@@ -281,9 +309,18 @@ class Brain:
 
         return max(interaction(u) for u in related)
 
-    def value(self, decision: Decision, w: np.ndarray, c: int, own: list[int],
-              own_fc: list[int], down: list[int], counts: Counts, p: int,
-              neighbour: int) -> float:
+    def value(
+        self,
+        decision: Decision,
+        w: np.ndarray,
+        c: int,
+        own: list[int],
+        own_fc: list[int],
+        down: list[int],
+        counts: Counts,
+        p: int,
+        neighbour: int,
+    ) -> float:
         r = self.rules
         if decision == Decision.OPEN:
             return float(gain_of_adding(r, c, own, own_fc, counts, p))
@@ -298,21 +335,37 @@ class Brain:
             if w[W_SYNERGY] != 0.0:
                 syn = self.synergy(c, own, own_fc, counts, p)
             if w[W_DENY] != 0.0 and neighbour != p:
-                deny = self.card_gain(c, counts.cards[neighbour], counts.factions[neighbour],
-                                      counts, neighbour)
-        return float(w[W_GAIN] * gain + w[W_EFFECT] * eff + w[W_HARM] * harm
-                     + w[W_SYNERGY] * syn + w[W_DENY] * deny)
+                deny = self.card_gain(
+                    c, counts.cards[neighbour], counts.factions[neighbour], counts, neighbour
+                )
+        return float(
+            w[W_GAIN] * gain
+            + w[W_EFFECT] * eff
+            + w[W_HARM] * harm
+            + w[W_SYNERGY] * syn
+            + w[W_DENY] * deny
+        )
 
-    def choose(self, policy: int, decision: Decision, options: list[int], own: list[int],
-               own_fc: list[int], down: list[int], counts: Counts, p: int,
-               neighbour: int) -> int:
+    def choose(
+        self,
+        policy: int,
+        decision: Decision,
+        options: list[int],
+        own: list[int],
+        own_fc: list[int],
+        down: list[int],
+        counts: Counts,
+        p: int,
+        neighbour: int,
+    ) -> int:
         """Index of the chosen option (first best); ``random`` draws from the stream."""
         if policy == Policy.RANDOM:
             return self.rng.below(len(options))
         w = self.weights[policy]
         assert len(w) == N_WEIGHTS
-        values = [self.value(decision, w, c, own, own_fc, down, counts, p, neighbour)
-                  for c in options]
+        values = [
+            self.value(decision, w, c, own, own_fc, down, counts, p, neighbour) for c in options
+        ]
         return values.index(max(values))
 
 
@@ -322,8 +375,15 @@ class Brain:
 class FairyTaleGame:
     """One game. ``run()`` plays it to the end; ``events`` narrates it if ``record``."""
 
-    def __init__(self, rules: Rules, weights: np.ndarray, seat_policies: list[int], seed: int,
-                 game_id: int, record: bool = False) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        weights: np.ndarray,
+        seat_policies: list[int],
+        seed: int,
+        game_id: int,
+        record: bool = False,
+    ) -> None:
         assert 2 <= len(seat_policies) <= MAX_PLAYERS
         self.rules = rules
         self.n = len(seat_policies)
@@ -355,8 +415,17 @@ class FairyTaleGame:
             own, own_fc = self.hyp.cards[p], self.hyp.factions[p]
         else:
             own, own_fc = self.up.cards[p], self.up.factions[p]
-        return self.brain.choose(self.players[p].policy, decision, options, own, own_fc,
-                                 self.down[p], self.up, p, neighbour)
+        return self.brain.choose(
+            self.players[p].policy,
+            decision,
+            options,
+            own,
+            own_fc,
+            self.down[p],
+            self.up,
+            p,
+            neighbour,
+        )
 
     def receive(self, p: int, c: int, pick_no: int) -> int:
         player = self.players[p]
@@ -416,11 +485,15 @@ class FairyTaleGame:
     def draft(self, deck: list[int], top: int, hand_size: int) -> int:
         pick_offset = 1 if self.rules.beginner else 0
         for player in self.players:
-            player.hand = deck[top:top + hand_size]
+            player.hand = deck[top : top + hand_size]
             top += hand_size
             player.kept = []
-            self.emit("deal", round=self.round + 1, seat=player.seat,
-                      cards=[self.cid(c) for c in player.hand])
+            self.emit(
+                "deal",
+                round=self.round + 1,
+                seat=player.seat,
+                cards=[self.cid(c) for c in player.hand],
+            )
         direction = 1 if self.round % 2 == 0 else -1  # left = seat+1 in rounds 1 and 3
         for step in range(hand_size):
             for p, player in enumerate(self.players):
@@ -430,8 +503,13 @@ class FairyTaleGame:
                 pick = self.receive(p, c, len(player.received) + 1 - pick_offset)
                 player.kept.append((c, pick))
                 _shift(self.rules, self.hyp.cards[p], self.hyp.factions[p], c, 1)
-                self.emit("pick", round=self.round + 1, pick=player.received[pick].pick_no,
-                          seat=p, card=self.cid(c))
+                self.emit(
+                    "pick",
+                    round=self.round + 1,
+                    pick=player.received[pick].pick_no,
+                    seat=p,
+                    card=self.cid(c),
+                )
             if step < hand_size - 1:
                 hands = [pl.hand for pl in self.players]
                 for p in range(self.n):
@@ -448,15 +526,18 @@ class FairyTaleGame:
             slots = []
             for p, (c, pick) in enumerate(revealed):
                 slots.append(self.to_tableau(p, c, pick))
-                self.emit("reveal", round=self.round + 1, step=step + 1, seat=p,
-                          card=self.cid(c))
+                self.emit("reveal", round=self.round + 1, step=step + 1, seat=p, card=self.cid(c))
             self.resolve_effects([c for c, _ in revealed], slots)
         for p, player in enumerate(self.players):
             for c, _ in player.kept:
                 _shift(self.rules, self.hyp.cards[p], self.hyp.factions[p], c, -1)
             if player.kept:
-                self.emit("discard", round=self.round + 1, seat=p,
-                          cards=[self.cid(c) for c, _ in player.kept])
+                self.emit(
+                    "discard",
+                    round=self.round + 1,
+                    seat=p,
+                    cards=[self.cid(c) for c, _ in player.kept],
+                )
             player.kept = []
 
     def resolve_effects(self, revealed: list[int], slots: list[int]) -> None:
@@ -471,8 +552,13 @@ class FairyTaleGame:
                 for q in range(self.n):
                     if q != h and r.cards[revealed[q]].faction == prey:
                         hunted[q] = True
-                        self.emit("hunt", seat=h, card=self.cid(e), target_seat=q,
-                                  target=self.cid(revealed[q]))
+                        self.emit(
+                            "hunt",
+                            seat=h,
+                            card=self.cid(e),
+                            target_seat=q,
+                            target=self.cid(revealed[q]),
+                        )
             for q in range(self.n):
                 if hunted[q] and self.players[q].tableau[slots[q]].face_up:
                     self.turn(q, slots[q], False)
@@ -483,8 +569,9 @@ class FairyTaleGame:
                 continue
             for _ in range(r.effect(e)["count"]):
                 tableau = self.players[p].tableau
-                options = [s for s, t in enumerate(tableau)
-                           if not t.face_up and r.selects(e, t.card)]
+                options = [
+                    s for s, t in enumerate(tableau) if not t.face_up and r.selects(e, t.card)
+                ]
                 if not options:
                     break
                 i = self.decide(Decision.OPEN, p, [tableau[s].card for s in options], p)
@@ -510,16 +597,22 @@ class FairyTaleGame:
         tableau = self.players[q].tableau
         chosen: list[int] = []
         while True:
-            options = [s for s, t in enumerate(tableau)
-                       if t.face_up and self.matchable([tableau[x].card for x in chosen + [s]],
-                                                       effects)]
+            options = [
+                s
+                for s, t in enumerate(tableau)
+                if t.face_up and self.matchable([tableau[x].card for x in [*chosen, s]], effects)
+            ]
             if not options:
                 return
             i = self.decide(Decision.CLOSE, q, [tableau[s].card for s in options], q)
             chosen.append(options[i])
             self.turn(q, options[i], False)
-            self.emit("close", seat=q, card=self.cid(tableau[options[i]].card),
-                      by=sorted({self.cid(e) for e in effects}))
+            self.emit(
+                "close",
+                seat=q,
+                card=self.cid(tableau[options[i]].card),
+                by=sorted({self.cid(e) for e in effects}),
+            )
 
     def matchable(self, cards: list[int], effects: list[int]) -> bool:
         """Can every card be answered by a different effect that selects it?"""
@@ -527,15 +620,18 @@ class FairyTaleGame:
             return True
         first, rest = cards[0], cards[1:]
         for k, e in enumerate(effects):
-            if self.rules.selects(e, first) and self.matchable(rest, effects[:k] + effects[k + 1:]):
+            if self.rules.selects(e, first) and self.matchable(
+                rest, effects[:k] + effects[k + 1 :]
+            ):
                 return True
         return False
 
     def final_scoring(self) -> None:
         r = self.rules
         for p, player in enumerate(self.players):
-            wild = [t.card for t in player.tableau
-                    if t.face_up and r.value(t.card)["kind"] == "wild"]
+            wild = [
+                t.card for t in player.tableau if t.face_up and r.value(t.card)["kind"] == "wild"
+            ]
             if wild:
                 player.trickster_as = self.choose_trickster(p, wild[0])
                 self.emit("trickster", seat=p, card=self.cid(player.trickster_as))
@@ -549,16 +645,21 @@ class FairyTaleGame:
                     kind = r.value(t.card)["kind"]
                     if kind == "wild":
                         pts = r.value(t.card)["points"] + copy_value(
-                            r, player.trickster_as, own, own_fc, self.up, p)
+                            r, player.trickster_as, own, own_fc, self.up, p
+                        )
                     else:
                         pts = copy_value(r, t.card, own, own_fc, self.up, p)
                     player.breakdown[KIND_COLUMN[kind]] += pts
                 player.points.append(pts)
             player.score = sum(player.points)
         scores = [pl.score for pl in self.players]
-        self.emit("final", scores=scores, winners=self.winners(),
-                  breakdown=[pl.breakdown for pl in self.players],
-                  face_down=[sum(not t.face_up for t in pl.tableau) for pl in self.players])
+        self.emit(
+            "final",
+            scores=scores,
+            winners=self.winners(),
+            breakdown=[pl.breakdown for pl in self.players],
+            face_down=[sum(not t.face_up for t in pl.tableau) for pl in self.players],
+        )
 
     def choose_trickster(self, p: int, wild: int) -> int:
         """The Trickster becomes the copy of one other card (of this deck) that maximises its
@@ -584,8 +685,14 @@ class FairyTaleGame:
         return [pl.seat for pl in self.players if pl.score == top]
 
 
-def play_reference(rules: Rules, weights: np.ndarray, seat_policies: list[int], seed: int,
-                   game_id: int, record: bool = False) -> FairyTaleGame:
+def play_reference(
+    rules: Rules,
+    weights: np.ndarray,
+    seat_policies: list[int],
+    seed: int,
+    game_id: int,
+    record: bool = False,
+) -> FairyTaleGame:
     """Play one game with the readable rules."""
     return FairyTaleGame(rules, weights, seat_policies, seed, game_id, record).run()
 
@@ -595,10 +702,10 @@ def final_state(game: FairyTaleGame) -> dict[str, Any]:
     return {
         "scores": [pl.score for pl in game.players],
         "breakdown": [[pl.breakdown[b] for b in BREAKDOWN] for pl in game.players],
-        "received": [[(x.card, x.round, x.pick_no, x.slot) for x in pl.received]
-                     for pl in game.players],
+        "received": [
+            [(x.card, x.round, x.pick_no, x.slot) for x in pl.received] for pl in game.players
+        ],
         "tableau": [[(t.card, t.face_up) for t in pl.tableau] for pl in game.players],
         "points": [pl.points for pl in game.players],
         "trickster_as": [pl.trickster_as for pl in game.players],
     }
-

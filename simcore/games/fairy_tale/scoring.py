@@ -12,11 +12,11 @@ from __future__ import annotations
 from numba import njit
 
 from .tables import (
+    C_CATEGORY,
     C_EFF_CATEGORY,
     C_EFF_EXCLUDE,
     C_EFF_FACTION,
     C_FACTION,
-    C_CATEGORY,
     C_MAJ_FACTION,
     C_NEED0,
     C_OF,
@@ -118,7 +118,7 @@ def loss_remove(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
 
 @njit(cache=True)
 def matches(ct, t, e):
-    """Can the Open/Close effect of card ``e`` select a card ``t``? (faction, exclusion, category)"""
+    """Can the Open/Close effect of card ``e`` select card ``t``? (faction, exclusion, category)"""
     ff = ct[e, C_EFF_FACTION]
     if ff >= 0 and ct[t, C_FACTION] != ff:
         return False

@@ -27,8 +27,9 @@ def parse_state(state: Any, cards: CardSet) -> tuple[str, list[tuple[list[int], 
         raise ValueError("the state must be a JSON object with 'variant' and 'players'")
     variant = state.get("variant", "expert")
     if variant not in cards.rules.variants:
-        raise ValueError(f"unknown variant '{variant}' "
-                         f"(variants: {', '.join(cards.rules.variants)})")
+        raise ValueError(
+            f"unknown variant '{variant}' (variants: {', '.join(cards.rules.variants)})"
+        )
     tiers = cards.rules.variants[variant].tiers
     players = state.get("players")
     if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
@@ -61,8 +62,9 @@ def parse_state(state: Any, cards: CardSet) -> tuple[str, list[tuple[list[int], 
         out.append((lists[0], lists[1]))
     for i, k in used.items():
         if k > cards.cards[i].copies:
-            raise ValueError(f"'{cards.cards[i].id}' appears {k} times; the deck has "
-                             f"{cards.cards[i].copies}")
+            raise ValueError(
+                f"'{cards.cards[i].id}' appears {k} times; the deck has {cards.cards[i].copies}"
+            )
     return variant, out
 
 
@@ -85,8 +87,10 @@ def result(game: FairyTaleGame) -> dict[str, Any]:
             {
                 "seat": pl.seat,
                 "total": pl.score,
-                "cards": [{"card": ids[t.card], "points": pts, "face_up": t.face_up}
-                          for t, pts in zip(pl.tableau, pl.points, strict=True)],
+                "cards": [
+                    {"card": ids[t.card], "points": pts, "face_up": t.face_up}
+                    for t, pts in zip(pl.tableau, pl.points, strict=True)
+                ],
                 "breakdown": pl.breakdown,
                 "face_down": sum(not t.face_up for t in pl.tableau),
                 "trickster_as": ids[pl.trickster_as] if pl.trickster_as >= 0 else None,

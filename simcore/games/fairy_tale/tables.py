@@ -190,7 +190,9 @@ class Tables(NamedTuple):
     """Everything the kernel needs to know about the cards and the variant."""
 
     ct: np.ndarray  # int32[T, N_COLS]: per-card parameters, columns C_*
-    deps: np.ndarray  # int32[T, D]: cards whose per-copy value changes with this card's count, -1 padded
+    deps: (
+        np.ndarray
+    )  # int32[T, D]: cards whose per-copy value changes with this card's count, -1 padded
     deck: np.ndarray  # int32[N]: the variant's deck, one entry per physical card (card index)
     id_order: np.ndarray  # int32[T]: card indices sorted by id (Trickster tie-break order)
     in_deck: np.ndarray  # int32[T]: 1 if the card is in this variant's deck
@@ -207,8 +209,9 @@ def load_cardset(cards_path: Path | None = None, rules_path: Path | None = None)
     cards = _parse_cards(cards_path)
     rules = _parse_rules(rules_path)
     index = {c.id: i for i, c in enumerate(cards)}
-    return CardSet(tuple(cards), rules, (cards_path, rules_path),
-                   file_sha256(cards_path, rules_path), index)
+    return CardSet(
+        tuple(cards), rules, (cards_path, rules_path), file_sha256(cards_path, rules_path), index
+    )
 
 
 def _parse_cards(path: Path) -> list[Card]:
@@ -227,10 +230,26 @@ def _parse_cards(path: Path) -> list[Card]:
             raise CardDataError(path, "must be a table", card=f"#{n}")
         card_id = entry.get("id")
         f = Fields(path, entry, card_id if isinstance(card_id, str) else f"#{n}")
-        f.reject_unknown({"id", "name", "name_ja", "name_de", "faction", "category", "copies",
-                          "tier", "status", "source", "text", "value", "effect", "friend_of",
-                          "notes"})
-        cid = f.str("id")
+        f.reject_unknown(
+            {
+                "id",
+                "name",
+                "name_ja",
+                "name_de",
+                "faction",
+                "category",
+                "copies",
+                "tier",
+                "status",
+                "source",
+                "text",
+                "value",
+                "effect",
+                "friend_of",
+                "notes",
+            }
+        )
+        cid = f.string("id")
         if not all(ch.islower() or ch.isdigit() or ch == "-" for ch in cid):
             raise f.error("id", "ids are lowercase letters, digits and hyphens")
         if cid in seen:
@@ -238,20 +257,31 @@ def _parse_cards(path: Path) -> list[Card]:
         seen.add(cid)
         value = _parse_value(f.sub("value"))
         effect = _parse_effect(f.sub("effect", {"kind": "none"}))
-        cards.append(Card(
-            id=cid, name=f.str("name"), faction=f.choice("faction", FACTIONS),
-            category=f.choice("category", CATEGORIES), copies=f.int("copies", 1, 20),
-            tier=f.choice("tier", TIERS), status=f.choice("status", STATUSES),
-            source=f.str("source", "unknown"), text=f.str("text", ""),
-            value=value, effect=effect,
-            friend_of=f.get("friend_of", None), name_ja=f.get("name_ja", None),
-            name_de=f.get("name_de", None), notes=f.get("notes", None),
-        ))
+        cards.append(
+            Card(
+                id=cid,
+                name=f.string("name"),
+                faction=f.choice("faction", FACTIONS),
+                category=f.choice("category", CATEGORIES),
+                copies=f.integer("copies", 1, 20),
+                tier=f.choice("tier", TIERS),
+                status=f.choice("status", STATUSES),
+                source=f.string("source", "unknown"),
+                text=f.string("text", ""),
+                value=value,
+                effect=effect,
+                friend_of=f.get("friend_of", None),
+                name_ja=f.get("name_ja", None),
+                name_de=f.get("name_de", None),
+                notes=f.get("notes", None),
+            )
+        )
     # Cross references: every named card must exist.
     for c in cards:
         f = Fields(path, {}, c.id)
-        refs = [("value.of", c.value.get("of"))] + [("value.needs", x) for x in
-                                                    c.value.get("needs", [])]
+        refs = [("value.of", c.value.get("of"))] + [
+            ("value.needs", x) for x in c.value.get("needs", [])
+        ]
         refs.append(("friend_of", c.friend_of))
         for fld, ref in refs:
             if ref is not None and ref not in seen:
@@ -267,10 +297,10 @@ def _parse_value(f: Fields) -> dict[str, Any]:
     f.reject_unknown(("kind", *VALUE_KEYS[kind]))
     out: dict[str, Any] = {"kind": kind}
     if "points" in VALUE_KEYS[kind]:
-        out["points"] = f.int("points", -50, 50)
+        out["points"] = f.integer("points", -50, 50)
     if kind == "count":
-        out["of"] = f.str("of")
-        out["per"] = f.int("per", -10, 10)
+        out["of"] = f.string("of")
+        out["per"] = f.integer("per", -10, 10)
     elif kind == "quest_cards":
         needs = f.str_list("needs")
         if not 1 <= len(needs) <= MAX_NEEDS:
@@ -289,12 +319,13 @@ def _parse_effect(f: Fields) -> dict[str, Any]:
         out["faction"] = f.choice("faction", FACTIONS, "shadow")
     elif kind in ("open", "close"):
         out["faction"] = f.choice("faction", (*FACTIONS, "any"), "any")
-        out["count"] = f.int("count", 1, MAX_EFFECT_COUNT, 1)
+        out["count"] = f.integer("count", 1, MAX_EFFECT_COUNT, 1)
         out["category"] = f.choice("category", (*CATEGORIES, "any"), "any")
         if f.has("exclude_faction"):
             out["exclude_faction"] = f.choice("exclude_faction", FACTIONS)
-        out["scope"] = "you" if kind == "open" else f.choice("scope", [s.name.lower()
-                                                                      for s in Scope])
+        out["scope"] = (
+            "you" if kind == "open" else f.choice("scope", [s.name.lower() for s in Scope])
+        )
     return out
 
 
@@ -366,15 +397,20 @@ def dependents(ct: np.ndarray) -> np.ndarray:
         for t in range(n):
             if t == u:
                 continue
-            needs = ct[u, C_NEED0:C_NEED0 + MAX_NEEDS]
-            if (ct[u, C_VALUE] == Value.COUNT and ct[u, C_OF] == t) or (
-                    ct[u, C_VALUE] == Value.QUEST_CARDS and t in needs) or (
-                    ct[u, C_VALUE] == Value.QUEST_MAJORITY and ct[u, C_MAJ_FACTION] == ct[t, C_FACTION]):
+            needs = ct[u, C_NEED0 : C_NEED0 + MAX_NEEDS]
+            if (
+                (ct[u, C_VALUE] == Value.COUNT and ct[u, C_OF] == t)
+                or (ct[u, C_VALUE] == Value.QUEST_CARDS and t in needs)
+                or (
+                    ct[u, C_VALUE] == Value.QUEST_MAJORITY
+                    and ct[u, C_MAJ_FACTION] == ct[t, C_FACTION]
+                )
+            ):
                 lists[t].append(u)
     width = max(1, max(len(x) for x in lists))
     out = np.full((n, width), -1, dtype=np.int32)
     for t, deps in enumerate(lists):
-        out[t, :len(deps)] = deps
+        out[t, : len(deps)] = deps
     return out
 
 
@@ -390,7 +426,14 @@ def compile_tables(cards: CardSet, variant: str) -> Tables:
     rules[R_HUNT] = vr.hunt
     rules[R_BEGINNER] = vr.beginner_setup
     rules[R_MAJ_STRICT] = cards.rules.majority_ties == "strict"
-    id_order = np.array(sorted(range(len(cards.cards)), key=lambda i: cards.cards[i].id),
-                        dtype=np.int32)
-    return Tables(ct=ct, deps=dependents(ct), deck=np.array(deck, dtype=np.int32),
-                  id_order=id_order, in_deck=in_deck, rules=rules)
+    id_order = np.array(
+        sorted(range(len(cards.cards)), key=lambda i: cards.cards[i].id), dtype=np.int32
+    )
+    return Tables(
+        ct=ct,
+        deps=dependents(ct),
+        deck=np.array(deck, dtype=np.int32),
+        id_order=id_order,
+        in_deck=in_deck,
+        rules=rules,
+    )
