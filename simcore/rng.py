@@ -17,7 +17,8 @@ multiply-shift on the high 32 bits (bias < n / 2**32, irrelevant for n <= 200).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from simcore.jit import hot, hot_inline
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64 increment (2**64 / golden ratio)
@@ -74,33 +75,33 @@ _U31 = np.uint64(31)
 _U32 = np.uint64(32)
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def _mix64_jit(z):
     z = (z ^ (z >> _U30)) * _U_MIX1
     z = (z ^ (z >> _U27)) * _U_MIX2
     return z ^ (z >> _U31)
 
 
-@njit(cache=True)
+@hot
 def rng_start(state, seed, game_id):
     """Set ``state[0]`` to the start of game ``game_id``'s stream (both uint64)."""
     state[0] = _mix64_jit(_mix64_jit(np.uint64(seed)) + np.uint64(game_id) * _U_STRIDE)
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def rng_next(state):
     """Next 64-bit output of the stream held in ``state[0]``."""
     state[0] = state[0] + _U_GOLDEN
     return _mix64_jit(state[0])
 
 
-@njit(cache=True, inline="always")
+@hot_inline
 def rng_below(state, n):
     """Uniform int64 in ``[0, n)``; same value as ``GameRng.below``."""
     return np.int64(((rng_next(state) >> _U32) * np.uint64(n)) >> _U32)
 
 
-@njit(cache=True)
+@hot
 def rng_shuffle(state, items, count):
     """Fisher-Yates on ``items[:count]`` in place (same draws as ``GameRng.shuffle``)."""
     for i in range(count - 1, 0, -1):

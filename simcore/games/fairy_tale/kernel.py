@@ -13,10 +13,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from simcore.jit import hot
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .policies import D_CLOSE, D_DRAFT, D_OPEN, D_PLAY, choose
-from .scoring import copy_value, matches, player_total
+from .scoring import copy_value, delta_add, matches
 from .tables import (
     C_EFF_COUNT,
     C_EFF_FACTION,
@@ -105,7 +106,7 @@ class GameState(NamedTuple):
     breakdown: np.ndarray  # int32[MAX_PLAYERS, N_BREAKDOWN]
 
 
-@njit(cache=True)
+@njit(cache=True)  # allocates: keeps NRT
 def new_state(n_cards, deck_size):
     """Allocate one game's scratch state (once per block, never per game)."""
     P = MAX_PLAYERS
@@ -157,7 +158,7 @@ def new_state(n_cards, deck_size):
 # --- small state transitions -----------------------------------------------------------
 
 
-@njit(cache=True)
+@hot
 def _receive(s, p, c, rnd, pick_no):
     """Player ``p`` receives card ``c`` (drafted, or the beginner starting card)."""
     k = s.pick_n[p]
@@ -169,7 +170,7 @@ def _receive(s, p, c, rnd, pick_no):
     return k
 
 
-@njit(cache=True)
+@hot
 def _to_tableau(ct, s, p, c, pick):
     """Put ``c`` face up at the end of ``p``'s tableau; returns its slot."""
     slot = s.tab_n[p]
@@ -182,7 +183,7 @@ def _to_tableau(ct, s, p, c, pick):
     return slot
 
 
-@njit(cache=True)
+@hot
 def _close(ct, s, p, slot):
     c = s.tab[p, slot]
     f = ct[c, C_FACTION]
@@ -194,7 +195,7 @@ def _close(ct, s, p, slot):
     s.hfc[p, f] -= 1
 
 
-@njit(cache=True)
+@hot
 def _open(ct, s, p, slot):
     c = s.tab[p, slot]
     f = ct[c, C_FACTION]
@@ -206,7 +207,7 @@ def _open(ct, s, p, slot):
     s.hfc[p, f] += 1
 
 
-@njit(cache=True)
+@hot
 def _decide(tb, weights, s, decision, n, n_players, p, use_hyp, neighbour):
     """Index chosen among ``s.cand[:n]``; a forced choice (n == 1) asks no policy."""
     if n == 1:
@@ -239,7 +240,7 @@ def _decide(tb, weights, s, decision, n, n_players, p, use_hyp, neighbour):
 # --- setup and draft ---------------------------------------------------------------------
 
 
-@njit(cache=True)
+@hot
 def _beginner_start(ct, s, n_players, deck_size, top):
     """Beginner rules: each player gets one face-up card without Open/Close. A card with one
     goes back to a random place in the undealt deck and the player draws again."""
@@ -258,7 +259,7 @@ def _beginner_start(ct, s, n_players, deck_size, top):
     return top
 
 
-@njit(cache=True)
+@hot
 def _draft(tb, weights, s, n_players, rnd, hand_size, top, pick_offset):
     """Deal ``hand_size`` cards each; pick one at a time, passing left (seat+1) in rounds
     1 and 3 and right (seat-1) in rounds 2 and 4, until every card is kept. Picks are
@@ -303,7 +304,7 @@ def _draft(tb, weights, s, n_players, rnd, hand_size, top, pick_offset):
 # --- play steps --------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@hot
 def _augment(ct, s, p, start, n_eff, slot_match, eff_match):
     """Try to add tableau slot ``start`` to the matching of closed cards to Close effects
     (one BFS for an augmenting path). Updates the matching in place on success."""
@@ -336,12 +337,24 @@ def _augment(ct, s, p, start, n_eff, slot_match, eff_match):
     return False
 
 
-@njit(cache=True)
+@hot
 def _resolve_closes(tb, weights, s, n_players, p):
     """Player ``p`` closes as many distinct face-up cards as the Close effects aimed at them
     allow (a maximum matching, reference §4.4), choosing the cards one at a time."""
     ct = tb[0]
     n_eff = s.ce_n[p]
+    if n_eff == 1:  # the usual case: one effect, close one matching card (no matching needed)
+        e = s.ce[p, 0]
+        n = 0
+        for slot in range(s.tab_n[p]):
+            if s.tab_up[p, slot] == 1 and matches(ct, s.tab[p, slot], e):
+                s.cand[n] = s.tab[p, slot]
+                s.cand_slot[n] = slot
+                n += 1
+        if n > 0:
+            i = _decide(tb, weights, s, D_CLOSE, n, n_players, p, False, p)
+            _close(ct, s, p, s.cand_slot[i])
+        return
     for i in range(TABLEAU):
         s.slot_match[i] = -1
     for e in range(n_eff):
@@ -367,7 +380,7 @@ def _resolve_closes(tb, weights, s, n_players, p):
         _close(ct, s, p, slot)
 
 
-@njit(cache=True)
+@hot
 def _resolve_step(tb, weights, s, n_players):
     """Effects of one play step, in the order Hunt -> Open -> Close (reference §4)."""
     ct, _, _, _, _, rules = tb
@@ -419,7 +432,7 @@ def _resolve_step(tb, weights, s, n_players):
             _resolve_closes(tb, weights, s, n_players, q)
 
 
-@njit(cache=True)
+@hot
 def _play_round(tb, weights, s, n_players, plays):
     """``plays`` steps: everyone picks a kept card, all reveal, effects apply; then the
     unplayed kept cards are discarded face down."""
@@ -450,16 +463,18 @@ def _play_round(tb, weights, s, n_players, plays):
 # --- final scoring -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@hot
 def _choose_trickster(tb, s, n_players, p, wild):
     """A face-up Trickster becomes the copy of one other card that maximises its owner's
     score (ties: the lowest card id); it then counts as that card everywhere."""
-    ct, _, _, id_order, in_deck, rules = tb
+    ct, deps, _, id_order, in_deck, rules = tb
     strict = rules[R_MAJ_STRICT] == 1
     k = s.cnt[p, wild]
     fw = ct[wild, C_FACTION]
     s.cnt[p, wild] = 0
     s.fcnt[p, fw] -= k
+    # The owner's score with the k wild copies as u is (score without them) + the gain of
+    # adding k copies of u one by one; the first term is the same for every u.
     best = 0
     best_u = -1
     for i in range(id_order.shape[0]):
@@ -467,20 +482,22 @@ def _choose_trickster(tb, s, n_players, p, wild):
         if u == wild or in_deck[u] == 0:
             continue
         fu = ct[u, C_FACTION]
-        s.cnt[p, u] += k
-        s.fcnt[p, fu] += k
-        total = player_total(ct, s.cnt[p], s.fcnt[p], s.cnt, s.fcnt, n_players, p, strict)
+        gain = 0
+        for _ in range(k):
+            gain += delta_add(ct, deps, u, s.cnt[p], s.fcnt[p], s.cnt, s.fcnt, n_players, p, strict)
+            s.cnt[p, u] += 1
+            s.fcnt[p, fu] += 1
         s.cnt[p, u] -= k
         s.fcnt[p, fu] -= k
-        if best_u < 0 or total > best:
-            best = total
+        if best_u < 0 or gain > best:
+            best = gain
             best_u = u
     s.cnt[p, best_u] += k
     s.fcnt[p, ct[best_u, C_FACTION]] += k
     return best_u
 
 
-@njit(cache=True)
+@hot
 def _final_scores(tb, s, n_players):
     """Reference §5: face-down cards score 0; Tricksters take their identity (seat order);
     then every face-up card scores with the final counts."""
@@ -523,7 +540,7 @@ def _final_scores(tb, s, n_players):
             s.score[p] += v
 
 
-@njit(cache=True)
+@hot
 def play_game(tb, weights, s, n_players, seed, game_id):
     """Play one complete game into ``s`` (policies already set in ``s.policy``)."""
     ct, _, deck0, _, _, rules = tb
@@ -560,7 +577,7 @@ def play_game(tb, weights, s, n_players, seed, game_id):
 # --- many games --------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True)  # allocates the block scratch: keeps NRT
 def _run_block(
     tb,
     weights,

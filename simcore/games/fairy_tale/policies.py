@@ -22,8 +22,8 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-from numba import njit
 
+from simcore.jit import hot, hot_inline
 from simcore.rng import rng_below
 
 from .scoring import delta_add, loss_remove, matches
@@ -85,7 +85,7 @@ V_COUNT = int(Value.COUNT)
 V_QUEST_CARDS = int(Value.QUEST_CARDS)
 
 
-@njit(cache=True)
+@hot_inline
 def card_gain(ct, deps, in_deck, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     """Own score change if ``c`` joined ``own`` face up (a Trickster: its best copy)."""
     if ct[c, C_VALUE] != V_WILD:
@@ -101,7 +101,7 @@ def card_gain(ct, deps, in_deck, c, own, own_fc, cnt, fcnt, n_players, p, strict
     return ct[c, C_POINTS] + best
 
 
-@njit(cache=True)
+@hot
 def least_close_loss(ct, deps, e, own, own_fc, cnt, fcnt, n_players, p, strict):
     """Points ``p`` loses when ``e``'s Close hits them and they pick least-bad cards."""
     total = 0
@@ -138,7 +138,7 @@ def least_close_loss(ct, deps, e, own, own_fc, cnt, fcnt, n_players, p, strict):
     return total
 
 
-@njit(cache=True)
+@hot
 def open_gain(ct, deps, e, own, own_fc, down, cnt, fcnt, n_players, p, strict):
     """Best own gain from ``e``'s Open: the matching face-down card worth most (count times)."""
     total = 0
@@ -176,7 +176,7 @@ def open_gain(ct, deps, e, own, own_fc, down, cnt, fcnt, n_players, p, strict):
     return total
 
 
-@njit(cache=True)
+@hot
 def effect_terms(ct, deps, c, own, own_fc, down, cnt, fcnt, n_players, p, strict, want_harm):
     """(own effect value, harm to others) of revealing ``c`` with ``own`` as p's face-up row."""
     kind = ct[c, C_EFFECT]
@@ -204,7 +204,7 @@ def effect_terms(ct, deps, c, own, own_fc, down, cnt, fcnt, n_players, p, strict
     return eff, harm
 
 
-@njit(cache=True)
+@hot
 def _interaction(ct, deps, c, u, own, own_fc, cnt, fcnt, n_players, p, strict):
     """How much more one extra ``u`` is worth once ``c`` is held: Δ(u | own+c) − Δ(u | own)."""
     without = delta_add(ct, deps, u, own, own_fc, cnt, fcnt, n_players, p, strict)
@@ -217,7 +217,7 @@ def _interaction(ct, deps, c, u, own, own_fc, cnt, fcnt, n_players, p, strict):
     return with_c - without
 
 
-@njit(cache=True)
+@hot
 def synergy(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     """Largest interaction of ``c`` with a related card: itself, what it counts or needs,
     and the cards that count or need it (``deps[c]``). Wild cards relate to nothing."""
@@ -242,7 +242,7 @@ def synergy(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     return best
 
 
-@njit(cache=True)
+@hot_inline
 def evaluate(
     decision, w, ct, deps, in_deck, rules, c, own, own_fc, down, cnt, fcnt, n_players, p, neighbour
 ):
@@ -289,7 +289,7 @@ def evaluate(
     )
 
 
-@njit(cache=True)
+@hot
 def choose(
     policy,
     weights,

@@ -384,7 +384,7 @@ class FairyTaleGame:
         game_id: int,
         record: bool = False,
     ) -> None:
-        assert 2 <= len(seat_policies) <= MAX_PLAYERS
+        assert 1 <= len(seat_policies) <= MAX_PLAYERS  # 1: scoring a lone tableau
         self.rules = rules
         self.n = len(seat_policies)
         self.rng = GameRng(seed, game_id)

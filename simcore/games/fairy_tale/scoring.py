@@ -9,7 +9,7 @@ A face-down card has no name, faction or value: it is simply not counted.
 
 from __future__ import annotations
 
-from numba import njit
+from simcore.jit import hot, hot_inline
 
 from .tables import (
     C_CATEGORY,
@@ -35,7 +35,7 @@ V_MAJORITY = int(Value.MAJORITY)
 V_WILD = int(Value.WILD)
 
 
-@njit(cache=True)
+@hot_inline
 def copy_value(ct, u, own, own_fc, cnt, fcnt, n_players, p, strict):
     """Points of one face-up copy of card ``u`` for player ``p`` (WILD: its own points only)."""
     kind = ct[u, C_VALUE]
@@ -68,7 +68,7 @@ def copy_value(ct, u, own, own_fc, cnt, fcnt, n_players, p, strict):
     return ct[u, C_POINTS]
 
 
-@njit(cache=True)
+@hot
 def player_total(ct, own, own_fc, cnt, fcnt, n_players, p, strict):
     """Score of the face-up cards counted in ``own`` (a WILD card counts as its own points)."""
     total = 0
@@ -78,7 +78,7 @@ def player_total(ct, own, own_fc, cnt, fcnt, n_players, p, strict):
     return total
 
 
-@njit(cache=True)
+@hot_inline
 def _affected(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     s = own[c] * copy_value(ct, c, own, own_fc, cnt, fcnt, n_players, p, strict)
     for k in range(deps.shape[1]):
@@ -90,7 +90,7 @@ def _affected(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     return s
 
 
-@njit(cache=True)
+@hot_inline
 def delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     """``player_total`` after one more face-up ``c`` minus before, touching only the cards
     whose value can change (``c`` and ``deps[c]``). ``own``/``own_fc`` are restored."""
@@ -104,7 +104,7 @@ def delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     return after - before
 
 
-@njit(cache=True)
+@hot
 def loss_remove(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     """Points lost if one face-up ``c`` (present in ``own``) were turned face down."""
     f = ct[c, C_FACTION]
@@ -116,7 +116,7 @@ def loss_remove(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     return d
 
 
-@njit(cache=True)
+@hot_inline
 def matches(ct, t, e):
     """Can the Open/Close effect of card ``e`` select card ``t``? (faction, exclusion, category)"""
     ff = ct[e, C_EFF_FACTION]

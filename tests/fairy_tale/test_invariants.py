@@ -1,0 +1,130 @@
+"""Properties every simulated game must have, checked with hypothesis on the kernel.
+
+Reference: /work/shared/reference/fairy-tale.md §3 (flow: 20 cards received, 12 played, 8
+discarded per player), §5 (face-down cards score 0; score = sum of card points), §3 Score
+(tied winners share the win); ``simcore/rng.py`` (one stream per game: chunk and thread
+independence).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numba
+import numpy as np
+import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simcore.games.fairy_tale.engine import prepare, run_chunk, simulate_arrays
+from simcore.games.fairy_tale.policies import POLICY_NAMES
+from simcore.games.fairy_tale.tables import compile_tables
+from simcore.rng import GameRng
+
+MAX_PLAYERS = {"basic": 4, "beginner": 4, "expert": 5}
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> tuple[str, int, list[str], int, int]:
+    """(variant, players, one policy per seat, seed, first game id)."""
+    variant = draw(st.sampled_from(sorted(MAX_PLAYERS)))
+    players = draw(st.integers(2, MAX_PLAYERS[variant]))
+    policies = draw(st.lists(st.sampled_from(POLICY_NAMES), min_size=players, max_size=players))
+    seed = draw(st.integers(0, 2**63 - 1))
+    first = draw(st.integers(0, 10**9))
+    return variant, players, policies, seed, first
+
+
+N_GAMES = 6
+
+
+@settings(max_examples=30, deadline=None)
+@given(setups())
+def test_game_invariants(cards, setup) -> None:
+    """§3 flow and §5 scoring hold in every game of every variant and seating."""
+    variant, players, policies, seed, first = setup
+    prep = prepare(cards, variant, players, policies, False)
+    a = simulate_arrays(prep, seed, first, N_GAMES)
+    deck = [int(c) for c in compile_tables(cards, variant).deck]
+    copies = Counter(deck)
+    for i in range(N_GAMES):
+        received = Counter(a["card"][i].reshape(-1).tolist())
+        # Every dealt card reaches exactly one player: no card twice, none invented.
+        assert sum(received.values()) == 20 * players
+        assert all(received[c] <= copies[c] for c in received)
+        if variant != "beginner":  # no redraws: the dealt cards are the shuffled deck's top
+            shuffled = list(deck)
+            GameRng(seed, first + i).shuffle(shuffled)
+            assert received == Counter(shuffled[: 20 * players])
+        played = a["played"][i]
+        face_up = a["face_up"][i]
+        points = a["points"][i].astype(int)
+        assert (played.sum(axis=1) == 12).all()  # 12 tableau cards per player
+        assert not (face_up & ~played).any()  # discarded cards are never face up
+        assert (a["face_down"][i] + face_up.sum(axis=1) == 12).all()
+        assert (points[~face_up] == 0).all()  # face-down and discarded cards score 0
+        score = a["score"][i].astype(int)
+        assert (score == a["breakdown"][i].astype(int).sum(axis=1)).all()
+        assert (score == points.sum(axis=1)).all()
+        assert a["policy"][i].tolist() == [POLICY_NAMES.index(p) for p in policies]
+        pick = a["pick"][i]
+        rnd = a["round"][i]
+        start = 0 if variant == "beginner" else 1
+        assert (pick == np.arange(start, start + 20)).all()
+        assert (rnd == np.repeat(np.arange(1, 5), 5)).all()
+        trick = int(a["trick"][i])
+        assert trick == -1 or variant == "expert"
+
+
+@settings(max_examples=15, deadline=None)
+@given(setups())
+def test_rank_and_win_columns(cards, setup) -> None:
+    """§3 Score: wins are shared by tied top scores and sum to 1 per game; rank 1 = winners."""
+    variant, players, policies, seed, first = setup
+    prep = prepare(cards, variant, players, policies, False)
+    frames = run_chunk(prep, seed, first, N_GAMES)
+    seats = frames["seats"]
+    assert seats.height == N_GAMES * players
+    for gid, rows in seats.group_by("game_id"):
+        score = rows["score"].to_list()
+        win = rows["win"].to_list()
+        top = max(score)
+        k = score.count(top)
+        assert abs(sum(win) - 1.0) < 1e-12, gid
+        assert win == [1.0 / k if s == top else 0.0 for s in score]
+        assert rows["rank"].to_list() == [1 + sum(t > s for t in score) for s in score]
+    games = frames["games"]
+    assert games["game_id"].to_list() == list(range(first, first + N_GAMES))
+    tops = seats.group_by("game_id", maintain_order=True).agg(pl.col("score").max())
+    assert games["top_score"].to_list() == tops["score"].to_list()
+    winners = seats.filter(pl.col("rank") == 1).group_by("game_id", maintain_order=True).len()
+    assert games["n_winners"].to_list() == winners["len"].to_list()
+
+
+@settings(max_examples=10, deadline=None)
+@given(setups())
+def test_chunks_are_independent(cards, setup) -> None:
+    """rng.py: game g is the same whatever chunk it is played in: games 10..14 of a 20-game
+    chunk equal a 5-game chunk starting at 10."""
+    variant, players, policies, seed, _ = setup
+    prep = prepare(cards, variant, players, policies, False)
+    whole = simulate_arrays(prep, seed, 0, 20)
+    part = simulate_arrays(prep, seed, 10, 5)
+    for key in whole:
+        np.testing.assert_array_equal(whole[key][10:15], part[key], err_msg=key)
+
+
+def test_thread_count_does_not_change_results(cards) -> None:
+    """rng.py: one stream per game, so 1 and 2 numba threads give identical arrays (the chunk
+    is large enough to be split into several parallel blocks)."""
+    prep = prepare(cards, "expert", 5, ["greedy", "random", "collector", "random", "greedy"], True)
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = simulate_arrays(prep, 42, 3, 300)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = simulate_arrays(prep, 42, 3, 300)
+    finally:
+        numba.set_num_threads(old)
+    for key in one:
+        np.testing.assert_array_equal(one[key], two[key], err_msg=key)
