@@ -23,7 +23,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from simcore.jit import hot, hot_inline
+from simcore.jit import hot
 from simcore.rng import rng_below
 
 from .scoring import delta_add, loss_remove, matches
@@ -85,7 +85,7 @@ V_COUNT = int(Value.COUNT)
 V_QUEST_CARDS = int(Value.QUEST_CARDS)
 
 
-@hot_inline
+@hot
 def card_gain(ct, deps, in_deck, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     """Own score change if ``c`` joined ``own`` face up (a Trickster: its best copy)."""
     if ct[c, C_VALUE] != V_WILD:
@@ -242,7 +242,7 @@ def synergy(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     return best
 
 
-@hot_inline
+@hot
 def evaluate(
     decision, w, ct, deps, in_deck, rules, c, own, own_fc, down, cnt, fcnt, n_players, p, neighbour
 ):
@@ -310,13 +310,21 @@ def choose(
     p,
     neighbour,
 ):
-    """Index in ``cand[:n]`` chosen by ``policy`` (``n >= 2``)."""
+    """Index in ``cand[:n]`` chosen by ``policy`` (``n >= 2``): the first best. A candidate
+    equal to an earlier one has the same value and can never be the first best: skipped."""
     if policy == P_RANDOM:
         return rng_below(rng, n)
     w = weights[policy]
     best = 0.0
     bi = 0
     for i in range(n):
+        seen = False
+        for j in range(i):
+            if cand[j] == cand[i]:
+                seen = True
+                break
+        if seen:
+            continue
         v = evaluate(
             decision,
             w,

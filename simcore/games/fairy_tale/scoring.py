@@ -90,7 +90,7 @@ def _affected(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     return s
 
 
-@hot_inline
+@hot
 def delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     """``player_total`` after one more face-up ``c`` minus before, touching only the cards
     whose value can change (``c`` and ``deps[c]``). ``own``/``own_fc`` are restored."""
