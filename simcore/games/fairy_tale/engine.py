@@ -7,7 +7,6 @@ fixed-size result arrays into polars frames. ``play`` and ``score_state`` use th
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ import polars as pl
 from simcore.registry import GameError, get_game
 
 from . import state_io
-from .kernel import N_BREAKDOWN, simulate_chunk
+from .kernel import new_chunk_out, simulate_chunk
 from .policies import POLICY_NAMES, default_weights
 from .reference import BREAKDOWN, FairyTaleGame, Rules, play_reference
 from .tables import PICKS, CardSet, Tables, compile_tables, load_cardset
@@ -127,33 +126,20 @@ def simulate_arrays(
     prepared: Prepared, seed: int, first_game: int, n_games: int
 ) -> dict[str, np.ndarray]:
     """Run the kernel on a chunk; raw result arrays (no polars)."""
-    n, P = n_games, prepared.players
-    out: dict[str, np.ndarray] = {
-        "score": np.zeros((n, P), np.int16),
-        "breakdown": np.zeros((n, P, N_BREAKDOWN), np.int16),
-        "face_down": np.zeros((n, P), np.int8),
-        "policy": np.zeros((n, P), np.int8),
-        "trick": np.zeros(n, np.int16),
-        "card": np.zeros((n, P, PICKS), np.int16),
-        "round": np.zeros((n, P, PICKS), np.int8),
-        "pick": np.zeros((n, P, PICKS), np.int8),
-        "played": np.zeros((n, P, PICKS), np.bool_),
-        "face_up": np.zeros((n, P, PICKS), np.bool_),
-        "points": np.zeros((n, P, PICKS), np.int16),
-    }
+    out = new_chunk_out(n_games, prepared.players)
     simulate_chunk(
         tuple(prepared.tables),
         prepared.weights,
         prepared.seat_policy,
         prepared.rotate_seats,
-        P,
+        prepared.players,
         np.uint64(seed),
         first_game,
-        n,
-        _blocks(n),
-        *out.values(),
+        n_games,
+        _blocks(n_games),
+        out,
     )
-    return out
+    return out._asdict()
 
 
 def warmup(prepared: Prepared) -> None:
@@ -342,5 +328,4 @@ def bench(
         "numba_games_per_s": round(numba_rate, 1),
         "reference_games_per_s": round(ref_rate, 2),
         "ratio": round(numba_rate / ref_rate, 1),
-        "cpu_count": os.cpu_count(),
     }

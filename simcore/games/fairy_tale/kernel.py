@@ -17,7 +17,7 @@ from simcore.jit import hot
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .policies import D_CLOSE, D_DRAFT, D_OPEN, D_PLAY, choose
-from .scoring import copy_value, delta_add, matches
+from .scoring import V_COUNT, V_FIXED, V_MAJORITY, V_WILD, copy_value, delta_add, matches
 from .tables import (
     C_EFF_COUNT,
     C_EFF_FACTION,
@@ -40,7 +40,6 @@ from .tables import (
     TABLEAU,
     Effect,
     Scope,
-    Value,
 )
 
 NF = len(FACTIONS)
@@ -49,12 +48,6 @@ E_OPEN = int(Effect.OPEN)
 E_CLOSE = int(Effect.CLOSE)
 S_YOU = int(Scope.YOU)
 S_OTHERS = int(Scope.OTHERS)
-V_FIXED = int(Value.FIXED)
-V_COUNT = int(Value.COUNT)
-V_QUEST_CARDS = int(Value.QUEST_CARDS)
-V_QUEST_MAJORITY = int(Value.QUEST_MAJORITY)
-V_MAJORITY = int(Value.MAJORITY)
-V_WILD = int(Value.WILD)
 
 # Score breakdown columns (seats table): which value kinds feed which column.
 B_FIXED, B_VARIABLE, B_CONDITIONAL, B_MAJORITY, B_TRICKSTER = range(5)
@@ -577,29 +570,42 @@ def play_game(tb, weights, s, n_players, seed, game_id):
 # --- many games --------------------------------------------------------------------------
 
 
+class ChunkOut(NamedTuple):
+    """Result buffers of a chunk, indexed by game offset ``i`` (then seat, then pick)."""
+
+    score: np.ndarray  # int16[n, P]
+    breakdown: np.ndarray  # int16[n, P, N_BREAKDOWN]
+    face_down: np.ndarray  # int8[n, P]: face-down tableau cards at the end
+    policy: np.ndarray  # int8[n, P]: policy id of each seat
+    trick: np.ndarray  # int16[n]: identity taken by a face-up Trickster, -1
+    card: np.ndarray  # int16[n, P, PICKS]: cards received, in order
+    round: np.ndarray  # int8[n, P, PICKS]
+    pick: np.ndarray  # int8[n, P, PICKS]
+    played: np.ndarray  # bool[n, P, PICKS]
+    face_up: np.ndarray  # bool[n, P, PICKS]: played and face up at the end
+    points: np.ndarray  # int16[n, P, PICKS]: final points (0 unless face up)
+
+
+def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
+    """Allocate the result buffers of a chunk (in Python, before the kernel runs)."""
+    n, P = n_games, n_players
+    return ChunkOut(
+        np.zeros((n, P), np.int16),
+        np.zeros((n, P, N_BREAKDOWN), np.int16),
+        np.zeros((n, P), np.int8),
+        np.zeros((n, P), np.int8),
+        np.zeros(n, np.int16),
+        np.zeros((n, P, PICKS), np.int16),
+        np.zeros((n, P, PICKS), np.int8),
+        np.zeros((n, P, PICKS), np.int8),
+        np.zeros((n, P, PICKS), np.bool_),
+        np.zeros((n, P, PICKS), np.bool_),
+        np.zeros((n, P, PICKS), np.int16),
+    )
+
+
 @njit(cache=True)  # allocates the block scratch: keeps NRT
-def _run_block(
-    tb,
-    weights,
-    seat_policy,
-    rotate,
-    n_players,
-    seed,
-    first_game,
-    lo,
-    hi,
-    out_score,
-    out_breakdown,
-    out_face_down,
-    out_policy,
-    out_trick,
-    out_card,
-    out_round,
-    out_pick,
-    out_played,
-    out_face_up,
-    out_points,
-):
+def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out):
     """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state."""
     s = new_state(tb[0].shape[0], tb[2].shape[0])
     for i in range(lo, hi):
@@ -607,74 +613,36 @@ def _run_block(
         for p in range(n_players):
             s.policy[p] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
         play_game(tb, weights, s, n_players, seed, g)
-        out_trick[i] = -1
+        out.trick[i] = -1
         for p in range(n_players):
-            out_score[i, p] = s.score[p]
-            out_policy[i, p] = s.policy[p]
+            out.score[i, p] = s.score[p]
+            out.policy[i, p] = s.policy[p]
             for b in range(N_BREAKDOWN):
-                out_breakdown[i, p, b] = s.breakdown[p, b]
+                out.breakdown[i, p, b] = s.breakdown[p, b]
             down = 0
             for slot in range(s.tab_n[p]):
                 down += 1 - s.tab_up[p, slot]
-            out_face_down[i, p] = down
+            out.face_down[i, p] = down
             if s.trick_as[p] >= 0:
-                out_trick[i] = s.trick_as[p]
+                out.trick[i] = s.trick_as[p]
             for k in range(PICKS):
                 slot = s.pick_slot[p, k]
-                out_card[i, p, k] = s.pick_card[p, k]
-                out_round[i, p, k] = s.pick_round[p, k]
-                out_pick[i, p, k] = s.pick_no[p, k]
-                out_played[i, p, k] = slot >= 0
-                out_face_up[i, p, k] = slot >= 0 and s.tab_up[p, slot] == 1
-                out_points[i, p, k] = s.points[p, slot] if slot >= 0 else 0
+                out.card[i, p, k] = s.pick_card[p, k]
+                out.round[i, p, k] = s.pick_round[p, k]
+                out.pick[i, p, k] = s.pick_no[p, k]
+                out.played[i, p, k] = slot >= 0
+                out.face_up[i, p, k] = slot >= 0 and s.tab_up[p, slot] == 1
+                out.points[i, p, k] = s.points[p, slot] if slot >= 0 else 0
 
 
 @njit(cache=True, parallel=True, nogil=True)
 def simulate_chunk(
-    tb,
-    weights,
-    seat_policy,
-    rotate,
-    n_players,
-    seed,
-    first_game,
-    n_games,
-    n_blocks,
-    out_score,
-    out_breakdown,
-    out_face_down,
-    out_policy,
-    out_trick,
-    out_card,
-    out_round,
-    out_pick,
-    out_played,
-    out_face_up,
-    out_points,
+    tb, weights, seat_policy, rotate, n_players, seed, first_game, n_games, n_blocks, out
 ):
-    """Play games ``first_game .. first_game + n_games - 1`` into the ``out_*`` buffers
-    (indexed by game offset). Blocks of games run in parallel; each block allocates its
-    scratch once. Seat s of game g plays ``seat_policy[(s + g) % n]`` if ``rotate``."""
+    """Play games ``first_game .. first_game + n_games - 1`` into ``out`` (a ``ChunkOut``).
+    Blocks of games run in parallel; each block allocates its scratch once. Seat s of
+    game g plays ``seat_policy[(s + g) % n]`` if ``rotate``."""
     for b in prange(n_blocks):
-        _run_block(
-            tb,
-            weights,
-            seat_policy,
-            rotate,
-            n_players,
-            seed,
-            first_game,
-            b * n_games // n_blocks,
-            (b + 1) * n_games // n_blocks,
-            out_score,
-            out_breakdown,
-            out_face_down,
-            out_policy,
-            out_trick,
-            out_card,
-            out_round,
-            out_pick,
-            out_played,
-            out_face_up,
-            out_points,
-        )
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
+        _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out)
