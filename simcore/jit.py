@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from numba import njit
 
-hot = njit(cache=True, _nrt=False)
+hot = njit(cache=True, _nrt=False)  # type: ignore[call-overload]  # _nrt: not in the stubs
 
 #: ``hot`` and inlined into the caller at numba-IR level: for the tiny helpers called in the
 #: innermost loops (scoring a copy, matching a filter, drawing a random number), where
 #: passing the array arguments would cost more than the work itself.
-hot_inline = njit(cache=True, _nrt=False, inline="always")
+hot_inline = njit(cache=True, _nrt=False, inline="always")  # type: ignore[call-overload]
