@@ -205,7 +205,7 @@ def _decide(tb, weights, s, decision, n, n_players, p, use_hyp, neighbour):
     """Index chosen among ``s.cand[:n]``; a forced choice (n == 1) asks no policy."""
     if n == 1:
         return 0
-    ct, deps, _, _, in_deck, rules = tb
+    ct, deps, _, _, in_deck, rules, sel = tb
     own = s.hyp[p] if use_hyp else s.cnt[p]
     own_fc = s.hfc[p] if use_hyp else s.fcnt[p]
     return choose(
@@ -217,6 +217,7 @@ def _decide(tb, weights, s, decision, n, n_players, p, use_hyp, neighbour):
         n,
         ct,
         deps,
+        sel,
         in_deck,
         rules,
         own,
@@ -376,7 +377,7 @@ def _resolve_closes(tb, weights, s, n_players, p):
 @hot
 def _resolve_step(tb, weights, s, n_players):
     """Effects of one play step, in the order Hunt -> Open -> Close (reference §4)."""
-    ct, _, _, _, _, rules = tb
+    ct, _, _, _, _, rules, _ = tb
     for p in range(n_players):
         s.hunted[p] = 0
     if rules[R_HUNT] == 1:
@@ -460,7 +461,7 @@ def _play_round(tb, weights, s, n_players, plays):
 def _choose_trickster(tb, s, n_players, p, wild):
     """A face-up Trickster becomes the copy of one other card that maximises its owner's
     score (ties: the lowest card id); it then counts as that card everywhere."""
-    ct, deps, _, id_order, in_deck, rules = tb
+    ct, deps, _, id_order, in_deck, rules, _ = tb
     strict = rules[R_MAJ_STRICT] == 1
     k = s.cnt[p, wild]
     fw = ct[wild, C_FACTION]
@@ -494,7 +495,7 @@ def _choose_trickster(tb, s, n_players, p, wild):
 def _final_scores(tb, s, n_players):
     """Reference §5: face-down cards score 0; Tricksters take their identity (seat order);
     then every face-up card scores with the final counts."""
-    ct, _, _, _, _, rules = tb
+    ct, _, _, _, _, rules, _ = tb
     strict = rules[R_MAJ_STRICT] == 1
     for p in range(n_players):
         s.trick_as[p] = -1
@@ -536,7 +537,7 @@ def _final_scores(tb, s, n_players):
 @hot
 def play_game(tb, weights, s, n_players, seed, game_id):
     """Play one complete game into ``s`` (policies already set in ``s.policy``)."""
-    ct, _, deck0, _, _, rules = tb
+    ct, _, deck0, _, _, rules, _ = tb
     rng_start(s.rng, seed, game_id)
     deck_size = deck0.shape[0]
     for i in range(deck_size):

@@ -26,7 +26,7 @@ import numpy as np
 from simcore.jit import hot
 from simcore.rng import rng_below
 
-from .scoring import delta_add, loss_remove, matches
+from .scoring import delta_add, loss_remove
 from .tables import (
     C_EFF_COUNT,
     C_EFFECT,
@@ -102,7 +102,7 @@ def card_gain(ct, deps, in_deck, c, own, own_fc, cnt, fcnt, n_players, p, strict
 
 
 @hot
-def least_close_loss(ct, deps, e, own, own_fc, cnt, fcnt, n_players, p, strict):
+def least_close_loss(ct, deps, sel, e, own, own_fc, cnt, fcnt, n_players, p, strict):
     """Points ``p`` loses when ``e``'s Close hits them and they pick least-bad cards."""
     total = 0
     removed0 = -1
@@ -111,8 +111,11 @@ def least_close_loss(ct, deps, e, own, own_fc, cnt, fcnt, n_players, p, strict):
     for k in range(count):
         best = 0
         bt = -1
-        for t in range(ct.shape[0]):
-            if own[t] > 0 and matches(ct, t, e):
+        for i in range(sel.shape[1]):
+            t = sel[e, i]
+            if t < 0:
+                break
+            if own[t] > 0:
                 loss = loss_remove(ct, deps, t, own, own_fc, cnt, fcnt, n_players, p, strict)
                 if bt < 0 or loss < best:
                     best = loss
@@ -139,7 +142,7 @@ def least_close_loss(ct, deps, e, own, own_fc, cnt, fcnt, n_players, p, strict):
 
 
 @hot
-def open_gain(ct, deps, e, own, own_fc, down, cnt, fcnt, n_players, p, strict):
+def open_gain(ct, deps, sel, e, own, own_fc, down, cnt, fcnt, n_players, p, strict):
     """Best own gain from ``e``'s Open: the matching face-down card worth most (count times)."""
     total = 0
     count = ct[e, C_EFF_COUNT]
@@ -148,8 +151,11 @@ def open_gain(ct, deps, e, own, own_fc, down, cnt, fcnt, n_players, p, strict):
     for k in range(count):
         best = 0
         bt = -1
-        for t in range(ct.shape[0]):
-            if down[t] > 0 and matches(ct, t, e):
+        for i in range(sel.shape[1]):
+            t = sel[e, i]
+            if t < 0:
+                break
+            if down[t] > 0:
                 g = delta_add(ct, deps, t, own, own_fc, cnt, fcnt, n_players, p, strict)
                 if bt < 0 or g > best:
                     best = g
@@ -177,7 +183,7 @@ def open_gain(ct, deps, e, own, own_fc, down, cnt, fcnt, n_players, p, strict):
 
 
 @hot
-def effect_terms(ct, deps, c, own, own_fc, down, cnt, fcnt, n_players, p, strict, want_harm):
+def effect_terms(ct, deps, sel, c, own, own_fc, down, cnt, fcnt, n_players, p, strict, want_harm):
     """(own effect value, harm to others) of revealing ``c`` with ``own`` as p's face-up row."""
     kind = ct[c, C_EFFECT]
     if kind != E_OPEN and kind != E_CLOSE:
@@ -188,16 +194,16 @@ def effect_terms(ct, deps, c, own, own_fc, down, cnt, fcnt, n_players, p, strict
     eff = 0
     harm = 0
     if kind == E_OPEN:
-        eff = open_gain(ct, deps, c, own, own_fc, down, cnt, fcnt, n_players, p, strict)
+        eff = open_gain(ct, deps, sel, c, own, own_fc, down, cnt, fcnt, n_players, p, strict)
     else:
         scope = ct[c, C_SCOPE]
         if scope != S_OTHERS:
-            eff = -least_close_loss(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict)
+            eff = -least_close_loss(ct, deps, sel, c, own, own_fc, cnt, fcnt, n_players, p, strict)
         if scope != S_YOU and want_harm:
             for q in range(n_players):
                 if q != p:
                     harm += least_close_loss(
-                        ct, deps, c, cnt[q], fcnt[q], cnt, fcnt, n_players, q, strict
+                        ct, deps, sel, c, cnt[q], fcnt[q], cnt, fcnt, n_players, q, strict
                     )
     own[c] -= 1
     own_fc[f] -= 1
@@ -244,7 +250,22 @@ def synergy(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
 
 @hot
 def evaluate(
-    decision, w, ct, deps, in_deck, rules, c, own, own_fc, down, cnt, fcnt, n_players, p, neighbour
+    decision,
+    w,
+    ct,
+    deps,
+    sel,
+    in_deck,
+    rules,
+    c,
+    own,
+    own_fc,
+    down,
+    cnt,
+    fcnt,
+    n_players,
+    p,
+    neighbour,
 ):
     """Policy value of candidate card ``c`` for player ``p`` (see module docstring)."""
     strict = rules[R_MAJ_STRICT] == 1
@@ -261,7 +282,7 @@ def evaluate(
         gain = card_gain(ct, deps, in_deck, c, own, own_fc, cnt, fcnt, n_players, p, strict)
     if w[W_EFFECT] != 0.0 or w[W_HARM] != 0.0:
         eff, harm = effect_terms(
-            ct, deps, c, own, own_fc, down, cnt, fcnt, n_players, p, strict, w[W_HARM] != 0.0
+            ct, deps, sel, c, own, own_fc, down, cnt, fcnt, n_players, p, strict, w[W_HARM] != 0.0
         )
     if decision == D_DRAFT:
         if w[W_SYNERGY] != 0.0:
@@ -299,6 +320,7 @@ def choose(
     n,
     ct,
     deps,
+    sel,
     in_deck,
     rules,
     own,
@@ -330,6 +352,7 @@ def choose(
             w,
             ct,
             deps,
+            sel,
             in_deck,
             rules,
             cand[i],

@@ -197,6 +197,7 @@ class Tables(NamedTuple):
     id_order: np.ndarray  # int32[T]: card indices sorted by id (Trickster tie-break order)
     in_deck: np.ndarray  # int32[T]: 1 if the card is in this variant's deck
     rules: np.ndarray  # int32[N_RULES]
+    sel: np.ndarray  # int32[T, W]: cards an Open/Close of card e can select, ascending, -1 padded
 
 
 # --- loading ---------------------------------------------------------------------------
@@ -414,6 +415,29 @@ def dependents(ct: np.ndarray) -> np.ndarray:
     return out
 
 
+def selectable(ct: np.ndarray) -> np.ndarray:
+    """For each Open/Close card e, the cards its filter accepts (faction, exclusion, category),
+    in ascending order, so the policies scan only those."""
+    n = ct.shape[0]
+    lists: list[list[int]] = [[] for _ in range(n)]
+    for e in range(n):
+        if ct[e, C_EFFECT] not in (Effect.OPEN, Effect.CLOSE):
+            continue
+        for t in range(n):
+            if ct[e, C_EFF_FACTION] not in (ANY, ct[t, C_FACTION]):
+                continue
+            if ct[e, C_EFF_EXCLUDE] != ANY and ct[t, C_FACTION] == ct[e, C_EFF_EXCLUDE]:
+                continue
+            if ct[e, C_EFF_CATEGORY] not in (ANY, ct[t, C_CATEGORY]):
+                continue
+            lists[e].append(t)
+    width = max(1, max(len(x) for x in lists))
+    out = np.full((n, width), -1, dtype=np.int32)
+    for e, sel in enumerate(lists):
+        out[e, : len(sel)] = sel
+    return out
+
+
 def compile_tables(cards: CardSet, variant: str) -> Tables:
     """Numpy tables for one variant: card rows, dependents, the deck, rule switches."""
     vr = cards.rules.variants[variant]
@@ -436,4 +460,5 @@ def compile_tables(cards: CardSet, variant: str) -> Tables:
         id_order=id_order,
         in_deck=in_deck,
         rules=rules,
+        sel=selectable(ct),
     )
