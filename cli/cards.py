@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated
 
 import typer
@@ -36,8 +37,9 @@ def cards(
     columns = list(COLUMNS) + [k for k in (rows[0] if rows else {}) if k not in COLUMNS]
     table = Table(title=f"{g.name} ({v.name}): {len(rows)} cards", title_justify="left")
     for c in columns:
-        numeric = c in ("copies", "tier", "value")
+        numeric = c == "copies"
         table.add_column(c, justify="right" if numeric else "left", overflow="fold")
     for row in rows:
         table.add_row(*(str(row.get(c, "")) for c in columns))
-    Console().print(table)
+    # Piped output has no terminal width: do not squeeze the table into 80 columns.
+    Console(width=None if sys.stdout.isatty() else 200).print(table)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,7 +18,7 @@ def _render(result: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 200)
     table = Table(title="Score breakdown")
     for column in ("seat", "total", "breakdown", "face down", "trickster as", "cards (points)"):
         table.add_column(column, justify="right" if column in ("seat", "total") else "left")
