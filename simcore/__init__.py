@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -31,6 +32,11 @@ def _configure_numba_cache() -> None:
         return
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "talesim" / "numba"
     os.environ["NUMBA_CACHE_DIR"] = str(base / source_hash())
+    # numba reads the variable when it is imported; if it already was (a script that
+    # imported numba first), set its config directly: the kernels are decorated later.
+    numba_config = sys.modules.get("numba.core.config")
+    if numba_config is not None:
+        numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]  # type: ignore[attr-defined]
 
 
 _configure_numba_cache()
