@@ -299,6 +299,19 @@ def _draft(tb, weights, s, n_players, rnd, hand_size, top, pick_offset):
 
 
 @hot
+def _candidates(ct, s, p, e, face_up):
+    """Fill ``s.cand`` / ``s.cand_slot`` with ``p``'s tableau cards that are face up
+    (``face_up`` = 1) or face down (0) and that effect card ``e`` can select; return count."""
+    n = 0
+    for slot in range(s.tab_n[p]):
+        if s.tab_up[p, slot] == face_up and matches(ct, s.tab[p, slot], e):
+            s.cand[n] = s.tab[p, slot]
+            s.cand_slot[n] = slot
+            n += 1
+    return n
+
+
+@hot
 def _augment(ct, s, p, start, n_eff, slot_match, eff_match):
     """Try to add tableau slot ``start`` to the matching of closed cards to Close effects
     (one BFS for an augmenting path). Updates the matching in place on success."""
@@ -338,13 +351,7 @@ def _resolve_closes(tb, weights, s, n_players, p):
     ct = tb[0]
     n_eff = s.ce_n[p]
     if n_eff == 1:  # the usual case: one effect, close one matching card (no matching needed)
-        e = s.ce[p, 0]
-        n = 0
-        for slot in range(s.tab_n[p]):
-            if s.tab_up[p, slot] == 1 and matches(ct, s.tab[p, slot], e):
-                s.cand[n] = s.tab[p, slot]
-                s.cand_slot[n] = slot
-                n += 1
+        n = _candidates(ct, s, p, s.ce[p, 0], 1)
         if n > 0:
             i = _decide(tb, weights, s, D_CLOSE, n, n_players, p, False, p)
             _close(ct, s, p, s.cand_slot[i])
@@ -398,12 +405,7 @@ def _resolve_step(tb, weights, s, n_players):
         if s.hunted[p] == 1 or ct[e, C_EFFECT] != E_OPEN:
             continue
         for _ in range(ct[e, C_EFF_COUNT]):
-            n = 0
-            for slot in range(s.tab_n[p]):
-                if s.tab_up[p, slot] == 0 and matches(ct, s.tab[p, slot], e):
-                    s.cand[n] = s.tab[p, slot]
-                    s.cand_slot[n] = slot
-                    n += 1
+            n = _candidates(ct, s, p, e, 0)
             if n == 0:
                 break
             i = _decide(tb, weights, s, D_OPEN, n, n_players, p, False, p)

@@ -95,7 +95,7 @@ class Rules:
         self.beginner = vr.beginner_setup
         self.strict = cards.rules.majority_ties == "strict"
         self.deck = [int(c) for c in self.tables.deck]
-        self.in_deck = sorted(set(self.deck))
+        self.in_deck = frozenset(self.deck)
         self.by_id = sorted(range(len(self.cards)), key=lambda i: self.cards[i].id)
         self.index = cards.index
 
