@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from simcore.jit import hot
+from simcore.jit import hot, hot_outline
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .policies import D_CLOSE, D_DRAFT, D_OPEN, D_PLAY, choose
@@ -536,7 +536,7 @@ def _final_scores(tb, s, n_players):
             s.score[p] += v
 
 
-@hot
+@hot_outline
 def play_game(tb, weights, s, n_players, seed, game_id):
     """Play one complete game into ``s`` (policies already set in ``s.policy``)."""
     ct, _, deck0, _, _, rules, _ = tb

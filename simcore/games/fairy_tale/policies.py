@@ -23,7 +23,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from simcore.jit import hot
+from simcore.jit import hot, hot_outline
 from simcore.rng import rng_below
 
 from .scoring import delta_add, loss_remove
@@ -310,7 +310,7 @@ def evaluate(
     )
 
 
-@hot
+@hot_outline
 def choose(
     policy,
     weights,
