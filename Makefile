@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-demo: $(STAMP) ## simulate 100,000 four-player expert Fairy Tale games and print a summary
+demo: $(STAMP) ## simulate 100,000 four-player expert Fairy Tale games, summarise, write the report
 	$(BIN)/talesim simulate fairy-tale --variant expert --games 100000 --players 4 \
 		--policy greedy --seed 2026 --out runs/demo-fairy-tale --overwrite --summary
+	$(BIN)/talesim report runs/demo-fairy-tale --out runs/demo-fairy-tale-report
 
 test: $(STAMP) ## run the whole test suite (slow tests excluded)
 	$(BIN)/python -m pytest -q -p no:cacheprovider

@@ -13,6 +13,7 @@ from cli.bench import bench
 from cli.cards import cards
 from cli.games import games
 from cli.play import play
+from cli.report import compare, report
 from cli.score import score
 from cli.simulate import simulate
 
@@ -28,6 +29,8 @@ app.command("cards")(cards)
 app.command("simulate")(simulate)
 app.command("play")(play)
 app.command("score")(score)
+app.command("report")(report)
+app.command("compare")(compare)
 app.command("bench")(bench)
 
 

@@ -1,0 +1,47 @@
+"""``talesim report`` and ``talesim compare``: balance reports of finished runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.errors import UserError, reported
+
+Out = Annotated[Path, typer.Option("--out", help="Directory for index.html, PNGs and CSVs.")]
+
+
+def _write_error(exc: OSError, out: Path) -> UserError:
+    return UserError(f"cannot write the report into {out}: {exc.strerror or exc}")
+
+
+def report(
+    run: Annotated[Path, typer.Argument(metavar="RUN", help="Run directory from `simulate`.")],
+    out: Out,
+) -> None:
+    """Write the balance report of RUN: cards, seats, policies (and each game's extras)."""
+    with reported():
+        from reports.report import build_report
+
+        try:
+            index = build_report(run, out)
+        except OSError as exc:
+            raise _write_error(exc, out) from None
+        typer.echo(f"report: {index}")
+
+
+def compare(
+    run_a: Annotated[Path, typer.Argument(metavar="RUN_A", help="Run before the change.")],
+    run_b: Annotated[Path, typer.Argument(metavar="RUN_B", help="Run after the change.")],
+    out: Out,
+) -> None:
+    """Compare two runs of the same game: change in win share per card, policy and seat."""
+    with reported():
+        from reports.compare import build_compare
+
+        try:
+            index = build_compare(run_a, run_b, out)
+        except OSError as exc:
+            raise _write_error(exc, out) from None
+        typer.echo(f"comparison: {index}")

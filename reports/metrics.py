@@ -1,0 +1,504 @@
+"""Balance metrics: small functions on polars frames, each with its formula here.
+
+Conventions used by every function:
+
+* **Win share** of a group of seats = ``mean(win) × players``: 1.0 is an average seat,
+  2.0 wins twice its share. ``win`` is 1 for a sole winner and 1/k for each of k tied
+  winners, so shares always sum to ``players`` per game.
+* **95% intervals** on a win share are Wilson score intervals on the win rate
+  ``p = mean(win)`` with ``n`` observations, then scaled by ``players``. A shared win
+  1/k is treated as a fractional success (its variance is slightly overstated: the
+  interval is conservative).
+* **Differences** of two win shares use Newcombe's hybrid score interval (method 10 of
+  Newcombe 1998), built from the two Wilson intervals.
+* Observations are **copies**: a seat that drafted two copies of a card counts twice.
+
+Everything takes ``LazyFrame``s of the run's tables and returns small eager frames; the
+heavy aggregations run in polars' streaming engine, so a 1,000,000-game run never has to
+sit in memory whole.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+FLAG_SD = 1.5  # cards this many standard deviations from the mean card are flagged
+
+
+def _collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    return lf.collect(engine="streaming")
+
+
+# --- intervals -----------------------------------------------------------------------------
+
+
+def wilson(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``p`` observed on ``n`` trials::
+
+        centre = (p + z²/2n) / (1 + z²/n)
+        half   = z·sqrt(p(1-p)/n + z²/4n²) / (1 + z²/n)
+
+    Returns (nan, nan) when ``n`` is 0."""
+    if n <= 0:
+        return math.nan, math.nan
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(max(p * (1 - p), 0.0) / n + z * z / (4 * n * n)) / d
+    return centre - half, centre + half
+
+
+def wilson_exprs(p: str, n: str, scale: float = 1.0, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
+    """``wilson`` as two polars expressions on columns ``p`` and ``n``, times ``scale``
+    (null where ``n`` is 0)."""
+    pc, nc = pl.col(p), pl.col(n).cast(pl.Float64)
+    d = 1 + z * z / nc
+    centre = (pc + z * z / (2 * nc)) / d
+    half = z * ((pc * (1 - pc)).clip(lower_bound=0) / nc + z * z / (4 * nc * nc)).sqrt() / d
+    ok = pl.col(n) > 0
+    lo = pl.when(ok).then((centre - half) * scale).otherwise(None)
+    hi = pl.when(ok).then((centre + half) * scale).otherwise(None)
+    return lo, hi
+
+
+def newcombe(
+    p1: float, n1: float, p2: float, n2: float, z: float = Z95
+) -> tuple[float, float, float]:
+    """Difference ``p1 - p2`` of two independent proportions with Newcombe's interval::
+
+        lo = d - sqrt((p1 - l1)² + (u2 - p2)²)
+        hi = d + sqrt((u1 - p1)² + (p2 - l2)²)
+
+    where (l, u) are the Wilson intervals of each proportion."""
+    l1, u1 = wilson(p1, n1, z)
+    l2, u2 = wilson(p2, n2, z)
+    d = p1 - p2
+    return d, d - math.hypot(p1 - l1, u2 - p2), d + math.hypot(u1 - p1, p2 - l2)
+
+
+def _newcombe_exprs(
+    p1: str, lo1: str, hi1: str, p2: str, lo2: str, hi2: str
+) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """``newcombe`` on columns that already hold both (scaled) Wilson intervals."""
+    a, b = pl.col(p1), pl.col(p2)
+    d = a - b
+    lo = d - ((a - pl.col(lo1)) ** 2 + (pl.col(hi2) - b) ** 2).sqrt()
+    hi = d + ((pl.col(hi1) - a) ** 2 + (b - pl.col(lo2)) ** 2).sqrt()
+    return d, lo, hi
+
+
+def with_win_share(df: pl.DataFrame, wins: str, n: str, players: int, out: str) -> pl.DataFrame:
+    """Add ``out`` = wins/n × players and its Wilson bounds ``out_lo`` / ``out_hi``."""
+    df = df.with_columns(
+        (pl.when(pl.col(n) > 0).then(pl.col(wins) / pl.col(n)).otherwise(None)).alias("_p")
+    )
+    lo, hi = wilson_exprs("_p", n, players)
+    return df.with_columns(
+        (pl.col("_p") * players).alias(out), lo.alias(f"{out}_lo"), hi.alias(f"{out}_hi")
+    ).drop("_p")
+
+
+# --- seats and policies ----------------------------------------------------------------------
+
+
+def win_share_by(seats: pl.LazyFrame, key: str, players: int) -> pl.DataFrame:
+    """Per value of ``key`` (e.g. ``seat`` or ``policy``): seats ``n``, ``mean_score``
+    and win share ``ws`` = mean(win) × players with its interval ``ws_lo``/``ws_hi``."""
+    df = _collect(
+        seats.group_by(key).agg(
+            n=pl.len(), wins=pl.col("win").sum(), mean_score=pl.col("score").mean()
+        )
+    )
+    df = with_win_share(df, "wins", "n", players, "ws")
+    return df.select(key, "n", "ws", "ws_lo", "ws_hi", "mean_score").sort(
+        pl.col(key).cast(pl.String) if df.schema[key] != pl.Int8 else key
+    )
+
+
+def score_histogram(seats: pl.LazyFrame, key: str) -> pl.DataFrame:
+    """Counts of final scores per value of ``key``: columns ``group`` (string),
+    ``score``, ``count`` (one row per group and score reached)."""
+    df = _collect(seats.group_by(key, "score").agg(count=pl.len()))
+    return df.select(
+        pl.col(key).cast(pl.String).alias("group"), pl.col("score").cast(pl.Int64), "count"
+    ).sort("group", "score")
+
+
+def pairwise_results(seats: pl.LazyFrame) -> pl.DataFrame:
+    """Head-to-head record of every ordered pair of policies.
+
+    Each game gives, for every two seats a ≠ b, one comparison of a's policy against b's:
+    a is *ahead* if its rank is better (1 = first), and a tie of ranks counts half. Rows:
+    ``policy``, ``opponent``, ``n`` comparisons, ``ahead`` (sum of 1 / 0.5 / 0)."""
+    s = seats.select("game_id", "seat", pl.col("policy").cast(pl.String), "rank")
+    pairs = s.join(s, on="game_id", suffix="_b").filter(pl.col("seat") != pl.col("seat_b"))
+    ahead = (
+        pl.when(pl.col("rank") < pl.col("rank_b"))
+        .then(1.0)
+        .when(pl.col("rank") == pl.col("rank_b"))
+        .then(0.5)
+        .otherwise(0.0)
+    )
+    df = _collect(
+        pairs.group_by("policy", pl.col("policy_b").alias("opponent")).agg(
+            n=pl.len(), ahead=ahead.sum()
+        )
+    )
+    return df.sort("policy", "opponent")
+
+
+def matchup_matrix(pairs: pl.DataFrame) -> pl.DataFrame:
+    """Head-to-head win share of ``policy`` against ``opponent`` = 2 × ahead / n
+    (1.0 = even), with a Wilson interval ``ws_lo``/``ws_hi`` on ahead / n, times 2.
+    ``pairs`` comes from ``pairwise_results``."""
+    df = with_win_share(pairs, "ahead", "n", 2, "ws")
+    return df.select("policy", "opponent", "n", "ws", "ws_lo", "ws_hi")
+
+
+def bradley_terry(pairs: pl.DataFrame, iterations: int = 1000, tol: float = 1e-12) -> pl.DataFrame:
+    """Bradley–Terry strengths from head-to-head records (``pairwise_results`` rows).
+
+    Model: P(i ahead of j) = s_i / (s_i + s_j). Fitted by Hunter's (2004) MM iteration::
+
+        s_i ← W_i / Σ_j n_ij / (s_i + s_j)
+
+    with W_i the comparisons i was ahead in (ties half) and n_ij the comparisons of i
+    and j, renormalised each step so the geometric mean of s is 1. ``elo`` = 400·log10(s)
+    puts it on the familiar chess scale (0 = average policy). Self-pairs are ignored.
+    A policy that never plays another one gets null."""
+    df = pairs.filter(pl.col("policy") != pl.col("opponent"))
+    names = sorted(set(df["policy"].to_list()) | set(df["opponent"].to_list()))
+    idx = {p: i for i, p in enumerate(names)}
+    k = len(names)
+    # Row (i, j) lists every comparison of an i seat with a j seat once, from i's side;
+    # its mirror (j, i) lists the same comparisons from j's side.
+    tot = [[0.0] * k for _ in range(k)]
+    wins = [0.0] * k
+    for row in df.iter_rows(named=True):
+        i, j = idx[row["policy"]], idx[row["opponent"]]
+        tot[i][j] = float(row["n"])
+        wins[i] += row["ahead"]
+    s = [1.0] * k
+    for _ in range(iterations):
+        new = []
+        for i in range(k):
+            denom = sum(tot[i][j] / (s[i] + s[j]) for j in range(k) if j != i and tot[i][j] > 0)
+            new.append(wins[i] / denom if denom > 0 and wins[i] > 0 else 0.0)
+        positive = [x for x in new if x > 0]
+        g = math.exp(sum(math.log(x) for x in positive) / len(positive)) if positive else 1.0
+        new = [x / g for x in new]
+        done = max((abs(a - b) for a, b in zip(new, s, strict=True)), default=0.0) < tol
+        s = new
+        if done:
+            break
+    played = [sum(tot[i]) > 0 for i in range(k)]
+    return pl.DataFrame(
+        {
+            "policy": names,
+            "strength": [s[i] if played[i] else None for i in range(k)],
+            "elo": [400 * math.log10(s[i]) if played[i] and s[i] > 0 else None for i in range(k)],
+        },
+        schema={"policy": pl.String, "strength": pl.Float64, "elo": pl.Float64},
+    )
+
+
+# --- cards -----------------------------------------------------------------------------------
+
+#: Optional ``cards`` columns the card table uses when a game's dataset has them, by role.
+PLAYED_COLUMNS = ("played", "deployed")  # the copy reached the tableau (Fairy Tale / Paper Tales)
+FINAL_COLUMNS = ("face_up",)  # the copy was in the final scoring tableau
+PICK_COLUMN = "pick"  # draft pick number, 1 = first pick
+POINTS_COLUMN = "points"  # final points the copy scored
+
+
+def _first_present(names: list[str], options: tuple[str, ...]) -> str | None:
+    return next((c for c in options if c in names), None)
+
+
+def card_table(cards: pl.LazyFrame, seats: pl.LazyFrame, players: int) -> pl.DataFrame:
+    """One row per card: how often it was taken and how its holders fared.
+
+    Every row of ``cards`` (one drafted/taken copy) is joined with its seat's ``win``.
+    For the copies of a card:
+
+    * ``n`` copies taken and ``ws`` = mean(win) × players when taken;
+    * ``n_played`` / ``ws_played``: copies that were played (``played`` or ``deployed``);
+    * ``n_not_played`` / ``ws_not_played``: taken but never played;
+    * ``improvement`` = ws_played − ws_not_played (Newcombe interval): how much better its
+      holders do when they play it — the classic "improvement when drawn" of draft games;
+    * ``n_final`` / ``ws_final``: copies in the final tableau (``face_up``);
+    * ``play_rate`` = n_played / n; ``mean_pick`` (1 = first pick); ``mean_points`` per copy
+      taken (where the game scores per card);
+    * ``flag``: "high"/"low" when ``ws`` is at least 1.5 standard deviations (of ``ws``
+      across cards with data) above/below the mean card, else "".
+
+    Columns a game's dataset lacks are left out.
+    """
+    names = cards.collect_schema().names()
+    played = _first_present(names, PLAYED_COLUMNS)
+    final = _first_present(names, FINAL_COLUMNS)
+    win = pl.col("win")
+    aggs = [pl.len().alias("n"), win.sum().alias("wins")]
+    if played:
+        pc = pl.col(played).cast(pl.Boolean)
+        aggs += [
+            pc.sum().cast(pl.Int64).alias("n_played"),
+            win.filter(pc).sum().alias("wins_played"),
+            win.filter(~pc).sum().alias("wins_not_played"),
+        ]
+    if final:
+        fc = pl.col(final).cast(pl.Boolean)
+        aggs += [fc.sum().cast(pl.Int64).alias("n_final"), win.filter(fc).sum().alias("wins_final")]
+    if PICK_COLUMN in names:
+        aggs.append(pl.col(PICK_COLUMN).cast(pl.Float64).mean().alias("mean_pick"))
+    if POINTS_COLUMN in names:
+        aggs.append(pl.col(POINTS_COLUMN).cast(pl.Float64).mean().alias("mean_points"))
+    joined = cards.join(seats.select("game_id", "seat", "win"), on=["game_id", "seat"])
+    df = _collect(joined.group_by(pl.col("card").cast(pl.String)).agg(aggs)).sort("card")
+    df = with_win_share(df, "wins", "n", players, "ws")
+    cols = ["card", "n", "ws", "ws_lo", "ws_hi"]
+    if played:
+        df = df.with_columns(
+            (pl.col("n") - pl.col("n_played")).alias("n_not_played"),
+            (pl.col("n_played") / pl.col("n")).alias("play_rate"),
+        )
+        df = with_win_share(df, "wins_played", "n_played", players, "ws_played")
+        df = with_win_share(df, "wins_not_played", "n_not_played", players, "ws_not_played")
+        d, lo, hi = _newcombe_exprs(
+            "ws_played", "ws_played_lo", "ws_played_hi",
+            "ws_not_played", "ws_not_played_lo", "ws_not_played_hi",
+        )  # fmt: skip
+        df = df.with_columns(
+            d.alias("improvement"), lo.alias("improvement_lo"), hi.alias("improvement_hi")
+        )
+        cols += ["n_played", "ws_played", "ws_played_lo", "ws_played_hi"]
+        cols += ["n_not_played", "ws_not_played", "ws_not_played_lo", "ws_not_played_hi"]
+        cols += ["improvement", "improvement_lo", "improvement_hi", "play_rate"]
+    if final:
+        df = with_win_share(df, "wins_final", "n_final", players, "ws_final")
+        cols += ["n_final", "ws_final", "ws_final_lo", "ws_final_hi"]
+    cols += [c for c in ("mean_pick", "mean_points") if c in df.columns]
+    df = df.select(cols)
+    return df.with_columns(flag=_flags(df["ws"]))
+
+
+def _flags(ws: pl.Series) -> pl.Series:
+    """ "high"/"low" for values ≥ FLAG_SD standard deviations from the mean, else ""."""
+    valid = ws.drop_nulls()
+    if len(valid) < 3:
+        return pl.Series("flag", [""] * len(ws), pl.String)
+    mean, sd = valid.mean(), valid.std()
+    out = []
+    for v in ws.to_list():
+        if v is None or not sd:
+            out.append("")
+        elif v >= mean + FLAG_SD * sd:  # type: ignore[operator]
+            out.append("high")
+        elif v <= mean - FLAG_SD * sd:  # type: ignore[operator]
+            out.append("low")
+        else:
+            out.append("")
+    return pl.Series("flag", out, pl.String)
+
+
+# --- Paper Tales buildings ---------------------------------------------------------------------
+
+
+def building_curves(buildings: pl.LazyFrame, seats: pl.LazyFrame, players: int) -> pl.DataFrame:
+    """Value curve of each building level by the turn it was reached.
+
+    ``buildings`` has one row per (game_id, seat, building) with ``level`` reached (1|2),
+    ``turn_built`` and ``turn_upgraded`` (null unless upgraded). Level 1 is reached at
+    ``turn_built``; level 2 at ``turn_upgraded``, or at ``turn_built`` when built directly
+    at level 2. Per (building, level, turn):
+
+    * ``n`` seats that reached the level on that turn, their ``ws`` (interval) and
+      ``mean_score``;
+    * ``marginal_score`` = mean final score of the seats that had reached the level by
+      that turn − mean final score of all other seats: what having it by turn t is worth
+      (an observational difference, not a causal effect).
+    """
+    level2_turn = (
+        pl.when(pl.col("turn_upgraded").is_not_null())
+        .then(pl.col("turn_upgraded"))
+        .when(pl.col("level") >= 2)
+        .then(pl.col("turn_built"))
+        .otherwise(None)
+    )
+    b = buildings.select(
+        "game_id", "seat", pl.col("building").cast(pl.String), "turn_built", level2_turn.alias("t2")
+    )
+    reach = pl.concat(
+        [
+            b.select(
+                "game_id",
+                "seat",
+                "building",
+                pl.lit(1).alias("level"),
+                pl.col("turn_built").alias("turn"),
+            ),
+            b.filter(pl.col("t2").is_not_null()).select(
+                "game_id", "seat", "building", pl.lit(2).alias("level"), pl.col("t2").alias("turn")
+            ),
+        ]
+    ).filter(pl.col("turn").is_not_null())
+    s = seats.select("game_id", "seat", "win", "score")
+    per = _collect(
+        reach.join(s, on=["game_id", "seat"])
+        .group_by("building", "level", pl.col("turn").cast(pl.Int64))
+        .agg(n=pl.len(), wins=pl.col("win").sum(), score_sum=pl.col("score").cast(pl.Float64).sum())
+    ).sort("building", "level", "turn")
+    totals = _collect(s.select(n=pl.len(), score=pl.col("score").cast(pl.Float64).sum()))
+    n_all, score_all = totals["n"][0], totals["score"][0]
+    per = per.with_columns(
+        mean_score=pl.col("score_sum") / pl.col("n"),
+        n_by=pl.col("n").cum_sum().over("building", "level", order_by="turn"),
+        score_by=pl.col("score_sum").cum_sum().over("building", "level", order_by="turn"),
+    )
+    per = per.with_columns(
+        marginal_score=pl.col("score_by") / pl.col("n_by")
+        - pl.when(pl.col("n_by") < n_all)
+        .then((score_all - pl.col("score_by")) / (n_all - pl.col("n_by")))
+        .otherwise(None)
+    )
+    per = with_win_share(per, "wins", "n", players, "ws")
+    return per.select(
+        "building", "level", "turn", "n", "ws", "ws_lo", "ws_hi", "mean_score", "marginal_score"
+    )
+
+
+# --- DRAKO -------------------------------------------------------------------------------------
+
+
+def legend_table(
+    legends: pl.LazyFrame, seats: pl.LazyFrame, players: int, n_games: int
+) -> pl.DataFrame:
+    """Per Legend (``legends``: one row per claim: game_id, seat, legend, turn):
+    ``claims``, ``claim_rate`` = claims / games, ``ws`` of the claiming seat (interval)
+    and ``mean_turn`` of the claim."""
+    df = _collect(
+        legends.join(seats.select("game_id", "seat", "win"), on=["game_id", "seat"])
+        .group_by(pl.col("legend").cast(pl.String))
+        .agg(
+            claims=pl.len(),
+            wins=pl.col("win").sum(),
+            mean_turn=pl.col("turn").cast(pl.Float64).mean(),
+        )
+    ).sort("legend")
+    df = df.with_columns(claim_rate=pl.col("claims") / n_games)
+    df = with_win_share(df, "wins", "claims", players, "ws")
+    return df.select("legend", "claims", "claim_rate", "ws", "ws_lo", "ws_hi", "mean_turn")
+
+
+def value_counts(frame: pl.LazyFrame, column: str) -> pl.DataFrame:
+    """Histogram of one integer column: ``value``, ``count`` (e.g. game length in turns)."""
+    df = _collect(frame.group_by(pl.col(column).cast(pl.Int64).alias("value")).agg(count=pl.len()))
+    return df.sort("value")
+
+
+def count_vs_score(
+    cards: pl.LazyFrame, seats: pl.LazyFrame, card: str, players: int
+) -> pl.DataFrame:
+    """Seats grouped by how many ``card`` cards they ended with (0 included): ``count``,
+    ``n`` seats, ``mean_score``, ``ws`` (interval). E.g. DRAKO's dragon count vs score."""
+    held = (
+        cards.filter(pl.col("card").cast(pl.String) == card)
+        .group_by("game_id", "seat")
+        .agg(count=pl.len().cast(pl.Int64))
+    )
+    df = _collect(
+        seats.select("game_id", "seat", "win", "score")
+        .join(held, on=["game_id", "seat"], how="left")
+        .with_columns(pl.col("count").fill_null(0))
+        .group_by("count")
+        .agg(
+            n=pl.len(), wins=pl.col("win").sum(), mean_score=pl.col("score").cast(pl.Float64).mean()
+        )
+    ).sort("count")
+    df = with_win_share(df, "wins", "n", players, "ws")
+    return df.select("count", "n", "mean_score", "ws", "ws_lo", "ws_hi")
+
+
+# --- comparing two runs --------------------------------------------------------------------------
+
+
+def delta_independent(a: pl.DataFrame, b: pl.DataFrame, key: str, players: int) -> pl.DataFrame:
+    """Change in win share per ``key`` between two independent runs.
+
+    ``a`` and ``b`` hold per-key ``n`` and ``wins`` (sum of win). ``delta`` = ws_b − ws_a
+    with Newcombe's interval ``delta_lo``/``delta_hi`` on the two win rates, times
+    ``players``; ``significant`` when
+    the interval excludes 0."""
+    a = with_win_share(a.select(key, "n", "wins"), "wins", "n", players, "ws")
+    b = with_win_share(b.select(key, "n", "wins"), "wins", "n", players, "ws")
+    df = a.join(b, on=key, how="full", coalesce=True, suffix="_b")
+    d, lo, hi = _newcombe_exprs("ws_b", "ws_lo_b", "ws_hi_b", "ws", "ws_lo", "ws_hi")
+    df = df.with_columns(delta=d, lo=lo, hi=hi)
+    return _finish_delta(df, key, "independent")
+
+
+def delta_paired(a: pl.LazyFrame, b: pl.LazyFrame, key: str, players: int) -> pl.DataFrame:
+    """Change in win share per ``key`` between two runs of the *same games* (same seed and
+    game ids: common random numbers), paired game by game.
+
+    ``a``/``b`` have one row per observation (a copy of a card, a seat): ``game_id``,
+    ``key``, ``win``; only game ids present in both runs count (G of them). For each key
+    and run, per game g: S_g = Σ win, N_g = observations; the run's rate is R = ΣS / ΣN.
+    The change R_b − R_a is a difference of ratio estimators over the same games; its
+    standard error comes from the linearised per-game residuals::
+
+        e_g = (S_bg − R_b·N_bg) / N̄_b − (S_ag − R_a·N_ag) / N̄_a,   N̄ = ΣN / G
+        se  = sqrt(Σ e_g² / (G (G − 1)))
+
+    so everything the two games share (the deal, the other seats) cancels. ``delta`` and
+    its normal 95% interval ``delta_lo``/``delta_hi`` are times ``players``."""
+    common = a.select("game_id").unique().join(b.select("game_id").unique(), on="game_id")
+    games = _collect(common.select(pl.len()))["len"][0]
+
+    def per_game(x: pl.LazyFrame) -> pl.LazyFrame:
+        return x.group_by("game_id", key).agg(S=pl.col("win").sum(), N=pl.len().cast(pl.Float64))
+
+    ga = per_game(a.join(common, on="game_id"))
+    gb = per_game(b.join(common, on="game_id"))
+    g = ga.join(gb, on=["game_id", key], how="full", coalesce=True, suffix="_b").with_columns(
+        pl.col("S", "N", "S_b", "N_b").fill_null(0.0)
+    )
+    sums = _collect(
+        g.group_by(key).agg(
+            wins=pl.col("S").sum(),
+            n=pl.col("N").sum(),
+            wins_b=pl.col("S_b").sum(),
+            n_b=pl.col("N_b").sum(),
+        )
+    )
+    sums = sums.with_columns(R=pl.col("wins") / pl.col("n"), R_b=pl.col("wins_b") / pl.col("n_b"))
+    e = (pl.col("S_b") - pl.col("R_b") * pl.col("N_b")) / (pl.col("n_b") / games) - (
+        pl.col("S") - pl.col("R") * pl.col("N")
+    ) / (pl.col("n") / games)
+    sq = _collect(
+        g.join(sums.lazy().select(key, "R", "R_b", "n", "n_b"), on=key)
+        .group_by(key)
+        .agg(e2=(e**2).sum())
+    )
+    df = sums.join(sq, on=key, how="left")
+    se = (pl.col("e2") / (games * (games - 1))).sqrt() * players if games > 1 else pl.lit(None)
+    df = with_win_share(df, "wins", "n", players, "ws")
+    df = with_win_share(df, "wins_b", "n_b", players, "ws_b_")
+    df = df.rename({"ws_b_": "ws_b", "ws_b__lo": "ws_lo_b", "ws_b__hi": "ws_hi_b"})
+    delta = (pl.col("R_b") - pl.col("R")) * players
+    df = df.with_columns(delta=delta, lo=delta - Z95 * se, hi=delta + Z95 * se)
+    return _finish_delta(df, key, "paired")
+
+
+def _finish_delta(df: pl.DataFrame, key: str, method: str) -> pl.DataFrame:
+    df = df.with_columns(
+        significant=(pl.col("lo") > 0) | (pl.col("hi") < 0),  # the interval excludes 0
+        method=pl.lit(method),
+    ).with_columns(pl.col("significant").fill_null(False))
+    return df.select(
+        key, pl.col("n").alias("n_a"), pl.col("ws").alias("ws_a"), "n_b", "ws_b",
+        "delta", pl.col("lo").alias("delta_lo"), pl.col("hi").alias("delta_hi"),
+        "significant", "method",
+    ).sort(pl.col("delta").abs(), descending=True, nulls_last=True)  # fmt: skip

@@ -1,0 +1,343 @@
+"""Every report metric on tiny hand-made datasets with answers computed by hand."""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+import pytest
+
+from reports import metrics as m
+
+
+def seats_frame(rows: list[tuple[int, int, str, int, int, float]]) -> pl.LazyFrame:
+    """rows: (game_id, seat, policy, score, rank, win)."""
+    return pl.DataFrame(
+        rows,
+        schema={
+            "game_id": pl.Int64,
+            "seat": pl.Int8,
+            "policy": pl.String,
+            "score": pl.Int16,
+            "rank": pl.Int8,
+            "win": pl.Float64,
+        },
+        orient="row",
+    ).lazy()
+
+
+# --- intervals -----------------------------------------------------------------------------
+
+
+def test_wilson_matches_newcombe_1998_textbook_value() -> None:
+    # Newcombe (1998), Statistics in Medicine 17:857, example: 81/263 -> 0.2553 to 0.3662
+    lo, hi = m.wilson(81 / 263, 263)
+    assert lo == pytest.approx(0.2553, abs=5e-5)
+    assert hi == pytest.approx(0.3662, abs=5e-5)
+
+
+def test_wilson_by_hand_half_and_edges() -> None:
+    # p = 0.5, n = 100: centre 0.5, half = 1.96·sqrt(0.0025 + 0.000096)/1.0384 = 0.0962
+    lo, hi = m.wilson(0.5, 100)
+    assert (lo, hi) == pytest.approx((0.40383, 0.59617), abs=1e-4)
+    lo, hi = m.wilson(0.0, 10)  # never won: lower bound exactly 0, upper > 0
+    assert lo == pytest.approx(0.0, abs=1e-12)
+    assert 0.25 < hi < 0.35
+    assert all(math.isnan(x) for x in m.wilson(0.3, 0))
+
+
+def test_wilson_exprs_equal_scalar_version_and_scale() -> None:
+    df = pl.DataFrame({"p": [0.1, 0.5, 0.9, 0.0], "n": [10, 100, 37, 0]})
+    lo, hi = m.wilson_exprs("p", "n", scale=4)
+    out = df.select(lo.alias("lo"), hi.alias("hi"))
+    for (p, n), (a, b) in zip(df.iter_rows(), out.iter_rows(), strict=True):
+        if n == 0:
+            assert a is None
+            assert b is None
+        else:
+            ea, eb = m.wilson(p, n)
+            assert (a, b) == pytest.approx((4 * ea, 4 * eb))
+
+
+def test_newcombe_difference_textbook_value() -> None:
+    # Newcombe (1998) example (a): 56/70 − 48/80 = 0.2000, method 10: 0.0524 to 0.3339
+    d, lo, hi = m.newcombe(56 / 70, 70, 48 / 80, 80)
+    assert d == pytest.approx(0.2)
+    assert lo == pytest.approx(0.0524, abs=5e-5)
+    assert hi == pytest.approx(0.3339, abs=5e-5)
+
+
+# --- seats and policies ----------------------------------------------------------------------
+
+# Two 2-player games: game 0 won by seat 0 (greedy); game 1 a tie (each 1/2).
+TWO_GAMES = [
+    (0, 0, "greedy", 30, 1, 1.0),
+    (0, 1, "random", 20, 2, 0.0),
+    (1, 0, "random", 25, 1, 0.5),
+    (1, 1, "greedy", 25, 1, 0.5),
+]
+
+
+def test_win_share_by_seat_counts_shared_wins_as_fractions() -> None:
+    df = m.win_share_by(seats_frame(TWO_GAMES), "seat", players=2)
+    assert df["seat"].to_list() == [0, 1]
+    assert df["n"].to_list() == [2, 2]
+    # seat 0: wins 1 + 1/2 over 2 seats = 0.75 -> share 1.5; seat 1: 0.25 -> 0.5
+    assert df["ws"].to_list() == pytest.approx([1.5, 0.5])
+    assert df["mean_score"].to_list() == pytest.approx([27.5, 22.5])
+    lo, hi = m.wilson(0.75, 2)
+    assert (df["ws_lo"][0], df["ws_hi"][0]) == pytest.approx((2 * lo, 2 * hi))
+
+
+def test_win_share_by_policy_sums_to_players() -> None:
+    df = m.win_share_by(seats_frame(TWO_GAMES), "policy", players=2)
+    assert df["policy"].to_list() == ["greedy", "random"]
+    assert df["ws"].to_list() == pytest.approx([1.5, 0.5])
+    assert sum(df["ws"]) == pytest.approx(2.0)
+
+
+def test_score_histogram_groups_and_counts() -> None:
+    df = m.score_histogram(seats_frame(TWO_GAMES), "policy")
+    assert df.rows() == [("greedy", 25, 1), ("greedy", 30, 1), ("random", 20, 1), ("random", 25, 1)]
+
+
+def test_pairwise_results_and_matchup_with_ties() -> None:
+    # one 3-player game: A rank 1, B rank 2, C rank 2 (B and C tied)
+    seats = seats_frame([(0, 0, "A", 9, 1, 1.0), (0, 1, "B", 5, 2, 0.0), (0, 2, "C", 5, 2, 0.0)])
+    pairs = m.pairwise_results(seats)
+    got = {(r["policy"], r["opponent"]): (r["n"], r["ahead"]) for r in pairs.iter_rows(named=True)}
+    assert got[("A", "B")] == (1, 1.0)
+    assert got[("B", "A")] == (1, 0.0)
+    assert got[("B", "C")] == (1, 0.5)
+    assert got[("C", "B")] == (1, 0.5)
+    mm = m.matchup_matrix(pairs)
+    ws = {(r["policy"], r["opponent"]): r["ws"] for r in mm.iter_rows(named=True)}
+    assert ws[("A", "C")] == 2.0
+    assert ws[("C", "A")] == 0.0
+    assert ws[("B", "C")] == 1.0
+
+
+def _pairs(rows: list[tuple[str, str, int, float]]) -> pl.DataFrame:
+    """Mirror each (a, b, n, ahead) into (b, a, n, n - ahead), as pairwise_results does."""
+    full = []
+    for a, b, n, ahead in rows:
+        full += [(a, b, n, ahead), (b, a, n, n - ahead)]
+    return pl.DataFrame(full, schema=["policy", "opponent", "n", "ahead"], orient="row")
+
+
+def test_bradley_terry_two_policies_closed_form() -> None:
+    # A ahead of B in 3 of 4 comparisons: s_A / s_B = 3, geometric mean 1 -> s_A = sqrt(3)
+    bt = m.bradley_terry(_pairs([("A", "B", 4, 3.0)]))
+    s = dict(zip(bt["policy"], bt["strength"], strict=True))
+    assert s["A"] == pytest.approx(math.sqrt(3), rel=1e-9)
+    assert s["B"] == pytest.approx(1 / math.sqrt(3), rel=1e-9)
+    elo = dict(zip(bt["policy"], bt["elo"], strict=True))
+    assert elo["A"] == pytest.approx(400 * math.log10(math.sqrt(3)))
+
+
+def test_bradley_terry_recovers_consistent_strengths() -> None:
+    # true strengths 4 : 2 : 1; records with exactly the expected counts out of 300 each
+    true = {"A": 4.0, "B": 2.0, "C": 1.0}
+    rows = []
+    for a, b in [("A", "B"), ("A", "C"), ("B", "C")]:
+        rows.append((a, b, 300, 300 * true[a] / (true[a] + true[b])))
+    bt = m.bradley_terry(_pairs(rows))
+    s = dict(zip(bt["policy"], bt["strength"], strict=True))
+    assert s["A"] / s["B"] == pytest.approx(2.0, rel=1e-6)
+    assert s["B"] / s["C"] == pytest.approx(2.0, rel=1e-6)
+    assert math.prod(s.values()) == pytest.approx(1.0)
+
+
+# --- cards -----------------------------------------------------------------------------------
+
+
+def test_card_table_by_hand() -> None:
+    # 2-player games. Seat wins: g0 s0 = 1, g0 s1 = 0, g1 s0 = 0, g1 s1 = 1.
+    seats = seats_frame(
+        [
+            (0, 0, "g", 9, 1, 1.0),
+            (0, 1, "g", 3, 2, 0.0),
+            (1, 0, "g", 2, 2, 0.0),
+            (1, 1, "g", 8, 1, 1.0),
+        ]
+    )
+    cards = pl.DataFrame(
+        {
+            "game_id": [0, 0, 0, 1, 1, 1],
+            "seat": [0, 0, 1, 0, 1, 1],
+            "card": ["elf", "elf", "elf", "elf", "orc", "elf"],
+            "pick": [1, 3, 2, 5, 1, 4],
+            "played": [True, False, True, False, True, True],
+            "face_up": [True, False, False, False, True, True],
+            "points": [4, 0, 0, 0, 6, 2],
+        }
+    ).lazy()
+    df = m.card_table(cards, seats, players=2)
+    elf = df.filter(pl.col("card") == "elf").row(0, named=True)
+    # elf copies: (g0,s0,win1,played) (g0,s0,1,not) (g0,s1,0,played) (g1,s0,0,not) (g1,s1,1,played)
+    assert elf["n"] == 5
+    assert elf["ws"] == pytest.approx(2 * 3 / 5)
+    assert elf["n_played"] == 3
+    assert elf["ws_played"] == pytest.approx(2 * 2 / 3)
+    assert elf["n_not_played"] == 2
+    assert elf["ws_not_played"] == pytest.approx(2 * 1 / 2)
+    assert elf["improvement"] == pytest.approx(4 / 3 - 1)
+    assert elf["improvement_lo"] < elf["improvement"] < elf["improvement_hi"]
+    assert elf["play_rate"] == pytest.approx(3 / 5)
+    assert elf["n_final"] == 2
+    assert elf["ws_final"] == pytest.approx(2.0)
+    assert elf["mean_pick"] == pytest.approx((1 + 3 + 2 + 5 + 4) / 5)
+    assert elf["mean_points"] == pytest.approx(6 / 5)
+    orc = df.filter(pl.col("card") == "orc").row(0, named=True)
+    assert orc["n"] == 1
+    assert orc["ws"] == pytest.approx(2.0)
+    assert orc["n_not_played"] == 0
+    assert orc["ws_not_played"] is None
+    assert orc["improvement"] is None
+
+
+def test_card_table_without_optional_columns_and_deployed_alias() -> None:
+    seats = seats_frame([(0, 0, "g", 1, 1, 1.0), (0, 1, "g", 0, 2, 0.0)])
+    cards = pl.DataFrame(
+        {"game_id": [0, 0], "seat": [0, 1], "card": ["a", "a"], "deployed": [True, False]}
+    ).lazy()
+    df = m.card_table(cards, seats, players=2)
+    assert "mean_pick" not in df.columns
+    assert "ws_final" not in df.columns
+    assert df["ws_played"][0] == pytest.approx(2.0)
+    assert df["ws_not_played"][0] == 0.0
+
+
+def test_flags_mark_outliers_only() -> None:
+    ws = pl.Series([1.0] * 10 + [3.0, None])
+    assert m._flags(ws).to_list() == [""] * 10 + ["high", ""]
+    assert m._flags(pl.Series([1.0, 2.0])).to_list() == ["", ""]  # too few cards to judge
+
+
+# --- Paper Tales buildings -------------------------------------------------------------------
+
+
+def test_building_curves_by_hand() -> None:
+    # 2 games × 2 seats, scores 10, 20, 30, 40; wins on seats with 20 and 40.
+    seats = seats_frame(
+        [
+            (0, 0, "g", 10, 2, 0.0),
+            (0, 1, "g", 20, 1, 1.0),
+            (1, 0, "g", 30, 2, 0.0),
+            (1, 1, "g", 40, 1, 1.0),
+        ]
+    )
+    buildings = pl.DataFrame(
+        {
+            "game_id": [0, 1, 1],
+            "seat": [1, 0, 1],
+            "building": ["mine", "mine", "mine"],
+            "level": [2, 1, 2],
+            "turn_built": [1, 2, 3],
+            "turn_upgraded": [3, None, None],  # g1 s1 built directly at level 2 on turn 3
+        }
+    ).lazy()
+    df = m.building_curves(buildings, seats, players=2)
+    rows = {(r["level"], r["turn"]): r for r in df.iter_rows(named=True)}
+    assert set(rows) == {(1, 1), (1, 2), (1, 3), (2, 3)}
+    assert rows[(1, 1)]["n"] == 1
+    assert rows[(1, 1)]["ws"] == pytest.approx(2.0)
+    assert rows[(1, 2)]["mean_score"] == pytest.approx(30)
+    # level 1 by turn 2: seats scoring 20 and 30 (mean 25) vs the others 10, 40 (mean 25)
+    assert rows[(1, 2)]["marginal_score"] == pytest.approx(0.0)
+    # level 1 by turn 1: 20 vs mean(10, 30, 40) = 26.67
+    assert rows[(1, 1)]["marginal_score"] == pytest.approx(20 - 80 / 3)
+    # level 2 on turn 3: seats 20 (upgraded) and 40 (direct): 30 vs 20
+    assert rows[(2, 3)]["n"] == 2
+    assert rows[(2, 3)]["marginal_score"] == pytest.approx(10.0)
+    # by turn 3 every... not every seat has level 1: 20, 30, 40 vs 10
+    assert rows[(1, 3)]["marginal_score"] == pytest.approx(30 - 10)
+
+
+# --- DRAKO -----------------------------------------------------------------------------------
+
+
+def test_legend_table_value_counts_and_count_vs_score() -> None:
+    seats = seats_frame(
+        [
+            (0, 0, "g", 10, 1, 1.0),
+            (0, 1, "g", 5, 2, 0.0),
+            (1, 0, "g", 7, 1, 0.5),
+            (1, 1, "g", 7, 1, 0.5),
+        ]
+    )
+    legends = pl.DataFrame(
+        {
+            "game_id": [0, 0, 1],
+            "seat": [0, 1, 1],
+            "legend": ["elf-pair", "four-tribes", "elf-pair"],
+            "turn": [3, 5, 4],
+        }
+    ).lazy()
+    lt = m.legend_table(legends, seats, players=2, n_games=2)
+    elf = lt.filter(pl.col("legend") == "elf-pair").row(0, named=True)
+    assert elf["claims"] == 2
+    assert elf["claim_rate"] == 1.0
+    assert elf["ws"] == pytest.approx(2 * 1.5 / 2)
+    assert elf["mean_turn"] == 3.5
+    games = pl.DataFrame({"game_id": [0, 1, 2], "turns": [12, 14, 12]}).lazy()
+    assert m.value_counts(games, "turns").rows() == [(12, 2), (14, 1)]
+    cards = pl.DataFrame(
+        {
+            "game_id": [0, 0, 0, 1],
+            "seat": [0, 0, 1, 1],
+            "card": ["dragon", "dragon", "elf", "dragon"],
+        }
+    ).lazy()
+    cv = m.count_vs_score(cards, seats, "dragon", players=2)
+    assert cv["count"].to_list() == [0, 1, 2]
+    assert cv["n"].to_list() == [2, 1, 1]
+    assert cv["mean_score"].to_list() == pytest.approx([6.0, 7.0, 10.0])
+
+
+# --- compare -----------------------------------------------------------------------------------
+
+
+def test_delta_independent_is_newcombe_times_players() -> None:
+    a = pl.DataFrame({"card": ["x"], "n": [80], "wins": [48.0]})
+    b = pl.DataFrame({"card": ["x"], "n": [70], "wins": [56.0]})
+    df = m.delta_independent(a, b, "card", players=1)
+    r = df.row(0, named=True)
+    assert r["delta"] == pytest.approx(0.2)
+    assert (r["delta_lo"], r["delta_hi"]) == pytest.approx((0.0524, 0.3339), abs=5e-5)
+    assert r["significant"]
+    assert r["method"] == "independent"
+
+
+def test_delta_paired_by_hand() -> None:
+    # Same 4 games in both runs, key "p" observed once per game; wins a = 0,1,0,1, b = 1,1,0,1.
+    a = pl.DataFrame({"game_id": [0, 1, 2, 3], "p": ["x"] * 4, "win": [0.0, 1.0, 0.0, 1.0]}).lazy()
+    b = pl.DataFrame({"game_id": [0, 1, 2, 3], "p": ["x"] * 4, "win": [1.0, 1.0, 0.0, 1.0]}).lazy()
+    r = m.delta_paired(a, b, "p", players=2).row(0, named=True)
+    # R_a = 0.5, R_b = 0.75; N̄ = 1; e_g = (b_g - .75) - (a_g - .5) = .75, -.25, -.25, -.25
+    se = math.sqrt((0.5625 + 3 * 0.0625) / (4 * 3))  # = 0.25
+    assert r["delta"] == pytest.approx(2 * 0.25)
+    assert (r["delta_lo"], r["delta_hi"]) == pytest.approx(
+        (2 * (0.25 - m.Z95 * se), 2 * (0.25 + m.Z95 * se))
+    )
+    assert r["ws_a"] == pytest.approx(1.0)
+    assert r["ws_b"] == pytest.approx(1.5)
+    assert r["method"] == "paired"
+
+
+def test_delta_paired_identical_runs_have_zero_width() -> None:
+    a = pl.DataFrame(
+        {"game_id": [0, 0, 1, 2], "p": ["x", "y", "x", "y"], "win": [1.0, 0.0, 0.5, 1.0]}
+    ).lazy()
+    df = m.delta_paired(a, a, "p", players=2)
+    assert df["delta"].to_list() == pytest.approx([0.0, 0.0])
+    assert df["delta_lo"].to_list() == pytest.approx([0.0, 0.0])
+    assert not any(df["significant"])
+
+
+def test_delta_paired_ignores_games_missing_from_one_run() -> None:
+    a = pl.DataFrame({"game_id": [0, 1, 9], "p": ["x"] * 3, "win": [1.0, 0.0, 1.0]}).lazy()
+    b = pl.DataFrame({"game_id": [0, 1], "p": ["x"] * 2, "win": [1.0, 0.0]}).lazy()
+    r = m.delta_paired(a, b, "p", players=2).row(0, named=True)
+    assert r["n_a"] == 2
+    assert r["delta"] == pytest.approx(0.0)

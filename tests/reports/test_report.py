@@ -1,0 +1,275 @@
+"""`talesim report` / `talesim compare` end to end: real Fairy Tale runs, synthetic runs for
+the sections of games whose engines land later (Paper Tales buildings, DRAKO Legends), and
+every bad-input error line."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from reports.report import build_report
+from simcore.runner import simulate
+
+runner = CliRunner()
+
+
+def fairy_run(out: Path, seed: int = 7, cards_path: Path | None = None, games: int = 400) -> Path:
+    simulate(
+        "fairy-tale",
+        variant="expert",
+        players=4,
+        policies="greedy,random,collector,greedy",
+        rotate_seats=True,
+        seed=seed,
+        n_games=games,
+        out=out,
+        chunk_size=150,
+        cards_path=cards_path,
+        progress=False,
+    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def ft_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return fairy_run(tmp_path_factory.mktemp("runs") / "ft")
+
+
+def synthetic_run(out: Path, game: str, tables: dict[str, pl.DataFrame], players: int) -> Path:
+    """A complete run directory written by hand (one part per table)."""
+    for name, frame in tables.items():
+        (out / name).mkdir(parents=True)
+        frame.write_parquet(out / name / "part-00000.parquet")
+    n_games = tables["seats"]["game_id"].n_unique()
+    manifest = {
+        "format": 1,
+        "tool": "talesim",
+        "version": "test",
+        "game": game,
+        "variant": "base",
+        "players": players,
+        "policies": ["greedy"] * players,
+        "seed": 1,
+        "n_games": n_games,
+        "tables": list(tables),
+        "status": "complete",
+        "chunks": [{"index": 0, "first_game": 0, "n_games": n_games, "done": True}],
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    return out
+
+
+def two_player_seats(n_games: int) -> pl.DataFrame:
+    """Seat 0 wins even games, seat 1 odd ones; scores 10 + winner bonus."""
+    rows = []
+    for g in range(n_games):
+        for s in range(2):
+            won = (g + s) % 2 == 0
+            rows.append(
+                (g, s, "greedy", 10 + 5 * won + g % 3, 1 if won else 2, 1.0 if won else 0.0)
+            )
+    return pl.DataFrame(
+        rows, schema=["game_id", "seat", "policy", "score", "rank", "win"], orient="row"
+    )
+
+
+# --- the Fairy Tale report -----------------------------------------------------------------
+
+
+def test_report_writes_every_section_chart_and_csv(ft_run: Path, tmp_path: Path) -> None:
+    index = build_report(ft_run, tmp_path / "rep")
+    html = index.read_text(encoding="utf-8")
+    for section in ("Cards", "Seats and policies", "Policy matchups", "Bradley"):
+        assert section in html
+    assert "Building value curves" not in html  # no buildings table in Fairy Tale
+    for png in re.findall(r'src="([^"]+\.png)"', html):
+        assert (index.parent / png).stat().st_size > 1000
+    cards = pl.read_csv(index.parent / "cards.csv")
+    assert cards.height == 43  # every expert card was drafted in 400 games
+    assert {"ws", "ws_played", "improvement", "mean_pick", "mean_points", "flag"} <= set(
+        cards.columns
+    )
+    # copies taken: 4 seats × 20 picks per game
+    assert cards["n"].sum() == 400 * 80
+    seats = pl.read_csv(index.parent / "seats.csv")
+    assert seats["ws"].sum() == pytest.approx(4.0)  # win shares of the seats sum to players
+    assert "https://" not in html
+    assert "http://" not in html
+
+
+def test_report_cli_prints_index_path(ft_run: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", str(ft_run), "--out", str(tmp_path / "r")])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == f"report: {tmp_path / 'r' / 'index.html'}"
+
+
+def test_full_report_renders_in_browser(
+    ft_run: Path, tmp_path: Path, check_report: Callable[[Path], dict[str, Any]]
+) -> None:
+    result = check_report(build_report(ft_run, tmp_path / "rep"))
+    assert result["console_errors"] == []
+    assert result["broken_images"] == []
+    assert result["n_images"] >= 6
+    assert result["sorted_ok"]
+    assert result["external_requests"] == []
+    assert not result["horizontal_overflow"]
+
+
+# --- sections of games that land later, on synthetic runs ----------------------------------
+
+
+def test_building_section_from_a_buildings_table(tmp_path: Path) -> None:
+    seats = two_player_seats(40)
+    buildings = pl.DataFrame(
+        {
+            "game_id": list(range(40)),
+            "seat": [g % 2 for g in range(40)],  # always the winner's seat
+            "building": ["mine" if g % 4 < 2 else "town" for g in range(40)],
+            "level": [1 + (g % 3 == 0) for g in range(40)],
+            "turn_built": [1 + g % 4 for g in range(40)],
+            "turn_upgraded": [4 if g % 3 == 0 else None for g in range(40)],
+        }
+    )
+    run = synthetic_run(tmp_path / "pt", "paper-tales", {"seats": seats, "buildings": buildings}, 2)
+    index = build_report(run, tmp_path / "rep")
+    html = index.read_text(encoding="utf-8")
+    assert "Building value curves" in html
+    curves = pl.read_csv(index.parent / "building-curves.csv")
+    assert set(curves["building"]) == {"mine", "town"}
+    assert curves.filter(pl.col("level") == 1)["n"].sum() == 40
+    assert curves["ws"].to_list() == pytest.approx([2.0] * curves.height)  # winners only
+    assert (index.parent / "building-curves.png").exists()
+
+
+def test_legend_section_from_a_legends_table(tmp_path: Path) -> None:
+    seats = two_player_seats(20)
+    games = pl.DataFrame({"game_id": list(range(20)), "turns": [10 + g % 5 for g in range(20)]})
+    legends = pl.DataFrame(
+        {"game_id": [0, 1, 2], "seat": [0, 0, 1], "legend": ["elf-pair"] * 3, "turn": [4, 5, 6]}
+    )
+    cards = pl.DataFrame(
+        {"game_id": [0, 0, 1], "seat": [0, 0, 1], "card": ["dragon", "dragon", "elf"]}
+    )
+    tables = {"seats": seats, "games": games, "legends": legends, "cards": cards}
+    index = build_report(synthetic_run(tmp_path / "dk", "drako", tables, 2), tmp_path / "rep")
+    html = index.read_text(encoding="utf-8")
+    assert "Legends, game length and dragons" in html
+    legend = pl.read_csv(index.parent / "legends.csv").row(0, named=True)
+    assert legend["claims"] == 3
+    assert legend["claim_rate"] == pytest.approx(3 / 20)
+    length = pl.read_csv(index.parent / "game-length.csv")
+    assert length["count"].sum() == 20
+    assert (index.parent / "dragons-vs-score.png").exists()
+
+
+# --- compare -------------------------------------------------------------------------------
+
+
+def test_compare_same_run_twice_is_paired_and_flat(ft_run: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["compare", str(ft_run), str(ft_run), "--out", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output
+    cards = pl.read_csv(tmp_path / "c" / "card-changes.csv")
+    assert set(cards["method"]) == {"paired"}
+    assert cards["delta"].abs().max() == pytest.approx(0.0)
+    assert not cards["significant"].any()
+    assert "common random numbers" in (tmp_path / "c" / "index.html").read_text()
+
+
+def test_compare_a_changed_card_with_same_seed(ft_run: Path, tmp_path: Path) -> None:
+    """Workflow of the README: copy the card file, make a card worth much more, rerun with
+    the same seed, compare: that card's win share rises significantly."""
+    from simcore.games.fairy_tale.tables import DEFAULT_CARDS
+
+    text = Path(DEFAULT_CARDS).read_text(encoding="utf-8")
+    changed = tmp_path / "cards.toml"
+    # Sky Dancer Dragon: a plain fixed-points card (3); make it worth 12 more points.
+    new, count = re.subn(
+        r'(id = "sky-dancer-dragon"(?:.|\n)*?points = )(\d+)',
+        lambda mt: mt.group(1) + str(int(mt.group(2)) + 12),
+        text,
+        count=1,
+    )
+    assert count == 1
+    changed.write_text(new, encoding="utf-8")
+    b = fairy_run(tmp_path / "b", cards_path=changed)
+    result = runner.invoke(app, ["compare", str(ft_run), str(b), "--out", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output
+    cards = pl.read_csv(tmp_path / "c" / "card-changes.csv")
+    row = cards.filter(pl.col("card") == "sky-dancer-dragon").row(0, named=True)
+    assert row["method"] == "paired"
+    assert row["delta"] > 0
+    assert row["significant"]
+
+
+def test_compare_different_seeds_is_independent(ft_run: Path, tmp_path: Path) -> None:
+    other = fairy_run(tmp_path / "other", seed=8, games=200)
+    result = runner.invoke(app, ["compare", str(ft_run), str(other), "--out", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output
+    assert set(pl.read_csv(tmp_path / "c" / "policy-changes.csv")["method"]) == {"independent"}
+
+
+# --- bad input: one line, exit 2, nothing written ------------------------------------------
+
+
+def error_line(args: list[str]) -> str:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("error: "), result.output
+    return lines[0]
+
+
+def test_report_of_a_directory_that_is_not_a_run(tmp_path: Path) -> None:
+    line = error_line(["report", str(tmp_path), "--out", str(tmp_path / "r")])
+    assert "not a talesim run" in line
+    assert not (tmp_path / "r").exists()
+
+
+def test_report_of_a_missing_directory(tmp_path: Path) -> None:
+    assert "not a directory" in error_line(["report", str(tmp_path / "nope"), "--out", "x"])
+
+
+def test_report_of_an_unfinished_run(ft_run: Path, tmp_path: Path) -> None:
+    broken = synthetic_run(tmp_path / "run", "fairy-tale", {"seats": two_player_seats(4)}, 2)
+    manifest = json.loads((broken / "manifest.json").read_text())
+    manifest["status"] = "running"
+    (broken / "manifest.json").write_text(json.dumps(manifest))
+    assert "unfinished run" in error_line(["report", str(broken), "--out", str(tmp_path / "r")])
+
+
+def test_report_with_a_missing_table(tmp_path: Path) -> None:
+    run = synthetic_run(tmp_path / "run", "fairy-tale", {"seats": two_player_seats(4)}, 2)
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["tables"] = ["seats", "cards"]
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    assert "missing the Parquet parts of table 'cards'" in error_line(
+        ["report", str(run), "--out", str(tmp_path / "r")]
+    )
+
+
+def test_report_with_a_corrupt_part(tmp_path: Path) -> None:
+    run = synthetic_run(tmp_path / "run", "fairy-tale", {"seats": two_player_seats(4)}, 2)
+    (run / "seats" / "part-00000.parquet").write_bytes(b"not parquet at all")
+    assert "not readable Parquet" in error_line(["report", str(run), "--out", str(tmp_path / "r")])
+
+
+def test_report_into_the_run_directory_is_refused(ft_run: Path) -> None:
+    before = sorted(p.name for p in ft_run.iterdir())
+    assert "run directory itself" in error_line(["report", str(ft_run), "--out", str(ft_run)])
+    assert sorted(p.name for p in ft_run.iterdir()) == before
+
+
+def test_compare_refuses_two_different_games(ft_run: Path, tmp_path: Path) -> None:
+    other = synthetic_run(tmp_path / "pt", "paper-tales", {"seats": two_player_seats(4)}, 2)
+    line = error_line(["compare", str(ft_run), str(other), "--out", str(tmp_path / "c")])
+    assert "different games: fairy-tale vs paper-tales" in line
+    assert not (tmp_path / "c").exists()
