@@ -17,6 +17,12 @@ class GameError(ValueError):
     """Bad request about a game: unknown game/variant/policy, impossible player count."""
 
 
+class InvariantError(RuntimeError):
+    """A kernel run with ``check=True`` found a broken rule invariant (a bug, not bad input).
+    The message names the seed, the game id and the invariant, so the game can be replayed
+    with ``talesim play GAME --seed S --game g``."""
+
+
 @dataclass(frozen=True)
 class Variant:
     name: str
@@ -74,7 +80,7 @@ class Engine(Protocol):
         self, cards: Any, variant: str, players: int, policies: list[str], rotate_seats: bool
     ) -> Any: ...
     def run_chunk(
-        self, prepared: Any, seed: int, first_game: int, n_games: int
+        self, prepared: Any, seed: int, first_game: int, n_games: int, check: bool = False
     ) -> dict[str, Any]: ...
 
 

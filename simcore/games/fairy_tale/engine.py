@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simcore.registry import GameError, get_game
+from simcore.registry import GameError, InvariantError, get_game
 
 from . import state_io
-from .kernel import new_chunk_out, simulate_chunk
+from .kernel import INVARIANTS, new_chunk_out, simulate_chunk
 from .policies import POLICY_NAMES, default_weights
 from .reference import BREAKDOWN, FairyTaleGame, Rules, play_reference
 from .tables import PICKS, CardSet, Tables, compile_tables, load_cardset
@@ -123,9 +123,10 @@ def _blocks(n_games: int) -> int:
 
 
 def simulate_arrays(
-    prepared: Prepared, seed: int, first_game: int, n_games: int
+    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
 ) -> dict[str, np.ndarray]:
-    """Run the kernel on a chunk; raw result arrays (no polars)."""
+    """Run the kernel on a chunk; raw result arrays (no polars). ``check``: checking mode,
+    ``InvariantError`` naming the first game that broke a rule invariant."""
     out = new_chunk_out(n_games, prepared.players)
     simulate_chunk(
         tuple(prepared.tables),
@@ -138,7 +139,17 @@ def simulate_arrays(
         n_games,
         _blocks(n_games),
         out,
+        check,
     )
+    if check:
+        bad = np.flatnonzero(out.violation)
+        if bad.size:
+            g = first_game + int(bad[0])
+            raise InvariantError(
+                f"invariant broken in game {g} (seed {seed}): "
+                f"{INVARIANTS[int(out.violation[bad[0]])]}; replay it with "
+                f"`talesim play fairy-tale --seed {seed} --game {g} ...`"
+            )
     return out._asdict()
 
 
@@ -147,9 +158,9 @@ def warmup(prepared: Prepared) -> None:
 
 
 def run_chunk(
-    prepared: Prepared, seed: int, first_game: int, n_games: int
+    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
 ) -> dict[str, pl.DataFrame]:
-    a = simulate_arrays(prepared, seed, first_game, n_games)
+    a = simulate_arrays(prepared, seed, first_game, n_games, check)
     return frames(prepared, a, first_game)
 
 

@@ -97,6 +97,7 @@ class GameState(NamedTuple):
     points: np.ndarray  # int32[MAX_PLAYERS, TABLEAU]: final points of each tableau card
     score: np.ndarray  # int32[MAX_PLAYERS]
     breakdown: np.ndarray  # int32[MAX_PLAYERS, N_BREAKDOWN]
+    tally: np.ndarray  # int32[T]: per-card counter of the checking mode
 
 
 @njit(cache=True)  # allocates: keeps NRT
@@ -145,6 +146,7 @@ def new_state(n_cards, deck_size):
         z((P, TABLEAU), np.int32),
         z(P, np.int32),
         z((P, N_BREAKDOWN), np.int32),
+        z(n_cards, np.int32),
     )
 
 
@@ -429,9 +431,11 @@ def _resolve_step(tb, weights, s, n_players):
 
 
 @hot
-def _play_round(tb, weights, s, n_players, plays):
+def _play_round(tb, weights, s, n_players, plays, check, top):
     """``plays`` steps: everyone picks a kept card, all reveal, effects apply; then the
-    unplayed kept cards are discarded face down."""
+    unplayed kept cards are discarded face down. In checking mode, returns the code of the
+    first invariant broken after a step (``check_state``), else 0."""
+    violation = 0
     ct = tb[0]
     for _ in range(plays):
         for p in range(n_players):
@@ -448,12 +452,135 @@ def _play_round(tb, weights, s, n_players, plays):
         for p in range(n_players):
             s.rev_slot[p] = _to_tableau(ct, s, p, s.revealed[p], s.rev_slot[p])
         _resolve_step(tb, weights, s, n_players)
+        if check and violation == 0:
+            violation = check_state(tb, s, n_players, top)
     for p in range(n_players):
         for i in range(s.kept_n[p]):
             c = s.kept[p, i]
             s.hyp[p, c] -= 1
             s.hfc[p, ct[c, C_FACTION]] -= 1
         s.kept_n[p] = 0
+    return violation
+
+
+# --- checking mode (talesim simulate --check) ----------------------------------------------
+
+#: Invariant codes of ``check_state``; 0 means every invariant holds.
+INVARIANTS = (
+    "ok",
+    "card conservation: the dealt cards are not exactly the cards in hands and received",
+    "face-up counts (cnt/fcnt) disagree with the face-up tableau cards",
+    "face-down counts (dcnt) disagree with the face-down tableau cards",
+    "drafting counts (hyp/hfc) disagree with face-up + kept cards",
+    "a tableau slot is not the slot recorded for exactly one received card",
+    "a size is out of bounds (hand, kept, tableau, picks or deck position)",
+    "final score differs from the sum of its breakdown or of its cards' points",
+    "a face-down card scored points",
+    "wrong number of tableau cards at the end of the game",
+)
+
+
+@hot
+def check_state(tb, s, n_players, top):
+    """Code of the first broken invariant of state ``s`` during play (0: all hold). Cheap
+    enough to run after every play step in checking mode."""
+    ct = tb[0]
+    n_cards = ct.shape[0]
+    deck_size = s.deck.shape[0]
+    if top < 0 or top > deck_size:
+        return 6
+    for p in range(n_players):
+        if not (0 <= s.hand_n[p] <= DEAL and 0 <= s.kept_n[p] <= DEAL):
+            return 6
+        if not (0 <= s.tab_n[p] <= TABLEAU and 0 <= s.pick_n[p] <= PICKS):
+            return 6
+    # 1: every dealt card is in a hand or was received (and nothing else was)
+    for c in range(n_cards):
+        s.tally[c] = 0
+    for i in range(top):
+        s.tally[s.deck[i]] += 1
+    for p in range(n_players):
+        for i in range(s.hand_n[p]):
+            s.tally[s.hand[p, i]] -= 1
+        for k in range(s.pick_n[p]):
+            s.tally[s.pick_card[p, k]] -= 1
+    for c in range(n_cards):
+        if s.tally[c] != 0:
+            return 1
+    for p in range(n_players):
+        # 2, 3: the count arrays are exactly the tableau's face-up / face-down cards
+        for c in range(n_cards):
+            s.tally[c] = 0
+        for f in range(NF):
+            up_f = 0
+            for slot in range(s.tab_n[p]):
+                if s.tab_up[p, slot] == 1 and ct[s.tab[p, slot], C_FACTION] == f:
+                    up_f += 1
+            if s.fcnt[p, f] != up_f:
+                return 2
+        for slot in range(s.tab_n[p]):
+            if s.tab_up[p, slot] == 1:
+                s.tally[s.tab[p, slot]] += 1
+        for c in range(n_cards):
+            if s.cnt[p, c] != s.tally[c] or s.cnt[p, c] < 0:
+                return 2
+        for c in range(n_cards):
+            s.tally[c] = 0
+        for slot in range(s.tab_n[p]):
+            if s.tab_up[p, slot] == 0:
+                s.tally[s.tab[p, slot]] += 1
+        for c in range(n_cards):
+            if s.dcnt[p, c] != s.tally[c]:
+                return 3
+        # 4: what a drafter counts on = face up + kept
+        for c in range(n_cards):
+            s.tally[c] = s.cnt[p, c]
+        for i in range(s.kept_n[p]):
+            s.tally[s.kept[p, i]] += 1
+        for c in range(n_cards):
+            if s.hyp[p, c] != s.tally[c]:
+                return 4
+        for f in range(NF):
+            kept_f = 0
+            for i in range(s.kept_n[p]):
+                if ct[s.kept[p, i], C_FACTION] == f:
+                    kept_f += 1
+            if s.hfc[p, f] != s.fcnt[p, f] + kept_f:
+                return 4
+        # 5: tableau slots and received cards correspond one to one
+        for slot in range(s.tab_n[p]):
+            owners = 0
+            for k in range(s.pick_n[p]):
+                if s.pick_slot[p, k] == slot:
+                    owners += 1
+                    if s.pick_card[p, k] != s.tab[p, slot]:
+                        return 5
+            if owners != 1:
+                return 5
+        for k in range(s.pick_n[p]):
+            if s.pick_slot[p, k] >= s.tab_n[p]:
+                return 5
+    return 0
+
+
+@hot
+def check_final(s, n_players):
+    """Code of the first broken end-of-game invariant (0: all hold). Runs after final
+    scoring, when a face-up Trickster already counts as the card it copies."""
+    for p in range(n_players):
+        total = 0
+        by_card = 0
+        for b in range(N_BREAKDOWN):
+            total += s.breakdown[p, b]
+        for slot in range(s.tab_n[p]):
+            by_card += s.points[p, slot]
+            if s.tab_up[p, slot] == 0 and s.points[p, slot] != 0:
+                return 8
+        if total != s.score[p] or by_card != s.score[p]:
+            return 7
+        if s.tab_n[p] != TABLEAU:
+            return 9
+    return 0
 
 
 # --- final scoring -----------------------------------------------------------------------
@@ -537,8 +664,10 @@ def _final_scores(tb, s, n_players):
 
 
 @hot_outline
-def play_game(tb, weights, s, n_players, seed, game_id):
-    """Play one complete game into ``s`` (policies already set in ``s.policy``)."""
+def play_game(tb, weights, s, n_players, seed, game_id, check):
+    """Play one complete game into ``s`` (policies already set in ``s.policy``). With
+    ``check``, verify every invariant after each step and at the end; returns the code of
+    the first one broken (``INVARIANTS``), else 0."""
     ct, _, deck0, _, _, rules, _ = tb
     rng_start(s.rng, seed, game_id)
     deck_size = deck0.shape[0]
@@ -558,6 +687,7 @@ def play_game(tb, weights, s, n_players, seed, game_id):
             s.fcnt[p, f] = 0
             s.hfc[p, f] = 0
     top = 0
+    violation = 0
     beginner = rules[R_BEGINNER] == 1
     if beginner:
         top = _beginner_start(ct, s, n_players, deck_size, top)
@@ -566,8 +696,15 @@ def play_game(tb, weights, s, n_players, seed, game_id):
         top = _draft(
             tb, weights, s, n_players, rnd, DEAL - 1 if first else DEAL, top, 1 if beginner else 0
         )
-        _play_round(tb, weights, s, n_players, PLAYS - 1 if first else PLAYS)
+        if check and violation == 0:
+            violation = check_state(tb, s, n_players, top)
+        v = _play_round(tb, weights, s, n_players, PLAYS - 1 if first else PLAYS, check, top)
+        if violation == 0:
+            violation = v
     _final_scores(tb, s, n_players)
+    if check and violation == 0:
+        violation = check_final(s, n_players)
+    return violation
 
 
 # --- many games --------------------------------------------------------------------------
@@ -587,6 +724,7 @@ class ChunkOut(NamedTuple):
     played: np.ndarray  # bool[n, P, PICKS]
     face_up: np.ndarray  # bool[n, P, PICKS]: played and face up at the end
     points: np.ndarray  # int16[n, P, PICKS]: final points (0 unless face up)
+    violation: np.ndarray  # int8[n]: checking mode: first broken invariant (INVARIANTS), 0
 
 
 def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
@@ -604,18 +742,19 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
         np.zeros((n, P, PICKS), np.bool_),
         np.zeros((n, P, PICKS), np.bool_),
         np.zeros((n, P, PICKS), np.int16),
+        np.zeros(n, np.int8),
     )
 
 
 @njit(cache=True)  # allocates the block scratch: keeps NRT
-def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out):
+def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check):
     """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state."""
     s = new_state(tb[0].shape[0], tb[2].shape[0])
     for i in range(lo, hi):
         g = first_game + i
         for p in range(n_players):
             s.policy[p] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
-        play_game(tb, weights, s, n_players, seed, g)
+        out.violation[i] = play_game(tb, weights, s, n_players, seed, g, check)
         out.trick[i] = -1
         for p in range(n_players):
             out.score[i, p] = s.score[p]
@@ -640,12 +779,15 @@ def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo
 
 @njit(cache=True, parallel=True, nogil=True)
 def simulate_chunk(
-    tb, weights, seat_policy, rotate, n_players, seed, first_game, n_games, n_blocks, out
+    tb, weights, seat_policy, rotate, n_players, seed, first_game, n_games, n_blocks, out, check
 ):
     """Play games ``first_game .. first_game + n_games - 1`` into ``out`` (a ``ChunkOut``).
     Blocks of games run in parallel; each block allocates its scratch once. Seat s of
-    game g plays ``seat_policy[(s + g) % n]`` if ``rotate``."""
+    game g plays ``seat_policy[(s + g) % n]`` if ``rotate``. ``check``: checking mode
+    (``out.violation``)."""
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
-        _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out)
+        _run_block(
+            tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
+        )
