@@ -12,8 +12,10 @@ from cli.errors import UserError, reported
 Out = Annotated[Path, typer.Option("--out", help="Directory for index.html, PNGs and CSVs.")]
 
 
-def _write_error(exc: OSError, out: Path) -> UserError:
-    return UserError(f"cannot write the report into {out}: {exc.strerror or exc}")
+def _os_error(exc: OSError, out: Path) -> UserError:
+    """An I/O failure as one line naming the path it happened on (reading or writing)."""
+    where = exc.filename if exc.filename is not None else out
+    return UserError(f"{where}: {exc.strerror or exc}")
 
 
 def report(
@@ -27,7 +29,7 @@ def report(
         try:
             index = build_report(run, out)
         except OSError as exc:
-            raise _write_error(exc, out) from None
+            raise _os_error(exc, out) from None
         typer.echo(f"report: {index}")
 
 
@@ -43,5 +45,5 @@ def compare(
         try:
             index = build_compare(run_a, run_b, out)
         except OSError as exc:
-            raise _write_error(exc, out) from None
+            raise _os_error(exc, out) from None
         typer.echo(f"comparison: {index}")

@@ -44,6 +44,8 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise CardDataError(path, f"not valid TOML ({exc})") from None
     except UnicodeDecodeError:
         raise CardDataError(path, "not valid UTF-8 text") from None
+    except OSError as exc:  # not a directory, name too long, permission denied, ...
+        raise CardDataError(path, f"cannot read ({exc.strerror or exc})") from None
 
 
 def file_sha256(*paths: Path) -> str:
@@ -89,6 +91,10 @@ class Fields:
         if not isinstance(value, str) or not value:
             raise self._err(field, f"must be a non-empty string, got {value!r}")
         return value
+
+    def optional_string(self, field: str) -> str | None:
+        """A non-empty string if the field is present, else None."""
+        return self.string(field) if field in self.table else None
 
     def integer(self, field: str, lo: int, hi: int, default: Any = ...) -> int:
         value = self.get(field, default)

@@ -13,6 +13,7 @@ Output (``--json``)::
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -25,11 +26,17 @@ def parse_state(state: Any, cards: CardSet) -> tuple[str, list[tuple[list[int], 
     card indices. Raises ValueError naming what is wrong."""
     if not isinstance(state, dict):
         raise ValueError("the state must be a JSON object with 'variant' and 'players'")
-    variant = state.get("variant", "expert")
-    if variant not in cards.rules.variants:
+    unknown = set(state) - {"variant", "players"}
+    if unknown:
         raise ValueError(
-            f"unknown variant '{variant}' (variants: {', '.join(cards.rules.variants)})"
+            f"unknown key(s) {', '.join(sorted(unknown))} (a state has 'variant' and 'players')"
         )
+    variant = state.get("variant", "expert")
+    known = ", ".join(cards.rules.variants)
+    if not isinstance(variant, str):
+        raise ValueError(f"'variant' must be a string ({known}), got {_short(variant)}")
+    if variant not in cards.rules.variants:
+        raise ValueError(f"unknown variant '{variant}' (variants: {known})")
     tiers = cards.rules.variants[variant].tiers
     players = state.get("players")
     if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
@@ -66,6 +73,12 @@ def parse_state(state: Any, cards: CardSet) -> tuple[str, list[tuple[list[int], 
                 f"'{cards.cards[i].id}' appears {k} times; the deck has {cards.cards[i].copies}"
             )
     return variant, out
+
+
+def _short(value: Any) -> str:
+    """JSON of ``value``, cut to 40 characters (for error messages)."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def place(game: FairyTaleGame, tableaux: list[tuple[list[int], list[int]]]) -> None:

@@ -268,13 +268,13 @@ def _parse_cards(path: Path) -> list[Card]:
                 tier=f.choice("tier", TIERS),
                 status=f.choice("status", STATUSES),
                 source=f.string("source", "unknown"),
-                text=f.string("text", ""),
+                text=f.string("text"),
                 value=value,
                 effect=effect,
-                friend_of=f.get("friend_of", None),
-                name_ja=f.get("name_ja", None),
-                name_de=f.get("name_de", None),
-                notes=f.get("notes", None),
+                friend_of=f.optional_string("friend_of"),
+                name_ja=f.optional_string("name_ja"),
+                name_de=f.optional_string("name_de"),
+                notes=f.optional_string("notes"),
             )
         )
     # Cross references: every named card must exist.

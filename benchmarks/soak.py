@@ -1,0 +1,73 @@
+"""Soak benchmark: a long run of every game in chunks, for leaks and slow-downs.
+
+    python benchmarks/soak.py                       # 10,000,000 games of each game
+    python benchmarks/soak.py --games 2000000 --keep runs/soak
+
+Runs `talesim simulate` in a child process (4 players, greedy, default chunk size) and
+prints one JSON object per game: wall time, peak RSS of the child, and games/s of the
+first and last chunks (from the manifest's per-chunk kernel seconds) — a leak shows as
+growing RSS, a slow-down as a falling last/first ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("fairy-tale",)  # every game the registry has a kernel for; grows as games land
+
+
+def soak(game: str, n_games: int, out: Path) -> dict[str, object]:
+    cmd = [sys.executable, "-m", "cli.main", "simulate", game, "--games", str(n_games)]
+    cmd += ["--players", "4", "--seed", "1", "--policy", "greedy", "--out", str(out), "--quiet"]
+    t = time.perf_counter()
+    child = subprocess.Popen(cmd, cwd=ROOT)
+    _, status, usage = os.wait4(child.pid, 0)  # this child's own rusage
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"{game}: simulate exited with {child.returncode}")
+    wall = time.perf_counter() - t
+    peak_mb = usage.ru_maxrss / 1024
+    chunks = json.loads((out / "manifest.json").read_text())["chunks"]
+    rate = [c["n_games"] / c["seconds"] for c in chunks]
+    return {
+        "benchmark": "soak",
+        "game": game,
+        "games": n_games,
+        "chunks": len(chunks),
+        "wall_s": round(wall, 1),
+        "peak_rss_mb": round(peak_mb),
+        "first_chunk_games_per_s": round(rate[0]),
+        "last_chunk_games_per_s": round(rate[-1]),
+        "last_over_first": round(rate[-1] / rate[0], 3),
+        "parquet_mb": round(sum(f.stat().st_size for f in out.rglob("*.parquet")) / 2**20),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=10_000_000)
+    ap.add_argument("--keep", type=Path, help="keep the runs under this directory")
+    args = ap.parse_args()
+    base = args.keep or Path(tempfile.mkdtemp(prefix="talesim-soak-"))
+    try:
+        for game in GAMES:
+            out = base / game
+            if out.exists():
+                shutil.rmtree(out)
+            print(json.dumps(soak(game, args.games, out)), flush=True)
+    finally:
+        if not args.keep:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
