@@ -103,6 +103,29 @@ GAMES: dict[str, Game] = {
         policies=("random", "greedy", "collector"),
         tables=("games", "seats", "cards"),
     ),
+    "drako": Game(
+        name="drako",
+        title="DRAKO: Aetherya",
+        package="simcore.games.drako",
+        variants=(
+            Variant(
+                "brief",
+                2,
+                4,
+                "project brief: goblin-goblin conflicts; dragons 3/4/5, beyond the third -5",
+            ),
+            Variant(
+                "published",
+                2,
+                4,
+                "published game: no goblin-goblin conflict; dragons 3/5/6, beyond the third -6",
+            ),
+        ),
+        default_variant="brief",
+        policies=("random", "greedy", "legend-hunter"),
+        tables=("games", "seats", "cards", "legends"),
+        variant_option="rules",
+    ),
 }
 
 

@@ -1,0 +1,759 @@
+"""DRAKO: Aetherya in plain Python: the executable rulebook (reference §3-§8).
+
+Readable, object-based and slow. It is the oracle the part-2 numba kernel must match game
+for game, so every random number comes from ``GameRng(seed, game_id)`` in this fixed
+order (no other source of randomness exists):
+
+  setup   1. shuffle the Legend deck (Legend indices in file order); the river's slot
+             s = 0, 1, ... takes the top card (the END of the list; ``pop()``)
+          2. shuffle the kingdom deck (kind ids in kind order, ``copies(players)`` each);
+             the top card is the END of the list
+          3. centres, seat 0 first: draw until 4 distinct kinds; the duplicates drawn are
+             set aside, then put back on top of the deck and the deck is shuffled once
+             (no shuffle when none was set aside); the 4 cards go to the centre cells
+             5, 6, 9, 10 in the order drawn
+          4. borders, seat 0 first: 12 face-down cards, cells in row-major order
+          5. the next card starts the discard pile (its top = the END of the list)
+  turn    (seat 0 first, then 1, 2, ...) for a ``random`` player: the source (one draw
+          from 2, only when both the discard and the deck can be used), then the action
+          (one draw from the legal actions of that source, in enumeration order), then
+          the Legend claimed after the action (one draw, only when 2+ are claimable).
+          ``greedy`` and ``legend-hunter`` draw nothing.
+          Then, if the draw pile is empty: the discard pile except its top card (bottom
+          first) becomes the draw pile and is shuffled once.
+A choice with a single candidate is forced: no random number is drawn.
+
+Actions are enumerated in this order (the tie order of every policy: first best wins):
+take the top discard and place it on cell 0..15; draw and place on cell 0..15; draw,
+discard it and reveal face-down cell 0..15 (illegal cells skipped).
+
+Scoring (``KingdomView``) is restated here with sets; ``scoring.py`` is the array version
+(pinned equal by ``tests/drako/test_scoring_agreement.py``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+
+from simcore.rng import GameRng
+
+from .policies import N_WEIGHTS, W_GAIN, W_LEGEND, W_NEAR, W_TAKE_BAR, W_TAME, Policy
+from .tables import (
+    BORDER,
+    BREAKDOWN,
+    CELLS,
+    CENTRE,
+    KINDS,
+    MAX_PLAYERS,
+    TURNS_PER_PLAYER_CAP,
+    Category,
+    DrakoData,
+    Kind,
+    Legend,
+    neighbour_masks,
+)
+
+Event = dict[str, Any]
+TRIBE_BREAKDOWN = {Kind.ELF: "elf", Kind.DWARF: "dwarf", Kind.HUMAN: "human", Kind.GOBLIN: "goblin"}
+
+
+class Source(IntEnum):
+    DISCARD = 0  # take the top discard; it must be placed (§4.1 A)
+    DECK = 1  # draw the top card; place it, or discard it and reveal a face-down card (§4.1 B)
+
+
+@dataclass(frozen=True)
+class Action:
+    source: Source
+    cell: int  # where the card is placed, or (reveal) the face-down cell revealed
+    reveal: bool = False  # DECK only: the drawn card goes to the discard pile
+
+
+@dataclass
+class Slot:
+    """One card of a kingdom."""
+
+    kind: int
+    face_up: bool
+    replaced: bool = False  # this cell's card was replaced at least once
+    turn_placed: int = 0  # 0: dealt at setup; else the game turn that placed it
+
+
+@dataclass(frozen=True)
+class Claim:
+    legend: int  # index in DrakoData.legends
+    turn: int
+    when: str  # "before" or "after" the action
+
+
+@dataclass
+class Player:
+    seat: int
+    policy: int
+    kingdom: list[Slot] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    turns: int = 0
+    ended_game: bool = False
+    breakdown: dict[str, int] = field(default_factory=dict)
+    score: int = 0
+    legends_met: list[int] = field(default_factory=list)  # at the end, all cards face up
+
+    def face_down(self) -> list[int]:
+        return [c for c, s in enumerate(self.kingdom) if not s.face_up]
+
+
+class Rules:
+    """One preset at one player count, in readable form."""
+
+    def __init__(self, data: DrakoData, preset: str, players: int) -> None:
+        self.data = data
+        self.preset = preset
+        self.players = players
+        self.o = data.preset(preset).options
+        self.kinds = data.kinds
+        self.legends = data.legends
+        masks = neighbour_masks(self.o.orthogonal_only)
+        self.neighbours = tuple(
+            tuple(j for j in range(CELLS) if (int(masks[i]) >> j) & 1) for i in range(CELLS)
+        )
+        self.deck = data.deck(players)
+        self.copies = Counter(self.deck)
+        self.category = [Category[k.category.upper()] for k in self.kinds]
+        self.blind = {i for i, k in enumerate(self.kinds) if k.portal_blind}
+        self.tame = [i for i, k in enumerate(self.kinds) if k.domesticates]
+        self.locked = {KINDS.index(k) for k in self.o.replace_locked}
+        self.land_points = {
+            (t, KINDS.index(land)): pts
+            for t, k in enumerate(self.kinds)
+            for land, pts in k.land_points.items()
+        }
+        pairs = [*self.o.rivals] + ([("goblin", "goblin")] if self.o.goblin_goblin_conflict else [])
+        self.rivals = {frozenset((KINDS.index(a), KINDS.index(b))) for a, b in pairs}
+        self.max_turns = TURNS_PER_PLAYER_CAP * players
+        if len(self.deck) < CELLS * players + 1:
+            raise ValueError(
+                f"{players} players need {CELLS * players + 1} kingdom cards; the deck has "
+                f"{len(self.deck)}"
+            )
+        if self.o.setup_center_distinct and len(self.copies) < len(CENTRE):
+            raise ValueError(f"a distinct centre needs {len(CENTRE)} kinds in the deck")
+
+    def is_land(self, k: int) -> bool:
+        return self.category[k] == Category.LAND
+
+    def is_tribe(self, k: int) -> bool:
+        return self.category[k] == Category.TRIBE
+
+    def dragon_value(self, n: int) -> int:
+        values = self.o.dragon_values
+        return values[min(n, len(values)) - 1]
+
+
+# --- scoring (reference §6, §7) ---------------------------------------------------------
+
+
+class KingdomView:
+    """A kingdom as far as it is visible: ``kinds[c]`` is the kind of cell ``c`` or None
+    (face down / unknown: counts as empty). Links are computed once, here (§6)."""
+
+    def __init__(self, rules: Rules, kinds: Sequence[int | None]) -> None:
+        self.rules = rules
+        self.kinds = list(kinds)
+        self.direct: list[set[int]] = []
+        self.full: list[set[int]] = []
+        portals = {c for c, k in enumerate(kinds) if k == Kind.PORTAL}
+        nb = rules.neighbours
+        for i in range(CELLS):
+            if kinds[i] is None:
+                self.direct.append(set())
+                self.full.append(set())
+                continue
+            direct = {j for j in nb[i] if kinds[j] is not None}
+            chain = {p for p in nb[i] if p in portals}  # portals next to i ...
+            todo = list(chain)
+            while todo and rules.o.portal_chaining:  # ... and the portals chained to them
+                p = todo.pop()
+                for q in nb[p]:
+                    if q in portals and q not in chain:
+                        chain.add(q)
+                        todo.append(q)
+            full = set(direct)
+            for p in chain:
+                full |= {j for j in nb[p] if kinds[j] is not None}
+            full.discard(i)
+            self.direct.append(direct)
+            self.full.append(full)
+
+    def cells(self, kind: int | None = None) -> list[int]:
+        """Visible cells (of ``kind``)."""
+        return [
+            c for c, k in enumerate(self.kinds) if k is not None and (kind is None or k == kind)
+        ]
+
+    def blind(self, c: int) -> bool:
+        return self.kinds[c] in self.rules.blind
+
+    def linked(self, i: int, j: int, blind_via_portal: bool) -> bool:
+        """§6 for a symmetric relation: two blind (goblin) cards only directly; a blind and
+        a non-blind card through portals only if ``blind_via_portal``; others through
+        portals."""
+        if self.blind(i) and self.blind(j):
+            return j in self.direct[i]
+        if self.blind(i) or self.blind(j):
+            return j in (self.full[i] if blind_via_portal else self.direct[i])
+        return j in self.full[i]
+
+    # §7.1
+    def tribe_points(self, i: int) -> int:
+        """Land points of the tribe card in cell ``i``: each distinct linked land once."""
+        t = self.kinds[i]
+        assert t is not None
+        via = self.rules.o.goblin_land_via_portal
+        return sum(
+            self.rules.land_points.get((t, k), 0)
+            for j in self.cells()
+            if (k := self.kinds[j]) is not None and self.rules.is_land(k) and self.linked(i, j, via)
+        )
+
+    # §7.2
+    def conflict_pairs(self) -> list[tuple[int, int]]:
+        via = self.rules.o.goblin_conflict_via_portal
+        cells = self.cells()
+        return [
+            (i, j)
+            for i in cells
+            for j in cells
+            if i < j
+            and frozenset((self.kinds[i], self.kinds[j])) in self.rules.rivals
+            and self.linked(i, j, via)
+        ]
+
+    # §7.3
+    def tame_links(self, d: int, k: int) -> int:
+        """Cards of kind ``k`` the dragon in cell ``d`` is linked to (through portals when
+        ``dragon_via_portal``; a portal-blind kind only directly)."""
+        if self.rules.o.dragon_via_portal:
+            return sum(self.linked(d, j, False) for j in self.cells(k))
+        return sum(j in self.direct[d] for j in self.cells(k))
+
+    def is_tame(self, d: int) -> bool:
+        """Linked to >= 2 cards of one domesticating kind (humans, elves or dwarves)."""
+        return any(self.tame_links(d, k) >= 2 for k in self.rules.tame)
+
+    def dragon_cell_points(self) -> dict[int, int]:
+        """Points of each dragon: the first ``dragon_max_positive`` tame ones (cell order)
+        +v, every other dragon −v; v = value for the kingdom's number of dragons."""
+        dragons = self.cells(Kind.DRAGON)
+        if not dragons:
+            return {}
+        v = self.rules.dragon_value(len(dragons))
+        plus = [d for d in dragons if self.is_tame(d)][: self.rules.o.dragon_max_positive]
+        return {d: v if d in plus else -v for d in dragons}
+
+    # §5
+    def sees_for_legend(self, c: int, j: int, orthogonal: bool) -> bool:
+        """Does the Legend centre ``c`` count card ``j``? A goblin centre: direct only; a
+        non-goblin centre reaches goblins through portals if ``legend_goblin_via_portal``."""
+        if orthogonal or self.blind(c):
+            return j in self.direct[c]
+        if self.blind(j):
+            return j in (self.full[c] if self.rules.o.legend_goblin_via_portal else self.direct[c])
+        return j in self.full[c]
+
+    def legend_met(self, legend: Legend) -> bool:
+        req = legend.requirement
+        if req.shape == "present":
+            return all(self.cells(KINDS.index(k)) for k in req.kinds)
+        orth = req.adjacency == "orthogonal"
+        ways = [(req.centre, req.around)] + ([(req.around, req.centre)] if req.either_way else [])
+        for centre, around in ways:
+            arounds = self.cells(KINDS.index(around))
+            for c in self.cells(KINDS.index(centre)):
+                if sum(self.sees_for_legend(c, j, orth) for j in arounds) >= req.count:
+                    return True
+        return False
+
+    def legend_progress(self, legend: Legend) -> float:
+        """Share of the requirement on the table (1.0 = met): PRESENT: kinds present / kinds
+        named; LINKED: the best centre card's (1 + min(linked, count)) / (count + 1)."""
+        req = legend.requirement
+        if req.shape == "present":
+            return sum(bool(self.cells(KINDS.index(k))) for k in req.kinds) / len(req.kinds)
+        orth = req.adjacency == "orthogonal"
+        ways = [(req.centre, req.around)] + ([(req.around, req.centre)] if req.either_way else [])
+        best = 0.0
+        for centre, around in ways:
+            arounds = self.cells(KINDS.index(around))
+            for c in self.cells(KINDS.index(centre)):
+                n = sum(self.sees_for_legend(c, j, orth) for j in arounds)
+                best = max(best, (1 + min(n, req.count)) / (req.count + 1))
+        return best
+
+    # §7
+    def breakdown(self, legend_points: int = 0) -> dict[str, int]:
+        """The seven §7 categories (``legend_points``: the held Legends' points)."""
+        out = dict.fromkeys(BREAKDOWN, 0)
+        for i in self.cells():
+            k = self.kinds[i]
+            if k in TRIBE_BREAKDOWN:
+                out[TRIBE_BREAKDOWN[Kind(k)]] += self.tribe_points(i)
+        out["dragon"] = sum(self.dragon_cell_points().values())
+        out["conflicts"] = self.rules.o.conflict_points * len(self.conflict_pairs())
+        out["legends"] = legend_points
+        return out
+
+    def cell_points(self) -> list[int]:
+        """Per-card points: a tribe its land points, a dragon its signed value, others 0
+        (conflicts and Legends belong to no single card)."""
+        dragons = self.dragon_cell_points()
+        return [
+            self.tribe_points(c) if self.kinds[c] in TRIBE_BREAKDOWN else dragons.get(c, 0)
+            for c in range(CELLS)
+        ]
+
+
+def tie_key(breakdown: dict[str, int]) -> list[int]:
+    """§7.5: the category subtotals sorted high to low."""
+    return sorted(breakdown.values(), reverse=True)
+
+
+def winners(totals: list[int], breakdowns: list[dict[str, int]], categories: bool) -> list[int]:
+    """Highest total; then (``categories``) the highest §7.5 key; still tied: all win."""
+    best = max(totals)
+    tied = [p for p, t in enumerate(totals) if t == best]
+    if categories and len(tied) > 1:
+        top = max(tie_key(breakdowns[p]) for p in tied)
+        tied = [p for p in tied if tie_key(breakdowns[p]) == top]
+    return tied
+
+
+# --- policies (formulas in policies.py) ---------------------------------------------------
+
+
+class Brain:
+    """The heuristic players. ``random`` draws from the game's stream; the others value each
+    legal action for their own visible kingdom and take the first best."""
+
+    def __init__(self, game: DrakoGame, weights: np.ndarray) -> None:
+        assert weights.shape[1] == N_WEIGHTS
+        self.game = game
+        self.rules = game.rules
+        self.weights = weights
+        self.rng = game.rng
+
+    def pick(self, n: int) -> int:
+        """Uniform index in [0, n); forced (no draw) when n == 1."""
+        return 0 if n == 1 else self.rng.below(n)
+
+    # -- what a player can see and count on
+    def visible(self, p: int) -> list[int | None]:
+        return [s.kind if s.face_up else None for s in self.game.players[p].kingdom]
+
+    def unseen(self, p: int, in_hand: int | None) -> Counter[int]:
+        """Kinds not visible to anyone: the deck's copies minus every face-up kingdom card,
+        the discard pile and the card in hand."""
+        seen: Counter[int] = Counter(self.game.discard)
+        for pl in self.game.players:
+            seen.update(s.kind for s in pl.kingdom if s.face_up)
+        if in_hand is not None:
+            seen[in_hand] += 1
+        return Counter({k: n - seen[k] for k, n in self.rules.copies.items() if n > seen[k]})
+
+    def near(self, view: KingdomView) -> float:
+        """Σ over the river Legends of points × progress (1.0 once met)."""
+        return sum(
+            self.rules.legends[g].points * view.legend_progress(self.rules.legends[g])
+            for g in self.game.river
+            if g is not None
+        )
+
+    def tame_progress(self, view: KingdomView) -> float:
+        """Σ over face-up dragons of min(best linked count of one domesticating kind, 2)/2."""
+        return sum(
+            min(max((view.tame_links(d, k) for k in self.rules.tame), default=0), 2) / 2
+            for d in view.cells(Kind.DRAGON)
+        )
+
+    def best_claim(self, view: KingdomView) -> int:
+        """Points of the best river Legend ``view`` meets (0: none)."""
+        pts = [
+            self.rules.legends[g].points
+            for g in self.game.river
+            if g is not None and view.legend_met(self.rules.legends[g])
+        ]
+        return max(pts, default=0)
+
+    def features(self, kinds: list[int | None], w: np.ndarray, claim_ok: bool) -> tuple:
+        """(score, best claim, near, tame) of a visible kingdom; the costly terms only when
+        their weight is not 0."""
+        view = KingdomView(self.rules, kinds)
+        score = sum(view.breakdown().values())
+        claim = self.best_claim(view) if claim_ok and w[W_LEGEND] != 0.0 else 0
+        near = self.near(view) if w[W_NEAR] != 0.0 else 0.0
+        tame = self.tame_progress(view) if w[W_TAME] != 0.0 else 0.0
+        return score, claim, near, tame
+
+    def value(self, f: tuple, base: tuple, w: np.ndarray) -> float:
+        return float(
+            w[W_GAIN] * (f[0] - base[0])
+            + w[W_LEGEND] * max(0, f[1] - base[1])
+            + w[W_NEAR] * (f[2] - base[2])
+            + w[W_TAME] * (f[3] - base[3])
+        )
+
+    def action_value(self, p: int, action: Action, card: int, base: tuple, w: np.ndarray) -> float:
+        """Value of an action for player ``p`` (a reveal: expectation over unseen kinds)."""
+        kinds = self.visible(p)
+        final = len(self.game.players[p].face_down()) == 1 and kinds[action.cell] is None
+        claim_ok = self.game.claims_left > 0 and (
+            not final or self.rules.o.legend_claim_after_final_reveal
+        )
+        if not action.reveal:
+            kinds[action.cell] = card
+            return self.value(self.features(kinds, w, claim_ok), base, w)
+        pool = self.unseen(p, card)
+        n = sum(pool.values())
+        if n == 0:
+            return 0.0
+        total = 0.0
+        for k in sorted(pool):
+            kinds[action.cell] = k
+            total += pool[k] * self.value(self.features(kinds, w, claim_ok), base, w)
+        return total / n
+
+    def baseline(self, p: int, w: np.ndarray) -> tuple:
+        return self.features(self.visible(p), w, True)
+
+    def best_action(self, p: int, card: int, actions: list[Action]) -> tuple[int, float]:
+        w = self.weights[self.game.players[p].policy]
+        base = self.baseline(p, w)
+        values = [self.action_value(p, a, card, base, w) for a in actions]
+        best = max(values)
+        return values.index(best), best
+
+    # -- the decisions
+    def choose_source(self, p: int, sources: list[Source]) -> tuple[Source, Action | None]:
+        """The source, and (greedy players taking the discard) the action already chosen."""
+        policy = self.game.players[p].policy
+        if len(sources) == 1 and sources[0] == Source.DECK:
+            return Source.DECK, None
+        if policy == Policy.RANDOM:
+            return sources[self.pick(len(sources))], None
+        card = self.game.discard[-1]
+        actions = self.game.legal_actions(p, Source.DISCARD, card)
+        i, v = self.best_action(p, card, actions)
+        if Source.DECK not in sources or v >= self.weights[policy][W_TAKE_BAR]:
+            return Source.DISCARD, actions[i]
+        return Source.DECK, None
+
+    def choose_action(self, p: int, card: int, actions: list[Action]) -> int:
+        if len(actions) == 1:
+            return 0
+        if self.game.players[p].policy == Policy.RANDOM:
+            return self.pick(len(actions))
+        return self.best_action(p, card, actions)[0]
+
+    def claim_before(
+        self, p: int, slots: list[int], source: Source, action: Action | None
+    ) -> int | None:
+        """Greedy players claim before the action when the Legend might not be claimable
+        after it: always when drawing (the card is unknown), else when the chosen action
+        leaves no Legend worth as much claimable. ``random`` never claims before."""
+        if not slots or self.game.players[p].policy == Policy.RANDOM:
+            return None
+        best = self.best_slot(slots)
+        if source == Source.DECK or action is None:
+            return best
+        kinds = self.visible(p)
+        final = len(self.game.players[p].face_down()) == 1 and kinds[action.cell] is None
+        if final and not self.rules.o.legend_claim_after_final_reveal:
+            return best
+        kinds[action.cell] = self.game.discard[-1]
+        after = self.best_claim(KingdomView(self.rules, kinds))
+        river = self.game.river[best]
+        assert river is not None
+        return best if after < self.rules.legends[river].points else None
+
+    def best_slot(self, slots: list[int]) -> int:
+        """The river slot of the Legend worth most (first slot on ties)."""
+        pts = [self.rules.legends[g].points for s in slots if (g := self.game.river[s]) is not None]
+        return slots[pts.index(max(pts))]
+
+    def claim_after(self, p: int, slots: list[int]) -> int:
+        if self.game.players[p].policy == Policy.RANDOM:
+            return slots[self.pick(len(slots))]
+        return self.best_slot(slots)
+
+
+# --- the game ------------------------------------------------------------------------------
+
+
+class DrakoGame:
+    """One game. ``run()`` plays it to the end; ``events`` narrates it if ``record``."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        weights: np.ndarray,
+        seat_policies: list[int],
+        seed: int,
+        game_id: int,
+        record: bool = False,
+    ) -> None:
+        assert 1 <= len(seat_policies) <= MAX_PLAYERS
+        self.rules = rules
+        self.n = len(seat_policies)
+        self.rng = GameRng(seed, game_id)
+        self.players = [Player(seat, pol) for seat, pol in enumerate(seat_policies)]
+        self.brain = Brain(self, weights)
+        self.deck: list[int] = []  # draw pile, top = end
+        self.discard: list[int] = []  # discard pile, top = end
+        self.legend_deck: list[int] = []  # top = end
+        self.river: list[int | None] = []  # face-up Legends; None = empty slot
+        self.turn = 0  # turns played so far (all players)
+        self.current = 0  # seat to play
+        self.claims_left = 0  # Legend claims the current player may still make this turn
+        self.over = False
+        self.cap_hit = False
+        self.record = record
+        self.events: list[Event] = []
+
+    # -- helpers
+    def emit(self, event: str, **data: Any) -> None:
+        if self.record:
+            self.events.append({"event": event, **data})
+
+    def cards_in_play(self) -> Counter[int]:
+        """Every kingdom card wherever it is (conservation: always equals the deck)."""
+        c = Counter(self.deck) + Counter(self.discard)
+        for pl in self.players:
+            c.update(s.kind for s in pl.kingdom)
+        return c
+
+    # -- §3 setup
+    def setup(self) -> None:
+        r = self.rules
+        self.legend_deck = list(range(len(r.legends)))
+        self.rng.shuffle(self.legend_deck)
+        self.river = [self.legend_deck.pop() for _ in range(r.o.legend_row_size)]
+        self.deck = list(r.deck)
+        self.rng.shuffle(self.deck)
+        for pl in self.players:
+            pl.kingdom = [Slot(-1, False) for _ in range(CELLS)]
+            drawn: list[int] = []
+            aside: list[int] = []
+            while len(drawn) < len(CENTRE):
+                c = self.deck.pop()
+                (aside if r.o.setup_center_distinct and c in drawn else drawn).append(c)
+            if aside:
+                self.deck.extend(aside)
+                self.rng.shuffle(self.deck)
+            for cell, c in zip(CENTRE, drawn, strict=True):
+                pl.kingdom[cell] = Slot(c, True)
+        for pl in self.players:
+            for cell in BORDER:
+                pl.kingdom[cell] = Slot(self.deck.pop(), False)
+        self.discard = [self.deck.pop()]
+        self.emit(
+            "setup",
+            river=[r.legends[g].id for g in self.river if g is not None],
+            centres=[[KINDS[pl.kingdom[c].kind] for c in CENTRE] for pl in self.players],
+            discard=KINDS[self.discard[-1]],
+        )
+
+    # -- §4.3 legality
+    def can_replace(self, p: int, cell: int, card: int) -> bool:
+        s = self.players[p].kingdom[cell]
+        if not s.face_up:
+            return True  # a face-down card can always be replaced, whatever it is
+        if s.kind in self.rules.locked:
+            return False  # face-up dragons and portals are locked
+        return not (self.rules.o.replace_same_kind_forbidden and s.kind == card)
+
+    def legal_actions(self, p: int, source: Source, card: int) -> list[Action]:
+        """In enumeration order: placements on cells 0..15, then (DECK) reveals."""
+        actions = [Action(source, c) for c in range(CELLS) if self.can_replace(p, c, card)]
+        if source == Source.DECK:
+            actions += [Action(source, c, True) for c in self.players[p].face_down()]
+        return actions
+
+    def sources(self) -> list[Source]:
+        out = []
+        if self.discard:
+            out.append(Source.DISCARD)
+        if self.deck:
+            out.append(Source.DECK)
+        return out
+
+    # -- §4.5 Legends
+    def claimable(self, p: int) -> list[int]:
+        """River slots whose Legend player ``p`` meets (face-up cards only by default)."""
+        face_up_only = self.rules.o.legend_check_face_up_only
+        kinds = [s.kind if s.face_up or not face_up_only else None for s in self.players[p].kingdom]
+        view = KingdomView(self.rules, kinds)
+        return [
+            s
+            for s, g in enumerate(self.river)
+            if g is not None and view.legend_met(self.rules.legends[g])
+        ]
+
+    def claim(self, p: int, slot: int, when: str) -> None:
+        g = self.river[slot]
+        assert g is not None
+        self.players[p].claims.append(Claim(g, self.turn, when))
+        self.claims_left -= 1
+        self.river[slot] = self.legend_deck.pop() if self.legend_deck else None
+        self.emit("claim", seat=p, turn=self.turn, legend=self.rules.legends[g].id, when=when)
+
+    # -- §4 one turn
+    def take_turn(self) -> None:
+        """One turn of the current player: source, claim before?, action, claims after
+        (not after the final reveal), reshuffle, end of game or turn cap."""
+        p = self.current
+        player = self.players[p]
+        self.turn += 1
+        player.turns += 1
+        self.claims_left = self.rules.o.legends_per_turn
+        source, planned = self.brain.choose_source(p, self.sources())
+        if self.rules.o.legend_claim_timing == "before-or-after" and self.claims_left:
+            slot = self.brain.claim_before(p, self.claimable(p), source, planned)
+            if slot is not None:
+                self.claim(p, slot, "before")
+        card = self.discard.pop() if source == Source.DISCARD else self.deck.pop()
+        actions = self.legal_actions(p, source, card)
+        if planned is None:
+            planned = actions[self.brain.choose_action(p, card, actions)]
+        assert planned in actions
+        self.apply(p, source, card, planned)
+        final = not player.face_down()
+        if not final or self.rules.o.legend_claim_after_final_reveal:
+            while self.claims_left and (slots := self.claimable(p)):
+                self.claim(p, self.brain.claim_after(p, slots), "after")
+        if not self.deck:
+            self.reshuffle()
+        if final:  # §8: the game ends at once
+            self.over = True
+            player.ended_game = True
+        elif self.turn >= self.rules.max_turns:
+            self.over = True
+            self.cap_hit = True
+        self.current = (p + 1) % self.n
+
+    def apply(self, p: int, source: Source, card: int, action: Action) -> bool:
+        """Carry out ``action`` with ``card`` in hand; True when it revealed a card."""
+        slot = self.players[p].kingdom[action.cell]
+        was_down = not slot.face_up
+        if action.reveal:
+            assert was_down
+            self.discard.append(card)
+            slot.face_up = True
+            self.emit(
+                "turn", seat=p, turn=self.turn, source="deck", card=KINDS[card], action="reveal",
+                cell=action.cell, revealed=KINDS[slot.kind],
+            )  # fmt: skip
+            return True
+        self.discard.append(slot.kind)  # the replaced card goes face up on the discard pile
+        self.emit(
+            "turn", seat=p, turn=self.turn, source=source.name.lower(), card=KINDS[card],
+            action="place", cell=action.cell, replaced=KINDS[slot.kind], was_face_down=was_down,
+        )  # fmt: skip
+        self.players[p].kingdom[action.cell] = Slot(card, True, True, self.turn)
+        return was_down
+
+    def reshuffle(self) -> None:
+        """§4.4: the discard pile (but its top card) becomes the shuffled draw pile."""
+        keep = 1 if self.rules.o.reshuffle_discard_keep_top else 0
+        if len(self.discard) <= keep:
+            return
+        self.deck = self.discard[: len(self.discard) - keep]
+        self.discard = self.discard[len(self.discard) - keep :]
+        self.rng.shuffle(self.deck)
+        self.emit("reshuffle", turn=self.turn, cards=len(self.deck))
+
+    # -- §8 end and §7 scoring
+    def run(self, check: bool = False) -> DrakoGame:
+        self.setup()
+        if check:
+            self.check_invariants()
+        while not self.over:
+            self.take_turn()
+            if check:
+                self.check_invariants()
+        self.final_scoring()
+        return self
+
+    def final_scoring(self) -> None:
+        """Reveal every face-down card where it lies, then score (§7, §8)."""
+        for pl in self.players:
+            for s in pl.kingdom:
+                s.face_up = True
+        for pl in self.players:
+            view = KingdomView(self.rules, [s.kind for s in pl.kingdom])
+            held = sum(self.rules.legends[c.legend].points for c in pl.claims)
+            pl.breakdown = view.breakdown(held)
+            pl.score = sum(pl.breakdown.values())
+            pl.legends_met = [g for g, lg in enumerate(self.rules.legends) if view.legend_met(lg)]
+        self.emit(
+            "final",
+            turns=self.turn,
+            cap_hit=self.cap_hit,
+            scores=[pl.score for pl in self.players],
+            breakdown=[pl.breakdown for pl in self.players],
+            winners=self.winners(),
+        )
+
+    def winners(self) -> list[int]:
+        return winners(
+            [pl.score for pl in self.players],
+            [pl.breakdown for pl in self.players],
+            self.rules.o.tie_break == "categories",
+        )
+
+    def check_invariants(self) -> None:
+        """Rule invariants after every step (used by the tests' harness)."""
+        assert self.cards_in_play() == self.rules.copies, "card conservation"
+        for pl in self.players:
+            assert len(pl.kingdom) == CELLS, "16 cards per kingdom"
+            assert all(s.kind >= 0 for s in pl.kingdom)
+            assert len(pl.face_down()) <= len(BORDER)
+        assert self.turn <= self.rules.max_turns
+        held = [c.legend for pl in self.players for c in pl.claims]
+        in_river = [g for g in self.river if g is not None]
+        assert sorted(held + in_river + self.legend_deck) == list(range(len(self.rules.legends)))
+
+
+def play_reference(
+    rules: Rules,
+    weights: np.ndarray,
+    seat_policies: list[int],
+    seed: int,
+    game_id: int,
+    record: bool = False,
+    check: bool = False,
+) -> DrakoGame:
+    """Play one game with the readable rules."""
+    return DrakoGame(rules, weights, seat_policies, seed, game_id, record).run(check)
+
+
+def final_state(game: DrakoGame) -> dict[str, Any]:
+    """Comparable summary of a finished game (golden files and the part-2 differential test)."""
+    return {
+        "turns": game.turn,
+        "cap_hit": game.cap_hit,
+        "scores": [pl.score for pl in game.players],
+        "breakdown": [[pl.breakdown[b] for b in BREAKDOWN] for pl in game.players],
+        "kingdoms": [[KINDS[s.kind] for s in pl.kingdom] for pl in game.players],
+        "turn_placed": [[s.turn_placed for s in pl.kingdom] for pl in game.players],
+        "claims": [
+            [[game.rules.legends[c.legend].id, c.turn] for c in pl.claims] for pl in game.players
+        ],
+        "player_turns": [pl.turns for pl in game.players],
+        "ended_by": [pl.seat for pl in game.players if pl.ended_game],
+        "winners": game.winners(),
+    }

@@ -1,0 +1,364 @@
+"""DRAKO scoring over arrays (reference §6, §7): links, tribe land points, conflicts,
+dragons, Legends met, totals and the §7.5 tie-break.
+
+Compiled with numba (``simcore.jit.hot``, about 4 s on first use, then cached): plain
+loops over numpy arrays and ints, no Python objects, no allocation (callers pass the
+output buffers); the part-2 kernel calls these functions. ``reference.py`` restates the
+same rules readably; ``tests/drako/test_scoring_agreement.py`` checks both agree on
+random grids, visibility masks and option sets.
+
+Encoding. A kingdom is ``grid``: the 4x4 grid of kind ids (``tables.Kind``) flattened to
+int32[CELLS], cell = row * SIDE + col, row 0 first; ``vis`` is a bitmask of the cells
+that count (face up; at the final scoring every cell). A set of cells is an int64
+bitmask (bit ``c`` = cell ``c``).
+
+Links are computed ONCE per kingdom by ``link_masks`` and shared by every category:
+
+* ``direct[i]``: the visible cells orthogonally next to visible cell ``i`` (§6);
+* ``full[i]``: ``direct[i]`` plus every visible cell next to a face-up portal reachable
+  from ``i`` through a chain of adjacent portals (one portal only without chaining),
+  ``i`` itself excluded. A set, so a card reached by two routes counts once (§6).
+
+Portal-blind tribes (goblins, ``kind_blind``) see only ``direct``; between a blind and a
+non-blind card the link uses portals when the relevant §9 option says so
+(``partner_mask``); two blind cards are linked only directly.
+"""
+
+from __future__ import annotations
+
+from simcore.jit import hot
+
+from .tables import (
+    B_CONFLICTS,
+    B_DRAGON,
+    CELLS,
+    LG_ADJ,
+    LG_AROUND,
+    LG_CENTRE,
+    LG_COUNT,
+    LG_EITHER,
+    LG_KINDS,
+    LG_POINTS,
+    LG_SHAPE,
+    N_BREAKDOWN,
+    N_KINDS,
+    R_CONFLICT_POINTS,
+    R_DRAGON_MAX_POSITIVE,
+    R_DRAGON_VIA_PORTAL,
+    R_GOBLIN_CONFLICT_VIA_PORTAL,
+    R_GOBLIN_LAND_VIA_PORTAL,
+    R_LEGEND_GOBLIN_VIA_PORTAL,
+    R_PORTAL_CHAINING,
+    Adjacency,
+    Category,
+    Kind,
+    Shape,
+)
+
+K_DRAGON = int(Kind.DRAGON)
+K_PORTAL = int(Kind.PORTAL)
+CAT_LAND = int(Category.LAND)
+CAT_TRIBE = int(Category.TRIBE)
+SHAPE_PRESENT = int(Shape.PRESENT)
+ADJ_ORTHOGONAL = int(Adjacency.ORTHOGONAL)
+ALL_CELLS = (1 << CELLS) - 1
+TRIBE_COLUMNS = (
+    (int(Kind.ELF), 0),
+    (int(Kind.DWARF), 1),
+    (int(Kind.HUMAN), 2),
+    (int(Kind.GOBLIN), 3),
+)
+
+
+@hot
+def popcount(x):
+    """Number of set bits of a non-negative int (at most CELLS iterations)."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@hot
+def visible_mask(up):
+    """Bitmask of the cells whose flag in ``up`` (int/bool[CELLS]) is set."""
+    m = 0
+    for c in range(CELLS):
+        if up[c]:
+            m |= 1 << c
+    return m
+
+
+@hot
+def kind_mask(grid, vis, k):
+    """Bitmask of the visible cells holding kind ``k``."""
+    m = 0
+    for c in range(CELLS):
+        if (vis >> c) & 1 and grid[c] == k:
+            m |= 1 << c
+    return m
+
+
+@hot
+def blind_mask(grid, vis, kind_blind):
+    """Bitmask of the visible cells holding a portal-blind kind (goblins)."""
+    m = 0
+    for c in range(CELLS):
+        if (vis >> c) & 1 and grid[c] >= 0 and kind_blind[grid[c]]:
+            m |= 1 << c
+    return m
+
+
+@hot
+def link_masks(grid, vis, adj, chaining, direct, full):
+    """Fill ``direct`` and ``full`` (int64[CELLS]) for the visible cells (0 elsewhere).
+
+    The single implementation of §6 connection, shared by every scoring category."""
+    portals = kind_mask(grid, vis, K_PORTAL)
+    for i in range(CELLS):
+        if not (vis >> i) & 1:
+            direct[i] = 0
+            full[i] = 0
+            continue
+        d = adj[i] & vis
+        reach = adj[i] & portals  # portals next to i
+        if chaining:
+            while True:  # grow the chain of adjacent portals to a fixed point
+                grow = reach
+                for p in range(CELLS):
+                    if (reach >> p) & 1:
+                        grow |= adj[p] & portals
+                if grow == reach:
+                    break
+                reach = grow
+        f = d
+        for p in range(CELLS):
+            if (reach >> p) & 1:
+                f |= adj[p] & vis
+        direct[i] = d
+        full[i] = f & ~(1 << i)
+
+
+@hot
+def partner_mask(i, blind_i, blinds, direct, full, blind_via_portal):
+    """Cells linked to cell ``i`` for a symmetric relation (land points, conflicts):
+    non-blind pairs use ``full``; a blind/non-blind pair uses ``full`` only if
+    ``blind_via_portal``; two blind cards only ``direct``."""
+    if blind_i:
+        other = full[i] if blind_via_portal else direct[i]
+        return (other & ~blinds) | (direct[i] & blinds)
+    with_blind = full[i] if blind_via_portal else direct[i]
+    return (full[i] & ~blinds) | (with_blind & blinds)
+
+
+@hot
+def legend_mask(i, blind_i, blinds, direct, full, via_portal):
+    """Cells a Legend's centre card ``i`` counts (§5, GP): a blind (goblin) centre counts
+    direct neighbours only; a non-blind centre reaches blind cards through portals when
+    ``via_portal`` (the §9 ``legend_links_via_portal`` default)."""
+    if blind_i:
+        return direct[i]
+    with_blind = full[i] if via_portal else direct[i]
+    return (full[i] & ~blinds) | (with_blind & blinds)
+
+
+@hot
+def tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, full, out):
+    """§7.1: add each tribe's points for its distinct linked lands to ``out[0:4]``
+    (elf, dwarf, human, goblin)."""
+    blinds = blind_mask(grid, vis, kind_blind)
+    via = rules[R_GOBLIN_LAND_VIA_PORTAL] != 0
+    for i in range(CELLS):
+        if not (vis >> i) & 1:
+            continue
+        t = grid[i]
+        if kind_cat[t] != CAT_TRIBE:
+            continue
+        col = -1
+        for k, b in TRIBE_COLUMNS:
+            if k == t:
+                col = b
+        if col < 0:
+            continue
+        m = partner_mask(i, kind_blind[t] != 0, blinds, direct, full, via)
+        pts = 0
+        for j in range(CELLS):
+            if (m >> j) & 1 and kind_cat[grid[j]] == CAT_LAND:
+                pts += land_pts[t, grid[j]]
+        out[col] += pts
+
+
+@hot
+def conflicts(grid, vis, kind_blind, rival, rules, direct, full):
+    """§7.2: ``conflict_points`` (−2) per unordered linked pair of rival tribe cards."""
+    blinds = blind_mask(grid, vis, kind_blind)
+    via = rules[R_GOBLIN_CONFLICT_VIA_PORTAL] != 0
+    pairs = 0
+    for i in range(CELLS):
+        if not (vis >> i) & 1:
+            continue
+        m = partner_mask(i, kind_blind[grid[i]] != 0, blinds, direct, full, via)
+        for j in range(i + 1, CELLS):
+            if (m >> j) & 1 and rival[grid[i], grid[j]]:
+                pairs += 1
+    return pairs * rules[R_CONFLICT_POINTS]
+
+
+@hot
+def dragon_is_tame(i, grid, vis, kind_blind, kind_tame, rules, direct, full):
+    """§7.3: a dragon is domesticated when linked to >= 2 cards of one domesticating kind."""
+    blinds = blind_mask(grid, vis, kind_blind)
+    if rules[R_DRAGON_VIA_PORTAL]:
+        m = partner_mask(i, False, blinds, direct, full, False)
+    else:
+        m = direct[i]
+    for k in range(N_KINDS):  # noqa: SIM110 (numba: no generators)
+        if kind_tame[k] and popcount(m & kind_mask(grid, vis, k)) >= 2:
+            return True
+    return False
+
+
+@hot
+def dragon_value(n, dragon_values):
+    """The value of each dragon of a kingdom holding ``n >= 1`` dragons (§7.3 table)."""
+    return dragon_values[min(n, dragon_values.shape[0]) - 1]
+
+
+@hot
+def dragon_points(grid, vis, kind_blind, kind_tame, dragon_values, rules, direct, full):
+    """§7.3: v·pos − v·(n − pos), v = value for n dragons, pos = min(tame, max_positive)."""
+    n = 0
+    tame = 0
+    for i in range(CELLS):
+        if (vis >> i) & 1 and grid[i] == K_DRAGON:
+            n += 1
+            if dragon_is_tame(i, grid, vis, kind_blind, kind_tame, rules, direct, full):
+                tame += 1
+    if n == 0:
+        return 0
+    v = dragon_value(n, dragon_values)
+    pos = min(tame, rules[R_DRAGON_MAX_POSITIVE])
+    return v * pos - v * (n - pos)
+
+
+@hot
+def _linked_met(grid, vis, kind_blind, rules, direct, full, centre, around, count, orth):
+    blinds = blind_mask(grid, vis, kind_blind)
+    arounds = kind_mask(grid, vis, around)
+    via = rules[R_LEGEND_GOBLIN_VIA_PORTAL] != 0
+    for i in range(CELLS):
+        if (vis >> i) & 1 and grid[i] == centre:
+            if orth:
+                m = direct[i]
+            else:
+                m = legend_mask(i, kind_blind[centre] != 0, blinds, direct, full, via)
+            if popcount(m & arounds) >= count:
+                return True
+    return False
+
+
+@hot
+def legend_met(g, legend, grid, vis, kind_blind, rules, direct, full):
+    """§5: does the kingdom (its ``vis`` cells) meet Legend row ``g``?"""
+    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+        need = legend[g, LG_KINDS]
+        for k in range(N_KINDS):  # noqa: SIM110 (numba: no generators)
+            if (need >> k) & 1 and kind_mask(grid, vis, k) == 0:
+                return False
+        return True
+    centre = legend[g, LG_CENTRE]
+    around = legend[g, LG_AROUND]
+    count = legend[g, LG_COUNT]
+    orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
+    if _linked_met(grid, vis, kind_blind, rules, direct, full, centre, around, count, orth):
+        return True
+    if legend[g, LG_EITHER]:
+        return _linked_met(grid, vis, kind_blind, rules, direct, full, around, centre, count, orth)
+    return False
+
+
+@hot
+def legends_met(legend, grid, vis, kind_blind, rules, direct, full, out):
+    """Set ``out[g]`` to 1 for every Legend row the kingdom meets, else 0; returns the count.
+    Links must come from ``link_masks`` on the same ``vis``."""
+    n = 0
+    for g in range(legend.shape[0]):
+        met = legend_met(g, legend, grid, vis, kind_blind, rules, direct, full)
+        out[g] = 1 if met else 0
+        n += out[g]
+    return n
+
+
+@hot
+def score_kingdom(
+    grid, vis, kind_cat, kind_blind, kind_tame, land_pts, rival, dragon_values, adj, rules,
+    direct, full, out,
+):  # fmt: skip
+    """The kingdom part of the §7 breakdown into ``out`` (int32[N_BREAKDOWN]: elf, dwarf,
+    human, goblin, dragon, conflicts; the legends column is set to 0). Fills the link
+    buffers ``direct``/``full`` as a side effect. Returns the kingdom total."""
+    for b in range(N_BREAKDOWN):
+        out[b] = 0
+    link_masks(grid, vis, adj, rules[R_PORTAL_CHAINING] != 0, direct, full)
+    tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, full, out)
+    out[B_DRAGON] = dragon_points(
+        grid, vis, kind_blind, kind_tame, dragon_values, rules, direct, full
+    )
+    out[B_CONFLICTS] = conflicts(grid, vis, kind_blind, rival, rules, direct, full)
+    total = 0
+    for b in range(N_BREAKDOWN):
+        total += out[b]
+    return total
+
+
+@hot
+def held_legend_points(legend, held):
+    """§7.4: points of the Legends flagged in ``held`` (int[N_LEGENDS])."""
+    s = 0
+    for g in range(legend.shape[0]):
+        if held[g]:
+            s += legend[g, LG_POINTS]
+    return s
+
+
+@hot
+def tie_key(breakdown, key):
+    """§7.5: ``key`` = the category subtotals of ``breakdown`` sorted high to low."""
+    n = breakdown.shape[0]
+    for b in range(n):
+        key[b] = breakdown[b]
+    for a in range(1, n):  # insertion sort, descending
+        x = key[a]
+        j = a - 1
+        while j >= 0 and key[j] < x:
+            key[j + 1] = key[j]
+            j -= 1
+        key[j + 1] = x
+
+
+@hot
+def winners(totals, breakdowns, tie_categories, keys, out):
+    """Set ``out[p]`` = 1 for each winner: highest total, then (``tie_categories``) the
+    highest §7.5 key, compared lexicographically; still tied players all win (share).
+    ``keys``: int32[P, N_BREAKDOWN] scratch. Returns the number of winners."""
+    P = totals.shape[0]
+    best = totals[0]
+    for p in range(P):
+        best = max(best, totals[p])
+        tie_key(breakdowns[p], keys[p])
+    for p in range(P):
+        out[p] = 1 if totals[p] == best else 0
+    if tie_categories:
+        for b in range(keys.shape[1]):  # keep the tied players with the highest b-th value
+            top = -(1 << 30)
+            for p in range(P):
+                if out[p] and keys[p, b] > top:
+                    top = keys[p, b]
+            for p in range(P):
+                if out[p] and keys[p, b] < top:
+                    out[p] = 0
+    n = 0
+    for p in range(P):
+        n += out[p]
+    return n

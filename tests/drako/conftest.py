@@ -1,0 +1,120 @@
+"""Shared helpers for the DRAKO tests (tests can't import each other under
+``--import-mode=importlib``, so helpers are handed out as fixtures).
+
+ASCII kingdoms: 4 rows separated by ``/`` (row 0 first), 4 cards per row separated by
+spaces. One letter per kind (upper case: face up, lower case: face down)::
+
+    P plain   F forest   M mountain   S swamp
+    H human   E elf      D dwarf      G goblin   R dragon   O portal
+
+e.g. ``"H P s s / s s s s / s s s s / s s s s"``: a face-up Human next to a face-up
+Plain, everything else face down (invisible to ``view``: it counts as empty).
+
+* ``data``    - the built-in rules file (loaded once per session).
+* ``grid``    - ``grid("H P S S / ...")`` -> (kinds: list[int], face_up: list[bool]).
+* ``view``    - ``view(ascii, preset="brief")`` -> ``KingdomView`` of the face-up cards.
+* ``score``   - ``score(ascii, preset="brief", legends=())`` -> the ``score_state`` row of
+                a one-player state (all cards face up; case ignored).
+* ``new_game``- ``new_game(players=2, preset="brief", policies=None, seed=1, game_id=0)``
+                -> a ``DrakoGame`` after setup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+from simcore.games.drako.engine import score_state
+from simcore.games.drako.policies import Policy, default_weights
+from simcore.games.drako.reference import DrakoGame, KingdomView, Rules
+from simcore.games.drako.tables import KINDS, SIDE, DrakoData, load_data
+
+LETTERS = {
+    "P": "plain",
+    "F": "forest",
+    "M": "mountain",
+    "S": "swamp",
+    "H": "human",
+    "E": "elf",
+    "D": "dwarf",
+    "G": "goblin",
+    "R": "dragon",
+    "O": "portal",
+}
+
+
+def parse_grid(text: str) -> tuple[list[int], list[bool]]:
+    rows = [r.split() for r in text.split("/")]
+    assert len(rows) == SIDE, text
+    assert all(len(r) == SIDE for r in rows), text
+    kinds, up = [], []
+    for row in rows:
+        for token in row:
+            kinds.append(KINDS.index(LETTERS[token.upper()]))
+            up.append(token.isupper())
+    return kinds, up
+
+
+def as_json_grid(text: str) -> list[list[str]]:
+    kinds, _ = parse_grid(text)
+    return [[KINDS[k] for k in kinds[r * SIDE : (r + 1) * SIDE]] for r in range(SIDE)]
+
+
+@pytest.fixture(scope="session")
+def data() -> DrakoData:
+    return load_data()
+
+
+@pytest.fixture
+def grid() -> Callable[[str], tuple[list[int], list[bool]]]:
+    return parse_grid
+
+
+@pytest.fixture
+def json_grid() -> Callable[[str], list[list[str]]]:
+    return as_json_grid
+
+
+@pytest.fixture
+def view(data: DrakoData) -> Callable[..., KingdomView]:
+    def make(text: str, preset: str = "brief") -> KingdomView:
+        kinds, up = parse_grid(text)
+        return KingdomView(
+            Rules(data, preset, 4), [k if u else None for k, u in zip(kinds, up, strict=True)]
+        )
+
+    return make
+
+
+@pytest.fixture
+def score(data: DrakoData) -> Callable[..., dict[str, Any]]:
+    def run(text: str, preset: str = "brief", legends: Sequence[str] = ()) -> dict[str, Any]:
+        state = {
+            "rules": preset,
+            "players": [{"grid": as_json_grid(text), "legends": list(legends)}],
+        }
+        return score_state(state, data)["players"][0]
+
+    return run
+
+
+@pytest.fixture
+def new_game(data: DrakoData) -> Callable[..., DrakoGame]:
+    def make(
+        players: int = 2,
+        preset: str = "brief",
+        policies: Sequence[int] | None = None,
+        seed: int = 1,
+        game_id: int = 0,
+        rules: Rules | None = None,
+    ) -> DrakoGame:
+        pols = list(policies) if policies is not None else [int(Policy.GREEDY)] * players
+        game = DrakoGame(
+            rules or Rules(data, preset, players), default_weights(), pols, seed, game_id
+        )
+        game.setup()
+        return game
+
+    return make

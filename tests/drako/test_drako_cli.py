@@ -1,0 +1,166 @@
+"""``talesim score drako``, ``talesim cards drako`` and the part-2 placeholders through
+Typer's CliRunner (the issue 4 JSON contract; one ``error:`` line for bad input)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from cli.main import app
+
+CATEGORIES = ("elf", "dwarf", "human", "goblin", "dragon", "conflicts", "legends")
+
+
+def invoke(*args: str | Path) -> Result:
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def assert_error(result: Result, *fragments: str) -> None:
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    assert "Traceback" not in result.output
+
+
+@pytest.fixture
+def state_file(tmp_path: Path):
+    def write(state: object) -> Path:
+        path = tmp_path / "state.json"
+        path.write_text(json.dumps(state))
+        return path
+
+    return write
+
+
+@pytest.fixture
+def two_players(json_grid) -> dict:
+    """Seat 0 = the full-kingdom example of test_scoring (16 points with human-elf held);
+    seat 1: a Goblin between two Swamps, goblins side by side (brief: a conflict)."""
+    return {
+        "rules": "brief",
+        "players": [
+            {"grid": json_grid("P H F S / E O H G / D M R S / P E H G"), "legends": ["human-elf"]},
+            {"grid": json_grid("S G S M / M G M M / F F F F / P P P P")},
+        ],
+    }
+
+
+def test_score_json_contract(state_file, two_players) -> None:
+    """Seat 1: Goblin 1 has Swamps 0 and 2 (+6), Goblin 5 none; brief: G1–G5 conflict −2;
+    seat 0 wins 16 to 4."""
+    result = invoke("score", "drako", state_file(two_players), "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert set(out) == {"players", "winners"}
+    p0, p1 = out["players"]
+    for p in (p0, p1):
+        assert set(CATEGORIES) | {"total", "legends_met"} <= set(p)
+        assert p["total"] == sum(p[c] for c in CATEGORIES)
+        assert p["conflicts"] <= 0
+    assert [p0[c] for c in CATEGORIES] == [0, 2, 6, 9, 3, -6, 2]
+    assert p0["total"] == 16
+    assert p0["legends_met"] == ["human-elf", "human-pair", "four-tribes"]
+    assert [p1[c] for c in CATEGORIES] == [0, 0, 0, 6, 0, -2, 0]
+    # Goblins 1 and 5 adjacent; Mountain 7 linked to Mountains 3 and 6; rows of Forests and
+    # Plains. Swamps 0 and 2 are not linked (the Goblin between them is no portal).
+    assert p1["legends_met"] == ["goblin-pair", "three-plains", "three-mountains", "three-forests"]
+    assert out["winners"] == [0]
+
+
+def test_score_published_preset_drops_goblin_goblin_conflict(state_file, two_players) -> None:
+    two_players["rules"] = "published"
+    out = json.loads(invoke("score", "drako", state_file(two_players), "--json").stdout)
+    assert out["players"][1]["conflicts"] == 0
+    assert out["players"][1]["total"] == 6
+
+
+def test_score_table(state_file, two_players) -> None:
+    result = invoke("score", "drako", state_file(two_players))
+    assert result.exit_code == 0, result.output
+    assert "Score breakdown" in result.stdout
+    assert "conflicts -6" in result.stdout
+    assert "winners: seat 0" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("state", "fragment"),
+    [
+        ({"rules": "expert", "players": []}, "'rules' must be one of brief, published"),
+        ({"players": [{"grid": [["plain"] * 4] * 3}]}, "player 0: 'grid' must be 4 rows of 4"),
+        ({"players": [{"grid": [["plain", "lava", "elf", "elf"]] * 4}]}, "unknown card \"lava\""),
+        ({"players": [{"grid": [["dragon"] * 4] * 4}]}, "'dragon' appears 16 times; the box has 8"),
+        ({"players": [{"grid": [["elf", "dwarf", "human", "goblin"]] * 2 + [["plain"] * 4] * 2,
+                       "legends": ["elf-trio"]}]}, "unknown legend 'elf-trio'"),
+        ({"players": [], "extra": 1}, "unknown key(s) extra"),
+    ],
+)  # fmt: skip
+def test_score_bad_state_is_one_line(state_file, state, fragment) -> None:
+    assert_error(invoke("score", "drako", state_file(state)), fragment)
+
+
+def test_legend_held_twice_is_refused(state_file, two_players) -> None:
+    two_players["players"][1]["legends"] = ["human-elf"]
+    assert_error(invoke("score", "drako", state_file(two_players)), "'human-elf' is held twice")
+
+
+def test_cards_table_and_json() -> None:
+    result = invoke("cards", "drako", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [r["id"] for r in rows[:10]] == [
+        "plain", "forest", "mountain", "swamp", "human", "elf", "dwarf", "goblin", "dragon",
+        "portal",
+    ]  # fmt: skip
+    assert len(rows) == 25
+    assert rows[8]["value"].startswith("3/4/5")
+    published = json.loads(invoke("cards", "drako", "--rules", "published", "--json").stdout)
+    assert published[8]["value"].startswith("3/5/6")
+    table = invoke("cards", "drako")
+    assert table.exit_code == 0
+    assert "battle-goblin-human" in table.stdout
+
+
+def test_cards_unknown_preset() -> None:
+    assert_error(invoke("cards", "drako", "--rules", "expert"), "drako has no variant 'expert'")
+
+
+def test_simulate_says_the_kernel_is_part_2_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = invoke(
+        "simulate", "drako", "--games", "10", "--players", "3", "--seed", "1",
+        "--policy", "greedy", "--out", out,
+    )  # fmt: skip
+    assert_error(result, "drako: the simulation kernel is not implemented yet (issue 4, part 2)")
+    assert not out.exists()
+
+
+def test_simulate_still_checks_the_request_first(tmp_path: Path) -> None:
+    result = invoke(
+        "simulate", "drako", "--games", "10", "--players", "5", "--seed", "1",
+        "--policy", "greedy", "--out", tmp_path / "run",
+    )  # fmt: skip
+    assert_error(result, "played by 2-4 players, not 5")
+
+
+def test_games_lists_drako() -> None:
+    result = invoke("games")
+    assert result.exit_code == 0
+    assert "drako" in result.stdout
+    assert "legend-hunter" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("play", "drako", "--seed", "1", "--players", "2", "--policy", "greedy"),
+        ("bench", "drako"),
+    ],
+)
+def test_play_and_bench_say_part_2(args) -> None:
+    assert_error(invoke(*args), "not implemented yet (issue 4, part 2)")
