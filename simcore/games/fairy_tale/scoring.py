@@ -78,30 +78,45 @@ def player_total(ct, own, own_fc, cnt, fcnt, n_players, p, strict):
     return total
 
 
-@hot_inline
-def _affected(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
-    s = own[c] * copy_value(ct, c, own, own_fc, cnt, fcnt, n_players, p, strict)
+@hot
+def delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
+    """``player_total`` after one more face-up ``c`` minus before. Only ``c``'s own copies
+    and its dependents ``deps[c]`` can change value; the common kinds have closed forms (a
+    fixed card adds its points, a card counting another card adds per × that count, a
+    counter of ``c`` gains ``per`` per copy), the rest are scored before and after.
+    ``own``/``own_fc`` are restored. Pinned to full rescoring by the scoring tests."""
+    kind = ct[c, C_VALUE]
+    f = ct[c, C_FACTION]
+    n = own[c]
+    if kind == V_FIXED or kind == V_WILD:
+        d = ct[c, C_POINTS]
+    elif kind == V_COUNT and ct[c, C_OF] != c:
+        d = ct[c, C_PER] * own[ct[c, C_OF]]
+    else:
+        before = n * copy_value(ct, c, own, own_fc, cnt, fcnt, n_players, p, strict) if n else 0
+        own[c] += 1
+        own_fc[f] += 1
+        d = (n + 1) * copy_value(ct, c, own, own_fc, cnt, fcnt, n_players, p, strict) - before
+        own[c] -= 1
+        own_fc[f] -= 1
     for k in range(deps.shape[1]):
         u = deps[c, k]
         if u < 0:
             break
-        if own[u] != 0:
-            s += own[u] * copy_value(ct, u, own, own_fc, cnt, fcnt, n_players, p, strict)
-    return s
-
-
-@hot
-def delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
-    """``player_total`` after one more face-up ``c`` minus before, touching only the cards
-    whose value can change (``c`` and ``deps[c]``). ``own``/``own_fc`` are restored."""
-    f = ct[c, C_FACTION]
-    before = _affected(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict)
-    own[c] += 1
-    own_fc[f] += 1
-    after = _affected(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict)
-    own[c] -= 1
-    own_fc[f] -= 1
-    return after - before
+        m = own[u]
+        if m == 0:
+            continue
+        if ct[u, C_VALUE] == V_COUNT:  # u counts c (deps never lists c itself)
+            d += m * ct[u, C_PER]
+        else:
+            b = copy_value(ct, u, own, own_fc, cnt, fcnt, n_players, p, strict)
+            own[c] += 1
+            own_fc[f] += 1
+            a = copy_value(ct, u, own, own_fc, cnt, fcnt, n_players, p, strict)
+            own[c] -= 1
+            own_fc[f] -= 1
+            d += m * (a - b)
+    return d
 
 
 @hot
