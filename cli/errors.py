@@ -1,9 +1,22 @@
-"""One-line errors for bad input: ``error: <message>`` on stderr and exit code 2.
+"""One-line errors: ``error: <message>`` on stderr and a meaningful exit code.
 
-Every command body runs inside ``reported()``. Bad requests raised anywhere below the CLI
-(``GameError``, ``CardDataError``, ``RunError``/``RunDirError``) and the CLI's own
-``UserError`` become a single line, never a traceback; anything else is a bug and keeps
-its traceback. Light imports only: this module is loaded by ``talesim --help``.
+Every command body runs inside ``reported()``. Anything it recognises becomes a single
+line, never a traceback; anything else is a bug and keeps its traceback (exit code 1).
+
+Exit codes:
+
+* 0 -- success;
+* 1 -- the run could not be written (``RunWriteError``: disk full, permission denied);
+  the run directory is left resumable (``talesim simulate ... --resume``);
+* 2 -- bad input: ``GameError``, ``CardDataError``, ``RunError``/``RunDirError`` (which
+  also cover an unusable run directory, an unreachable Dask scheduler and a missing dask
+  install) and the CLI's own ``UserError``; nothing was written;
+* 3 -- a kernel in checking mode (``simulate --check``) found a broken rule invariant
+  (``InvariantError``): a bug in the engine, not in the input; the message names the seed
+  and the game id to replay with ``talesim play``;
+* 130 -- interrupted by Ctrl-C (``simulate`` prints how to resume).
+
+Light imports only: this module is loaded by ``talesim --help``.
 """
 
 from __future__ import annotations
@@ -17,10 +30,13 @@ from typing import Any, NoReturn
 import typer
 
 from simcore.cards import CardDataError
-from simcore.registry import GameError
-from simcore.runner import RunError
+from simcore.registry import GameError, InvariantError
+from simcore.runner import RunError, RunWriteError
 
+EXIT_WRITE_FAILED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INVARIANT = 3
+EXIT_INTERRUPTED = 130
 
 
 class UserError(Exception):
@@ -35,19 +51,23 @@ def one_line(message: str) -> str:
     return "; ".join(line.strip() for line in str(message).splitlines() if line.strip())
 
 
-def fail(message: str) -> NoReturn:
-    """Print ``error: message`` on stderr and exit with code 2."""
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    """Print ``error: message`` on stderr and exit with ``code`` (default 2, bad input)."""
     typer.echo(f"error: {one_line(message)}", err=True)
-    raise typer.Exit(EXIT_BAD_INPUT)
+    raise typer.Exit(code)
 
 
 @contextmanager
 def reported() -> Iterator[None]:
-    """Turn user errors raised in the block into one ``error:`` line and exit code 2."""
+    """Turn the errors raised in the block into one ``error:`` line and their exit code."""
     try:
         yield
     except USER_ERRORS as exc:
         fail(str(exc))
+    except RunWriteError as exc:
+        fail(str(exc), EXIT_WRITE_FAILED)
+    except InvariantError as exc:
+        fail(str(exc), EXIT_INVARIANT)
 
 
 def read_json_file(path: Path) -> Any:
@@ -68,3 +88,5 @@ def read_json_file(path: Path) -> Any:
         raise UserError(
             f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
         ) from None
+    except RecursionError:
+        raise UserError(f"{path}: JSON nested too deeply") from None

@@ -1,14 +1,29 @@
-"""``talesim simulate``: play N seeded games into a Parquet run directory."""
+"""``talesim simulate``: play N seeded games into a Parquet run directory.
+
+Exit codes (see ``cli.errors``): 0 done; 1 the disk refused a write; 2 bad input (also an
+unreachable Dask scheduler or a missing dask install); 3 ``--check`` found a broken rule
+invariant; 130 interrupted by Ctrl-C. After 1 and 130 the run is finished with the same
+command plus ``--resume``, which the message spells out.
+"""
 
 from __future__ import annotations
 
+import shlex
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from cli import options
-from cli.errors import reported
+from cli.errors import EXIT_INTERRUPTED, reported
+
+
+class Backend(StrEnum):
+    """Where the chunks are computed."""
+
+    local = "local"
+    dask = "dask"
 
 
 def simulate(
@@ -28,8 +43,37 @@ def simulate(
     ] = None,
     threads: Annotated[
         int | None,
-        typer.Option("--threads", help="numba threads (default: all cores).", show_default=False),
+        typer.Option(
+            "--threads",
+            help="numba threads (default: all cores); with --backend dask and no "
+            "--scheduler, the number of local worker processes.",
+            show_default=False,
+        ),
     ] = None,
+    backend: Annotated[
+        Backend,
+        typer.Option(
+            "--backend",
+            help="local: numba threads in this process; dask: chunks as tasks on a Dask "
+            "cluster (--scheduler, or a local cluster started for the run).",
+        ),
+    ] = Backend.local,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="Dask scheduler address, e.g. tcp://HOST:8786 (with --backend dask).",
+            show_default=False,
+        ),
+    ] = None,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="Run the kernel in checking mode: verify every rule invariant after each "
+            "step; stops at the first violation, naming seed and game id.",
+        ),
+    ] = False,
     resume: Annotated[
         bool, typer.Option("--resume", help="Finish the interrupted run in --out.")
     ] = False,
@@ -43,6 +87,18 @@ def simulate(
     ] = False,
 ) -> None:
     """Simulate GAMES seeded games of GAME and store them as a Parquet dataset in OUT."""
+    args: list[str] = [game, "--games", str(games), "--players", str(players)]
+    args += ["--seed", str(seed), "--policy", policy, "--out", str(out)]
+    args += ["--variant", variant] if variant is not None else []
+    args += ["--cards", str(cards_file)] if cards_file is not None else []
+    args += ["--chunk-size", str(chunk_size)] if chunk_size is not None else []
+    args += ["--threads", str(threads)] if threads is not None else []
+    args += ["--backend", backend.value] if backend is not Backend.local else []
+    args += ["--scheduler", scheduler] if scheduler is not None else []
+    flags = {"--check": check, "--rotate-seats": rotate_seats, "--quiet": quiet}
+    args += [flag for flag, on in flags.items() if on]
+    again = shlex.join(["talesim", "simulate", *args, "--resume"])
+
     with reported():
         from simcore import runner
 
@@ -62,10 +118,21 @@ def simulate(
                 overwrite=overwrite,
                 rotate_seats=rotate_seats,
                 progress=not quiet,
+                backend=backend.value,
+                scheduler=scheduler,
+                check=check,
             )
+        except runner.RunInterrupted as exc:
+            typer.echo(f"{exc}; finish with: {again}", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         except KeyboardInterrupt:
-            typer.echo(f"interrupted: finish the run with --resume --out {out}", err=True)
-            raise typer.Exit(130) from None
+            if (out / runner.MANIFEST).is_file():
+                typer.echo(
+                    f"aborted; the chunks already written are kept; finish with: {again}", err=True
+                )
+            else:
+                typer.echo("aborted before anything was written", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
     if summary:
         from rich.console import Console
 

@@ -8,32 +8,52 @@ which chunks are done; it is rewritten after every chunk, so ``resume=True`` red
 missing chunks and, games being deterministic per ``(seed, game id)``, ends with the same
 bytes as an uninterrupted run.
 
+Backends compute the chunks; this module alone writes the run directory:
+
+* ``local`` (default): the kernel of chunk ``i+1`` runs on the calling thread with numba's
+  threads (numba's thread count is thread-local) while one background thread writes
+  chunk ``i``;
+* ``dask`` (``simcore.dask_backend``): chunks are tasks on a Dask cluster (one given by its
+  scheduler address, or a ``LocalCluster`` started for the run). Workers compute a chunk
+  and send its tables back, encoded as Parquet with ``encode_part`` like every part; the
+  client writes the parts and the manifest with the same code as the local path. So
+  parts stay atomic, only one process ever writes the manifest, and workers need no
+  shared filesystem (nor the card files: the prepared game travels with the tasks).
+
 Guarantees:
 
 * every input is validated (game, variant, players, policies, card data, seed, counts,
-  threads, the state of ``OUT``) before anything is created on disk;
+  threads, backend, the state of ``OUT``, and for dask the cluster being reachable) before
+  anything is created on disk;
 * every file is written atomically (temp file in the same directory, fsync, ``os.replace``),
-  so an interrupted run leaves whole parts and a consistent manifest only;
-* the kernel of chunk ``i+1`` runs on the calling thread (numba's thread count is
-  thread-local) while one background thread writes chunk ``i``.
+  so an interrupted or killed run leaves whole parts and a consistent manifest only; a
+  failed write (disk full, permission) is one ``RunWriteError`` naming the file, and the
+  run stays resumable;
+* Ctrl-C (SIGINT, main thread only) stops the run cleanly after the chunk being computed
+  is written and raises ``RunInterrupted``; a second Ctrl-C aborts at once
+  (``KeyboardInterrupt``). Either way the manifest says "running" and ``resume`` finishes
+  the run.
 
-This module imports neither numba nor polars at import time (the CLI imports it to catch
-``RunError`` while ``talesim --help`` must stay instant).
+This module imports neither numba, polars nor dask at import time (the CLI imports it to
+catch ``RunError`` while ``talesim --help`` must stay instant).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, Any
 
 import simcore
@@ -51,8 +71,10 @@ MANIFEST_FORMAT = 1
 PART_NAME = "part-{index:05d}.parquet"
 PART_GLOB = "part-*.parquet"
 TEMP_GLOB = ".*.tmp"  # temp files of atomic writes: ".<final name>.<pid>.tmp"
+BACKENDS = ("local", "dask")
 
 # Manifest keys that must equal the request for ``resume`` (they determine the data).
+# ``check`` is recorded but is no part of it: a checked run stores the same games.
 RESUME_KEYS = (
     "game",
     "variant",
@@ -73,6 +95,36 @@ class RunError(ValueError):
 
 class RunDirError(RunError):
     """The output directory cannot be used: not empty, not a run, or a mismatching manifest."""
+
+
+class RunWriteError(RuntimeError):
+    """Writing the run directory failed (disk full, permission, ...): one line naming the file.
+
+    Raised instead of the underlying ``OSError`` (kept as ``__cause__``). Nothing partial is
+    left behind: a chunk's manifest entry is marked done only after all its parts are in
+    place, so with ``resumable`` the run can be finished with ``resume=True``.
+    """
+
+    def __init__(self, path: Path, error: BaseException, *, resumable: bool) -> None:
+        reason = getattr(error, "strerror", None) or str(error)
+        hint = "; the run is resumable with --resume" if resumable else ""
+        super().__init__(f"cannot write {path}: {reason}{hint}")
+        self.path = path
+        self.resumable = resumable
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """The user pressed Ctrl-C and the run stopped cleanly between two chunks.
+
+    Every chunk counted in ``done`` is stored; the manifest stays "running", so
+    ``simulate(..., resume=True)`` with the same arguments finishes the run.
+    """
+
+    def __init__(self, out: Path, done: int, total: int) -> None:
+        super().__init__(f"interrupted after {done} of {total} chunks")
+        self.out = out
+        self.done = done
+        self.total = total
 
 
 @dataclass(frozen=True)
@@ -240,9 +292,34 @@ def _atomic_write(path: Path, write: Callable[[Path], object]) -> None:
         raise
 
 
-def write_part(frame: pl.DataFrame, path: Path) -> None:
-    """Write one Parquet part atomically (zstd, column statistics on)."""
-    _atomic_write(path, lambda tmp: frame.write_parquet(tmp, compression="zstd", statistics=True))
+@dataclass(frozen=True)
+class EncodedPart:
+    """One table of one chunk, already encoded as Parquet (by ``encode_part``), and its rows."""
+
+    data: bytes
+    rows: int
+
+
+def encode_part(frame: pl.DataFrame) -> EncodedPart:
+    """``frame`` as the bytes of a Parquet part (zstd, column statistics on).
+
+    Every part is encoded here, locally or on a Dask worker, so equal frames give equal
+    bytes. The frame is rechunked first: Parquet pages follow the in-memory chunks, which
+    depend on how a frame was built (e.g. an unpickled frame arrives in record batches).
+    """
+    buffer = io.BytesIO()
+    frame.rechunk().write_parquet(buffer, compression="zstd", statistics=True)
+    return EncodedPart(buffer.getvalue(), frame.height)
+
+
+def write_part(part: pl.DataFrame | EncodedPart, path: Path) -> None:
+    """Write one Parquet part atomically (a frame is encoded with ``encode_part`` first).
+
+    The disk only ever sees plain byte writes, so a full disk or a refused permission is
+    the ``OSError`` it is (with its errno), never a polars error.
+    """
+    data = (part if isinstance(part, EncodedPart) else encode_part(part)).data
+    _atomic_write(path, lambda tmp: tmp.write_bytes(data))
 
 
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
@@ -402,6 +479,114 @@ def _numba_threads(threads: int | None) -> Iterator[None]:
         numba.set_num_threads(previous)
 
 
+# --- interruption ------------------------------------------------------------------------
+
+
+@contextmanager
+def _stop_on_sigint() -> Iterator[Callable[[], bool]]:
+    """Yield ``stop_requested()``, true once SIGINT (Ctrl-C) arrived during the block.
+
+    The first Ctrl-C only sets the flag, which the backends check between chunks; a second
+    one raises ``KeyboardInterrupt`` at once. Python delivers signals to the main thread
+    only, so elsewhere nothing is installed (the flag stays false), nor where SIGINT is
+    ignored; the previous handler is restored on exit.
+    """
+    requested = threading.Event()
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) == signal.SIG_IGN  # e.g. nohup: keep ignoring it
+    ):
+        yield requested.is_set
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if requested.is_set():
+            raise KeyboardInterrupt
+        requested.set()
+        with suppress(OSError):  # os.write: print() is not reentrant inside a handler
+            os.write(2, b"\nstopping after the chunk being computed (Ctrl-C again to abort)\n")
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield requested.is_set
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+
+
+# --- backends ----------------------------------------------------------------------------
+
+ChunkStore = Callable[[Chunk, "Mapping[str, pl.DataFrame | EncodedPart]", float], None]
+Update = Callable[[str, int], None]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The chunks still missing from a run, handed to a backend, and where results go.
+
+    A backend computes ``engine.run_chunk(prepared, seed, first_game, n_games, check)`` for
+    each chunk (in any order, anywhere), checks the frames with ``check_frames``, hands
+    them, or their ``encode_part`` encodings, to ``store`` (which writes the parts and
+    marks the chunk done in the manifest; only ever called from one thread at a time),
+    reports ``update(description, games)`` and submits no new chunk once ``stop()`` is
+    true. It returns the wall time of its chunk loop in seconds.
+    """
+
+    setup: Setup
+    seed: int
+    chunks: list[Chunk]
+    check: bool
+    store: ChunkStore
+    update: Update
+    stop: Callable[[], bool]
+
+
+def _run_local(batch: Batch) -> float:
+    """The local backend: kernels on this thread (numba threads), writes on one other.
+
+    The writer owns the manifest while it runs (the caller reads it only after the pool
+    has drained), so every manifest write happens after that chunk's parts are in place.
+    Compilation (``warmup``) is excluded from the returned seconds.
+    """
+    s = batch.setup
+    if batch.chunks:
+        s.engine.warmup(s.prepared)
+    batch.update("simulating", 0)
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="talesim-writer") as pool:
+        pending: Future[None] | None = None
+        for chunk in batch.chunks:
+            if batch.stop():
+                break
+            t0 = time.perf_counter()
+            frames = s.engine.run_chunk(
+                s.prepared, batch.seed, chunk.first_game, chunk.n_games, batch.check
+            )
+            seconds = time.perf_counter() - t0
+            check_frames(s.game, chunk, frames)
+            if pending is not None:
+                pending.result()  # surface a write error before queueing more work
+            pending = pool.submit(batch.store, chunk, frames, seconds)
+            batch.update("simulating", chunk.n_games)
+        if pending is not None:
+            pending.result()
+    return time.perf_counter() - start
+
+
+def _check_backend(backend: str, scheduler: str | None, threads: int | None) -> None:
+    """Validate ``backend``, ``scheduler`` and, for dask, ``threads`` (the worker count)."""
+    if backend not in BACKENDS:
+        raise RunError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise RunError("--scheduler needs --backend dask")
+    if backend == "dask" and threads is not None:
+        check_int("threads", threads, 1)
+        if scheduler is not None:
+            raise RunError(
+                "--threads sets the number of workers of a local Dask cluster; with "
+                "--scheduler start the workers with `dask worker --nworkers N` instead"
+            )
+
+
 # --- the run -----------------------------------------------------------------------------
 
 
@@ -421,18 +606,31 @@ def simulate(
     overwrite: bool = False,
     rotate_seats: bool = False,
     progress: bool = True,
+    backend: str = "local",
+    scheduler: str | None = None,
+    check: bool = False,
 ) -> RunResult:
     """Simulate games ``0 .. n_games-1`` of ``game`` with ``seed`` into run directory ``out``.
 
     ``policies``: one name for all seats or one per seat (list or comma-separated string).
     ``chunk_size``: games per part (default ``min(50_000, n_games)``; when resuming, the
-    manifest's). ``threads``: numba threads for the kernel (default: numba's).
-    ``resume``: finish the run in ``out`` (its manifest must match the request).
-    ``overwrite``: replace the run in ``out`` (only a directory holding a manifest).
-    ``progress``: show a progress bar on stderr if it is a terminal.
+    manifest's). ``resume``: finish the run in ``out`` (its manifest must match the
+    request). ``overwrite``: replace the run in ``out`` (only a directory holding a
+    manifest). ``progress``: show a progress bar on stderr if it is a terminal.
 
-    Raises ``GameError``, ``CardDataError`` or ``RunError``/``RunDirError`` on bad input,
-    always before creating or changing anything on disk.
+    ``backend``: ``"local"`` (numba threads in this process; ``threads``: their number,
+    default numba's) or ``"dask"`` (chunks as tasks on the Dask cluster at ``scheduler``,
+    or on a ``LocalCluster`` of ``threads`` single-threaded worker processes, default one
+    per core). The data is identical whatever the backend.
+
+    ``check``: run the kernel in checking mode (every rule invariant after each step); a
+    violation raises ``simcore.registry.InvariantError``. Recorded in the manifest, but a
+    checked and an unchecked run store the same games, so it does not affect ``resume``.
+
+    Raises ``GameError``, ``CardDataError`` or ``RunError``/``RunDirError`` on bad input
+    (including an unreachable scheduler or a missing dask install), always before creating
+    or changing anything on disk; ``RunWriteError`` if the disk refuses a write and
+    ``RunInterrupted`` after a Ctrl-C (the run is resumable after both).
     """
     check_seed(seed)
     check_int("games", n_games, 1)
@@ -440,6 +638,7 @@ def simulate(
         check_int("chunk size", chunk_size, 1)
     if resume and overwrite:
         raise RunError("--resume and --overwrite cannot be combined")
+    _check_backend(backend, scheduler, threads)
     out = Path(out)
     s = setup(
         game,
@@ -449,7 +648,9 @@ def simulate(
         cards_path=cards_path,
         rotate_seats=rotate_seats,
     )
-    check_threads(threads)
+    local = backend == "local"
+    if local:
+        check_threads(threads)
     old = _check_out(out, resume=resume, overwrite=overwrite)
     if old is not None and chunk_size is None and isinstance(old.get("chunk_size"), int):
         chunk_size = old["chunk_size"]
@@ -466,38 +667,44 @@ def simulate(
         "chunk_size": chunk_size,
         "card_sha256": str(s.cards.sha256),
         "config": _jsonable(s.prepared.config()),
+        "check": check,
     }
     if old is not None:
         _check_resumable(old, request, out)
 
-    # Everything is valid: from here on the disk changes.
-    plan = plan_chunks(n_games, chunk_size)
-    if overwrite and (out / MANIFEST).is_file():
-        old_tables = _old_tables(out)
-        _clear_run(out, sorted(set(tables) | set(old_tables)))
-    out.mkdir(parents=True, exist_ok=True)
-    _remove_temp_files(out, tables)
-    for table in tables:
-        (out / table).mkdir(exist_ok=True)
-    manifest = _new_manifest(request, s, tables, plan, old, out)
-    write_manifest(out, manifest)
+    with ExitStack() as stack:
+        run_batch: Callable[[Batch], float] = _run_local
+        if not local:
+            from simcore import dask_backend  # the only place dask gets imported
 
-    todo = [plan[e["index"]] for e in manifest["chunks"] if not e["done"]]
-    resumed_games = n_games - sum(c.n_games for c in todo)
-    with (
-        _numba_threads(threads),
-        _progress(progress and _stderr_is_tty(), n_games, resumed_games) as update,
-    ):
-        if todo:
-            s.engine.warmup(s.prepared)
-        update("simulating", 0)
-        start = time.perf_counter()
-        _run_chunks(s, seed, todo, out, tables, manifest, update)
-        seconds = time.perf_counter() - start
+            # reach the cluster (or start one) before the first file is written
+            run_batch = stack.enter_context(dask_backend.connect(scheduler, workers=threads))
 
+        # Everything is valid: from here on the disk changes.
+        plan = plan_chunks(n_games, chunk_size)
+        manifest = _start_run(out, request, s, tables, plan, old, overwrite=overwrite)
+
+        todo = [plan[e["index"]] for e in manifest["chunks"] if not e["done"]]
+        resumed_games = n_games - sum(c.n_games for c in todo)
+        stop_requested = stack.enter_context(_stop_on_sigint())
+        stack.enter_context(_numba_threads(threads if local else None))
+        update = stack.enter_context(
+            _progress(progress and _stderr_is_tty(), n_games, resumed_games)
+        )
+        store = _chunk_store(out, tables, manifest, check)
+        seconds = run_batch(Batch(s, seed, todo, check, store, update, stop_requested))
+
+    done = sum(1 for e in manifest["chunks"] if e["done"])
+    if done < len(plan):
+        if stop_requested():
+            raise RunInterrupted(out, done, len(plan))
+        raise RuntimeError(f"the {backend} backend returned with {len(plan) - done} chunks missing")
     manifest["status"] = "complete"
     manifest["finished"] = _now()
-    write_manifest(out, manifest)
+    try:
+        write_manifest(out, manifest)
+    except OSError as exc:
+        raise RunWriteError(out / MANIFEST, exc, resumable=True) from exc
     games = n_games - resumed_games
     return RunResult(
         out=out,
@@ -507,6 +714,44 @@ def simulate(
         n_games=n_games,
         resumed_games=resumed_games,
     )
+
+
+def _start_run(
+    out: Path,
+    request: dict[str, Any],
+    s: Setup,
+    tables: list[str],
+    plan: list[Chunk],
+    old: dict[str, Any] | None,
+    *,
+    overwrite: bool,
+) -> dict[str, Any]:
+    """Prepare ``out`` for the chunk loop and write the starting manifest; return it.
+
+    The manifest is written before the table directories are created, so if the disk
+    refuses (``RunWriteError``), ``out`` holds either a resumable run or nothing that
+    blocks running the same command again (a directory this call created is removed).
+    """
+    created = not out.exists()
+    try:
+        if overwrite and (out / MANIFEST).is_file():
+            _clear_run(out, sorted(set(tables) | set(_old_tables(out))))
+        out.mkdir(parents=True, exist_ok=True)
+        _remove_temp_files(out, tables)
+        manifest = _new_manifest(request, s, tables, plan, old, out)
+        try:
+            write_manifest(out, manifest)
+        except OSError as exc:
+            if created:
+                with suppress(OSError):
+                    out.rmdir()
+            raise RunWriteError(out / MANIFEST, exc, resumable=old is not None) from exc
+        for table in tables:
+            (out / table).mkdir(exist_ok=True)
+    except OSError as exc:
+        where = Path(exc.filename) if exc.filename else out
+        raise RunWriteError(where, exc, resumable=(out / MANIFEST).is_file()) from exc
+    return manifest
 
 
 def _old_tables(out: Path) -> list[str]:
@@ -536,6 +781,7 @@ def _new_manifest(
             "done": False,
             "seconds": None,
             "rows": None,
+            "checked": False,
         }
         prev = previous.get(c.index)
         if (
@@ -545,7 +791,12 @@ def _new_manifest(
             and prev.get("n_games") == c.n_games
             and all(part_path(out, t, c.index).is_file() for t in tables)
         ):
-            entry.update(done=True, seconds=prev.get("seconds"), rows=prev.get("rows"))
+            entry.update(
+                done=True,
+                seconds=prev.get("seconds"),
+                rows=prev.get("rows"),
+                checked=prev.get("checked") is True,
+            )
         chunks.append(entry)
     return {
         "format": MANIFEST_FORMAT,
@@ -562,6 +813,7 @@ def _new_manifest(
         "card_files": [str(Path(f).resolve()) for f in s.cards.files],
         "card_sha256": request["card_sha256"],
         "config": request["config"],
+        "check": request["check"],  # this call's; each chunk records its own as "checked"
         "tables": tables,
         "created": (old or {}).get("created") or _now(),
         "finished": None,
@@ -575,47 +827,40 @@ def _total_seconds(chunks: list[dict[str, Any]]) -> float:
     return round(sum(float(e["seconds"] or 0.0) for e in chunks if e["done"]), 6)
 
 
-def _run_chunks(
-    s: Setup,
-    seed: int,
-    todo: list[Chunk],
-    out: Path,
-    tables: list[str],
-    manifest: dict[str, Any],
-    update: Callable[[str, int], None],
-) -> None:
-    """Compute chunks on this thread; write each one on a single background thread.
+def _chunk_store(out: Path, tables: list[str], manifest: dict[str, Any], check: bool) -> ChunkStore:
+    """``store(chunk, parts, seconds)``: write the chunk's parts (frames, or frames already
+    encoded by a Dask worker), then mark the chunk done.
 
-    The writer owns ``manifest`` while it runs (the caller only reads it after the pool
-    has drained), so every manifest write happens after that chunk's parts are in place.
+    The manifest is rewritten only after every part of the chunk is in place, so a chunk
+    marked done always has whole parts, and a failed write leaves it "not done" (resume
+    redoes it). I/O failures become ``RunWriteError`` naming the file.
     """
 
-    def write_chunk(chunk: Chunk, frames: dict[str, pl.DataFrame], seconds: float) -> None:
+    def store(
+        chunk: Chunk, parts: Mapping[str, pl.DataFrame | EncodedPart], seconds: float
+    ) -> None:
         rows = {}
         for table in tables:
-            write_part(frames[table], part_path(out, table, chunk.index))
-            rows[table] = frames[table].height
+            path = part_path(out, table, chunk.index)
+            part = parts[table]
+            try:
+                write_part(part, path)
+            except OSError as exc:
+                raise RunWriteError(path, exc, resumable=True) from exc
+            rows[table] = part.rows if isinstance(part, EncodedPart) else part.height
         entry = manifest["chunks"][chunk.index]
-        entry.update(done=True, seconds=round(seconds, 6), rows=rows)
+        entry.update(done=True, seconds=round(seconds, 6), rows=rows, checked=check)
         manifest["simulation_seconds"] = _total_seconds(manifest["chunks"])
-        write_manifest(out, manifest)
+        try:
+            write_manifest(out, manifest)
+        except OSError as exc:
+            entry["done"] = False  # as on disk
+            raise RunWriteError(out / MANIFEST, exc, resumable=True) from exc
 
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="talesim-writer") as pool:
-        pending: Future[None] | None = None
-        for chunk in todo:
-            t0 = time.perf_counter()
-            frames = s.engine.run_chunk(s.prepared, seed, chunk.first_game, chunk.n_games)
-            seconds = time.perf_counter() - t0
-            _check_frames(s.game, chunk, frames)
-            if pending is not None:
-                pending.result()  # surface a write error before queueing more work
-            pending = pool.submit(write_chunk, chunk, frames, seconds)
-            update("simulating", chunk.n_games)
-        if pending is not None:
-            pending.result()
+    return store
 
 
-def _check_frames(game: Game, chunk: Chunk, frames: dict[str, Any]) -> None:
+def check_frames(game: Game, chunk: Chunk, frames: dict[str, Any]) -> None:
     """Engine contract: exactly the game's tables, and one ``games`` row per game."""
     if set(frames) != set(game.tables):
         raise RuntimeError(

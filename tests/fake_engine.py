@@ -13,7 +13,10 @@ says otherwise; a played card scores its value (sky cards double in ``expert``).
 
 Test hooks (reset by ``reset()``): ``fail_at_first_game`` makes ``run_chunk`` raise once
 for the chunk starting at that game id; ``calls`` records ``(first_game, n_games)`` of each
-``run_chunk``; ``warmups`` counts ``warmup`` calls.
+``run_chunk`` and ``checks`` its ``check`` argument; ``warmups`` counts ``warmup`` calls;
+``broken_game`` is a game id whose play breaks an "invariant": ``run_chunk(...,
+check=True)`` raises ``InvariantError`` naming the seed and that game (unchecked, the game
+is stored like any other); ``chunk_delay`` sleeps that many seconds per chunk.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 import polars as pl
 
 from simcore.cards import CardDataError, Fields, file_sha256, read_toml
-from simcore.registry import GameError
+from simcore.registry import GameError, InvariantError
 from simcore.rng import GameRng
 
 DEFAULT_CARDS = Path(__file__).resolve().parent / "fake_cards.toml"
@@ -37,15 +40,21 @@ FACTIONS = ("forest", "sky", "river")
 POLICIES = ("random", "greedy", "collector")
 
 fail_at_first_game: int | None = None
+broken_game: int | None = None
+chunk_delay = 0.0
 calls: list[tuple[int, int]] = []
+checks: list[bool] = []
 warmups = 0
 
 
 def reset() -> None:
     """Clear the test hooks."""
-    global fail_at_first_game, warmups
+    global fail_at_first_game, broken_game, chunk_delay, warmups
     fail_at_first_game = None
+    broken_game = None
+    chunk_delay = 0.0
     calls.clear()
+    checks.clear()
     warmups = 0
 
 
@@ -208,13 +217,26 @@ def _game(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     return events
 
 
-def run_chunk(prepared: Prepared, seed: int, first_game: int, n_games: int) -> dict[str, Any]:
-    """Tables games/seats/cards for games ``first_game .. first_game + n_games - 1``."""
+def run_chunk(
+    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
+) -> dict[str, Any]:
+    """Tables games/seats/cards for games ``first_game .. first_game + n_games - 1``.
+
+    ``check``: checking mode; the only "invariant" it can find broken is ``broken_game``.
+    """
     global fail_at_first_game
     calls.append((first_game, n_games))
+    checks.append(check)
+    if chunk_delay:
+        time.sleep(chunk_delay)
     if fail_at_first_game == first_game:
         fail_at_first_game = None
         raise RuntimeError(f"injected failure at game {first_game}")
+    if check and broken_game is not None and first_game <= broken_game < first_game + n_games:
+        raise InvariantError(
+            f"seed {seed}, game {broken_game}: invariant 'cards conserved' broken "
+            f"(replay: talesim play toy --seed {seed} --game {broken_game})"
+        )
     games: dict[str, list[Any]] = {"game_id": [], "n_winners": [], "top_score": []}
     seats: dict[str, list[Any]] = {
         k: [] for k in ("game_id", "seat", "policy", "score", "rank", "win")

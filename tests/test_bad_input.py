@@ -408,6 +408,12 @@ CASES: dict[str, Case] = {
     "score-state-malformed-json": Case(
         score(), ("{state}: not valid JSON", "line 1, column 2"), state="{oops"
     ),
+    # regression: a RecursionError traceback from the JSON parser
+    "score-state-nested-too-deeply": Case(
+        score(),
+        ("{state}: JSON nested too deeply",),
+        setup=write_bytes("state.json", b"[" * 100_000 + b"]" * 100_000),
+    ),
     "score-state-not-utf8": Case(
         score(), ("{state}: not UTF-8",), setup=write_bytes("state.json", b'{"variant": "\xff"}')
     ),

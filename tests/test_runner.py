@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import errno
+import functools
 import json
+import signal
+import sys
+import threading
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -13,10 +19,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import simcore
-from simcore import runner
+from simcore import registry, runner
 from simcore.cards import CardDataError
-from simcore.registry import GameError
-from simcore.runner import Chunk, RunDirError, RunError, plan_chunks
+from simcore.registry import GameError, InvariantError
+from simcore.runner import Chunk, RunDirError, RunError, RunInterrupted, RunWriteError, plan_chunks
 
 TABLES = ("games", "seats", "cards")
 
@@ -206,20 +212,21 @@ def test_atomic_writes_leave_no_temp_files(fake: ModuleType, tmp_path: Path) -> 
 def test_failed_part_write_leaves_no_temp_file(
     fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    original = pl.DataFrame.write_parquet
+    original = Path.write_bytes
     writes = 0
 
-    def flaky(self: pl.DataFrame, file: Any, **kwargs: Any) -> None:
+    def flaky(self: Path, data: Any) -> int:
         nonlocal writes
         writes += 1
         if writes == 5:  # chunk 1, second table: half a file, then the disk fails
-            Path(file).write_bytes(b"PAR1 half written")
+            original(self, bytes(data)[:10])
             raise OSError("disk full")
-        original(self, file, **kwargs)
+        return original(self, data)
 
-    monkeypatch.setattr(pl.DataFrame, "write_parquet", flaky)
+    monkeypatch.setattr(Path, "write_bytes", flaky)
     out = tmp_path / "run"
-    with pytest.raises(OSError, match="disk full"):
+    part = out / "seats" / "part-00001.parquet"
+    with pytest.raises(RunWriteError, match=rf"^cannot write {part}: disk full; .* --resume$"):
         run(out, n_games=30, chunk_size=10)
     assert stray_files(out) == []
     assert not (out / "seats" / "part-00001.parquet").exists()
@@ -287,36 +294,90 @@ def test_resume_of_a_complete_run_does_nothing(fake: ModuleType, tmp_path: Path)
     assert part_bytes(out) == before
 
 
-@pytest.mark.parametrize(
-    ("change", "key"),
-    [
-        ({"seed": 12}, "seed"),
-        ({"n_games": 51}, "n_games"),
-        ({"chunk_size": 8}, "chunk_size"),
-        ({"variant": "basic"}, "variant"),
-        ({"policies": "greedy"}, "policies"),
-        ({"players": 4, "policies": "greedy"}, "players"),
-        ({"rotate_seats": True}, "rotate_seats"),
-    ],
-)
+def _other_game(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fake: ModuleType
+) -> dict[str, Any]:
+    """A second game (same engine) named toy2."""
+    monkeypatch.setitem(
+        registry.GAMES, "toy2", dataclasses.replace(registry.GAMES["toy"], name="toy2")
+    )
+    return {"game": "toy2"}
+
+
+def _other_cards(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fake: ModuleType
+) -> dict[str, Any]:
+    """A card file with one value changed."""
+    cards = tmp_path / "cards.toml"
+    cards.write_text(fake.DEFAULT_CARDS.read_text().replace("value = 5", "value = 6"))
+    return {"cards_path": cards}
+
+
+def _other_rules(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fake: ModuleType
+) -> dict[str, Any]:
+    """The engine's rule options changed since the run started (e.g. an edited rules file)."""
+    original = fake.Prepared.config
+    monkeypatch.setattr(fake.Prepared, "config", lambda self: {**original(self), "rounds": 3})
+    return {}
+
+
+# Every manifest key that determines the data, and a request that changes only it.
+RESUME_CHANGES: dict[str, Any] = {
+    "game": _other_game,
+    "variant": {"variant": "basic"},
+    "players": {"players": 4, "policies": "greedy,random,collector,greedy"},
+    "policies": {"policies": "greedy"},
+    "rotate_seats": {"rotate_seats": True},
+    "seed": {"seed": 12},
+    "n_games": {"n_games": 51},
+    "chunk_size": {"chunk_size": 8},
+    "card_sha256": _other_cards,
+    "config": _other_rules,
+}
+
+
+def test_resume_keys_are_all_tested() -> None:
+    assert set(RESUME_CHANGES) == set(runner.RESUME_KEYS)
+
+
+@pytest.mark.parametrize("key", list(RESUME_CHANGES))
 def test_resume_refuses_a_different_request(
-    fake: ModuleType, tmp_path: Path, change: dict[str, Any], key: str
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str
 ) -> None:
     out = tmp_path / "run"
     run(out)
     before = part_bytes(out)
-    with pytest.raises(RunDirError, match=rf"cannot resume .*: {key} is .* in the manifest"):
-        run(out, resume=True, **change)
+    before_manifest = manifest(out)
+    change = RESUME_CHANGES[key]
+    overrides = change(monkeypatch, tmp_path, fake) if callable(change) else change
+    fake.calls.clear()
+    with pytest.raises(
+        RunDirError,
+        match=rf"^cannot resume {out}: {key} is .* in the manifest but .* was requested$",
+    ):
+        run(out, resume=True, **overrides)
     assert part_bytes(out) == before
+    assert manifest(out) == before_manifest
+    assert fake.calls == []
 
 
-def test_resume_refuses_other_card_data(fake: ModuleType, tmp_path: Path) -> None:
+def test_resume_may_change_check_backend_and_threads(fake: ModuleType, tmp_path: Path) -> None:
+    """Only what determines the data must match: --check, the backend and threads may not."""
+    whole = tmp_path / "whole"
+    run(whole)
     out = tmp_path / "run"
-    run(out)
-    cards = tmp_path / "cards.toml"
-    cards.write_text(fake.DEFAULT_CARDS.read_text().replace("value = 5", "value = 6"))
-    with pytest.raises(RunDirError, match="card_sha256"):
-        run(out, resume=True, cards_path=cards)
+    fake.fail_at_first_game = 21
+    with pytest.raises(RuntimeError, match="injected failure"):
+        run(out, check=False)
+    assert manifest(out)["check"] is False
+    fake.checks.clear()
+    run(out, resume=True, check=True, threads=1)
+    assert fake.checks == [True] * 5
+    m = manifest(out)
+    assert m["check"] is True
+    assert [c["checked"] for c in m["chunks"]] == [False] * 3 + [True] * 5
+    assert part_bytes(out) == part_bytes(whole)
 
 
 def test_resume_needs_a_run_dir(fake: ModuleType, tmp_path: Path) -> None:
@@ -377,6 +438,37 @@ def test_out_that_is_a_file_is_refused(fake: ModuleType, tmp_path: Path) -> None
         run(out)
 
 
+def test_a_non_empty_directory_that_is_not_a_run_is_refused(
+    fake: ModuleType, tmp_path: Path
+) -> None:
+    out = tmp_path / "precious"
+    out.mkdir()
+    (out / "thesis.tex").write_text("do not delete")
+    with pytest.raises(RunDirError, match=r"already exists and is not empty; use --resume"):
+        run(out)
+    with pytest.raises(RunDirError, match=r"cannot resume: .* \(no manifest\.json\)"):
+        run(out, resume=True)
+    assert [p.name for p in out.iterdir()] == ["thesis.tex"]
+
+
+def test_a_run_of_other_arguments_is_refused_unless_overwrite(
+    fake: ModuleType, tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    run(out, seed=1)
+    before = part_bytes(out)
+    with pytest.raises(RunDirError, match="already exists and is not empty"):
+        run(out, seed=2)
+    with pytest.raises(RunDirError, match="seed is 1 in the manifest but 2 was requested"):
+        run(out, seed=2, resume=True)
+    assert part_bytes(out) == before
+    run(out, seed=2, overwrite=True)
+    assert manifest(out)["seed"] == 2
+    expected = tmp_path / "expected"
+    run(expected, seed=2)
+    assert part_bytes(out) == part_bytes(expected)
+
+
 def test_resume_and_overwrite_exclude_each_other(fake: ModuleType, tmp_path: Path) -> None:
     with pytest.raises(RunError, match="cannot be combined"):
         run(tmp_path / "run", resume=True, overwrite=True)
@@ -398,6 +490,14 @@ def test_resume_and_overwrite_exclude_each_other(fake: ModuleType, tmp_path: Pat
         ({"threads": 0}, RunError, "threads must be at least 1"),
         ({"threads": 10_000}, RunError, "threads must be at most"),
         ({"cards_path": "missing.toml"}, CardDataError, "missing.toml: file not found"),
+        ({"backend": "spark"}, RunError, "backend must be one of local, dask, got 'spark'"),
+        ({"scheduler": "tcp://127.0.0.1:8786"}, RunError, "--scheduler needs --backend dask"),
+        ({"backend": "dask", "threads": 0}, RunError, "threads must be at least 1"),
+        (
+            {"backend": "dask", "threads": 2, "scheduler": "tcp://127.0.0.1:8786"},
+            RunError,
+            "--threads sets the number of workers of a local Dask cluster",
+        ),
     ],
 )
 def test_bad_input_creates_nothing(
@@ -454,3 +554,270 @@ def test_play_replays_the_stored_game(fake: ModuleType, tmp_path: Path) -> None:
     final = s.engine.play(s.prepared, 5, 13)[-1]
     seats = read_table(out, "seats").filter(pl.col("game_id") == 13).sort("seat")
     assert seats["score"].to_list() == final["scores"]
+
+
+def test_dask_backend_without_dask_installed(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    out = tmp_path / "run"
+    with pytest.raises(
+        RunError, match=r"^--backend dask needs the dask extra: pip install 'talesim\[dask\]'$"
+    ):
+        run(out, backend="dask")
+    assert not out.exists()
+    assert fake.calls == []
+
+
+# --- write errors ------------------------------------------------------------------------
+
+
+def test_disk_full_on_a_part_leaves_a_resumable_run(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = tmp_path / "whole"
+    run(whole, n_games=50, chunk_size=7)
+
+    original = runner.write_part
+    full = errno.ENOSPC
+
+    def write_part(frame: pl.DataFrame, path: Path) -> None:
+        if path.name == "part-00002.parquet" and path.parent.name == "cards":  # 3rd chunk
+            raise OSError(full, "No space left on device")
+        original(frame, path)
+
+    monkeypatch.setattr(runner, "write_part", write_part)
+    out = tmp_path / "run"
+    part = out / "cards" / "part-00002.parquet"
+    with pytest.raises(RunWriteError) as caught:
+        run(out, n_games=50, chunk_size=7)
+    assert str(caught.value) == (
+        f"cannot write {part}: No space left on device; the run is resumable with --resume"
+    )
+    assert caught.value.path == part
+    assert isinstance(caught.value.__cause__, OSError)
+    m = manifest(out)
+    assert m["status"] == "running"
+    assert [c["done"] for c in m["chunks"]] == [True, True] + [False] * 6
+    assert not part.exists()
+    assert stray_files(out) == []
+
+    monkeypatch.setattr(runner, "write_part", original)
+    fake.calls.clear()
+    run(out, n_games=50, chunk_size=7, resume=True)
+    assert fake.calls[0] == (14, 7)
+    assert part_bytes(out) == part_bytes(whole)
+
+
+def test_a_failed_manifest_write_leaves_the_chunk_not_done(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = runner.write_manifest
+    writes = 0
+
+    def write_manifest(out: Path, data: dict[str, Any]) -> None:
+        nonlocal writes
+        writes += 1
+        if writes == 3:  # the start, chunk 0, then chunk 1's
+            raise PermissionError(errno.EACCES, "Permission denied")
+        original(out, data)
+
+    monkeypatch.setattr(runner, "write_manifest", write_manifest)
+    out = tmp_path / "run"
+    with pytest.raises(
+        RunWriteError,
+        match=rf"^cannot write {out / 'manifest.json'}: Permission denied; the run is resumable",
+    ):
+        run(out, n_games=30, chunk_size=10)
+    assert [c["done"] for c in manifest(out)["chunks"]] == [True, False, False]
+    monkeypatch.setattr(runner, "write_manifest", original)
+    run(out, n_games=30, chunk_size=10, resume=True)
+    assert read_table(out, "games")["game_id"].sort().to_list() == list(range(30))
+
+
+def test_a_refused_first_manifest_leaves_nothing_behind(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    original = runner.write_manifest
+
+    def refuse(out: Path, data: dict[str, Any]) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(runner, "write_manifest", refuse)
+    out = tmp_path / "run"
+    with pytest.raises(RunWriteError) as caught:
+        run(out)
+    assert str(caught.value) == f"cannot write {out / 'manifest.json'}: No space left on device"
+    assert not out.exists()  # so the same command can simply be run again
+    monkeypatch.setattr(runner, "write_manifest", original)
+    run(out)
+    assert manifest(out)["status"] == "complete"
+
+
+def test_an_uncreatable_run_directory_is_one_error(fake: ModuleType, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    out = blocker / "run"
+    with pytest.raises(RunWriteError, match=rf"^cannot write {out}: Not a directory$"):
+        run(out)
+    assert fake.calls == []
+
+
+def test_equal_frames_give_equal_part_bytes(tmp_path: Path) -> None:
+    """However a frame was assembled (here: from two record batches, as an unpickled frame
+    is), its part has the same bytes; an already encoded part is written as is."""
+    frame = pl.DataFrame({"game_id": list(range(1000)), "score": [g % 37 for g in range(1000)]})
+    pieces = pl.concat([frame.head(400), frame.tail(600)], rechunk=False)
+    assert pieces.n_chunks() == 2
+    encoded = runner.encode_part(frame)
+    assert encoded.rows == 1000
+    assert runner.encode_part(pieces) == encoded
+    runner.write_part(pieces, tmp_path / "a.parquet")
+    runner.write_part(encoded, tmp_path / "b.parquet")
+    assert (tmp_path / "a.parquet").read_bytes() == encoded.data
+    assert (tmp_path / "b.parquet").read_bytes() == encoded.data
+    assert pl.read_parquet(tmp_path / "b.parquet").equals(frame)
+
+
+# --- interruption (Ctrl-C) -----------------------------------------------------------------
+
+
+def ctrl_c_after_chunk(
+    monkeypatch: pytest.MonkeyPatch, fake: ModuleType, first_game: int, presses: int = 1
+) -> None:
+    """Deliver ``presses`` SIGINTs to this process as the chunk at ``first_game`` ends
+    (``fake.run_chunk.__wrapped__`` is the undisturbed engine)."""
+    original = fake.run_chunk
+
+    @functools.wraps(original)
+    def run_chunk(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
+        frames = original(prepared, seed, first, n, check)
+        if first == first_game:
+            for _ in range(presses):
+                signal.raise_signal(signal.SIGINT)
+        return frames
+
+    monkeypatch.setattr(fake, "run_chunk", run_chunk)
+
+
+def test_ctrl_c_stops_after_the_current_chunk(
+    fake: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    whole = tmp_path / "whole"
+    run(whole, n_games=50, chunk_size=7)
+    handler = signal.getsignal(signal.SIGINT)
+
+    ctrl_c_after_chunk(monkeypatch, fake, first_game=14)
+    out = tmp_path / "run"
+    fake.calls.clear()
+    with pytest.raises(RunInterrupted) as caught:
+        run(out, n_games=50, chunk_size=7)
+    assert str(caught.value) == "interrupted after 3 of 8 chunks"
+    assert (caught.value.done, caught.value.total, caught.value.out) == (3, 8, out)
+    assert isinstance(caught.value, KeyboardInterrupt)
+    assert fake.calls == [(0, 7), (7, 7), (14, 7)]  # the chunk being computed is finished
+    assert "stopping after the chunk being computed" in capfd.readouterr().err
+    assert signal.getsignal(signal.SIGINT) is handler
+    m = manifest(out)
+    assert m["status"] == "running"
+    assert [c["done"] for c in m["chunks"]] == [True] * 3 + [False] * 5
+    assert stray_files(out) == []
+
+    monkeypatch.setattr(fake, "run_chunk", fake.run_chunk.__wrapped__)
+    run(out, n_games=50, chunk_size=7, resume=True)
+    assert part_bytes(out) == part_bytes(whole)
+
+
+def test_a_second_ctrl_c_aborts_at_once(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ctrl_c_after_chunk(monkeypatch, fake, first_game=14, presses=2)
+    handler = signal.getsignal(signal.SIGINT)
+    out = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt) as caught:
+        run(out, n_games=50, chunk_size=7)
+    assert not isinstance(caught.value, RunInterrupted)
+    assert signal.getsignal(signal.SIGINT) is handler
+    m = manifest(out)
+    assert m["status"] == "running"
+    assert [c["done"] for c in m["chunks"]] == [True] * 2 + [False] * 6  # chunk 2 not stored
+    assert stray_files(out) == []
+    monkeypatch.setattr(fake, "run_chunk", fake.run_chunk.__wrapped__)
+    run(out, n_games=50, chunk_size=7, resume=True)
+    assert manifest(out)["status"] == "complete"
+
+
+def test_ctrl_c_during_the_last_chunk_still_completes(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ctrl_c_after_chunk(monkeypatch, fake, first_game=49)
+    out = tmp_path / "run"
+    result = run(out, n_games=50, chunk_size=7)
+    assert result.games == 50
+    assert manifest(out)["status"] == "complete"
+
+
+def test_simulate_off_the_main_thread_installs_no_handler(fake: ModuleType, tmp_path: Path) -> None:
+    handler = signal.getsignal(signal.SIGINT)
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            run(tmp_path / "run")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(timeout=60)
+    assert errors == []
+    assert manifest(tmp_path / "run")["status"] == "complete"
+    assert signal.getsignal(signal.SIGINT) is handler
+
+
+def test_an_ignored_sigint_stays_ignored(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run started with SIGINT ignored (nohup, a background job) is not interruptible."""
+    ctrl_c_after_chunk(monkeypatch, fake, first_game=14)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        result = run(tmp_path / "run")
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert result.games == 50
+
+
+# --- checking mode -----------------------------------------------------------------------
+
+
+def test_check_is_passed_to_every_chunk_and_recorded(fake: ModuleType, tmp_path: Path) -> None:
+    unchecked = tmp_path / "unchecked"
+    run(unchecked)
+    assert set(fake.checks) == {False}
+    assert manifest(unchecked)["check"] is False
+    fake.reset()
+    out = tmp_path / "checked"
+    run(out, check=True)
+    assert fake.checks == [True] * 8
+    m = manifest(out)
+    assert m["check"] is True
+    assert all(c["checked"] for c in m["chunks"])
+    assert part_bytes(out) == part_bytes(unchecked)  # checking changes no data
+
+
+def test_a_broken_invariant_stops_the_run(fake: ModuleType, tmp_path: Path) -> None:
+    fake.broken_game = 17
+    unchecked = tmp_path / "unchecked"
+    run(unchecked)  # without --check, nobody looks
+    out = tmp_path / "run"
+    with pytest.raises(InvariantError, match=r"^seed 11, game 17: invariant"):
+        run(out, check=True)
+    m = manifest(out)
+    assert m["status"] == "running"
+    assert [c["done"] for c in m["chunks"]] == [True, True] + [False] * 6
+    assert stray_files(out) == []

@@ -1,0 +1,340 @@
+"""The dask backend: chunks as tasks on a Dask cluster, the client writing the run.
+
+Toy-engine tests use an in-process cluster reached over TCP (``--scheduler`` path; the
+toy engine is registered in this process only, so its workers must live here); the Fairy
+Tale test starts a real ``LocalCluster`` of worker processes (``--backend dask`` without a
+scheduler) and compares it with the local backend.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import signal
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("distributed")
+
+from distributed import Client, LocalCluster
+
+from cli.main import app
+from simcore import dask_backend, runner
+from simcore.registry import InvariantError
+from simcore.runner import RunError, RunInterrupted
+
+TABLES = ("games", "seats", "cards")
+SORT_KEYS = {
+    "games": ["game_id"],
+    "seats": ["game_id", "seat"],
+    "cards": ["game_id", "seat", "pick"],
+}
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """TCP address of an in-process cluster: 2 single-threaded workers in this process."""
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.fixture(autouse=True)
+def fresh_worker_cache() -> Iterator[None]:
+    """In-process workers share this process's prepared-game cache: start each test empty."""
+    dask_backend._prepared_cache.clear()
+    yield
+    dask_backend._prepared_cache.clear()
+
+
+def run(out: Path, **overrides: Any) -> runner.RunResult:
+    """``simulate`` the toy game with small defaults, quiet."""
+    kwargs: dict[str, Any] = {
+        "players": 3,
+        "policies": "greedy,random,collector",
+        "seed": 11,
+        "n_games": 50,
+        "out": out,
+        "chunk_size": 7,
+        "progress": False,
+    }
+    kwargs.update(overrides)
+    return runner.simulate(kwargs.pop("game", "toy"), **kwargs)
+
+
+def part_bytes(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.glob("*/part-*.parquet"))}
+
+
+def read_table(out: Path, table: str) -> pl.DataFrame:
+    return pl.read_parquet(out / table / "part-*.parquet").sort(SORT_KEYS[table])
+
+
+def done_flags(out: Path) -> list[bool]:
+    return [c["done"] for c in runner.read_manifest(out)["chunks"]]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# --- toy engine on an in-process cluster ---------------------------------------------------
+
+
+def test_dask_run_equals_a_local_run(fake: ModuleType, tmp_path: Path, scheduler: str) -> None:
+    local = tmp_path / "local"
+    run(local)
+    fake.reset()
+    out = tmp_path / "dask"
+    result = run(out, backend="dask", scheduler=scheduler)
+    assert (result.games, result.n_games) == (50, 50)
+    assert sorted(fake.calls) == [(i * 7, min(7, 50 - i * 7)) for i in range(8)]
+    assert fake.warmups == 1  # one worker process here: prepared and warmed up once
+    m = runner.read_manifest(out)
+    assert m["status"] == "complete"
+    assert all(done_flags(out))
+    assert part_bytes(out) == part_bytes(local)
+
+
+def test_in_flight_tasks_are_bounded(
+    fake: ModuleType, tmp_path: Path, scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At most IN_FLIGHT_PER_THREAD x 2 worker threads = 4 chunks queued at any time."""
+    fake.chunk_delay = 0.02
+    submitted = 0
+    stored = 0
+    peak = 0
+    submit = Client.submit
+    make_store = runner._chunk_store
+
+    def counting_submit(self: Client, *args: Any, **kwargs: Any) -> Any:
+        nonlocal submitted, peak
+        submitted += 1
+        peak = max(peak, submitted - stored)
+        return submit(self, *args, **kwargs)
+
+    def counting_store(*args: Any) -> runner.ChunkStore:
+        store = make_store(*args)
+
+        def wrapped(*chunk: Any) -> None:
+            nonlocal stored
+            store(*chunk)
+            stored += 1
+
+        return wrapped
+
+    monkeypatch.setattr(Client, "submit", counting_submit)
+    monkeypatch.setattr(runner, "_chunk_store", counting_store)
+    run(tmp_path / "run", n_games=60, chunk_size=3, backend="dask", scheduler=scheduler)
+    assert (submitted, stored) == (20, 20)
+    assert peak == dask_backend.IN_FLIGHT_PER_THREAD * 2
+
+
+def test_ctrl_c_stops_a_dask_run_and_a_local_resume_finishes_it(
+    fake: ModuleType, tmp_path: Path, scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = tmp_path / "whole"
+    run(whole, n_games=60, chunk_size=3)
+    fake.reset()
+    fake.chunk_delay = 0.02
+    original = fake.run_chunk
+
+    def run_chunk(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
+        if first == 9:  # chunk 3, on a worker thread: the signal goes to the main thread
+            os.kill(os.getpid(), signal.SIGINT)
+        return original(prepared, seed, first, n, check)
+
+    monkeypatch.setattr(fake, "run_chunk", run_chunk)
+    out = tmp_path / "run"
+    with pytest.raises(RunInterrupted) as caught:
+        run(out, n_games=60, chunk_size=3, backend="dask", scheduler=scheduler)
+    done = sum(done_flags(out))
+    assert caught.value.done == done
+    assert caught.value.total == 20
+    assert 1 <= done < 20
+    assert runner.read_manifest(out)["status"] == "running"
+    assert not list(out.rglob("*.tmp"))
+
+    monkeypatch.setattr(fake, "run_chunk", original)
+    fake.chunk_delay = 0.0
+    run(out, n_games=60, chunk_size=3, resume=True)
+    assert part_bytes(out) == part_bytes(whole)
+
+
+def test_check_reaches_the_workers_and_an_invariant_error_comes_back(
+    fake: ModuleType, tmp_path: Path, scheduler: str
+) -> None:
+    run(tmp_path / "checked", backend="dask", scheduler=scheduler, check=True)
+    assert fake.checks == [True] * 8
+    fake.reset()
+    fake.broken_game = 30
+    out = tmp_path / "broken"
+    with pytest.raises(InvariantError, match=r"^seed 11, game 30: invariant"):
+        run(out, backend="dask", scheduler=scheduler, check=True)
+    flags = done_flags(out)
+    assert flags[4] is False  # games 28..34
+    assert runner.read_manifest(out)["status"] == "running"
+
+
+def test_a_worker_of_another_talesim_joining_later_stops_the_run(
+    fake: ModuleType, tmp_path: Path, scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers are checked when the run starts; a task meeting another talesim (a worker
+    that joined later) stops the run with one line, and the run stays resumable."""
+    make_request = dask_backend.chunk_request
+
+    def from_another_client(s: runner.Setup) -> dask_backend.ChunkRequest:
+        return dataclasses.replace(make_request(s), source="0" * 16)
+
+    monkeypatch.setattr(dask_backend, "chunk_request", from_another_client)
+    out = tmp_path / "run"
+    with pytest.raises(RunError, match=r"^a Dask worker runs talesim .* the run is resumable"):
+        run(out, backend="dask", scheduler=scheduler)
+    assert runner.read_manifest(out)["status"] == "running"
+
+
+def test_cli_with_a_scheduler(fake: ModuleType, tmp_path: Path, scheduler: str) -> None:
+    out = tmp_path / "run"
+    args = ["simulate", "toy", "--games", "30", "--players", "3", "--seed", "4"]
+    args += ["--policy", "greedy", "--out", str(out), "--chunk-size", "8"]
+    result = CliRunner().invoke(app, [*args, "--backend", "dask", "--scheduler", scheduler])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip().splitlines()[-1].startswith("30 games in ")
+    assert runner.read_manifest(out)["status"] == "complete"
+
+
+# --- connecting ------------------------------------------------------------------------------
+
+
+def test_an_unreachable_scheduler_is_one_error(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dask_backend, "CONNECT_TIMEOUT", 1.0)
+    address = f"tcp://127.0.0.1:{free_port()}"
+    out = tmp_path / "run"
+    with pytest.raises(RunError, match=rf"^cannot reach the Dask scheduler at {address} \("):
+        run(out, backend="dask", scheduler=address)
+    assert not out.exists()
+
+    args = ["simulate", "toy", "--games", "30", "--players", "3", "--seed", "4", "--policy"]
+    args += ["greedy", "--out", str(out), "--backend", "dask", "--scheduler", address]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: cannot reach the Dask scheduler at {address} (no answer within 1 s)"
+    ]
+    assert not out.exists()
+
+
+def test_a_bad_scheduler_address_is_one_error(fake: ModuleType, tmp_path: Path) -> None:
+    with pytest.raises(RunError, match=r"at foo://x: unknown address scheme 'foo'"):
+        run(tmp_path / "run", backend="dask", scheduler="foo://x")
+    assert not (tmp_path / "run").exists()
+
+
+class StubClient:
+    """Just ``run``: what ``_check_workers`` asks of a client."""
+
+    def __init__(self, answer: dict[str, Any] | Exception) -> None:
+        self.answer = answer
+
+    def run(self, function: Any) -> dict[str, Any]:
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer
+
+
+def test_workers_must_run_the_same_talesim() -> None:
+    mine = dask_backend.worker_identity()
+    dask_backend._check_workers(StubClient({"tcp://a:1": mine}))  # type: ignore[arg-type]
+    with pytest.raises(RunError, match=r"Dask worker tcp://b:2 runs talesim 0\.0\.1 \(simcore"):
+        dask_backend._check_workers(
+            StubClient({"tcp://a:1": mine, "tcp://b:2": ("0.0.1", "0" * 16)})  # type: ignore[arg-type]
+        )
+    missing = ModuleNotFoundError("No module named 'simcore'")
+    with pytest.raises(RunError, match=r"cannot run talesim \(ModuleNotFoundError: .*simcore"):
+        dask_backend._check_workers(StubClient(missing))  # type: ignore[arg-type]
+
+
+def test_a_task_from_another_talesim_is_refused(fake: ModuleType) -> None:
+    s = runner.setup("toy", variant=None, players=3, policies="greedy", rotate_seats=False)
+    request = dask_backend.chunk_request(s)
+    chunk = runner.Chunk(0, 0, 4)
+    parts, seconds = dask_backend.run_chunk_task(request, 1, chunk, False)
+    frames = s.engine.run_chunk(s.prepared, 1, 0, 4)
+    assert parts == {table: runner.encode_part(frame) for table, frame in frames.items()}
+    assert parts["games"].rows == 4
+    assert seconds >= 0
+    dask_backend._prepared_cache.clear()
+    other = dask_backend.ChunkRequest(**{**request.__dict__, "source": "0" * 16})
+    with pytest.raises(dask_backend.WorkerMismatchError, match="a Dask worker runs talesim"):
+        dask_backend.run_chunk_task(other, 1, chunk, False)
+
+
+def test_a_task_checks_the_engine_contract(
+    fake: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = runner.setup("toy", variant=None, players=3, policies="greedy", rotate_seats=False)
+    request = dask_backend.chunk_request(s)
+    real = fake.run_chunk
+
+    def one_game_short(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
+        return real(prepared, seed, first, n - 1, check)
+
+    monkeypatch.setattr(fake, "run_chunk", one_game_short)
+    with pytest.raises(RuntimeError, match=r"returned 4 game rows for chunk 0 \(5 games\)"):
+        dask_backend.run_chunk_task(request, 1, runner.Chunk(0, 0, 5), False)
+
+
+# --- Fairy Tale on a LocalCluster of worker processes ---------------------------------------
+
+
+def test_fairy_tale_on_a_local_cluster_equals_the_local_backend(tmp_path: Path) -> None:
+    kwargs: dict[str, Any] = {
+        "players": 4,
+        "policies": "greedy,collector,random,greedy",
+        "rotate_seats": True,
+        "seed": 2024,
+        "n_games": 600,
+        "chunk_size": 150,
+        "progress": False,
+    }
+    local = tmp_path / "local"
+    runner.simulate("fairy-tale", out=local, **kwargs)  # compiles here first (disk cache)
+    out = tmp_path / "dask"
+    runner.simulate("fairy-tale", out=out, backend="dask", threads=2, **kwargs)
+    for table in TABLES:
+        a, b = read_table(local, table), read_table(out, table)
+        assert a.height > 0
+        assert a.equals(b), table
+    assert part_bytes(out) == part_bytes(local)
+    assert runner.read_manifest(out)["status"] == "complete"
+
+
+def test_local_cluster_workers_use_one_numba_thread_and_ignore_ctrl_c() -> None:
+    with dask_backend.connect(None, workers=1) as backend:
+        client = backend.args[0]  # type: ignore[attr-defined]
+        info = client.run(
+            lambda: (
+                os.environ.get("NUMBA_NUM_THREADS"),
+                __import__("numba").config.NUMBA_NUM_THREADS,
+                signal.getsignal(signal.SIGINT) == signal.SIG_IGN,
+            )
+        )
+    assert list(info.values()) == [("1", 1, True)]
