@@ -126,6 +126,23 @@ GAMES: dict[str, Game] = {
         tables=("games", "seats", "cards", "legends"),
         variant_option="rules",
     ),
+    "paper-tales": Game(
+        name="paper-tales",
+        title="Paper Tales (Catch Up Games 2017, base game)",
+        package="simcore.games.paper_tales",
+        variants=(
+            Variant(
+                "base",
+                2,
+                5,
+                "42 units (81 cards), 5 buildings; 2 players by the Game Park rules (§2.9)",
+                unconfirmed_players=(2,),
+            ),
+        ),
+        default_variant="base",
+        policies=("random", "greedy", "warlord", "builder"),
+        tables=("games", "seats", "cards", "buildings"),
+    ),
 }
 
 

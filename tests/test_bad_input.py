@@ -268,7 +268,7 @@ def write_bytes(name: str, data: bytes) -> Callable[[Path], None]:
 CASES: dict[str, Case] = {
     # --- simulate: the request ----------------------------------------------------------
     "simulate-unknown-game": Case(
-        simulate(game="chess"), ("unknown game 'chess'", "(games: fairy-tale, drako)")
+        simulate(game="chess"), ("unknown game 'chess'", "(games: fairy-tale, drako, paper-tales)")
     ),
     "simulate-unknown-variant": Case(
         simulate("--variant", "nightmare"),

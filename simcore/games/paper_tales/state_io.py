@@ -1,0 +1,304 @@
+"""JSON positions for ``talesim score paper-tales STATE.json`` (issue 3 contract).
+
+Input (seats in table order; neighbours are adjacent, cyclic; two seats: the 2-player
+war rule of rules.toml ``[two_player]``)::
+
+    {"players": [{"front": [{"unit": "knight", "age": 0}, ...],   # <= 2, or 3 with a L2
+                  "back": [{"unit": "archer", "age": 1}, ...],    # <= 2
+                  "buildings": {"mine": 2, "town": 1},           # level 0 (unbuilt), 1, 2
+                  "gold": 3,                                     # optional, default 0
+                  "lp": 10},                                     # optional: LP already
+                 ...]}                                           # scored, default 0
+
+Output (``--json``), one object per seat::
+
+    {"seat": 0, "strength": n, "wars_won": 0-2, "war_lp": n, "income": n, "end_lp": n,
+     "war_gold": n, "gold": n (gold + war gold + income), "total": n,
+     "breakdown": {"earlier": lp, "wars", "per_war_won", "war_units", "war_buildings",
+                   "buildings", "relic"},                 # LP; total = max(0, their sum)
+     "income_breakdown": {"base", "units", "buildings"}, "production": {wood, food, crystal},
+     "wars": [{"against": seat, "strength": n, "opponent_strength": n, "won": bool}],
+     "sources": [{"source": id, "type": "unit"|"building", "where": "front 0"|"level 2",
+                  "strength": n, "lp": n, "gold": n}, ...],
+     "cards": [{"card": id, "points": lp, "face_up": true}], "face_down": 0,
+     "trickster_as": null}
+
+``cards``/``face_down``/``trickster_as`` are the keys the shared table renderer of
+``cli/score.py`` reads (Fairy Tale's names). ``winners``: see ``winners``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .scoring import (
+    END_PARTS,
+    G_BASE,
+    G_INCOME_BUILDINGS,
+    G_INCOME_UNITS,
+    G_WAR,
+    GOLD_PART_NAMES,
+    LP_PART_NAMES,
+    N_GOLD_PARTS,
+    N_LP_PARTS,
+    WAR_PARTS,
+    has_extra_spot,
+    production,
+)
+from .scoring import score_seats as _score_seats
+from .tables import (
+    BACK_ROW,
+    FRONT_ROW,
+    MAX_AGE,
+    MAX_PLAYERS,
+    MAX_SPOTS,
+    MIN_PLAYERS,
+    N_RES,
+    RESOURCES,
+    CardSet,
+    Tables,
+    compile_tables,
+)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A parsed position: the arrays of ``scoring`` plus gold and LP already scored."""
+
+    units: np.ndarray  # int32[P, MAX_SPOTS], -1 empty
+    ages: np.ndarray  # int32[P, MAX_SPOTS]
+    blevel: np.ndarray  # int32[P, B]
+    gold: np.ndarray  # int32[P]
+    lp: np.ndarray  # int32[P]
+
+
+def _short(value: Any) -> str:
+    """JSON of ``value``, cut to 40 characters (for error messages)."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _count(value: Any, what: str, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= hi:
+        raise ValueError(f"{what} must be an integer from 0 to {hi}, got {_short(value)}")
+    return value
+
+
+def parse_state(state: Any, cards: CardSet) -> Position:
+    """Validate the JSON position; raises ValueError naming what is wrong."""
+    if not isinstance(state, dict):
+        raise ValueError("the state must be a JSON object with 'players'")
+    unknown = set(state) - {"players"}
+    if unknown:
+        raise ValueError(f"unknown key(s) {', '.join(sorted(unknown))} (a state has 'players')")
+    players = state.get("players")
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise ValueError(f"'players' must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats")
+    n, nb = len(players), len(cards.buildings)
+    pos = Position(
+        units=np.full((n, MAX_SPOTS), -1, dtype=np.int32),
+        ages=np.zeros((n, MAX_SPOTS), dtype=np.int32),
+        blevel=np.zeros((n, nb), dtype=np.int32),
+        gold=np.zeros(n, dtype=np.int32),
+        lp=np.zeros(n, dtype=np.int32),
+    )
+    tables = compile_tables(cards)
+    rules = cards.rules
+    used: Counter[int] = Counter()
+    for seat, pl in enumerate(players):
+        where = f"player {seat}"
+        if not isinstance(pl, dict):
+            raise ValueError(f"{where}: must be an object with 'front', 'back', 'buildings'")
+        unknown = set(pl) - {"front", "back", "buildings", "gold", "lp"}
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+        levels = pl.get("buildings", {})
+        if not isinstance(levels, dict):
+            raise ValueError(f"{where}: 'buildings' must map building ids to levels 0-2")
+        for bid, lv in levels.items():
+            if bid not in cards.building_index:
+                known = ", ".join(b.id for b in cards.buildings)
+                raise ValueError(f"{where}: unknown building '{bid}' (buildings: {known})")
+            pos.blevel[seat, cards.building_index[bid]] = _count(
+                lv, f"{where}: level of '{bid}'", 2
+            )
+        extra = has_extra_spot(tables.bt, pos.blevel, seat) * rules["extra_front_spots"]
+        rows = (
+            ("front", FRONT_ROW, rules["front_spots"] + extra),
+            ("back", BACK_ROW, rules["back_spots"]),
+        )
+        for row, spots, room in rows:
+            entries = pl.get(row, [])
+            if not isinstance(entries, list):
+                raise ValueError(f'{where}: \'{row}\' must be a list of {{"unit", "age"}}')
+            if len(entries) > room:
+                why = "" if row == "back" or extra else " (a 3rd needs a level-2 building)"
+                raise ValueError(f"{where}: '{row}' holds at most {room} units{why}")
+            for k, entry in enumerate(entries):
+                at = f"{where}: {row} {k}"
+                if not isinstance(entry, dict) or set(entry) - {"unit", "age"}:
+                    raise ValueError(f'{at}: must be an object {{"unit": id, "age": n}}')
+                uid = entry.get("unit")
+                if not isinstance(uid, str) or uid not in cards.index:
+                    raise ValueError(f"{at}: unknown unit {_short(uid)}")
+                u = cards.index[uid]
+                used[u] += 1
+                pos.units[seat, spots[k]] = u
+                pos.ages[seat, spots[k]] = _count(entry.get("age", 0), f"{at}: 'age'", MAX_AGE)
+        pos.gold[seat] = _count(pl.get("gold", 0), f"{where}: 'gold'", 10_000)
+        pos.lp[seat] = _count(pl.get("lp", 0), f"{where}: 'lp'", 10_000)
+    for u, k in used.items():
+        unit = cards.units[u]
+        if k > unit.copies:
+            raise ValueError(f"'{unit.id}' appears {k} times; the deck has {unit.copies}")
+    return pos
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The output arrays of ``scoring.score_seats`` for one position."""
+
+    strength: np.ndarray
+    unit_str: np.ndarray
+    wars_won: np.ndarray
+    lp_parts: np.ndarray
+    gold_parts: np.ndarray
+    unit_lp: np.ndarray
+    unit_gold: np.ndarray
+    bld_lp: np.ndarray
+    bld_gold: np.ndarray
+    bld_str: np.ndarray
+
+
+def score_arrays(tables: Tables, pos: Position) -> Scores:
+    """Allocate the outputs and run the array scorer."""
+    n, nb = pos.units.shape[0], pos.blevel.shape[1]
+
+    def z(*shape: int) -> np.ndarray:
+        return np.zeros(shape, dtype=np.int32)
+
+    out = Scores(
+        z(n),
+        z(n, MAX_SPOTS),
+        z(n),
+        z(n, N_LP_PARTS),
+        z(n, N_GOLD_PARTS),
+        z(n, MAX_SPOTS),
+        z(n, MAX_SPOTS),
+        z(n, nb),
+        z(n, nb),
+        z(n, nb),
+    )
+    _score_seats(
+        tables,
+        pos.units,
+        pos.ages,
+        pos.blevel,
+        out.strength,
+        out.unit_str,
+        out.wars_won,
+        out.lp_parts,
+        out.gold_parts,
+        out.unit_lp,
+        out.unit_gold,
+        out.bld_lp,
+        out.bld_gold,
+        out.bld_str,
+    )
+    return out
+
+
+def _label(source: dict[str, Any]) -> str:
+    """``knight`` for a unit, ``mine L2`` for a building (the table's cards column)."""
+    if source["type"] == "building":
+        return f"{source['source']} L{source['where'].rsplit(' ', 1)[-1]}"
+    return str(source["source"])
+
+
+def winners(totals: list[int], gold: list[int]) -> list[int]:
+    """§2.7: highest total; tie -> most gold; still tied -> every tied seat (shared win)."""
+    best = max(zip(totals, gold, strict=True))
+    return [s for s, key in enumerate(zip(totals, gold, strict=True)) if key == best]
+
+
+def score_position(cards: CardSet, pos: Position) -> dict[str, Any]:
+    """The JSON result (see the module docstring) of a parsed position."""
+    tables = compile_tables(cards)
+    sc = score_arrays(tables, pos)
+    n = pos.units.shape[0]
+    floor = cards.rules["score_floor"]
+    seats: list[dict[str, Any]] = []
+    for p in range(n):
+        prod = np.zeros(N_RES, dtype=np.int32)
+        production(tables.ut, tables.bt, pos.units, pos.ages, pos.blevel, p, prod)
+        lp = [int(x) for x in sc.lp_parts[p]]
+        g = [int(x) for x in sc.gold_parts[p]]
+        income = g[G_BASE] + g[G_INCOME_UNITS] + g[G_INCOME_BUILDINGS]
+        breakdown = {"earlier": int(pos.lp[p]), **dict(zip(LP_PART_NAMES, lp, strict=True))}
+        total = max(floor, sum(breakdown.values()))
+        sources: list[dict[str, Any]] = []
+        for s in range(MAX_SPOTS):
+            u = int(pos.units[p, s])
+            if u >= 0:
+                row, k = ("front", s) if s in FRONT_ROW else ("back", s - len(FRONT_ROW))
+                sources.append(
+                    {
+                        "source": cards.units[u].id,
+                        "type": "unit",
+                        "where": f"{row} {k}",
+                        "age": int(pos.ages[p, s]),
+                        "strength": int(sc.unit_str[p, s]),
+                        "lp": int(sc.unit_lp[p, s]),
+                        "gold": int(sc.unit_gold[p, s]),
+                    }
+                )
+        for b, building in enumerate(cards.buildings):
+            if pos.blevel[p, b]:
+                sources.append(
+                    {
+                        "source": building.id,
+                        "type": "building",
+                        "where": f"level {int(pos.blevel[p, b])}",
+                        "strength": int(sc.bld_str[p, b]),
+                        "lp": int(sc.bld_lp[p, b]),
+                        "gold": int(sc.bld_gold[p, b]),
+                    }
+                )
+        wars = []
+        opponents = [1 - p] if n == 2 else sorted({(p - 1) % n, (p + 1) % n})
+        for q in opponents:
+            me, opp = int(sc.strength[p]), int(sc.strength[q])
+            won = bool(sc.wars_won[p]) if n == 2 else me >= opp
+            wars.append({"against": q, "strength": me, "opponent_strength": opp, "won": won})
+        seats.append(
+            {
+                "seat": p,
+                "strength": int(sc.strength[p]),
+                "wars_won": int(sc.wars_won[p]),
+                "war_lp": sum(lp[i] for i in WAR_PARTS),
+                "income": income,
+                "war_gold": g[G_WAR],
+                "end_lp": sum(lp[i] for i in END_PARTS),
+                "gold": int(pos.gold[p]) + income + g[G_WAR],
+                "total": total,
+                "breakdown": breakdown,
+                "income_breakdown": dict(zip(GOLD_PART_NAMES[:G_WAR], g[:G_WAR], strict=True)),
+                "production": dict(zip(RESOURCES, (int(x) for x in prod), strict=True)),
+                "wars": wars,
+                "sources": sources,
+                "cards": [
+                    {"card": _label(src), "points": src["lp"], "face_up": True} for src in sources
+                ],
+                "face_down": 0,
+                "trickster_as": None,
+            }
+        )
+    return {
+        "players": seats,
+        "winners": winners([s["total"] for s in seats], [s["gold"] for s in seats]),
+    }
