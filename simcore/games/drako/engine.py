@@ -1,26 +1,44 @@
 """DRAKO engine: the functions the runner and the CLI call (see ``simcore.registry``).
 
-Part 1 (today): ``load_cards`` (the rules file), ``card_catalog`` (``talesim cards
-drako``) and ``score_state`` (``talesim score drako``). The simulation kernel lands in
-part 2 of issue 4; until then ``prepare``, ``run_chunk`` and ``bench`` raise one clear
-``GameError``, so ``talesim simulate|play|bench drako`` stop with one ``error:`` line
-before anything is written.
+``load_cards`` (the rules file), ``card_catalog`` (``talesim cards drako``),
+``score_state`` (``talesim score drako``), and the simulation: ``prepare`` validates the
+request and compiles the tables, ``simulate_arrays`` runs the numba kernel
+(``kernel.simulate_chunk``) on a chunk of games, ``run_chunk`` turns its fixed-size result
+arrays into the polars tables of the dataset (games, seats, cards, legends), ``warmup``
+compiles, ``bench`` measures. ``play`` (narration) is not implemented yet: it raises one
+clear ``GameError``.
 """
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
-from simcore.registry import GameError, get_game
+import numpy as np
+import polars as pl
+
+from simcore.registry import GameError, InvariantError, get_game
 
 from . import state_io
-from .tables import MARKS, DrakoData, load_data
+from .policies import POLICY_NAMES, default_weights
+from .tables import (
+    BREAKDOWN,
+    CELLS,
+    KINDS,
+    MARKS,
+    TURNS_PER_PLAYER_CAP,
+    DrakoData,
+    Tables,
+    compile_tables,
+    load_data,
+)
 
 GAME = get_game("drako")
 NOT_YET = (
-    "drako: the simulation kernel is not implemented yet (issue 4, part 2); "
-    "`talesim score` and `talesim cards` work"
+    "drako: `talesim play drako` (narrated games) is not implemented yet (issue 4, part 2b); "
+    "`talesim simulate`, `bench`, `score` and `cards` work"
 )
 
 
@@ -94,20 +112,227 @@ def _not_yet(*_: Any, **__: Any) -> NoReturn:
     raise GameError(NOT_YET)
 
 
+# --- simulation ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A validated request: rules data, preset, seats and the compiled tables."""
+
+    cards: DrakoData
+    variant: str  # the preset (``--rules``)
+    players: int
+    policies: tuple[str, ...]  # one per seat (before rotation)
+    rotate_seats: bool
+    tables: Tables
+    weights: np.ndarray  # float64[len(Policy), N_WEIGHTS]
+
+    @property
+    def seat_policy(self) -> np.ndarray:
+        return np.array([POLICY_NAMES.index(p) for p in self.policies], dtype=np.int32)
+
+    def config(self) -> dict[str, Any]:
+        """Rule options that determine the data (stored in the manifest)."""
+        return {
+            "rules": self.cards.presets[self.variant].options.as_dict(),
+            "deck_size": int(self.tables.deck.shape[0]),
+            "turns_per_player_cap": TURNS_PER_PLAYER_CAP,
+            "weights": {
+                name: [float(x) for x in self.weights[i]] for i, name in enumerate(POLICY_NAMES)
+            },
+        }
+
+
 def prepare(
     cards: DrakoData, variant: str, players: int, policies: list[str], rotate_seats: bool
-) -> NoReturn:
-    """Part 2. Raises ``GameError`` (before the runner writes anything)."""
-    _not_yet()
+) -> Prepared:
+    """Validate preset, player count and policies; compile the tables (``GameError``)."""
+    GAME.check_players(variant, players)
+    GAME.check_policies(policies)
+    if len(policies) != players:
+        raise GameError(f"{len(policies)} policies given for {players} players")
+    _preset(cards, variant)
+    from .reference import Rules  # its constructor checks the deck is big enough
+
+    try:
+        Rules(cards, variant, players)
+    except ValueError as e:
+        raise GameError(f"drako ({variant}): {e}") from None
+    tables = compile_tables(cards, variant, players)
+    return Prepared(
+        cards, variant, players, tuple(policies), rotate_seats, tables, default_weights()
+    )
+
+
+def _blocks(n_games: int) -> int:
+    """Parallel blocks per chunk: enough to balance the threads, each long enough that its
+    one scratch allocation does not matter."""
+    return max(1, min(n_games // 64, 64))
+
+
+def simulate_arrays(
+    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
+) -> dict[str, np.ndarray]:
+    """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields). ``check``:
+    verify the rule invariants after every turn (``InvariantError`` naming the game)."""
+    from .kernel import INVARIANTS, new_chunk_out, simulate_chunk
+
+    out = new_chunk_out(n_games, prepared.players)
+    simulate_chunk(
+        tuple(prepared.tables),
+        prepared.weights,
+        prepared.seat_policy,
+        prepared.rotate_seats,
+        prepared.players,
+        np.uint64(seed),
+        first_game,
+        n_games,
+        _blocks(n_games),
+        out,
+        check,
+    )
+    if check:
+        bad = np.flatnonzero(out.violation)
+        if bad.size:
+            g = first_game + int(bad[0])
+            raise InvariantError(
+                f"invariant broken in game {g} (seed {seed}): "
+                f"{INVARIANTS[int(out.violation[bad[0]])]}"
+            )
+    return out._asdict()
+
+
+def warmup(prepared: Prepared) -> None:
+    """Compile (or load from the cache) the kernel for this configuration."""
+    simulate_arrays(prepared, 0, 0, 2)
 
 
 def run_chunk(
-    prepared: Any, seed: int, first_game: int, n_games: int, check: bool = False
-) -> NoReturn:
+    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
+) -> dict[str, pl.DataFrame]:
+    """Games ``first_game .. first_game + n_games - 1`` as the dataset's four tables."""
+    a = simulate_arrays(prepared, seed, first_game, n_games, check)
+    return frames(prepared, a, first_game)
+
+
+def frames(
+    prepared: Prepared, a: dict[str, np.ndarray], first_game: int
+) -> dict[str, pl.DataFrame]:
+    """Result arrays -> the tables of the dataset:
+
+    * games: game_id, turns, cap_hit, n_winners, top_score;
+    * seats: game_id, seat, policy, score, rank (1 = winner: total, then the §7.5 key when
+      the preset breaks ties by categories), win (1/k for k winners), the seven breakdown
+      columns (elf, dwarf, human, goblin, dragon, conflicts, legends), turns, ended_game;
+    * cards: game_id, seat, cell, card (final kind), replaced, turn_placed (0 = dealt);
+    * legends: one row per claim: game_id, seat, legend, turn.
+    """
+    n, P = a["score"].shape
+    kind_enum = pl.Enum(list(KINDS))
+    legend_ids = [lg.id for lg in prepared.cards.legends]
+    policy_names = list(POLICY_NAMES)
+    game_id = np.arange(first_game, first_game + n, dtype=np.int64)
+    score = a["score"]
+    rank = a["rank"]
+    winners = rank == 1
+    n_win = winners.sum(axis=1)
+    win = winners / n_win[:, None]
+    games = pl.DataFrame(
+        {
+            "game_id": game_id,
+            "turns": a["turns"],
+            "cap_hit": a["cap_hit"],
+            "n_winners": n_win.astype(np.int8),
+            "top_score": score.max(axis=1).astype(np.int16),
+        }
+    )
+    seats = pl.DataFrame(
+        {
+            "game_id": np.repeat(game_id, P),
+            "seat": np.tile(np.arange(P, dtype=np.int8), n),
+            "policy": pl.Series(policy_names, dtype=pl.Enum(policy_names)).gather(
+                a["policy"].reshape(-1).astype(np.int64)
+            ),
+            "score": score.reshape(-1),
+            "rank": rank.reshape(-1),
+            "win": win.reshape(-1),
+            **{b: a["breakdown"][:, :, k].reshape(-1) for k, b in enumerate(BREAKDOWN)},
+            "turns": a["seat_turns"].reshape(-1),
+            "ended_game": a["ended"].reshape(-1),
+        }
+    )
+    cards = pl.DataFrame(
+        {
+            "game_id": np.repeat(game_id, P * CELLS),
+            "seat": np.tile(np.repeat(np.arange(P, dtype=np.int8), CELLS), n),
+            "cell": np.tile(np.arange(CELLS, dtype=np.int8), n * P),
+            "card": pl.Series(KINDS, dtype=kind_enum).gather(
+                a["grid"].reshape(-1).astype(np.int64)
+            ),
+            "replaced": a["replaced"].reshape(-1),
+            "turn_placed": a["turn_placed"].reshape(-1),
+        }
+    )
+    held = a["claim_legend"] >= 0  # [n, P, N_LEGENDS], claim order
+    gi, si, ki = np.nonzero(held)
+    legends = pl.DataFrame(
+        {
+            "game_id": game_id[gi],
+            "seat": si.astype(np.int8),
+            "legend": pl.Series(legend_ids, dtype=pl.Enum(legend_ids)).gather(
+                a["claim_legend"][gi, si, ki].astype(np.int64)
+            ),
+            "turn": a["claim_turn"][gi, si, ki],
+        }
+    )
+    return {"games": games, "seats": seats, "cards": cards, "legends": legends}
+
+
+def play(prepared: Prepared, seed: int, game_id: int) -> NoReturn:
+    """Not yet (issue 4 part 2b): one clear ``GameError``."""
     _not_yet()
+
+
+def narrate(event: dict[str, Any]) -> str:
+    return str(event)
+
+
+# --- benchmark -------------------------------------------------------------------------------
 
 
 def bench(
     players: int, policy: str, threads: int, n_games: int, reference_games: int, variant: str | None
-) -> NoReturn:
-    _not_yet()
+) -> dict[str, Any]:
+    """games/s of the kernel (``threads`` threads) and of reference.py, same seeds."""
+    import numba
+
+    from .reference import Rules, play_reference
+
+    variant = variant or GAME.default_variant
+    cards = load_data()
+    prepared = prepare(cards, variant, players, [policy] * players, False)
+    old = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        warmup(prepared)
+        t = time.perf_counter()
+        simulate_arrays(prepared, 1, 0, n_games)
+        numba_rate = n_games / (time.perf_counter() - t)
+    finally:
+        numba.set_num_threads(old)
+    rules = Rules(cards, variant, players)
+    seat_policy = [int(x) for x in prepared.seat_policy]
+    t = time.perf_counter()
+    for g in range(reference_games):
+        play_reference(rules, prepared.weights, seat_policy, 1, g)
+    ref_rate = reference_games / (time.perf_counter() - t)
+    return {
+        "game": "drako",
+        "variant": variant,
+        "players": players,
+        "policy": policy,
+        "threads": threads,
+        "numba_games_per_s": round(numba_rate, 1),
+        "reference_games_per_s": round(ref_rate, 2),
+        "ratio": round(numba_rate / ref_rate, 1),
+    }

@@ -53,3 +53,385 @@ def policy_code(name: str) -> int:
         return POLICY_NAMES.index(name)
     except ValueError:
         raise ValueError(f"unknown policy '{name}' (policies: {', '.join(POLICY_NAMES)})") from None
+
+
+# --- the numba policies (part 2) ------------------------------------------------------------
+#
+# The decisions of ``reference.Brain`` over the kernel's ``GameState`` (``s``, see
+# ``kernel.py``) and the card tables ``tb`` (``tables.Tables`` as a tuple: kind_cat,
+# kind_blind, kind_tame, kind_locked, land_pts, rival, legend, dragon_values, adj, rules,
+# deck). Every float is computed in the reference's order of operations, so first-best
+# ties break alike; ``random`` draws the reference's numbers in the reference's order.
+
+from simcore.jit import hot, hot_outline  # noqa: E402
+from simcore.rng import rng_below  # noqa: E402
+
+from .scoring import (  # noqa: E402
+    blind_mask,
+    kind_mask,
+    legend_mask,
+    legend_met,
+    link_masks,
+    partner_mask,
+    popcount,
+    score_kingdom,
+    visible_mask,
+)
+from .tables import (  # noqa: E402
+    CELLS,
+    LG_ADJ,
+    LG_AROUND,
+    LG_CENTRE,
+    LG_COUNT,
+    LG_EITHER,
+    LG_KINDS,
+    LG_POINTS,
+    LG_SHAPE,
+    N_KINDS,
+    R_CLAIM_AFTER_FINAL,
+    R_DRAGON_VIA_PORTAL,
+    R_FACE_UP_ONLY,
+    R_LEGEND_GOBLIN_VIA_PORTAL,
+    R_LEGEND_ROW,
+    R_PORTAL_CHAINING,
+    R_SAME_KIND_FORBIDDEN,
+    Adjacency,
+    Kind,
+    Shape,
+)
+
+# ``GameState.meta`` entries: the scalars of a game.
+M_DECK_N = 0  # cards in the draw pile
+M_DISC_N = 1  # cards in the discard pile
+M_LD_N = 2  # cards in the legend deck
+M_TURN = 3  # game turns played so far
+M_CLAIMS_LEFT = 4  # Legend claims the current player may still make this turn
+N_META = 5
+SRC_DISCARD, SRC_DECK = 0, 1  # reference.Source
+P_RANDOM = int(Policy.RANDOM)
+K_DRAGON = int(Kind.DRAGON)
+SHAPE_PRESENT = int(Shape.PRESENT)
+ADJ_ORTHOGONAL = int(Adjacency.ORTHOGONAL)
+ALL_CELLS = (1 << CELLS) - 1
+
+
+@hot
+def pick(s, n):
+    """Uniform index in [0, n); forced (no draw) when n == 1 (``Brain.pick``)."""
+    if n == 1:
+        return 0
+    return rng_below(s.rng, n)
+
+
+@hot
+def _face_down(s, p):
+    n = 0
+    for c in range(CELLS):
+        if s.up[p, c] == 0:
+            n += 1
+    return n
+
+
+@hot
+def legal_actions(tb, s, p, source, card):
+    """Fill ``s.act_cell``/``s.act_rev`` with the legal actions in enumeration order
+    (placements on cells 0..15, then (DECK) reveals of face-down cells); returns the count."""
+    kind_locked = tb[3]
+    same = tb[9][R_SAME_KIND_FORBIDDEN] != 0
+    n = 0
+    for c in range(CELLS):
+        ok = True
+        if s.up[p, c] != 0:
+            k = s.grid[p, c]
+            if kind_locked[k] != 0 or (same and k == card):
+                ok = False
+        if ok:
+            s.act_cell[n] = c
+            s.act_rev[n] = 0
+            n += 1
+    if source == SRC_DECK:
+        for c in range(CELLS):
+            if s.up[p, c] == 0:
+                s.act_cell[n] = c
+                s.act_rev[n] = 1
+                n += 1
+    return n
+
+
+@hot
+def claimable(tb, s, p):
+    """Fill ``s.slots`` with the river slots whose Legend seat ``p`` meets (face-up cards
+    only by default); returns the count (``DrakoGame.claimable``)."""
+    kind_blind, legend, adj, rules = tb[1], tb[6], tb[8], tb[9]
+    vis = visible_mask(s.up[p]) if rules[R_FACE_UP_ONLY] != 0 else ALL_CELLS
+    grid = s.grid[p]
+    link_masks(grid, vis, adj, rules[R_PORTAL_CHAINING] != 0, s.direct, s.full)
+    n = 0
+    for slot in range(rules[R_LEGEND_ROW]):
+        g = s.river[slot]
+        if g >= 0 and legend_met(g, legend, grid, vis, kind_blind, rules, s.direct, s.full):
+            s.slots[n] = slot
+            n += 1
+    return n
+
+
+@hot
+def best_slot(tb, s, n_slots):
+    """The claimable slot of the Legend worth most (first slot on ties)."""
+    legend = tb[6]
+    best = s.slots[0]
+    top = legend[s.river[best], LG_POINTS]
+    for i in range(1, n_slots):
+        pts = legend[s.river[s.slots[i]], LG_POINTS]
+        if pts > top:
+            top = pts
+            best = s.slots[i]
+    return best
+
+
+@hot
+def best_claim(tb, s, grid, vis):
+    """Points of the best river Legend the kingdom meets (0: none). Needs ``s.direct`` /
+    ``s.full`` from ``link_masks`` on the same ``vis``."""
+    kind_blind, legend, rules = tb[1], tb[6], tb[9]
+    found = False
+    best = 0
+    for slot in range(rules[R_LEGEND_ROW]):
+        g = s.river[slot]
+        if g >= 0 and legend_met(g, legend, grid, vis, kind_blind, rules, s.direct, s.full):
+            pts = legend[g, LG_POINTS]
+            if not found or pts > best:
+                best = pts
+                found = True
+    return best
+
+
+@hot
+def _linked_progress(grid, vis, kind_blind, rules, direct, full, centre, around, count, orth):
+    blinds = blind_mask(grid, vis, kind_blind)
+    arounds = kind_mask(grid, vis, around)
+    via = rules[R_LEGEND_GOBLIN_VIA_PORTAL] != 0
+    best = 0.0
+    for i in range(CELLS):
+        if (vis >> i) & 1 and grid[i] == centre:
+            if orth:
+                m = direct[i]
+            else:
+                m = legend_mask(i, kind_blind[centre] != 0, blinds, direct, full, via)
+            n = popcount(m & arounds)
+            v = (1 + min(n, count)) / (count + 1)
+            if v > best:
+                best = v
+    return best
+
+
+@hot
+def legend_progress(g, legend, grid, vis, kind_blind, rules, direct, full):
+    """``KingdomView.legend_progress``: PRESENT: kinds present / kinds named; LINKED: the
+    best centre card's (1 + min(linked, count)) / (count + 1); 0.0 without a centre."""
+    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+        need = legend[g, LG_KINDS]
+        have = 0
+        named = 0
+        for k in range(N_KINDS):
+            if (need >> k) & 1:
+                named += 1
+                if kind_mask(grid, vis, k) != 0:
+                    have += 1
+        return have / named
+    centre = legend[g, LG_CENTRE]
+    around = legend[g, LG_AROUND]
+    count = legend[g, LG_COUNT]
+    orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
+    best = _linked_progress(grid, vis, kind_blind, rules, direct, full, centre, around, count, orth)
+    if legend[g, LG_EITHER]:
+        v = _linked_progress(grid, vis, kind_blind, rules, direct, full, around, centre, count, orth)
+        if v > best:
+            best = v
+    return best
+
+
+@hot
+def tame_progress(tb, grid, vis, direct, full):
+    """Σ over visible dragons of min(best linked count of one domesticating kind, 2) / 2."""
+    kind_blind, kind_tame, rules = tb[1], tb[2], tb[9]
+    blinds = blind_mask(grid, vis, kind_blind)
+    total = 0.0
+    for d in range(CELLS):
+        if (vis >> d) & 1 and grid[d] == K_DRAGON:
+            if rules[R_DRAGON_VIA_PORTAL]:
+                m = partner_mask(d, False, blinds, direct, full, False)
+            else:
+                m = direct[d]
+            best = 0
+            for k in range(N_KINDS):
+                if kind_tame[k]:
+                    best = max(best, popcount(m & kind_mask(grid, vis, k)))
+            total += min(best, 2) / 2
+    return total
+
+
+@hot_outline
+def features(tb, s, grid, vis, w_legend, w_near, w_tame, claim_ok):
+    """(score, best claim, near, tame) of a visible kingdom (``Brain.features``); the
+    costly terms only when their weight is not 0."""
+    kind_cat, kind_blind, kind_tame, _, land_pts, rival, legend, dragon_values, adj, rules, _ = tb
+    score = score_kingdom(
+        grid, vis, kind_cat, kind_blind, kind_tame, land_pts, rival, dragon_values, adj, rules,
+        s.direct, s.full, s.sbd,
+    )  # fmt: skip
+    claim = 0
+    if claim_ok and w_legend != 0.0:
+        claim = best_claim(tb, s, grid, vis)
+    near = 0.0
+    if w_near != 0.0:
+        for slot in range(rules[R_LEGEND_ROW]):
+            g = s.river[slot]
+            if g >= 0:
+                near += legend[g, LG_POINTS] * legend_progress(
+                    g, legend, grid, vis, kind_blind, rules, s.direct, s.full
+                )
+    tame = 0.0
+    if w_tame != 0.0:
+        tame = tame_progress(tb, grid, vis, s.direct, s.full)
+    return score, claim, near, tame
+
+
+@hot
+def value(w, score, claim, near, tame, b_score, b_claim, b_near, b_tame):
+    """``Brain.value``: the weighted change of the features against the baseline."""
+    return (
+        w[W_GAIN] * (score - b_score)
+        + w[W_LEGEND] * max(0, claim - b_claim)
+        + w[W_NEAR] * (near - b_near)
+        + w[W_TAME] * (tame - b_tame)
+    )
+
+
+@hot
+def unseen(tb, s, p, in_hand):
+    """Fill ``s.pool`` with the kinds nobody sees (copies − face-up kingdom cards − discard
+    pile − the card in hand, floored at 0); returns their total (``Brain.unseen``)."""
+    deck0 = tb[10]
+    for k in range(N_KINDS):
+        s.pool[k] = 0
+    for i in range(deck0.shape[0]):
+        s.pool[deck0[i]] += 1
+    for i in range(s.meta[M_DISC_N]):
+        s.pool[s.discard[i]] -= 1
+    for q in range(s.grid.shape[0]):
+        for c in range(CELLS):
+            if s.up[q, c]:
+                s.pool[s.grid[q, c]] -= 1
+    if in_hand >= 0:
+        s.pool[in_hand] -= 1
+    n = 0
+    for k in range(N_KINDS):
+        if s.pool[k] < 0:
+            s.pool[k] = 0
+        n += s.pool[k]
+    return n
+
+
+@hot_outline
+def best_action(tb, weights, s, p, card, n_act):
+    """Index of the first best of the ``n_act`` actions in ``s.act_*`` and its value
+    (``Brain.best_action``; a reveal is valued by its expectation over the unseen kinds)."""
+    w = weights[s.policy[p]]
+    rules = tb[9]
+    wl = w[W_LEGEND]
+    wn = w[W_NEAR]
+    wt = w[W_TAME]
+    vis0 = visible_mask(s.up[p])
+    for c in range(CELLS):
+        s.tmp[c] = s.grid[p, c]
+    b_score, b_claim, b_near, b_tame = features(tb, s, s.tmp, vis0, wl, wn, wt, True)
+    n_down = _face_down(s, p)
+    best = 0.0
+    best_i = -1
+    for a in range(n_act):
+        cell = s.act_cell[a]
+        final = n_down == 1 and s.up[p, cell] == 0
+        claim_ok = s.meta[M_CLAIMS_LEFT] > 0 and (not final or rules[R_CLAIM_AFTER_FINAL] != 0)
+        vis = vis0 | (1 << cell)
+        if s.act_rev[a] == 0:
+            s.tmp[cell] = card
+            f0, f1, f2, f3 = features(tb, s, s.tmp, vis, wl, wn, wt, claim_ok)
+            v = value(w, f0, f1, f2, f3, b_score, b_claim, b_near, b_tame)
+        else:
+            n = unseen(tb, s, p, card)
+            v = 0.0
+            if n > 0:
+                total = 0.0
+                for k in range(N_KINDS):
+                    if s.pool[k] > 0:
+                        s.tmp[cell] = k
+                        f0, f1, f2, f3 = features(tb, s, s.tmp, vis, wl, wn, wt, claim_ok)
+                        total += s.pool[k] * value(w, f0, f1, f2, f3, b_score, b_claim, b_near, b_tame)
+                v = total / n
+        s.tmp[cell] = s.grid[p, cell]
+        if best_i < 0 or v > best:
+            best = v
+            best_i = a
+    return best_i, best
+
+
+@hot
+def choose_source(tb, weights, s, p):
+    """``Brain.choose_source``: (source, planned action index in ``s.act_*`` or -1)."""
+    has_disc = s.meta[M_DISC_N] > 0
+    has_deck = s.meta[M_DECK_N] > 0
+    if has_deck and not has_disc:
+        return SRC_DECK, -1
+    policy = s.policy[p]
+    if policy == P_RANDOM:
+        i = pick(s, 2 if has_deck else 1)
+        return (SRC_DISCARD if i == 0 else SRC_DECK), -1
+    card = s.discard[s.meta[M_DISC_N] - 1]
+    n_act = legal_actions(tb, s, p, SRC_DISCARD, card)
+    i, v = best_action(tb, weights, s, p, card, n_act)
+    if not has_deck or v >= weights[policy, W_TAKE_BAR]:
+        return SRC_DISCARD, i
+    return SRC_DECK, -1
+
+
+@hot
+def choose_action(tb, weights, s, p, card, n_act):
+    """``Brain.choose_action``: forced, uniform (``random``) or the first best."""
+    if n_act == 1:
+        return 0
+    if s.policy[p] == P_RANDOM:
+        return pick(s, n_act)
+    i, _ = best_action(tb, weights, s, p, card, n_act)
+    return i
+
+
+@hot
+def claim_before(tb, s, p, n_slots, source, cell):
+    """``Brain.claim_before``: the slot to claim before the action, or -1. Greedy players
+    claim first when drawing, or when their planned placement on ``cell`` (of the top
+    discard) leaves no Legend worth as much; ``random`` never does."""
+    if n_slots == 0 or s.policy[p] == P_RANDOM:
+        return -1
+    best = best_slot(tb, s, n_slots)
+    if source == SRC_DECK or cell < 0:
+        return best
+    rules = tb[9]
+    final = _face_down(s, p) == 1 and s.up[p, cell] == 0
+    if final and rules[R_CLAIM_AFTER_FINAL] == 0:
+        return best
+    for c in range(CELLS):
+        s.tmp[c] = s.grid[p, c]
+    s.tmp[cell] = s.discard[s.meta[M_DISC_N] - 1]
+    vis = visible_mask(s.up[p]) | (1 << cell)
+    link_masks(s.tmp, vis, tb[8], rules[R_PORTAL_CHAINING] != 0, s.direct, s.full)
+    after = best_claim(tb, s, s.tmp, vis)
+    return best if after < tb[6][s.river[best], LG_POINTS] else -1
+
+
+@hot
+def claim_after(tb, s, p, n_slots):
+    """``Brain.claim_after``: uniform (``random``) or the best Legend."""
+    if s.policy[p] == P_RANDOM:
+        return s.slots[pick(s, n_slots)]
+    return best_slot(tb, s, n_slots)
