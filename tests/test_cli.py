@@ -319,3 +319,43 @@ def test_bad_state_files(fake: ModuleType, tmp_path: Path) -> None:
     state.write_text(json.dumps({"players": [{"face_up": ["unicorn"]}]}))
     assert_error(invoke("score", "toy", state), "unknown card 'unicorn'")
     assert_error(invoke("score", "toy", tmp_path), "is a directory")
+
+
+def test_score_table_shows_each_games_own_results(tmp_path: Path) -> None:
+    """The readable `score` table takes its columns from the result: Fairy Tale's Trickster,
+    Paper Tales' strength and wars, DRAKO's tribe points and Legends met."""
+    cases = {
+        "fairy-tale": (
+            {"variant": "expert", "players": [{"face_up": ["the-trickster", "homesteaders"]}]},
+            ["trickster as", "homesteaders"],
+        ),
+        "paper-tales": (
+            {
+                "players": [
+                    {
+                        "front": [{"unit": "dragon", "age": 0}],
+                        "back": [],
+                        "buildings": {"mine": 1},
+                        "gold": 2,
+                    },
+                    {"front": [], "back": [], "buildings": {}, "gold": 0},
+                    {"front": [], "back": [], "buildings": {}, "gold": 0},
+                ]
+            },
+            ["strength", "wars won", "income"],
+        ),
+        "drako": (
+            {
+                "rules": "brief",
+                "players": [{"grid": [["elf", "forest", "plain", "plain"]] * 4, "legends": []}],
+            },
+            ["elf", "legends met", "three-plains"],
+        ),
+    }
+    for game, (state, expected) in cases.items():
+        path = tmp_path / f"{game}.json"
+        path.write_text(json.dumps(state))
+        result = invoke("score", game, path)
+        assert result.exit_code == 0, result.output
+        for text in expected:
+            assert text in result.output, (game, text)
