@@ -1,5 +1,6 @@
-"""``talesim score drako``, ``talesim cards drako`` and the part-2 placeholders through
-Typer's CliRunner (the issue 4 JSON contract; one ``error:`` line for bad input)."""
+"""``talesim score drako``, ``talesim cards drako``, ``talesim bench drako`` and
+``talesim play drako`` through Typer's CliRunner (the issue 4 JSON contract; one ``error:``
+line for bad input). ``simulate`` is in ``test_kernel_runs.py``."""
 
 from __future__ import annotations
 
@@ -130,16 +131,6 @@ def test_cards_unknown_preset() -> None:
     assert_error(invoke("cards", "drako", "--rules", "expert"), "drako has no variant 'expert'")
 
 
-def test_simulate_says_the_kernel_is_part_2_and_writes_nothing(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    result = invoke(
-        "simulate", "drako", "--games", "10", "--players", "3", "--seed", "1",
-        "--policy", "greedy", "--out", out,
-    )  # fmt: skip
-    assert_error(result, "drako: the simulation kernel is not implemented yet (issue 4, part 2)")
-    assert not out.exists()
-
-
 def test_simulate_still_checks_the_request_first(tmp_path: Path) -> None:
     result = invoke(
         "simulate", "drako", "--games", "10", "--players", "5", "--seed", "1",
@@ -155,12 +146,46 @@ def test_games_lists_drako() -> None:
     assert "legend-hunter" in result.stdout
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ("play", "drako", "--seed", "1", "--players", "2", "--policy", "greedy"),
-        ("bench", "drako"),
-    ],
-)
-def test_play_and_bench_say_part_2(args) -> None:
-    assert_error(invoke(*args), "not implemented yet (issue 4, part 2)")
+def test_play_narrates_the_game_simulate_stores() -> None:
+    """``talesim play drako --json`` replays game g of seed S: its final event has the
+    scores, turns and winners the kernel stores for (S, g); the text form narrates it."""
+    from simcore.games.drako.engine import prepare, simulate_arrays
+    from simcore.games.drako.tables import load_data
+
+    policies = ["greedy", "random", "legend-hunter"]
+    args = ("play", "drako", "--seed", "3", "--game", "7", "--players", "3",
+            "--policy", ",".join(policies), "--rules", "published")  # fmt: skip
+    result = invoke(*args, "--json")
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert events[0]["event"] == "start"
+    assert events[1]["event"] == "setup"
+    final = events[-1]
+    assert final["event"] == "final"
+    a = simulate_arrays(prepare(load_data(), "published", 3, policies, False), 3, 7, 1)
+    assert final["scores"] == a["score"][0].tolist()
+    assert final["turns"] == int(a["turns"][0])
+    assert final["winners"] == [p for p in range(3) if a["rank"][0, p] == 1]
+    turns = [e for e in events if e["event"] == "turn"]
+    assert len(turns) == final["turns"]
+    text = invoke(*args)
+    assert text.exit_code == 0, text.output
+    assert "DRAKO (published), seed 3, game 7" in text.stdout
+    assert "turn   1: seat 0" in text.stdout
+    assert "Final scores:" in text.stdout
+
+
+def test_bench_json_keys() -> None:
+    """``talesim bench drako --json``: Fairy Tale's keys (tiny run: compile is cached)."""
+    result = invoke(
+        "bench", "drako", "--json", "--players", "2", "--policy", "random", "--threads", "1",
+        "--games", "50", "--reference-games", "2",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert set(out) == {
+        "game", "variant", "players", "policy", "threads", "numba_games_per_s",
+        "reference_games_per_s", "ratio",
+    }  # fmt: skip
+    assert out["game"] == "drako"
+    assert out["variant"] == "brief"

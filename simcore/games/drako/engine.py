@@ -5,8 +5,8 @@
 request and compiles the tables, ``simulate_arrays`` runs the numba kernel
 (``kernel.simulate_chunk``) on a chunk of games, ``run_chunk`` turns its fixed-size result
 arrays into the polars tables of the dataset (games, seats, cards, legends), ``warmup``
-compiles, ``bench`` measures. ``play`` (narration) is not implemented yet: it raises one
-clear ``GameError``.
+compiles, ``bench`` measures. ``play``/``narrate`` replay one game with ``reference.py``
+(proven equal to the kernel by the differential tests).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -36,10 +36,6 @@ from .tables import (
 )
 
 GAME = get_game("drako")
-NOT_YET = (
-    "drako: `talesim play drako` (narrated games) is not implemented yet (issue 4, part 2b); "
-    "`talesim simulate`, `bench`, `score` and `cards` work"
-)
 
 
 def load_cards(path: Path | None = None) -> DrakoData:
@@ -106,10 +102,6 @@ def score_state(state: dict[str, Any], data: DrakoData | None = None) -> dict[st
     data = data or load_data()
     preset, players = state_io.parse_state(state, data)
     return state_io.score_players(preset, players, data)
-
-
-def _not_yet(*_: Any, **__: Any) -> NoReturn:
-    raise GameError(NOT_YET)
 
 
 # --- simulation ------------------------------------------------------------------------------
@@ -288,12 +280,78 @@ def frames(
     return {"games": games, "seats": seats, "cards": cards, "legends": legends}
 
 
-def play(prepared: Prepared, seed: int, game_id: int) -> NoReturn:
-    """Not yet (issue 4 part 2b): one clear ``GameError``."""
-    _not_yet()
+# --- one game, narrated -------------------------------------------------------------------
+
+
+def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
+    """Every event of game ``game_id``, played by ``reference.py`` (the same game the kernel
+    stores under that id: ``tests/drako/test_reference_vs_kernel.py``)."""
+    from .reference import Rules, play_reference
+
+    seat_policy = [int(x) for x in prepared.seat_policy]
+    if prepared.rotate_seats:
+        P = prepared.players
+        seat_policy = [seat_policy[(p + game_id) % P] for p in range(P)]
+    rules = Rules(prepared.cards, prepared.variant, prepared.players)
+    game = play_reference(rules, prepared.weights, seat_policy, seed, game_id, record=True)
+    start = {
+        "event": "start",
+        "game": "drako",
+        "variant": prepared.variant,
+        "seed": seed,
+        "game_id": game_id,
+        "players": prepared.players,
+        "policies": [POLICY_NAMES[p] for p in seat_policy],
+    }
+    return [start, *game.events]
 
 
 def narrate(event: dict[str, Any]) -> str:
+    """One event of ``play`` as readable text."""
+    kind = event["event"]
+    if kind == "start":
+        return (
+            f"DRAKO ({event['variant']}), seed {event['seed']}, game {event['game_id']}:"
+            f" {event['players']} players ({', '.join(event['policies'])})"
+        )
+    if kind == "setup":
+        lines = [f"Legend river: {', '.join(event['river'])}"]
+        lines += [
+            f"  seat {p} centre (cells 5 6 9 10): {' '.join(c)}"
+            for p, c in enumerate(event["centres"])
+        ]
+        lines.append(f"  first discard: {event['discard']}")
+        return "\n".join(lines)
+    if kind == "turn":
+        head = f"turn {event['turn']:>3}: seat {event['seat']}"
+        if event["action"] == "reveal":
+            return (
+                f"{head} draws {event['card']}, discards it and reveals cell {event['cell']}:"
+                f" {event['revealed']}"
+            )
+        how = "takes the discard" if event["source"] == "discard" else "draws"
+        old = ("face-down " if event["was_face_down"] else "") + event["replaced"]
+        return f"{head} {how} {event['card']} -> cell {event['cell']} (replaces {old})"
+    if kind == "claim":
+        return (
+            f"          seat {event['seat']} claims {event['legend']} ({event['when']} the action)"
+        )
+    if kind == "reshuffle":
+        return (
+            f"          the discard pile becomes the draw pile ({event['cards']} cards, shuffled)"
+        )
+    if kind == "final":
+        cap = " (turn cap reached)" if event["cap_hit"] else ""
+        lines = [f"Game over after {event['turns']} turns{cap}. Final scores:"]
+        for p, s in enumerate(event["scores"]):
+            parts = ", ".join(f"{k} {v:+d}" for k, v in event["breakdown"][p].items() if v)
+            lines.append(f"  seat {p}: {s}  ({parts or 'nothing'})")
+        winners = event["winners"]
+        lines.append(
+            "Winner" + ("s" if len(winners) > 1 else "") + ": "
+            + ", ".join(f"seat {w}" for w in winners)
+        )  # fmt: skip
+        return "\n".join(lines)
     return str(event)
 
 

@@ -245,7 +245,9 @@ def legend_progress(g, legend, grid, vis, kind_blind, rules, direct, full):
     orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
     best = _linked_progress(grid, vis, kind_blind, rules, direct, full, centre, around, count, orth)
     if legend[g, LG_EITHER]:
-        v = _linked_progress(grid, vis, kind_blind, rules, direct, full, around, centre, count, orth)
+        v = _linked_progress(
+            grid, vis, kind_blind, rules, direct, full, around, centre, count, orth
+        )
         if v > best:
             best = v
     return best
@@ -367,7 +369,9 @@ def best_action(tb, weights, s, p, card, n_act):
                     if s.pool[k] > 0:
                         s.tmp[cell] = k
                         f0, f1, f2, f3 = features(tb, s, s.tmp, vis, wl, wn, wt, claim_ok)
-                        total += s.pool[k] * value(w, f0, f1, f2, f3, b_score, b_claim, b_near, b_tame)
+                        total += s.pool[k] * value(
+                            w, f0, f1, f2, f3, b_score, b_claim, b_near, b_tame
+                        )
                 v = total / n
         s.tmp[cell] = s.grid[p, cell]
         if best_i < 0 or v > best:

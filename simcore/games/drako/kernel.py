@@ -1,0 +1,543 @@
+"""DRAKO rules, compiled: one game per call of ``play_game``, many games per
+``simulate_chunk`` (``prange`` over blocks of games, scratch allocated once per block).
+
+Line by line the same game as ``reference.py`` (setup, turns, Legend claims, reshuffles,
+end, scoring), drawing the same random numbers in the same order from the game's
+SplitMix64 stream (``simcore.rng``), so ``tests/drako/test_reference_vs_kernel.py`` can
+require identical games. The policies' decisions (``random``, ``greedy``,
+``legend-hunter``) are in ``policies.py``.
+
+All state is fixed-shape integer arrays (``GameState``), allocated once per block; piles
+are stacks whose top is the last used entry (``meta[M_DECK_N] - 1``), as the reference's
+lists. Card tables arrive as the tuple ``tb`` (``tables.Tables``), never as globals.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from simcore.jit import hot, hot_outline
+from simcore.rng import rng_shuffle, rng_start
+
+from .policies import (
+    M_CLAIMS_LEFT,
+    M_DECK_N,
+    M_DISC_N,
+    M_LD_N,
+    M_TURN,
+    N_META,
+    SRC_DISCARD,
+    choose_action,
+    choose_source,
+    claim_after,
+    claim_before,
+    claimable,
+    legal_actions,
+)
+from .scoring import ALL_CELLS, score_kingdom, tie_key
+from .tables import (
+    B_LEGENDS,
+    BORDER,
+    CELLS,
+    CENTRE,
+    LG_POINTS,
+    N_BREAKDOWN,
+    N_KINDS,
+    N_LEGENDS,
+    R_CENTRE_DISTINCT,
+    R_CLAIM_AFTER_FINAL,
+    R_CLAIM_BEFORE,
+    R_KEEP_TOP,
+    R_LEGEND_ROW,
+    R_LEGENDS_PER_TURN,
+    R_TIE_CATEGORIES,
+    TURNS_PER_PLAYER_CAP,
+)
+
+CENTRE_CELLS = np.array(CENTRE, dtype=np.int64)
+BORDER_CELLS = np.array(BORDER, dtype=np.int64)
+N_CENTRE = len(CENTRE)
+N_BORDER = len(BORDER)
+
+# Invariant codes of the checking mode (``check=True``): 0 = all hold.
+INVARIANTS = (
+    "none",
+    "card conservation (deck + discard + kingdoms = the box)",
+    "16 valid cards per kingdom",
+    "Legend conservation (held + river + legend deck = all)",
+    "turn cap exceeded",
+    "score != sum of its breakdown",
+    "more face-down cards than border cells",
+)
+
+
+class GameState(NamedTuple):
+    """Scratch state of one game (reused game after game within a block). P = players."""
+
+    rng: np.ndarray  # uint64[1]: the game's SplitMix64 state
+    meta: np.ndarray  # int32[N_META]: pile sizes, turn, claims left (M_*)
+    deck: np.ndarray  # int32[D]: draw pile, kind ids, top = deck[meta[M_DECK_N] - 1]
+    discard: np.ndarray  # int32[D]: discard pile, top = discard[meta[M_DISC_N] - 1]
+    aside: np.ndarray  # int32[D]: centre duplicates set aside at setup
+    ldeck: np.ndarray  # int32[N_LEGENDS]: legend deck (legend index), top = last
+    river: np.ndarray  # int32[N_LEGENDS]: face-up Legend of each river slot, -1 = empty
+    grid: np.ndarray  # int32[P, CELLS]: kind id of each card
+    up: np.ndarray  # int32[P, CELLS]: 1 face up
+    replaced: np.ndarray  # int32[P, CELLS]: 1 once the cell's card was replaced
+    placed: np.ndarray  # int32[P, CELLS]: game turn that placed the card, 0 = dealt
+    claim_g: np.ndarray  # int32[P, N_LEGENDS]: claimed Legends in claim order
+    claim_t: np.ndarray  # int32[P, N_LEGENDS]: game turn of each claim
+    claim_n: np.ndarray  # int32[P]
+    turns: np.ndarray  # int32[P]: turns played by each seat
+    ended: np.ndarray  # int32[P]: 1 for the seat whose action ended the game
+    policy: np.ndarray  # int32[P]: policy code of each seat this game
+    score: np.ndarray  # int32[P]: final total
+    bd: np.ndarray  # int32[P, N_BREAKDOWN]: final breakdown (tables.BREAKDOWN)
+    keys: np.ndarray  # int32[P, N_BREAKDOWN]: §7.5 tie keys
+    rank: np.ndarray  # int32[P]: 1 + players strictly ahead (total, then tie key)
+    direct: np.ndarray  # int64[CELLS]: link scratch (scoring.link_masks)
+    full: np.ndarray  # int64[CELLS]
+    tmp: np.ndarray  # int32[CELLS]: a hypothetical kingdom (policies)
+    sbd: np.ndarray  # int32[N_BREAKDOWN]: breakdown scratch
+    slots: np.ndarray  # int32[N_LEGENDS]: claimable river slots
+    act_cell: np.ndarray  # int32[2 * CELLS]: legal actions, enumeration order
+    act_rev: np.ndarray  # int32[2 * CELLS]: 1 = draw, discard and reveal the cell
+    pool: np.ndarray  # int32[N_KINDS]: unseen kinds (policies), conservation counts
+
+
+@njit(cache=True)  # allocates: keeps NRT
+def new_state(n_players, deck_size):
+    """Allocate one game's scratch state (once per block, never per game)."""
+    P = n_players
+    z = np.zeros
+    return GameState(
+        z(1, np.uint64),
+        z(N_META, np.int32),
+        z(deck_size, np.int32),
+        z(deck_size, np.int32),
+        z(deck_size, np.int32),
+        z(N_LEGENDS, np.int32),
+        z(N_LEGENDS, np.int32),
+        z((P, CELLS), np.int32),
+        z((P, CELLS), np.int32),
+        z((P, CELLS), np.int32),
+        z((P, CELLS), np.int32),
+        z((P, N_LEGENDS), np.int32),
+        z((P, N_LEGENDS), np.int32),
+        z(P, np.int32),
+        z(P, np.int32),
+        z(P, np.int32),
+        z(P, np.int32),
+        z(P, np.int32),
+        z((P, N_BREAKDOWN), np.int32),
+        z((P, N_BREAKDOWN), np.int32),
+        z(P, np.int32),
+        z(CELLS, np.int64),
+        z(CELLS, np.int64),
+        z(CELLS, np.int32),
+        z(N_BREAKDOWN, np.int32),
+        z(N_LEGENDS, np.int32),
+        z(2 * CELLS, np.int32),
+        z(2 * CELLS, np.int32),
+        z(N_KINDS, np.int32),
+    )
+
+
+# --- §3 setup ------------------------------------------------------------------------------
+
+
+@hot
+def _pop_deck(s):
+    n = s.meta[M_DECK_N] - 1
+    s.meta[M_DECK_N] = n
+    return s.deck[n]
+
+
+@hot_outline
+def setup(tb, s, n_players):
+    """Legend river, deck shuffle, distinct centres (one reshuffle if duplicates were set
+    aside), face-down borders, first discard (reference ``DrakoGame.setup``)."""
+    deck0 = tb[10]
+    rules = tb[9]
+    n_legends = tb[6].shape[0]
+    for g in range(n_legends):
+        s.ldeck[g] = g
+    rng_shuffle(s.rng, s.ldeck, n_legends)
+    row = rules[R_LEGEND_ROW]
+    for slot in range(row):
+        s.river[slot] = s.ldeck[n_legends - 1 - slot]
+    s.meta[M_LD_N] = n_legends - row
+    D = deck0.shape[0]
+    for i in range(D):
+        s.deck[i] = deck0[i]
+    s.meta[M_DECK_N] = D
+    rng_shuffle(s.rng, s.deck, D)
+    distinct = rules[R_CENTRE_DISTINCT] != 0
+    for p in range(n_players):
+        for c in range(CELLS):
+            s.grid[p, c] = -1
+            s.up[p, c] = 0
+            s.replaced[p, c] = 0
+            s.placed[p, c] = 0
+        n_drawn = 0
+        n_aside = 0
+        while n_drawn < N_CENTRE:
+            c = _pop_deck(s)
+            dup = False
+            if distinct:
+                for k in range(n_drawn):
+                    if s.grid[p, CENTRE_CELLS[k]] == c:
+                        dup = True
+            if dup:
+                s.aside[n_aside] = c
+                n_aside += 1
+            else:
+                s.grid[p, CENTRE_CELLS[n_drawn]] = c
+                s.up[p, CENTRE_CELLS[n_drawn]] = 1
+                n_drawn += 1
+        if n_aside > 0:
+            n = s.meta[M_DECK_N]
+            for k in range(n_aside):
+                s.deck[n + k] = s.aside[k]
+            s.meta[M_DECK_N] = n + n_aside
+            rng_shuffle(s.rng, s.deck, n + n_aside)
+    for p in range(n_players):
+        for k in range(N_BORDER):
+            s.grid[p, BORDER_CELLS[k]] = _pop_deck(s)
+    s.discard[0] = _pop_deck(s)
+    s.meta[M_DISC_N] = 1
+
+
+# --- §4 one turn ---------------------------------------------------------------------------
+
+
+@hot
+def _claim(s, p, slot):
+    """Player ``p`` takes the Legend of river ``slot``; the slot is refilled while the
+    legend deck lasts."""
+    k = s.claim_n[p]
+    s.claim_g[p, k] = s.river[slot]
+    s.claim_t[p, k] = s.meta[M_TURN]
+    s.claim_n[p] = k + 1
+    s.meta[M_CLAIMS_LEFT] -= 1
+    n = s.meta[M_LD_N]
+    if n > 0:
+        s.river[slot] = s.ldeck[n - 1]
+        s.meta[M_LD_N] = n - 1
+    else:
+        s.river[slot] = -1
+
+
+@hot
+def _apply(s, p, card, cell, reveal):
+    """Carry out an action with ``card`` in hand (reference ``DrakoGame.apply``)."""
+    n = s.meta[M_DISC_N]
+    if reveal:
+        s.discard[n] = card
+        s.up[p, cell] = 1
+    else:
+        s.discard[n] = s.grid[p, cell]  # the replaced card goes face up on the discard pile
+        s.grid[p, cell] = card
+        s.up[p, cell] = 1
+        s.replaced[p, cell] = 1
+        s.placed[p, cell] = s.meta[M_TURN]
+    s.meta[M_DISC_N] = n + 1
+
+
+@hot
+def _reshuffle(s, keep_top):
+    """§4.4: the discard pile but its top card becomes the draw pile, shuffled once."""
+    keep = 1 if keep_top else 0
+    n = s.meta[M_DISC_N]
+    if n <= keep:
+        return
+    m = n - keep
+    for i in range(m):
+        s.deck[i] = s.discard[i]
+    for i in range(keep):
+        s.discard[i] = s.discard[m + i]
+    s.meta[M_DECK_N] = m
+    s.meta[M_DISC_N] = keep
+    rng_shuffle(s.rng, s.deck, m)
+
+
+@hot
+def _face_down(s, p):
+    n = 0
+    for c in range(CELLS):
+        if s.up[p, c] == 0:
+            n += 1
+    return n
+
+
+@hot_outline
+def take_turn(tb, weights, s, p):
+    """One turn of seat ``p`` (reference ``DrakoGame.take_turn``): source, claim before?,
+    action, claims after (not after the final reveal), reshuffle. Returns 1 when this
+    action revealed ``p``'s last face-down card (the game ends), else 0."""
+    rules = tb[9]
+    s.meta[M_TURN] += 1
+    s.turns[p] += 1
+    s.meta[M_CLAIMS_LEFT] = rules[R_LEGENDS_PER_TURN]
+    source, planned = choose_source(tb, weights, s, p)  # planned: greedy's discard action
+    p_cell = -1
+    if planned >= 0:
+        p_cell = s.act_cell[planned]
+    if rules[R_CLAIM_BEFORE] != 0 and s.meta[M_CLAIMS_LEFT] > 0:
+        n_slots = claimable(tb, s, p)
+        slot = claim_before(tb, s, p, n_slots, source, p_cell)
+        if slot >= 0:
+            _claim(s, p, slot)
+    if source == SRC_DISCARD:
+        s.meta[M_DISC_N] -= 1
+        card = s.discard[s.meta[M_DISC_N]]
+    else:
+        card = _pop_deck(s)
+    n_act = legal_actions(tb, s, p, source, card)
+    if p_cell < 0:
+        a = choose_action(tb, weights, s, p, card, n_act)
+        cell = s.act_cell[a]
+        reveal = s.act_rev[a]
+    else:
+        cell = p_cell
+        reveal = 0
+    _apply(s, p, card, cell, reveal)
+    final = _face_down(s, p) == 0
+    if not final or rules[R_CLAIM_AFTER_FINAL] != 0:
+        while s.meta[M_CLAIMS_LEFT] > 0:
+            n_slots = claimable(tb, s, p)
+            if n_slots == 0:
+                break
+            _claim(s, p, claim_after(tb, s, p, n_slots))
+    if s.meta[M_DECK_N] == 0:
+        _reshuffle(s, rules[R_KEEP_TOP] != 0)
+    return 1 if final else 0
+
+
+# --- §7 final scoring ------------------------------------------------------------------------
+
+
+@hot_outline
+def final_scoring(tb, s, n_players):
+    """Reveal every card where it lies, score each kingdom, rank by total then (``categories``)
+    the §7.5 key; the rank-1 players are the winners."""
+    kind_cat, kind_blind, kind_tame, _, land_pts, rival, legend, dragon_values, adj, rules, _ = tb
+    for p in range(n_players):
+        for c in range(CELLS):
+            s.up[p, c] = 1
+        total = score_kingdom(
+            s.grid[p], ALL_CELLS, kind_cat, kind_blind, kind_tame, land_pts, rival,
+            dragon_values, adj, rules, s.direct, s.full, s.sbd,
+        )  # fmt: skip
+        held = 0
+        for k in range(s.claim_n[p]):
+            held += legend[s.claim_g[p, k], LG_POINTS]
+        for b in range(N_BREAKDOWN):
+            s.bd[p, b] = s.sbd[b]
+        s.bd[p, B_LEGENDS] = held
+        s.score[p] = total + held
+        tie_key(s.bd[p], s.keys[p])
+    categories = rules[R_TIE_CATEGORIES] != 0
+    for p in range(n_players):
+        ahead = 0
+        for q in range(n_players):
+            if s.score[q] > s.score[p]:
+                ahead += 1
+            elif s.score[q] == s.score[p] and categories:
+                for b in range(N_BREAKDOWN):
+                    if s.keys[q, b] != s.keys[p, b]:
+                        if s.keys[q, b] > s.keys[p, b]:
+                            ahead += 1
+                        break
+        s.rank[p] = 1 + ahead
+
+
+# --- checking mode ---------------------------------------------------------------------------
+
+
+@hot
+def check_state(tb, s, n_players, max_turns):
+    """Code of the first broken rule invariant (``INVARIANTS``), 0 when all hold."""
+    deck0 = tb[10]
+    for k in range(N_KINDS):
+        s.pool[k] = 0
+    for i in range(deck0.shape[0]):
+        s.pool[deck0[i]] += 1
+    for i in range(s.meta[M_DECK_N]):
+        s.pool[s.deck[i]] -= 1
+    for i in range(s.meta[M_DISC_N]):
+        s.pool[s.discard[i]] -= 1
+    for p in range(n_players):
+        for c in range(CELLS):
+            k = s.grid[p, c]
+            if k < 0 or k >= N_KINDS:
+                return 2
+            s.pool[k] -= 1
+        if _face_down(s, p) > N_BORDER:
+            return 6
+    for k in range(N_KINDS):
+        if s.pool[k] != 0:
+            return 1
+    n_legends = tb[6].shape[0]
+    seen = 0
+    count = 0
+    for p in range(n_players):
+        for k in range(s.claim_n[p]):
+            seen |= 1 << s.claim_g[p, k]
+            count += 1
+    for slot in range(tb[9][R_LEGEND_ROW]):
+        if s.river[slot] >= 0:
+            seen |= 1 << s.river[slot]
+            count += 1
+    for k in range(s.meta[M_LD_N]):
+        seen |= 1 << s.ldeck[k]
+        count += 1
+    if count != n_legends or seen != (1 << n_legends) - 1:
+        return 3
+    if s.meta[M_TURN] > max_turns:
+        return 4
+    return 0
+
+
+@hot
+def check_final(s, n_players):
+    for p in range(n_players):
+        t = 0
+        for b in range(N_BREAKDOWN):
+            t += s.bd[p, b]
+        if t != s.score[p]:
+            return 5
+    return 0
+
+
+# --- one game ------------------------------------------------------------------------------
+
+
+@hot_outline
+def play_game(tb, weights, s, n_players, seed, game_id, check):
+    """Play one complete game into ``s`` (policies already set in ``s.policy``). Returns
+    ``(turns, cap_hit, violation)``; ``violation`` is the first broken invariant's code
+    when ``check``, else 0."""
+    rng_start(s.rng, seed, game_id)
+    for p in range(n_players):
+        s.claim_n[p] = 0
+        s.turns[p] = 0
+        s.ended[p] = 0
+    for i in range(N_LEGENDS):
+        s.river[i] = -1
+    s.meta[M_TURN] = 0
+    setup(tb, s, n_players)
+    max_turns = TURNS_PER_PLAYER_CAP * n_players
+    violation = 0
+    if check:
+        violation = check_state(tb, s, n_players, max_turns)
+    p = 0
+    cap_hit = 0
+    while True:
+        final = take_turn(tb, weights, s, p)
+        if check and violation == 0:
+            violation = check_state(tb, s, n_players, max_turns)
+        if final:
+            s.ended[p] = 1
+            break
+        if s.meta[M_TURN] >= max_turns:
+            cap_hit = 1
+            break
+        p = (p + 1) % n_players
+    final_scoring(tb, s, n_players)
+    if check and violation == 0:
+        violation = check_final(s, n_players)
+    return s.meta[M_TURN], cap_hit, violation
+
+
+# --- many games ------------------------------------------------------------------------------
+
+
+class ChunkOut(NamedTuple):
+    """Result buffers of a chunk, indexed by game offset ``i`` (then seat, then cell)."""
+
+    turns: np.ndarray  # int16[n]: game turns played (all seats)
+    cap_hit: np.ndarray  # bool[n]: the turn cap ended the game
+    policy: np.ndarray  # int8[n, P]
+    score: np.ndarray  # int16[n, P]
+    breakdown: np.ndarray  # int16[n, P, N_BREAKDOWN]
+    rank: np.ndarray  # int8[n, P]: 1 = winner (total, then §7.5 key if the preset says so)
+    seat_turns: np.ndarray  # int16[n, P]
+    ended: np.ndarray  # bool[n, P]: this seat's action ended the game
+    grid: np.ndarray  # int8[n, P, CELLS]: final kind of each cell
+    replaced: np.ndarray  # bool[n, P, CELLS]
+    turn_placed: np.ndarray  # int16[n, P, CELLS]: 0 = dealt at setup
+    claim_n: np.ndarray  # int8[n, P]
+    claim_legend: np.ndarray  # int8[n, P, N_LEGENDS]: legend index, claim order; -1 pad
+    claim_turn: np.ndarray  # int16[n, P, N_LEGENDS]
+    violation: np.ndarray  # int8[n]: checking mode: first broken invariant, 0
+
+
+def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
+    """Allocate the result buffers of a chunk (in Python, before the kernel runs)."""
+    n, P = n_games, n_players
+    return ChunkOut(
+        np.zeros(n, np.int16),
+        np.zeros(n, np.bool_),
+        np.zeros((n, P), np.int8),
+        np.zeros((n, P), np.int16),
+        np.zeros((n, P, N_BREAKDOWN), np.int16),
+        np.zeros((n, P), np.int8),
+        np.zeros((n, P), np.int16),
+        np.zeros((n, P), np.bool_),
+        np.zeros((n, P, CELLS), np.int8),
+        np.zeros((n, P, CELLS), np.bool_),
+        np.zeros((n, P, CELLS), np.int16),
+        np.zeros((n, P), np.int8),
+        np.full((n, P, N_LEGENDS), -1, np.int8),
+        np.zeros((n, P, N_LEGENDS), np.int16),
+        np.zeros(n, np.int8),
+    )
+
+
+@njit(cache=True)  # allocates the block scratch: keeps NRT
+def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check):
+    """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state."""
+    s = new_state(n_players, tb[10].shape[0])
+    for i in range(lo, hi):
+        g = first_game + i
+        for p in range(n_players):
+            s.policy[p] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
+        turns, cap_hit, violation = play_game(tb, weights, s, n_players, seed, g, check)
+        out.turns[i] = turns
+        out.cap_hit[i] = cap_hit != 0
+        out.violation[i] = violation
+        for p in range(n_players):
+            out.policy[i, p] = s.policy[p]
+            out.score[i, p] = s.score[p]
+            out.rank[i, p] = s.rank[p]
+            out.seat_turns[i, p] = s.turns[p]
+            out.ended[i, p] = s.ended[p] != 0
+            for b in range(N_BREAKDOWN):
+                out.breakdown[i, p, b] = s.bd[p, b]
+            for c in range(CELLS):
+                out.grid[i, p, c] = s.grid[p, c]
+                out.replaced[i, p, c] = s.replaced[p, c] != 0
+                out.turn_placed[i, p, c] = s.placed[p, c]
+            out.claim_n[i, p] = s.claim_n[p]
+            for k in range(s.claim_n[p]):
+                out.claim_legend[i, p, k] = s.claim_g[p, k]
+                out.claim_turn[i, p, k] = s.claim_t[p, k]
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def simulate_chunk(
+    tb, weights, seat_policy, rotate, n_players, seed, first_game, n_games, n_blocks, out, check
+):
+    """Play games ``first_game .. first_game + n_games - 1`` into ``out`` (a ``ChunkOut``).
+    Blocks of games run in parallel; each block allocates its scratch once. Seat s of
+    game g plays ``seat_policy[(s + g) % n]`` if ``rotate``."""
+    for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
+        _run_block(
+            tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
+        )

@@ -1,0 +1,139 @@
+"""The DRAKO kernel as the runner and the CLI use it: determinism across chunk sizes and
+thread counts, the four dataset tables and their invariants, the checking mode, and a
+``talesim simulate drako`` run through Typer's CliRunner (then ``talesim report``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numba
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from simcore.games.drako.engine import prepare, run_chunk, simulate_arrays
+from simcore.games.drako.tables import BREAKDOWN, CELLS, KINDS, DrakoData
+from simcore.registry import GameError
+
+MIXED = ["greedy", "random", "legend-hunter", "random"]
+TABLES = ("games", "seats", "cards", "legends")
+
+
+def concat(parts: list[dict[str, pl.DataFrame]]) -> dict[str, pl.DataFrame]:
+    return {t: pl.concat([p[t] for p in parts]) for t in TABLES}
+
+
+def test_same_games_whatever_the_chunks_and_threads(data: DrakoData) -> None:
+    """Games 0..79 in one chunk on 1 thread == in chunks of 13/40/27 on 2 threads."""
+    prep = prepare(data, "brief", 4, MIXED, True)
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        whole = run_chunk(prep, 11, 0, 80)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        parts = concat([run_chunk(prep, 11, 0, 13), run_chunk(prep, 11, 13, 40),
+                        run_chunk(prep, 11, 53, 27)])  # fmt: skip
+    finally:
+        numba.set_num_threads(old)
+    for t in TABLES:
+        assert whole[t].equals(parts[t]), t
+
+
+def test_arrays_are_deterministic(data: DrakoData) -> None:
+    prep = prepare(data, "published", 3, ["legend-hunter"] * 3, False)
+    a = simulate_arrays(prep, 5, 0, 30)
+    b = simulate_arrays(prep, 5, 0, 30)
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+
+
+@pytest.mark.parametrize("preset", ["brief", "published"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_tables_and_invariants(data: DrakoData, preset: str, players: int) -> None:
+    """Column names and types the reports read; 16 cards per kingdom and the box's copies;
+    score = its breakdown; one winner share per game; Legends claimed once; the ender's
+    kingdom is the one whose last face-down card was revealed (so the game is not capped)."""
+    prep = prepare(data, preset, players, MIXED[:players], False)
+    n = 120
+    f = run_chunk(prep, 3, 1000, n, check=True)
+    games, seats, cards, legends = (f[t] for t in TABLES)
+    assert games.columns == ["game_id", "turns", "cap_hit", "n_winners", "top_score"]
+    assert seats.columns == [
+        "game_id", "seat", "policy", "score", "rank", "win", *BREAKDOWN, "turns", "ended_game"
+    ]  # fmt: skip
+    assert cards.columns == ["game_id", "seat", "cell", "card", "replaced", "turn_placed"]
+    assert legends.columns == ["game_id", "seat", "legend", "turn"]
+    assert cards.schema["card"] == pl.Enum(list(KINDS))
+    assert legends.schema["legend"] == pl.Enum([lg.id for lg in data.legends])
+    assert games["game_id"].to_list() == list(range(1000, 1000 + n))
+    assert seats.height == n * players
+    assert cards.height == n * players * CELLS
+    # 16 cards per kingdom; no more of a kind than the box holds
+    per_kingdom = cards.group_by("game_id", "seat").len()
+    assert (per_kingdom["len"] == CELLS).all()
+    copies = {k.id: k.copies(players) for k in data.kinds}
+    most = cards.group_by("game_id", "card").len()
+    assert all(r["len"] <= copies[r["card"]] for r in most.iter_rows(named=True))
+    # score = breakdown; legends column = claimed points
+    assert (seats["score"] == seats.select(pl.sum_horizontal(BREAKDOWN)).to_series()).all()
+    points = {lg.id: lg.points for lg in data.legends}
+    held = legends.group_by("game_id", "seat").agg(
+        pl.col("legend").cast(pl.String).replace_strict(points, return_dtype=pl.Int64).sum()
+    )
+    joined = seats.join(held, on=["game_id", "seat"], how="left").fill_null(0)
+    assert (joined["legends"] == joined["legend"]).all()
+    # winners: shares sum to 1 per game; rank 1 = win > 0
+    per_game = seats.group_by("game_id").agg(pl.col("win").sum(), (pl.col("rank") == 1).sum())
+    assert np.allclose(per_game["win"].to_numpy(), 1.0)
+    assert ((seats["rank"] == 1) == (seats["win"] > 0)).all()
+    # each Legend claimed at most once per game, on a turn that was played
+    assert legends.group_by("game_id", "legend").len()["len"].max() in (None, 1)
+    tj = legends.join(games, on="game_id")
+    assert (tj["turn"] >= 1).all()
+    assert (tj["turn"] <= tj["turns"]).all()
+    # one ender per uncapped game; seat turns add up to the game's turns
+    assert not games["cap_hit"].any()
+    enders = seats.group_by("game_id").agg(pl.col("ended_game").sum())
+    assert (enders["ended_game"] == 1).all()
+    total = seats.group_by("game_id").agg(pl.col("turns").sum()).sort("game_id")
+    assert (total["turns"] == games["turns"]).all()
+    assert (games["turns"] >= 12).all()
+    # a card placed during play was placed on a played turn and replaced a card
+    placed = cards.join(games.select("game_id", pl.col("turns").alias("gt")), on="game_id")
+    assert ((placed["turn_placed"] > 0) == placed["replaced"]).all()
+    assert (placed["turn_placed"] <= placed["gt"]).all()
+
+
+def test_prepare_rejects_bad_requests(data: DrakoData) -> None:
+    with pytest.raises(GameError, match="played by 2-4 players, not 5"):
+        prepare(data, "brief", 5, ["random"] * 5, False)
+    with pytest.raises(GameError, match="unknown policy 'collector'"):
+        prepare(data, "brief", 2, ["collector", "random"], False)
+    with pytest.raises(GameError, match="1 policies given for 2 players"):
+        prepare(data, "brief", 2, ["random"], False)
+    with pytest.raises(GameError, match="no variant 'expert'"):
+        prepare(data, "expert", 2, ["random"] * 2, False)
+
+
+def test_simulate_cli_writes_the_four_tables_and_a_report(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        app,
+        [
+            "simulate", "drako", "--games", "60", "--players", "3", "--seed", "9",
+            "--policy", "greedy,random,legend-hunter", "--rules", "published",
+            "--chunk-size", "25", "--out", str(out), "--quiet",
+        ],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    for t in TABLES:
+        frame = pl.read_parquet(out / t / "*.parquet")
+        assert frame.height > 0, t
+    seats = pl.read_parquet(out / "seats" / "*.parquet")
+    assert seats.height == 60 * 3
+    assert set(seats["policy"].cast(pl.String)) == {"greedy", "random", "legend-hunter"}
+    rep = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "rep")])
+    assert rep.exit_code == 0, rep.output
+    assert (tmp_path / "rep" / "index.html").exists()

@@ -1,0 +1,148 @@
+"""Differential test: the numba kernel plays exactly the games of the readable reference.
+
+For the same (seed, game id, seat policies, rules file, preset) both must agree on
+everything a game produces: turns, cap hit, scores, the seven-category breakdowns, the
+final grids (kind of each cell), the turn each card was placed, the Legends claimed (which,
+by whom, on which turn, in claim order), each seat's turns, who ended the game and the
+winners. Reference: the random-stream order in ``reference.py``'s module docstring.
+
+Budget: reference.py plays ~35 random games/s but only ~2-3 greedy or legend-hunter
+games/s (its greedy search rescoring with Python sets), so the default run plays 300
+``random`` games per (player count, preset) and a few dozen of the other policies; ``-m
+slow`` plays >= 300 of each policy per (player count, preset) and >= 1,000 random ones.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore.games.drako.engine import prepare, simulate_arrays
+from simcore.games.drako.reference import Rules, final_state, play_reference
+from simcore.games.drako.tables import KINDS, DrakoData
+
+PRESETS = ("brief", "published")
+PLAYERS = (2, 3, 4)
+MIXED = ("legend-hunter", "random", "greedy", "random")
+
+# (policy spec, games per (player count, preset)); spec "mixed" = MIXED[:players].
+DEFAULT = (("random", 300), ("greedy", 6), ("legend-hunter", 6), ("mixed", 6))
+SLOW = (("random", 1000), ("greedy", 300), ("legend-hunter", 300), ("mixed", 100))
+
+
+def seat_policies(spec: str, players: int) -> list[str]:
+    return list(MIXED[:players]) if spec == "mixed" else [spec] * players
+
+
+def kernel_state(data: DrakoData, a: dict[str, np.ndarray], i: int) -> dict:
+    """Game offset ``i`` of the kernel's arrays in ``reference.final_state``'s shape."""
+    P = a["score"].shape[1]
+    return {
+        "turns": int(a["turns"][i]),
+        "cap_hit": bool(a["cap_hit"][i]),
+        "scores": a["score"][i].tolist(),
+        "breakdown": a["breakdown"][i].tolist(),
+        "kingdoms": [[KINDS[k] for k in row] for row in a["grid"][i]],
+        "turn_placed": a["turn_placed"][i].tolist(),
+        "claims": [
+            [
+                [data.legends[a["claim_legend"][i, p, k]].id, int(a["claim_turn"][i, p, k])]
+                for k in range(a["claim_n"][i, p])
+            ]
+            for p in range(P)
+        ],
+        "player_turns": a["seat_turns"][i].tolist(),
+        "ended_by": [p for p in range(P) if a["ended"][i, p]],
+        "winners": [p for p in range(P) if a["rank"][i, p] == 1],
+    }
+
+
+def compare(
+    data: DrakoData,
+    preset: str,
+    players: int,
+    policies: list[str],
+    seed: int,
+    first: int,
+    n: int,
+    rotate: bool = False,
+) -> dict[str, int]:
+    """Play games ``first .. first+n-1`` both ways; assert every field is equal. Returns
+    counts of what the games exercised (claims, reshuffle-long games, replaced cards)."""
+    prep = prepare(data, preset, players, policies, rotate)
+    a = simulate_arrays(prep, seed, first, n)
+    rules = Rules(data, preset, players)
+    ids = [int(x) for x in prep.seat_policy]
+    seen = {"claims": 0, "replaced": 0, "shared_wins": 0}
+    for i in range(n):
+        g = first + i
+        seats = [ids[(p + g) % players] for p in range(players)] if rotate else ids
+        ref = final_state(play_reference(rules, prep.weights, seats, seed, g))
+        got = kernel_state(data, a, i)
+        where = f"{preset} {players}p {policies} seed {seed} game {g}"
+        assert a["policy"][i].tolist() == seats, where
+        for key in ref:
+            assert got[key] == ref[key], f"{where}: {key}"
+        replaced = a["replaced"][i]
+        assert (replaced == (a["turn_placed"][i] > 0)).all(), where
+        seen["claims"] += int(a["claim_n"][i].sum())
+        seen["replaced"] += int(replaced.sum())
+        seen["shared_wins"] += len(ref["winners"]) > 1
+    return seen
+
+
+def _cases(table: tuple[tuple[str, int], ...]) -> list[tuple[str, int, str, int]]:
+    return [
+        (preset, players, spec, games)
+        for spec, games in table
+        for preset in PRESETS
+        for players in PLAYERS
+    ]
+
+
+def _id(case: tuple) -> str:
+    preset, players, spec, games = case
+    return f"{preset}-{players}p-{spec}-{games}"
+
+
+@pytest.mark.parametrize("case", _cases(DEFAULT), ids=_id)
+def test_kernel_equals_reference(data, case) -> None:
+    """The kernel and reference.py agree on every game, field by field."""
+    preset, players, spec, games = case
+    seen = compare(data, preset, players, seat_policies(spec, players), 4040 + players, 0, games)
+    assert seen["claims"] > 0
+    assert seen["replaced"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", _cases(SLOW), ids=_id)
+def test_kernel_equals_reference_many_games(data, case) -> None:
+    """More games per policy, player count and preset (run with ``-m slow``)."""
+    preset, players, spec, games = case
+    compare(data, preset, players, seat_policies(spec, players), 99, 10_000, games)
+
+
+def test_far_game_ids_and_big_seed(data) -> None:
+    """Game ids far from 0 and the largest seed give the same games both ways."""
+    compare(data, "brief", 4, ["random"] * 4, 2**63 - 1, 10**12, 40)
+    compare(data, "published", 3, ["greedy"] * 3, 0, 123_456_789, 4)
+
+
+def test_rotated_seats(data) -> None:
+    """--rotate-seats: seat s of game g plays policy[(s + g) % P], in both implementations."""
+    compare(data, "brief", 3, ["greedy", "random", "legend-hunter"], 77, 5, 9, rotate=True)
+
+
+def test_default_run_covers_300_random_games_per_cell() -> None:
+    """The default differential run covers >= 300 random games per player count and preset
+    and every policy at every player count and preset."""
+    cells = {(pr, p, spec): g for pr, p, spec, g in _cases(DEFAULT)}
+    assert all(cells[(pr, p, "random")] >= 300 for pr in PRESETS for p in PLAYERS)
+    assert {spec for _, _, spec in cells} == {"random", "greedy", "legend-hunter", "mixed"}
+    slow = {(pr, p, spec): g for pr, p, spec, g in _cases(SLOW)}
+    assert (
+        min(
+            slow[(pr, p, s)] for pr in PRESETS for p in PLAYERS for s in ("greedy", "legend-hunter")
+        )
+        >= 300
+    )
