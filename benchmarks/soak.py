@@ -2,6 +2,7 @@
 
     python benchmarks/soak.py                       # 10,000,000 games of each game
     python benchmarks/soak.py --games 2000000 --keep runs/soak
+    python benchmarks/soak.py --game drako --policy random --games 1000000
 
 Runs `talesim simulate` in a child process (4 players, greedy, default chunk size) and
 prints one JSON object per game: wall time, peak RSS of the child, and games/s of the
@@ -22,12 +23,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("fairy-tale",)  # every game the registry has a kernel for; grows as games land
+GAMES = ("fairy-tale", "drako")  # every game with a simulation kernel; grows as games land
 
 
-def soak(game: str, n_games: int, out: Path) -> dict[str, object]:
+def soak(game: str, n_games: int, out: Path, policy: str) -> dict[str, object]:
     cmd = [sys.executable, "-m", "cli.main", "simulate", game, "--games", str(n_games)]
-    cmd += ["--players", "4", "--seed", "1", "--policy", "greedy", "--out", str(out), "--quiet"]
+    cmd += ["--players", "4", "--seed", "1", "--policy", policy, "--out", str(out), "--quiet"]
     t = time.perf_counter()
     child = subprocess.Popen(cmd, cwd=ROOT)
     _, status, usage = os.wait4(child.pid, 0)  # this child's own rusage
@@ -42,6 +43,7 @@ def soak(game: str, n_games: int, out: Path) -> dict[str, object]:
         "benchmark": "soak",
         "game": game,
         "games": n_games,
+        "policy": policy,
         "chunks": len(chunks),
         "wall_s": round(wall, 1),
         "peak_rss_mb": round(peak_mb),
@@ -56,14 +58,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=10_000_000)
     ap.add_argument("--keep", type=Path, help="keep the runs under this directory")
+    ap.add_argument("--game", action="append", help="only these games (repeatable)")
+    ap.add_argument("--policy", default="greedy", help="policy of every seat")
     args = ap.parse_args()
     base = args.keep or Path(tempfile.mkdtemp(prefix="talesim-soak-"))
     try:
-        for game in GAMES:
+        for game in args.game or GAMES:
             out = base / game
             if out.exists():
                 shutil.rmtree(out)
-            print(json.dumps(soak(game, args.games, out)), flush=True)
+            print(json.dumps(soak(game, args.games, out, args.policy)), flush=True)
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)

@@ -42,6 +42,7 @@ class Game:
     policies: tuple[str, ...]
     tables: tuple[str, ...]  # dataset tables written by simulate
     variant_option: str = "variant"  # CLI flag naming the variant (DRAKO uses --rules)
+    simulates: bool = True  # False while a game has data and scoring but no kernel yet
 
     def variant(self, name: str | None) -> Variant:
         name = name or self.default_variant
@@ -142,6 +143,7 @@ GAMES: dict[str, Game] = {
         default_variant="base",
         policies=("random", "greedy", "warlord", "builder"),
         tables=("games", "seats", "cards", "buildings"),
+        simulates=False,  # issue 3 part 2: turn engine and kernel
     ),
 }
 

@@ -24,8 +24,10 @@ FILES = sorted(GOLDEN.glob("*.json"))
 
 
 def test_every_game_and_variant_has_a_golden_playthrough() -> None:
-    """Meta-test: each variant of each registered game is pinned by at least one file."""
+    """Meta-test: each variant of each game that can be simulated is pinned by a file."""
     for game in registry.GAMES.values():
+        if not game.simulates:
+            continue
         folder = Path(__file__).resolve().parent.parent / game.package.rsplit(".", 1)[-1]
         pinned = {json.loads(f.read_text())["variant"] for f in (folder / "golden").glob("*.json")}
         assert {v.name for v in game.variants} <= pinned, game.name
