@@ -7,6 +7,7 @@ the same functions (see ``Engine``), so the runner and the CLI treat games alike
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -21,6 +22,20 @@ class InvariantError(RuntimeError):
     """A kernel run with ``check=True`` found a broken rule invariant (a bug, not bad input).
     The message names the seed, the game id and the invariant, so the game can be replayed
     with ``talesim play GAME --seed S --game g``."""
+
+
+def raise_first_violation(
+    violation: Any, invariants: Sequence[str], game: str, seed: int, first_game: int
+) -> None:
+    """``InvariantError`` for the first game of a chunk whose checking-mode code (an int
+    array, one per game, 0 = fine) names a broken invariant; nothing if all are 0."""
+    bad = violation.nonzero()[0]
+    if len(bad):
+        g = first_game + int(bad[0])
+        raise InvariantError(
+            f"invariant broken in game {g} (seed {seed}): {invariants[int(violation[bad[0]])]}; "
+            f"replay it with `talesim play {game} --seed {seed} --game {g} ...`"
+        )
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simcore.registry import GameError, InvariantError, get_game
+from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
 from .policies import POLICY_NAMES, default_weights
@@ -184,13 +184,7 @@ def simulate_arrays(
         check,
     )
     if check:
-        bad = np.flatnonzero(out.violation)
-        if bad.size:
-            g = first_game + int(bad[0])
-            raise InvariantError(
-                f"invariant broken in game {g} (seed {seed}): "
-                f"{INVARIANTS[int(out.violation[bad[0]])]}"
-            )
+        raise_first_violation(out.violation, INVARIANTS, "drako", seed, first_game)
     return out._asdict()
 
 

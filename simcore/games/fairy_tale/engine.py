@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simcore.registry import GameError, InvariantError, get_game
+from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
 from .kernel import INVARIANTS, new_chunk_out, simulate_chunk
@@ -142,14 +142,7 @@ def simulate_arrays(
         check,
     )
     if check:
-        bad = np.flatnonzero(out.violation)
-        if bad.size:
-            g = first_game + int(bad[0])
-            raise InvariantError(
-                f"invariant broken in game {g} (seed {seed}): "
-                f"{INVARIANTS[int(out.violation[bad[0]])]}; replay it with "
-                f"`talesim play fairy-tale --seed {seed} --game {g} ...`"
-            )
+        raise_first_violation(out.violation, INVARIANTS, "fairy-tale", seed, first_game)
     return out._asdict()
 
 
