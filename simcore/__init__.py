@@ -1,15 +1,17 @@
 """talesim simulation core: card data, RNG, game kernels and the batch runner.
 
 Importing this package never imports numba, polars or matplotlib (so `talesim --help`
-stays instant). It only points numba's on-disk cache at a directory keyed by a hash
-of the compiled sources: numba's ``cache=True`` does not notice edits to a jitted
-helper in *another* file, so a change to any file holding compiled code must land in a
-fresh cache directory. Files without compiled code (runner, registry, card loading, the
-Dask backend) are left out, so editing them does not cost a recompile.
+stays instant). It only points numba's on-disk cache at directories keyed by a hash
+of the compiled sources, one per game (``cache_dir_for``): numba's ``cache=True`` does
+not notice edits to a jitted helper in *another* file, so a change to any file a kernel is
+built from must land in a fresh cache directory. Files without compiled code (runner,
+registry, card loading, the Dask backend) are left out, so editing them does not cost a
+recompile, and editing one game does not recompile the others.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sys
@@ -20,9 +22,16 @@ __version__ = "0.1.0"
 _ROOT = Path(__file__).resolve().parent
 
 
-#: The files whose code numba compiles (or that compiled code imports): the decorators,
-#: the RNG and every game package.
-KERNEL_SOURCES = ("jit.py", "rng.py", "games/**/*.py")
+#: Files every game's compiled code depends on: the decorators and the RNG.
+SHARED_KERNEL_SOURCES = ("jit.py", "rng.py")
+
+#: A NUMBA_CACHE_DIR the user set (not one a parent talesim process exported): then it is
+#: the base of the per-game cache directories.
+_USER_CACHE_BASE = (
+    os.environ.get("NUMBA_CACHE_DIR")
+    if os.environ.get("NUMBA_CACHE_DIR") != os.environ.get("TALESIM_NUMBA_CACHE_DIR")
+    else None
+)
 
 
 def _hash(paths: list[Path]) -> str:
@@ -38,18 +47,46 @@ def source_hash() -> str:
     return _hash(list(_ROOT.rglob("*.py")))
 
 
-def kernel_hash() -> str:
-    """Short sha256 of the files holding compiled code (``KERNEL_SOURCES``)."""
-    return _hash([p for pattern in KERNEL_SOURCES for p in _ROOT.glob(pattern)])
+def kernel_hash(game: str | None = None) -> str:
+    """Short sha256 of the files one game's compiled code is built from: the shared
+    decorators and RNG plus that game's package (``game=None``: the shared files only)."""
+    paths = [_ROOT / name for name in SHARED_KERNEL_SOURCES]
+    if game is not None:
+        paths += list((_ROOT / "games" / game).rglob("*.py"))
+    return _hash(paths)
+
+
+def _cache_base() -> Path:
+    if _USER_CACHE_BASE:
+        return Path(_USER_CACHE_BASE)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "talesim" / "numba"
+
+
+@functools.cache
+def cache_dir_for(source_file: str) -> str:
+    """The numba cache directory for a function defined in ``source_file``.
+
+    Each game gets its own directory, keyed by the hash of its own package and the shared
+    files (``kernel_hash``): numba's ``cache=True`` does not notice edits to a jitted
+    helper in *another* file, so a change to any file a game's kernel is built from must
+    land in a fresh directory, while an edit to one game leaves the other games' compiled
+    kernels valid. Functions outside ``games/`` (the RNG) use the shared-files directory.
+    """
+    path = Path(source_file).resolve()
+    try:
+        parts = path.relative_to(_ROOT / "games").parts
+    except ValueError:
+        return str(_cache_base() / f"core-{kernel_hash()}")
+    game = parts[0] if len(parts) > 1 else None
+    return str(_cache_base() / f"{game}-{kernel_hash(game)}")
 
 
 def _configure_numba_cache() -> None:
-    if "NUMBA_CACHE_DIR" in os.environ:
-        return
-    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "talesim" / "numba"
-    os.environ["NUMBA_CACHE_DIR"] = str(base / kernel_hash())
+    # The decorators of ``simcore.jit`` pick each function's directory (cache_dir_for);
+    # this default only serves code compiled outside them.
+    os.environ["NUMBA_CACHE_DIR"] = os.environ["TALESIM_NUMBA_CACHE_DIR"] = cache_dir_for(__file__)
     # numba reads the variable when it is imported; if it already was (a script that
-    # imported numba first), set its config directly: the kernels are decorated later.
+    # imported numba first), set its config directly.
     numba_config = sys.modules.get("numba.core.config")
     if numba_config is not None:
         numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]  # type: ignore[attr-defined]

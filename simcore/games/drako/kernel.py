@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from simcore.jit import hot, hot_outline
+from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_shuffle, rng_start
 
 from .policies import (
@@ -108,7 +108,7 @@ class GameState(NamedTuple):
     pool: np.ndarray  # int32[N_KINDS]: unseen kinds (policies), conservation counts
 
 
-@njit(cache=True)  # allocates: keeps NRT
+@alloc  # keeps NRT
 def new_state(n_players, deck_size):
     """Allocate one game's scratch state (once per block, never per game)."""
     P = n_players
@@ -498,7 +498,7 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
     )
 
 
-@njit(cache=True)  # allocates the block scratch: keeps NRT
+@alloc  # the block scratch
 def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check):
     """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state."""
     s = new_state(n_players, tb[10].shape[0])
@@ -528,7 +528,7 @@ def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo
                 out.claim_turn[i, p, k] = s.claim_t[p, k]
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@parallel
 def simulate_chunk(
     tb, weights, seat_policy, rotate, n_players, seed, first_game, n_games, n_blocks, out, check
 ):

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from simcore.jit import hot, hot_outline
+from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .policies import D_CLOSE, D_DRAFT, D_OPEN, D_PLAY, choose
@@ -100,7 +100,7 @@ class GameState(NamedTuple):
     tally: np.ndarray  # int32[T]: per-card counter of the checking mode
 
 
-@njit(cache=True)  # allocates: keeps NRT
+@alloc  # keeps NRT
 def new_state(n_cards, deck_size):
     """Allocate one game's scratch state (once per block, never per game)."""
     P = MAX_PLAYERS
@@ -746,7 +746,7 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
     )
 
 
-@njit(cache=True)  # allocates the block scratch: keeps NRT
+@alloc  # the block scratch
 def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check):
     """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state."""
     s = new_state(tb[0].shape[0], tb[2].shape[0])
@@ -777,7 +777,7 @@ def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo
                 out.points[i, p, k] = s.points[p, slot] if slot >= 0 else 0
 
 
-@njit(cache=True, parallel=True, nogil=True)
+@parallel
 def simulate_chunk(
     tb, weights, seat_policy, rotate, n_players, seed, first_game, n_games, n_blocks, out, check
 ):
