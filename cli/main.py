@@ -7,17 +7,55 @@ matplotlib are imported inside command bodies so ``talesim --help`` stays instan
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
+from typing import Any
+
 import typer
+
+# Typer (>= 0.29, pinned in pyproject) vendors its own click as ``typer._click``: the parse
+# errors are that module's exceptions.
+from typer import _click as click_api
+from typer.core import TyperGroup
 
 from cli.bench import bench
 from cli.cards import cards
+from cli.errors import EXIT_BAD_INPUT, one_line
 from cli.games import games
 from cli.play import play
 from cli.report import compare, report
 from cli.score import score
 from cli.simulate import simulate
 
+
+class OneLineErrors(TyperGroup):
+    """The ``talesim`` group: a command-line parse error (missing or unknown option, a
+    value of the wrong type, an unknown command) is one ``error:`` line on stderr naming
+    the command's help, exit code 2, like every other bad input (``cli/errors.py``)."""
+
+    def main(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, standalone_mode: bool = True, **extra: Any
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, standalone_mode=False, **extra)
+        except click_api.exceptions.NoArgsIsHelpError as e:
+            typer.echo(e.format_message(), err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except click_api.exceptions.ClickException as e:
+            ctx = getattr(e, "ctx", None)
+            where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+            typer.echo(f"error: {one_line(e.format_message())}{where}", err=True)
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            typer.echo("error: aborted", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
+    cls=OneLineErrors,
     name="talesim",
     help="Monte-Carlo simulator and balance analytics for card games.",
     no_args_is_help=True,

@@ -533,6 +533,30 @@ for _name, (_edit, _expect) in CARD_FILE_CASES.items():
     )
 
 
+# --- the command line itself (Typer's parser: cli/main.py OneLineErrors) --------------------
+CASES.update(
+    {
+        "parse-unknown-command": Case(
+            ("simulat",), ("No such command 'simulat'", "talesim --help")
+        ),
+        "parse-missing-argument": Case(
+            ("cards",), ("Missing argument 'game'", "talesim cards --help")
+        ),
+        "parse-missing-option": Case(
+            ("simulate", "fairy-tale", "--games", "10", "--out", "{out}"),
+            ("Missing option", "talesim simulate --help"),
+        ),
+        "parse-unknown-option": Case(simulate("--bogus", "1"), ("No such option: --bogus",)),
+        "parse-not-an-integer": Case(
+            simulate("--games", "ten"), ("Invalid value for '--games'", "talesim simulate --help")
+        ),
+        "parse-option-without-value": Case(
+            simulate("--seed"), ("Option '--seed' requires an argument",)
+        ),
+    }
+)
+
+
 # --- the test -------------------------------------------------------------------------------
 
 
