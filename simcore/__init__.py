@@ -14,7 +14,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
+import shutil
 import sys
+import time
 from pathlib import Path
 
 __version__ = "0.1.0"
@@ -76,9 +79,44 @@ def cache_dir_for(source_file: str) -> str:
     try:
         parts = path.relative_to(_ROOT / "games").parts
     except ValueError:
-        return str(_cache_base() / f"core-{kernel_hash()}")
+        parts = ()
     game = parts[0] if len(parts) > 1 else None
-    return str(_cache_base() / f"{game}-{kernel_hash(game)}")
+    name = f"{game or 'core'}-{kernel_hash(game)}"
+    prune_kernel_caches(_cache_base(), keep=name)
+    return str(_cache_base() / name)
+
+
+#: Cache directories kept per game besides the current one (other checkouts, branches).
+CACHES_KEPT = 3
+#: A directory touched this recently is never pruned (another process may be filling it).
+PRUNE_MIN_AGE_S = 3600.0
+
+
+def prune_kernel_caches(base: Path, keep: str) -> list[Path]:
+    """Delete stale numba cache directories of ``keep``'s game under ``base``: all but the
+    ``CACHES_KEPT`` most recently modified, never ``keep`` itself nor one modified in the
+    last hour. Directories of the old single-hash layout (16 hex digits) count as one more
+    game. Returns what it deleted; errors (another process deleting too) are ignored."""
+    prefix = keep.rsplit("-", 1)[0] + "-"
+    try:
+        siblings = [
+            d for d in base.iterdir() if d.is_dir() and d.name != keep and d.name.startswith(prefix)
+        ]
+        legacy = [d for d in base.iterdir() if d.is_dir() and _LEGACY_NAME.fullmatch(d.name)]
+    except OSError:
+        return []
+    deleted = []
+    now = time.time()
+    for group in (siblings, legacy):
+        group.sort(key=lambda d: d.stat().st_mtime, reverse=True)
+        for stale in group[CACHES_KEPT:]:
+            if now - stale.stat().st_mtime >= PRUNE_MIN_AGE_S:
+                shutil.rmtree(stale, ignore_errors=True)
+                deleted.append(stale)
+    return deleted
+
+
+_LEGACY_NAME = re.compile(r"[0-9a-f]{16}")
 
 
 def _configure_numba_cache() -> None:

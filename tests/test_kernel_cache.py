@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 import simcore
@@ -39,3 +41,25 @@ def test_the_decorators_compile_into_the_game_directory() -> None:
 
     locator = kernel.simulate_chunk._cache._impl.locator
     assert Path(locator._cache_path).is_relative_to(simcore.cache_dir_for(kernel.__file__))
+
+
+def test_stale_cache_directories_of_the_same_game_are_pruned(tmp_path: Path) -> None:
+    def make(name: str, age_hours: float) -> Path:
+        d = tmp_path / name
+        d.mkdir()
+        t = time.time() - age_hours * 3600
+        os.utime(d, (t, t))
+        return d
+
+    old = [make(f"drako-{i:016x}", 24 * (i + 1)) for i in range(5)]
+    fresh = make("drako-ffffffffffffffff", 0.1)  # another process may be filling it
+    other_game = make("fairy_tale-0000000000000000", 999)
+    legacy = [make(f"{i:016x}"[::-1], 48 * (i + 1)) for i in range(4)]
+
+    deleted = simcore.prune_kernel_caches(tmp_path, keep="drako-aaaaaaaaaaaaaaaa")
+
+    # drako keeps its 3 newest (fresh, old[0], old[1]); the legacy layout keeps 3 too
+    assert sorted(deleted) == sorted([*old[2:], legacy[3]])
+    kept = [fresh, other_game, old[0], old[1], *legacy[:3]]
+    assert all(d.exists() for d in kept)
+    assert not any(d.exists() for d in deleted)
