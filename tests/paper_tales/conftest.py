@@ -6,16 +6,23 @@
                units separated by spaces, ``+n`` = n age tokens; first the Front row,
                then the Back row; buildings and gold/lp as keywords.
 * ``score``  - ``score(seat0, seat1, ...)`` -> the ``score_state`` result (seats in order).
+* ``table``  - ``table(players=3, policies="greedy", seed=1)`` -> a ``Table``: a reference
+               ``Game`` after setup (turn 1) with helpers that move real cards from the
+               draw pile onto spots, into hands or into buildings, so the phase code of
+               ``reference.py`` runs on a constructed position and card conservation holds.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from simcore.games.paper_tales.engine import score_state
+from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
+from simcore.games.paper_tales.reference import CardLog, Game, Rules, Slot
 from simcore.games.paper_tales.tables import CardSet, load_cardset
 
 
@@ -55,3 +62,73 @@ def score(cards: CardSet) -> Callable[..., dict[str, Any]]:
         return score_state({"players": list(seats)}, cards)
 
     return run
+
+
+class Table:
+    """A reference game after setup, with helpers to build a position from real cards."""
+
+    def __init__(self, cards: CardSet, players: int, policies: str, seed: int, **options: Any):
+        if options:
+            opts = dict(cards.rules.options, **options)
+            cards = dataclasses.replace(cards, rules=dataclasses.replace(cards.rules, options=opts))
+        self.rules = Rules(cards, players)
+        names = policies.split(",") if "," in policies else [policies] * players
+        codes = [POLICY_NAMES.index(n) for n in names]
+        self.game = Game(self.rules, default_weights(), codes, seed, 0, record=True)
+        self.game.setup()
+        self.game.turn = 1
+        self.game.freeze_strengths()
+
+    def take(self, unit: str) -> int:
+        """Remove a card of ``unit`` from the draw pile (its top-most copy)."""
+        g = self.game
+        for i in range(len(g.deck) - 1, -1, -1):
+            if g.rules.unit(g.deck[i]).id == unit:
+                return g.deck.pop(i)
+        raise LookupError(f"no {unit} left in the draw pile")
+
+    def put(self, p: int, spot: int, unit: str, age: int = 0, fresh: bool = False) -> Slot:
+        """A unit on seat ``p``'s ``spot`` (``fresh``: placed this phase, not revealed)."""
+        card = self.take(unit)
+        pl = self.game.players[p]
+        log = pl.receive(CardLog(card, unit, self.game.turn, 1))
+        log.deployed, log.fate = not fresh, "in_play" if not fresh else "hand"
+        slot = Slot(card, age=age, fresh=fresh, resolved=not fresh)
+        pl.spots[spot] = slot
+        return slot
+
+    def hand(self, p: int, *units: str) -> list[int]:
+        cards = [self.take(u) for u in units]
+        pl = self.game.players[p]
+        for c in cards:
+            pl.receive(CardLog(c, self.rules.unit(c).id, self.game.turn, 1))
+        pl.hand = cards
+        return cards
+
+    def build(self, p: int, **levels: int) -> None:
+        pl = self.game.players[p]
+        for name, lv in levels.items():
+            b = self.rules.cards.building_index[name]
+            pl.blevel[b] = lv
+            pl.buildings[b].level = lv
+
+    def seat(self, p: int):
+        return self.game.players[p]
+
+    def units(self, p: int) -> list[tuple[str, int] | None]:
+        """(unit id, age) per spot."""
+        return [
+            (self.rules.unit(sl.card).id, sl.age) if sl is not None else None
+            for sl in self.game.players[p].spots
+        ]
+
+    def level(self, p: int, building: str) -> int:
+        return self.game.players[p].blevel[self.rules.cards.building_index[building]]
+
+
+@pytest.fixture
+def table(cards: CardSet) -> Callable[..., Table]:
+    def make(players: int = 3, policies: str = "greedy", seed: int = 1, **options: Any) -> Table:
+        return Table(cards, players, policies, seed, **options)
+
+    return make

@@ -1,0 +1,91 @@
+"""Paper Tales heuristic players: names, codes, features and tunable weights.
+
+``reference.Brain`` plays these policies readably; the numba kernel (next task) compiles
+the same formulas here, with the same signature for every policy.
+
+Every non-random policy is one-ply: for each legal option of a decision it builds the
+seat's kingdom as the option leaves it (no lookahead, no other seat changes) and values it
+as the weighted sum of the integer features ``F_*`` below, against the neighbours'
+strengths frozen at the start of the phase (``Game.seen``). The option of highest value
+wins; the first one in the decision's enumeration order wins ties. The sum is evaluated
+left to right in feature order, in float64::
+
+    value = ((w[0]*f[0] + w[1]*f[1]) + w[2]*f[2]) + ... + w[N_FEATURES-1]*f[N_FEATURES-1]
+
+(start from 0.0 and add ``w[i]*f[i]`` for i = 0, 1, ...), so numba gets identical values.
+Two extra weights are not feature weights: ``W_UNAFFORDABLE`` (subtracted from a draft or
+keep value when the card costs more than the gold the seat holds) and ``W_SAVE_STRENGTH``
+(Healer saves: value of keeping one point of printed strength alive).
+
+``random`` draws uniformly among the legal options of each decision (a decision with one
+option draws nothing) and ignores its weight row.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+
+
+class Policy(IntEnum):
+    RANDOM = 0  # uniform over the legal options of each decision
+    GREEDY = 1  # one-ply: weighted LP of this turn + end LP + income, gold, building progress
+    WARLORD = 2  # greedy's evaluation, weights on strength, war LP, strong units (Barracks)
+    BUILDER = 3  # greedy's evaluation, weights on resources, buildings and level-2 upgrades
+
+
+POLICY_NAMES = ("random", "greedy", "warlord", "builder")
+
+# --- features of a kingdom (all ints; computed by reference.Brain.features) -------------
+F_WAR_LP = 0  # LP the kingdom would score in this turn's wars against the frozen
+#               neighbour strengths: wars + per-war-won + war-phase LP of units/buildings
+F_END_LP = 1  # end LP if the game ended now: building faces (1/3) + end 'lp' (Relic)
+F_DEPLOY_LP = 2  # deployment LP of this turn's placed units (Kraken: -3 per level-2)
+F_AGING_LP = 3  # LP the Aging phase would score now (death LP, LP per dying token)
+F_INCOME = 4  # gold of this turn's Income phase (base included)
+F_GOLD = 5  # gold the seat holds (after the option's costs)
+F_STRENGTH = 6  # kingdom strength
+F_MARGIN = 7  # sum over the neighbours of clamp(strength - theirs, -MARGIN_CAP, MARGIN_CAP)
+F_PROD = 8  # (wood + food + crystal produced) x turns left after this one
+F_BUILDABLE = 9  # (buildings whose next level's requirement is produced) x turns left
+F_KEEP = 10  # (printed strength of units surviving this turn's Aging) x turns left
+F_UNITS = 11  # units in play
+F_LEVEL2 = 12  # (level-2 buildings) x turns left: the 5th spot and the level-2 faces
+F_STRONG = 13  # units with war strength >= strong_units_min (Barracks level 2 plan)
+N_FEATURES = 14
+FEATURE_NAMES = (
+    "war_lp", "end_lp", "deploy_lp", "aging_lp", "income", "gold", "strength", "margin",
+    "prod", "buildable", "keep", "units", "level2", "strong",
+)  # fmt: skip
+MARGIN_CAP = 5
+
+W_UNAFFORDABLE = N_FEATURES  # subtracted when a drafted/kept card costs more than the gold
+W_SAVE_STRENGTH = N_FEATURES + 1  # Healer: value per printed strength point saved
+N_WEIGHTS = N_FEATURES + 2
+
+
+def default_weights() -> np.ndarray:
+    """float64[len(Policy), N_WEIGHTS]: one tunable row per policy (random ignores its row)."""
+    w = np.zeros((len(Policy), N_WEIGHTS))
+    #                 war  end  dep  age  inc  gold str  marg prod bld  keep unit lv2  strg
+    w[Policy.GREEDY, :N_FEATURES] = (
+        1.0, 1.0, 1.0, 1.0, 0.5, 0.3, 0.0, 0.2, 0.3, 0.5, 0.1, 0.2, 0.5, 0.0,
+    )  # fmt: skip
+    w[Policy.WARLORD, :N_FEATURES] = (
+        1.5, 0.7, 1.0, 1.0, 0.3, 0.2, 0.2, 0.6, 0.1, 0.2, 0.3, 0.3, 0.3, 0.5,
+    )  # fmt: skip
+    w[Policy.BUILDER, :N_FEATURES] = (
+        0.6, 1.5, 1.0, 1.0, 0.7, 0.4, 0.0, 0.1, 0.6, 1.0, 0.1, 0.1, 1.0, 0.0,
+    )  # fmt: skip
+    w[1:, W_UNAFFORDABLE] = 3.0
+    w[1:, W_SAVE_STRENGTH] = 0.5
+    return w
+
+
+def policy_code(name: str) -> int:
+    """The code of a policy name (``ValueError`` naming the known ones)."""
+    try:
+        return POLICY_NAMES.index(name)
+    except ValueError:
+        raise ValueError(f"unknown policy '{name}' (policies: {', '.join(POLICY_NAMES)})") from None
