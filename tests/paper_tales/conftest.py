@@ -122,6 +122,31 @@ class Table:
             for sl in self.game.players[p].spots
         ]
 
+    def event(self, kind: str, p: int) -> dict[str, Any]:
+        """Seat ``p``'s latest event of ``kind``."""
+        return next(e for e in reversed(self.game.events) if e["event"] == kind and e["seat"] == p)
+
+    def wars(self, p: int = 0) -> dict[str, Any]:
+        """Run the Wars phase; seat ``p``'s event (strength, against, won, lp, gold)."""
+        self.game.wars()
+        return self.event("wars", p)
+
+    def income(self, p: int = 0) -> int:
+        """Run the Income phase; the gold seat ``p`` gained."""
+        before = self.seat(p).gold
+        self.game.income()
+        return self.seat(p).gold - before
+
+    def aging(self, p: int = 0) -> dict[str, Any]:
+        """Run the Aging phase; seat ``p``'s event (saved, died, lp, gold)."""
+        self.game.aging()
+        return self.event("aging", p)
+
+    def end_buildings(self, p: int = 0) -> int:
+        """Run the End; seat ``p``'s building LP."""
+        self.game.end()
+        return self.seat(p).parts["buildings"]
+
     def level(self, p: int, building: str) -> int:
         return self.game.players[p].blevel[self.rules.cards.building_index[building]]
 

@@ -1213,7 +1213,7 @@ class Game:
         Merchant: wood; Grand Architect: any). Levels paid: upgrade -> 2; new -> 1, or 1
         and 2 (direct level 2: resources summed, or their maximum, ``direct_level2_
         requirement``). Choices tried: bit k of c (c = 0, 1, ...) = level k pays gold; the
-        first cheapest wins."""
+        first cheapest wins. Whether the seat holds that much gold is not checked here."""
         r = self.rules
         pl = self.players[p]
         pieces = pl.pieces(r)
@@ -1252,7 +1252,7 @@ class Game:
                 gold += missing
             if ok and (best is None or gold < best):
                 best = gold
-        return best if best is not None and best <= pl.gold else None
+        return best
 
     def build_options(self, p: int) -> list[Build]:
         pl = self.players[p]
@@ -1262,7 +1262,7 @@ class Game:
                 if lv == 2:
                     continue
                 gold = self.payment(p, b, level, upgrade)
-                if gold is not None:
+                if gold is not None and gold <= pl.gold:
                     out.append(Build(b, level, upgrade, gold))
         return out
 

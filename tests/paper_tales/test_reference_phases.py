@@ -1,0 +1,285 @@
+"""Phase rules of ``reference.py`` (reference §2, §2.9, §8) on constructed positions:
+draft order and direction, the 2-player draft, deployment options, payment, keep-one, the
+5th spot, land cost, direct level 2 under both §8 options, Temple gold, war ties, the
+2-player war, the score floor, the tie-break, reshuffles.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from simcore.games.paper_tales.policies import default_weights
+from simcore.games.paper_tales.reference import STOP, Game, Move, play_reference, winners
+
+TOWN = 0
+
+
+def bidx(t, name: str) -> int:
+    return t.rules.cards.building_index[name]
+
+
+# --- §2.1 Recruitment -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("turn", "giver"), [(1, -1), (2, +1)])
+def test_draft_passes_to_the_next_seat_in_odd_turns(table, monkeypatch, turn, giver) -> None:
+    """Everyone takes the first card of the pack it holds. Turn 1 passes to seat+1, so at
+    step k seat p picks from the pack dealt to seat p - (k-1); turn 2 the other way."""
+    t = table(players=3)
+    g = t.game
+    g.turn = turn
+    top = g.deck[::-1]
+    dealt = [top[5 * p : 5 * p + 5] for p in range(3)]  # seat 0 gets the top 5, ...
+    monkeypatch.setattr(g.brain, "draft_pick", lambda p, pack: 0)
+    g.recruitment()
+    for p in range(3):
+        expected = [dealt[(p + giver * k) % 3][k] for k in range(5)]
+        assert g.players[p].hand == expected
+
+
+def test_two_player_draft_keeps_one_and_discards_one_per_step(table) -> None:
+    """9 cards each: 9 -> 7 -> 5 -> 3 -> 1; 5 drafted, 4 discarded per seat."""
+    t = table(players=2, policies="random")
+    t.game.recruitment()
+    for pl in t.game.players:
+        assert len(pl.hand) == 5
+    assert len(t.game.discard) == 8
+    assert t.game.events[-1]["discarded"].__len__() == 4
+
+
+def test_kept_card_joins_the_next_hand(table) -> None:
+    t = table(players=3)
+    t.hand(0, "kraken")
+    t.seat(0).gold = 0
+    t.game.deployment()
+    assert t.seat(0).kept is not None
+    kraken = t.seat(0).kept
+    t.game.turn = 2
+    t.game.recruitment()
+    assert t.seat(0).hand[-1] == kraken
+    assert len(t.seat(0).hand) == 6
+
+
+# --- §2.2 Deployment --------------------------------------------------------------------------
+
+
+def test_deployment_options_in_documented_order(table) -> None:
+    """STOP; per affordable hand card: first empty Front, first empty Back, each old unit's
+    spot; then moves of old units to the first empty spot of the other row."""
+    t = table()
+    t.put(0, 0, "knight")
+    t.put(0, 3, "farmer")
+    t.hand(0, "veteran", "kraken", "archer")  # the Kraken (6) is not affordable with 3 G
+    g = t.game
+    g.extra_open = [g.open_spots(p) for p in range(3)]
+    assert g.moves(0) == [
+        STOP,
+        Move("place", 0, 1), Move("place", 0, 4), Move("place", 0, 0), Move("place", 0, 3),
+        Move("place", 2, 1), Move("place", 2, 4), Move("place", 2, 0), Move("place", 2, 3),
+        Move("move", 0, 4), Move("move", 3, 1),
+    ]  # fmt: skip
+
+
+def test_keep_at_most_one_card(table) -> None:
+    """Nothing affordable (0 G, costs >= 1): nothing placed, one card kept, 4 discarded."""
+    t = table()
+    t.seat(0).gold = 0
+    t.hand(0, "knight", "knight", "miner", "commander", "kraken")
+    t.game.deployment()
+    pl = t.seat(0)
+    assert all(sl is None for sl in pl.spots)
+    assert pl.kept is not None
+    assert len(t.game.discard) == 4
+    assert sorted(pl.log[c].fate for c in t.game.discard) == ["not_deployed"] * 4
+
+
+def test_unpaid_unit_is_discarded(table) -> None:
+    """2 G: Knight (1, spot 0) is paid first, Commander (2, spot 1) cannot be: discarded."""
+    t = table()
+    t.seat(0).gold = 2
+    t.put(0, 0, "knight", fresh=True)
+    commander = t.put(0, 1, "commander", fresh=True).card
+    t.game.reveal()
+    assert t.units(0)[:2] == [("knight", 0), None]
+    assert t.seat(0).gold == 1
+    assert t.game.discard == [commander]
+    assert t.seat(0).log[commander].fate == "unpaid"
+
+
+def test_fifth_spot_opens_with_a_level_2_building(table) -> None:
+    """Front spots 0 and 1 taken: spot 2 only with a level-2 building."""
+    t = table()
+    g = t.game
+    t.put(0, 0, "farmer")
+    t.put(0, 1, "farmer")
+    t.hand(0, "knight")
+    g.extra_open = [g.open_spots(p) for p in range(3)]
+    assert Move("place", 0, 2) not in g.moves(0)
+    t.build(0, barracks=2)
+    g.extra_open = [g.open_spots(p) for p in range(3)]
+    assert g.moves(0)[1] == Move("place", 0, 2)
+
+
+def test_golem_upgrade_opens_the_fifth_spot_only_next_deployment(table, monkeypatch) -> None:
+    """The spots are fixed when the phase starts: a Golem's level 2 comes after placement."""
+    t = table()
+    t.build(0, temple=1)
+    t.hand(0, "golem", "knight")
+    g = t.game
+    g.deployment()
+    assert g.extra_open[0] == ([0, 1], [3, 4])
+    assert t.level(0, "temple") == 2
+    assert g.open_spots(0) == ([0, 1, 2], [3, 4])
+
+
+def test_greedy_fills_the_fifth_spot(table) -> None:
+    t = table()
+    t.build(0, barracks=2)
+    t.hand(0, "knight", "knight", "knight")
+    t.game.deployment()
+    assert [u and u[0] for u in t.units(0)[:3]] == ["knight"] * 3
+
+
+# --- §2.5 Construction ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("owned", [0, 1, 2, 3])
+def test_land_cost_is_two_gold_per_building_owned(table, owned) -> None:
+    t = table()
+    t.put(0, 3, "forest-spirit")
+    t.build(0, **dict(list({"tavern": 1, "mine": 2, "temple": 1}.items())[:owned]))
+    assert t.game.payment(0, TOWN, 1, False) == 2 * owned
+
+
+def test_upgrade_pays_no_land_cost_unless_the_option_says_so(table) -> None:
+    t = table()
+    t.put(0, 3, "forest-spirit")
+    t.build(0, town=1, tavern=1, mine=1)
+    assert t.game.payment(0, TOWN, 2, True) == 0
+    t = table(land_cost_on_upgrade=True)
+    t.put(0, 3, "forest-spirit")
+    t.build(0, town=1, tavern=1, mine=1)
+    assert t.game.payment(0, TOWN, 2, True) == 6
+
+
+@pytest.mark.parametrize(("rule", "gold"), [("sum", None), ("max", 0)])
+def test_direct_level_2_requirement_options(table, rule, gold) -> None:
+    """Town direct L2 with 2 W (2 Woodcutters): sum = 1 W + 2 W = 3 W (missing 1: no way to
+    pay it); max = 2 W (met)."""
+    t = table(direct_level2_requirement=rule)
+    t.put(0, 3, "woodcutter")
+    t.put(0, 4, "woodcutter")
+    assert t.game.payment(0, TOWN, 2, False) == gold
+
+
+def test_temple_gold_instead_of_crystals(table) -> None:
+    """No crystal: L1 2 G, direct L2 2 + 3 G, upgrade 3 G. One crystal (Miner): L1 free;
+    direct L2 (1 C + 2 C) -> level 1 by its crystal, level 2 by 3 G."""
+    t = table()
+    temple = bidx(t, "temple")
+    assert t.game.payment(0, temple, 1, False) == 2
+    assert t.game.payment(0, temple, 2, False) == 5
+    t.build(0, temple=1)
+    assert t.game.payment(0, temple, 2, True) == 3
+    t = table()
+    t.put(0, 3, "miner")
+    assert t.game.payment(0, temple, 1, False) == 0
+    assert t.game.payment(0, temple, 2, False) == 3
+
+
+def test_construction_one_action_and_records(table) -> None:
+    """Greedy with wood and gold builds one building; its log records the turn."""
+    t = table()
+    t.put(0, 3, "forest-spirit")
+    t.seat(0).gold = 20
+    t.game.construction()
+    built = [b for b, lv in enumerate(t.seat(0).blevel) if lv]
+    assert len(built) == 1
+    log = t.seat(0).buildings[built[0]]
+    assert log.turn_built == 1
+    assert log.level == t.seat(0).blevel[built[0]]
+
+
+# --- §2.3 Wars and §2.9 2 players -------------------------------------------------------------
+
+
+def test_war_tie_wins_for_both(table) -> None:
+    """Knights 4 vs 4 vs 4: everyone wins both wars."""
+    t = table()
+    for p in range(3):
+        t.put(p, 0, "knight")
+    t.game.wars()
+    assert [pl.parts["wars"] for pl in t.game.players] == [6, 6, 6]
+
+
+def test_four_players_fight_only_their_neighbours(table) -> None:
+    """Seat 0 (4) against seats 3 (9) and 1 (0): one war won; seat 2 (0) ties seat 1 (0)
+    and loses to seat 3: one; seat 3 wins both."""
+    t = table(players=4)
+    t.put(0, 0, "knight")
+    t.put(3, 0, "kraken")
+    t.game.wars()
+    assert [pl.wars_won for pl in t.game.players] == [1, 1, 1, 2]
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "lp"),
+    [("knight", "archer", 6), ("knight", "rogue", 3), (None, None, 0), ("archer", "knight", 0)],
+)
+def test_two_player_single_war(table, mine, theirs, lp) -> None:
+    """§2.9: > 0 and >= the opponent's: 3 LP, 6 LP at >= 2x; 0-0 scores nothing."""
+    t = table(players=2)
+    if mine:
+        t.put(0, 0, mine)
+    if theirs:
+        t.put(1, 0, theirs)
+    t.game.wars()
+    assert t.seat(0).parts["wars"] == lp
+
+
+def test_two_player_per_war_won_once(table) -> None:
+    """Commander 4 against 0: 4 >= 2 x 0, so 6 LP, and its +1 LP once."""
+    t = table(players=2)
+    t.put(0, 0, "commander")
+    t.game.wars()
+    assert (t.seat(0).parts["wars"], t.seat(0).parts["per_war_won"]) == (6, 1)
+
+
+# --- §2.7 End -------------------------------------------------------------------------------
+
+
+def test_score_floor_keeps_the_marker_at_zero(table) -> None:
+    """1 LP, Demon dies with 1 A: -3 -> marker 0, floor gives back 2; the breakdown (with
+    ``floor``) still sums to the marker; later LP count from 0."""
+    t = table()
+    pl = t.seat(0)
+    pl.lp = pl.parts["wars"] = 1
+    t.put(0, 0, "demon", age=1)
+    t.game.aging()
+    assert (pl.lp, pl.parts["aging"], pl.parts["floor"]) == (0, -3, 2)
+    assert sum(pl.parts.values()) == pl.lp
+    t.game.wars()
+    assert pl.lp == 6
+
+
+def test_tie_break_most_gold_then_shared() -> None:
+    assert winners([10, 10, 5], [2, 3, 9]) == [1]
+    assert winners([10, 10, 5], [3, 3, 9]) == [0, 1]
+    assert winners([0, 4], [9, 0]) == [1]
+
+
+def test_shared_win_is_split(table) -> None:
+    t = table()
+    for pl in t.game.players:
+        pl.gold = 4
+    t.game.end()
+    assert [pl.win for pl in t.game.players] == pytest.approx([1 / 3] * 3)
+
+
+def test_five_players_reshuffle_the_discard_pile(cards) -> None:
+    """25 cards a turn: the pile runs out in turn 4 and the discard pile is shuffled in."""
+    from simcore.games.paper_tales.reference import Rules
+
+    game = play_reference(Rules(cards, 5), default_weights(), [1] * 5, 3, 0, check=True)
+    assert game.reshuffles >= 1
+    assert isinstance(game, Game)
