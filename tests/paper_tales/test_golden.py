@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from simcore.games.paper_tales.engine import narrate, play_events
 from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
 from simcore.games.paper_tales.reference import Rules, final_state, play_reference
 
@@ -33,3 +34,16 @@ def test_reference_replays_golden_game(cards, path: Path) -> None:
     for key, value in state.items():
         assert value == g[key], key
     assert json.loads(json.dumps(game.events)) == g["events"]
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_every_golden_event_narrates(cards, path: Path) -> None:
+    """``engine.narrate`` tells every event kind of a whole game in words (no raw dicts)."""
+    g = json.loads(path.read_text())
+    codes = [POLICY_NAMES.index(p) for p in g["policies"]]
+    events = play_events(cards, "base", codes, g["seed"], g["game_id"])
+    assert events[1:] == g["events"]
+    for event in events:
+        text = narrate(event)
+        assert text
+        assert not text.startswith("{"), event

@@ -6,10 +6,19 @@ draft order and direction, the 2-player draft, deployment options, payment, keep
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from simcore.games.paper_tales.policies import default_weights
-from simcore.games.paper_tales.reference import STOP, Game, Move, play_reference, winners
+from simcore.games.paper_tales.reference import (
+    STOP,
+    Game,
+    Move,
+    Rules,
+    play_reference,
+    winners,
+)
 
 TOWN = 0
 
@@ -278,8 +287,38 @@ def test_shared_win_is_split(table) -> None:
 
 def test_five_players_reshuffle_the_discard_pile(cards) -> None:
     """25 cards a turn: the pile runs out in turn 4 and the discard pile is shuffled in."""
-    from simcore.games.paper_tales.reference import Rules
-
     game = play_reference(Rules(cards, 5), default_weights(), [1] * 5, 3, 0, check=True)
     assert game.reshuffles >= 1
     assert isinstance(game, Game)
+
+
+# --- §8 options not covered above -------------------------------------------------------------
+
+
+def test_deploy_discard_as_death_option(table) -> None:
+    """``deploy_discard = "death"``: a Sculptor replaced in Deployment scores its +3."""
+    t = table(deploy_discard="death")
+    t.put(0, 3, "sculptor", age=1)
+    t.hand(0, "knight")
+    t.game.extra_open = [t.game.open_spots(p) for p in range(3)]
+    t.game.apply_move(0, Move("place", 0, 3))
+    t.game.reveal()
+    assert t.seat(0).parts["aging"] == 3
+    assert t.seat(0).lp == 3
+
+
+def test_keep_zero_keeps_nothing(table) -> None:
+    t = table(keep=0)
+    t.seat(0).gold = 0
+    t.hand(0, "knight", "kraken")
+    t.game.deployment()
+    assert t.seat(0).kept is None
+    assert len(t.game.discard) == 2
+
+
+def test_five_players_need_the_reshuffle(cards) -> None:
+    opts = dict(cards.rules.options, reshuffle_discard=False)
+    no_shuffle = dataclasses.replace(cards, rules=dataclasses.replace(cards.rules, options=opts))
+    Rules(no_shuffle, 4)
+    with pytest.raises(ValueError, match="reshuffle_discard must be true"):
+        Rules(no_shuffle, 5)

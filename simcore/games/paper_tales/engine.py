@@ -1,10 +1,11 @@
 """Paper Tales engine: the functions the runner and the CLI call (see ``simcore.registry``).
 
 Part 1 (issue 3): ``load_cards`` (cards.toml + rules.toml), ``card_catalog`` (``talesim
-cards paper-tales``) and ``score_state`` (``talesim score paper-tales``). The turn engine
-and the numba kernel land in part 2; until then ``prepare``, ``run_chunk`` and ``bench``
-raise one clear ``GameError``, so ``talesim simulate|play|bench paper-tales`` stop with
-one ``error:`` line before anything is written.
+cards paper-tales``) and ``score_state`` (``talesim score paper-tales``). Part 2a: the turn
+engine ``reference.py``, whose games ``play_events`` returns and ``narrate`` tells (ready
+for ``talesim play`` once ``prepare`` exists). The numba kernel lands next; until then
+``prepare``, ``run_chunk`` and ``bench`` raise one clear ``GameError``, so ``talesim
+simulate|play|bench paper-tales`` stop with one ``error:`` line before anything is written.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, NoReturn
 from simcore.registry import GameError, get_game
 
 from . import state_io
-from .tables import MAX_PLAYERS, RESOURCES, Ability, CardSet, Production, load_cardset
+from .tables import MAX_FRONT, MAX_PLAYERS, RESOURCES, Ability, CardSet, Production, load_cardset
 
 GAME = get_game("paper-tales")
 NOT_YET = (
@@ -90,6 +91,111 @@ def score_state(state: dict[str, Any], cards: CardSet | None = None) -> dict[str
     """Static evaluation of a position given as JSON (see ``state_io``)."""
     cards = cards or load_cardset()
     return state_io.score_position(cards, state_io.parse_state(state, cards))
+
+
+def play_events(
+    cards: CardSet, variant: str, seat_policies: list[int], seed: int, game_id: int
+) -> list[dict[str, Any]]:
+    """Every event of one game played by ``reference.py`` (a ``start`` event first)."""
+    from .policies import POLICY_NAMES, default_weights
+    from .reference import Rules, play_reference
+
+    rules = Rules(cards, len(seat_policies))
+    game = play_reference(rules, default_weights(), seat_policies, seed, game_id, record=True)
+    start = {
+        "event": "start",
+        "game": "paper-tales",
+        "variant": variant,
+        "seed": seed,
+        "game_id": game_id,
+        "players": len(seat_policies),
+        "policies": [POLICY_NAMES[p] for p in seat_policies],
+    }
+    return [start, *game.events]
+
+
+def _spot(spot: int) -> str:
+    return f"front {spot}" if spot < MAX_FRONT else f"back {spot - MAX_FRONT}"
+
+
+def _names(units: list[str]) -> str:
+    return ", ".join(units) if units else "nothing"
+
+
+def narrate(event: dict[str, Any]) -> str:
+    """One event of ``play_events`` as readable text."""
+    kind = event["event"]
+    head = f"turn {event.get('turn', 0)}: seat {event.get('seat', '-')}"
+    if kind == "start":
+        return (
+            f"Paper Tales ({event['variant']}), seed {event['seed']}, game {event['game_id']}:"
+            f" {event['players']} players ({', '.join(event['policies'])})"
+        )
+    if kind == "setup":
+        return f"Setup: the deck is shuffled, {event['players']} players get {event['gold']} gold"
+    if kind == "reshuffle":
+        return (
+            f"          the discard pile becomes the draw pile ({event['cards']} cards, shuffled)"
+        )
+    if kind == "draft":
+        way = "seat+1" if event["direction"] > 0 else "seat-1"
+        thrown = f", discards {_names(event['discarded'])}" if event["discarded"] else ""
+        return f"{head} drafts {_names(event['cards'])} (passing to {way}){thrown}"
+    if kind == "place":
+        old = f", discarding {event['replaced']}" if event["replaced"] else ""
+        return f"{head} places {event['unit']} face down on {_spot(event['spot'])}{old}"
+    if kind == "move":
+        return f"{head} moves {event['unit']} from {_spot(event['spot'])} to {_spot(event['to'])}"
+    if kind == "keep":
+        return f"{head} keeps {event['kept'] or 'nothing'}, discards {_names(event['discarded'])}"
+    if kind == "pay":
+        where, cost = _spot(event["spot"]), event["cost"]
+        return f"{head} reveals {event['unit']} on {where}, pays {cost} (gold {event['gold']})"
+    if kind == "unpaid":
+        return f"{head} cannot pay {event['cost']} for {event['unit']}: discarded"
+    if kind == "age":
+        on = _names(event["targets"])
+        return f"{head} {event['unit']} puts {event['amount']} age token(s) on {on}"
+    if kind == "upgrade":
+        return f"{head} {event['building']} becomes level 2 ({event['how']})"
+    if kind == "shapeshift":
+        return (
+            f"{head} Shapeshifter reveals {_names(event['revealed'] + [event['becomes'] or ''])}"
+            f" and becomes {event['becomes'] or 'nothing'}"
+        )
+    if kind == "deploy_lp":
+        return f"{head} deployment LP {event['lp']:+d}"
+    if kind == "wars":
+        return (
+            f"{head} strength {event['strength']} vs {event['against']}: {event['won']} war(s)"
+            f" won, {event['lp']:+d} LP" + (f", {event['gold']:+d} gold" if event["gold"] else "")
+        )
+    if kind == "income":
+        return f"{head} income {event['gold']:+d} gold (gold {event['total']})"
+    if kind == "build":
+        how = "upgrades" if event["upgrade"] else "builds"
+        return (
+            f"{head} {how} {event['building']} to level {event['level']} for {event['gold']} gold"
+        )
+    if kind == "aging":
+        saved = f", saved {_names(event['saved'])}" if event["saved"] else ""
+        return (
+            f"{head} aging: {_names(event['died']) + ' die' if event['died'] else 'nobody dies'}"
+            f"{saved}"
+            f" ({event['lp']:+d} LP, {event['gold']:+d} gold)"
+        )
+    if kind == "final":
+        lines = ["Game over. Final scores:"]
+        for p, s in enumerate(event["scores"]):
+            parts = ", ".join(f"{k} {v:+d}" for k, v in event["breakdown"][p].items() if v)
+            lines.append(f"  seat {p}: {s} LP, {event['gold'][p]} gold ({parts or 'nothing'})")
+        winners = event["winners"]
+        lines.append(
+            "Winner" + ("s" if len(winners) > 1 else "") + ": "
+            + ", ".join(f"seat {w}" for w in winners)
+        )  # fmt: skip
+        return "\n".join(lines)
+    return str(event)
 
 
 def _not_yet(*_: Any, **__: Any) -> NoReturn:
