@@ -864,6 +864,12 @@ class Game:
             self.emit("reshuffle", phase=self.phase, cards=len(self.deck))
         return self.deck.pop() if self.deck else None
 
+    def slot(self, p: int, s: int) -> Slot:
+        """The unit on seat ``p``'s spot ``s`` (which must hold one)."""
+        sl = self.players[p].spots[s]
+        assert sl is not None
+        return sl
+
     def to_discard(self, card: int) -> None:
         self.discard.append(card)
 
@@ -895,8 +901,7 @@ class Game:
     def kill(self, p: int, s: int, fate: str) -> None:
         """Remove the unit on spot ``s`` to the discard pile (``fate`` in its log)."""
         pl = self.players[p]
-        sl = pl.spots[s]
-        assert sl is not None
+        sl = self.slot(p, s)
         pl.spots[s] = None
         self.to_discard(sl.card)
         pl.log[sl.card].fate = fate
@@ -961,8 +966,7 @@ class Game:
         pl = self.players[p]
         front, back = self.extra_open[p]
         first_empty = [next((s for s in row if pl.spots[s] is None), -1) for row in (front, back)]
-        old = [s for s in front + back if pl.spots[s] is not None and not pl.spots[s].fresh]  # type: ignore[union-attr]
-        old.sort()
+        old = [s for s in sorted(front + back) if (sl := pl.spots[s]) is not None and not sl.fresh]
         budget = self.budget(p)
         out = [STOP]
         for i, card in enumerate(pl.hand):
@@ -971,8 +975,7 @@ class Game:
             out += [Move("place", i, s) for s in first_empty if s >= 0]
             out += [Move("place", i, s) for s in old]
         for s in old:
-            sl = pl.spots[s]
-            assert sl is not None
+            sl = self.slot(p, s)
             if sl.moved:
                 continue
             target = first_empty[1] if s < MAX_FRONT else first_empty[0]
@@ -1000,8 +1003,7 @@ class Game:
     def apply_move(self, p: int, m: Move) -> None:
         pl = self.players[p]
         if m.kind == "move":
-            sl = pl.spots[m.a]
-            assert sl is not None
+            sl = self.slot(p, m.a)
             assert pl.spots[m.b] is None
             sl.moved = True
             pl.spots[m.b], pl.spots[m.a] = sl, None
@@ -1080,10 +1082,9 @@ class Game:
         then spot order; a unit its owner cannot pay is discarded."""
         pl = self.players[p]
         new = [s for s in range(MAX_SPOTS) if (sl := pl.spots[s]) is not None and sl.fresh]
-        new.sort(key=lambda s: (self.rules.cost(pl.spots[s].card) >= 0, s))  # type: ignore[union-attr]
+        new.sort(key=lambda s: (self.rules.cost(self.slot(p, s).card) >= 0, s))
         for s in new:
-            sl = pl.spots[s]
-            assert sl is not None
+            sl = self.slot(p, s)
             cost = self.rules.cost(sl.card)
             if cost > pl.gold:
                 self.emit("unpaid", seat=p, unit=self.uid(sl.card), cost=cost)
@@ -1097,9 +1098,7 @@ class Game:
 
     def on_deploy(self, p: int, s: int) -> None:
         """The on-deploy abilities of the new unit on spot ``s``, in ability order."""
-        pl = self.players[p]
-        sl = pl.spots[s]
-        assert sl is not None
+        sl = self.slot(p, s)
         sl.resolved = True
         for a in self.rules.unit(sl.card).abilities:
             if not a.on_deploy:
@@ -1135,17 +1134,16 @@ class Game:
             spots = [pc.spot for pc in pieces]
             targets = [spots[self.brain.age_target(p, spots, amount)]]
         for t in targets:
-            sl = pl.spots[t]
-            assert sl is not None
+            sl = self.slot(p, t)
             sl.age += amount
             assert sl.age <= MAX_AGE
         if targets:
             self.emit(
                 "age",
                 seat=p,
-                unit=self.uid(pl.spots[s].card),  # type: ignore[union-attr]
+                unit=self.uid(self.slot(p, s).card),
                 amount=amount,
-                targets=[self.uid(pl.spots[t].card) for t in targets],  # type: ignore[union-attr]
+                targets=[self.uid(self.slot(p, t).card) for t in targets],
             )
 
     def upgrade_all(self, p: int) -> None:
@@ -1362,9 +1360,7 @@ class Game:
             dead = [pc for pc in pieces if pc.spot in dying and pc.spot not in saved]
             lp, gold = self.death_abilities(p, [pc.spot for pc in dead])
             for pc in dead:
-                sl = pl.spots[pc.spot]
-                assert sl is not None
-                pl.log[sl.card].died_in_aging = True
+                pl.log[self.slot(p, pc.spot).card].died_in_aging = True
                 self.kill(p, pc.spot, "died")
             for s, sl in enumerate(pl.spots):
                 if sl is None or (s in saved and not r.o["healed_units_age"]):
@@ -1376,7 +1372,7 @@ class Game:
             self.emit(
                 "aging",
                 seat=p,
-                saved=[self.uid(pl.spots[s].card) for s in saved],  # type: ignore[union-attr]
+                saved=[self.uid(self.slot(p, s).card) for s in saved],
                 died=[r.units[pc.unit].id for pc in dead],
                 lp=lp,
                 gold=gold,
