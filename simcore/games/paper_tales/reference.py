@@ -301,6 +301,15 @@ def per_value(per: str, piece: Piece | None, prod: list[int], facts: dict[str, i
     return facts[per]  # age_kingdom, income_gold, level2_buildings, strong_units
 
 
+def base_facts(pieces: list[Piece], blevel: list[int]) -> dict[str, int]:
+    """The kingdom-wide multipliers known in every phase: tokens on all units, level-2
+    buildings (``income_gold`` and ``strong_units`` are added in the war phase)."""
+    return {
+        "age_kingdom": sum(pc.age for pc in pieces),
+        "level2_buildings": sum(1 for lv in blevel if lv == 2),
+    }
+
+
 def production(rules: Rules, pieces: list[Piece], blevel: list[int]) -> list[int]:
     """Resources produced: units (gated by their own tokens/row) + building faces."""
     prod = [0] * N_RES
@@ -325,7 +334,7 @@ def assess(rules: Rules, pieces: list[Piece], blevel: list[int]) -> Assessment:
     ``cannot_fight`` -> 0. Back-row units fight only with ``fight_from_back``. Building
     ``add_strength`` (Barracks L1) adds to the total only."""
     prod = production(rules, pieces, blevel)
-    facts = {"age_kingdom": sum(pc.age for pc in pieces)}
+    facts = base_facts(pieces, blevel)
     inc_u = 0
     for pc in pieces:
         for a in rules.units[pc.unit].abilities:
@@ -373,7 +382,7 @@ def assess(rules: Rules, pieces: list[Piece], blevel: list[int]) -> Assessment:
         strengths=strengths,
         strength=total,
         age_all=facts["age_kingdom"],
-        n_level2=sum(1 for lv in blevel if lv == 2),
+        n_level2=facts["level2_buildings"],
         n_strong=n_strong,
     )
 
@@ -462,13 +471,13 @@ def dies(rules: Rules, pc: Piece) -> bool:
 
 
 def death_rewards(
-    rules: Rules, pieces: list[Piece], dying: list[Piece], prod: list[int]
+    rules: Rules, pieces: list[Piece], blevel: list[int], dying: list[Piece], prod: list[int]
 ) -> tuple[int, int]:
     """(LP, gold) of the Aging phase's death abilities: each dying unit's ``death_lp`` /
     ``death_gold``, then every unit's ``lp_per_dying_age`` (dying ones included) times
     the tokens on the dying units."""
     lp = gold = 0
-    facts: dict[str, int] = {}
+    facts = base_facts(pieces, blevel)
     for pc in dying:
         for a in rules.units[pc.unit].abilities:
             if a.kind == "death_lp" and when_holds(a.when, pc, prod):
@@ -659,15 +668,19 @@ class Brain:
         won, war_lp = fight(r, a.strength, theirs)
         parts, _ = war_phase_lp(r, pieces, blevel, a, won)
         end = end_lp(r, pieces, blevel, a)
-        facts = {"level2_buildings": a.n_level2, "age_kingdom": a.age_all}
+        facts = base_facts(pieces, blevel)
         deploy_lp = 0
         for pc in pieces:
             if pc.fresh:
                 for ab in r.units[pc.unit].abilities:
-                    if ab.kind == "lp" and ab.phase == "deployment":
+                    if (
+                        ab.kind == "lp"
+                        and ab.phase == "deployment"
+                        and when_holds(ab.when, pc, a.prod)
+                    ):
                         deploy_lp += ab.amount * per_value(ab.per, pc, a.prod, facts)
         dying = [pc for pc in pieces if dies(r, pc)]
-        aging_lp, _ = death_rewards(r, pieces, dying, a.prod)
+        aging_lp, _ = death_rewards(r, pieces, blevel, dying, a.prod)
         left = r.turns - self.game.turn
         f = [0] * N_FEATURES
         f[F_WAR_LP] = war_lp + parts["per_war_won"] + parts["war_units"] + parts["war_buildings"]
@@ -780,7 +793,7 @@ class Brain:
             if i == 0:
                 return 0.0
             pc = next(x for x in pieces if x.spot == saveable[i - 1])
-            lp, gold = death_rewards(r, pieces, [pc], prod)
+            lp, gold = death_rewards(r, pieces, pl.blevel, [pc], prod)
             v = float(w[W_SAVE_STRENGTH]) * (r.units[pc.unit].strength * left)
             v -= lp
             v -= float(w[F_GOLD]) * gold
@@ -1123,7 +1136,7 @@ class Game:
         pieces = pl.pieces(self.rules)
         me = next(pc for pc in pieces if pc.spot == s)
         prod = production(self.rules, pieces, pl.blevel)
-        amount = a.amount * per_value(a.per, me, prod, {"age_kingdom": sum(x.age for x in pieces)})
+        amount = a.amount * per_value(a.per, me, prod, base_facts(pieces, pl.blevel))
         if amount <= 0:
             return
         if a.target == "self":
@@ -1160,12 +1173,11 @@ class Game:
         pl = self.players[p]
         pieces = pl.pieces(self.rules)
         prod = production(self.rules, pieces, pl.blevel)
-        facts = {
-            "level2_buildings": sum(1 for lv in pl.blevel if lv == 2),
-            "age_kingdom": sum(pc.age for pc in pieces),
-        }
+        facts = base_facts(pieces, pl.blevel)
         me = next((pc for pc in pieces if pc.spot == s), None)
-        lp = a.amount * per_value(a.per, me, prod, facts)
+        lp = 0
+        if when_holds(a.when, me, prod):
+            lp = a.amount * per_value(a.per, me, prod, facts)
         self.score(p, "deployment", lp)
         self.emit("deploy_lp", seat=p, lp=lp)
 
@@ -1384,9 +1396,8 @@ class Game:
         pl = self.players[p]
         pieces = pl.pieces(self.rules)
         dead = [pc for pc in pieces if pc.spot in spots]
-        lp, gold = death_rewards(
-            self.rules, pieces, dead, production(self.rules, pieces, pl.blevel)
-        )
+        prod = production(self.rules, pieces, pl.blevel)
+        lp, gold = death_rewards(self.rules, pieces, pl.blevel, dead, prod)
         self.score(p, "aging", lp)
         pl.gold += gold
         return lp, gold
