@@ -15,6 +15,11 @@ Value of a candidate card ``c`` (weights ``w``, a float64 row per policy)::
 * synergy - draft only: the largest extra value ``c`` adds to one more copy of a related card
 * deny    - draft only: ``c``'s gain for the neighbour who receives the hand next
 Open/Close targets: open the card worth most, close the card whose loss is least.
+
+Compiled on the flat arrays of ``layout.py``: ``own``/``ownf`` are the offsets of the
+deciding player's count rows in ``st`` (``HYP``/``HFC`` while drafting, else ``CNT``/``FCNT``),
+``down`` the offset of their face-down row (``DCNT``); the other players' rows are read from
+``CNT``/``FCNT``. Every function restores the counts it changes while looking ahead.
 """
 
 from __future__ import annotations
@@ -26,22 +31,28 @@ import numpy as np
 from simcore.jit import hot, hot_outline
 from simcore.rng import rng_below
 
-from .scoring import delta_add, loss_remove
-from .tables import (
-    C_EFF_COUNT,
-    C_EFFECT,
-    C_FACTION,
-    C_NEED0,
-    C_OF,
-    C_POINTS,
-    C_SCOPE,
-    C_VALUE,
-    MAX_NEEDS,
-    R_MAJ_STRICT,
-    Effect,
-    Scope,
-    Value,
+from .layout import (
+    CAND,
+    CNT,
+    FCNT,
+    K_DEPS,
+    K_EFF_COUNT,
+    K_EFFECT,
+    K_FACTION,
+    K_IN_DECK,
+    K_N_CARDS,
+    K_NEED0,
+    K_OF,
+    K_POINTS,
+    K_RULES,
+    K_SCOPE,
+    K_SEL,
+    K_VALUE,
+    MC,
+    NF,
 )
+from .scoring import gain_if_added, loss_if_removed
+from .tables import MAX_NEEDS, R_MAJ_STRICT, Effect, Scope, Value
 
 
 class Policy(IntEnum):
@@ -86,217 +97,196 @@ V_QUEST_CARDS = int(Value.QUEST_CARDS)
 
 
 @hot
-def card_gain(ct, deps, in_deck, c, own, own_fc, cnt, fcnt, n_players, p, strict):
+def card_gain(kt, st, n_cards, c, own, ownf, n_players, p, strict):
     """Own score change if ``c`` joined ``own`` face up (a Trickster: its best copy)."""
-    if ct[c, C_VALUE] != V_WILD:
-        return delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict)
+    if kt[K_VALUE + c] != V_WILD:
+        return gain_if_added(kt, st, c, own, ownf, n_players, p, strict)
     best = 0
     first = True
-    for u in range(ct.shape[0]):
-        if in_deck[u] == 1 and ct[u, C_VALUE] != V_WILD:
-            d = delta_add(ct, deps, u, own, own_fc, cnt, fcnt, n_players, p, strict)
+    for u in range(n_cards):
+        if kt[K_IN_DECK + u] == 1 and kt[K_VALUE + u] != V_WILD:
+            d = gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
             if first or d > best:
                 best = d
                 first = False
-    return ct[c, C_POINTS] + best
+    return kt[K_POINTS + c] + best
 
 
 @hot
-def least_close_loss(ct, deps, sel, e, own, own_fc, cnt, fcnt, n_players, p, strict):
+def least_close_loss(kt, st, e, own, ownf, n_players, p, strict):
     """Points ``p`` loses when ``e``'s Close hits them and they pick least-bad cards."""
     total = 0
     removed0 = -1
     removed1 = -1
-    count = ct[e, C_EFF_COUNT]
+    count = kt[K_EFF_COUNT + e]
     for k in range(count):
         best = 0
         bt = -1
-        for i in range(sel.shape[1]):
-            t = sel[e, i]
+        for i in range(MC):
+            t = kt[K_SEL + e * MC + i]
             if t < 0:
                 break
-            if own[t] > 0:
-                loss = loss_remove(ct, deps, t, own, own_fc, cnt, fcnt, n_players, p, strict)
+            if st[own + t] > 0:
+                loss = loss_if_removed(kt, st, t, own, ownf, n_players, p, strict)
                 if bt < 0 or loss < best:
                     best = loss
                     bt = t
         if bt < 0:
             break
         total += best
-        own[bt] -= 1
-        own_fc[ct[bt, C_FACTION]] -= 1
+        st[own + bt] -= 1
+        st[ownf + kt[K_FACTION + bt]] -= 1
         if k == 0:
             removed0 = bt
         elif k == 1:
             removed1 = bt
         else:
-            own[bt] += 1  # last one: restore at once
-            own_fc[ct[bt, C_FACTION]] += 1
+            st[own + bt] += 1  # last one: restore at once
+            st[ownf + kt[K_FACTION + bt]] += 1
     if removed1 >= 0:
-        own[removed1] += 1
-        own_fc[ct[removed1, C_FACTION]] += 1
+        st[own + removed1] += 1
+        st[ownf + kt[K_FACTION + removed1]] += 1
     if removed0 >= 0:
-        own[removed0] += 1
-        own_fc[ct[removed0, C_FACTION]] += 1
+        st[own + removed0] += 1
+        st[ownf + kt[K_FACTION + removed0]] += 1
     return total
 
 
 @hot
-def open_gain(ct, deps, sel, e, own, own_fc, down, cnt, fcnt, n_players, p, strict):
+def open_gain(kt, st, e, own, ownf, down, n_players, p, strict):
     """Best own gain from ``e``'s Open: the matching face-down card worth most (count times)."""
     total = 0
-    count = ct[e, C_EFF_COUNT]
+    count = kt[K_EFF_COUNT + e]
     opened0 = -1
     opened1 = -1
     for k in range(count):
         best = 0
         bt = -1
-        for i in range(sel.shape[1]):
-            t = sel[e, i]
+        for i in range(MC):
+            t = kt[K_SEL + e * MC + i]
             if t < 0:
                 break
-            if down[t] > 0:
-                g = delta_add(ct, deps, t, own, own_fc, cnt, fcnt, n_players, p, strict)
+            if st[down + t] > 0:
+                g = gain_if_added(kt, st, t, own, ownf, n_players, p, strict)
                 if bt < 0 or g > best:
                     best = g
                     bt = t
         if bt < 0:
             break
         total += best
-        own[bt] += 1
-        own_fc[ct[bt, C_FACTION]] += 1
-        down[bt] -= 1
+        st[own + bt] += 1
+        st[ownf + kt[K_FACTION + bt]] += 1
+        st[down + bt] -= 1
         if k == 0:
             opened0 = bt
         elif k == 1:
             opened1 = bt
         else:
-            own[bt] -= 1
-            own_fc[ct[bt, C_FACTION]] -= 1
-            down[bt] += 1
+            st[own + bt] -= 1
+            st[ownf + kt[K_FACTION + bt]] -= 1
+            st[down + bt] += 1
     for bt in (opened1, opened0):
         if bt >= 0:
-            own[bt] -= 1
-            own_fc[ct[bt, C_FACTION]] -= 1
-            down[bt] += 1
+            st[own + bt] -= 1
+            st[ownf + kt[K_FACTION + bt]] -= 1
+            st[down + bt] += 1
     return total
 
 
 @hot
-def effect_terms(ct, deps, sel, c, own, own_fc, down, cnt, fcnt, n_players, p, strict, want_harm):
+def effect_terms(kt, st, c, own, ownf, down, n_players, p, strict, want_harm):
     """(own effect value, harm to others) of revealing ``c`` with ``own`` as p's face-up row."""
-    kind = ct[c, C_EFFECT]
+    kind = kt[K_EFFECT + c]
     if kind != E_OPEN and kind != E_CLOSE:
         return 0, 0
-    f = ct[c, C_FACTION]
-    own[c] += 1
-    own_fc[f] += 1
+    f = kt[K_FACTION + c]
+    st[own + c] += 1
+    st[ownf + f] += 1
     eff = 0
     harm = 0
     if kind == E_OPEN:
-        eff = open_gain(ct, deps, sel, c, own, own_fc, down, cnt, fcnt, n_players, p, strict)
+        eff = open_gain(kt, st, c, own, ownf, down, n_players, p, strict)
     else:
-        scope = ct[c, C_SCOPE]
+        scope = kt[K_SCOPE + c]
         if scope != S_OTHERS:
-            eff = -least_close_loss(ct, deps, sel, c, own, own_fc, cnt, fcnt, n_players, p, strict)
+            eff = -least_close_loss(kt, st, c, own, ownf, n_players, p, strict)
         if scope != S_YOU and want_harm:
             for q in range(n_players):
                 if q != p:
                     harm += least_close_loss(
-                        ct, deps, sel, c, cnt[q], fcnt[q], cnt, fcnt, n_players, q, strict
+                        kt, st, c, CNT + q * MC, FCNT + q * NF, n_players, q, strict
                     )
-    own[c] -= 1
-    own_fc[f] -= 1
+    st[own + c] -= 1
+    st[ownf + f] -= 1
     return eff, harm
 
 
 @hot
-def _interaction(ct, deps, c, u, own, own_fc, cnt, fcnt, n_players, p, strict):
+def _interaction(kt, st, c, u, own, ownf, n_players, p, strict):
     """How much more one extra ``u`` is worth once ``c`` is held: Δ(u | own+c) − Δ(u | own)."""
-    without = delta_add(ct, deps, u, own, own_fc, cnt, fcnt, n_players, p, strict)
-    f = ct[c, C_FACTION]
-    own[c] += 1
-    own_fc[f] += 1
-    with_c = delta_add(ct, deps, u, own, own_fc, cnt, fcnt, n_players, p, strict)
-    own[c] -= 1
-    own_fc[f] -= 1
+    without = gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
+    f = kt[K_FACTION + c]
+    st[own + c] += 1
+    st[ownf + f] += 1
+    with_c = gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
+    st[own + c] -= 1
+    st[ownf + f] -= 1
     return with_c - without
 
 
 @hot
-def synergy(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
+def synergy(kt, st, c, own, ownf, n_players, p, strict):
     """Largest interaction of ``c`` with a related card: itself, what it counts or needs,
     and the cards that count or need it (``deps[c]``). Wild cards relate to nothing."""
-    if ct[c, C_VALUE] == V_WILD:
+    kind = kt[K_VALUE + c]
+    if kind == V_WILD:
         return 0
-    best = _interaction(ct, deps, c, c, own, own_fc, cnt, fcnt, n_players, p, strict)
-    if ct[c, C_VALUE] == V_COUNT and ct[c, C_OF] != c:
-        v = _interaction(ct, deps, c, ct[c, C_OF], own, own_fc, cnt, fcnt, n_players, p, strict)
+    best = _interaction(kt, st, c, c, own, ownf, n_players, p, strict)
+    if kind == V_COUNT and kt[K_OF + c] != c:
+        v = _interaction(kt, st, c, kt[K_OF + c], own, ownf, n_players, p, strict)
         best = max(best, v)
-    if ct[c, C_VALUE] == V_QUEST_CARDS:
+    if kind == V_QUEST_CARDS:
         for k in range(MAX_NEEDS):
-            u = ct[c, C_NEED0 + k]
+            u = kt[K_NEED0 + k * MC + c]
             if u >= 0:
-                v = _interaction(ct, deps, c, u, own, own_fc, cnt, fcnt, n_players, p, strict)
+                v = _interaction(kt, st, c, u, own, ownf, n_players, p, strict)
                 best = max(best, v)
-    for k in range(deps.shape[1]):
-        u = deps[c, k]
+    for k in range(MC):
+        u = kt[K_DEPS + c * MC + k]
         if u < 0:
             break
-        v = _interaction(ct, deps, c, u, own, own_fc, cnt, fcnt, n_players, p, strict)
+        v = _interaction(kt, st, c, u, own, ownf, n_players, p, strict)
         best = max(best, v)
     return best
 
 
 @hot
-def evaluate(
-    decision,
-    w,
-    ct,
-    deps,
-    sel,
-    in_deck,
-    rules,
-    c,
-    own,
-    own_fc,
-    down,
-    cnt,
-    fcnt,
-    n_players,
-    p,
-    neighbour,
-):
+def evaluate(decision, w, kt, st, n_cards, c, own, ownf, down, n_players, p, neighbour, strict):
     """Policy value of candidate card ``c`` for player ``p`` (see module docstring)."""
-    strict = rules[R_MAJ_STRICT] == 1
     if decision == D_OPEN:
-        return float(delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict))
+        return float(gain_if_added(kt, st, c, own, ownf, n_players, p, strict))
     if decision == D_CLOSE:
-        return float(-loss_remove(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict))
+        return float(-loss_if_removed(kt, st, c, own, ownf, n_players, p, strict))
     gain = 0
     eff = 0
     harm = 0
     syn = 0
     deny = 0
     if w[W_GAIN] != 0.0:
-        gain = card_gain(ct, deps, in_deck, c, own, own_fc, cnt, fcnt, n_players, p, strict)
+        gain = card_gain(kt, st, n_cards, c, own, ownf, n_players, p, strict)
     if w[W_EFFECT] != 0.0 or w[W_HARM] != 0.0:
-        eff, harm = effect_terms(
-            ct, deps, sel, c, own, own_fc, down, cnt, fcnt, n_players, p, strict, w[W_HARM] != 0.0
-        )
+        eff, harm = effect_terms(kt, st, c, own, ownf, down, n_players, p, strict, w[W_HARM] != 0.0)
     if decision == D_DRAFT:
         if w[W_SYNERGY] != 0.0:
-            syn = synergy(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict)
+            syn = synergy(kt, st, c, own, ownf, n_players, p, strict)
         if w[W_DENY] != 0.0 and neighbour != p:
             deny = card_gain(
-                ct,
-                deps,
-                in_deck,
+                kt,
+                st,
+                n_cards,
                 c,
-                cnt[neighbour],
-                fcnt[neighbour],
-                cnt,
-                fcnt,
+                CNT + neighbour * MC,
+                FCNT + neighbour * NF,
                 n_players,
                 neighbour,
                 strict,
@@ -311,59 +301,28 @@ def evaluate(
 
 
 @hot_outline
-def choose(
-    policy,
-    weights,
-    rng,
-    decision,
-    cand,
-    n,
-    ct,
-    deps,
-    sel,
-    in_deck,
-    rules,
-    own,
-    own_fc,
-    down,
-    cnt,
-    fcnt,
-    n_players,
-    p,
-    neighbour,
-):
-    """Index in ``cand[:n]`` chosen by ``policy`` (``n >= 2``): the first best. A candidate
-    equal to an earlier one has the same value and can never be the first best: skipped."""
+def choose(policy, weights, rng, decision, kt, st, n, own, ownf, down, n_players, p, neighbour):
+    """Index in the candidates ``st[CAND : CAND + n]`` chosen by ``policy`` (``n >= 2``): the
+    first best. A candidate equal to an earlier one has the same value and can never be the
+    first best: skipped."""
     if policy == P_RANDOM:
         return rng_below(rng, n)
     w = weights[policy]
+    n_cards = kt[K_N_CARDS]
+    strict = kt[K_RULES + R_MAJ_STRICT] == 1
     best = 0.0
     bi = 0
     for i in range(n):
+        c = st[CAND + i]
         seen = False
         for j in range(i):
-            if cand[j] == cand[i]:
+            if st[CAND + j] == c:
                 seen = True
                 break
         if seen:
             continue
         v = evaluate(
-            decision,
-            w,
-            ct,
-            deps,
-            sel,
-            in_deck,
-            rules,
-            cand[i],
-            own,
-            own_fc,
-            down,
-            cnt,
-            fcnt,
-            n_players,
-            p,
-            neighbour,
+            decision, w, kt, st, n_cards, c, own, ownf, down, n_players, p, neighbour, strict
         )
         if i == 0 or v > best:
             best = v

@@ -1,31 +1,47 @@
-"""Fairy Tale scoring, compiled (reference §5). Used by the kernel, the policies and
-``talesim score``; ``reference.py`` restates it in plain Python.
+"""Fairy Tale scoring, compiled (reference §5). Used by the kernel and the policies;
+``reference.py`` restates it in plain Python.
 
-Counts are per player: ``own[t]`` face-up copies of card t, ``own_fc[f]`` face-up cards of
-faction f. Majorities compare with the other players' rows of ``cnt`` / ``fcnt`` (row
-``p`` itself is skipped, so ``own`` may be a hypothetical row such as face-up + kept).
-A face-down card has no name, faction or value: it is simply not counted.
+The compiled functions work on the flat arrays of ``layout.py``: card tables ``kt`` and game
+state ``st``. A player's counts are two row offsets into ``st``: ``own`` (``st[own + t]`` =
+face-up copies of card t) and ``ownf`` (``st[ownf + f]`` = face-up cards of faction f).
+``own`` may be a hypothetical row (face-up + kept: ``HYP``); majorities compare with the
+other players' face-up rows ``CNT`` / ``FCNT`` (row ``p`` itself is skipped). A face-down
+card has no name, faction or value: it is simply not counted.
+
+``delta_add`` / ``loss_remove`` / ``player_total`` keep the array signature of the first
+version for the scoring property tests; they copy the counts into a state and call the
+compiled functions.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.jit import hot, hot_inline
 
-from .tables import (
-    C_CATEGORY,
-    C_EFF_CATEGORY,
-    C_EFF_EXCLUDE,
-    C_EFF_FACTION,
-    C_FACTION,
-    C_MAJ_FACTION,
-    C_NEED0,
-    C_OF,
-    C_PER,
-    C_POINTS,
-    C_VALUE,
-    MAX_NEEDS,
-    Value,
+from .layout import (
+    CNT,
+    FCNT,
+    HFC,
+    HYP,
+    K_CATEGORY,
+    K_DEPS,
+    K_EFF_CATEGORY,
+    K_EFF_EXCLUDE,
+    K_EFF_FACTION,
+    K_FACTION,
+    K_MAJ_FACTION,
+    K_NEED0,
+    K_OF,
+    K_PER,
+    K_POINTS,
+    K_VALUE,
+    MC,
+    NF,
+    STATE_FIXED,
+    build_kt,
 )
+from .tables import MAX_NEEDS, N_RULES, Value
 
 V_FIXED = int(Value.FIXED)
 V_COUNT = int(Value.COUNT)
@@ -36,109 +52,156 @@ V_WILD = int(Value.WILD)
 
 
 @hot_inline
-def copy_value(ct, u, own, own_fc, cnt, fcnt, n_players, p, strict):
+def copy_value(kt, st, u, own, ownf, n_players, p, strict):
     """Points of one face-up copy of card ``u`` for player ``p`` (WILD: its own points only)."""
-    kind = ct[u, C_VALUE]
+    kind = kt[K_VALUE + u]
     if kind == V_FIXED or kind == V_WILD:
-        return ct[u, C_POINTS]
+        return kt[K_POINTS + u]
     if kind == V_COUNT:
-        return ct[u, C_PER] * own[ct[u, C_OF]]
+        return kt[K_PER + u] * st[own + kt[K_OF + u]]
     if kind == V_QUEST_CARDS:
         for k in range(MAX_NEEDS):
-            need = ct[u, C_NEED0 + k]
-            if need >= 0 and own[need] == 0:
+            need = kt[K_NEED0 + k * MC + u]
+            if need >= 0 and st[own + need] == 0:
                 return 0
-        return ct[u, C_POINTS]
+        return kt[K_POINTS + u]
     if kind == V_QUEST_MAJORITY:
-        f = ct[u, C_MAJ_FACTION]
-        mine = own_fc[f]
+        f = kt[K_MAJ_FACTION + u]
+        mine = st[ownf + f]
         if mine == 0:
             return 0
         for q in range(n_players):
-            if q != p and (fcnt[q, f] > mine or (strict and fcnt[q, f] == mine)):
-                return 0
-        return ct[u, C_POINTS]
+            if q != p:
+                theirs = st[FCNT + q * NF + f]
+                if theirs > mine or (strict and theirs == mine):
+                    return 0
+        return kt[K_POINTS + u]
     # V_MAJORITY: points per copy, only for the player(s) with the most face-up copies
-    mine = own[u]
+    mine = st[own + u]
     if mine == 0:
         return 0
     for q in range(n_players):
-        if q != p and (cnt[q, u] > mine or (strict and cnt[q, u] == mine)):
-            return 0
-    return ct[u, C_POINTS]
+        if q != p:
+            theirs = st[CNT + q * MC + u]
+            if theirs > mine or (strict and theirs == mine):
+                return 0
+    return kt[K_POINTS + u]
 
 
 @hot
-def player_total(ct, own, own_fc, cnt, fcnt, n_players, p, strict):
-    """Score of the face-up cards counted in ``own`` (a WILD card counts as its own points)."""
+def row_total(kt, st, n_cards, own, ownf, n_players, p, strict):
+    """Score of the face-up cards counted in row ``own`` (a WILD card: its own points)."""
     total = 0
-    for u in range(ct.shape[0]):
-        if own[u] != 0:
-            total += own[u] * copy_value(ct, u, own, own_fc, cnt, fcnt, n_players, p, strict)
+    for u in range(n_cards):
+        m = st[own + u]
+        if m != 0:
+            total += m * copy_value(kt, st, u, own, ownf, n_players, p, strict)
     return total
 
 
 @hot
-def delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
-    """``player_total`` after one more face-up ``c`` minus before. Only ``c``'s own copies
+def gain_if_added(kt, st, c, own, ownf, n_players, p, strict):
+    """``row_total`` after one more face-up ``c`` minus before. Only ``c``'s own copies
     and its dependents ``deps[c]`` can change value; the common kinds have closed forms (a
     fixed card adds its points, a card counting another card adds per × that count, a
     counter of ``c`` gains ``per`` per copy), the rest are scored before and after.
-    ``own``/``own_fc`` are restored. Pinned to full rescoring by the scoring tests."""
-    kind = ct[c, C_VALUE]
-    f = ct[c, C_FACTION]
-    n = own[c]
+    The counts are restored. Pinned to full rescoring by the scoring tests."""
+    kind = kt[K_VALUE + c]
+    f = kt[K_FACTION + c]
+    n = st[own + c]
     if kind == V_FIXED or kind == V_WILD:
-        d = ct[c, C_POINTS]
-    elif kind == V_COUNT and ct[c, C_OF] != c:
-        d = ct[c, C_PER] * own[ct[c, C_OF]]
+        d = kt[K_POINTS + c]
+    elif kind == V_COUNT and kt[K_OF + c] != c:
+        d = kt[K_PER + c] * st[own + kt[K_OF + c]]
     else:
-        before = n * copy_value(ct, c, own, own_fc, cnt, fcnt, n_players, p, strict) if n else 0
-        own[c] += 1
-        own_fc[f] += 1
-        d = (n + 1) * copy_value(ct, c, own, own_fc, cnt, fcnt, n_players, p, strict) - before
-        own[c] -= 1
-        own_fc[f] -= 1
-    for k in range(deps.shape[1]):
-        u = deps[c, k]
+        before = n * copy_value(kt, st, c, own, ownf, n_players, p, strict) if n else 0
+        st[own + c] += 1
+        st[ownf + f] += 1
+        d = (n + 1) * copy_value(kt, st, c, own, ownf, n_players, p, strict) - before
+        st[own + c] -= 1
+        st[ownf + f] -= 1
+    for k in range(MC):
+        u = kt[K_DEPS + c * MC + k]
         if u < 0:
             break
-        m = own[u]
+        m = st[own + u]
         if m == 0:
             continue
-        if ct[u, C_VALUE] == V_COUNT:  # u counts c (deps never lists c itself)
-            d += m * ct[u, C_PER]
+        if kt[K_VALUE + u] == V_COUNT:  # u counts c (deps never lists c itself)
+            d += m * kt[K_PER + u]
         else:
-            b = copy_value(ct, u, own, own_fc, cnt, fcnt, n_players, p, strict)
-            own[c] += 1
-            own_fc[f] += 1
-            a = copy_value(ct, u, own, own_fc, cnt, fcnt, n_players, p, strict)
-            own[c] -= 1
-            own_fc[f] -= 1
+            b = copy_value(kt, st, u, own, ownf, n_players, p, strict)
+            st[own + c] += 1
+            st[ownf + f] += 1
+            a = copy_value(kt, st, u, own, ownf, n_players, p, strict)
+            st[own + c] -= 1
+            st[ownf + f] -= 1
             d += m * (a - b)
     return d
 
 
 @hot
-def loss_remove(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
-    """Points lost if one face-up ``c`` (present in ``own``) were turned face down."""
-    f = ct[c, C_FACTION]
-    own[c] -= 1
-    own_fc[f] -= 1
-    d = delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict)
-    own[c] += 1
-    own_fc[f] += 1
+def loss_if_removed(kt, st, c, own, ownf, n_players, p, strict):
+    """Points lost if one face-up ``c`` (counted in ``own``) were turned face down."""
+    f = kt[K_FACTION + c]
+    st[own + c] -= 1
+    st[ownf + f] -= 1
+    d = gain_if_added(kt, st, c, own, ownf, n_players, p, strict)
+    st[own + c] += 1
+    st[ownf + f] += 1
     return d
 
 
 @hot_inline
-def matches(ct, t, e):
+def matches(kt, t, e):
     """Can the Open/Close effect of card ``e`` select card ``t``? (faction, exclusion, category)"""
-    ff = ct[e, C_EFF_FACTION]
-    if ff >= 0 and ct[t, C_FACTION] != ff:
+    ff = kt[K_EFF_FACTION + e]
+    if ff >= 0 and kt[K_FACTION + t] != ff:
         return False
-    fx = ct[e, C_EFF_EXCLUDE]
-    if fx >= 0 and ct[t, C_FACTION] == fx:
+    fx = kt[K_EFF_EXCLUDE + e]
+    if fx >= 0 and kt[K_FACTION + t] == fx:
         return False
-    fc = ct[e, C_EFF_CATEGORY]
-    return not (fc >= 0 and ct[t, C_CATEGORY] != fc)
+    fc = kt[K_EFF_CATEGORY + e]
+    return not (fc >= 0 and kt[K_CATEGORY + t] != fc)
+
+
+# --- the array interface of the property tests ------------------------------------------------
+
+
+def _flat(ct, deps, own, own_fc, cnt, fcnt):
+    """(kt, st) holding these counts: the others' rows in CNT/FCNT, ``own`` in HYP/HFC row 0."""
+    empty = np.zeros(0, np.int32)
+    kt = build_kt(
+        np.ascontiguousarray(ct, np.int32),
+        np.ascontiguousarray(deps, np.int32),
+        empty,
+        np.arange(ct.shape[0], dtype=np.int32),
+        np.ones(ct.shape[0], np.int32),
+        np.zeros(N_RULES, np.int32),
+        np.full((ct.shape[0], 1), -1, np.int32),
+    )
+    st = np.zeros(STATE_FIXED, np.int32)
+    for q in range(cnt.shape[0]):
+        st[CNT + q * MC : CNT + q * MC + cnt.shape[1]] = cnt[q]
+        st[FCNT + q * NF : FCNT + (q + 1) * NF] = fcnt[q]
+    st[HYP : HYP + own.shape[0]] = own
+    st[HFC : HFC + NF] = own_fc
+    return kt, st
+
+
+def delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
+    """``gain_if_added`` on plain count arrays (``own``/``own_fc``: p's row)."""
+    kt, st = _flat(ct, deps, own, own_fc, cnt, fcnt)
+    return gain_if_added(kt, st, c, HYP, HFC, n_players, p, strict)
+
+
+def loss_remove(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
+    """``loss_if_removed`` on plain count arrays."""
+    kt, st = _flat(ct, deps, own, own_fc, cnt, fcnt)
+    return loss_if_removed(kt, st, c, HYP, HFC, n_players, p, strict)
+
+
+def player_total(ct, own, own_fc, cnt, fcnt, n_players, p, strict):
+    """``row_total`` on plain count arrays."""
+    kt, st = _flat(ct, np.full((ct.shape[0], 1), -1, np.int32), own, own_fc, cnt, fcnt)
+    return row_total(kt, st, ct.shape[0], HYP, HFC, n_players, p, strict)

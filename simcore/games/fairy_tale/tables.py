@@ -39,6 +39,7 @@ TABLEAU = ROUNDS * PLAYS  # 12 tableau cards per player at the end (beginner: 1 
 MAX_EFFECT_COUNT = 3  # an effect opens/closes at most 3 cards (the reference's cards all say 1)
 MAX_NEEDS = 4  # a quest names at most 4 cards
 MAX_CLOSES = MAX_PLAYERS * MAX_EFFECT_COUNT  # Close effects aimed at one player in one step
+MAX_CARDS = 64  # distinct cards in a card file: the kernel's card-indexed rows (layout.py)
 
 
 class Value(IntEnum):
@@ -224,6 +225,10 @@ def _parse_cards(path: Path) -> list[Card]:
     raw = top.get("card")
     if not isinstance(raw, list) or not raw:
         raise top.error("card", "needs at least one [[card]] table")
+    if len(raw) > MAX_CARDS:
+        raise top.error(
+            "card", f"at most {MAX_CARDS} distinct cards are supported, found {len(raw)}"
+        )
     cards: list[Card] = []
     seen: set[str] = set()
     for n, entry in enumerate(raw, start=1):

@@ -1,0 +1,153 @@
+"""Flat layouts of the kernel's two int32 arrays: the card tables ``kt`` and the game state ``st``.
+
+Why flat: numba passes and keeps every array as a struct of 7-9 words (data pointer, shape,
+strides), and indexes a 2-D array with a run-time row stride. With ~40 state arrays and
+seven table arrays, the inlined game function kept hundreds of such words live and spilled
+them to the stack in every inner loop. Here one array holds all the tables and one holds all
+the state of a game, every region at a compile-time offset with a compile-time row stride,
+so an access is ``base + constant + index`` and only two data pointers stay live.
+
+Card-indexed rows have ``MC = MAX_CARDS`` entries (``tables.py`` rejects a card file with
+more distinct cards), so a row stride is a constant. Sizes that depend on the data (the
+number of distinct cards, the deck) are read from ``kt`` at run time.
+
+``kt`` (built once per chunk by ``build_kt`` from ``tables.Tables``, read-only):
+
+* ``kt[K_<COLUMN> + c]``: column ``C_<COLUMN>`` of card ``c``'s row of ``ct`` (column-major,
+  so one column of all cards is contiguous); quest needs: ``kt[K_NEED0 + k * MC + c]``;
+* ``kt[K_DEPS + c * MC + k]``: ``deps[c, k]``, -1 padded to ``MC``;
+* ``kt[K_SEL + e * MC + i]``: ``sel[e, i]``, -1 padded to ``MC``;
+* ``K_ID_ORDER``, ``K_IN_DECK`` (``MC`` each), ``K_RULES`` (``N_RULES``), ``K_N_CARDS``,
+  ``K_DECK_SIZE``, then the deck (``K_DECK``, ``deck size`` entries).
+
+``st`` (one per parallel block, reused game after game; ``STATE_SIZE`` entries): the
+regions below, each ``[rows x width]`` row-major; per-player rows are indexed by seat.
+-1 marks an empty slot.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.jit import alloc
+
+from .tables import (
+    C_CATEGORY,
+    C_EFF_CATEGORY,
+    C_EFF_COUNT,
+    C_EFF_EXCLUDE,
+    C_EFF_FACTION,
+    C_EFFECT,
+    C_FACTION,
+    C_MAJ_FACTION,
+    C_NEED0,
+    C_OF,
+    C_PER,
+    C_POINTS,
+    C_SCOPE,
+    C_VALUE,
+    DEAL,
+    FACTIONS,
+    MAX_CARDS,
+    MAX_CLOSES,
+    MAX_PLAYERS,
+    N_COLS,
+    N_RULES,
+    PICKS,
+    TABLEAU,
+)
+
+MC = MAX_CARDS  # row stride of every card-indexed row
+NF = len(FACTIONS)
+P = MAX_PLAYERS
+N_BREAKDOWN = 5  # score breakdown columns (kernel.B_*)
+
+# --- kt: card tables ------------------------------------------------------------------------
+K_FACTION = C_FACTION * MC
+K_CATEGORY = C_CATEGORY * MC
+K_VALUE = C_VALUE * MC
+K_POINTS = C_POINTS * MC
+K_OF = C_OF * MC
+K_PER = C_PER * MC
+K_MAJ_FACTION = C_MAJ_FACTION * MC
+K_EFFECT = C_EFFECT * MC
+K_SCOPE = C_SCOPE * MC
+K_EFF_FACTION = C_EFF_FACTION * MC
+K_EFF_EXCLUDE = C_EFF_EXCLUDE * MC
+K_EFF_CATEGORY = C_EFF_CATEGORY * MC
+K_EFF_COUNT = C_EFF_COUNT * MC
+K_NEED0 = C_NEED0 * MC  # need k of card c: kt[K_NEED0 + k * MC + c]
+K_DEPS = N_COLS * MC  # [MC cards x MC]
+K_SEL = K_DEPS + MC * MC  # [MC cards x MC]
+K_ID_ORDER = K_SEL + MC * MC
+K_IN_DECK = K_ID_ORDER + MC
+K_RULES = K_IN_DECK + MC
+K_N_CARDS = K_RULES + N_RULES
+K_DECK_SIZE = K_N_CARDS + 1
+K_DECK = K_DECK_SIZE + 1  # the variant's deck, K_DECK_SIZE entries
+
+# --- st: game state (all int32) ---------------------------------------------------------------
+HAND = 0  # [P x DEAL] the hand each player is drafting from
+HAND_N = HAND + P * DEAL  # [P]
+SPARE = HAND_N + P  # [P x DEAL] buffer for passing hands
+SPARE_N = SPARE + P * DEAL  # [P]
+KEPT = SPARE_N + P  # [P x DEAL] cards kept this round
+KEPT_PICK = KEPT + P * DEAL  # [P x DEAL] pick number (index into PICK_*) of each kept card
+KEPT_N = KEPT_PICK + P * DEAL  # [P]
+TAB = KEPT_N + P  # [P x TABLEAU] tableau cards in the order played
+TAB_UP = TAB + P * TABLEAU  # [P x TABLEAU] 1 face up, 0 face down
+TAB_N = TAB_UP + P * TABLEAU  # [P]
+CNT = TAB_N + P  # [P x MC] face-up copies per card
+DCNT = CNT + P * MC  # [P x MC] face-down copies per card
+HYP = DCNT + P * MC  # [P x MC] face-up + kept (what a drafter can count on)
+FCNT = HYP + P * MC  # [P x NF] face-up cards per faction
+HFC = FCNT + P * NF  # [P x NF] face-up + kept cards per faction
+PICK_CARD = HFC + P * NF  # [P x PICKS] card received, in order
+PICK_ROUND = PICK_CARD + P * PICKS  # [P x PICKS] round 1..4
+PICK_NO = PICK_ROUND + P * PICKS  # [P x PICKS] 1..20 (beginner starting card: 0)
+PICK_SLOT = PICK_NO + P * PICKS  # [P x PICKS] tableau slot, -1 if discarded
+PICK_N = PICK_SLOT + P * PICKS  # [P]
+REVEALED = PICK_N + P  # [P] card revealed this step
+REV_SLOT = REVEALED + P  # [P] its tableau slot
+HUNTED = REV_SLOT + P  # [P] 1 if this step's card was hunted
+CE = HUNTED + P  # [P x MAX_CLOSES] Close effects (source card) aimed at a player
+CE_N = CE + P * MAX_CLOSES  # [P]
+CAND = CE_N + P  # [TABLEAU] candidate cards of a decision
+CAND_SLOT = CAND + TABLEAU  # [TABLEAU] their tableau slots (Open / Close)
+SLOT_MATCH = CAND_SLOT + TABLEAU  # [TABLEAU] matching of closed slots to effects
+EFF_MATCH = SLOT_MATCH + TABLEAU  # [MAX_CLOSES]
+TMP_SLOT = EFF_MATCH + MAX_CLOSES  # [TABLEAU]
+TMP_EFF = TMP_SLOT + TABLEAU  # [MAX_CLOSES]
+BFS_PREV = TMP_EFF + MAX_CLOSES  # [MAX_CLOSES]
+BFS_QUEUE = BFS_PREV + MAX_CLOSES  # [MAX_CLOSES + 1]
+POLICY = BFS_QUEUE + MAX_CLOSES + 1  # [P] policy of each seat this game
+TRICK_AS = POLICY + P  # [P] identity taken by a face-up Trickster, -1
+POINTS = TRICK_AS + P  # [P x TABLEAU] final points of each tableau card
+SCORE = POINTS + P * TABLEAU  # [P]
+BREAKDOWN = SCORE + P  # [P x N_BREAKDOWN]
+TALLY = BREAKDOWN + P * N_BREAKDOWN  # [MC] per-card counter of the checking mode
+DECK = TALLY + MC  # the shuffled deck, dealt from index `top` up (deck size entries)
+STATE_FIXED = DECK  # size of st without the deck
+
+
+@alloc
+def build_kt(ct, deps, deck, id_order, in_deck, rules, sel):
+    """The flat card tables ``kt`` (layout above) from the arrays of ``tables.Tables``."""
+    n_cards = ct.shape[0]
+    kt = np.full(K_DECK + deck.shape[0], -1, np.int32)
+    for c in range(n_cards):
+        for col in range(ct.shape[1]):
+            kt[col * MC + c] = ct[c, col]
+        for k in range(deps.shape[1]):
+            kt[K_DEPS + c * MC + k] = deps[c, k]
+        for i in range(sel.shape[1]):
+            kt[K_SEL + c * MC + i] = sel[c, i]
+        kt[K_ID_ORDER + c] = id_order[c]
+        kt[K_IN_DECK + c] = in_deck[c]
+    for r in range(rules.shape[0]):
+        kt[K_RULES + r] = rules[r]
+    kt[K_N_CARDS] = n_cards
+    kt[K_DECK_SIZE] = deck.shape[0]
+    for i in range(deck.shape[0]):
+        kt[K_DECK + i] = deck[i]
+    return kt
