@@ -40,7 +40,9 @@ POLICY_NAMES = ("random", "greedy", "warlord", "builder")
 # --- features of a kingdom (all ints; computed by reference.Brain.features) -------------
 F_WAR_LP = 0  # LP the kingdom would score in this turn's wars against the frozen
 #               neighbour strengths: wars + per-war-won + war-phase LP of units/buildings
-F_END_LP = 1  # end LP if the game ended now: building faces (1/3) + end 'lp' (Relic)
+F_END_LP = 1  # end LP if the kingdom stood as it is to the end: building faces (1/3) +
+#               end 'lp' (Relic), a unit that never dies counted with the tokens it will
+#               carry then (+1 per Aging left, this turn's included); the rest as now
 F_DEPLOY_LP = 2  # deployment LP of this turn's placed units (Kraken: -3 per level-2)
 F_AGING_LP = 3  # LP the Aging phase would score now (death LP, LP per dying token)
 F_INCOME = 4  # gold of this turn's Income phase (base included)

@@ -458,6 +458,10 @@ def end_lp(rules: Rules, pieces: list[Piece], blevel: list[int], a: Assessment) 
     return out
 
 
+def never_dies(rules: Rules, unit: int) -> bool:
+    return any(a.kind == "never_dies" for a in rules.units[unit].abilities)
+
+
 def dies(rules: Rules, pc: Piece) -> bool:
     """§2.6: a unit with >= 1 token dies, unless ``never_dies``; ``dies_at_age`` raises the
     threshold (Salamander: 2)."""
@@ -667,7 +671,12 @@ class Brain:
         theirs = self.game.seen[p]
         won, war_lp = fight(r, a.strength, theirs)
         parts, _ = war_phase_lp(r, pieces, blevel, a, won)
-        end = end_lp(r, pieces, blevel, a)
+        agings_left = r.turns - self.game.turn + 1  # features are used before this Aging
+        at_end = [
+            Piece(pc.spot, pc.unit, pc.age + agings_left) if never_dies(r, pc.unit) else pc
+            for pc in pieces
+        ]
+        end = end_lp(r, at_end, blevel, a)
         facts = base_facts(pieces, blevel)
         deploy_lp = 0
         for pc in pieces:
