@@ -10,13 +10,14 @@ import statistics
 import pytest
 
 from simcore.games.paper_tales.policies import (
+    F_END_LP,
     N_FEATURES,
     POLICY_NAMES,
     Policy,
     default_weights,
     policy_code,
 )
-from simcore.games.paper_tales.reference import Rules, final_state, play_reference
+from simcore.games.paper_tales.reference import Piece, Rules, final_state, play_reference
 
 GAMES = 12
 
@@ -80,3 +81,16 @@ def test_forced_choice_draws_nothing(table) -> None:
 def test_first_best_option_wins_ties(table) -> None:
     t = table(policies="greedy")
     assert t.game.brain.decide(0, 4, lambda i: [1.0, 2.0, 2.0, 0.0][i]) == 1
+
+
+def test_end_lp_feature_projects_the_relic_tokens(table) -> None:
+    """Turn 1, a Relic of Wisdom placed with 0 A: it will carry 4 A at the end (4 Agings):
+    F_END_LP = 2 x 4 = 8; the Town L1 face adds 1."""
+    t = table()
+    t.build(0, town=1)
+    brain = t.game.brain
+    sk = brain.sketch(0)
+    sk.pieces.append(Piece(3, t.rules.cards.index["relic-of-wisdom"], 0, pending=True, fresh=True))
+    assert brain.features(0, sk)[F_END_LP] == 8 + 1
+    t.game.turn = 4
+    assert brain.features(0, sk)[F_END_LP] == 2 + 1
