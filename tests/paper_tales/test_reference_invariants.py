@@ -7,6 +7,8 @@ shares sum to 1; determinism (same seed and game id -> same game).
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -93,6 +95,30 @@ def test_same_seed_same_game(cards) -> None:
     c = final_state(play(cards, [1, 0, 2, 3], 5, 10))
     assert a == b
     assert a != c
+
+
+OPTION_FLIPS = {
+    "first_draft_direction": "previous",
+    "direct_level2_requirement": "max",
+    "land_cost_on_upgrade": True,
+    "deploy_discard": "death",
+    "healed_units_age": False,
+    "strong_units_scope": "front",
+    "per_war_won_rows": "front",
+    "shapeshift_on_deploy": False,
+    "shapeshift_free": False,
+    "kraken_count_at_end": False,
+    "keep": 0,
+}
+
+
+@settings(max_examples=15, deadline=None)
+@given(setups(("random", "greedy", "builder")), st.sets(st.sampled_from(sorted(OPTION_FLIPS))))
+def test_every_section_8_option_keeps_the_invariants(cards, setup, flips) -> None:
+    """The non-default value of every §8 option of rules.toml, any combination."""
+    opts = dict(cards.rules.options, **{k: OPTION_FLIPS[k] for k in flips})
+    varied = dataclasses.replace(cards, rules=dataclasses.replace(cards.rules, options=opts))
+    check_finished(play(varied, *setup))
 
 
 @pytest.mark.slow
