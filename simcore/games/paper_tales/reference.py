@@ -160,6 +160,7 @@ from .tables import (
     N_RES,
     Ability,
     CardSet,
+    Unit,
 )
 
 Event = dict[str, Any]
@@ -212,7 +213,7 @@ class Rules:
                 f" has {len(self.unit_of)}, so reshuffle_discard must be true"
             )
 
-    def unit(self, card: int):  # -> tables.Unit
+    def unit(self, card: int) -> Unit:
         return self.units[self.unit_of[card]]
 
     def cost(self, card: int) -> int:
