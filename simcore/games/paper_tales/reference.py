@@ -91,8 +91,9 @@ Decisions and their option order (the tie order: the first best option wins)
                   building showing an ``extra_front_spot`` face at the start of the phase
                   (a Golem's upgrade opens it next turn); Back: 3, 4. Units placed this
                   phase are never moved or replaced; an old unit moves at most once per
-                  phase. So a seat takes at most 6 + 5 steps besides STOP, and a step has
-                  at most 1 + 6 x (2 + 5) + 5 = 48 options.
+                  phase. So a seat takes at most 6 + 5 steps besides STOP
+                  (``MAX_DEPLOY_STEPS``), and a step has at most 1 + 6 x (2 + 5) + 5 = 48
+                  options (``MAX_DEPLOY_OPTIONS``).
   keep            0 = nothing, then the cards left in hand, in hand order.
   age target      the seat's units in spot order (Time Master: itself included).
   heal            0 = nobody, then the seat's dying units carrying exactly ``age`` tokens
@@ -152,6 +153,9 @@ from .tables import (
     BACK_ROW,
     FRONT_ROW,
     MAX_AGE,
+    MAX_BUILD_OPTIONS,
+    MAX_DEPLOY_OPTIONS,
+    MAX_DEPLOY_STEPS,
     MAX_FRONT,
     MAX_HAND,
     MAX_PLAYERS,
@@ -1048,12 +1052,15 @@ class Game:
         self.freeze_strengths()
         self.extra_open = [self.open_spots(p) for p in range(self.n)]
         for p, pl in enumerate(self.players):
-            while True:
+            for _ in range(MAX_DEPLOY_STEPS + 1):
                 options = self.moves(p)
+                assert len(options) <= MAX_DEPLOY_OPTIONS
                 m = options[self.brain.deploy_step(p, options)]
                 if m.kind == "stop":
                     break
                 self.apply_move(p, m)
+            else:
+                raise AssertionError("more deployment steps than MAX_DEPLOY_STEPS")
             k = self.brain.keep(p, pl.hand) if self.rules.o["keep"] else 0
             if k:
                 pl.kept = pl.hand.pop(k - 1)
@@ -1332,6 +1339,7 @@ class Game:
         self.freeze_strengths()
         for p, pl in enumerate(self.players):
             options = self.build_options(p)
+            assert 1 + len(options) <= MAX_BUILD_OPTIONS
             k = self.brain.build(p, options)
             if not k:
                 continue

@@ -57,6 +57,12 @@ MAX_AGE = 30  # age tokens on one unit: the box holds 30 (§1)
 MAX_ABILITIES = 4  # abilities on one unit or one building face (base game: 3, Kraken)
 MAX_COPIES = 9
 MAX_DECK = 200
+# Decision spaces of the turn engine (reference.py, "Decisions and their option order"):
+# a deployment step is STOP, or PLACE one of <= 6 hand cards on the first empty spot of
+# either row or on one of <= 5 old units, or MOVE one of <= 5 old units.
+MAX_DEPLOY_OPTIONS = 1 + MAX_HAND * (2 + MAX_SPOTS) + MAX_SPOTS  # 48
+MAX_DEPLOY_STEPS = MAX_HAND + MAX_SPOTS  # 11 placements/moves before STOP
+MAX_BUILD_OPTIONS = 1 + 2 * MAX_BUILDINGS  # nothing, or per building: L1 / direct L2, or upgrade
 
 
 class Resource(IntEnum):
