@@ -17,6 +17,18 @@ Two extra weights are not feature weights: ``W_UNAFFORDABLE`` (subtracted from a
 keep value when the card costs more than the gold the seat holds) and ``W_SAVE_STRENGTH``
 (Healer saves: value of keeping one point of printed strength alive).
 
+Option values per decision (``reference.Brain``; ``V(sketch)`` = the weighted sum above):
+
+* draft pick / keep: ``card_value`` = max of V(kingdom + the card on a virtual Front spot
+  (0)) and V(kingdom + the card on a virtual Back spot (3)), front first, the card pending
+  and fresh, its cost taken from the gold; then ``- W_UNAFFORDABLE`` if cost > gold. Keep:
+  option 0 (nothing) is -inf. 2-player discard: ``-card_value`` (first lowest card).
+* deployment step: V(the kingdom after the step) (``Game.after_move``); STOP: V(now).
+* age target: V(the kingdom with the tokens on that unit).
+* heal: nobody = 0.0; a save = ``W_SAVE_STRENGTH * (strength * turns_left) - lp -
+  w[F_GOLD] * gold`` (lp, gold: what that unit's death would bring), in that order.
+* construction: nothing = V(now); a build = V(building at its new level, gold - payment).
+
 ``random`` draws uniformly among the legal options of each decision (a decision with one
 option draws nothing) and ignores its weight row.
 """
