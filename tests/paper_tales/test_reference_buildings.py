@@ -100,3 +100,10 @@ def test_barracks_level_2_lp_per_strong_unit_in_both_rows(table) -> None:
     t.put(0, 3, "veteran")
     assert t.wars()["lp"] == WAR_LP + 2
     assert t.end_buildings() == 3
+
+
+def test_every_building_level_has_a_test(cards) -> None:
+    """Meta-test: ``test_<building>_level_<1|2>_...`` exists for each face."""
+    names = [n for n in globals() if n.startswith("test_")]
+    faces = [f"test_{b.id}_level_{k}_" for b in cards.buildings for k in (1, 2)]
+    assert [f for f in faces if not any(n.startswith(f) for n in names)] == []

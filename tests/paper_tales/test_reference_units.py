@@ -495,3 +495,14 @@ def test_woodcutter_wood_feeds_barracks(table) -> None:
     t.put(0, 0, "woodcutter")
     t.put(0, 1, "woodcutter")
     assert t.wars()["strength"] == 6
+
+
+def test_every_unit_has_a_test_named_after_it(cards) -> None:
+    """Meta-test: ``test_<unit id with underscores>_...`` exists for each of the 42 units."""
+    names = [n for n in globals() if n.startswith("test_")]
+    missing = [
+        u.id
+        for u in cards.units
+        if not any(n.startswith(f"test_{u.id.replace('-', '_')}_") for n in names)
+    ]
+    assert missing == []
