@@ -79,6 +79,7 @@ from .layout import (
     TMP_SLOT,
     TRICK_AS,
     build_kt,
+    ix,
 )
 from .policies import D_CLOSE, D_DRAFT, D_OPEN, D_PLAY, P_RANDOM, choose
 from .scoring import V_COUNT, V_FIXED, V_MAJORITY, V_WILD, copy_value, gain_if_added, matches
@@ -186,51 +187,51 @@ def kernel_tables(tb: tuple) -> np.ndarray:
 @hot
 def _receive(st, p, c, rnd, pick_no):
     """Player ``p`` receives card ``c`` (drafted, or the beginner starting card)."""
-    k = st[PICK_N + p]
+    k = st[ix(PICK_N + p)]
     i = p * PICKS + k
-    st[PICK_CARD + i] = c
-    st[PICK_ROUND + i] = rnd + 1
-    st[PICK_NO + i] = pick_no
-    st[PICK_SLOT + i] = -1
-    st[PICK_N + p] = k + 1
+    st[ix(PICK_CARD + i)] = c
+    st[ix(PICK_ROUND + i)] = rnd + 1
+    st[ix(PICK_NO + i)] = pick_no
+    st[ix(PICK_SLOT + i)] = -1
+    st[ix(PICK_N + p)] = k + 1
     return k
 
 
 @hot
 def _to_tableau(kt, st, p, c, pick):
     """Put ``c`` face up at the end of ``p``'s tableau; returns its slot."""
-    slot = st[TAB_N + p]
-    st[TAB + p * TABLEAU + slot] = c
-    st[TAB_UP + p * TABLEAU + slot] = 1
-    st[TAB_N + p] = slot + 1
-    st[PICK_SLOT + p * PICKS + pick] = slot
-    st[CNT + p * MC + c] += 1
-    st[FCNT + p * NF + kt[K_FACTION + c]] += 1
+    slot = st[ix(TAB_N + p)]
+    st[ix(TAB + p * TABLEAU + slot)] = c
+    st[ix(TAB_UP + p * TABLEAU + slot)] = 1
+    st[ix(TAB_N + p)] = slot + 1
+    st[ix(PICK_SLOT + p * PICKS + pick)] = slot
+    st[ix(CNT + p * MC + c)] += 1
+    st[ix(FCNT + p * NF + kt[ix(K_FACTION + c)])] += 1
     return slot
 
 
 @hot
 def _close(kt, st, p, slot):
-    c = st[TAB + p * TABLEAU + slot]
-    f = kt[K_FACTION + c]
-    st[TAB_UP + p * TABLEAU + slot] = 0
-    st[CNT + p * MC + c] -= 1
-    st[FCNT + p * NF + f] -= 1
-    st[DCNT + p * MC + c] += 1
-    st[HYP + p * MC + c] -= 1
-    st[HFC + p * NF + f] -= 1
+    c = st[ix(TAB + p * TABLEAU + slot)]
+    f = kt[ix(K_FACTION + c)]
+    st[ix(TAB_UP + p * TABLEAU + slot)] = 0
+    st[ix(CNT + p * MC + c)] -= 1
+    st[ix(FCNT + p * NF + f)] -= 1
+    st[ix(DCNT + p * MC + c)] += 1
+    st[ix(HYP + p * MC + c)] -= 1
+    st[ix(HFC + p * NF + f)] -= 1
 
 
 @hot
 def _open(kt, st, p, slot):
-    c = st[TAB + p * TABLEAU + slot]
-    f = kt[K_FACTION + c]
-    st[TAB_UP + p * TABLEAU + slot] = 1
-    st[CNT + p * MC + c] += 1
-    st[FCNT + p * NF + f] += 1
-    st[DCNT + p * MC + c] -= 1
-    st[HYP + p * MC + c] += 1
-    st[HFC + p * NF + f] += 1
+    c = st[ix(TAB + p * TABLEAU + slot)]
+    f = kt[ix(K_FACTION + c)]
+    st[ix(TAB_UP + p * TABLEAU + slot)] = 1
+    st[ix(CNT + p * MC + c)] += 1
+    st[ix(FCNT + p * NF + f)] += 1
+    st[ix(DCNT + p * MC + c)] -= 1
+    st[ix(HYP + p * MC + c)] += 1
+    st[ix(HFC + p * NF + f)] += 1
 
 
 @hot
@@ -239,7 +240,7 @@ def _decide(kt, weights, st, rng, decision, n, n_players, p, use_hyp, neighbour)
     asks no policy, and ``random`` needs no look at the state."""
     if n == 1:
         return 0
-    policy = st[POLICY + p]
+    policy = st[ix(POLICY + p)]
     if policy == P_RANDOM:
         return rng_below(rng, n)
     own = HYP + p * MC if use_hyp else CNT + p * MC
@@ -258,19 +259,19 @@ def _beginner_start(kt, st, rng, n_players, deck_size, top):
     goes back to a random place in the undealt deck and the player draws again."""
     for p in range(n_players):
         while True:
-            e = kt[K_EFFECT + st[DECK + top]]
+            e = kt[ix(K_EFFECT + st[ix(DECK + top)])]
             if e != E_OPEN and e != E_CLOSE:
                 break
             j = top + 1 + rng_below(rng, deck_size - top - 1)
-            tmp = st[DECK + top]
-            st[DECK + top] = st[DECK + j]
-            st[DECK + j] = tmp
-        c = st[DECK + top]
+            tmp = st[ix(DECK + top)]
+            st[ix(DECK + top)] = st[ix(DECK + j)]
+            st[ix(DECK + j)] = tmp
+        c = st[ix(DECK + top)]
         top += 1
         k = _receive(st, p, c, 0, 0)
         _to_tableau(kt, st, p, c, k)
-        st[HYP + p * MC + c] += 1
-        st[HFC + p * NF + kt[K_FACTION + c]] += 1
+        st[ix(HYP + p * MC + c)] += 1
+        st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] += 1
     return top
 
 
@@ -281,43 +282,43 @@ def _draft(kt, weights, st, rng, n_players, rnd, hand_size, top, pick_offset):
     numbered 1..20 (``pick_offset`` = 1 when a beginner starting card came first)."""
     for p in range(n_players):
         for k in range(hand_size):
-            st[HAND + p * DEAL + k] = st[DECK + top]
+            st[ix(HAND + p * DEAL + k)] = st[ix(DECK + top)]
             top += 1
-        st[HAND_N + p] = hand_size
-        st[KEPT_N + p] = 0
+        st[ix(HAND_N + p)] = hand_size
+        st[ix(KEPT_N + p)] = 0
     direction = 1 if rnd % 2 == 0 else n_players - 1
     for step in range(hand_size):
         for p in range(n_players):
             hand = HAND + p * DEAL
-            n = st[HAND_N + p]
+            n = st[ix(HAND_N + p)]
             for i in range(n):
-                st[CAND + i] = st[hand + i]
+                st[ix(CAND + i)] = st[ix(hand + i)]
             i = _decide(
                 kt, weights, st, rng, D_DRAFT, n, n_players, p, True, (p + direction) % n_players
             )
-            c = st[hand + i]
+            c = st[ix(hand + i)]
             for j in range(i, n - 1):
-                st[hand + j] = st[hand + j + 1]
-            st[HAND_N + p] = n - 1
-            pick = _receive(st, p, c, rnd, st[PICK_N + p] + 1 - pick_offset)
-            k = st[KEPT_N + p]
-            st[KEPT + p * DEAL + k] = c
-            st[KEPT_PICK + p * DEAL + k] = pick
-            st[KEPT_N + p] = k + 1
-            st[HYP + p * MC + c] += 1
-            st[HFC + p * NF + kt[K_FACTION + c]] += 1
+                st[ix(hand + j)] = st[ix(hand + j + 1)]
+            st[ix(HAND_N + p)] = n - 1
+            pick = _receive(st, p, c, rnd, st[ix(PICK_N + p)] + 1 - pick_offset)
+            k = st[ix(KEPT_N + p)]
+            st[ix(KEPT + p * DEAL + k)] = c
+            st[ix(KEPT_PICK + p * DEAL + k)] = pick
+            st[ix(KEPT_N + p)] = k + 1
+            st[ix(HYP + p * MC + c)] += 1
+            st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] += 1
         if step < hand_size - 1:
             for p in range(n_players):
                 q = (p + direction) % n_players
-                m = st[HAND_N + p]
-                st[SPARE_N + q] = m
+                m = st[ix(HAND_N + p)]
+                st[ix(SPARE_N + q)] = m
                 for j in range(m):
-                    st[SPARE + q * DEAL + j] = st[HAND + p * DEAL + j]
+                    st[ix(SPARE + q * DEAL + j)] = st[ix(HAND + p * DEAL + j)]
             for p in range(n_players):
-                m = st[SPARE_N + p]
-                st[HAND_N + p] = m
+                m = st[ix(SPARE_N + p)]
+                st[ix(HAND_N + p)] = m
                 for j in range(m):
-                    st[HAND + p * DEAL + j] = st[SPARE + p * DEAL + j]
+                    st[ix(HAND + p * DEAL + j)] = st[ix(SPARE + p * DEAL + j)]
     return top
 
 
@@ -329,11 +330,11 @@ def _candidates(kt, st, p, e, face_up):
     """Fill ``CAND`` / ``CAND_SLOT`` with ``p``'s tableau cards that are face up
     (``face_up`` = 1) or face down (0) and that effect card ``e`` can select; return count."""
     n = 0
-    for slot in range(st[TAB_N + p]):
-        t = st[TAB + p * TABLEAU + slot]
-        if st[TAB_UP + p * TABLEAU + slot] == face_up and matches(kt, t, e):
-            st[CAND + n] = t
-            st[CAND_SLOT + n] = slot
+    for slot in range(st[ix(TAB_N + p)]):
+        t = st[ix(TAB + p * TABLEAU + slot)]
+        if st[ix(TAB_UP + p * TABLEAU + slot)] == face_up and matches(kt, t, e):
+            st[ix(CAND + n)] = t
+            st[ix(CAND_SLOT + n)] = slot
             n += 1
     return n
 
@@ -345,30 +346,30 @@ def _augment(kt, st, p, start, n_eff, slot_match, eff_match):
     matching being grown (``SLOT_MATCH``/``EFF_MATCH`` or the ``TMP_*`` copies); updated in
     place on success."""
     for e in range(n_eff):
-        st[BFS_PREV + e] = -2  # unvisited
-    st[BFS_QUEUE] = start
+        st[ix(BFS_PREV + e)] = -2  # unvisited
+    st[ix(BFS_QUEUE)] = start
     head = 0
     tail = 1
     while head < tail:
-        slot = st[BFS_QUEUE + head]
+        slot = st[ix(BFS_QUEUE + head)]
         head += 1
-        c = st[TAB + p * TABLEAU + slot]
+        c = st[ix(TAB + p * TABLEAU + slot)]
         for e in range(n_eff):
-            if st[BFS_PREV + e] != -2 or not matches(kt, c, st[CE + p * MAX_CLOSES + e]):
+            if st[ix(BFS_PREV + e)] != -2 or not matches(kt, c, st[ix(CE + p * MAX_CLOSES + e)]):
                 continue
-            st[BFS_PREV + e] = slot
-            if st[eff_match + e] == -1:
+            st[ix(BFS_PREV + e)] = slot
+            if st[ix(eff_match + e)] == -1:
                 cur_e = e
                 cur_s = slot
                 while True:
-                    prev_e = st[slot_match + cur_s]
-                    st[slot_match + cur_s] = cur_e
-                    st[eff_match + cur_e] = cur_s
+                    prev_e = st[ix(slot_match + cur_s)]
+                    st[ix(slot_match + cur_s)] = cur_e
+                    st[ix(eff_match + cur_e)] = cur_s
                     if prev_e == -1:
                         return True
                     cur_e = prev_e
-                    cur_s = st[BFS_PREV + cur_e]
-            st[BFS_QUEUE + tail] = st[eff_match + e]
+                    cur_s = st[ix(BFS_PREV + cur_e)]
+            st[ix(BFS_QUEUE + tail)] = st[ix(eff_match + e)]
             tail += 1
     return False
 
@@ -377,34 +378,34 @@ def _augment(kt, st, p, start, n_eff, slot_match, eff_match):
 def _resolve_closes(kt, weights, st, rng, n_players, p):
     """Player ``p`` closes as many distinct face-up cards as the Close effects aimed at them
     allow (a maximum matching, reference §4.4), choosing the cards one at a time."""
-    n_eff = st[CE_N + p]
+    n_eff = st[ix(CE_N + p)]
     if n_eff == 1:  # the usual case: one effect, close one matching card (no matching needed)
-        n = _candidates(kt, st, p, st[CE + p * MAX_CLOSES], 1)
+        n = _candidates(kt, st, p, st[ix(CE + p * MAX_CLOSES)], 1)
         if n > 0:
             i = _decide(kt, weights, st, rng, D_CLOSE, n, n_players, p, False, p)
-            _close(kt, st, p, st[CAND_SLOT + i])
+            _close(kt, st, p, st[ix(CAND_SLOT + i)])
         return
     for i in range(TABLEAU):
-        st[SLOT_MATCH + i] = -1
+        st[ix(SLOT_MATCH + i)] = -1
     for e in range(n_eff):
-        st[EFF_MATCH + e] = -1
+        st[ix(EFF_MATCH + e)] = -1
     while True:
         n = 0
-        for slot in range(st[TAB_N + p]):
-            if st[TAB_UP + p * TABLEAU + slot] == 0:
+        for slot in range(st[ix(TAB_N + p)]):
+            if st[ix(TAB_UP + p * TABLEAU + slot)] == 0:
                 continue
             for i in range(TABLEAU):
-                st[TMP_SLOT + i] = st[SLOT_MATCH + i]
+                st[ix(TMP_SLOT + i)] = st[ix(SLOT_MATCH + i)]
             for e in range(n_eff):
-                st[TMP_EFF + e] = st[EFF_MATCH + e]
+                st[ix(TMP_EFF + e)] = st[ix(EFF_MATCH + e)]
             if _augment(kt, st, p, slot, n_eff, TMP_SLOT, TMP_EFF):
-                st[CAND + n] = st[TAB + p * TABLEAU + slot]
-                st[CAND_SLOT + n] = slot
+                st[ix(CAND + n)] = st[ix(TAB + p * TABLEAU + slot)]
+                st[ix(CAND_SLOT + n)] = slot
                 n += 1
         if n == 0:
             return
         i = _decide(kt, weights, st, rng, D_CLOSE, n, n_players, p, False, p)
-        slot = st[CAND_SLOT + i]
+        slot = st[ix(CAND_SLOT + i)]
         _augment(kt, st, p, slot, n_eff, SLOT_MATCH, EFF_MATCH)
         _close(kt, st, p, slot)
 
@@ -413,45 +414,45 @@ def _resolve_closes(kt, weights, st, rng, n_players, p):
 def _resolve_step(kt, weights, st, rng, n_players):
     """Effects of one play step, in the order Hunt -> Open -> Close (reference §4)."""
     for p in range(n_players):
-        st[HUNTED + p] = 0
-    if kt[K_RULES + R_HUNT] == 1:
+        st[ix(HUNTED + p)] = 0
+    if kt[ix(K_RULES + R_HUNT)] == 1:
         for h in range(n_players):
-            e = st[REVEALED + h]
-            if kt[K_EFFECT + e] != E_HUNT:
+            e = st[ix(REVEALED + h)]
+            if kt[ix(K_EFFECT + e)] != E_HUNT:
                 continue
             for q in range(n_players):
-                if q != h and kt[K_FACTION + st[REVEALED + q]] == kt[K_EFF_FACTION + e]:
-                    st[HUNTED + q] = 1
+                if q != h and kt[ix(K_FACTION + st[ix(REVEALED + q)])] == kt[ix(K_EFF_FACTION + e)]:
+                    st[ix(HUNTED + q)] = 1
         for q in range(n_players):
-            if st[HUNTED + q] == 1 and st[TAB_UP + q * TABLEAU + st[REV_SLOT + q]] == 1:
-                _close(kt, st, q, st[REV_SLOT + q])
-    if kt[K_RULES + R_EFFECTS] == 0:
+            if st[ix(HUNTED + q)] == 1 and st[ix(TAB_UP + q * TABLEAU + st[ix(REV_SLOT + q)])] == 1:
+                _close(kt, st, q, st[ix(REV_SLOT + q)])
+    if kt[ix(K_RULES + R_EFFECTS)] == 0:
         return
     for p in range(n_players):
-        e = st[REVEALED + p]
-        if st[HUNTED + p] == 1 or kt[K_EFFECT + e] != E_OPEN:
+        e = st[ix(REVEALED + p)]
+        if st[ix(HUNTED + p)] == 1 or kt[ix(K_EFFECT + e)] != E_OPEN:
             continue
-        for _ in range(kt[K_EFF_COUNT + e]):
+        for _ in range(kt[ix(K_EFF_COUNT + e)]):
             n = _candidates(kt, st, p, e, 0)
             if n == 0:
                 break
             i = _decide(kt, weights, st, rng, D_OPEN, n, n_players, p, False, p)
-            _open(kt, st, p, st[CAND_SLOT + i])
+            _open(kt, st, p, st[ix(CAND_SLOT + i)])
     for q in range(n_players):
-        st[CE_N + q] = 0
+        st[ix(CE_N + q)] = 0
     for p in range(n_players):
-        e = st[REVEALED + p]
-        if st[HUNTED + p] == 1 or kt[K_EFFECT + e] != E_CLOSE:
+        e = st[ix(REVEALED + p)]
+        if st[ix(HUNTED + p)] == 1 or kt[ix(K_EFFECT + e)] != E_CLOSE:
             continue
-        scope = kt[K_SCOPE + e]
+        scope = kt[ix(K_SCOPE + e)]
         for q in range(n_players):
             if (scope == S_YOU and q != p) or (scope == S_OTHERS and q == p):
                 continue
-            for _ in range(kt[K_EFF_COUNT + e]):
-                st[CE + q * MAX_CLOSES + st[CE_N + q]] = e
-                st[CE_N + q] += 1
+            for _ in range(kt[ix(K_EFF_COUNT + e)]):
+                st[ix(CE + q * MAX_CLOSES + st[ix(CE_N + q)])] = e
+                st[ix(CE_N + q)] += 1
     for q in range(n_players):
-        if st[CE_N + q] > 0:
+        if st[ix(CE_N + q)] > 0:
             _resolve_closes(kt, weights, st, rng, n_players, q)
 
 
@@ -465,27 +466,31 @@ def _play_round(kt, weights, st, rng, n_players, plays, check, top):
         for p in range(n_players):
             kept = KEPT + p * DEAL
             kept_pick = KEPT_PICK + p * DEAL
-            n = st[KEPT_N + p]
+            n = st[ix(KEPT_N + p)]
             for i in range(n):
-                st[CAND + i] = st[kept + i]
+                st[ix(CAND + i)] = st[ix(kept + i)]
             i = _decide(kt, weights, st, rng, D_PLAY, n, n_players, p, False, p)
-            st[REVEALED + p] = st[kept + i]
-            st[REV_SLOT + p] = st[kept_pick + i]  # pick index for now; slot after the reveal
+            st[ix(REVEALED + p)] = st[ix(kept + i)]
+            st[ix(REV_SLOT + p)] = st[
+                ix(kept_pick + i)
+            ]  # pick index for now; slot after the reveal
             for j in range(i, n - 1):
-                st[kept + j] = st[kept + j + 1]
-                st[kept_pick + j] = st[kept_pick + j + 1]
-            st[KEPT_N + p] = n - 1
+                st[ix(kept + j)] = st[ix(kept + j + 1)]
+                st[ix(kept_pick + j)] = st[ix(kept_pick + j + 1)]
+            st[ix(KEPT_N + p)] = n - 1
         for p in range(n_players):
-            st[REV_SLOT + p] = _to_tableau(kt, st, p, st[REVEALED + p], st[REV_SLOT + p])
+            st[ix(REV_SLOT + p)] = _to_tableau(
+                kt, st, p, st[ix(REVEALED + p)], st[ix(REV_SLOT + p)]
+            )
         _resolve_step(kt, weights, st, rng, n_players)
         if check and violation == 0:
             violation = _check_state(kt, st, n_players, top)
     for p in range(n_players):
-        for i in range(st[KEPT_N + p]):
-            c = st[KEPT + p * DEAL + i]
-            st[HYP + p * MC + c] -= 1
-            st[HFC + p * NF + kt[K_FACTION + c]] -= 1
-        st[KEPT_N + p] = 0
+        for i in range(st[ix(KEPT_N + p)]):
+            c = st[ix(KEPT + p * DEAL + i)]
+            st[ix(HYP + p * MC + c)] -= 1
+            st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] -= 1
+        st[ix(KEPT_N + p)] = 0
     return violation
 
 
@@ -510,83 +515,83 @@ INVARIANTS = (
 def _check_state(kt, st, n_players, top):
     """Code of the first broken invariant of state ``st`` during play (0: all hold). Cheap
     enough to run after every play step in checking mode."""
-    n_cards = kt[K_N_CARDS]
-    deck_size = kt[K_DECK_SIZE]
+    n_cards = kt[ix(K_N_CARDS)]
+    deck_size = kt[ix(K_DECK_SIZE)]
     if top < 0 or top > deck_size:
         return 6
     for p in range(n_players):
-        if not (0 <= st[HAND_N + p] <= DEAL and 0 <= st[KEPT_N + p] <= DEAL):
+        if not (0 <= st[ix(HAND_N + p)] <= DEAL and 0 <= st[ix(KEPT_N + p)] <= DEAL):
             return 6
-        if not (0 <= st[TAB_N + p] <= TABLEAU and 0 <= st[PICK_N + p] <= PICKS):
+        if not (0 <= st[ix(TAB_N + p)] <= TABLEAU and 0 <= st[ix(PICK_N + p)] <= PICKS):
             return 6
     # 1: every dealt card is in a hand or was received (and nothing else was)
     for c in range(n_cards):
-        st[TALLY + c] = 0
+        st[ix(TALLY + c)] = 0
     for i in range(top):
-        st[TALLY + st[DECK + i]] += 1
+        st[ix(TALLY + st[ix(DECK + i)])] += 1
     for p in range(n_players):
-        for i in range(st[HAND_N + p]):
-            st[TALLY + st[HAND + p * DEAL + i]] -= 1
-        for k in range(st[PICK_N + p]):
-            st[TALLY + st[PICK_CARD + p * PICKS + k]] -= 1
+        for i in range(st[ix(HAND_N + p)]):
+            st[ix(TALLY + st[ix(HAND + p * DEAL + i)])] -= 1
+        for k in range(st[ix(PICK_N + p)]):
+            st[ix(TALLY + st[ix(PICK_CARD + p * PICKS + k)])] -= 1
     for c in range(n_cards):
-        if st[TALLY + c] != 0:
+        if st[ix(TALLY + c)] != 0:
             return 1
     for p in range(n_players):
         tab = TAB + p * TABLEAU
         up = TAB_UP + p * TABLEAU
-        n_tab = st[TAB_N + p]
+        n_tab = st[ix(TAB_N + p)]
         # 2, 3: the count arrays are exactly the tableau's face-up / face-down cards
         for c in range(n_cards):
-            st[TALLY + c] = 0
+            st[ix(TALLY + c)] = 0
         for f in range(NF):
             up_f = 0
             for slot in range(n_tab):
-                if st[up + slot] == 1 and kt[K_FACTION + st[tab + slot]] == f:
+                if st[ix(up + slot)] == 1 and kt[ix(K_FACTION + st[ix(tab + slot)])] == f:
                     up_f += 1
-            if st[FCNT + p * NF + f] != up_f:
+            if st[ix(FCNT + p * NF + f)] != up_f:
                 return 2
         for slot in range(n_tab):
-            if st[up + slot] == 1:
-                st[TALLY + st[tab + slot]] += 1
+            if st[ix(up + slot)] == 1:
+                st[ix(TALLY + st[ix(tab + slot)])] += 1
         for c in range(n_cards):
-            if st[CNT + p * MC + c] != st[TALLY + c] or st[CNT + p * MC + c] < 0:
+            if st[ix(CNT + p * MC + c)] != st[ix(TALLY + c)] or st[ix(CNT + p * MC + c)] < 0:
                 return 2
         for c in range(n_cards):
-            st[TALLY + c] = 0
+            st[ix(TALLY + c)] = 0
         for slot in range(n_tab):
-            if st[up + slot] == 0:
-                st[TALLY + st[tab + slot]] += 1
+            if st[ix(up + slot)] == 0:
+                st[ix(TALLY + st[ix(tab + slot)])] += 1
         for c in range(n_cards):
-            if st[DCNT + p * MC + c] != st[TALLY + c]:
+            if st[ix(DCNT + p * MC + c)] != st[ix(TALLY + c)]:
                 return 3
         # 4: what a drafter counts on = face up + kept
         for c in range(n_cards):
-            st[TALLY + c] = st[CNT + p * MC + c]
-        for i in range(st[KEPT_N + p]):
-            st[TALLY + st[KEPT + p * DEAL + i]] += 1
+            st[ix(TALLY + c)] = st[ix(CNT + p * MC + c)]
+        for i in range(st[ix(KEPT_N + p)]):
+            st[ix(TALLY + st[ix(KEPT + p * DEAL + i)])] += 1
         for c in range(n_cards):
-            if st[HYP + p * MC + c] != st[TALLY + c]:
+            if st[ix(HYP + p * MC + c)] != st[ix(TALLY + c)]:
                 return 4
         for f in range(NF):
             kept_f = 0
-            for i in range(st[KEPT_N + p]):
-                if kt[K_FACTION + st[KEPT + p * DEAL + i]] == f:
+            for i in range(st[ix(KEPT_N + p)]):
+                if kt[ix(K_FACTION + st[ix(KEPT + p * DEAL + i)])] == f:
                     kept_f += 1
-            if st[HFC + p * NF + f] != st[FCNT + p * NF + f] + kept_f:
+            if st[ix(HFC + p * NF + f)] != st[ix(FCNT + p * NF + f)] + kept_f:
                 return 4
         # 5: tableau slots and received cards correspond one to one
         for slot in range(n_tab):
             owners = 0
-            for k in range(st[PICK_N + p]):
-                if st[PICK_SLOT + p * PICKS + k] == slot:
+            for k in range(st[ix(PICK_N + p)]):
+                if st[ix(PICK_SLOT + p * PICKS + k)] == slot:
                     owners += 1
-                    if st[PICK_CARD + p * PICKS + k] != st[tab + slot]:
+                    if st[ix(PICK_CARD + p * PICKS + k)] != st[ix(tab + slot)]:
                         return 5
             if owners != 1:
                 return 5
-        for k in range(st[PICK_N + p]):
-            if st[PICK_SLOT + p * PICKS + k] >= n_tab:
+        for k in range(st[ix(PICK_N + p)]):
+            if st[ix(PICK_SLOT + p * PICKS + k)] >= n_tab:
                 return 5
     return 0
 
@@ -599,15 +604,15 @@ def _check_final(st, n_players):
         total = 0
         by_card = 0
         for b in range(N_BREAKDOWN):
-            total += st[BREAKDOWN + p * N_BREAKDOWN + b]
-        for slot in range(st[TAB_N + p]):
-            points = st[POINTS + p * TABLEAU + slot]
+            total += st[ix(BREAKDOWN + p * N_BREAKDOWN + b)]
+        for slot in range(st[ix(TAB_N + p)]):
+            points = st[ix(POINTS + p * TABLEAU + slot)]
             by_card += points
-            if st[TAB_UP + p * TABLEAU + slot] == 0 and points != 0:
+            if st[ix(TAB_UP + p * TABLEAU + slot)] == 0 and points != 0:
                 return 8
-        if total != st[SCORE + p] or by_card != st[SCORE + p]:
+        if total != st[ix(SCORE + p)] or by_card != st[ix(SCORE + p)]:
             return 7
-        if st[TAB_N + p] != TABLEAU:
+        if st[ix(TAB_N + p)] != TABLEAU:
             return 9
     return 0
 
@@ -629,34 +634,34 @@ def check_final(s: GameState, n_players: int) -> int:
 def _choose_trickster(kt, st, n_players, p, wild):
     """A face-up Trickster becomes the copy of one other card that maximises its owner's
     score (ties: the lowest card id); it then counts as that card everywhere."""
-    strict = kt[K_RULES + R_MAJ_STRICT] == 1
+    strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
     own = CNT + p * MC
     ownf = FCNT + p * NF
-    k = st[own + wild]
-    fw = kt[K_FACTION + wild]
-    st[own + wild] = 0
-    st[ownf + fw] -= k
+    k = st[ix(own + wild)]
+    fw = kt[ix(K_FACTION + wild)]
+    st[ix(own + wild)] = 0
+    st[ix(ownf + fw)] -= k
     # The owner's score with the k wild copies as u is (score without them) + the gain of
     # adding k copies of u one by one; the first term is the same for every u.
     best = 0
     best_u = -1
-    for i in range(kt[K_N_CARDS]):
-        u = kt[K_ID_ORDER + i]
-        if u == wild or kt[K_IN_DECK + u] == 0:
+    for i in range(kt[ix(K_N_CARDS)]):
+        u = kt[ix(K_ID_ORDER + i)]
+        if u == wild or kt[ix(K_IN_DECK + u)] == 0:
             continue
-        fu = kt[K_FACTION + u]
+        fu = kt[ix(K_FACTION + u)]
         gain = 0
         for _ in range(k):
             gain += gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
-            st[own + u] += 1
-            st[ownf + fu] += 1
-        st[own + u] -= k
-        st[ownf + fu] -= k
+            st[ix(own + u)] += 1
+            st[ix(ownf + fu)] += 1
+        st[ix(own + u)] -= k
+        st[ix(ownf + fu)] -= k
         if best_u < 0 or gain > best:
             best = gain
             best_u = u
-    st[own + best_u] += k
-    st[ownf + kt[K_FACTION + best_u]] += k
+    st[ix(own + best_u)] += k
+    st[ix(ownf + kt[ix(K_FACTION + best_u)])] += k
     return best_u
 
 
@@ -664,32 +669,32 @@ def _choose_trickster(kt, st, n_players, p, wild):
 def _final_scores(kt, st, n_players):
     """Reference §5: face-down cards score 0; Tricksters take their identity (seat order);
     then every face-up card scores with the final counts."""
-    strict = kt[K_RULES + R_MAJ_STRICT] == 1
+    strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
     for p in range(n_players):
-        st[TRICK_AS + p] = -1
-        for slot in range(st[TAB_N + p]):
-            c = st[TAB + p * TABLEAU + slot]
+        st[ix(TRICK_AS + p)] = -1
+        for slot in range(st[ix(TAB_N + p)]):
+            c = st[ix(TAB + p * TABLEAU + slot)]
             if (
-                st[TAB_UP + p * TABLEAU + slot] == 1
-                and kt[K_VALUE + c] == V_WILD
-                and st[TRICK_AS + p] < 0
+                st[ix(TAB_UP + p * TABLEAU + slot)] == 1
+                and kt[ix(K_VALUE + c)] == V_WILD
+                and st[ix(TRICK_AS + p)] < 0
             ):
-                st[TRICK_AS + p] = _choose_trickster(kt, st, n_players, p, c)
+                st[ix(TRICK_AS + p)] = _choose_trickster(kt, st, n_players, p, c)
     for p in range(n_players):
         own = CNT + p * MC
         ownf = FCNT + p * NF
         score = 0
         for b in range(N_BREAKDOWN):
-            st[BREAKDOWN + p * N_BREAKDOWN + b] = 0
-        for slot in range(st[TAB_N + p]):
-            st[POINTS + p * TABLEAU + slot] = 0
-            if st[TAB_UP + p * TABLEAU + slot] == 0:
+            st[ix(BREAKDOWN + p * N_BREAKDOWN + b)] = 0
+        for slot in range(st[ix(TAB_N + p)]):
+            st[ix(POINTS + p * TABLEAU + slot)] = 0
+            if st[ix(TAB_UP + p * TABLEAU + slot)] == 0:
                 continue
-            c = st[TAB + p * TABLEAU + slot]
-            kind = kt[K_VALUE + c]
+            c = st[ix(TAB + p * TABLEAU + slot)]
+            kind = kt[ix(K_VALUE + c)]
             if kind == V_WILD:
-                u = st[TRICK_AS + p]
-                v = kt[K_POINTS + c] + copy_value(kt, st, u, own, ownf, n_players, p, strict)
+                u = st[ix(TRICK_AS + p)]
+                v = kt[ix(K_POINTS + c)] + copy_value(kt, st, u, own, ownf, n_players, p, strict)
                 b = B_TRICKSTER
             else:
                 v = copy_value(kt, st, c, own, ownf, n_players, p, strict)
@@ -701,10 +706,10 @@ def _final_scores(kt, st, n_players):
                     b = B_MAJORITY
                 else:
                     b = B_CONDITIONAL
-            st[POINTS + p * TABLEAU + slot] = v
-            st[BREAKDOWN + p * N_BREAKDOWN + b] += v
+            st[ix(POINTS + p * TABLEAU + slot)] = v
+            st[ix(BREAKDOWN + p * N_BREAKDOWN + b)] += v
             score += v
-        st[SCORE + p] = score
+        st[ix(SCORE + p)] = score
 
 
 @hot_outline
@@ -712,27 +717,27 @@ def _play_game(kt, weights, st, rng, n_players, seed, game_id, check):
     """Play one complete game into ``st`` (policies already set at ``POLICY``). With
     ``check``, verify every invariant after each step and at the end; returns the code of
     the first one broken (``INVARIANTS``), else 0."""
-    n_cards = kt[K_N_CARDS]
-    deck_size = kt[K_DECK_SIZE]
+    n_cards = kt[ix(K_N_CARDS)]
+    deck_size = kt[ix(K_DECK_SIZE)]
     rng_start(rng, seed, game_id)
     for i in range(deck_size):
-        st[DECK + i] = kt[K_DECK + i]
+        st[ix(DECK + i)] = kt[ix(K_DECK + i)]
     rng_shuffle(rng, st[DECK : DECK + deck_size], deck_size)
     for p in range(MAX_PLAYERS):
-        st[HAND_N + p] = 0
-        st[KEPT_N + p] = 0
-        st[TAB_N + p] = 0
-        st[PICK_N + p] = 0
+        st[ix(HAND_N + p)] = 0
+        st[ix(KEPT_N + p)] = 0
+        st[ix(TAB_N + p)] = 0
+        st[ix(PICK_N + p)] = 0
         for t in range(n_cards):
-            st[CNT + p * MC + t] = 0
-            st[DCNT + p * MC + t] = 0
-            st[HYP + p * MC + t] = 0
+            st[ix(CNT + p * MC + t)] = 0
+            st[ix(DCNT + p * MC + t)] = 0
+            st[ix(HYP + p * MC + t)] = 0
         for f in range(NF):
-            st[FCNT + p * NF + f] = 0
-            st[HFC + p * NF + f] = 0
+            st[ix(FCNT + p * NF + f)] = 0
+            st[ix(HFC + p * NF + f)] = 0
     top = 0
     violation = 0
-    beginner = kt[K_RULES + R_BEGINNER] == 1
+    beginner = kt[ix(K_RULES + R_BEGINNER)] == 1
     if beginner:
         top = _beginner_start(kt, st, rng, n_players, deck_size, top)
     for rnd in range(ROUNDS):
@@ -816,33 +821,33 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
 @alloc  # the block scratch
 def _run_block(kt, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check):
     """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state."""
-    st = np.zeros(STATE_FIXED + kt[K_DECK_SIZE], np.int32)
+    st = np.zeros(STATE_FIXED + kt[ix(K_DECK_SIZE)], np.int32)
     rng = np.zeros(1, np.uint64)
     for i in range(lo, hi):
         g = first_game + i
         for p in range(n_players):
-            st[POLICY + p] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
+            st[ix(POLICY + p)] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
         out.violation[i] = _play_game(kt, weights, st, rng, n_players, seed, g, check)
         out.trick[i] = -1
         for p in range(n_players):
-            out.score[i, p] = st[SCORE + p]
-            out.policy[i, p] = st[POLICY + p]
+            out.score[i, p] = st[ix(SCORE + p)]
+            out.policy[i, p] = st[ix(POLICY + p)]
             for b in range(N_BREAKDOWN):
-                out.breakdown[i, p, b] = st[BREAKDOWN + p * N_BREAKDOWN + b]
+                out.breakdown[i, p, b] = st[ix(BREAKDOWN + p * N_BREAKDOWN + b)]
             down = 0
-            for slot in range(st[TAB_N + p]):
-                down += 1 - st[TAB_UP + p * TABLEAU + slot]
+            for slot in range(st[ix(TAB_N + p)]):
+                down += 1 - st[ix(TAB_UP + p * TABLEAU + slot)]
             out.face_down[i, p] = down
-            if st[TRICK_AS + p] >= 0:
-                out.trick[i] = st[TRICK_AS + p]
+            if st[ix(TRICK_AS + p)] >= 0:
+                out.trick[i] = st[ix(TRICK_AS + p)]
             for k in range(PICKS):
-                slot = st[PICK_SLOT + p * PICKS + k]
-                out.card[i, p, k] = st[PICK_CARD + p * PICKS + k]
-                out.round[i, p, k] = st[PICK_ROUND + p * PICKS + k]
-                out.pick[i, p, k] = st[PICK_NO + p * PICKS + k]
+                slot = st[ix(PICK_SLOT + p * PICKS + k)]
+                out.card[i, p, k] = st[ix(PICK_CARD + p * PICKS + k)]
+                out.round[i, p, k] = st[ix(PICK_ROUND + p * PICKS + k)]
+                out.pick[i, p, k] = st[ix(PICK_NO + p * PICKS + k)]
                 out.played[i, p, k] = slot >= 0
-                out.face_up[i, p, k] = slot >= 0 and st[TAB_UP + p * TABLEAU + slot] == 1
-                out.points[i, p, k] = st[POINTS + p * TABLEAU + slot] if slot >= 0 else 0
+                out.face_up[i, p, k] = slot >= 0 and st[ix(TAB_UP + p * TABLEAU + slot)] == 1
+                out.points[i, p, k] = st[ix(POINTS + p * TABLEAU + slot)] if slot >= 0 else 0
 
 
 @parallel

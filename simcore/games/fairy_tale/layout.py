@@ -129,6 +129,13 @@ TALLY = BREAKDOWN + P * N_BREAKDOWN  # [MC] per-card counter of the checking mod
 DECK = TALLY + MC  # the shuffled deck, dealt from index `top` up (deck size entries)
 STATE_FIXED = DECK  # size of st without the deck
 
+#: ``kt[ix(i)]`` / ``st[ix(i)]``: every compiled access goes through this unsigned cast (free
+#: in machine code). numba wraps a *signed* index that is negative around the array's end,
+#: which costs a compare, a select and the array's length kept live in a register (or
+#: reloaded from the stack) at every access; an unsigned index skips that. Every offset
+#: here is >= 0 and every -1 sentinel is tested before it is used as an index.
+ix = np.uint64
+
 
 @alloc
 def build_kt(ct, deps, deck, id_order, in_deck, rules, sel):

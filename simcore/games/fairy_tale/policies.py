@@ -50,6 +50,7 @@ from .layout import (
     K_VALUE,
     MC,
     NF,
+    ix,
 )
 from .scoring import gain_if_added, loss_if_removed
 from .tables import MAX_NEEDS, R_MAJ_STRICT, Effect, Scope, Value
@@ -99,17 +100,17 @@ V_QUEST_CARDS = int(Value.QUEST_CARDS)
 @hot
 def card_gain(kt, st, n_cards, c, own, ownf, n_players, p, strict):
     """Own score change if ``c`` joined ``own`` face up (a Trickster: its best copy)."""
-    if kt[K_VALUE + c] != V_WILD:
+    if kt[ix(K_VALUE + c)] != V_WILD:
         return gain_if_added(kt, st, c, own, ownf, n_players, p, strict)
     best = 0
     first = True
     for u in range(n_cards):
-        if kt[K_IN_DECK + u] == 1 and kt[K_VALUE + u] != V_WILD:
+        if kt[ix(K_IN_DECK + u)] == 1 and kt[ix(K_VALUE + u)] != V_WILD:
             d = gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
             if first or d > best:
                 best = d
                 first = False
-    return kt[K_POINTS + c] + best
+    return kt[ix(K_POINTS + c)] + best
 
 
 @hot
@@ -118,15 +119,15 @@ def least_close_loss(kt, st, e, own, ownf, n_players, p, strict):
     total = 0
     removed0 = -1
     removed1 = -1
-    count = kt[K_EFF_COUNT + e]
+    count = kt[ix(K_EFF_COUNT + e)]
     for k in range(count):
         best = 0
         bt = -1
         for i in range(MC):
-            t = kt[K_SEL + e * MC + i]
+            t = kt[ix(K_SEL + e * MC + i)]
             if t < 0:
                 break
-            if st[own + t] > 0:
+            if st[ix(own + t)] > 0:
                 loss = loss_if_removed(kt, st, t, own, ownf, n_players, p, strict)
                 if bt < 0 or loss < best:
                     best = loss
@@ -134,21 +135,21 @@ def least_close_loss(kt, st, e, own, ownf, n_players, p, strict):
         if bt < 0:
             break
         total += best
-        st[own + bt] -= 1
-        st[ownf + kt[K_FACTION + bt]] -= 1
+        st[ix(own + bt)] -= 1
+        st[ix(ownf + kt[ix(K_FACTION + bt)])] -= 1
         if k == 0:
             removed0 = bt
         elif k == 1:
             removed1 = bt
         else:
-            st[own + bt] += 1  # last one: restore at once
-            st[ownf + kt[K_FACTION + bt]] += 1
+            st[ix(own + bt)] += 1  # last one: restore at once
+            st[ix(ownf + kt[ix(K_FACTION + bt)])] += 1
     if removed1 >= 0:
-        st[own + removed1] += 1
-        st[ownf + kt[K_FACTION + removed1]] += 1
+        st[ix(own + removed1)] += 1
+        st[ix(ownf + kt[ix(K_FACTION + removed1)])] += 1
     if removed0 >= 0:
-        st[own + removed0] += 1
-        st[ownf + kt[K_FACTION + removed0]] += 1
+        st[ix(own + removed0)] += 1
+        st[ix(ownf + kt[ix(K_FACTION + removed0)])] += 1
     return total
 
 
@@ -156,17 +157,17 @@ def least_close_loss(kt, st, e, own, ownf, n_players, p, strict):
 def open_gain(kt, st, e, own, ownf, down, n_players, p, strict):
     """Best own gain from ``e``'s Open: the matching face-down card worth most (count times)."""
     total = 0
-    count = kt[K_EFF_COUNT + e]
+    count = kt[ix(K_EFF_COUNT + e)]
     opened0 = -1
     opened1 = -1
     for k in range(count):
         best = 0
         bt = -1
         for i in range(MC):
-            t = kt[K_SEL + e * MC + i]
+            t = kt[ix(K_SEL + e * MC + i)]
             if t < 0:
                 break
-            if st[down + t] > 0:
+            if st[ix(down + t)] > 0:
                 g = gain_if_added(kt, st, t, own, ownf, n_players, p, strict)
                 if bt < 0 or g > best:
                     best = g
@@ -174,40 +175,40 @@ def open_gain(kt, st, e, own, ownf, down, n_players, p, strict):
         if bt < 0:
             break
         total += best
-        st[own + bt] += 1
-        st[ownf + kt[K_FACTION + bt]] += 1
-        st[down + bt] -= 1
+        st[ix(own + bt)] += 1
+        st[ix(ownf + kt[ix(K_FACTION + bt)])] += 1
+        st[ix(down + bt)] -= 1
         if k == 0:
             opened0 = bt
         elif k == 1:
             opened1 = bt
         else:
-            st[own + bt] -= 1
-            st[ownf + kt[K_FACTION + bt]] -= 1
-            st[down + bt] += 1
+            st[ix(own + bt)] -= 1
+            st[ix(ownf + kt[ix(K_FACTION + bt)])] -= 1
+            st[ix(down + bt)] += 1
     for bt in (opened1, opened0):
         if bt >= 0:
-            st[own + bt] -= 1
-            st[ownf + kt[K_FACTION + bt]] -= 1
-            st[down + bt] += 1
+            st[ix(own + bt)] -= 1
+            st[ix(ownf + kt[ix(K_FACTION + bt)])] -= 1
+            st[ix(down + bt)] += 1
     return total
 
 
 @hot
 def effect_terms(kt, st, c, own, ownf, down, n_players, p, strict, want_harm):
     """(own effect value, harm to others) of revealing ``c`` with ``own`` as p's face-up row."""
-    kind = kt[K_EFFECT + c]
+    kind = kt[ix(K_EFFECT + c)]
     if kind != E_OPEN and kind != E_CLOSE:
         return 0, 0
-    f = kt[K_FACTION + c]
-    st[own + c] += 1
-    st[ownf + f] += 1
+    f = kt[ix(K_FACTION + c)]
+    st[ix(own + c)] += 1
+    st[ix(ownf + f)] += 1
     eff = 0
     harm = 0
     if kind == E_OPEN:
         eff = open_gain(kt, st, c, own, ownf, down, n_players, p, strict)
     else:
-        scope = kt[K_SCOPE + c]
+        scope = kt[ix(K_SCOPE + c)]
         if scope != S_OTHERS:
             eff = -least_close_loss(kt, st, c, own, ownf, n_players, p, strict)
         if scope != S_YOU and want_harm:
@@ -216,8 +217,8 @@ def effect_terms(kt, st, c, own, ownf, down, n_players, p, strict, want_harm):
                     harm += least_close_loss(
                         kt, st, c, CNT + q * MC, FCNT + q * NF, n_players, q, strict
                     )
-    st[own + c] -= 1
-    st[ownf + f] -= 1
+    st[ix(own + c)] -= 1
+    st[ix(ownf + f)] -= 1
     return eff, harm
 
 
@@ -225,12 +226,12 @@ def effect_terms(kt, st, c, own, ownf, down, n_players, p, strict, want_harm):
 def _interaction(kt, st, c, u, own, ownf, n_players, p, strict):
     """How much more one extra ``u`` is worth once ``c`` is held: Δ(u | own+c) − Δ(u | own)."""
     without = gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
-    f = kt[K_FACTION + c]
-    st[own + c] += 1
-    st[ownf + f] += 1
+    f = kt[ix(K_FACTION + c)]
+    st[ix(own + c)] += 1
+    st[ix(ownf + f)] += 1
     with_c = gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
-    st[own + c] -= 1
-    st[ownf + f] -= 1
+    st[ix(own + c)] -= 1
+    st[ix(ownf + f)] -= 1
     return with_c - without
 
 
@@ -238,21 +239,21 @@ def _interaction(kt, st, c, u, own, ownf, n_players, p, strict):
 def synergy(kt, st, c, own, ownf, n_players, p, strict):
     """Largest interaction of ``c`` with a related card: itself, what it counts or needs,
     and the cards that count or need it (``deps[c]``). Wild cards relate to nothing."""
-    kind = kt[K_VALUE + c]
+    kind = kt[ix(K_VALUE + c)]
     if kind == V_WILD:
         return 0
     best = _interaction(kt, st, c, c, own, ownf, n_players, p, strict)
-    if kind == V_COUNT and kt[K_OF + c] != c:
-        v = _interaction(kt, st, c, kt[K_OF + c], own, ownf, n_players, p, strict)
+    if kind == V_COUNT and kt[ix(K_OF + c)] != c:
+        v = _interaction(kt, st, c, kt[ix(K_OF + c)], own, ownf, n_players, p, strict)
         best = max(best, v)
     if kind == V_QUEST_CARDS:
         for k in range(MAX_NEEDS):
-            u = kt[K_NEED0 + k * MC + c]
+            u = kt[ix(K_NEED0 + k * MC + c)]
             if u >= 0:
                 v = _interaction(kt, st, c, u, own, ownf, n_players, p, strict)
                 best = max(best, v)
     for k in range(MC):
-        u = kt[K_DEPS + c * MC + k]
+        u = kt[ix(K_DEPS + c * MC + k)]
         if u < 0:
             break
         v = _interaction(kt, st, c, u, own, ownf, n_players, p, strict)
@@ -308,15 +309,15 @@ def choose(policy, weights, rng, decision, kt, st, n, own, ownf, down, n_players
     if policy == P_RANDOM:
         return rng_below(rng, n)
     w = weights[policy]
-    n_cards = kt[K_N_CARDS]
-    strict = kt[K_RULES + R_MAJ_STRICT] == 1
+    n_cards = kt[ix(K_N_CARDS)]
+    strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
     best = 0.0
     bi = 0
     for i in range(n):
-        c = st[CAND + i]
+        c = st[ix(CAND + i)]
         seen = False
         for j in range(i):
-            if st[CAND + j] == c:
+            if st[ix(CAND + j)] == c:
                 seen = True
                 break
         if seen:

@@ -40,6 +40,7 @@ from .layout import (
     NF,
     STATE_FIXED,
     build_kt,
+    ix,
 )
 from .tables import MAX_NEEDS, N_RULES, Value
 
@@ -54,38 +55,38 @@ V_WILD = int(Value.WILD)
 @hot_inline
 def copy_value(kt, st, u, own, ownf, n_players, p, strict):
     """Points of one face-up copy of card ``u`` for player ``p`` (WILD: its own points only)."""
-    kind = kt[K_VALUE + u]
+    kind = kt[ix(K_VALUE + u)]
     if kind == V_FIXED or kind == V_WILD:
-        return kt[K_POINTS + u]
+        return kt[ix(K_POINTS + u)]
     if kind == V_COUNT:
-        return kt[K_PER + u] * st[own + kt[K_OF + u]]
+        return kt[ix(K_PER + u)] * st[ix(own + kt[ix(K_OF + u)])]
     if kind == V_QUEST_CARDS:
         for k in range(MAX_NEEDS):
-            need = kt[K_NEED0 + k * MC + u]
-            if need >= 0 and st[own + need] == 0:
+            need = kt[ix(K_NEED0 + k * MC + u)]
+            if need >= 0 and st[ix(own + need)] == 0:
                 return 0
-        return kt[K_POINTS + u]
+        return kt[ix(K_POINTS + u)]
     if kind == V_QUEST_MAJORITY:
-        f = kt[K_MAJ_FACTION + u]
-        mine = st[ownf + f]
+        f = kt[ix(K_MAJ_FACTION + u)]
+        mine = st[ix(ownf + f)]
         if mine == 0:
             return 0
         for q in range(n_players):
             if q != p:
-                theirs = st[FCNT + q * NF + f]
+                theirs = st[ix(FCNT + q * NF + f)]
                 if theirs > mine or (strict and theirs == mine):
                     return 0
-        return kt[K_POINTS + u]
+        return kt[ix(K_POINTS + u)]
     # V_MAJORITY: points per copy, only for the player(s) with the most face-up copies
-    mine = st[own + u]
+    mine = st[ix(own + u)]
     if mine == 0:
         return 0
     for q in range(n_players):
         if q != p:
-            theirs = st[CNT + q * MC + u]
+            theirs = st[ix(CNT + q * MC + u)]
             if theirs > mine or (strict and theirs == mine):
                 return 0
-    return kt[K_POINTS + u]
+    return kt[ix(K_POINTS + u)]
 
 
 @hot
@@ -93,7 +94,7 @@ def row_total(kt, st, n_cards, own, ownf, n_players, p, strict):
     """Score of the face-up cards counted in row ``own`` (a WILD card: its own points)."""
     total = 0
     for u in range(n_cards):
-        m = st[own + u]
+        m = st[ix(own + u)]
         if m != 0:
             total += m * copy_value(kt, st, u, own, ownf, n_players, p, strict)
     return total
@@ -106,36 +107,36 @@ def gain_if_added(kt, st, c, own, ownf, n_players, p, strict):
     fixed card adds its points, a card counting another card adds per × that count, a
     counter of ``c`` gains ``per`` per copy), the rest are scored before and after.
     The counts are restored. Pinned to full rescoring by the scoring tests."""
-    kind = kt[K_VALUE + c]
-    f = kt[K_FACTION + c]
-    n = st[own + c]
+    kind = kt[ix(K_VALUE + c)]
+    f = kt[ix(K_FACTION + c)]
+    n = st[ix(own + c)]
     if kind == V_FIXED or kind == V_WILD:
-        d = kt[K_POINTS + c]
-    elif kind == V_COUNT and kt[K_OF + c] != c:
-        d = kt[K_PER + c] * st[own + kt[K_OF + c]]
+        d = kt[ix(K_POINTS + c)]
+    elif kind == V_COUNT and kt[ix(K_OF + c)] != c:
+        d = kt[ix(K_PER + c)] * st[ix(own + kt[ix(K_OF + c)])]
     else:
         before = n * copy_value(kt, st, c, own, ownf, n_players, p, strict) if n else 0
-        st[own + c] += 1
-        st[ownf + f] += 1
+        st[ix(own + c)] += 1
+        st[ix(ownf + f)] += 1
         d = (n + 1) * copy_value(kt, st, c, own, ownf, n_players, p, strict) - before
-        st[own + c] -= 1
-        st[ownf + f] -= 1
+        st[ix(own + c)] -= 1
+        st[ix(ownf + f)] -= 1
     for k in range(MC):
-        u = kt[K_DEPS + c * MC + k]
+        u = kt[ix(K_DEPS + c * MC + k)]
         if u < 0:
             break
-        m = st[own + u]
+        m = st[ix(own + u)]
         if m == 0:
             continue
-        if kt[K_VALUE + u] == V_COUNT:  # u counts c (deps never lists c itself)
-            d += m * kt[K_PER + u]
+        if kt[ix(K_VALUE + u)] == V_COUNT:  # u counts c (deps never lists c itself)
+            d += m * kt[ix(K_PER + u)]
         else:
             b = copy_value(kt, st, u, own, ownf, n_players, p, strict)
-            st[own + c] += 1
-            st[ownf + f] += 1
+            st[ix(own + c)] += 1
+            st[ix(ownf + f)] += 1
             a = copy_value(kt, st, u, own, ownf, n_players, p, strict)
-            st[own + c] -= 1
-            st[ownf + f] -= 1
+            st[ix(own + c)] -= 1
+            st[ix(ownf + f)] -= 1
             d += m * (a - b)
     return d
 
@@ -143,26 +144,26 @@ def gain_if_added(kt, st, c, own, ownf, n_players, p, strict):
 @hot
 def loss_if_removed(kt, st, c, own, ownf, n_players, p, strict):
     """Points lost if one face-up ``c`` (counted in ``own``) were turned face down."""
-    f = kt[K_FACTION + c]
-    st[own + c] -= 1
-    st[ownf + f] -= 1
+    f = kt[ix(K_FACTION + c)]
+    st[ix(own + c)] -= 1
+    st[ix(ownf + f)] -= 1
     d = gain_if_added(kt, st, c, own, ownf, n_players, p, strict)
-    st[own + c] += 1
-    st[ownf + f] += 1
+    st[ix(own + c)] += 1
+    st[ix(ownf + f)] += 1
     return d
 
 
 @hot_inline
 def matches(kt, t, e):
     """Can the Open/Close effect of card ``e`` select card ``t``? (faction, exclusion, category)"""
-    ff = kt[K_EFF_FACTION + e]
-    if ff >= 0 and kt[K_FACTION + t] != ff:
+    ff = kt[ix(K_EFF_FACTION + e)]
+    if ff >= 0 and kt[ix(K_FACTION + t)] != ff:
         return False
-    fx = kt[K_EFF_EXCLUDE + e]
-    if fx >= 0 and kt[K_FACTION + t] == fx:
+    fx = kt[ix(K_EFF_EXCLUDE + e)]
+    if fx >= 0 and kt[ix(K_FACTION + t)] == fx:
         return False
-    fc = kt[K_EFF_CATEGORY + e]
-    return not (fc >= 0 and kt[K_CATEGORY + t] != fc)
+    fc = kt[ix(K_EFF_CATEGORY + e)]
+    return not (fc >= 0 and kt[ix(K_CATEGORY + t)] != fc)
 
 
 # --- the array interface of the property tests ------------------------------------------------
