@@ -22,6 +22,7 @@ from simcore.games.paper_tales.reference import (
     final_state,
     play_reference,
 )
+from simcore.rng import GameRng
 
 WEIGHTS = default_weights()
 
@@ -126,3 +127,22 @@ def test_every_section_8_option_keeps_the_invariants(cards, setup, flips) -> Non
 @given(setups(("greedy", "warlord", "builder", "random")))
 def test_many_games_keep_every_invariant(cards, setup) -> None:
     check_finished(play(cards, *setup))
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_random_numbers_are_the_documented_ones(cards, monkeypatch, players) -> None:
+    """The RNG docstring of reference.py, counted: one shuffle of the deck (N - 1 numbers),
+    one shuffle per reshuffle (cards - 1 numbers), one number per random decision with
+    more than one option; nothing else draws."""
+    calls = []
+    real = GameRng.next_u64
+    monkeypatch.setattr(GameRng, "next_u64", lambda self: calls.append(1) or real(self))
+    rules = Rules(cards, players)
+    game = play_reference(rules, WEIGHTS, [0] * players, 3, 1, record=True, trace=True)
+    assert game.trace is not None
+    decisions = sum(1 for _, _, n, _, _ in game.trace if n > 1)
+    reshuffles = [e["cards"] for e in game.events if e["event"] == "reshuffle"]
+    assert len(calls) == (len(rules.unit_of) - 1) + sum(c - 1 for c in reshuffles) + decisions
+    assert {phase for phase, *_ in game.trace} <= {
+        "recruitment", "deployment", "construction", "aging"
+    }  # fmt: skip

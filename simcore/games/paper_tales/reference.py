@@ -62,7 +62,8 @@ RNG draw order (all from ``GameRng(seed, game_id)``; nothing else is random)
                   ``below(1 + len(saveable))`` (0 = save nobody) when someone is saveable.
   Wars, Income, End: no random numbers.
 A decision with a single option is forced: no random number is drawn. ``greedy``,
-``warlord`` and ``builder`` draw nothing.
+``warlord`` and ``builder`` draw nothing. (Pinned by ``test_random_numbers_are_the_
+documented_ones``; ``play_reference(..., trace=True)`` logs every decision.)
 
 Discard pile order (it matters for reshuffles): cards are appended when the code discards
 them: 2-player draft discards (step by step, seat order); in Deployment, a replaced unit at
@@ -752,13 +753,20 @@ class Brain:
 
     def decide(self, p: int, n: int, value: Callable[[int], float]) -> int:
         """Option index in [0, n): forced (no draw) when n == 1; ``random``: one uniform
-        draw; otherwise the first option of highest ``value(i)``."""
+        draw; otherwise the first option of highest ``value(i)``. With ``Game.trace`` on,
+        every decision is logged as (phase, seat, n, chosen, best value or None)."""
+        best: float | None = None
         if n == 1:
-            return 0
-        if self.is_random(p):
-            return self.pick(n)
-        values = [value(i) for i in range(n)]
-        return values.index(max(values))
+            chosen = 0
+        elif self.is_random(p):
+            chosen = self.pick(n)
+        else:
+            values = [value(i) for i in range(n)]
+            best = max(values)
+            chosen = values.index(best)
+        if self.game.trace is not None:
+            self.game.trace.append((self.game.phase, p, n, chosen, best))
+        return chosen
 
     # -- the decisions
     def draft_value(self, p: int, card: int) -> float:
@@ -853,6 +861,7 @@ class Game:
         seed: int,
         game_id: int,
         record: bool = False,
+        trace: bool = False,
     ) -> None:
         assert len(seat_policies) == rules.players
         self.rules = rules
@@ -881,6 +890,8 @@ class Game:
         self.extra_open = [self.open_spots(p) for p in range(self.n)]  # (Front, Back) spots
         self.record = record
         self.events: list[Event] = []
+        # (phase, seat, options, chosen, best value): every decision, for kernel debugging
+        self.trace: list[tuple[str, int, int, int, float | None]] | None = [] if trace else None
         self.over = False
 
     # -- helpers
@@ -1521,9 +1532,11 @@ def play_reference(
     game_id: int,
     record: bool = False,
     check: bool = False,
+    trace: bool = False,
 ) -> Game:
-    """Play one game with the readable rules."""
-    return Game(rules, weights, seat_policies, seed, game_id, record).run(check)
+    """Play one game with the readable rules (``record``: events; ``check``: invariants at
+    every phase boundary; ``trace``: every decision in ``Game.trace``)."""
+    return Game(rules, weights, seat_policies, seed, game_id, record, trace).run(check)
 
 
 def final_state(game: Game) -> dict[str, Any]:
