@@ -1,8 +1,11 @@
 """Throughput and memory benchmarks (never timed assertions in tests).
 
-    python benchmarks/run_all.py            # kernel vs reference, every variant, 2-5 players
-    python benchmarks/run_all.py --full     # + 1,000,000-game simulate end to end with peak RSS,
-                                            #   then `talesim report` of that run
+    python benchmarks/run_all.py            # kernel vs reference: every simulating game,
+                                            #   variant and policy (4 players; also 2 and 5
+                                            #   for the default variant where allowed)
+    python benchmarks/run_all.py --game drako   # one game only
+    python benchmarks/run_all.py --full     # + 1,000,000 four-player greedy games end to end
+                                            #   per game (peak RSS), then `talesim report`
     python benchmarks/run_all.py --report RUN   # only time `talesim report` of an existing run
 
 Prints one JSON object per measurement. Peak memory is the child process's ru_maxrss.
@@ -12,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
+import os
 import subprocess
 import sys
 import tempfile
@@ -22,20 +25,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def kernel_vs_reference(n_games: int, reference_games: int) -> None:
-    from simcore.games.fairy_tale.engine import bench
+def simulating_games(only: str | None) -> list[str]:
+    from simcore import registry
 
-    for variant, players in [
-        ("expert", 4),
-        ("expert", 2),
-        ("expert", 5),
-        ("basic", 4),
-        ("beginner", 4),
-    ]:
-        for policy in ("greedy", "random", "collector"):
-            print(
-                json.dumps(bench(players, policy, 2, n_games, reference_games, variant)), flush=True
-            )
+    return [name for name, g in registry.GAMES.items() if g.simulates and only in (None, name)]
+
+
+def kernel_vs_reference(game: str, n_games: int, reference_games: int) -> None:
+    """``talesim bench`` of every variant x policy with 4 players, and of the default
+    variant with the fewest and most players it allows."""
+    from simcore import registry
+
+    g = registry.get_game(game)
+    bench = registry.engine(g).bench
+    default = g.variant(None)
+    cases = [(v.name, 4) for v in g.variants if v.min_players <= 4 <= v.max_players]
+    cases += [(default.name, n) for n in (default.min_players, default.max_players) if n != 4]
+    for variant, players in cases:
+        for policy in g.policies:
+            result = bench(players, policy, 2, n_games, reference_games, variant)
+            print(json.dumps(result), flush=True)
 
 
 REPORT_CHILD = """
@@ -73,15 +82,28 @@ def report_of(run: Path) -> None:
     )
 
 
-def end_to_end(n_games: int) -> None:
-    """`talesim simulate` of n_games 4-player expert greedy games: wall time and peak RSS."""
+def run_measured(cmd: list[str]) -> tuple[float, float]:
+    """Run ``cmd`` (must succeed): its wall time and the peak RSS of that one child (MB)."""
+    t = time.perf_counter()
+    child = subprocess.Popen(cmd, cwd=ROOT)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - t
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(cmd)}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def end_to_end(game: str, n_games: int) -> None:
+    """`talesim simulate` of n_games 4-player greedy games (default variant): wall time and
+    peak RSS of that child process."""
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [
             sys.executable,
             "-m",
             "cli.main",
             "simulate",
-            "fairy-tale",
+            game,
             "--games",
             str(n_games),
             "--players",
@@ -94,16 +116,14 @@ def end_to_end(n_games: int) -> None:
             str(Path(tmp) / "run"),
             "--quiet",
         ]
-        t = time.perf_counter()
-        subprocess.run(cmd, check=True, cwd=ROOT)
-        wall = time.perf_counter() - t
-        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        wall, peak_mb = run_measured(cmd)
         size = sum(f.stat().st_size for f in (Path(tmp) / "run").rglob("*.parquet"))
         report_of(Path(tmp) / "run")
     print(
         json.dumps(
             {
                 "benchmark": "simulate_end_to_end",
+                "game": game,
                 "games": n_games,
                 "wall_s": round(wall, 2),
                 "games_per_s": round(n_games / wall),
@@ -116,6 +136,7 @@ def end_to_end(n_games: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--game", help="only this game (default: every game that simulates)")
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--reference-games", type=int, default=200)
     ap.add_argument("--full", action="store_true", help="also run 1,000,000 games end to end")
@@ -124,9 +145,10 @@ def main() -> None:
     if args.report:
         report_of(args.report)
         return
-    kernel_vs_reference(args.games, args.reference_games)
-    if args.full:
-        end_to_end(1_000_000)
+    for game in simulating_games(args.game):
+        kernel_vs_reference(game, args.games, args.reference_games)
+        if args.full:
+            end_to_end(game, 1_000_000)
 
 
 if __name__ == "__main__":
