@@ -4,10 +4,11 @@
 The phase structure follows the reference (§3-§5) and ``reference.py`` line by line:
 setup -> 4 x (draft, 3 play steps [reveal, Hunt, Open, Close], discard) -> final scoring.
 
-All state of a game lives in one int32 array ``st`` and all card data in one int32 array
-``kt``, at the named offsets of ``layout.py`` (why: see there); -1 marks an empty slot. The
-random stream is a separate ``uint64[1]`` (``simcore.rng``). ``GameState`` gives tests and
-tools named 2-D views of a state array.
+All state of a game lives in one int32 array ``st`` plus one uint64 array ``sm`` (the random
+stream and the masks of the count rows), all card data in ``kt`` (int32) and ``km`` (uint64
+card masks), at the named offsets of ``layout.py`` (why: see there); -1 marks an empty
+slot. Every change of a CNT/DCNT/HYP count goes through ``_count_up`` / ``_count_down``,
+which keep its mask in step. ``GameState`` gives tests and tools named 2-D views of ``st``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from simcore.jit import alloc, hot, hot_outline, parallel
+from simcore.jit import alloc, hot, hot_inline, hot_outline, parallel
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .layout import (
@@ -68,6 +69,10 @@ from .layout import (
     REVEALED,
     SCORE,
     SLOT_MATCH,
+    SM_CNT,
+    SM_DCNT,
+    SM_HYP,
+    SM_SIZE,
     SPARE,
     SPARE_N,
     STATE_FIXED,
@@ -78,7 +83,8 @@ from .layout import (
     TMP_EFF,
     TMP_SLOT,
     TRICK_AS,
-    build_kt,
+    bit,
+    build_tables,
     ix,
 )
 from .policies import D_CLOSE, D_DRAFT, D_OPEN, D_PLAY, P_RANDOM, choose
@@ -114,7 +120,7 @@ class GameState(NamedTuple):
     ``st`` (for tests and tools; the kernel indexes ``flat`` at ``layout.py``'s offsets)."""
 
     flat: np.ndarray  # int32[STATE_FIXED + deck size]
-    rng: np.ndarray  # uint64[1]: the game's SplitMix64 state
+    sm: np.ndarray  # uint64[SM_SIZE]: the game's SplitMix64 state and the count masks
     hand: np.ndarray  # int32[MAX_PLAYERS, DEAL]
     hand_n: np.ndarray  # int32[MAX_PLAYERS]
     kept: np.ndarray  # int32[MAX_PLAYERS, DEAL]
@@ -150,7 +156,7 @@ def new_state(n_cards: int, deck_size: int) -> GameState:
 
     return GameState(
         flat,
-        np.zeros(1, np.uint64),
+        np.zeros(SM_SIZE, np.uint64),
         rows(HAND, DEAL),
         flat[HAND_N : HAND_N + P],
         rows(KEPT, DEAL),
@@ -176,12 +182,28 @@ def new_state(n_cards: int, deck_size: int) -> GameState:
     )
 
 
-def kernel_tables(tb: tuple) -> np.ndarray:
-    """The flat card tables ``kt`` of a ``tables.Tables`` (as a tuple)."""
-    return build_kt(*tb)
+def kernel_tables(tb: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """The card tables ``(kt, km)`` of a ``tables.Tables`` (as a tuple)."""
+    return build_tables(*tb)
 
 
 # --- small state transitions -----------------------------------------------------------
+
+
+@hot_inline
+def _count_up(st, sm, row, mask, c):
+    """One more copy of card ``c`` in the count row at ``st[row]``, whose mask is ``sm[mask]``."""
+    st[ix(row + c)] += 1
+    sm[ix(mask)] |= bit(c)
+
+
+@hot_inline
+def _count_down(st, sm, row, mask, c):
+    """One copy less of card ``c`` in the count row at ``st[row]`` (mask ``sm[mask]``)."""
+    n = st[ix(row + c)] - 1
+    st[ix(row + c)] = n
+    if n == 0:
+        sm[ix(mask)] &= ~bit(c)
 
 
 @hot
@@ -198,55 +220,56 @@ def _receive(st, p, c, rnd, pick_no):
 
 
 @hot
-def _to_tableau(kt, st, p, c, pick):
+def _to_tableau(kt, st, sm, p, c, pick):
     """Put ``c`` face up at the end of ``p``'s tableau; returns its slot."""
     slot = st[ix(TAB_N + p)]
     st[ix(TAB + p * TABLEAU + slot)] = c
     st[ix(TAB_UP + p * TABLEAU + slot)] = 1
     st[ix(TAB_N + p)] = slot + 1
     st[ix(PICK_SLOT + p * PICKS + pick)] = slot
-    st[ix(CNT + p * MC + c)] += 1
+    _count_up(st, sm, CNT + p * MC, SM_CNT + p, c)
     st[ix(FCNT + p * NF + kt[ix(K_FACTION + c)])] += 1
     return slot
 
 
 @hot
-def _close(kt, st, p, slot):
+def _close(kt, st, sm, p, slot):
     c = st[ix(TAB + p * TABLEAU + slot)]
     f = kt[ix(K_FACTION + c)]
     st[ix(TAB_UP + p * TABLEAU + slot)] = 0
-    st[ix(CNT + p * MC + c)] -= 1
+    _count_down(st, sm, CNT + p * MC, SM_CNT + p, c)
     st[ix(FCNT + p * NF + f)] -= 1
-    st[ix(DCNT + p * MC + c)] += 1
-    st[ix(HYP + p * MC + c)] -= 1
+    _count_up(st, sm, DCNT + p * MC, SM_DCNT + p, c)
+    _count_down(st, sm, HYP + p * MC, SM_HYP + p, c)
     st[ix(HFC + p * NF + f)] -= 1
 
 
 @hot
-def _open(kt, st, p, slot):
+def _open(kt, st, sm, p, slot):
     c = st[ix(TAB + p * TABLEAU + slot)]
     f = kt[ix(K_FACTION + c)]
     st[ix(TAB_UP + p * TABLEAU + slot)] = 1
-    st[ix(CNT + p * MC + c)] += 1
+    _count_up(st, sm, CNT + p * MC, SM_CNT + p, c)
     st[ix(FCNT + p * NF + f)] += 1
-    st[ix(DCNT + p * MC + c)] -= 1
-    st[ix(HYP + p * MC + c)] += 1
+    _count_down(st, sm, DCNT + p * MC, SM_DCNT + p, c)
+    _count_up(st, sm, HYP + p * MC, SM_HYP + p, c)
     st[ix(HFC + p * NF + f)] += 1
 
 
 @hot
-def _decide(kt, weights, st, rng, decision, n, n_players, p, use_hyp, neighbour):
+def _decide(kt, km, weights, st, sm, decision, n, n_players, p, use_hyp, neighbour):
     """Index chosen among the candidates ``st[CAND : CAND + n]``; a forced choice (n == 1)
     asks no policy, and ``random`` needs no look at the state."""
     if n == 1:
         return 0
     policy = st[ix(POLICY + p)]
     if policy == P_RANDOM:
-        return rng_below(rng, n)
+        return rng_below(sm, n)
     own = HYP + p * MC if use_hyp else CNT + p * MC
     ownf = HFC + p * NF if use_hyp else FCNT + p * NF
+    held = sm[ix(SM_HYP + p)] if use_hyp else sm[ix(SM_CNT + p)]
     return choose(
-        policy, weights, rng, decision, kt, st, n, own, ownf, DCNT + p * MC, n_players, p, neighbour
+        policy, weights, decision, kt, km, st, sm, n, own, ownf, held, n_players, p, neighbour
     )
 
 
@@ -254,7 +277,7 @@ def _decide(kt, weights, st, rng, decision, n, n_players, p, use_hyp, neighbour)
 
 
 @hot
-def _beginner_start(kt, st, rng, n_players, deck_size, top):
+def _beginner_start(kt, st, sm, n_players, deck_size, top):
     """Beginner rules: each player gets one face-up card without Open/Close. A card with one
     goes back to a random place in the undealt deck and the player draws again."""
     for p in range(n_players):
@@ -262,21 +285,21 @@ def _beginner_start(kt, st, rng, n_players, deck_size, top):
             e = kt[ix(K_EFFECT + st[ix(DECK + top)])]
             if e != E_OPEN and e != E_CLOSE:
                 break
-            j = top + 1 + rng_below(rng, deck_size - top - 1)
+            j = top + 1 + rng_below(sm, deck_size - top - 1)
             tmp = st[ix(DECK + top)]
             st[ix(DECK + top)] = st[ix(DECK + j)]
             st[ix(DECK + j)] = tmp
         c = st[ix(DECK + top)]
         top += 1
         k = _receive(st, p, c, 0, 0)
-        _to_tableau(kt, st, p, c, k)
-        st[ix(HYP + p * MC + c)] += 1
+        _to_tableau(kt, st, sm, p, c, k)
+        _count_up(st, sm, HYP + p * MC, SM_HYP + p, c)
         st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] += 1
     return top
 
 
 @hot
-def _draft(kt, weights, st, rng, n_players, rnd, hand_size, top, pick_offset):
+def _draft(kt, km, weights, st, sm, n_players, rnd, hand_size, top, pick_offset):
     """Deal ``hand_size`` cards each; pick one at a time, passing left (seat+1) in rounds
     1 and 3 and right (seat-1) in rounds 2 and 4, until every card is kept. Picks are
     numbered 1..20 (``pick_offset`` = 1 when a beginner starting card came first)."""
@@ -286,16 +309,17 @@ def _draft(kt, weights, st, rng, n_players, rnd, hand_size, top, pick_offset):
             top += 1
         st[ix(HAND_N + p)] = hand_size
         st[ix(KEPT_N + p)] = 0
-    direction = 1 if rnd % 2 == 0 else n_players - 1
+    direction = 1 if rnd % 2 == 0 else n_players - 1  # q = p + direction - (n if >= n)
     for step in range(hand_size):
         for p in range(n_players):
             hand = HAND + p * DEAL
             n = st[ix(HAND_N + p)]
             for i in range(n):
                 st[ix(CAND + i)] = st[ix(hand + i)]
-            i = _decide(
-                kt, weights, st, rng, D_DRAFT, n, n_players, p, True, (p + direction) % n_players
-            )
+            neighbour = p + direction
+            if neighbour >= n_players:
+                neighbour -= n_players
+            i = _decide(kt, km, weights, st, sm, D_DRAFT, n, n_players, p, True, neighbour)
             c = st[ix(hand + i)]
             for j in range(i, n - 1):
                 st[ix(hand + j)] = st[ix(hand + j + 1)]
@@ -305,11 +329,13 @@ def _draft(kt, weights, st, rng, n_players, rnd, hand_size, top, pick_offset):
             st[ix(KEPT + p * DEAL + k)] = c
             st[ix(KEPT_PICK + p * DEAL + k)] = pick
             st[ix(KEPT_N + p)] = k + 1
-            st[ix(HYP + p * MC + c)] += 1
+            _count_up(st, sm, HYP + p * MC, SM_HYP + p, c)
             st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] += 1
         if step < hand_size - 1:
             for p in range(n_players):
-                q = (p + direction) % n_players
+                q = p + direction
+                if q >= n_players:
+                    q -= n_players
                 m = st[ix(HAND_N + p)]
                 st[ix(SPARE_N + q)] = m
                 for j in range(m):
@@ -375,15 +401,15 @@ def _augment(kt, st, p, start, n_eff, slot_match, eff_match):
 
 
 @hot
-def _resolve_closes(kt, weights, st, rng, n_players, p):
+def _resolve_closes(kt, km, weights, st, sm, n_players, p):
     """Player ``p`` closes as many distinct face-up cards as the Close effects aimed at them
     allow (a maximum matching, reference §4.4), choosing the cards one at a time."""
     n_eff = st[ix(CE_N + p)]
     if n_eff == 1:  # the usual case: one effect, close one matching card (no matching needed)
         n = _candidates(kt, st, p, st[ix(CE + p * MAX_CLOSES)], 1)
         if n > 0:
-            i = _decide(kt, weights, st, rng, D_CLOSE, n, n_players, p, False, p)
-            _close(kt, st, p, st[ix(CAND_SLOT + i)])
+            i = _decide(kt, km, weights, st, sm, D_CLOSE, n, n_players, p, False, p)
+            _close(kt, st, sm, p, st[ix(CAND_SLOT + i)])
         return
     for i in range(TABLEAU):
         st[ix(SLOT_MATCH + i)] = -1
@@ -404,14 +430,14 @@ def _resolve_closes(kt, weights, st, rng, n_players, p):
                 n += 1
         if n == 0:
             return
-        i = _decide(kt, weights, st, rng, D_CLOSE, n, n_players, p, False, p)
+        i = _decide(kt, km, weights, st, sm, D_CLOSE, n, n_players, p, False, p)
         slot = st[ix(CAND_SLOT + i)]
         _augment(kt, st, p, slot, n_eff, SLOT_MATCH, EFF_MATCH)
-        _close(kt, st, p, slot)
+        _close(kt, st, sm, p, slot)
 
 
 @hot
-def _resolve_step(kt, weights, st, rng, n_players):
+def _resolve_step(kt, km, weights, st, sm, n_players):
     """Effects of one play step, in the order Hunt -> Open -> Close (reference §4)."""
     for p in range(n_players):
         st[ix(HUNTED + p)] = 0
@@ -425,7 +451,7 @@ def _resolve_step(kt, weights, st, rng, n_players):
                     st[ix(HUNTED + q)] = 1
         for q in range(n_players):
             if st[ix(HUNTED + q)] == 1 and st[ix(TAB_UP + q * TABLEAU + st[ix(REV_SLOT + q)])] == 1:
-                _close(kt, st, q, st[ix(REV_SLOT + q)])
+                _close(kt, st, sm, q, st[ix(REV_SLOT + q)])
     if kt[ix(K_RULES + R_EFFECTS)] == 0:
         return
     for p in range(n_players):
@@ -436,8 +462,8 @@ def _resolve_step(kt, weights, st, rng, n_players):
             n = _candidates(kt, st, p, e, 0)
             if n == 0:
                 break
-            i = _decide(kt, weights, st, rng, D_OPEN, n, n_players, p, False, p)
-            _open(kt, st, p, st[ix(CAND_SLOT + i)])
+            i = _decide(kt, km, weights, st, sm, D_OPEN, n, n_players, p, False, p)
+            _open(kt, st, sm, p, st[ix(CAND_SLOT + i)])
     for q in range(n_players):
         st[ix(CE_N + q)] = 0
     for p in range(n_players):
@@ -453,11 +479,11 @@ def _resolve_step(kt, weights, st, rng, n_players):
                 st[ix(CE_N + q)] += 1
     for q in range(n_players):
         if st[ix(CE_N + q)] > 0:
-            _resolve_closes(kt, weights, st, rng, n_players, q)
+            _resolve_closes(kt, km, weights, st, sm, n_players, q)
 
 
 @hot
-def _play_round(kt, weights, st, rng, n_players, plays, check, top):
+def _play_round(kt, km, weights, st, sm, n_players, plays, check, top):
     """``plays`` steps: everyone picks a kept card, all reveal, effects apply; then the
     unplayed kept cards are discarded face down. In checking mode, returns the code of the
     first invariant broken after a step (``check_state``), else 0."""
@@ -469,7 +495,7 @@ def _play_round(kt, weights, st, rng, n_players, plays, check, top):
             n = st[ix(KEPT_N + p)]
             for i in range(n):
                 st[ix(CAND + i)] = st[ix(kept + i)]
-            i = _decide(kt, weights, st, rng, D_PLAY, n, n_players, p, False, p)
+            i = _decide(kt, km, weights, st, sm, D_PLAY, n, n_players, p, False, p)
             st[ix(REVEALED + p)] = st[ix(kept + i)]
             st[ix(REV_SLOT + p)] = st[
                 ix(kept_pick + i)
@@ -480,15 +506,15 @@ def _play_round(kt, weights, st, rng, n_players, plays, check, top):
             st[ix(KEPT_N + p)] = n - 1
         for p in range(n_players):
             st[ix(REV_SLOT + p)] = _to_tableau(
-                kt, st, p, st[ix(REVEALED + p)], st[ix(REV_SLOT + p)]
+                kt, st, sm, p, st[ix(REVEALED + p)], st[ix(REV_SLOT + p)]
             )
-        _resolve_step(kt, weights, st, rng, n_players)
+        _resolve_step(kt, km, weights, st, sm, n_players)
         if check and violation == 0:
-            violation = _check_state(kt, st, n_players, top)
+            violation = _check_state(kt, st, sm, n_players, top)
     for p in range(n_players):
         for i in range(st[ix(KEPT_N + p)]):
             c = st[ix(KEPT + p * DEAL + i)]
-            st[ix(HYP + p * MC + c)] -= 1
+            _count_down(st, sm, HYP + p * MC, SM_HYP + p, c)
             st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] -= 1
         st[ix(KEPT_N + p)] = 0
     return violation
@@ -511,10 +537,17 @@ INVARIANTS = (
 )
 
 
+@hot_inline
+def _mask_has(sm, mask, c):
+    """Is card ``c`` in the mask ``sm[mask]``?"""
+    return (sm[ix(mask)] & bit(c)) != 0
+
+
 @hot
-def _check_state(kt, st, n_players, top):
-    """Code of the first broken invariant of state ``st`` during play (0: all hold). Cheap
-    enough to run after every play step in checking mode."""
+def _check_state(kt, st, sm, n_players, top):
+    """Code of the first broken invariant of state ``st`` during play (0: all hold; a count
+    mask that disagrees with its count row counts as that row's invariant). Cheap enough to
+    run after every play step in checking mode."""
     n_cards = kt[ix(K_N_CARDS)]
     deck_size = kt[ix(K_DECK_SIZE)]
     if top < 0 or top > deck_size:
@@ -557,6 +590,8 @@ def _check_state(kt, st, n_players, top):
         for c in range(n_cards):
             if st[ix(CNT + p * MC + c)] != st[ix(TALLY + c)] or st[ix(CNT + p * MC + c)] < 0:
                 return 2
+            if _mask_has(sm, SM_CNT + p, c) != (st[ix(TALLY + c)] > 0):
+                return 2
         for c in range(n_cards):
             st[ix(TALLY + c)] = 0
         for slot in range(n_tab):
@@ -565,6 +600,8 @@ def _check_state(kt, st, n_players, top):
         for c in range(n_cards):
             if st[ix(DCNT + p * MC + c)] != st[ix(TALLY + c)]:
                 return 3
+            if _mask_has(sm, SM_DCNT + p, c) != (st[ix(TALLY + c)] > 0):
+                return 3
         # 4: what a drafter counts on = face up + kept
         for c in range(n_cards):
             st[ix(TALLY + c)] = st[ix(CNT + p * MC + c)]
@@ -572,6 +609,8 @@ def _check_state(kt, st, n_players, top):
             st[ix(TALLY + st[ix(KEPT + p * DEAL + i)])] += 1
         for c in range(n_cards):
             if st[ix(HYP + p * MC + c)] != st[ix(TALLY + c)]:
+                return 4
+            if _mask_has(sm, SM_HYP + p, c) != (st[ix(TALLY + c)] > 0):
                 return 4
         for f in range(NF):
             kept_f = 0
@@ -619,7 +658,8 @@ def _check_final(st, n_players):
 
 def check_state(tb: tuple, s: GameState, n_players: int, top: int) -> int:
     """``_check_state`` on a ``GameState`` (tables as the ``Tables`` tuple)."""
-    return int(_check_state(kernel_tables(tb), s.flat, n_players, top))
+    kt, _ = kernel_tables(tb)
+    return int(_check_state(kt, s.flat, s.sm, n_players, top))
 
 
 def check_final(s: GameState, n_players: int) -> int:
@@ -713,17 +753,20 @@ def _final_scores(kt, st, n_players):
 
 
 @hot_outline
-def _play_game(kt, weights, st, rng, n_players, seed, game_id, check):
+def _play_game(kt, km, weights, st, sm, n_players, seed, game_id, check):
     """Play one complete game into ``st`` (policies already set at ``POLICY``). With
     ``check``, verify every invariant after each step and at the end; returns the code of
     the first one broken (``INVARIANTS``), else 0."""
     n_cards = kt[ix(K_N_CARDS)]
     deck_size = kt[ix(K_DECK_SIZE)]
-    rng_start(rng, seed, game_id)
+    rng_start(sm, seed, game_id)
     for i in range(deck_size):
         st[ix(DECK + i)] = kt[ix(K_DECK + i)]
-    rng_shuffle(rng, st[DECK : DECK + deck_size], deck_size)
+    rng_shuffle(sm, st[DECK : DECK + deck_size], deck_size)
     for p in range(MAX_PLAYERS):
+        sm[ix(SM_CNT + p)] = 0
+        sm[ix(SM_DCNT + p)] = 0
+        sm[ix(SM_HYP + p)] = 0
         st[ix(HAND_N + p)] = 0
         st[ix(KEPT_N + p)] = 0
         st[ix(TAB_N + p)] = 0
@@ -739,14 +782,15 @@ def _play_game(kt, weights, st, rng, n_players, seed, game_id, check):
     violation = 0
     beginner = kt[ix(K_RULES + R_BEGINNER)] == 1
     if beginner:
-        top = _beginner_start(kt, st, rng, n_players, deck_size, top)
+        top = _beginner_start(kt, st, sm, n_players, deck_size, top)
     for rnd in range(ROUNDS):
         first = beginner and rnd == 0
         top = _draft(
             kt,
+            km,
             weights,
             st,
-            rng,
+            sm,
             n_players,
             rnd,
             DEAL - 1 if first else DEAL,
@@ -754,8 +798,10 @@ def _play_game(kt, weights, st, rng, n_players, seed, game_id, check):
             1 if beginner else 0,
         )
         if check and violation == 0:
-            violation = _check_state(kt, st, n_players, top)
-        v = _play_round(kt, weights, st, rng, n_players, PLAYS - 1 if first else PLAYS, check, top)
+            violation = _check_state(kt, st, sm, n_players, top)
+        v = _play_round(
+            kt, km, weights, st, sm, n_players, PLAYS - 1 if first else PLAYS, check, top
+        )
         if violation == 0:
             violation = v
     _final_scores(kt, st, n_players)
@@ -775,7 +821,7 @@ def play_game(
 ) -> int:
     """``_play_game`` on a ``GameState`` (tables as the ``Tables`` tuple)."""
     return int(
-        _play_game(kernel_tables(tb), weights, s.flat, s.rng, n_players, seed, game_id, check)
+        _play_game(*kernel_tables(tb), weights, s.flat, s.sm, n_players, seed, game_id, check)
     )
 
 
@@ -819,15 +865,17 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
 
 
 @alloc  # the block scratch
-def _run_block(kt, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check):
+def _run_block(
+    kt, km, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
+):
     """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state."""
     st = np.zeros(STATE_FIXED + kt[ix(K_DECK_SIZE)], np.int32)
-    rng = np.zeros(1, np.uint64)
+    sm = np.zeros(SM_SIZE, np.uint64)
     for i in range(lo, hi):
         g = first_game + i
         for p in range(n_players):
             st[ix(POLICY + p)] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
-        out.violation[i] = _play_game(kt, weights, st, rng, n_players, seed, g, check)
+        out.violation[i] = _play_game(kt, km, weights, st, sm, n_players, seed, g, check)
         out.trick[i] = -1
         for p in range(n_players):
             out.score[i, p] = st[ix(SCORE + p)]
@@ -858,10 +906,10 @@ def simulate_chunk(
     ``tb`` is the ``tables.Tables`` tuple. Blocks of games run in parallel; each block
     allocates its scratch once. Seat s of game g plays ``seat_policy[(s + g) % n]`` if
     ``rotate``. ``check``: checking mode (``out.violation``)."""
-    kt = build_kt(tb[0], tb[1], tb[2], tb[3], tb[4], tb[5], tb[6])
+    kt, km = build_tables(tb[0], tb[1], tb[2], tb[3], tb[4], tb[5], tb[6])
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
         _run_block(
-            kt, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
+            kt, km, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
         )

@@ -1,4 +1,5 @@
-"""Flat layouts of the kernel's two int32 arrays: the card tables ``kt`` and the game state ``st``.
+"""Flat layouts of the kernel's arrays: card tables ``kt`` (int32) and ``km`` (uint64 card
+masks), game state ``st`` (int32) and ``sm`` (uint64: random stream and card masks).
 
 Why flat: numba passes and keeps every array as a struct of 7-9 words (data pointer, shape,
 strides), and indexes a 2-D array with a run-time row stride. With ~40 state arrays and
@@ -16,20 +17,31 @@ number of distinct cards, the deck) are read from ``kt`` at run time.
 * ``kt[K_<COLUMN> + c]``: column ``C_<COLUMN>`` of card ``c``'s row of ``ct`` (column-major,
   so one column of all cards is contiguous); quest needs: ``kt[K_NEED0 + k * MC + c]``;
 * ``kt[K_DEPS + c * MC + k]``: ``deps[c, k]``, -1 padded to ``MC``;
-* ``kt[K_SEL + e * MC + i]``: ``sel[e, i]``, -1 padded to ``MC``;
 * ``K_ID_ORDER``, ``K_IN_DECK`` (``MC`` each), ``K_RULES`` (``N_RULES``), ``K_N_CARDS``,
   ``K_DECK_SIZE``, then the deck (``K_DECK``, ``deck size`` entries).
 
-``st`` (one per parallel block, reused game after game; ``STATE_SIZE`` entries): the
-regions below, each ``[rows x width]`` row-major; per-player rows are indexed by seat.
+``km`` (built with ``kt``): card sets as 64-bit masks, bit t = card t:
+``km[KM_SEL + e]`` the cards the Open/Close of card e can select (``sel[e]``),
+``km[KM_COPYABLE]`` the cards a Trickster may copy (in the variant's deck, not wild).
+
+``st`` (one per parallel block, reused game after game; ``STATE_FIXED`` + deck entries):
+the regions below, each ``[rows x width]`` row-major; per-player rows are indexed by seat.
 -1 marks an empty slot.
+
+``sm`` (one per block, ``SM_SIZE`` entries): ``sm[SM_RNG]`` is the game's random stream
+(``sm`` is the ``state`` array of ``simcore.rng``); ``sm[SM_CNT + p]`` / ``SM_DCNT`` /
+``SM_HYP`` have bit t set exactly when ``st[CNT/DCNT/HYP + p * MC + t] > 0`` (the kernel
+keeps them in step with every count change; checking mode verifies it). The policies'
+look-ahead changes counts without touching the masks, so it reads a mask as a superset and
+tests the count of every card it visits.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcore.jit import alloc
+from simcore.jit import alloc, hot_inline
 
 from .tables import (
     C_CATEGORY,
@@ -55,12 +67,14 @@ from .tables import (
     N_RULES,
     PICKS,
     TABLEAU,
+    Value,
 )
 
 MC = MAX_CARDS  # row stride of every card-indexed row
 NF = len(FACTIONS)
 P = MAX_PLAYERS
 N_BREAKDOWN = 5  # score breakdown columns (kernel.B_*)
+V_WILD = int(Value.WILD)
 
 # --- kt: card tables ------------------------------------------------------------------------
 K_FACTION = C_FACTION * MC
@@ -78,8 +92,7 @@ K_EFF_CATEGORY = C_EFF_CATEGORY * MC
 K_EFF_COUNT = C_EFF_COUNT * MC
 K_NEED0 = C_NEED0 * MC  # need k of card c: kt[K_NEED0 + k * MC + c]
 K_DEPS = N_COLS * MC  # [MC cards x MC]
-K_SEL = K_DEPS + MC * MC  # [MC cards x MC]
-K_ID_ORDER = K_SEL + MC * MC
+K_ID_ORDER = K_DEPS + MC * MC
 K_IN_DECK = K_ID_ORDER + MC
 K_RULES = K_IN_DECK + MC
 K_N_CARDS = K_RULES + N_RULES
@@ -129,6 +142,18 @@ TALLY = BREAKDOWN + P * N_BREAKDOWN  # [MC] per-card counter of the checking mod
 DECK = TALLY + MC  # the shuffled deck, dealt from index `top` up (deck size entries)
 STATE_FIXED = DECK  # size of st without the deck
 
+# --- km: uint64 card masks (bit t = card t) -------------------------------------------------
+KM_SEL = 0  # [MC] cards the Open/Close of card e can select
+KM_COPYABLE = KM_SEL + MC  # cards a Trickster can copy: in the deck and not wild
+KM_SIZE = KM_COPYABLE + 1
+
+# --- sm: uint64 game state --------------------------------------------------------------------
+SM_RNG = 0  # the game's SplitMix64 state (simcore.rng reads and advances index 0)
+SM_CNT = SM_RNG + 1  # [P] cards with CNT > 0
+SM_DCNT = SM_CNT + P  # [P] cards with DCNT > 0
+SM_HYP = SM_DCNT + P  # [P] cards with HYP > 0
+SM_SIZE = SM_HYP + P
+
 #: ``kt[ix(i)]`` / ``st[ix(i)]``: every compiled access goes through this unsigned cast (free
 #: in machine code). numba wraps a *signed* index that is negative around the array's end,
 #: which costs a compare, a select and the array's length kept live in a register (or
@@ -136,25 +161,44 @@ STATE_FIXED = DECK  # size of st without the deck
 #: here is >= 0 and every -1 sentinel is tested before it is used as an index.
 ix = np.uint64
 
+ONE = np.uint64(1)
+
+
+@hot_inline
+def bit(t):
+    """The mask of card ``t`` alone."""
+    return ONE << np.uint64(t)
+
+
+@hot_inline
+def lowest(m):
+    """The lowest card of a non-empty mask ``m`` (visit a mask in ascending card order with
+    ``t = lowest(m); m &= m - ONE``)."""
+    return np.int64(trailing_zeros(m))  # type: ignore[call-arg]
+
 
 @alloc
-def build_kt(ct, deps, deck, id_order, in_deck, rules, sel):
-    """The flat card tables ``kt`` (layout above) from the arrays of ``tables.Tables``."""
+def build_tables(ct, deps, deck, id_order, in_deck, rules, sel):
+    """The card tables ``(kt, km)`` (layout above) from the arrays of ``tables.Tables``."""
     n_cards = ct.shape[0]
     kt = np.full(K_DECK + deck.shape[0], -1, np.int32)
+    km = np.zeros(KM_SIZE, np.uint64)
     for c in range(n_cards):
         for col in range(ct.shape[1]):
             kt[col * MC + c] = ct[c, col]
         for k in range(deps.shape[1]):
             kt[K_DEPS + c * MC + k] = deps[c, k]
         for i in range(sel.shape[1]):
-            kt[K_SEL + c * MC + i] = sel[c, i]
+            if sel[c, i] >= 0:
+                km[KM_SEL + c] |= bit(sel[c, i])
         kt[K_ID_ORDER + c] = id_order[c]
         kt[K_IN_DECK + c] = in_deck[c]
+        if in_deck[c] == 1 and ct[c, C_VALUE] != V_WILD:
+            km[KM_COPYABLE] |= bit(c)
     for r in range(rules.shape[0]):
         kt[K_RULES + r] = rules[r]
     kt[K_N_CARDS] = n_cards
     kt[K_DECK_SIZE] = deck.shape[0]
     for i in range(deck.shape[0]):
         kt[K_DECK + i] = deck[i]
-    return kt
+    return kt, km

@@ -34,23 +34,28 @@ from simcore.rng import rng_below
 from .layout import (
     CAND,
     CNT,
+    DCNT,
     FCNT,
     K_DEPS,
     K_EFF_COUNT,
     K_EFFECT,
     K_FACTION,
-    K_IN_DECK,
-    K_N_CARDS,
     K_NEED0,
     K_OF,
     K_POINTS,
     K_RULES,
     K_SCOPE,
-    K_SEL,
     K_VALUE,
+    KM_COPYABLE,
+    KM_SEL,
     MC,
     NF,
+    ONE,
+    SM_CNT,
+    SM_DCNT,
+    bit,
     ix,
+    lowest,
 )
 from .scoring import gain_if_added, loss_if_removed
 from .tables import MAX_NEEDS, R_MAJ_STRICT, Effect, Scope, Value
@@ -98,35 +103,40 @@ V_QUEST_CARDS = int(Value.QUEST_CARDS)
 
 
 @hot
-def card_gain(kt, st, n_cards, c, own, ownf, n_players, p, strict):
-    """Own score change if ``c`` joined ``own`` face up (a Trickster: its best copy)."""
+def card_gain(kt, km, st, c, own, ownf, n_players, p, strict):
+    """Own score change if ``c`` joined ``own`` face up (a Trickster: its best copy among the
+    copyable cards, in ascending order)."""
     if kt[ix(K_VALUE + c)] != V_WILD:
         return gain_if_added(kt, st, c, own, ownf, n_players, p, strict)
     best = 0
     first = True
-    for u in range(n_cards):
-        if kt[ix(K_IN_DECK + u)] == 1 and kt[ix(K_VALUE + u)] != V_WILD:
-            d = gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
-            if first or d > best:
-                best = d
-                first = False
+    m = km[ix(KM_COPYABLE)]
+    while m != 0:
+        u = lowest(m)
+        m &= m - ONE
+        d = gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
+        if first or d > best:
+            best = d
+            first = False
     return kt[ix(K_POINTS + c)] + best
 
 
 @hot
-def least_close_loss(kt, st, e, own, ownf, n_players, p, strict):
-    """Points ``p`` loses when ``e``'s Close hits them and they pick least-bad cards."""
+def least_close_loss(kt, km, st, e, own, ownf, held, n_players, p, strict):
+    """Points ``p`` loses when ``e``'s Close hits them and they pick least-bad cards (the
+    lowest card on ties). ``held``: a mask of at least the cards counted in ``own``."""
     total = 0
     removed0 = -1
     removed1 = -1
     count = kt[ix(K_EFF_COUNT + e)]
+    targets = held & km[ix(KM_SEL + e)]
     for k in range(count):
         best = 0
         bt = -1
-        for i in range(MC):
-            t = kt[ix(K_SEL + e * MC + i)]
-            if t < 0:
-                break
+        m = targets
+        while m != 0:
+            t = lowest(m)
+            m &= m - ONE
             if st[ix(own + t)] > 0:
                 loss = loss_if_removed(kt, st, t, own, ownf, n_players, p, strict)
                 if bt < 0 or loss < best:
@@ -154,19 +164,21 @@ def least_close_loss(kt, st, e, own, ownf, n_players, p, strict):
 
 
 @hot
-def open_gain(kt, st, e, own, ownf, down, n_players, p, strict):
-    """Best own gain from ``e``'s Open: the matching face-down card worth most (count times)."""
+def open_gain(kt, km, st, e, own, ownf, down, face_down, n_players, p, strict):
+    """Best own gain from ``e``'s Open: the matching face-down card worth most (count times;
+    the lowest card on ties). ``face_down``: a mask of at least the cards counted in ``down``."""
     total = 0
     count = kt[ix(K_EFF_COUNT + e)]
     opened0 = -1
     opened1 = -1
+    targets = face_down & km[ix(KM_SEL + e)]
     for k in range(count):
         best = 0
         bt = -1
-        for i in range(MC):
-            t = kt[ix(K_SEL + e * MC + i)]
-            if t < 0:
-                break
+        m = targets
+        while m != 0:
+            t = lowest(m)
+            m &= m - ONE
             if st[ix(down + t)] > 0:
                 g = gain_if_added(kt, st, t, own, ownf, n_players, p, strict)
                 if bt < 0 or g > best:
@@ -195,8 +207,9 @@ def open_gain(kt, st, e, own, ownf, down, n_players, p, strict):
 
 
 @hot
-def effect_terms(kt, st, c, own, ownf, down, n_players, p, strict, want_harm):
-    """(own effect value, harm to others) of revealing ``c`` with ``own`` as p's face-up row."""
+def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, want_harm):
+    """(own effect value, harm to others) of revealing ``c`` with ``own`` as p's face-up row
+    (``held``: a mask of at least its cards; ``down``: p's face-down row)."""
     kind = kt[ix(K_EFFECT + c)]
     if kind != E_OPEN and kind != E_CLOSE:
         return 0, 0
@@ -206,16 +219,27 @@ def effect_terms(kt, st, c, own, ownf, down, n_players, p, strict, want_harm):
     eff = 0
     harm = 0
     if kind == E_OPEN:
-        eff = open_gain(kt, st, c, own, ownf, down, n_players, p, strict)
+        face_down = sm[ix(SM_DCNT + p)]
+        eff = open_gain(kt, km, st, c, own, ownf, down, face_down, n_players, p, strict)
     else:
         scope = kt[ix(K_SCOPE + c)]
         if scope != S_OTHERS:
-            eff = -least_close_loss(kt, st, c, own, ownf, n_players, p, strict)
+            held_c = held | bit(c)
+            eff = -least_close_loss(kt, km, st, c, own, ownf, held_c, n_players, p, strict)
         if scope != S_YOU and want_harm:
             for q in range(n_players):
                 if q != p:
                     harm += least_close_loss(
-                        kt, st, c, CNT + q * MC, FCNT + q * NF, n_players, q, strict
+                        kt,
+                        km,
+                        st,
+                        c,
+                        CNT + q * MC,
+                        FCNT + q * NF,
+                        sm[ix(SM_CNT + q)],
+                        n_players,
+                        q,
+                        strict,
                     )
     st[ix(own + c)] -= 1
     st[ix(ownf + f)] -= 1
@@ -262,7 +286,9 @@ def synergy(kt, st, c, own, ownf, n_players, p, strict):
 
 
 @hot
-def evaluate(decision, w, kt, st, n_cards, c, own, ownf, down, n_players, p, neighbour, strict):
+def evaluate(
+    decision, w, kt, km, st, sm, c, own, ownf, held, down, n_players, p, neighbour, strict
+):
     """Policy value of candidate card ``c`` for player ``p`` (see module docstring)."""
     if decision == D_OPEN:
         return float(gain_if_added(kt, st, c, own, ownf, n_players, p, strict))
@@ -274,17 +300,19 @@ def evaluate(decision, w, kt, st, n_cards, c, own, ownf, down, n_players, p, nei
     syn = 0
     deny = 0
     if w[W_GAIN] != 0.0:
-        gain = card_gain(kt, st, n_cards, c, own, ownf, n_players, p, strict)
+        gain = card_gain(kt, km, st, c, own, ownf, n_players, p, strict)
     if w[W_EFFECT] != 0.0 or w[W_HARM] != 0.0:
-        eff, harm = effect_terms(kt, st, c, own, ownf, down, n_players, p, strict, w[W_HARM] != 0.0)
+        eff, harm = effect_terms(
+            kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, w[W_HARM] != 0.0
+        )
     if decision == D_DRAFT:
         if w[W_SYNERGY] != 0.0:
             syn = synergy(kt, st, c, own, ownf, n_players, p, strict)
         if w[W_DENY] != 0.0 and neighbour != p:
             deny = card_gain(
                 kt,
+                km,
                 st,
-                n_cards,
                 c,
                 CNT + neighbour * MC,
                 FCNT + neighbour * NF,
@@ -302,14 +330,15 @@ def evaluate(decision, w, kt, st, n_cards, c, own, ownf, down, n_players, p, nei
 
 
 @hot_outline
-def choose(policy, weights, rng, decision, kt, st, n, own, ownf, down, n_players, p, neighbour):
+def choose(policy, weights, decision, kt, km, st, sm, n, own, ownf, held, n_players, p, neighbour):
     """Index in the candidates ``st[CAND : CAND + n]`` chosen by ``policy`` (``n >= 2``): the
     first best. A candidate equal to an earlier one has the same value and can never be the
-    first best: skipped."""
+    first best: skipped. ``own``/``ownf``: p's count rows (``held``: a mask of at least the
+    cards in ``own``); ``sm``: the random stream and the count masks."""
     if policy == P_RANDOM:
-        return rng_below(rng, n)
+        return rng_below(sm, n)
     w = weights[policy]
-    n_cards = kt[ix(K_N_CARDS)]
+    down = DCNT + p * MC
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
     best = 0.0
     bi = 0
@@ -323,7 +352,7 @@ def choose(policy, weights, rng, decision, kt, st, n, own, ownf, down, n_players
         if seen:
             continue
         v = evaluate(
-            decision, w, kt, st, n_cards, c, own, ownf, down, n_players, p, neighbour, strict
+            decision, w, kt, km, st, sm, c, own, ownf, held, down, n_players, p, neighbour, strict
         )
         if i == 0 or v > best:
             best = v

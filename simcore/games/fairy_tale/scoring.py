@@ -39,7 +39,7 @@ from .layout import (
     MC,
     NF,
     STATE_FIXED,
-    build_kt,
+    build_tables,
     ix,
 )
 from .tables import MAX_NEEDS, N_RULES, Value
@@ -172,7 +172,7 @@ def matches(kt, t, e):
 def _flat(ct, deps, own, own_fc, cnt, fcnt):
     """(kt, st) holding these counts: the others' rows in CNT/FCNT, ``own`` in HYP/HFC row 0."""
     empty = np.zeros(0, np.int32)
-    kt = build_kt(
+    kt, _ = build_tables(
         np.ascontiguousarray(ct, np.int32),
         np.ascontiguousarray(deps, np.int32),
         empty,
