@@ -87,7 +87,7 @@ from .layout import (
     build_tables,
     ix,
 )
-from .policies import D_CLOSE, D_DRAFT, D_OPEN, D_PLAY, P_RANDOM, choose
+from .policies import D_CLOSE, D_DRAFT, D_OPEN, D_PLAY, P_RANDOM, choose, policy_weights
 from .scoring import V_COUNT, V_FIXED, V_MAJORITY, V_WILD, copy_value, gain_if_added, matches
 from .tables import (
     DEAL,
@@ -268,9 +268,8 @@ def _decide(kt, km, weights, st, sm, decision, n, n_players, p, use_hyp, neighbo
     own = HYP + p * MC if use_hyp else CNT + p * MC
     ownf = HFC + p * NF if use_hyp else FCNT + p * NF
     held = sm[ix(SM_HYP + p)] if use_hyp else sm[ix(SM_CNT + p)]
-    return choose(
-        policy, weights, decision, kt, km, st, sm, n, own, ownf, held, n_players, p, neighbour
-    )
+    w = policy_weights(weights, policy)
+    return choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p, neighbour)
 
 
 # --- setup and draft ---------------------------------------------------------------------

@@ -16,7 +16,13 @@ number of distinct cards, the deck) are read from ``kt`` at run time.
 
 * ``kt[K_<COLUMN> + c]``: column ``C_<COLUMN>`` of card ``c``'s row of ``ct`` (column-major,
   so one column of all cards is contiguous); quest needs: ``kt[K_NEED0 + k * MC + c]``;
-* ``kt[K_DEPS + c * MC + k]``: ``deps[c, k]``, -1 padded to ``MC``;
+* ``kt[K_DEPS + c * MC + k]``: ``deps[c, k]``, -1 padded to ``MC``; the same cards split
+  into those that count c (``K_COUNT_DEPS``) and the others (``K_OTHER_DEPS``: quests that
+  need c, majority quests of c's faction), each -1 padded;
+* ``K_GAIN_*``: the gain of one more face-up copy of c for the kinds with a closed form,
+  ``GAIN_A + GAIN_B * own[GAIN_OF] + GAIN_C * own[c]`` (fixed and wild: points; counting
+  another card: per x its count; counting itself: per x (2n + 1)); ``K_GAIN_SLOW`` = 1 for
+  the kinds scored before and after instead (quests, majorities);
 * ``K_ID_ORDER``, ``K_IN_DECK`` (``MC`` each), ``K_RULES`` (``N_RULES``), ``K_N_CARDS``,
   ``K_DECK_SIZE``, then the deck (``K_DECK``, ``deck size`` entries).
 
@@ -75,6 +81,8 @@ NF = len(FACTIONS)
 P = MAX_PLAYERS
 N_BREAKDOWN = 5  # score breakdown columns (kernel.B_*)
 V_WILD = int(Value.WILD)
+V_FIXED = int(Value.FIXED)
+V_COUNT = int(Value.COUNT)
 
 # --- kt: card tables ------------------------------------------------------------------------
 K_FACTION = C_FACTION * MC
@@ -92,7 +100,14 @@ K_EFF_CATEGORY = C_EFF_CATEGORY * MC
 K_EFF_COUNT = C_EFF_COUNT * MC
 K_NEED0 = C_NEED0 * MC  # need k of card c: kt[K_NEED0 + k * MC + c]
 K_DEPS = N_COLS * MC  # [MC cards x MC]
-K_ID_ORDER = K_DEPS + MC * MC
+K_COUNT_DEPS = K_DEPS + MC * MC  # [MC cards x MC]
+K_OTHER_DEPS = K_COUNT_DEPS + MC * MC  # [MC cards x MC]
+K_GAIN_A = K_OTHER_DEPS + MC * MC
+K_GAIN_B = K_GAIN_A + MC
+K_GAIN_OF = K_GAIN_B + MC
+K_GAIN_C = K_GAIN_OF + MC
+K_GAIN_SLOW = K_GAIN_C + MC
+K_ID_ORDER = K_GAIN_SLOW + MC
 K_IN_DECK = K_ID_ORDER + MC
 K_RULES = K_IN_DECK + MC
 K_N_CARDS = K_RULES + N_RULES
@@ -186,8 +201,33 @@ def build_tables(ct, deps, deck, id_order, in_deck, rules, sel):
     for c in range(n_cards):
         for col in range(ct.shape[1]):
             kt[col * MC + c] = ct[c, col]
+        n_count = 0
+        n_other = 0
         for k in range(deps.shape[1]):
-            kt[K_DEPS + c * MC + k] = deps[c, k]
+            u = deps[c, k]
+            kt[K_DEPS + c * MC + k] = u
+            if u >= 0 and ct[u, C_VALUE] == V_COUNT:
+                kt[K_COUNT_DEPS + c * MC + n_count] = u
+                n_count += 1
+            elif u >= 0:
+                kt[K_OTHER_DEPS + c * MC + n_other] = u
+                n_other += 1
+        kind = ct[c, C_VALUE]
+        kt[K_GAIN_A + c] = 0
+        kt[K_GAIN_B + c] = 0
+        kt[K_GAIN_OF + c] = c
+        kt[K_GAIN_C + c] = 0
+        kt[K_GAIN_SLOW + c] = 0
+        if kind in (V_FIXED, V_WILD):
+            kt[K_GAIN_A + c] = ct[c, C_POINTS]
+        elif kind == V_COUNT and ct[c, C_OF] != c:
+            kt[K_GAIN_B + c] = ct[c, C_PER]
+            kt[K_GAIN_OF + c] = ct[c, C_OF]
+        elif kind == V_COUNT:  # (n + 1) copies worth per x (n + 1), minus n worth per x n
+            kt[K_GAIN_A + c] = ct[c, C_PER]
+            kt[K_GAIN_C + c] = 2 * ct[c, C_PER]
+        else:
+            kt[K_GAIN_SLOW + c] = 1
         for i in range(sel.shape[1]):
             if sel[c, i] >= 0:
                 km[KM_SEL + c] |= bit(sel[c, i])

@@ -25,14 +25,20 @@ from .layout import (
     HFC,
     HYP,
     K_CATEGORY,
-    K_DEPS,
+    K_COUNT_DEPS,
     K_EFF_CATEGORY,
     K_EFF_EXCLUDE,
     K_EFF_FACTION,
     K_FACTION,
+    K_GAIN_A,
+    K_GAIN_B,
+    K_GAIN_C,
+    K_GAIN_OF,
+    K_GAIN_SLOW,
     K_MAJ_FACTION,
     K_NEED0,
     K_OF,
+    K_OTHER_DEPS,
     K_PER,
     K_POINTS,
     K_VALUE,
@@ -103,17 +109,19 @@ def row_total(kt, st, n_cards, own, ownf, n_players, p, strict):
 @hot
 def gain_if_added(kt, st, c, own, ownf, n_players, p, strict):
     """``row_total`` after one more face-up ``c`` minus before. Only ``c``'s own copies
-    and its dependents ``deps[c]`` can change value; the common kinds have closed forms (a
-    fixed card adds its points, a card counting another card adds per × that count, a
-    counter of ``c`` gains ``per`` per copy), the rest are scored before and after.
-    The counts are restored. Pinned to full rescoring by the scoring tests."""
-    kind = kt[ix(K_VALUE + c)]
+    and its dependents ``deps[c]`` can change value; the common kinds have closed forms
+    (``K_GAIN_*``: a fixed card adds its points, a card counting another card adds per ×
+    that count, a card counting itself adds per × (2n + 1), and each card counting ``c``
+    gains its per), the rest are scored before and after. The counts are restored. Pinned
+    to full rescoring by the scoring tests."""
     f = kt[ix(K_FACTION + c)]
     n = st[ix(own + c)]
-    if kind == V_FIXED or kind == V_WILD:
-        d = kt[ix(K_POINTS + c)]
-    elif kind == V_COUNT and kt[ix(K_OF + c)] != c:
-        d = kt[ix(K_PER + c)] * st[ix(own + kt[ix(K_OF + c)])]
+    if kt[ix(K_GAIN_SLOW + c)] == 0:
+        d = (
+            kt[ix(K_GAIN_A + c)]
+            + kt[ix(K_GAIN_B + c)] * st[ix(own + kt[ix(K_GAIN_OF + c)])]
+            + kt[ix(K_GAIN_C + c)] * n
+        )
     else:
         before = n * copy_value(kt, st, c, own, ownf, n_players, p, strict) if n else 0
         st[ix(own + c)] += 1
@@ -121,16 +129,17 @@ def gain_if_added(kt, st, c, own, ownf, n_players, p, strict):
         d = (n + 1) * copy_value(kt, st, c, own, ownf, n_players, p, strict) - before
         st[ix(own + c)] -= 1
         st[ix(ownf + f)] -= 1
-    for k in range(MC):
-        u = kt[ix(K_DEPS + c * MC + k)]
+    for k in range(MC):  # each copy of a card u counting c: + per(u)
+        u = kt[ix(K_COUNT_DEPS + c * MC + k)]
+        if u < 0:
+            break
+        d += st[ix(own + u)] * kt[ix(K_PER + u)]
+    for k in range(MC):  # quests that need c, majority quests of its faction
+        u = kt[ix(K_OTHER_DEPS + c * MC + k)]
         if u < 0:
             break
         m = st[ix(own + u)]
-        if m == 0:
-            continue
-        if kt[ix(K_VALUE + u)] == V_COUNT:  # u counts c (deps never lists c itself)
-            d += m * kt[ix(K_PER + u)]
-        else:
+        if m != 0:
             b = copy_value(kt, st, u, own, ownf, n_players, p, strict)
             st[ix(own + c)] += 1
             st[ix(ownf + f)] += 1
