@@ -14,10 +14,13 @@ slow`` plays >= 300 of each policy per (player count, preset) and >= 1,000 rando
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
+import polars as pl
 import pytest
 
-from simcore.games.drako.engine import prepare, simulate_arrays
+from simcore.games.drako.engine import prepare, run_chunk, simulate_arrays
 from simcore.games.drako.reference import Rules, final_state, play_reference
 from simcore.games.drako.tables import KINDS, DrakoData
 
@@ -146,3 +149,34 @@ def test_default_run_covers_300_random_games_per_cell() -> None:
         )
         >= 300
     )
+
+
+def with_turn_cap(data: DrakoData, cap: int) -> DrakoData:
+    """The rules data with ``turns_per_player_cap = cap`` in every preset."""
+    presets = {
+        name: dataclasses.replace(
+            p, options=dataclasses.replace(p.options, turns_per_player_cap=cap)
+        )
+        for name, p in data.presets.items()
+    }
+    return dataclasses.replace(data, presets=presets)
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy", "mixed"])
+def test_capped_games_are_recorded_and_equal(data, policy: str) -> None:
+    """A game stopped by the turn cap (``turns_per_player_cap``, set tiny here: 16 turns per
+    player, a few past the 12-reveal minimum, so some games end and some are cut) is the same
+    game in the kernel and in reference.py, and the dataset flags it: ``games.cap_hit``,
+    exactly cap x players turns, no ender."""
+    cap, players, n = 16, 3, 40
+    capped = with_turn_cap(data, cap)
+    compare(capped, "brief", players, seat_policies(policy, players), 8, 0, n)
+    prep = prepare(capped, "brief", players, seat_policies(policy, players), False)
+    games = run_chunk(prep, 8, 0, n)["games"]
+    seats = run_chunk(prep, 8, 0, n)["seats"]
+    hit = games.filter(pl.col("cap_hit"))
+    assert 0 < hit.height < n, policy  # both kinds of game occur
+    assert (hit["turns"] == cap * players).all()
+    assert (games.filter(~pl.col("cap_hit"))["turns"] <= cap * players).all()
+    enders = seats.group_by("game_id").agg(pl.col("ended_game").sum()).join(games, on="game_id")
+    assert (enders["ended_game"] == (~enders["cap_hit"]).cast(pl.Int64)).all()

@@ -28,7 +28,6 @@ from .tables import (
     CELLS,
     KINDS,
     MARKS,
-    TURNS_PER_PLAYER_CAP,
     DrakoData,
     Tables,
     compile_tables,
@@ -128,7 +127,6 @@ class Prepared:
         return {
             "rules": self.cards.presets[self.variant].options.as_dict(),
             "deck_size": int(self.tables.deck.shape[0]),
-            "turns_per_player_cap": TURNS_PER_PLAYER_CAP,
             "weights": {
                 name: [float(x) for x in self.weights[i]] for i, name in enumerate(POLICY_NAMES)
             },

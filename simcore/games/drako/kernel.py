@@ -22,6 +22,7 @@ from numba import prange
 from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_shuffle, rng_start
 
+from .incremental import N_KFACTS
 from .policies import (
     M_CLAIMS_LEFT,
     M_DECK_N,
@@ -29,6 +30,7 @@ from .policies import (
     M_LD_N,
     M_TURN,
     N_META,
+    P_RANDOM,
     SRC_DISCARD,
     choose_action,
     choose_source,
@@ -54,7 +56,7 @@ from .tables import (
     R_LEGEND_ROW,
     R_LEGENDS_PER_TURN,
     R_TIE_CATEGORIES,
-    TURNS_PER_PLAYER_CAP,
+    R_TURN_CAP,
 )
 
 CENTRE_CELLS = np.array(CENTRE, dtype=np.int64)
@@ -106,6 +108,12 @@ class GameState(NamedTuple):
     act_cell: np.ndarray  # int32[2 * CELLS]: legal actions, enumeration order
     act_rev: np.ndarray  # int32[2 * CELLS]: 1 = draw, discard and reveal the cell
     pool: np.ndarray  # int32[N_KINDS]: unseen kinds (policies), conservation counts
+    reach: np.ndarray  # int64[CELLS]: cache of the loaded kingdom (incremental.py)
+    kmask: np.ndarray  # int64[N_KINDS]: cache: visible cells of each kind
+    dtame: np.ndarray  # int32[CELLS, N_KINDS]: cache: each dragon's domesticating links
+    kfacts: np.ndarray  # int64[N_KFACTS]: cache: visible cells, blind cells, dragon points
+    goal: np.ndarray  # int32[N_KINDS]: cache: river slots a card of each kind could meet
+    ready: np.ndarray  # int64[N_LEGENDS, 2]: cache: cells completing each river Legend
 
 
 @alloc  # keeps NRT
@@ -143,6 +151,12 @@ def new_state(n_players, deck_size):
         z(2 * CELLS, np.int32),
         z(2 * CELLS, np.int32),
         z(N_KINDS, np.int32),
+        z(CELLS, np.int64),
+        z(N_KINDS, np.int64),
+        z((CELLS, N_KINDS), np.int32),
+        z(N_KFACTS, np.int64),
+        z(N_KINDS, np.int32),
+        z((N_LEGENDS, 2), np.int64),
     )
 
 
@@ -286,7 +300,8 @@ def take_turn(tb, weights, s, p):
     p_cell = -1
     if planned >= 0:
         p_cell = s.act_cell[planned]
-    if rules[R_CLAIM_BEFORE] != 0 and s.meta[M_CLAIMS_LEFT] > 0:
+    # ``random`` never claims before its action: skip the (side-effect free) Legend check
+    if rules[R_CLAIM_BEFORE] != 0 and s.meta[M_CLAIMS_LEFT] > 0 and s.policy[p] != P_RANDOM:
         n_slots = claimable(tb, s, p)
         slot = claim_before(tb, s, p, n_slots, source, p_cell)
         if slot >= 0:
@@ -324,7 +339,9 @@ def take_turn(tb, weights, s, p):
 def final_scoring(tb, s, n_players):
     """Reveal every card where it lies, score each kingdom, rank by total then (``categories``)
     the §7.5 key; the rank-1 players are the winners."""
-    kind_cat, kind_blind, kind_tame, _, land_pts, rival, legend, dragon_values, adj, rules, _ = tb
+    kind_cat, kind_blind, kind_tame, land_pts, rival = tb[0], tb[1], tb[2], tb[4], tb[5]
+    legend = tb[6]
+    dragon_values, adj, rules = tb[7], tb[8], tb[9]
     for p in range(n_players):
         for c in range(CELLS):
             s.up[p, c] = 1
@@ -358,7 +375,7 @@ def final_scoring(tb, s, n_players):
 # --- checking mode ---------------------------------------------------------------------------
 
 
-@hot
+@hot_outline  # checking mode only: one compiled copy, not one per call site
 def check_state(tb, s, n_players, max_turns):
     """Code of the first broken rule invariant (``INVARIANTS``), 0 when all hold."""
     deck0 = tb[10]
@@ -430,7 +447,7 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
         s.river[i] = -1
     s.meta[M_TURN] = 0
     setup(tb, s, n_players)
-    max_turns = TURNS_PER_PLAYER_CAP * n_players
+    max_turns = tb[9][R_TURN_CAP] * n_players
     violation = 0
     if check:
         violation = check_state(tb, s, n_players, max_turns)

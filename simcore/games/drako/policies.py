@@ -60,18 +60,25 @@ def policy_code(name: str) -> int:
 # The decisions of ``reference.Brain`` over the kernel's ``GameState`` (``s``, see
 # ``kernel.py``) and the card tables ``tb`` (``tables.Tables`` as a tuple: kind_cat,
 # kind_blind, kind_tame, kind_locked, land_pts, rival, legend, dragon_values, adj, rules,
-# deck). Every float is computed in the reference's order of operations, so first-best
-# ties break alike; ``random`` draws the reference's numbers in the reference's order.
+# deck, pair_adjacent, pair_portal). Every float is computed in the reference's order of
+# operations, so first-best ties break alike; ``random`` draws the reference's numbers in
+# the reference's order.
 
 from simcore.jit import hot, hot_outline  # noqa: E402
 from simcore.rng import rng_below  # noqa: E402
 
+from .incremental import (  # noqa: E402
+    best_claim_changed,
+    evaluate_change,
+    legend_met_after,
+    load_claims,
+    load_kingdom,
+)
 from .scoring import (  # noqa: E402
     blind_mask,
     kind_mask,
     legend_mask,
     legend_met,
-    link_masks,
     partner_mask,
     popcount,
     score_kingdom,
@@ -93,7 +100,6 @@ from .tables import (  # noqa: E402
     R_FACE_UP_ONLY,
     R_LEGEND_GOBLIN_VIA_PORTAL,
     R_LEGEND_ROW,
-    R_PORTAL_CHAINING,
     R_SAME_KIND_FORBIDDEN,
     Adjacency,
     Kind,
@@ -161,15 +167,15 @@ def legal_actions(tb, s, p, source, card):
 @hot
 def claimable(tb, s, p):
     """Fill ``s.slots`` with the river slots whose Legend seat ``p`` meets (face-up cards
-    only by default); returns the count (``DrakoGame.claimable``)."""
-    kind_blind, legend, adj, rules = tb[1], tb[6], tb[8], tb[9]
+    only by default); returns the count (``DrakoGame.claimable``). Loads ``p``'s kingdom
+    into the caches of ``incremental.py``."""
+    rules = tb[9]
     vis = visible_mask(s.up[p]) if rules[R_FACE_UP_ONLY] != 0 else ALL_CELLS
-    grid = s.grid[p]
-    link_masks(grid, vis, adj, rules[R_PORTAL_CHAINING] != 0, s.direct, s.full)
+    load_kingdom(tb, s, s.grid[p], vis)
     n = 0
     for slot in range(rules[R_LEGEND_ROW]):
         g = s.river[slot]
-        if g >= 0 and legend_met(g, legend, grid, vis, kind_blind, rules, s.direct, s.full):
+        if g >= 0 and legend_met_after(tb, s, g, -1, -1, 0):
             s.slots[n] = slot
             n += 1
     return n
@@ -277,7 +283,9 @@ def tame_progress(tb, grid, vis, direct, full):
 def features(tb, s, grid, vis, w_legend, w_near, w_tame, claim_ok):
     """(score, best claim, near, tame) of a visible kingdom (``Brain.features``); the
     costly terms only when their weight is not 0."""
-    kind_cat, kind_blind, kind_tame, _, land_pts, rival, legend, dragon_values, adj, rules, _ = tb
+    kind_cat, kind_blind, kind_tame, land_pts, rival = tb[0], tb[1], tb[2], tb[4], tb[5]
+    legend = tb[6]
+    dragon_values, adj, rules = tb[7], tb[8], tb[9]
     score = score_kingdom(
         grid, vis, kind_cat, kind_blind, kind_tame, land_pts, rival, dragon_values, adj, rules,
         s.direct, s.full, s.sbd,
@@ -336,9 +344,9 @@ def unseen(tb, s, p, in_hand):
 
 
 @hot_outline
-def best_action(tb, weights, s, p, card, n_act):
-    """Index of the first best of the ``n_act`` actions in ``s.act_*`` and its value
-    (``Brain.best_action``; a reveal is valued by its expectation over the unseen kinds)."""
+def best_action_rescored(tb, weights, s, p, card, n_act):
+    """``best_action`` for policies with plan terms (``W_NEAR``, ``W_TAME``: legend-hunter),
+    which need each hypothetical kingdom's links: every candidate is rescored in full."""
     w = weights[s.policy[p]]
     rules = tb[9]
     wl = w[W_LEGEND]
@@ -349,6 +357,7 @@ def best_action(tb, weights, s, p, card, n_act):
         s.tmp[c] = s.grid[p, c]
     b_score, b_claim, b_near, b_tame = features(tb, s, s.tmp, vis0, wl, wn, wt, True)
     n_down = _face_down(s, p)
+    n = -1  # unseen kinds, counted at the first reveal (the same for every reveal)
     best = 0.0
     best_i = -1
     for a in range(n_act):
@@ -361,7 +370,8 @@ def best_action(tb, weights, s, p, card, n_act):
             f0, f1, f2, f3 = features(tb, s, s.tmp, vis, wl, wn, wt, claim_ok)
             v = value(w, f0, f1, f2, f3, b_score, b_claim, b_near, b_tame)
         else:
-            n = unseen(tb, s, p, card)
+            if n < 0:
+                n = unseen(tb, s, p, card)
             v = 0.0
             if n > 0:
                 total = 0.0
@@ -374,6 +384,57 @@ def best_action(tb, weights, s, p, card, n_act):
                         )
                 v = total / n
         s.tmp[cell] = s.grid[p, cell]
+        if best_i < 0 or v > best:
+            best = v
+            best_i = a
+    return best_i, best
+
+
+@hot_outline
+def best_action(tb, weights, s, p, card, n_act):
+    """Index of the first best of the ``n_act`` actions in ``s.act_*`` and its value
+    (``Brain.best_action``; a reveal is valued by its expectation over the unseen kinds).
+
+    Without plan terms (greedy) a candidate's value is ``W_GAIN`` x its score change plus
+    ``W_LEGEND`` x its claim gain, both taken from the caches of the kingdom loaded once
+    (``incremental.evaluate_change``): the same numbers, in the same order of floating-point
+    operations, as rescoring every candidate in full (``best_action_rescored``)."""
+    w = weights[s.policy[p]]
+    if w[W_NEAR] != 0.0 or w[W_TAME] != 0.0:
+        return best_action_rescored(tb, weights, s, p, card, n_act)
+    rules = tb[9]
+    wl = w[W_LEGEND]
+    vis0 = visible_mask(s.up[p])
+    for c in range(CELLS):
+        s.tmp[c] = s.grid[p, c]
+    load_kingdom(tb, s, s.tmp, vis0)
+    b_claim = 0
+    if wl != 0.0:
+        b_claim = load_claims(tb, s)
+    n_down = _face_down(s, p)
+    n = -1  # unseen kinds, counted at the first reveal (the same for every reveal)
+    best = 0.0
+    best_i = -1
+    for a in range(n_act):
+        cell = s.act_cell[a]
+        final = n_down == 1 and s.up[p, cell] == 0
+        claim_ok = s.meta[M_CLAIMS_LEFT] > 0 and (not final or rules[R_CLAIM_AFTER_FINAL] != 0)
+        claim = claim_ok and wl != 0.0
+        reveal = s.act_rev[a] != 0
+        if reveal and n < 0:
+            n = unseen(tb, s, p, card)
+        total = 0.0  # a reveal: sum over the unseen kinds of copies x value
+        v = 0.0
+        for k in range(N_KINDS):
+            if (reveal and s.pool[k] > 0) or (not reveal and k == card):
+                d, after = evaluate_change(tb, s, s.tmp, cell, k, claim, b_claim)
+                x = value(w, d, after, 0.0, 0.0, 0, b_claim, 0.0, 0.0)
+                if reveal:
+                    total += s.pool[k] * x
+                else:
+                    v = x
+        if reveal and n > 0:
+            v = total / n
         if best_i < 0 or v > best:
             best = v
             best_i = a
@@ -426,10 +487,8 @@ def claim_before(tb, s, p, n_slots, source, cell):
         return best
     for c in range(CELLS):
         s.tmp[c] = s.grid[p, c]
-    s.tmp[cell] = s.discard[s.meta[M_DISC_N] - 1]
-    vis = visible_mask(s.up[p]) | (1 << cell)
-    link_masks(s.tmp, vis, tb[8], rules[R_PORTAL_CHAINING] != 0, s.direct, s.full)
-    after = best_claim(tb, s, s.tmp, vis)
+    load_kingdom(tb, s, s.tmp, visible_mask(s.up[p]))
+    after = best_claim_changed(tb, s, s.tmp, cell, s.discard[s.meta[M_DISC_N] - 1])
     return best if after < tb[6][s.river[best], LG_POINTS] else -1
 
 

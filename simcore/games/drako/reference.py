@@ -51,7 +51,6 @@ from .tables import (
     CENTRE,
     KINDS,
     MAX_PLAYERS,
-    TURNS_PER_PLAYER_CAP,
     Category,
     DrakoData,
     Kind,
@@ -135,7 +134,7 @@ class Rules:
         }
         pairs = [*self.o.rivals] + ([("goblin", "goblin")] if self.o.goblin_goblin_conflict else [])
         self.rivals = {frozenset((KINDS.index(a), KINDS.index(b))) for a, b in pairs}
-        self.max_turns = TURNS_PER_PLAYER_CAP * players
+        self.max_turns = self.o.turns_per_player_cap * players
         if len(self.deck) < CELLS * players + 1:
             raise ValueError(
                 f"{players} players need {CELLS * players + 1} kingdom cards; the deck has "

@@ -26,6 +26,10 @@ non-blind card the link uses portals when the relevant §9 option says so
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
+
 from simcore.jit import hot
 
 from .tables import (
@@ -62,6 +66,8 @@ CAT_TRIBE = int(Category.TRIBE)
 SHAPE_PRESENT = int(Shape.PRESENT)
 ADJ_ORTHOGONAL = int(Adjacency.ORTHOGONAL)
 ALL_CELLS = (1 << CELLS) - 1
+#: Index of the lowest set bit of a non-zero int (LLVM ``cttz``): walks a cell bitmask.
+trailing_zeros: Callable[[int], int] = _trailing_zeros  # type: ignore[assignment]
 TRIBE_COLUMNS = (
     (int(Kind.ELF), 0),
     (int(Kind.DWARF), 1),
@@ -111,33 +117,58 @@ def blind_mask(grid, vis, kind_blind):
 
 
 @hot
+def fill_reach(adj, chaining, portals, reach):
+    """Fill ``reach`` (int64[CELLS]): for every cell ``c``, face up or not, the cells it is
+    linked to when both are face up (§6): its neighbours plus every cell next to a portal of
+    ``portals`` (the face-up ones) chained to a portal next to ``c`` (only the portals next
+    to it without ``chaining``); ``c`` itself excluded. It depends on where the face-up
+    portals are, nothing else: ``reach[c] & vis`` is the set ``full[c]`` of ``link_masks``.
+
+    Each chain of adjacent portals (a group) links every cell next to it, its ``zone``, to
+    every other: a cell's reach is its neighbours plus the zones of the groups next to it."""
+    for c in range(CELLS):
+        reach[c] = adj[c]
+    rest = portals
+    while rest:
+        group = rest & -rest  # the lowest portal not yet grouped, then its chain
+        if chaining:
+            while True:
+                grow = group
+                m = group
+                while m:
+                    grow |= adj[trailing_zeros(m)] & portals
+                    m &= m - 1
+                if grow == group:
+                    break
+                group = grow
+        rest &= ~group
+        zone = 0
+        m = group
+        while m:
+            zone |= adj[trailing_zeros(m)]
+            m &= m - 1
+        m = zone
+        while m:
+            reach[trailing_zeros(m)] |= zone
+            m &= m - 1
+    for c in range(CELLS):
+        reach[c] &= ~(1 << c)
+
+
+@hot
 def link_masks(grid, vis, adj, chaining, direct, full):
     """Fill ``direct`` and ``full`` (int64[CELLS]) for the visible cells (0 elsewhere).
 
-    The single implementation of §6 connection, shared by every scoring category."""
-    portals = kind_mask(grid, vis, K_PORTAL)
+    The single implementation of §6 connection (``fill_reach``), shared by every scoring
+    category."""
+    fill_reach(adj, chaining, kind_mask(grid, vis, K_PORTAL), full)
     for i in range(CELLS):
-        if not (vis >> i) & 1:
+        if (vis >> i) & 1:
+            direct[i] = adj[i] & vis
+            full[i] &= vis
+        else:
             direct[i] = 0
             full[i] = 0
-            continue
-        d = adj[i] & vis
-        reach = adj[i] & portals  # portals next to i
-        if chaining:
-            while True:  # grow the chain of adjacent portals to a fixed point
-                grow = reach
-                for p in range(CELLS):
-                    if (reach >> p) & 1:
-                        grow |= adj[p] & portals
-                if grow == reach:
-                    break
-                reach = grow
-        f = d
-        for p in range(CELLS):
-            if (reach >> p) & 1:
-                f |= adj[p] & vis
-        direct[i] = d
-        full[i] = f & ~(1 << i)
 
 
 @hot
@@ -168,6 +199,10 @@ def tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, 
     """§7.1: add each tribe's points for its distinct linked lands to ``out[0:4]``
     (elf, dwarf, human, goblin)."""
     blinds = blind_mask(grid, vis, kind_blind)
+    lands = 0
+    for c in range(CELLS):
+        if (vis >> c) & 1 and kind_cat[grid[c]] == CAT_LAND:
+            lands |= 1 << c
     via = rules[R_GOBLIN_LAND_VIA_PORTAL] != 0
     for i in range(CELLS):
         if not (vis >> i) & 1:
@@ -181,11 +216,11 @@ def tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, 
                 col = b
         if col < 0:
             continue
-        m = partner_mask(i, kind_blind[t] != 0, blinds, direct, full, via)
+        m = partner_mask(i, kind_blind[t] != 0, blinds, direct, full, via) & lands
         pts = 0
-        for j in range(CELLS):
-            if (m >> j) & 1 and kind_cat[grid[j]] == CAT_LAND:
-                pts += land_pts[t, grid[j]]
+        while m:
+            pts += land_pts[t, grid[trailing_zeros(m)]]
+            m &= m - 1
         out[col] += pts
 
 
@@ -199,9 +234,11 @@ def conflicts(grid, vis, kind_blind, rival, rules, direct, full):
         if not (vis >> i) & 1:
             continue
         m = partner_mask(i, kind_blind[grid[i]] != 0, blinds, direct, full, via)
-        for j in range(i + 1, CELLS):
-            if (m >> j) & 1 and rival[grid[i], grid[j]]:
+        m &= ~((2 << i) - 1)  # each pair once: j > i
+        while m:
+            if rival[grid[i], grid[trailing_zeros(m)]]:
                 pairs += 1
+            m &= m - 1
     return pairs * rules[R_CONFLICT_POINTS]
 
 

@@ -110,9 +110,11 @@ MAX_LEGEND_ROW = N_LEGENDS
 # legend-hunter at most 23. A cap of 200 turns per player (16x the 12-turn minimum, 3x the
 # longest game seen, odds below 1e-15 for random play by that tail) is never reached by the
 # shipped policies; a game that reaches it ends there, is scored after the final reveal
-# like any other, and is recorded with cap_hit = True.
+# like any other, and is recorded with cap_hit = True. It is the default of the rules option
+# ``turns_per_player_cap`` (a test sets it tiny to check capped games are recorded).
 TURNS_PER_PLAYER_CAP = 200
-MAX_TURNS = TURNS_PER_PLAYER_CAP * MAX_PLAYERS  # 800 turns in a 4-player game
+MAX_TURNS_PER_PLAYER_CAP = 1000  # option bound: 4 x 1000 turns fit the int16 turn columns
+MAX_TURNS = MAX_TURNS_PER_PLAYER_CAP * MAX_PLAYERS  # turns of the longest possible game
 
 
 class Shape(IntEnum):
@@ -158,7 +160,8 @@ R_SAME_KIND_FORBIDDEN = 12
 R_CENTRE_DISTINCT = 13
 R_KEEP_TOP = 14  # reshuffle keeps the top discard
 R_TIE_CATEGORIES = 15  # 1: §7.5 category tie-break; 0: tied players share
-N_RULES = 16
+R_TURN_CAP = 16  # turns per player after which a game ends (cap_hit)
+N_RULES = 17
 
 
 # --- the data ----------------------------------------------------------------------------
@@ -243,6 +246,7 @@ class Options:
     reshuffle_discard_keep_top: bool
     end_immediately: bool
     tie_break: str
+    turns_per_player_cap: int = TURNS_PER_PLAYER_CAP  # simulator safety, not a game rule
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly (the manifest's rule options)."""
@@ -306,6 +310,8 @@ class Tables(NamedTuple):
     adj: np.ndarray  # int64[CELLS]: bitmask of each cell's neighbours (orthogonal or 8)
     rules: np.ndarray  # int32[N_RULES]: switches R_*
     deck: np.ndarray  # int32[D]: the unshuffled deck for this player count (kind ids)
+    pair_adjacent: np.ndarray  # int32[N_KINDS, N_KINDS]: §7.1 + §7.2 points of two adjacent cards
+    pair_portal: np.ndarray  # int32[N_KINDS, N_KINDS]: the same, linked only through portals
 
 
 # --- loading -------------------------------------------------------------------------------
@@ -523,6 +529,9 @@ def _parse_options(f: Fields) -> Options:
         reshuffle_discard_keep_top=_flag(f, "reshuffle_discard_keep_top"),
         end_immediately=_flag(f, "end_immediately", only=True),
         tie_break=f.choice("tie_break", ("categories", "share")),
+        turns_per_player_cap=f.integer(
+            "turns_per_player_cap", 1, MAX_TURNS_PER_PLAYER_CAP, TURNS_PER_PLAYER_CAP
+        ),
     )
 
 
@@ -579,7 +588,43 @@ def rule_switches(o: Options) -> np.ndarray:
     r[R_CENTRE_DISTINCT] = o.setup_center_distinct
     r[R_KEEP_TOP] = o.reshuffle_discard_keep_top
     r[R_TIE_CATEGORIES] = o.tie_break == "categories"
+    r[R_TURN_CAP] = o.turns_per_player_cap
     return r
+
+
+def pair_points(
+    o: Options,
+    kind_cat: np.ndarray,
+    kind_blind: np.ndarray,
+    land_pts: np.ndarray,
+    rival: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The kingdom's land points and conflicts as a sum over its linked pairs of cards (§7.1,
+    §7.2): ``(adjacent, portal)``, int32[N_KINDS, N_KINDS] each, symmetric. ``adjacent[a, b]``
+    is what two orthogonally adjacent cards of kinds a and b add to the total (a tribe's
+    points for the land, plus ``conflict_points`` for rivals); ``portal[a, b]`` what they add
+    when linked only through portals, where a portal-blind card (goblin) uses the portal
+    only if the option of that category says so and two blind cards never do (§6). The
+    incremental scorer (``incremental.py``) sums these over the links of one cell."""
+
+    def via_portal(a: int, b: int, blind_option: bool) -> bool:
+        blind = int(kind_blind[a] != 0) + int(kind_blind[b] != 0)
+        return blind == 0 or (blind == 1 and blind_option)
+
+    def land(t: int, k: int) -> int:
+        tribe = kind_cat[t] == Category.TRIBE and Kind(t) in TRIBE_COLUMN
+        return int(land_pts[t, k]) if tribe and kind_cat[k] == Category.LAND else 0
+
+    adjacent = np.zeros((N_KINDS, N_KINDS), dtype=np.int32)
+    portal = np.zeros((N_KINDS, N_KINDS), dtype=np.int32)
+    for a in range(N_KINDS):
+        for b in range(N_KINDS):
+            lands = land(a, b) + land(b, a)
+            conflict = o.conflict_points if rival[a, b] else 0
+            adjacent[a, b] = lands + conflict
+            portal[a, b] = lands * via_portal(a, b, o.goblin_land_via_portal)
+            portal[a, b] += conflict * via_portal(a, b, o.goblin_conflict_via_portal)
+    return adjacent, portal
 
 
 def compile_tables(data: DrakoData, preset: str, players: int = MAX_PLAYERS) -> Tables:
@@ -596,9 +641,11 @@ def compile_tables(data: DrakoData, preset: str, players: int = MAX_PLAYERS) -> 
         pairs.append(("goblin", "goblin"))
     for a, b in pairs:
         rival[KINDS.index(a), KINDS.index(b)] = rival[KINDS.index(b), KINDS.index(a)] = 1
+    kind_blind = np.array([k.portal_blind for k in data.kinds], dtype=np.int32)
+    pair_adjacent, pair_portal = pair_points(o, kind_cat, kind_blind, land_pts, rival)
     return Tables(
         kind_cat=kind_cat,
-        kind_blind=np.array([k.portal_blind for k in data.kinds], dtype=np.int32),
+        kind_blind=kind_blind,
         kind_tame=np.array([k.domesticates for k in data.kinds], dtype=np.int32),
         kind_locked=np.array([k.id in o.replace_locked for k in data.kinds], dtype=np.int32),
         land_pts=land_pts,
@@ -608,4 +655,6 @@ def compile_tables(data: DrakoData, preset: str, players: int = MAX_PLAYERS) -> 
         adj=neighbour_masks(o.orthogonal_only),
         rules=rule_switches(o),
         deck=np.array(data.deck(players), dtype=np.int32),
+        pair_adjacent=pair_adjacent,
+        pair_portal=pair_portal,
     )

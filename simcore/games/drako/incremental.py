@@ -1,0 +1,565 @@
+"""Incremental scoring: the exact change of a kingdom's score when ONE card changes.
+
+A greedy decision values every legal placement, and every reveal over each kind still
+unseen: about 50 hypothetical kingdoms a turn, each the player's visible kingdom with one
+cell changed. Rescoring each in full (``scoring.score_kingdom``: links, then every
+category, then every river Legend) was nearly all of the greedy players' time. Instead,
+the visible kingdom is read once per decision (``load_kingdom``) into the caches below,
+and a candidate costs a walk over the few cells linked to the changed one.
+
+Caches (``GameState`` scratch, see ``kernel.py``). Invariant: after ``load_kingdom(tb, s,
+grid, vis)`` they describe exactly that kingdom (kind ids ``grid``, visible cells ``vis``),
+until the next ``load_kingdom``; nothing else writes them.
+
+* ``s.reach[c]`` - ``scoring.fill_reach``: the cells ``c`` is linked to, or would be once
+  face up, when they are face up. It depends only on where the face-up portals are, so
+  putting a non-portal card on ``c`` changes no link but ``c``'s own, which is
+  ``reach[c] & vis`` (``full``) and ``adj[c] & vis`` (``direct``).
+* ``s.kmask[k]`` - the visible cells of kind ``k`` (int64 bitmask).
+* ``s.dtame[d, k]`` - for each visible dragon ``d`` and each domesticating kind ``k``: its
+  linked visible cards of kind ``k`` (§7.3, ``dragon_via_portal`` and portal-blindness
+  as in ``scoring.dragon_is_tame``); other rows are stale.
+* ``s.kfacts[KF_*]`` - the kingdom's visible mask, portal-blind cells and dragon points.
+
+The score of a kingdom's land points and conflicts is a sum over its linked pairs of cards
+(``tables.pair_points``): a non-portal kind ``k`` put on ``c`` in place of ``o`` changes
+it by the pairs of ``k`` with ``c``'s links minus those of ``o``. A portal put on ``c`` can
+merge portal groups: every cell next to the new group (``portal_zone``) becomes linked to
+every other, so it adds exactly the pairs of that zone not linked before. Dragons are
+re-evaluated from ``dtame`` (only those the change can touch); Legends from ``kmask`` and
+``reach``. Replacing a face-up portal (only possible when a rules file unlocks portals)
+splits groups; that rare case rescores in full (``rescored_change``).
+
+``tests/drako/test_incremental.py`` checks on random kingdoms and changes, both presets
+and random options, that every function here equals full rescoring.
+"""
+
+from __future__ import annotations
+
+from simcore.jit import hot, hot_outline
+
+from .scoring import (
+    dragon_value,
+    fill_reach,
+    popcount,
+    score_kingdom,
+    trailing_zeros,
+)
+from .tables import (
+    CELLS,
+    LG_ADJ,
+    LG_AROUND,
+    LG_CENTRE,
+    LG_COUNT,
+    LG_EITHER,
+    LG_KINDS,
+    LG_POINTS,
+    LG_SHAPE,
+    N_KINDS,
+    R_DRAGON_MAX_POSITIVE,
+    R_DRAGON_VIA_PORTAL,
+    R_LEGEND_GOBLIN_VIA_PORTAL,
+    R_LEGEND_ROW,
+    R_PORTAL_CHAINING,
+    Adjacency,
+    Kind,
+    Shape,
+)
+
+K_DRAGON = int(Kind.DRAGON)
+K_PORTAL = int(Kind.PORTAL)
+SHAPE_PRESENT = int(Shape.PRESENT)
+ADJ_ORTHOGONAL = int(Adjacency.ORTHOGONAL)
+
+# ``GameState.kfacts`` entries (int64): facts of the loaded kingdom.
+KF_VIS = 0  # visible cells
+KF_BLINDS = 1  # visible portal-blind cells (goblins)
+KF_DRAGON_PTS = 2  # §7.3 dragon points
+N_KFACTS = 3
+
+
+@hot
+def dragon_score(n, tame, dragon_values, rules):
+    """§7.3 for ``n`` dragons of which ``tame`` are domesticated (``scoring.dragon_points``)."""
+    if n == 0:
+        return 0
+    v = dragon_value(n, dragon_values)
+    pos = min(tame, rules[R_DRAGON_MAX_POSITIVE])
+    return v * pos - v * (n - pos)
+
+
+@hot
+def dragon_links(adj_d, reach_d, vis, blinds, via_portal):
+    """Cells a dragon links to for domestication: its visible neighbours, plus (``via_portal``)
+    the non-blind visible cells it reaches through portals."""
+    m = adj_d & vis
+    if via_portal:
+        m |= reach_d & vis & ~blinds
+    return m
+
+
+@hot
+def tame_by_masks(links, kmask, kind_tame, drop):
+    """Do ``links`` hold >= 2 cards of one domesticating kind (``drop``: cells not counted)?"""
+    for k in range(N_KINDS):  # noqa: SIM110 (numba: no generators)
+        if kind_tame[k] and popcount(links & kmask[k] & ~drop) >= 2:
+            return True
+    return False
+
+
+@hot
+def load_kingdom(tb, s, grid, vis):
+    """Fill the caches (``s.kmask``, ``s.reach``, ``s.dtame``, ``s.kfacts``) for the kingdom
+    ``grid`` seen through ``vis``."""
+    kind_blind, kind_tame, dragon_values, adj, rules = tb[1], tb[2], tb[7], tb[8], tb[9]
+    for k in range(N_KINDS):
+        s.kmask[k] = 0
+    blinds = 0
+    for c in range(CELLS):
+        if (vis >> c) & 1:
+            s.kmask[grid[c]] |= 1 << c
+            if kind_blind[grid[c]]:
+                blinds |= 1 << c
+    fill_reach(adj, rules[R_PORTAL_CHAINING] != 0, s.kmask[K_PORTAL], s.reach)
+    via = rules[R_DRAGON_VIA_PORTAL] != 0
+    n = 0
+    tame = 0
+    m = s.kmask[K_DRAGON]
+    while m:
+        d = trailing_zeros(m)
+        m &= m - 1
+        links = dragon_links(adj[d], s.reach[d], vis, blinds, via)
+        n += 1
+        is_tame = False
+        for k in range(N_KINDS):
+            if kind_tame[k]:
+                s.dtame[d, k] = popcount(links & s.kmask[k])
+                if s.dtame[d, k] >= 2:
+                    is_tame = True
+        if is_tame:
+            tame += 1
+    s.kfacts[KF_VIS] = vis
+    s.kfacts[KF_BLINDS] = blinds
+    s.kfacts[KF_DRAGON_PTS] = dragon_score(n, tame, dragon_values, rules)
+
+
+@hot
+def portal_zone(tb, s, c):
+    """The cells next to the portal group a portal put on ``c`` would belong to (its own
+    neighbours, plus those of the groups next to it when portals chain): once it is there,
+    each of them is linked to every other."""
+    adj, rules = tb[8], tb[9]
+    portals = s.kmask[K_PORTAL] | (1 << c)
+    group = 1 << c
+    if rules[R_PORTAL_CHAINING] != 0:
+        while True:
+            grow = group
+            m = group
+            while m:
+                grow |= adj[trailing_zeros(m)] & portals
+                m &= m - 1
+            if grow == group:
+                break
+            group = grow
+    zone = 0
+    m = group
+    while m:
+        zone |= adj[trailing_zeros(m)]
+        m &= m - 1
+    return zone
+
+
+@hot
+def pair_sum(tb, s, grid, c, k):
+    """§7.1 + §7.2 points of the pairs a card of kind ``k`` on ``c`` forms with the visible
+    cards linked to ``c`` (``tables.pair_points``)."""
+    adj, pair_adjacent, pair_portal = tb[8], tb[11], tb[12]
+    m = s.reach[c] & s.kfacts[KF_VIS]
+    t = 0
+    while m:
+        j = trailing_zeros(m)
+        m &= m - 1
+        if (adj[c] >> j) & 1:
+            t += pair_adjacent[k, grid[j]]
+        else:
+            t += pair_portal[k, grid[j]]
+    return t
+
+
+@hot
+def dragons_after_card(tb, s, c, o, k):
+    """§7.3 dragon points once the non-portal kind ``k`` is face up on ``c`` in place of the
+    visible kind ``o`` (-1: ``c`` was face down). Only the dragons linked to ``c`` and a
+    dragon on ``c`` can change; the others keep their ``dtame`` counts."""
+    kind_blind, kind_tame, dragon_values, adj, rules = tb[1], tb[2], tb[7], tb[8], tb[9]
+    vis = s.kfacts[KF_VIS]
+    via = rules[R_DRAGON_VIA_PORTAL] != 0
+    n = 0
+    tame = 0
+    m = s.kmask[K_DRAGON] & ~(1 << c)
+    while m:
+        d = trailing_zeros(m)
+        m &= m - 1
+        n += 1
+        near = (adj[d] >> c) & 1 != 0
+        far = via and (s.reach[d] >> c) & 1 != 0
+        lost = o >= 0 and kind_tame[o] != 0 and (near or (far and kind_blind[o] == 0))
+        won = kind_tame[k] != 0 and (near or (far and kind_blind[k] == 0))
+        for b in range(N_KINDS):
+            if kind_tame[b]:
+                x = s.dtame[d, b]
+                if lost and b == o:
+                    x -= 1
+                if won and b == k:
+                    x += 1
+                if x >= 2:
+                    tame += 1
+                    break
+    if k == K_DRAGON:
+        n += 1
+        links = dragon_links(adj[c], s.reach[c], vis, s.kfacts[KF_BLINDS], via)
+        if tame_by_masks(links, s.kmask, kind_tame, 0):
+            tame += 1
+    return dragon_score(n, tame, dragon_values, rules)
+
+
+@hot
+def dragons_after_portal(tb, s, c, zone):
+    """§7.3 dragon points once a portal is face up on ``c`` (in place of a visible
+    non-portal card or a face-down one): every dragon of the ``zone`` reaches the zone."""
+    kind_tame, dragon_values, adj, rules = tb[2], tb[7], tb[8], tb[9]
+    drop = 1 << c
+    vis = s.kfacts[KF_VIS] & ~drop
+    blinds = s.kfacts[KF_BLINDS] & ~drop
+    via = rules[R_DRAGON_VIA_PORTAL] != 0
+    n = 0
+    tame = 0
+    m = s.kmask[K_DRAGON] & ~drop
+    while m:
+        d = trailing_zeros(m)
+        m &= m - 1
+        n += 1
+        reach = s.reach[d]
+        if (zone >> d) & 1:
+            reach |= zone & ~(1 << d)
+        if tame_by_masks(dragon_links(adj[d], reach, vis, blinds, via), s.kmask, kind_tame, drop):
+            tame += 1
+    return dragon_score(n, tame, dragon_values, rules)
+
+
+@hot
+def delta_score(tb, s, grid, c, k, zone):
+    """The change of the kingdom total (``scoring.score_kingdom``: land points, conflicts,
+    dragons) when kind ``k`` is put face up on cell ``c`` of the loaded kingdom ``grid``.
+    ``zone``: ``portal_zone(tb, s, c)`` when ``k`` is a portal (else unused). The cell may
+    not hold a face-up portal (``rescored_change``)."""
+    vis = s.kfacts[KF_VIS]
+    o = grid[c] if (vis >> c) & 1 else -1
+    if o == k:
+        return 0
+    d = 0
+    if o >= 0:
+        d -= pair_sum(tb, s, grid, c, o)
+    if k != K_PORTAL:
+        d += pair_sum(tb, s, grid, c, k)
+        kind_tame = tb[2]
+        touches = k == K_DRAGON or kind_tame[k] != 0
+        if o >= 0:
+            touches = touches or o == K_DRAGON or kind_tame[o] != 0
+        if touches and (s.kmask[K_DRAGON] != 0 or k == K_DRAGON):
+            d += dragons_after_card(tb, s, c, o, k) - s.kfacts[KF_DRAGON_PTS]
+        return d
+    # a portal: the zone's cards not yet linked become linked, through portals only
+    pair_portal = tb[12]
+    m = zone & vis & ~(1 << c)
+    rest = m
+    while rest:
+        i = trailing_zeros(rest)
+        rest &= rest - 1
+        new = rest & ~s.reach[i]  # later zone cells not yet linked to i
+        while new:
+            j = trailing_zeros(new)
+            new &= new - 1
+            d += pair_portal[grid[i], grid[j]]
+    if s.kmask[K_DRAGON] & ~(1 << c):
+        d += dragons_after_portal(tb, s, c, zone) - s.kfacts[KF_DRAGON_PTS]
+    elif o == K_DRAGON:
+        d -= s.kfacts[KF_DRAGON_PTS]
+    return d
+
+
+@hot
+def legend_links(tb, s, i, a, b, orth, zone):
+    """Cells a Legend centre of kind ``a`` on ``i`` counts its ``b`` cards on, face up or not
+    (``scoring.legend_mask`` over ``reach``): a portal-blind centre, or an orthogonal
+    Legend, counts only neighbours; a blind ``b`` is reached through portals only with
+    ``legend_goblin_via_portal``. ``zone``: a new portal's zone (``portal_zone``), or 0."""
+    kind_blind, adj, rules = tb[1], tb[8], tb[9]
+    if orth or kind_blind[a] or (kind_blind[b] and rules[R_LEGEND_GOBLIN_VIA_PORTAL] == 0):
+        return adj[i]
+    if (zone >> i) & 1:
+        return s.reach[i] | (zone & ~(1 << i))
+    return s.reach[i]
+
+
+@hot
+def legend_met_after(tb, s, g, c, k, zone):
+    """§5: does the loaded kingdom meet Legend row ``g`` once kind ``k`` is face up on ``c``
+    (``c`` = -1: unchanged)? ``zone``: ``portal_zone`` when ``k`` is a portal, else 0.
+    (``scoring.legend_met`` over the caches; the cell may not hold a face-up portal.)"""
+    legend = tb[6]
+    vis = s.kfacts[KF_VIS]
+    cell = 0
+    if c >= 0:
+        cell = 1 << c
+        vis |= cell
+    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+        need = legend[g, LG_KINDS]
+        for q in range(N_KINDS):
+            if (need >> q) & 1:
+                have = s.kmask[q] & ~cell
+                if q == k:
+                    have |= cell
+                if have == 0:
+                    return False
+        return True
+    orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
+    count = legend[g, LG_COUNT]
+    ways = 2 if legend[g, LG_EITHER] else 1
+    for way in range(ways):
+        a = legend[g, LG_CENTRE] if way == 0 else legend[g, LG_AROUND]
+        b = legend[g, LG_AROUND] if way == 0 else legend[g, LG_CENTRE]
+        centres = s.kmask[a] & ~cell
+        arounds = s.kmask[b] & ~cell
+        if a == k:
+            centres |= cell
+        if b == k:
+            arounds |= cell
+        while centres:
+            i = trailing_zeros(centres)
+            centres &= centres - 1
+            if popcount(legend_links(tb, s, i, a, b, orth, zone) & vis & arounds) >= count:
+                return True
+    return False
+
+
+@hot
+def best_claim_after(tb, s, c, k, zone):
+    """``policies.best_claim`` of the loaded kingdom once kind ``k`` is face up on ``c``
+    (``c`` = -1: as it is): points of the best river Legend it meets, 0 if none."""
+    legend, rules = tb[6], tb[9]
+    found = False
+    best = 0
+    for slot in range(rules[R_LEGEND_ROW]):
+        g = s.river[slot]
+        if g >= 0:
+            pts = legend[g, LG_POINTS]
+            if (not found or pts > best) and legend_met_after(tb, s, g, c, k, zone):
+                best = pts
+                found = True
+    return best
+
+
+@hot
+def claim_gain(tb, s, c, k, zone, b_claim):
+    """Points of the best river Legend worth more than ``b_claim`` that the loaded kingdom
+    meets once kind ``k`` is face up on ``c``, or 0 if none: with ``b_claim >= 0`` the
+    kingdom's best claim now, ``max(0, this - b_claim)`` equals ``max(0, best_claim_after -
+    b_claim)``, the greedy players' claim term.
+
+    Only Legends worth more than ``b_claim`` can raise the claim, and none of them is met now
+    (else ``b_claim`` would be at least their points). A non-portal card changes no link and
+    only adds its own kind: it can newly meet only a Legend that names that kind."""
+    legend, rules = tb[6], tb[9]
+    best = 0
+    for slot in range(rules[R_LEGEND_ROW]):
+        g = s.river[slot]
+        if g < 0:
+            continue
+        pts = legend[g, LG_POINTS]
+        if pts <= b_claim or pts <= best:
+            continue
+        if k != K_PORTAL:
+            if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+                named = (legend[g, LG_KINDS] >> k) & 1 != 0
+            else:
+                named = legend[g, LG_CENTRE] == k or legend[g, LG_AROUND] == k
+            if not named:
+                continue
+        if legend_met_after(tb, s, g, c, k, zone):
+            best = pts
+    return best
+
+
+@hot_outline
+def rescored_change(tb, s, grid, c, k, claim):
+    """(score change, best claim after or 0 if not ``claim``) of kind ``k`` face up on ``c``
+    of the loaded kingdom, by rescoring both kingdoms in full. For the one case the caches do
+    not cover: replacing a face-up portal (possible only when a rules file unlocks portals),
+    which can split a portal group. Leaves ``grid`` and the caches as they were (the
+    kingdom's are reloaded; ``load_claims``' are not touched)."""
+    kind_cat, kind_blind, kind_tame, land_pts, rival = tb[0], tb[1], tb[2], tb[4], tb[5]
+    dragon_values, adj, rules = tb[7], tb[8], tb[9]
+    vis0 = s.kfacts[KF_VIS]
+    vis = vis0
+    o = grid[c]
+    change = 0
+    for step in range(2):  # before, then after (one inlined copy of the scorer)
+        if step == 1:
+            grid[c] = k
+            vis |= 1 << c
+        total = score_kingdom(
+            grid, vis, kind_cat, kind_blind, kind_tame, land_pts, rival, dragon_values, adj,
+            rules, s.direct, s.full, s.sbd,
+        )  # fmt: skip
+        change += total if step == 1 else -total
+    best = 0
+    if claim:
+        load_kingdom(tb, s, grid, vis)
+        best = best_claim_after(tb, s, -1, -1, 0)
+    grid[c] = o
+    if claim:
+        load_kingdom(tb, s, grid, vis0)
+    return change, best
+
+
+@hot
+def load_claims(tb, s):
+    """Fill the Legend caches of the loaded kingdom for the river as it is, and return its
+    best claim ``b_claim`` (``best_claim_after(tb, s, -1, -1, 0)``). Invariant, until the
+    next ``load_kingdom`` or claim:
+
+    * ``s.goal[k]``: bitmask of the river slots whose Legend is worth more than ``b_claim``
+      (so unmet) and that a card of kind ``k`` could newly meet: a linked Legend naming
+      ``k``; a ``present`` Legend whose one missing kind is ``k``;
+    * ``s.ready[slot, way]``: a linked Legend's cells where its ``around`` kind (``way`` 1:
+      the other way round, ``LG_EITHER``) would complete a centre that lacks one card;
+      a ``present`` Legend's missing kinds (``way`` 0)."""
+    legend, rules = tb[6], tb[9]
+    vis = s.kfacts[KF_VIS]
+    present = 0
+    for k in range(N_KINDS):
+        s.goal[k] = 0
+        if s.kmask[k]:
+            present |= 1 << k
+    met = 0
+    found = False
+    b_claim = 0
+    for slot in range(rules[R_LEGEND_ROW]):
+        s.ready[slot, 0] = 0
+        s.ready[slot, 1] = 0
+        g = s.river[slot]
+        if g < 0:
+            continue
+        if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+            s.ready[slot, 0] = legend[g, LG_KINDS] & ~present
+            ok = s.ready[slot, 0] == 0
+        else:
+            ok = False
+            orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
+            count = legend[g, LG_COUNT]
+            for way in range(2 if legend[g, LG_EITHER] else 1):
+                a = legend[g, LG_CENTRE] if way == 0 else legend[g, LG_AROUND]
+                b = legend[g, LG_AROUND] if way == 0 else legend[g, LG_CENTRE]
+                centres = s.kmask[a]
+                while centres:
+                    i = trailing_zeros(centres)
+                    centres &= centres - 1
+                    links = legend_links(tb, s, i, a, b, orth, 0)
+                    n = popcount(links & vis & s.kmask[b])
+                    if n >= count:
+                        ok = True
+                    elif n == count - 1:
+                        s.ready[slot, way] |= links
+        if ok:
+            met |= 1 << slot
+            if not found or legend[g, LG_POINTS] > b_claim:
+                b_claim = legend[g, LG_POINTS]
+                found = True
+    for slot in range(rules[R_LEGEND_ROW]):
+        g = s.river[slot]
+        if g < 0 or (met >> slot) & 1 or legend[g, LG_POINTS] <= b_claim:
+            continue
+        if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+            missing = s.ready[slot, 0]
+            if popcount(missing) == 1:
+                s.goal[trailing_zeros(missing)] |= 1 << slot
+        else:
+            s.goal[legend[g, LG_CENTRE]] |= 1 << slot
+            s.goal[legend[g, LG_AROUND]] |= 1 << slot
+    return b_claim
+
+
+@hot
+def claim_gain_card(tb, s, grid, c, k):
+    """``claim_gain`` for a non-portal kind ``k`` on ``c`` (not already holding ``k``) from the
+    caches of ``load_claims`` (same ``b_claim``): a Legend of ``s.goal[k]`` is met once ``k``
+    is on ``c`` if ``c``, as a centre, counts enough cards, or ``c`` completes a centre that
+    lacks one card (``s.ready``), or (``present``) ``c`` did not hold the last card of a
+    named kind."""
+    legend = tb[6]
+    vis = s.kfacts[KF_VIS]
+    o = grid[c] if (vis >> c) & 1 else -1
+    best = 0
+    m = s.goal[k]
+    while m:
+        slot = trailing_zeros(m)
+        m &= m - 1
+        g = s.river[slot]
+        pts = legend[g, LG_POINTS]
+        if pts <= best:
+            continue
+        if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+            met = not (o >= 0 and (legend[g, LG_KINDS] >> o) & 1 and s.kmask[o] == 1 << c)
+        else:
+            met = False
+            orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
+            for way in range(2 if legend[g, LG_EITHER] else 1):
+                a = legend[g, LG_CENTRE] if way == 0 else legend[g, LG_AROUND]
+                b = legend[g, LG_AROUND] if way == 0 else legend[g, LG_CENTRE]
+                if k == b and (s.ready[slot, way] >> c) & 1:
+                    met = True
+                if k == a:
+                    links = legend_links(tb, s, c, a, b, orth, 0)
+                    if popcount(links & vis & s.kmask[b]) >= legend[g, LG_COUNT]:
+                        met = True
+        if met:
+            best = pts
+    return best
+
+
+@hot
+def evaluate_change(tb, s, grid, c, k, claim, b_claim):
+    """(score change, claim) of kind ``k`` face up on cell ``c`` of the loaded kingdom
+    ``grid``: ``claim`` false gives 0; else a value with ``max(0, value - b_claim) ==
+    max(0, best claim after - b_claim)``. ``b_claim``: the kingdom's best claim from
+    ``load_claims`` (its caches loaded), or -1 for the best claim after itself."""
+    vis = s.kfacts[KF_VIS]
+    if (vis >> c) & 1 and grid[c] == K_PORTAL and k != K_PORTAL:
+        return rescored_change(tb, s, grid, c, k, claim)
+    zone = 0
+    if k == K_PORTAL:
+        zone = portal_zone(tb, s, c)
+    d = delta_score(tb, s, grid, c, k, zone)
+    best = 0
+    if claim:
+        if b_claim < 0:
+            best = best_claim_after(tb, s, c, k, zone)
+        elif k == K_PORTAL:
+            best = claim_gain(tb, s, c, k, zone, b_claim)
+        elif grid[c] != k or not (vis >> c) & 1:
+            best = claim_gain_card(tb, s, grid, c, k)
+    return d, best
+
+
+@hot
+def best_claim_changed(tb, s, grid, c, k):
+    """``best_claim_after`` of kind ``k`` face up on ``c`` of the loaded kingdom ``grid``,
+    whatever ``c`` holds (a face-up portal: ``rescored_change``)."""
+    if (s.kfacts[KF_VIS] >> c) & 1 and grid[c] == K_PORTAL and k != K_PORTAL:
+        _, best = rescored_change(tb, s, grid, c, k, True)
+        return best
+    zone = 0
+    if k == K_PORTAL:
+        zone = portal_zone(tb, s, c)
+    return best_claim_after(tb, s, c, k, zone)

@@ -1,0 +1,131 @@
+"""The incremental scorer (``incremental.py``) equals full rescoring.
+
+Property (hypothesis): for a random kingdom (kinds skewed towards portals, dragons and
+goblins, to stress links), a random visibility, a random Legend river and a random change
+(kind ``k`` face up on cell ``c``: a placement or a reveal, onto a face-up or face-down
+card, portals and face-up portals included), under both presets and random §9 link options:
+
+* the cached score change equals the change of ``reference.KingdomView``'s total;
+* the cached Legend checks equal the reference's, for the kingdom and the changed kingdom;
+* the greedy claim term ``max(0, claim - b_claim)`` equals the one from full rescoring
+  (``b_claim``: the kingdom's best claim now), and with ``b_claim = -1`` the claim is the
+  full best claim after the change (``claim_before``'s question);
+* the caches themselves (links, kind masks) match a fresh computation, and
+  ``load_claims`` returns the best claim.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simcore.games.drako import incremental, scoring
+from simcore.games.drako.kernel import new_state
+from simcore.games.drako.reference import KingdomView, Rules
+from simcore.games.drako.tables import CELLS, KINDS, N_KINDS, N_LEGENDS, Kind, compile_tables
+
+# kinds drawn from this list: portals, dragons and goblins more often than in a deck
+SKEWED = [*range(N_KINDS), Kind.PORTAL, Kind.PORTAL, Kind.PORTAL, Kind.DRAGON, Kind.GOBLIN]
+LINK_OPTIONS = (
+    "portal_chaining",
+    "goblin_land_via_portal",
+    "goblin_conflict_via_portal",
+    "dragon_via_portal",
+    "legend_goblin_via_portal",
+)
+
+
+VARIANTS: dict[tuple[str, tuple[bool, ...]], tuple[Rules, tuple]] = {}
+
+
+def variant(data, preset: str, switches: tuple[bool, ...]) -> tuple[Rules, tuple]:
+    """(Rules, tables as a tuple) of ``preset`` with the link options set to ``switches``."""
+    if (preset, switches) in VARIANTS:
+        return VARIANTS[preset, switches]
+    base = data.presets[preset]
+    options = dataclasses.replace(base.options, **dict(zip(LINK_OPTIONS, switches, strict=True)))
+    changed = dataclasses.replace(
+        data, presets={preset: dataclasses.replace(base, options=options)}
+    )
+    VARIANTS[preset, switches] = (
+        Rules(changed, preset, 4),
+        tuple(compile_tables(changed, preset, 4)),
+    )
+    return VARIANTS[preset, switches]
+
+
+@st.composite
+def cases(draw: st.DrawFn):
+    preset = draw(st.sampled_from(["brief", "published"]))
+    switches = tuple(draw(st.booleans()) for _ in LINK_OPTIONS)
+    grid = [int(draw(st.sampled_from(SKEWED))) for _ in range(CELLS)]
+    up = [draw(st.booleans()) or draw(st.booleans()) for _ in range(CELLS)]  # 3/4 face up
+    river = draw(st.lists(st.integers(0, N_LEGENDS - 1), min_size=8, max_size=8, unique=True))
+    river = [g if draw(st.integers(0, 5)) else -1 for g in river]  # some empty slots
+    cell = draw(st.integers(0, CELLS - 1))
+    kind = draw(st.integers(0, N_KINDS - 1))
+    return preset, switches, grid, up, river, cell, kind
+
+
+def total(view: KingdomView) -> int:
+    return sum(view.breakdown().values())
+
+
+def best_claim(rules: Rules, view: KingdomView, river: list[int]) -> int:
+    pts = [rules.legends[g].points for g in river if g >= 0 and view.legend_met(rules.legends[g])]
+    return max(pts, default=0)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(cases())
+def test_incremental_change_equals_full_rescoring(data, case) -> None:
+    preset, switches, grid, up, river, cell, kind = case
+    rules, tb = variant(data, preset, switches)
+    s = new_state(4, 80)
+    s.river[:8] = river
+    g = np.array(grid, dtype=np.int32)
+    vis = int(scoring.visible_mask(np.array(up)))
+    incremental.load_kingdom(tb, s, g, vis)
+
+    before = KingdomView(rules, [k if u else None for k, u in zip(grid, up, strict=True)])
+    changed = [k if u else None for k, u in zip(grid, up, strict=True)]
+    changed[cell] = kind
+    after = KingdomView(rules, changed)
+    where = f"{preset} {switches} {[KINDS[k] for k in grid]} up={up} cell {cell} -> {KINDS[kind]}"
+
+    # the caches
+    assert s.kfacts[incremental.KF_VIS] == vis
+    for k in range(N_KINDS):
+        assert s.kmask[k] == int(scoring.kind_mask(g, vis, k)), where
+    for i in before.cells():
+        assert {j for j in range(CELLS) if (int(s.reach[i]) >> j) & 1} & set(
+            before.cells()
+        ) == before.full[i], where
+
+    # Legends, as they are and after the change
+    zone = incremental.portal_zone(tb, s, cell) if kind == Kind.PORTAL else 0
+    face_up_portal = up[cell] and grid[cell] == Kind.PORTAL and kind != Kind.PORTAL
+    for lg in range(N_LEGENDS):
+        met = incremental.legend_met_after(tb, s, lg, -1, -1, 0)
+        assert met == before.legend_met(rules.legends[lg]), (where, lg)
+        if not face_up_portal:
+            met = incremental.legend_met_after(tb, s, lg, cell, kind, zone)
+            assert met == after.legend_met(rules.legends[lg]), (where, lg, "after")
+    b_claim = best_claim(rules, before, river)
+    assert incremental.best_claim_after(tb, s, -1, -1, 0) == b_claim, where
+    assert incremental.load_claims(tb, s) == b_claim, where
+
+    # the score change and the claim term, for the kingdom's own best claim and another
+    claim_after = best_claim(rules, after, river)
+    for bc in (b_claim, -1):  # the best claim now; -1: the full best claim after
+        d, c = incremental.evaluate_change(tb, s, g, cell, kind, True, bc)
+        assert d == total(after) - total(before), (where, d)
+        assert max(0, c - bc) == max(0, claim_after - bc), (where, bc, c, claim_after)
+        assert incremental.evaluate_change(tb, s, g, cell, kind, False, bc)[1] == 0
+    assert incremental.best_claim_changed(tb, s, g, cell, kind) == claim_after, where
+    assert g.tolist() == grid  # the rescoring path restores the grid ...
+    assert s.kfacts[incremental.KF_VIS] == vis  # ... and the caches
+    assert s.kmask[Kind.PORTAL] == int(scoring.kind_mask(g, vis, int(Kind.PORTAL)))
