@@ -83,12 +83,14 @@ from .layout import (
     TMP_EFF,
     TMP_SLOT,
     TRICK_AS,
+    ZERO,
     bit,
     build_tables,
     ix,
+    selects,
 )
 from .policies import D_CLOSE, D_DRAFT, D_OPEN, D_PLAY, P_RANDOM, choose, policy_weights
-from .scoring import V_COUNT, V_FIXED, V_MAJORITY, V_WILD, copy_value, gain_if_added, matches
+from .scoring import V_COUNT, V_FIXED, V_MAJORITY, V_WILD, copy_value, gain_if_added
 from .tables import (
     DEAL,
     MAX_CLOSES,
@@ -351,13 +353,13 @@ def _draft(kt, km, weights, st, sm, n_players, rnd, hand_size, top, pick_offset)
 
 
 @hot
-def _candidates(kt, st, p, e, face_up):
+def _candidates(km, st, p, e, face_up):
     """Fill ``CAND`` / ``CAND_SLOT`` with ``p``'s tableau cards that are face up
     (``face_up`` = 1) or face down (0) and that effect card ``e`` can select; return count."""
     n = 0
     for slot in range(st[ix(TAB_N + p)]):
         t = st[ix(TAB + p * TABLEAU + slot)]
-        if st[ix(TAB_UP + p * TABLEAU + slot)] == face_up and matches(kt, t, e):
+        if st[ix(TAB_UP + p * TABLEAU + slot)] == face_up and selects(km, e, t):
             st[ix(CAND + n)] = t
             st[ix(CAND_SLOT + n)] = slot
             n += 1
@@ -365,7 +367,7 @@ def _candidates(kt, st, p, e, face_up):
 
 
 @hot
-def _augment(kt, st, p, start, n_eff, slot_match, eff_match):
+def _augment(km, st, p, start, n_eff, slot_match, eff_match):
     """Try to add tableau slot ``start`` to the matching of closed cards to Close effects
     (one BFS for an augmenting path). ``slot_match`` / ``eff_match`` are the offsets of the
     matching being grown (``SLOT_MATCH``/``EFF_MATCH`` or the ``TMP_*`` copies); updated in
@@ -380,7 +382,7 @@ def _augment(kt, st, p, start, n_eff, slot_match, eff_match):
         head += 1
         c = st[ix(TAB + p * TABLEAU + slot)]
         for e in range(n_eff):
-            if st[ix(BFS_PREV + e)] != -2 or not matches(kt, c, st[ix(CE + p * MAX_CLOSES + e)]):
+            if st[ix(BFS_PREV + e)] != -2 or not selects(km, st[ix(CE + p * MAX_CLOSES + e)], c):
                 continue
             st[ix(BFS_PREV + e)] = slot
             if st[ix(eff_match + e)] == -1:
@@ -405,7 +407,7 @@ def _resolve_closes(kt, km, weights, st, sm, n_players, p):
     allow (a maximum matching, reference §4.4), choosing the cards one at a time."""
     n_eff = st[ix(CE_N + p)]
     if n_eff == 1:  # the usual case: one effect, close one matching card (no matching needed)
-        n = _candidates(kt, st, p, st[ix(CE + p * MAX_CLOSES)], 1)
+        n = _candidates(km, st, p, st[ix(CE + p * MAX_CLOSES)], 1)
         if n > 0:
             i = _decide(kt, km, weights, st, sm, D_CLOSE, n, n_players, p, False, p)
             _close(kt, st, sm, p, st[ix(CAND_SLOT + i)])
@@ -415,23 +417,33 @@ def _resolve_closes(kt, km, weights, st, sm, n_players, p):
     for e in range(n_eff):
         st[ix(EFF_MATCH + e)] = -1
     while True:
+        # Whether a face-up slot can join the matching depends only on its card: each
+        # distinct card is tried once (``tried``), ``closable`` holds the answers.
         n = 0
+        tried = ZERO
+        closable = ZERO
         for slot in range(st[ix(TAB_N + p)]):
             if st[ix(TAB_UP + p * TABLEAU + slot)] == 0:
                 continue
-            for i in range(TABLEAU):
-                st[ix(TMP_SLOT + i)] = st[ix(SLOT_MATCH + i)]
-            for e in range(n_eff):
-                st[ix(TMP_EFF + e)] = st[ix(EFF_MATCH + e)]
-            if _augment(kt, st, p, slot, n_eff, TMP_SLOT, TMP_EFF):
-                st[ix(CAND + n)] = st[ix(TAB + p * TABLEAU + slot)]
+            c = st[ix(TAB + p * TABLEAU + slot)]
+            b = bit(c)
+            if (tried & b) == ZERO:
+                tried |= b
+                for i in range(TABLEAU):
+                    st[ix(TMP_SLOT + i)] = st[ix(SLOT_MATCH + i)]
+                for e in range(n_eff):
+                    st[ix(TMP_EFF + e)] = st[ix(EFF_MATCH + e)]
+                if _augment(km, st, p, slot, n_eff, TMP_SLOT, TMP_EFF):
+                    closable |= b
+            if (closable & b) != ZERO:
+                st[ix(CAND + n)] = c
                 st[ix(CAND_SLOT + n)] = slot
                 n += 1
         if n == 0:
             return
         i = _decide(kt, km, weights, st, sm, D_CLOSE, n, n_players, p, False, p)
         slot = st[ix(CAND_SLOT + i)]
-        _augment(kt, st, p, slot, n_eff, SLOT_MATCH, EFF_MATCH)
+        _augment(km, st, p, slot, n_eff, SLOT_MATCH, EFF_MATCH)
         _close(kt, st, sm, p, slot)
 
 
@@ -458,7 +470,7 @@ def _resolve_step(kt, km, weights, st, sm, n_players):
         if st[ix(HUNTED + p)] == 1 or kt[ix(K_EFFECT + e)] != E_OPEN:
             continue
         for _ in range(kt[ix(K_EFF_COUNT + e)]):
-            n = _candidates(kt, st, p, e, 0)
+            n = _candidates(km, st, p, e, 0)
             if n == 0:
                 break
             i = _decide(kt, km, weights, st, sm, D_OPEN, n, n_players, p, False, p)
@@ -756,7 +768,6 @@ def _play_game(kt, km, weights, st, sm, n_players, seed, game_id, check):
     """Play one complete game into ``st`` (policies already set at ``POLICY``). With
     ``check``, verify every invariant after each step and at the end; returns the code of
     the first one broken (``INVARIANTS``), else 0."""
-    n_cards = kt[ix(K_N_CARDS)]
     deck_size = kt[ix(K_DECK_SIZE)]
     rng_start(sm, seed, game_id)
     for i in range(deck_size):
@@ -770,13 +781,8 @@ def _play_game(kt, km, weights, st, sm, n_players, seed, game_id, check):
         st[ix(KEPT_N + p)] = 0
         st[ix(TAB_N + p)] = 0
         st[ix(PICK_N + p)] = 0
-        for t in range(n_cards):
-            st[ix(CNT + p * MC + t)] = 0
-            st[ix(DCNT + p * MC + t)] = 0
-            st[ix(HYP + p * MC + t)] = 0
-        for f in range(NF):
-            st[ix(FCNT + p * NF + f)] = 0
-            st[ix(HFC + p * NF + f)] = 0
+    for i in range(HFC + MAX_PLAYERS * NF - CNT):  # the count rows CNT, DCNT, HYP, FCNT, HFC
+        st[ix(CNT + i)] = 0
     top = 0
     violation = 0
     beginner = kt[ix(K_RULES + R_BEGINNER)] == 1

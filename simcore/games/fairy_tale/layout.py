@@ -177,12 +177,20 @@ SM_SIZE = SM_HYP + P
 ix = np.uint64
 
 ONE = np.uint64(1)
+ZERO = np.uint64(0)
 
 
 @hot_inline
 def bit(t):
     """The mask of card ``t`` alone."""
     return ONE << np.uint64(t)
+
+
+@hot_inline
+def selects(km, e, t):
+    """Can the Open/Close effect of card ``e`` select card ``t``? (``tables.selectable``:
+    faction, excluded faction, category)"""
+    return (km[ix(KM_SEL + e)] & bit(t)) != ZERO
 
 
 @hot_inline

@@ -53,6 +53,7 @@ from .layout import (
     ONE,
     SM_CNT,
     SM_DCNT,
+    ZERO,
     bit,
     ix,
     lowest,
@@ -363,15 +364,12 @@ def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
     best = 0.0
     bi = 0
+    seen = ZERO
     for i in range(n):
         c = st[ix(CAND + i)]
-        seen = False
-        for j in range(i):
-            if st[ix(CAND + j)] == c:
-                seen = True
-                break
-        if seen:
+        if (seen & bit(c)) != ZERO:
             continue
+        seen |= bit(c)
         v = evaluate(
             decision, w, kt, km, st, sm, c, own, ownf, held, down, n_players, p, neighbour, strict
         )

@@ -24,11 +24,7 @@ from .layout import (
     FCNT,
     HFC,
     HYP,
-    K_CATEGORY,
     K_COUNT_DEPS,
-    K_EFF_CATEGORY,
-    K_EFF_EXCLUDE,
-    K_EFF_FACTION,
     K_FACTION,
     K_GAIN_A,
     K_GAIN_B,
@@ -160,19 +156,6 @@ def loss_if_removed(kt, st, c, own, ownf, n_players, p, strict):
     st[ix(own + c)] += 1
     st[ix(ownf + f)] += 1
     return d
-
-
-@hot_inline
-def matches(kt, t, e):
-    """Can the Open/Close effect of card ``e`` select card ``t``? (faction, exclusion, category)"""
-    ff = kt[ix(K_EFF_FACTION + e)]
-    if ff >= 0 and kt[ix(K_FACTION + t)] != ff:
-        return False
-    fx = kt[ix(K_EFF_EXCLUDE + e)]
-    if fx >= 0 and kt[ix(K_FACTION + t)] == fx:
-        return False
-    fc = kt[ix(K_EFF_CATEGORY + e)]
-    return not (fc >= 0 and kt[ix(K_CATEGORY + t)] != fc)
 
 
 # --- the array interface of the property tests ------------------------------------------------
