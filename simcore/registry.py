@@ -158,7 +158,6 @@ GAMES: dict[str, Game] = {
         default_variant="base",
         policies=("random", "greedy", "warlord", "builder"),
         tables=("games", "seats", "cards", "buildings"),
-        simulates=False,  # issue 3 part 2: turn engine and kernel
     ),
 }
 

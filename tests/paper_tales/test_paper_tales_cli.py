@@ -1,5 +1,5 @@
 """``talesim cards|score|simulate|games paper-tales`` through Typer's CliRunner (the issue 3
-part 1 contract; one ``error:`` line for bad input and for the part-2 commands)."""
+contract: one ``error:`` line for bad input; simulate / play / bench / resume)."""
 
 from __future__ import annotations
 
@@ -115,14 +115,80 @@ def test_cards_bad_file_is_one_line(tmp_path: Path) -> None:
     assert_error(invoke("cards", "paper-tales", "--cards", bad), str(bad), "field 'unit'")
 
 
-def test_simulate_is_not_implemented_yet(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    result = invoke(
-        "simulate", "paper-tales", "--games", "10", "--players", "3", "--seed", "1",
-        "--policy", "random", "--out", out,
+def simulate(out: Path, *extra: str | Path, games: int = 40) -> Result:
+    return invoke(
+        "simulate", "paper-tales", "--games", str(games), "--players", "4", "--seed", "5",
+        "--policy", "greedy,random,warlord,builder", "--rotate-seats", "--chunk-size", "15",
+        "--out", out, *extra,
     )  # fmt: skip
-    assert_error(result, "paper-tales: the simulation kernel is not implemented yet")
-    assert not out.exists()
+
+
+def test_simulate_writes_the_four_tables(tmp_path: Path) -> None:
+    import polars as pl
+
+    out = tmp_path / "run"
+    result = simulate(out)
+    assert result.exit_code == 0, result.output
+    for table in ("games", "seats", "cards", "buildings"):
+        frame = pl.read_parquet(out / table)
+        assert frame.height > 0, table
+        assert frame["game_id"].n_unique() == 40 or table == "buildings"
+    seats = pl.read_parquet(out / "seats")
+    assert seats.height == 160
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["game"] == "paper-tales"
+
+
+def test_play_replays_the_stored_game(tmp_path: Path) -> None:
+    import polars as pl
+
+    out = tmp_path / "run"
+    assert simulate(out).exit_code == 0
+    seats = pl.read_parquet(out / "seats").filter(pl.col("game_id") == 17).sort("seat")
+    result = invoke(
+        "play", "paper-tales", "--seed", "5", "--game", "17", "--players", "4",
+        "--policy", "greedy,random,warlord,builder", "--rotate-seats", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    final = events[-1]
+    assert final["event"] == "final"
+    assert final["scores"] == seats["score"].to_list()
+    assert final["gold"] == seats["gold"].to_list()
+    assert events[0]["policies"] == seats["policy"].cast(pl.String).to_list()
+    narrated = invoke(
+        "play", "paper-tales", "--seed", "5", "--game", "17", "--players", "4",
+        "--policy", "greedy,random,warlord,builder", "--rotate-seats",
+    )  # fmt: skip
+    assert narrated.exit_code == 0
+    assert "Game over. Final scores:" in narrated.stdout
+
+
+def test_resume_gives_identical_bytes(tmp_path: Path) -> None:
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    assert simulate(whole).exit_code == 0
+    assert simulate(cut).exit_code == 0
+    for part in sorted(cut.glob("*/part-00001.parquet")) + sorted(cut.glob("*/part-00002.parquet")):
+        part.unlink()
+    manifest = json.loads((cut / "manifest.json").read_text())
+    for chunk in manifest["chunks"][1:]:
+        chunk["done"] = False
+    manifest["status"] = "running"
+    (cut / "manifest.json").write_text(json.dumps(manifest))
+    resumed = simulate(cut, "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    for part in sorted(whole.glob("*/part-*.parquet")):
+        twin = cut / part.relative_to(whole)
+        assert twin.read_bytes() == part.read_bytes(), part
+
+
+def test_bench_reports_both_rates() -> None:
+    result = invoke(
+        "bench", "paper-tales", "--players", "3", "--policy", "random", "--games", "200",
+        "--reference-games", "3", "--threads", "1",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "paper-tales" in result.stdout
 
 
 def test_simulate_checks_players_and_policies_first(tmp_path: Path) -> None:

@@ -1,28 +1,40 @@
 """Paper Tales engine: the functions the runner and the CLI call (see ``simcore.registry``).
 
-Part 1 (issue 3): ``load_cards`` (cards.toml + rules.toml), ``card_catalog`` (``talesim
-cards paper-tales``) and ``score_state`` (``talesim score paper-tales``). Part 2a: the turn
-engine ``reference.py``, whose games ``play_events`` returns and ``narrate`` tells (ready
-for ``talesim play`` once ``prepare`` exists). The numba kernel lands next; until then
-``prepare``, ``run_chunk`` and ``bench`` raise one clear ``GameError``, so ``talesim
-simulate|play|bench paper-tales`` stop with one ``error:`` line before anything is written.
+``load_cards`` (cards.toml + rules.toml), ``card_catalog`` (``talesim cards paper-tales``),
+``score_state`` (``talesim score paper-tales``), and the simulation: ``prepare`` validates
+the request and compiles the tables, ``simulate_arrays`` runs the numba kernel
+(``kernel.simulate_chunk``) on a chunk of games, ``run_chunk`` turns its fixed-size result
+arrays into the dataset's tables (games, seats, cards, buildings), ``warmup`` compiles,
+``bench`` measures. ``play``/``narrate`` replay one game with ``reference.py`` (proven equal
+to the kernel game for game by ``tests/paper_tales/test_reference_vs_kernel.py``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-from simcore.registry import GameError, get_game
+import numpy as np
+
+from simcore import engine_kit
+from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
-from .tables import MAX_FRONT, MAX_PLAYERS, RESOURCES, Ability, CardSet, Production, load_cardset
+from .policies import POLICY_NAMES, default_weights
+from .tables import (
+    MAX_FRONT,
+    MAX_HAND,
+    MAX_PLAYERS,
+    RESOURCES,
+    Ability,
+    CardSet,
+    Production,
+    Tables,
+    compile_tables,
+    load_cardset,
+)
 
 GAME = get_game("paper-tales")
-NOT_YET = (
-    "paper-tales: the simulation kernel is not implemented yet (issue 3, part 2); "
-    "`talesim score` and `talesim cards` work"
-)
 
 
 def load_cards(path: Path | None = None) -> CardSet:
@@ -198,26 +210,268 @@ def narrate(event: dict[str, Any]) -> str:
     return str(event)
 
 
-def _not_yet(*_: Any, **__: Any) -> NoReturn:
-    raise GameError(NOT_YET)
+# --- simulation ------------------------------------------------------------------------------
+
+
+class Prepared(engine_kit.Prepared):
+    """A validated request: card set, seats and the compiled tables (``tables.Tables``)."""
+
+    POLICY_NAMES = POLICY_NAMES
+    cards: CardSet
+    tables: Tables
+
+    def config(self) -> dict[str, Any]:
+        """Rule options that determine the data (stored in the manifest)."""
+        two = self.cards.rules.two_player
+        return {
+            "rules": {
+                k: list(v) if isinstance(v, tuple) else v
+                for k, v in self.cards.rules.options.items()
+            },
+            "two_player": {k: getattr(two, k) for k in two.__dataclass_fields__},
+            "deck_size": int(self.tables.deck.shape[0]),
+            "weights": self.weight_rows(),
+        }
+
+
+def draft_steps(deal: int, discards: int) -> int:
+    """Draft steps (= picks) of a pack of ``deal`` cards when each step takes one card and
+    throws ``discards`` more away (while the pack lasts)."""
+    return -(-deal // (1 + discards))
 
 
 def prepare(
     cards: CardSet, variant: str, players: int, policies: list[str], rotate_seats: bool
-) -> NoReturn:
-    """Part 2. Raises ``GameError`` (before the runner writes anything)."""
-    _not_yet()
+) -> Prepared:
+    """Validate variant, player count, policies and the deck; compile the tables
+    (``GameError`` for bad input, before anything is written)."""
+    GAME.check_players(variant, players)
+    GAME.check_policies(policies)
+    if len(policies) != players:
+        raise GameError(f"{len(policies)} policies given for {players} players")
+    if variant not in cards.rules.variants:
+        raise GameError(f"the rules file has no [variant.{variant}] table")
+    from .reference import Rules  # its constructor checks the deck is big enough
+
+    try:
+        rules = Rules(cards, players)
+    except ValueError as e:
+        raise GameError(f"paper-tales: {e}") from None
+    picks = draft_steps(rules.deal, rules.discard_per_step)
+    if picks + rules.o["keep"] > MAX_HAND:
+        raise GameError(
+            f"paper-tales: {picks} picks a turn + {rules.o['keep']} kept card exceed the"
+            f" hand of {MAX_HAND} cards"
+        )
+    tables = compile_tables(cards)
+    return Prepared(
+        cards, variant, players, tuple(policies), rotate_seats, tables, default_weights()
+    )
+
+
+def simulate_arrays(
+    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
+) -> dict[str, np.ndarray]:
+    """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields). ``check``:
+    verify the rule invariants after every phase (``InvariantError`` naming the game)."""
+    from .evaluate import kernel_tables
+    from .kernel import INVARIANTS, new_chunk_out, simulate_chunk
+
+    out = new_chunk_out(n_games, prepared.players, prepared.tables.bt.shape[0])
+    simulate_chunk(
+        kernel_tables(prepared.tables),
+        prepared.weights,
+        prepared.seat_policy,
+        prepared.rotate_seats,
+        prepared.players,
+        np.uint64(seed),
+        first_game,
+        n_games,
+        engine_kit.blocks(n_games),
+        out,
+        check,
+    )
+    if check:
+        raise_first_violation(out.violation, INVARIANTS, "paper-tales", seed, first_game)
+    if out.overflow.any():
+        g = first_game + int(out.overflow.nonzero()[0][0])
+        raise RuntimeError(f"paper-tales game {g} (seed {seed}) exceeded a kernel bound")
+    return out._asdict()
+
+
+def warmup(prepared: Prepared) -> None:
+    """Compile (or load from the cache) the kernel for this configuration."""
+    simulate_arrays(prepared, 0, 0, 2)
 
 
 def run_chunk(
-    prepared: Any, seed: int, first_game: int, n_games: int, check: bool = False
-) -> NoReturn:
-    """Part 2. Raises ``GameError``."""
-    _not_yet()
+    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
+) -> dict[str, Any]:
+    """Games ``first_game .. first_game + n_games - 1`` as the dataset's four tables."""
+    a = simulate_arrays(prepared, seed, first_game, n_games, check)
+    return frames(prepared, a, first_game)
+
+
+SEAT_PARTS = (
+    "wars",
+    "per_war_won",
+    "war_units",
+    "war_buildings",
+    "deployment",
+    "aging",
+    "buildings",
+    "relic",
+    "floor",
+)  # fmt: skip  (reference.BREAKDOWN)
+
+
+def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dict[str, Any]:
+    """Result arrays -> the tables of the dataset (``reference.final_state`` per game):
+
+    * games: game_id, turns, reshuffles, n_winners, top_score;
+    * seats: game_id, seat, policy, score, rank (1 = winner: LP, then gold), win (1/k for
+      k winners), wars_won, the LP breakdown (wars, per_war_won, war_units, war_buildings,
+      deployment, aging, buildings, relic, floor; sums to score), the summaries war_lp
+      (wars + war_buildings), ability_lp (per_war_won + war_units + deployment + aging),
+      building_lp, relic_lp, and gold left;
+    * cards: one row per unit card a seat received, in the order received: game_id, seat,
+      unit, turn, pick (1..; 0 = revealed by a Shapeshifter), deployed, turn_deployed
+      (0 = never), row (front/back; null = never deployed), turns_survived,
+      died_in_aging, fate;
+    * buildings: one row per building a seat built: game_id, seat, building, level,
+      turn_built, turn_upgraded (0 = never), how (build / direct / golem).
+    """
+    import polars as pl
+
+    from .kernel import (
+        BL_BUILT,
+        BL_HOW,
+        BL_LEVEL,
+        BL_UPGRADED,
+        FATES,
+        HOWS,
+        L_DEPLOYED,
+        L_DIED,
+        L_FATE,
+        L_PICK,
+        L_ROW,
+        L_SURVIVED,
+        L_TURN,
+        L_TURN_DEPLOYED,
+        L_UNIT,
+    )
+
+    n, P = a["score"].shape
+    game_id = engine_kit.game_ids(first_game, n)
+    score = a["score"]
+    parts = a["parts"]
+    winner = a["winner"]
+    n_win = winner.sum(axis=1)
+    games = pl.DataFrame(
+        {
+            "game_id": game_id,
+            "turns": a["turns"],
+            "reshuffles": a["reshuffles"],
+            "n_winners": n_win.astype(np.int8),
+            "top_score": score.max(axis=1).astype(np.int16),
+        }
+    )
+    part = {k: parts[:, :, i].reshape(-1) for i, k in enumerate(SEAT_PARTS)}
+    seats = pl.DataFrame(
+        {
+            **engine_kit.seat_keys(game_id, P),
+            "policy": engine_kit.categorical(POLICY_NAMES, a["policy"]),
+            "score": score.reshape(-1),
+            "rank": engine_kit.ranks(score, a["gold"]).reshape(-1),
+            "win": (winner / n_win[:, None]).reshape(-1),
+            "wars_won": a["wars_won"].reshape(-1),
+            **part,
+            "war_lp": part["wars"] + part["war_buildings"],
+            "ability_lp": part["per_war_won"]
+            + part["war_units"]
+            + part["deployment"]
+            + part["aging"],
+            "building_lp": part["buildings"],
+            "relic_lp": part["relic"],
+            "gold": a["gold"].reshape(-1),
+        }
+    )
+    log = a["log"]  # [n, P, MAX_LOGS, N_LOG - 1]: log columns shifted by one (no card id)
+    held = np.arange(log.shape[2])[None, None, :] < a["n_logs"][:, :, None]
+    gi, si, ri = np.nonzero(held)
+    rows = log[gi, si, ri]
+
+    def col(c: int) -> np.ndarray:
+        return rows[:, c - 1]
+
+    units = [u.id for u in prepared.cards.units]
+    row = col(L_ROW)
+    cards = pl.DataFrame(
+        {
+            "game_id": game_id[gi],
+            "seat": si.astype(np.int8),
+            "unit": engine_kit.categorical(units, col(L_UNIT)),
+            "turn": col(L_TURN).astype(np.int8),
+            "pick": col(L_PICK).astype(np.int8),
+            "deployed": col(L_DEPLOYED).astype(np.bool_),
+            "turn_deployed": col(L_TURN_DEPLOYED).astype(np.int8),
+            "row": engine_kit.categorical(["front", "back"], np.maximum(row - 1, 0)),
+            "turns_survived": col(L_SURVIVED).astype(np.int8),
+            "died_in_aging": col(L_DIED).astype(np.bool_),
+            "fate": engine_kit.categorical(FATES, col(L_FATE)),
+        }
+    ).with_columns(pl.when(pl.Series(row > 0)).then(pl.col("row")).alias("row"))
+    blog = a["blog"]  # [n, P, B, N_BLOG]
+    nb = len(prepared.cards.buildings)
+    gi, si, bi = np.nonzero(blog[:, :, :nb, BL_LEVEL] > 0)
+    built = blog[gi, si, bi]
+    buildings = pl.DataFrame(
+        {
+            "game_id": game_id[gi],
+            "seat": si.astype(np.int8),
+            "building": engine_kit.categorical([b.id for b in prepared.cards.buildings], bi),
+            "level": built[:, BL_LEVEL],
+            "turn_built": built[:, BL_BUILT],
+            "turn_upgraded": built[:, BL_UPGRADED],
+            "how": engine_kit.categorical(HOWS[1:], built[:, BL_HOW] - 1),
+        }
+    )
+    return {"games": games, "seats": seats, "cards": cards, "buildings": buildings}
+
+
+# --- one game, narrated -------------------------------------------------------------------
+
+
+def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
+    """Every event of game ``game_id``, played by ``reference.py`` (the same game the kernel
+    stores under that id). The last event, ``final``, holds the scores ``simulate`` stores."""
+    seat_policy = engine_kit.seat_policies(prepared.seat_policy, prepared.rotate_seats, game_id)
+    return play_events(prepared.cards, prepared.variant, seat_policy, seed, game_id)
+
+
+# --- benchmark -------------------------------------------------------------------------------
 
 
 def bench(
     players: int, policy: str, threads: int, n_games: int, reference_games: int, variant: str | None
-) -> NoReturn:
-    """Part 2. Raises ``GameError``."""
-    _not_yet()
+) -> dict[str, Any]:
+    """games/s of the kernel (``threads`` threads) and of reference.py, same seeds."""
+    from .reference import Rules, play_reference
+
+    variant = variant or GAME.default_variant
+    cards = load_cardset()
+    prepared = prepare(cards, variant, players, [policy] * players, False)
+    rules = Rules(cards, players)
+    seat_policy = [int(x) for x in prepared.seat_policy]
+    return engine_kit.bench(
+        "paper-tales",
+        variant,
+        players,
+        policy,
+        threads,
+        n_games,
+        reference_games,
+        lambda: warmup(prepared),
+        lambda n: simulate_arrays(prepared, 1, 0, n),
+        lambda g: play_reference(rules, prepared.weights, seat_policy, 1, g),
+    )

@@ -61,6 +61,7 @@ from .tables import (
     Per,
     Phase,
     Resource,
+    Target,
     When,
 )
 
@@ -73,6 +74,21 @@ K_LP = int(Effect.LP)
 K_LP_PER_WAR_WON = int(Effect.LP_PER_WAR_WON)
 K_GOLD_PER_WAR_WON = int(Effect.GOLD_PER_WAR_WON)
 K_GOLD = int(Effect.GOLD)
+# the turn engine's effects (kernel.py, evaluate.py)
+K_ADD_AGE = int(Effect.ADD_AGE)
+K_UPGRADE_BUILDINGS = int(Effect.UPGRADE_BUILDINGS)
+K_SHAPESHIFT = int(Effect.SHAPESHIFT)
+K_NO_LAND_COST = int(Effect.NO_LAND_COST)
+K_GOLD_FOR_RESOURCE = int(Effect.GOLD_FOR_RESOURCE)
+K_NEVER_DIES = int(Effect.NEVER_DIES)
+K_DIES_AT_AGE = int(Effect.DIES_AT_AGE)
+K_HEAL = int(Effect.HEAL)
+K_DEATH_LP = int(Effect.DEATH_LP)
+K_DEATH_GOLD = int(Effect.DEATH_GOLD)
+K_LP_PER_DYING_AGE = int(Effect.LP_PER_DYING_AGE)
+PH_DEPLOYMENT = int(Phase.DEPLOYMENT)
+T_SELF = int(Target.SELF)
+T_OTHERS = int(Target.OTHERS)
 PH_WAR = int(Phase.WAR)
 PH_INCOME = int(Phase.INCOME)
 PH_END = int(Phase.END)

@@ -1,0 +1,138 @@
+"""Plain-Python glue shared by the game engines (``simcore/games/<game>/engine.py``).
+
+What every engine did the same way: how many parallel blocks a chunk gets, the seats'
+policies of one game (``--rotate-seats``), the polars columns every dataset table starts
+with, categorical columns from code arrays, and the ``talesim bench`` harness. No numba
+and no game knowledge here; polars is imported by the functions that need it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import polars as pl
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A validated request (what ``prepare`` returns): card data, variant, seats and the
+    compiled tables. A game subclasses it, naming its policies (``POLICY_NAMES``) and adding
+    ``config()`` (the rule options stored in the manifest)."""
+
+    POLICY_NAMES: ClassVar[tuple[str, ...]] = ()
+
+    cards: Any
+    variant: str
+    players: int
+    policies: tuple[str, ...]  # one per seat (before rotation)
+    rotate_seats: bool
+    tables: Any  # the game's compiled tables (a NamedTuple of arrays)
+    weights: np.ndarray  # float64[len(policies), N_WEIGHTS]
+
+    @property
+    def seat_policy(self) -> np.ndarray:
+        """int32 policy code of each seat (before rotation)."""
+        return np.array([self.POLICY_NAMES.index(p) for p in self.policies], dtype=np.int32)
+
+    def weight_rows(self) -> dict[str, list[float]]:
+        """The weights as the manifest stores them: policy name -> row."""
+        return {
+            name: [float(x) for x in self.weights[i]] for i, name in enumerate(self.POLICY_NAMES)
+        }
+
+
+def blocks(n_games: int) -> int:
+    """Parallel blocks per chunk: enough to balance the threads, each long enough that its
+    one scratch allocation does not matter."""
+    return max(1, min(n_games // 64, 64))
+
+
+def seat_policies(seat_policy: Sequence[int] | np.ndarray, rotate: bool, game_id: int) -> list[int]:
+    """The policy code of each seat in game ``game_id``: seat ``s`` plays
+    ``seat_policy[(s + g) % n]`` when ``rotate`` (the kernels' rule), else ``seat_policy[s]``."""
+    codes = [int(x) for x in seat_policy]
+    n = len(codes)
+    return [codes[(p + game_id) % n] for p in range(n)] if rotate else codes
+
+
+def game_ids(first_game: int, n_games: int) -> np.ndarray:
+    """int64 game ids of a chunk."""
+    return np.arange(first_game, first_game + n_games, dtype=np.int64)
+
+
+def seat_keys(game_id: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    """``game_id`` and ``seat`` columns of a one-row-per-(game, seat) table."""
+    return {
+        "game_id": np.repeat(game_id, players),
+        "seat": np.tile(np.arange(players, dtype=np.int8), len(game_id)),
+    }
+
+
+def categorical(names: Sequence[str], codes: np.ndarray) -> pl.Series:
+    """A polars ``Enum`` column of ``names[code]`` for each code (the dataset's card,
+    policy and building id convention)."""
+    import polars as pl
+
+    return pl.Series(list(names), dtype=pl.Enum(list(names))).gather(
+        np.asarray(codes).reshape(-1).astype(np.int64)
+    )
+
+
+def ranks(score: np.ndarray, tiebreak: np.ndarray | None = None) -> np.ndarray:
+    """int8[n, P]: 1 + the seats strictly ahead (higher score; on equal score, higher
+    ``tiebreak``). The winners have rank 1."""
+    ahead = score[:, None, :] > score[:, :, None]
+    if tiebreak is not None:
+        ahead |= (score[:, None, :] == score[:, :, None]) & (
+            tiebreak[:, None, :] > tiebreak[:, :, None]
+        )
+    return (1 + ahead.sum(axis=2)).astype(np.int8)
+
+
+def bench(
+    game: str,
+    variant: str,
+    players: int,
+    policy: str,
+    threads: int,
+    n_games: int,
+    reference_games: int,
+    warmup: Callable[[], Any],
+    simulate: Callable[[int], Any],
+    reference_game: Callable[[int], Any],
+) -> dict[str, Any]:
+    """games/s of a kernel (``threads`` numba threads) and of its reference.py, same seeds.
+
+    ``warmup()`` compiles; ``simulate(n)`` runs games 0..n-1 of seed 1 through the kernel;
+    ``reference_game(g)`` plays game g of seed 1 with the reference."""
+    import numba
+
+    old = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        warmup()
+        t = time.perf_counter()
+        simulate(n_games)
+        numba_rate = n_games / (time.perf_counter() - t)
+    finally:
+        numba.set_num_threads(old)
+    t = time.perf_counter()
+    for g in range(reference_games):
+        reference_game(g)
+    ref_rate = reference_games / (time.perf_counter() - t)
+    return {
+        "game": game,
+        "variant": variant,
+        "players": players,
+        "policy": policy,
+        "threads": threads,
+        "numba_games_per_s": round(numba_rate, 1),
+        "reference_games_per_s": round(ref_rate, 2),
+        "ratio": round(numba_rate / ref_rate, 1),
+    }
