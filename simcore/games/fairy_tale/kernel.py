@@ -148,8 +148,8 @@ class GameState(NamedTuple):
 
 
 def new_state(n_cards: int, deck_size: int) -> GameState:
-    """A zeroed game state (``n_cards`` distinct cards, at most ``MC``) with its views."""
-    assert n_cards <= MC
+    """A zeroed game state (``n_cards`` distinct cards, fewer than ``MC``) with its views."""
+    assert n_cards < MC
     flat = np.zeros(STATE_FIXED + deck_size, np.int32)
     P = MAX_PLAYERS
 

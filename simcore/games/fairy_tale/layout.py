@@ -8,8 +8,10 @@ them to the stack in every inner loop. Here one array holds all the tables and o
 the state of a game, every region at a compile-time offset with a compile-time row stride,
 so an access is ``base + constant + index`` and only two data pointers stay live.
 
-Card-indexed rows have ``MC = MAX_CARDS`` entries (``tables.py`` rejects a card file with
-more distinct cards), so a row stride is a constant. Sizes that depend on the data (the
+Card-indexed rows have ``MC = MAX_CARDS + 1`` entries (``tables.py`` rejects a card file with
+more distinct cards), so a row stride is a constant; the last entry, ``NO_CARD``, is a card
+nobody ever holds (every count of it stays 0), used as padding where a fixed-length loop is
+cheaper than a loop that stops at a -1. Sizes that depend on the data (the
 number of distinct cards, the deck) are read from ``kt`` at run time.
 
 ``kt`` (built once per chunk by ``build_kt`` from ``tables.Tables``, read-only):
@@ -18,7 +20,8 @@ number of distinct cards, the deck) are read from ``kt`` at run time.
   so one column of all cards is contiguous); quest needs: ``kt[K_NEED0 + k * MC + c]``;
 * ``kt[K_DEPS + c * MC + k]``: ``deps[c, k]``, -1 padded to ``MC``; the same cards split
   into those that count c (``K_COUNT_DEPS``) and the others (``K_OTHER_DEPS``: quests that
-  need c, majority quests of c's faction), each -1 padded;
+  need c, majority quests of c's faction), each padded with ``NO_CARD`` to ``DEP_W``
+  entries (visited without a test) and then with -1;
 * ``K_GAIN_*``: the gain of one more face-up copy of c for the kinds with a closed form,
   ``GAIN_A + GAIN_B * own[GAIN_OF] + GAIN_C * own[c]`` (fixed and wild: points; counting
   another card: per x its count; counting itself: per x (2n + 1)); ``K_GAIN_SLOW`` = 1 for
@@ -76,7 +79,9 @@ from .tables import (
     Value,
 )
 
-MC = MAX_CARDS  # row stride of every card-indexed row
+MC = MAX_CARDS + 1  # row stride of every card-indexed row
+NO_CARD = MC - 1  # a card index nobody holds: padding with zero counts (and per 0)
+DEP_W = 2  # dependents visited unconditionally (enough for the reference deck; more: a loop)
 NF = len(FACTIONS)
 P = MAX_PLAYERS
 N_BREAKDOWN = 5  # score breakdown columns (kernel.B_*)
@@ -209,6 +214,9 @@ def build_tables(ct, deps, deck, id_order, in_deck, rules, sel):
     for c in range(n_cards):
         for col in range(ct.shape[1]):
             kt[col * MC + c] = ct[c, col]
+        for k in range(DEP_W):
+            kt[K_COUNT_DEPS + c * MC + k] = NO_CARD
+            kt[K_OTHER_DEPS + c * MC + k] = NO_CARD
         n_count = 0
         n_other = 0
         for k in range(deps.shape[1]):
@@ -243,6 +251,8 @@ def build_tables(ct, deps, deck, id_order, in_deck, rules, sel):
         kt[K_IN_DECK + c] = in_deck[c]
         if in_deck[c] == 1 and ct[c, C_VALUE] != V_WILD:
             km[KM_COPYABLE] |= bit(c)
+    kt[K_PER + NO_CARD] = 0
+    kt[K_VALUE + NO_CARD] = V_FIXED
     for r in range(rules.shape[0]):
         kt[K_RULES + r] = rules[r]
     kt[K_N_CARDS] = n_cards

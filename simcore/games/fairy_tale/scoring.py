@@ -21,6 +21,7 @@ from simcore.jit import hot, hot_inline
 
 from .layout import (
     CNT,
+    DEP_W,
     FCNT,
     HFC,
     HYP,
@@ -52,6 +53,7 @@ V_QUEST_CARDS = int(Value.QUEST_CARDS)
 V_QUEST_MAJORITY = int(Value.QUEST_MAJORITY)
 V_MAJORITY = int(Value.MAJORITY)
 V_WILD = int(Value.WILD)
+assert DEP_W == 2  # gain_if_added visits the first two dependents unrolled
 
 
 @hot_inline
@@ -125,25 +127,43 @@ def gain_if_added(kt, st, c, own, ownf, n_players, p, strict):
         d = (n + 1) * copy_value(kt, st, c, own, ownf, n_players, p, strict) - before
         st[ix(own + c)] -= 1
         st[ix(ownf + f)] -= 1
-    for k in range(MC):  # each copy of a card u counting c: + per(u)
-        u = kt[ix(K_COUNT_DEPS + c * MC + k)]
+    # Each copy of a card u counting c gains per(u). The first DEP_W entries are cards or
+    # NO_CARD (count 0): no test, no loop exit to mispredict.
+    deps = K_COUNT_DEPS + c * MC
+    u0 = kt[ix(deps)]
+    u1 = kt[ix(deps + 1)]
+    d += st[ix(own + u0)] * kt[ix(K_PER + u0)] + st[ix(own + u1)] * kt[ix(K_PER + u1)]
+    for k in range(DEP_W, MC):
+        u = kt[ix(deps + k)]
         if u < 0:
             break
         d += st[ix(own + u)] * kt[ix(K_PER + u)]
-    for k in range(MC):  # quests that need c, majority quests of its faction
-        u = kt[ix(K_OTHER_DEPS + c * MC + k)]
+    # Quests that need c, majority quests of its faction: only held ones can change.
+    deps = K_OTHER_DEPS + c * MC
+    d += _dep_change(kt, st, c, f, kt[ix(deps)], own, ownf, n_players, p, strict)
+    d += _dep_change(kt, st, c, f, kt[ix(deps + 1)], own, ownf, n_players, p, strict)
+    for k in range(DEP_W, MC):
+        u = kt[ix(deps + k)]
         if u < 0:
             break
-        m = st[ix(own + u)]
-        if m != 0:
-            b = copy_value(kt, st, u, own, ownf, n_players, p, strict)
-            st[ix(own + c)] += 1
-            st[ix(ownf + f)] += 1
-            a = copy_value(kt, st, u, own, ownf, n_players, p, strict)
-            st[ix(own + c)] -= 1
-            st[ix(ownf + f)] -= 1
-            d += m * (a - b)
+        d += _dep_change(kt, st, c, f, u, own, ownf, n_players, p, strict)
     return d
+
+
+@hot_inline
+def _dep_change(kt, st, c, f, u, own, ownf, n_players, p, strict):
+    """Change of the held copies of ``u`` (a quest or majority quest depending on card ``c``
+    of faction ``f``) when one more ``c`` is face up; 0 when ``u`` is not held."""
+    m = st[ix(own + u)]
+    if m == 0:
+        return 0
+    b = copy_value(kt, st, u, own, ownf, n_players, p, strict)
+    st[ix(own + c)] += 1
+    st[ix(ownf + f)] += 1
+    a = copy_value(kt, st, u, own, ownf, n_players, p, strict)
+    st[ix(own + c)] -= 1
+    st[ix(ownf + f)] -= 1
+    return m * (a - b)
 
 
 @hot

@@ -39,7 +39,8 @@ TABLEAU = ROUNDS * PLAYS  # 12 tableau cards per player at the end (beginner: 1 
 MAX_EFFECT_COUNT = 3  # an effect opens/closes at most 3 cards (the reference's cards all say 1)
 MAX_NEEDS = 4  # a quest names at most 4 cards
 MAX_CLOSES = MAX_PLAYERS * MAX_EFFECT_COUNT  # Close effects aimed at one player in one step
-MAX_CARDS = 64  # distinct cards in a card file: the kernel's card-indexed rows (layout.py)
+MAX_CARDS = 63  # distinct cards in a card file: the kernel's card rows have 64 entries, the
+# last one a card nobody ever holds (layout.py: MC, NO_CARD)
 
 
 class Value(IntEnum):
