@@ -1,0 +1,59 @@
+"""The kernel's flat layout (``layout.py``): the card-count bound it relies on, and the count
+masks it keeps beside the count rows."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simcore.cards import CardDataError
+from simcore.games.fairy_tale import kernel
+from simcore.games.fairy_tale.engine import prepare
+from simcore.games.fairy_tale.layout import MC, NO_CARD, SM_CNT, SM_DCNT, SM_HYP
+from simcore.games.fairy_tale.tables import DEFAULT_CARDS, MAX_CARDS, CardSet, load_cardset
+
+
+def _with_extra_cards(tmp_path: Path, n_extra: int) -> Path:
+    """The default card file plus ``n_extra`` plain fixed cards."""
+    text = DEFAULT_CARDS.read_text()
+    for i in range(n_extra):
+        text += (
+            f'\n[[card]]\nid = "filler-{i}"\nname = "Filler {i}"\nfaction = "shadow"\n'
+            'category = "character"\ncopies = 1\ntier = "basic"\nstatus = "proposal"\n'
+            'text = "-"\nvalue = { kind = "fixed", points = 1 }\n'
+        )
+    path = tmp_path / "cards.toml"
+    path.write_text(text)
+    return path
+
+
+def test_card_files_up_to_the_bound_load_and_larger_ones_are_rejected(tmp_path: Path) -> None:
+    n_default = len(load_cardset().cards)
+    assert MAX_CARDS == MC - 1 == NO_CARD  # the last row entry is the never-held padding card
+    assert len(load_cardset(_with_extra_cards(tmp_path, MAX_CARDS - n_default)).cards) == MAX_CARDS
+    with pytest.raises(CardDataError, match=re.escape(f"at most {MAX_CARDS} distinct cards")):
+        load_cardset(_with_extra_cards(tmp_path, MAX_CARDS + 1 - n_default))
+
+
+def test_count_masks_match_the_count_rows_after_every_game(cards: CardSet) -> None:
+    """Bit t of a player's mask is set exactly when the count row has card t (checking mode
+    verifies the same after every step); the padding card is never held."""
+    prepared = prepare(
+        cards, "expert", 5, ["greedy", "random", "collector", "greedy", "random"], False
+    )
+    tb = tuple(prepared.tables)
+    s = kernel.new_state(tb[0].shape[0], tb[2].shape[0])
+    for g in range(30):
+        s.policy[:5] = [1, 0, 2, 1, 0]
+        assert kernel.play_game(tb, prepared.weights, s, 5, np.uint64(9), g, True) == 0
+        for p in range(5):
+            for rows, mask in ((s.dcnt, SM_DCNT), (s.hyp, SM_HYP)):
+                bits = [(int(s.sm[mask + p]) >> t) & 1 for t in range(MC)]
+                assert bits == [int(x > 0) for x in rows[p]]
+            if s.trick_as[p] < 0:  # a Trickster's final identity is scored without its mask
+                bits = [(int(s.sm[SM_CNT + p]) >> t) & 1 for t in range(MC)]
+                assert bits == [int(x > 0) for x in s.cnt[p]]
+            assert s.cnt[p, NO_CARD] == s.dcnt[p, NO_CARD] == s.hyp[p, NO_CARD] == 0
