@@ -398,7 +398,7 @@ def _random_pick(s, n):
 # --- policy decisions (reference.Brain) ----------------------------------------------------------
 
 
-@hot_outline
+@hot
 def card_value(tb, weights, s, p, unit, n_players):
     """``Brain.card_value``: the kingdom with ``unit`` added pending and fresh on virtual
     spot 0, then 3 (cost paid), the better one; minus ``W_UNAFFORDABLE`` if unaffordable."""
@@ -431,7 +431,7 @@ def _draft_value(tb, weights, s, p, card, n_players):
     return s.dvf[p, u]
 
 
-@hot_outline
+@hot
 def draft_choice(tb, weights, s, p, pack, m, discard, n_players):
     """Index in ``pack[:m]`` of the card to take (``discard``: to throw away, 2 players)."""
     if m == 1:
@@ -478,7 +478,7 @@ def _sketch_move(s, p, kind, a, b, tb):
     return n, gold
 
 
-@hot_outline
+@hot
 def deploy_choice(tb, weights, s, p, n_opt, n_players):
     """``Brain.deploy_step``: index of the deployment step taken."""
     if n_opt == 1:
@@ -496,7 +496,7 @@ def deploy_choice(tb, weights, s, p, n_opt, n_players):
     return chosen
 
 
-@hot_outline
+@hot
 def keep_choice(tb, weights, s, p, n_players):
     """``Brain.keep``: 0 = nothing, i = ``hand[i - 1]`` (nothing is valued -inf)."""
     m = s.pi[p, I_HAND_N]
@@ -514,7 +514,7 @@ def keep_choice(tb, weights, s, p, n_players):
     return chosen
 
 
-@hot_outline
+@hot
 def age_target_choice(tb, weights, s, p, n_spots, amount, n_players):
     """``Brain.age_target``: index in ``s.spots[:n_spots]`` of the unit given ``amount``."""
     if n_spots == 1:
@@ -535,7 +535,7 @@ def age_target_choice(tb, weights, s, p, n_spots, amount, n_players):
     return chosen
 
 
-@hot_outline
+@hot
 def build_choice(tb, weights, s, p, n_opt, n_players):
     """``Brain.build``: 0 = nothing, i = ``s.bopt[i - 1]``."""
     if n_opt == 0:
@@ -557,7 +557,7 @@ def build_choice(tb, weights, s, p, n_opt, n_players):
     return chosen
 
 
-@hot_outline
+@hot
 def heal_choice(tb, weights, s, p, n_save):
     """``Brain.heal``: 0 = nobody, i = the unit on ``s.spots[i - 1]``. A save is worth
     W_SAVE_STRENGTH x (printed strength x turns left) - its death LP - W_GOLD x its gold."""
@@ -701,7 +701,7 @@ def _add_opt(s, n, kind, a, b):
     return n + 1
 
 
-@hot_outline
+@hot
 def moves(tb, s, p):
     """``Game.moves``: the legal deployment steps into ``s.opt``, in the documented order;
     returns their count."""
@@ -740,7 +740,7 @@ def moves(tb, s, p):
     return n
 
 
-@hot_outline
+@hot
 def death_abilities(tb, s, p, mask_spots):
     """``Game.death_abilities``: the death abilities of seat ``p``'s units on the spots of
     bitmask ``mask_spots``: LP booked as ``aging``, gold gained at once. (LP, gold)."""
@@ -806,7 +806,7 @@ def _pay(tb, s, p, turn):
             row[L_ROW] = ROW_FRONT if spot < MAX_FRONT else ROW_BACK
 
 
-@hot_outline
+@hot
 def _add_age(tb, weights, s, p, spot, j, n_players):
     """``Game.add_age``: ability ``j`` of the unit on ``spot`` puts tokens on itself, on each
     other unit, or on one unit chosen by the policy."""
@@ -868,7 +868,7 @@ def _deployment_lp(tb, s, p, spot, j):
     _score(s, p, LP_DEPLOYMENT, lp)
 
 
-@hot_outline
+@hot
 def _shapeshift(tb, s, p, spot, j, turn):
     """``Game.shapeshift``: reveal until a unit of cost <= max_cost; it takes the spot with
     ``age`` tokens. Returns 1 when the revealed unit is on the spot and its on-deploy
@@ -1053,7 +1053,7 @@ def income(tb, s, n_players):
 # --- §2.5 Construction ----------------------------------------------------------------------------
 
 
-@hot_outline
+@hot
 def payment(tb, s, p, b, level, upgrade):
     """``Game.payment``: the cheapest gold payment for building ``b`` to ``level``, -1 if
     impossible (the first cheapest of the gold/resource choices; gold held not checked)."""
