@@ -7,6 +7,8 @@ card, portals and face-up portals included), under both presets and random §9 l
 
 * the cached score change equals the change of ``reference.KingdomView``'s total;
 * the cached Legend checks equal the reference's, for the kingdom and the changed kingdom;
+* the plan terms (Σ points × Legend progress over the river, dragons' progress to
+  domestication) equal ``Brain.near`` / ``Brain.tame_progress``, to the last bit;
 * the greedy claim term ``max(0, claim - b_claim)`` equals the one from full rescoring
   (``b_claim``: the kingdom's best claim now), and with ``b_claim = -1`` the claim is the
   full best claim after the change (``claim_before``'s question);
@@ -74,6 +76,21 @@ def total(view: KingdomView) -> int:
     return sum(view.breakdown().values())
 
 
+def near(rules: Rules, view: KingdomView, river: list[int]) -> float:
+    """``Brain.near``: Σ over the river Legends of points × progress."""
+    return sum(
+        rules.legends[g].points * view.legend_progress(rules.legends[g]) for g in river if g >= 0
+    )
+
+
+def tame(rules: Rules, view: KingdomView) -> float:
+    """``Brain.tame_progress``."""
+    return sum(
+        min(max((view.tame_links(d, k) for k in rules.tame), default=0), 2) / 2
+        for d in view.cells(Kind.DRAGON)
+    )
+
+
 def best_claim(rules: Rules, view: KingdomView, river: list[int]) -> int:
     pts = [rules.legends[g].points for g in river if g >= 0 and view.legend_met(rules.legends[g])]
     return max(pts, default=0)
@@ -120,11 +137,21 @@ def test_incremental_change_equals_full_rescoring(data, case) -> None:
 
     # the score change and the claim term, for the kingdom's own best claim and another
     claim_after = best_claim(rules, after, river)
+    incremental.load_pair_row(tb, s, g, cell)
+    assert incremental.near_after(tb, s, -1, -1, 0) == near(rules, before, river), where
+    assert incremental.tame_after(tb, s, -1, -1, 0) == tame(rules, before), where
     for bc in (b_claim, -1):  # the best claim now; -1: the full best claim after
-        d, c = incremental.evaluate_change(tb, s, g, cell, kind, True, bc)
+        d, c, n, t = incremental.evaluate_change(tb, s, g, cell, kind, True, bc, True, True)
         assert d == total(after) - total(before), (where, d)
         assert max(0, c - bc) == max(0, claim_after - bc), (where, bc, c, claim_after)
-        assert incremental.evaluate_change(tb, s, g, cell, kind, False, bc)[1] == 0
+        assert n == near(rules, after, river), (where, n)
+        assert t == tame(rules, after), (where, t)
+        assert incremental.evaluate_change(tb, s, g, cell, kind, False, bc, False, False)[1:] == (
+            0,
+            0.0,
+            0.0,
+        )
+        incremental.load_claims(tb, s)  # gain rows: filled again for the next b_claim
     assert incremental.best_claim_changed(tb, s, g, cell, kind) == claim_after, where
     assert g.tolist() == grid  # the rescoring path restores the grid ...
     assert s.kfacts[incremental.KF_VIS] == vis  # ... and the caches

@@ -19,7 +19,18 @@ until the next ``load_kingdom``; nothing else writes them.
 * ``s.dtame[d, k]`` - for each visible dragon ``d`` and each domesticating kind ``k``: its
   linked visible cards of kind ``k`` (§7.3, ``dragon_via_portal`` and portal-blindness
   as in ``scoring.dragon_is_tame``); other rows are stale.
-* ``s.kfacts[KF_*]`` - the kingdom's visible mask, portal-blind cells and dragon points.
+* ``s.kfacts[KF_*]`` - the kingdom's visible cells, portal-blind cells, dragon points and
+  domesticated dragons.
+
+Per decision, on top (``load_claims``, for the river as it is; valid with the kingdom):
+
+* ``s.goal[k]``, ``s.ready[slot, way]`` - the river Legends a card could newly meet, and
+  where (``load_claims``);
+* ``s.gain[k, c]`` - the claim gain of kind ``k`` on each cell, filled lazily one kind at a
+  time (``load_gain_row``; ``kfacts[KF_GAIN_ROWS]`` says which rows are filled).
+
+Per candidate cell: ``s.prow[k]`` - the pair points of kind ``k`` on that cell
+(``load_pair_row``).
 
 The score of a kingdom's land points and conflicts is a sum over its linked pairs of cards
 (``tables.pair_points``): a non-portal kind ``k`` put on ``c`` in place of ``o`` changes
@@ -39,6 +50,11 @@ from __future__ import annotations
 from simcore.jit import hot, hot_outline
 
 from .scoring import (
+    ADJ_ORTHOGONAL,
+    ALL_CELLS,
+    K_DRAGON,
+    K_PORTAL,
+    SHAPE_PRESENT,
     dragon_value,
     fill_reach,
     popcount,
@@ -61,21 +77,15 @@ from .tables import (
     R_LEGEND_GOBLIN_VIA_PORTAL,
     R_LEGEND_ROW,
     R_PORTAL_CHAINING,
-    Adjacency,
-    Kind,
-    Shape,
 )
-
-K_DRAGON = int(Kind.DRAGON)
-K_PORTAL = int(Kind.PORTAL)
-SHAPE_PRESENT = int(Shape.PRESENT)
-ADJ_ORTHOGONAL = int(Adjacency.ORTHOGONAL)
 
 # ``GameState.kfacts`` entries (int64): facts of the loaded kingdom.
 KF_VIS = 0  # visible cells
 KF_BLINDS = 1  # visible portal-blind cells (goblins)
 KF_DRAGON_PTS = 2  # §7.3 dragon points
-N_KFACTS = 3
+KF_TAME = 3  # visible dragons that are domesticated
+KF_GAIN_ROWS = 4  # kinds whose ``s.gain`` row is filled (``load_claims`` clears it)
+N_KFACTS = 5
 
 
 @hot
@@ -124,6 +134,7 @@ def load_kingdom(tb, s, grid, vis):
     via = rules[R_DRAGON_VIA_PORTAL] != 0
     n = 0
     tame = 0
+    tame_cells = 0
     m = s.kmask[K_DRAGON]
     while m:
         d = trailing_zeros(m)
@@ -138,7 +149,9 @@ def load_kingdom(tb, s, grid, vis):
                     is_tame = True
         if is_tame:
             tame += 1
+            tame_cells |= 1 << d
     s.kfacts[KF_VIS] = vis
+    s.kfacts[KF_TAME] = tame_cells
     s.kfacts[KF_BLINDS] = blinds
     s.kfacts[KF_DRAGON_PTS] = dragon_score(n, tame, dragon_values, rules)
 
@@ -170,20 +183,25 @@ def portal_zone(tb, s, c):
 
 
 @hot
-def pair_sum(tb, s, grid, c, k):
-    """§7.1 + §7.2 points of the pairs a card of kind ``k`` on ``c`` forms with the visible
-    cards linked to ``c`` (``tables.pair_points``)."""
+def load_pair_row(tb, s, grid, c):
+    """Fill ``s.prow[k]`` for every kind ``k``: the §7.1 + §7.2 points of the pairs a card of
+    kind ``k`` on ``c`` forms with the visible cards linked to ``c`` (``tables.pair_points``;
+    the tables are symmetric, so a linked card of kind ``q`` adds row ``q``). A card ``o``
+    replaced by ``k`` on ``c`` changes these points by ``prow[k] - prow[o]``."""
     adj, pair_adjacent, pair_portal = tb[8], tb[11], tb[12]
+    for k in range(N_KINDS):
+        s.prow[k] = 0
     m = s.reach[c] & s.kfacts[KF_VIS]
-    t = 0
     while m:
         j = trailing_zeros(m)
         m &= m - 1
+        q = grid[j]
         if (adj[c] >> j) & 1:
-            t += pair_adjacent[k, grid[j]]
+            for k in range(N_KINDS):
+                s.prow[k] += pair_adjacent[q, k]
         else:
-            t += pair_portal[k, grid[j]]
-    return t
+            for k in range(N_KINDS):
+                s.prow[k] += pair_portal[q, k]
 
 
 @hot
@@ -205,6 +223,9 @@ def dragons_after_card(tb, s, c, o, k):
         far = via and (s.reach[d] >> c) & 1 != 0
         lost = o >= 0 and kind_tame[o] != 0 and (near or (far and kind_blind[o] == 0))
         won = kind_tame[k] != 0 and (near or (far and kind_blind[k] == 0))
+        if not lost and not won:
+            tame += (s.kfacts[KF_TAME] >> d) & 1
+            continue
         for b in range(N_KINDS):
             if kind_tame[b]:
                 x = s.dtame[d, b]
@@ -251,17 +272,18 @@ def dragons_after_portal(tb, s, c, zone):
 def delta_score(tb, s, grid, c, k, zone):
     """The change of the kingdom total (``scoring.score_kingdom``: land points, conflicts,
     dragons) when kind ``k`` is put face up on cell ``c`` of the loaded kingdom ``grid``.
-    ``zone``: ``portal_zone(tb, s, c)`` when ``k`` is a portal (else unused). The cell may
-    not hold a face-up portal (``rescored_change``)."""
+    Needs ``load_pair_row(tb, s, grid, c)``. ``zone``: ``portal_zone(tb, s, c)`` when ``k``
+    is a portal (else unused). The cell may not hold a face-up portal
+    (``rescored_change``)."""
     vis = s.kfacts[KF_VIS]
     o = grid[c] if (vis >> c) & 1 else -1
     if o == k:
         return 0
     d = 0
     if o >= 0:
-        d -= pair_sum(tb, s, grid, c, o)
+        d -= s.prow[o]
     if k != K_PORTAL:
-        d += pair_sum(tb, s, grid, c, k)
+        d += s.prow[k]
         kind_tame = tb[2]
         touches = k == K_DRAGON or kind_tame[k] != 0
         if o >= 0:
@@ -303,47 +325,6 @@ def legend_links(tb, s, i, a, b, orth, zone):
 
 
 @hot
-def legend_met_after(tb, s, g, c, k, zone):
-    """§5: does the loaded kingdom meet Legend row ``g`` once kind ``k`` is face up on ``c``
-    (``c`` = -1: unchanged)? ``zone``: ``portal_zone`` when ``k`` is a portal, else 0.
-    (``scoring.legend_met`` over the caches; the cell may not hold a face-up portal.)"""
-    legend = tb[6]
-    vis = s.kfacts[KF_VIS]
-    cell = 0
-    if c >= 0:
-        cell = 1 << c
-        vis |= cell
-    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
-        need = legend[g, LG_KINDS]
-        for q in range(N_KINDS):
-            if (need >> q) & 1:
-                have = s.kmask[q] & ~cell
-                if q == k:
-                    have |= cell
-                if have == 0:
-                    return False
-        return True
-    orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
-    count = legend[g, LG_COUNT]
-    ways = 2 if legend[g, LG_EITHER] else 1
-    for way in range(ways):
-        a = legend[g, LG_CENTRE] if way == 0 else legend[g, LG_AROUND]
-        b = legend[g, LG_AROUND] if way == 0 else legend[g, LG_CENTRE]
-        centres = s.kmask[a] & ~cell
-        arounds = s.kmask[b] & ~cell
-        if a == k:
-            centres |= cell
-        if b == k:
-            arounds |= cell
-        while centres:
-            i = trailing_zeros(centres)
-            centres &= centres - 1
-            if popcount(legend_links(tb, s, i, a, b, orth, zone) & vis & arounds) >= count:
-                return True
-    return False
-
-
-@hot
 def best_claim_after(tb, s, c, k, zone):
     """``policies.best_claim`` of the loaded kingdom once kind ``k`` is face up on ``c``
     (``c`` = -1: as it is): points of the best river Legend it meets, 0 if none."""
@@ -369,7 +350,8 @@ def claim_gain(tb, s, c, k, zone, b_claim):
 
     Only Legends worth more than ``b_claim`` can raise the claim, and none of them is met now
     (else ``b_claim`` would be at least their points). A non-portal card changes no link and
-    only adds its own kind: it can newly meet only a Legend that names that kind."""
+    only adds its own kind: it can newly meet only a Legend that names that kind. A portal
+    links only cards of its zone to each other: a linked Legend needs both its kinds there."""
     legend, rules = tb[6], tb[9]
     best = 0
     for slot in range(rules[R_LEGEND_ROW]):
@@ -379,23 +361,25 @@ def claim_gain(tb, s, c, k, zone, b_claim):
         pts = legend[g, LG_POINTS]
         if pts <= b_claim or pts <= best:
             continue
-        if k != K_PORTAL:
-            if legend[g, LG_SHAPE] == SHAPE_PRESENT:
-                named = (legend[g, LG_KINDS] >> k) & 1 != 0
-            else:
-                named = legend[g, LG_CENTRE] == k or legend[g, LG_AROUND] == k
-            if not named:
-                continue
-        if legend_met_after(tb, s, g, c, k, zone):
+        if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+            useful = (legend[g, LG_KINDS] >> k) & 1 != 0
+        elif k != K_PORTAL:
+            useful = legend[g, LG_CENTRE] == k or legend[g, LG_AROUND] == k
+        else:  # new links join only zone cards: the zone must hold both kinds
+            zs = zone & ~(1 << c)
+            a, b = legend[g, LG_CENTRE], legend[g, LG_AROUND]
+            useful = (zs & s.kmask[a]) != 0 and (zs & s.kmask[b]) != 0
+        if useful and legend_met_after(tb, s, g, c, k, zone):
             best = pts
     return best
 
 
 @hot_outline
-def rescored_change(tb, s, grid, c, k, claim):
-    """(score change, best claim after or 0 if not ``claim``) of kind ``k`` face up on ``c``
-    of the loaded kingdom, by rescoring both kingdoms in full. For the one case the caches do
-    not cover: replacing a face-up portal (possible only when a rules file unlocks portals),
+def rescored_change(tb, s, grid, c, k, claim, near, tame):
+    """(score change, best claim after, near after, tame after) of kind ``k`` face up on ``c``
+    of the loaded kingdom, by rescoring both kingdoms in full; each of the last three only
+    when asked (``claim``, ``near``, ``tame``), else 0. For the one case the caches do not
+    cover: replacing a face-up portal (possible only when a rules file unlocks portals),
     which can split a portal group. Leaves ``grid`` and the caches as they were (the
     kingdom's are reloaded; ``load_claims``' are not touched)."""
     kind_cat, kind_blind, kind_tame, land_pts, rival = tb[0], tb[1], tb[2], tb[4], tb[5]
@@ -414,13 +398,126 @@ def rescored_change(tb, s, grid, c, k, claim):
         )  # fmt: skip
         change += total if step == 1 else -total
     best = 0
-    if claim:
+    n = 0.0
+    t = 0.0
+    if claim or near or tame:
         load_kingdom(tb, s, grid, vis)
-        best = best_claim_after(tb, s, -1, -1, 0)
+        if claim:
+            best = best_claim_after(tb, s, -1, -1, 0)
+        if near:
+            n = near_after(tb, s, -1, -1, 0)
+        if tame:
+            t = tame_after(tb, s, -1, -1, 0)
     grid[c] = o
-    if claim:
+    if claim or near or tame:
         load_kingdom(tb, s, grid, vis0)
-    return change, best
+    return change, best, n, t
+
+
+@hot
+def legend_progress_after(tb, s, g, c, k, zone):
+    """How far the loaded kingdom, once kind ``k`` is face up on ``c`` (``c`` = -1: as it
+    is), is towards Legend row ``g``, as ``(done, needed)``: ``present``: the named kinds
+    present, of those named; linked: 1 + the best centre's min(linked ``around`` cards,
+    count), of count + 1 (0 without a centre). ``done / needed`` is
+    ``KingdomView.legend_progress``; the Legend is met when ``done == needed`` (§5,
+    ``scoring.legend_met``). ``zone``: ``portal_zone`` when ``k`` is a portal, else 0; the
+    cell may not hold a face-up portal."""
+    legend = tb[6]
+    vis = s.kfacts[KF_VIS]
+    cell = 0
+    if c >= 0:
+        cell = 1 << c
+        vis |= cell
+    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+        need = legend[g, LG_KINDS]
+        have = 0
+        named = 0
+        for q in range(N_KINDS):
+            if (need >> q) & 1:
+                named += 1
+                if (s.kmask[q] & ~cell) != 0 or (q == k and cell != 0):
+                    have += 1
+        return have, named
+    orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
+    count = legend[g, LG_COUNT]
+    done = 0
+    for way in range(2 if legend[g, LG_EITHER] else 1):
+        a = legend[g, LG_CENTRE] if way == 0 else legend[g, LG_AROUND]
+        b = legend[g, LG_AROUND] if way == 0 else legend[g, LG_CENTRE]
+        centres = s.kmask[a] & ~cell
+        arounds = s.kmask[b] & ~cell
+        if a == k:
+            centres |= cell
+        if b == k:
+            arounds |= cell
+        while centres and done <= count:
+            i = trailing_zeros(centres)
+            centres &= centres - 1
+            n = popcount(legend_links(tb, s, i, a, b, orth, zone) & vis & arounds)
+            done = max(done, 1 + min(n, count))
+    return done, count + 1
+
+
+@hot
+def legend_met_after(tb, s, g, c, k, zone):
+    """§5: does the loaded kingdom meet Legend row ``g`` once kind ``k`` is face up on ``c``?
+    (``legend_progress_after`` complete.)"""
+    done, needed = legend_progress_after(tb, s, g, c, k, zone)
+    return done == needed
+
+
+@hot
+def near_after(tb, s, c, k, zone):
+    """``W_NEAR``'s feature of the changed kingdom (``Brain.near``): Σ over the river
+    Legends (slot order) of points × progress (``legend_progress_after``)."""
+    legend, rules = tb[6], tb[9]
+    near = 0.0
+    for slot in range(rules[R_LEGEND_ROW]):
+        g = s.river[slot]
+        if g >= 0:
+            done, needed = legend_progress_after(tb, s, g, c, k, zone)
+            near += legend[g, LG_POINTS] * (done / needed)
+    return near
+
+
+@hot
+def tame_after(tb, s, c, k, zone):
+    """``W_TAME``'s feature of the changed kingdom (``policies.tame_progress``): Σ over its
+    visible dragons, in cell order, of min(best linked count of one domesticating kind, 2)
+    / 2."""
+    kind_blind, kind_tame, adj, rules = tb[1], tb[2], tb[8], tb[9]
+    via = rules[R_DRAGON_VIA_PORTAL] != 0
+    vis = s.kfacts[KF_VIS]
+    blinds = s.kfacts[KF_BLINDS]
+    dragons = s.kmask[K_DRAGON]
+    cell = 0
+    if c >= 0:
+        cell = 1 << c
+        vis |= cell
+        blinds &= ~cell
+        dragons &= ~cell
+        if kind_blind[k]:
+            blinds |= cell
+        if k == K_DRAGON:
+            dragons |= cell
+    total = 0.0
+    while dragons:
+        d = trailing_zeros(dragons)
+        dragons &= dragons - 1
+        reach = s.reach[d]
+        if (zone >> d) & 1:
+            reach |= zone & ~(1 << d)
+        links = dragon_links(adj[d], reach, vis, blinds, via)
+        best = 0
+        for q in range(N_KINDS):
+            if kind_tame[q]:
+                have = s.kmask[q] & ~cell
+                if q == k:
+                    have |= cell
+                best = max(best, popcount(links & have))
+        total += min(best, 2) / 2
+    return total
 
 
 @hot
@@ -437,6 +534,7 @@ def load_claims(tb, s):
       a ``present`` Legend's missing kinds (``way`` 0)."""
     legend, rules = tb[6], tb[9]
     vis = s.kfacts[KF_VIS]
+    s.kfacts[KF_GAIN_ROWS] = 0
     present = 0
     for k in range(N_KINDS):
         s.goal[k] = 0
@@ -491,52 +589,59 @@ def load_claims(tb, s):
 
 
 @hot
-def claim_gain_card(tb, s, grid, c, k):
-    """``claim_gain`` for a non-portal kind ``k`` on ``c`` (not already holding ``k``) from the
-    caches of ``load_claims`` (same ``b_claim``): a Legend of ``s.goal[k]`` is met once ``k``
-    is on ``c`` if ``c``, as a centre, counts enough cards, or ``c`` completes a centre that
-    lacks one card (``s.ready``), or (``present``) ``c`` did not hold the last card of a
-    named kind."""
+def load_gain_row(tb, s, k):
+    """Fill ``s.gain[k, c]`` for every cell ``c``: ``claim_gain`` of the non-portal kind ``k``
+    on ``c`` (``c`` not already showing ``k``), from the caches of ``load_claims`` (same
+    ``b_claim``). A Legend of ``s.goal[k]`` is met once ``k`` is on ``c`` if ``c``, as a
+    centre, counts enough cards; or ``c`` completes a centre that lacks one card
+    (``s.ready``); or (``present``, ``k`` its one missing kind) ``c`` does not hold the last
+    card of a named kind."""
     legend = tb[6]
     vis = s.kfacts[KF_VIS]
-    o = grid[c] if (vis >> c) & 1 else -1
-    best = 0
+    for c in range(CELLS):
+        s.gain[k, c] = 0
     m = s.goal[k]
     while m:
         slot = trailing_zeros(m)
         m &= m - 1
         g = s.river[slot]
-        pts = legend[g, LG_POINTS]
-        if pts <= best:
-            continue
+        cells = 0
         if legend[g, LG_SHAPE] == SHAPE_PRESENT:
-            met = not (o >= 0 and (legend[g, LG_KINDS] >> o) & 1 and s.kmask[o] == 1 << c)
+            cells = ALL_CELLS
+            for q in range(N_KINDS):
+                if (legend[g, LG_KINDS] >> q) & 1 and popcount(s.kmask[q]) == 1:
+                    cells &= ~s.kmask[q]
         else:
-            met = False
             orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
             for way in range(2 if legend[g, LG_EITHER] else 1):
                 a = legend[g, LG_CENTRE] if way == 0 else legend[g, LG_AROUND]
                 b = legend[g, LG_AROUND] if way == 0 else legend[g, LG_CENTRE]
-                if k == b and (s.ready[slot, way] >> c) & 1:
-                    met = True
+                if k == b:
+                    cells |= s.ready[slot, way]
                 if k == a:
-                    links = legend_links(tb, s, c, a, b, orth, 0)
-                    if popcount(links & vis & s.kmask[b]) >= legend[g, LG_COUNT]:
-                        met = True
-        if met:
-            best = pts
-    return best
+                    for c in range(CELLS):
+                        links = legend_links(tb, s, c, a, b, orth, 0)
+                        if popcount(links & vis & s.kmask[b]) >= legend[g, LG_COUNT]:
+                            cells |= 1 << c
+        pts = legend[g, LG_POINTS]
+        while cells:
+            c = trailing_zeros(cells)
+            cells &= cells - 1
+            s.gain[k, c] = max(s.gain[k, c], pts)
+    s.kfacts[KF_GAIN_ROWS] |= 1 << k
 
 
 @hot
-def evaluate_change(tb, s, grid, c, k, claim, b_claim):
-    """(score change, claim) of kind ``k`` face up on cell ``c`` of the loaded kingdom
-    ``grid``: ``claim`` false gives 0; else a value with ``max(0, value - b_claim) ==
-    max(0, best claim after - b_claim)``. ``b_claim``: the kingdom's best claim from
-    ``load_claims`` (its caches loaded), or -1 for the best claim after itself."""
+def evaluate_change(tb, s, grid, c, k, claim, b_claim, near, tame):
+    """The features (``Brain.features``) of kind ``k`` face up on cell ``c`` of the loaded
+    kingdom ``grid`` (``load_pair_row`` done for ``c``), as (score change, claim, near,
+    tame); each of the last three only when asked, else 0. ``claim``: a value with ``max(0,
+    value - b_claim) == max(0, best claim after - b_claim)``, where ``b_claim`` is the
+    kingdom's best claim from ``load_claims`` (its caches loaded), or -1 for the best claim
+    after itself."""
     vis = s.kfacts[KF_VIS]
     if (vis >> c) & 1 and grid[c] == K_PORTAL and k != K_PORTAL:
-        return rescored_change(tb, s, grid, c, k, claim)
+        return rescored_change(tb, s, grid, c, k, claim, near, tame)
     zone = 0
     if k == K_PORTAL:
         zone = portal_zone(tb, s, c)
@@ -548,8 +653,16 @@ def evaluate_change(tb, s, grid, c, k, claim, b_claim):
         elif k == K_PORTAL:
             best = claim_gain(tb, s, c, k, zone, b_claim)
         elif grid[c] != k or not (vis >> c) & 1:
-            best = claim_gain_card(tb, s, grid, c, k)
-    return d, best
+            if not (s.kfacts[KF_GAIN_ROWS] >> k) & 1:
+                load_gain_row(tb, s, k)
+            best = s.gain[k, c]
+    n = 0.0
+    if near:
+        n = near_after(tb, s, c, k, zone)
+    t = 0.0
+    if tame:
+        t = tame_after(tb, s, c, k, zone)
+    return d, best, n, t
 
 
 @hot
@@ -557,8 +670,7 @@ def best_claim_changed(tb, s, grid, c, k):
     """``best_claim_after`` of kind ``k`` face up on ``c`` of the loaded kingdom ``grid``,
     whatever ``c`` holds (a face-up portal: ``rescored_change``)."""
     if (s.kfacts[KF_VIS] >> c) & 1 and grid[c] == K_PORTAL and k != K_PORTAL:
-        _, best = rescored_change(tb, s, grid, c, k, True)
-        return best
+        return rescored_change(tb, s, grid, c, k, True, False, False)[1]
     zone = 0
     if k == K_PORTAL:
         zone = portal_zone(tb, s, c)

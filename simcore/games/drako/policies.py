@@ -73,32 +73,17 @@ from .incremental import (  # noqa: E402
     legend_met_after,
     load_claims,
     load_kingdom,
+    load_pair_row,
+    near_after,
+    tame_after,
 )
-from .scoring import (  # noqa: E402
-    blind_mask,
-    kind_mask,
-    legend_mask,
-    legend_met,
-    partner_mask,
-    popcount,
-    score_kingdom,
-    visible_mask,
-)
+from .scoring import visible_mask  # noqa: E402
 from .tables import (  # noqa: E402
     CELLS,
-    LG_ADJ,
-    LG_AROUND,
-    LG_CENTRE,
-    LG_COUNT,
-    LG_EITHER,
-    LG_KINDS,
     LG_POINTS,
-    LG_SHAPE,
     N_KINDS,
     R_CLAIM_AFTER_FINAL,
-    R_DRAGON_VIA_PORTAL,
     R_FACE_UP_ONLY,
-    R_LEGEND_GOBLIN_VIA_PORTAL,
     R_LEGEND_ROW,
     R_SAME_KIND_FORBIDDEN,
     Adjacency,
@@ -196,118 +181,6 @@ def best_slot(tb, s, n_slots):
 
 
 @hot
-def best_claim(tb, s, grid, vis):
-    """Points of the best river Legend the kingdom meets (0: none). Needs ``s.direct`` /
-    ``s.full`` from ``link_masks`` on the same ``vis``."""
-    kind_blind, legend, rules = tb[1], tb[6], tb[9]
-    found = False
-    best = 0
-    for slot in range(rules[R_LEGEND_ROW]):
-        g = s.river[slot]
-        if g >= 0 and legend_met(g, legend, grid, vis, kind_blind, rules, s.direct, s.full):
-            pts = legend[g, LG_POINTS]
-            if not found or pts > best:
-                best = pts
-                found = True
-    return best
-
-
-@hot
-def _linked_progress(grid, vis, kind_blind, rules, direct, full, centre, around, count, orth):
-    blinds = blind_mask(grid, vis, kind_blind)
-    arounds = kind_mask(grid, vis, around)
-    via = rules[R_LEGEND_GOBLIN_VIA_PORTAL] != 0
-    best = 0.0
-    for i in range(CELLS):
-        if (vis >> i) & 1 and grid[i] == centre:
-            if orth:
-                m = direct[i]
-            else:
-                m = legend_mask(i, kind_blind[centre] != 0, blinds, direct, full, via)
-            n = popcount(m & arounds)
-            v = (1 + min(n, count)) / (count + 1)
-            if v > best:
-                best = v
-    return best
-
-
-@hot
-def legend_progress(g, legend, grid, vis, kind_blind, rules, direct, full):
-    """``KingdomView.legend_progress``: PRESENT: kinds present / kinds named; LINKED: the
-    best centre card's (1 + min(linked, count)) / (count + 1); 0.0 without a centre."""
-    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
-        need = legend[g, LG_KINDS]
-        have = 0
-        named = 0
-        for k in range(N_KINDS):
-            if (need >> k) & 1:
-                named += 1
-                if kind_mask(grid, vis, k) != 0:
-                    have += 1
-        return have / named
-    centre = legend[g, LG_CENTRE]
-    around = legend[g, LG_AROUND]
-    count = legend[g, LG_COUNT]
-    orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
-    best = _linked_progress(grid, vis, kind_blind, rules, direct, full, centre, around, count, orth)
-    if legend[g, LG_EITHER]:
-        v = _linked_progress(
-            grid, vis, kind_blind, rules, direct, full, around, centre, count, orth
-        )
-        if v > best:
-            best = v
-    return best
-
-
-@hot
-def tame_progress(tb, grid, vis, direct, full):
-    """Σ over visible dragons of min(best linked count of one domesticating kind, 2) / 2."""
-    kind_blind, kind_tame, rules = tb[1], tb[2], tb[9]
-    blinds = blind_mask(grid, vis, kind_blind)
-    total = 0.0
-    for d in range(CELLS):
-        if (vis >> d) & 1 and grid[d] == K_DRAGON:
-            if rules[R_DRAGON_VIA_PORTAL]:
-                m = partner_mask(d, False, blinds, direct, full, False)
-            else:
-                m = direct[d]
-            best = 0
-            for k in range(N_KINDS):
-                if kind_tame[k]:
-                    best = max(best, popcount(m & kind_mask(grid, vis, k)))
-            total += min(best, 2) / 2
-    return total
-
-
-@hot_outline
-def features(tb, s, grid, vis, w_legend, w_near, w_tame, claim_ok):
-    """(score, best claim, near, tame) of a visible kingdom (``Brain.features``); the
-    costly terms only when their weight is not 0."""
-    kind_cat, kind_blind, kind_tame, land_pts, rival = tb[0], tb[1], tb[2], tb[4], tb[5]
-    legend = tb[6]
-    dragon_values, adj, rules = tb[7], tb[8], tb[9]
-    score = score_kingdom(
-        grid, vis, kind_cat, kind_blind, kind_tame, land_pts, rival, dragon_values, adj, rules,
-        s.direct, s.full, s.sbd,
-    )  # fmt: skip
-    claim = 0
-    if claim_ok and w_legend != 0.0:
-        claim = best_claim(tb, s, grid, vis)
-    near = 0.0
-    if w_near != 0.0:
-        for slot in range(rules[R_LEGEND_ROW]):
-            g = s.river[slot]
-            if g >= 0:
-                near += legend[g, LG_POINTS] * legend_progress(
-                    g, legend, grid, vis, kind_blind, rules, s.direct, s.full
-                )
-    tame = 0.0
-    if w_tame != 0.0:
-        tame = tame_progress(tb, grid, vis, s.direct, s.full)
-    return score, claim, near, tame
-
-
-@hot
 def value(w, score, claim, near, tame, b_score, b_claim, b_near, b_tame):
     """``Brain.value``: the weighted change of the features against the baseline."""
     return (
@@ -344,66 +217,19 @@ def unseen(tb, s, p, in_hand):
 
 
 @hot_outline
-def best_action_rescored(tb, weights, s, p, card, n_act):
-    """``best_action`` for policies with plan terms (``W_NEAR``, ``W_TAME``: legend-hunter),
-    which need each hypothetical kingdom's links: every candidate is rescored in full."""
-    w = weights[s.policy[p]]
-    rules = tb[9]
-    wl = w[W_LEGEND]
-    wn = w[W_NEAR]
-    wt = w[W_TAME]
-    vis0 = visible_mask(s.up[p])
-    for c in range(CELLS):
-        s.tmp[c] = s.grid[p, c]
-    b_score, b_claim, b_near, b_tame = features(tb, s, s.tmp, vis0, wl, wn, wt, True)
-    n_down = _face_down(s, p)
-    n = -1  # unseen kinds, counted at the first reveal (the same for every reveal)
-    best = 0.0
-    best_i = -1
-    for a in range(n_act):
-        cell = s.act_cell[a]
-        final = n_down == 1 and s.up[p, cell] == 0
-        claim_ok = s.meta[M_CLAIMS_LEFT] > 0 and (not final or rules[R_CLAIM_AFTER_FINAL] != 0)
-        vis = vis0 | (1 << cell)
-        if s.act_rev[a] == 0:
-            s.tmp[cell] = card
-            f0, f1, f2, f3 = features(tb, s, s.tmp, vis, wl, wn, wt, claim_ok)
-            v = value(w, f0, f1, f2, f3, b_score, b_claim, b_near, b_tame)
-        else:
-            if n < 0:
-                n = unseen(tb, s, p, card)
-            v = 0.0
-            if n > 0:
-                total = 0.0
-                for k in range(N_KINDS):
-                    if s.pool[k] > 0:
-                        s.tmp[cell] = k
-                        f0, f1, f2, f3 = features(tb, s, s.tmp, vis, wl, wn, wt, claim_ok)
-                        total += s.pool[k] * value(
-                            w, f0, f1, f2, f3, b_score, b_claim, b_near, b_tame
-                        )
-                v = total / n
-        s.tmp[cell] = s.grid[p, cell]
-        if best_i < 0 or v > best:
-            best = v
-            best_i = a
-    return best_i, best
-
-
-@hot_outline
 def best_action(tb, weights, s, p, card, n_act):
     """Index of the first best of the ``n_act`` actions in ``s.act_*`` and its value
     (``Brain.best_action``; a reveal is valued by its expectation over the unseen kinds).
 
-    Without plan terms (greedy) a candidate's value is ``W_GAIN`` x its score change plus
-    ``W_LEGEND`` x its claim gain, both taken from the caches of the kingdom loaded once
-    (``incremental.evaluate_change``): the same numbers, in the same order of floating-point
-    operations, as rescoring every candidate in full (``best_action_rescored``)."""
+    The player's visible kingdom is loaded once into the caches of ``incremental.py``; each
+    candidate's features (score change, claim, and the plan terms only when weighted) come
+    from ``incremental.evaluate_change``: the same numbers as ``Brain.features`` on the
+    changed kingdom, combined in the same order of floating-point operations."""
     w = weights[s.policy[p]]
-    if w[W_NEAR] != 0.0 or w[W_TAME] != 0.0:
-        return best_action_rescored(tb, weights, s, p, card, n_act)
     rules = tb[9]
     wl = w[W_LEGEND]
+    near = w[W_NEAR] != 0.0
+    tame = w[W_TAME] != 0.0
     vis0 = visible_mask(s.up[p])
     for c in range(CELLS):
         s.tmp[c] = s.grid[p, c]
@@ -411,6 +237,8 @@ def best_action(tb, weights, s, p, card, n_act):
     b_claim = 0
     if wl != 0.0:
         b_claim = load_claims(tb, s)
+    b_near = near_after(tb, s, -1, -1, 0) if near else 0.0
+    b_tame = tame_after(tb, s, -1, -1, 0) if tame else 0.0
     n_down = _face_down(s, p)
     n = -1  # unseen kinds, counted at the first reveal (the same for every reveal)
     best = 0.0
@@ -423,12 +251,13 @@ def best_action(tb, weights, s, p, card, n_act):
         reveal = s.act_rev[a] != 0
         if reveal and n < 0:
             n = unseen(tb, s, p, card)
+        load_pair_row(tb, s, s.tmp, cell)
         total = 0.0  # a reveal: sum over the unseen kinds of copies x value
         v = 0.0
         for k in range(N_KINDS):
             if (reveal and s.pool[k] > 0) or (not reveal and k == card):
-                d, after = evaluate_change(tb, s, s.tmp, cell, k, claim, b_claim)
-                x = value(w, d, after, 0.0, 0.0, 0, b_claim, 0.0, 0.0)
+                f0, f1, f2, f3 = evaluate_change(tb, s, s.tmp, cell, k, claim, b_claim, near, tame)
+                x = value(w, f0, f1, f2, f3, 0, b_claim, b_near, b_tame)
                 if reveal:
                     total += s.pool[k] * x
                 else:
