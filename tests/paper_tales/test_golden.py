@@ -47,3 +47,18 @@ def test_every_golden_event_narrates(cards, path: Path) -> None:
         text = narrate(event)
         assert text
         assert not text.startswith("{"), event
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_kernel_replays_golden_game(cards, path: Path) -> None:
+    """The numba kernel stores each pinned game with the pinned scores, gold and wars."""
+    from simcore.games.paper_tales.engine import prepare, simulate_arrays
+
+    g = json.loads(path.read_text())
+    prepared = prepare(cards, "base", len(g["policies"]), g["policies"], False)
+    a = simulate_arrays(prepared, g["seed"], g["game_id"], 1, check=True)
+    assert a["score"][0].tolist() == g["scores"]
+    assert a["gold"][0].tolist() == [st["gold"] for st in g["seats"]]
+    assert a["wars_won"][0].tolist() == [st["wars_won"] for st in g["seats"]]
+    assert a["parts"][0].tolist() == [st["breakdown"] for st in g["seats"]]
+    assert int(a["reshuffles"][0]) == g["reshuffles"]

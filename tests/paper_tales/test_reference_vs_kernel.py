@@ -123,7 +123,7 @@ def expected_frames(prep: Prepared, seed: int, first: int, n: int) -> dict[str, 
                     {
                         "game_id": g,
                         "seat": p,
-                        "unit": unit,
+                        "card": unit,
                         "turn": turn,
                         "pick": pick,
                         "deployed": dep,

@@ -335,7 +335,7 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
       (wars + war_buildings), ability_lp (per_war_won + war_units + deployment + aging),
       building_lp, relic_lp, and gold left;
     * cards: one row per unit card a seat received, in the order received: game_id, seat,
-      unit, turn, pick (1..; 0 = revealed by a Shapeshifter), deployed, turn_deployed
+      card (the unit id), turn, pick (1..; 0 = revealed by a Shapeshifter), deployed, turn_deployed
       (0 = never), row (front/back; null = never deployed), turns_survived,
       died_in_aging, fate;
     * buildings: one row per building a seat built: game_id, seat, building, level,
@@ -410,7 +410,7 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
         {
             "game_id": game_id[gi],
             "seat": si.astype(np.int8),
-            "unit": engine_kit.categorical(units, col(L_UNIT)),
+            "card": engine_kit.categorical(units, col(L_UNIT)),
             "turn": col(L_TURN).astype(np.int8),
             "pick": col(L_PICK).astype(np.int8),
             "deployed": col(L_DEPLOYED).astype(np.bool_),
