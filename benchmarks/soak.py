@@ -14,29 +14,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("fairy-tale", "drako")  # every game with a simulation kernel; grows as games land
+from run_all import run_measured, simulating_games  # this directory is on sys.path
 
 
 def soak(game: str, n_games: int, out: Path, policy: str) -> dict[str, object]:
     cmd = [sys.executable, "-m", "cli.main", "simulate", game, "--games", str(n_games)]
     cmd += ["--players", "4", "--seed", "1", "--policy", policy, "--out", str(out), "--quiet"]
-    t = time.perf_counter()
-    child = subprocess.Popen(cmd, cwd=ROOT)
-    _, status, usage = os.wait4(child.pid, 0)  # this child's own rusage
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise SystemExit(f"{game}: simulate exited with {child.returncode}")
-    wall = time.perf_counter() - t
-    peak_mb = usage.ru_maxrss / 1024
+    wall, peak_mb = run_measured(cmd)
     chunks = json.loads((out / "manifest.json").read_text())["chunks"]
     rate = [c["n_games"] / c["seconds"] for c in chunks]
     return {
@@ -68,7 +57,7 @@ def main() -> None:
     args = ap.parse_args()
     base = args.keep or Path(tempfile.mkdtemp(prefix="talesim-soak-"))
     try:
-        for game in args.game or GAMES:
+        for game in args.game or simulating_games(None):
             out = base / game
             if out.exists():
                 shutil.rmtree(out)

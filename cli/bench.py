@@ -16,10 +16,14 @@ def bench(
     players: Annotated[int, typer.Option("--players", help="Number of players.")] = 4,
     policy: Annotated[str, typer.Option("--policy", help="Policy of every seat.")] = "greedy",
     threads: Annotated[int, typer.Option("--threads", help="numba threads.")] = 2,
-    games: Annotated[int, typer.Option("--games", help="Games for the numba engine.")] = 200_000,
+    games: Annotated[
+        int | None,
+        typer.Option("--games", help="Games for the numba engine (default: the game's own)."),
+    ] = None,
     reference_games: Annotated[
-        int, typer.Option("--reference-games", help="Games for the reference engine.")
-    ] = 300,
+        int | None,
+        typer.Option("--reference-games", help="Games for reference.py (default: the game's own)."),
+    ] = None,
     variant: options.Variant = None,
     as_json: options.Json = False,
 ) -> None:
@@ -31,7 +35,10 @@ def bench(
         v = g.check_players(variant, players)
         g.check_policies([policy])
         runner.check_threads(threads)
+        games = g.bench_games if games is None else games
         runner.check_int("games", games, 1)
+        if reference_games is None:
+            reference_games = g.bench_reference_games
         runner.check_int("reference games", reference_games, 1)
         result = registry.engine(g).bench(players, policy, threads, games, reference_games, v.name)
     if as_json:

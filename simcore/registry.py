@@ -58,6 +58,9 @@ class Game:
     tables: tuple[str, ...]  # dataset tables written by simulate
     variant_option: str = "variant"  # CLI flag naming the variant (DRAKO uses --rules)
     simulates: bool = True  # False while a game has data and scoring but no kernel yet
+    # `talesim bench` defaults: about ten seconds of greedy play in each engine
+    bench_games: int = 200_000
+    bench_reference_games: int = 300
 
     def variant(self, name: str | None) -> Variant:
         name = name or self.default_variant
@@ -158,6 +161,8 @@ GAMES: dict[str, Game] = {
         default_variant="base",
         policies=("random", "greedy", "warlord", "builder"),
         tables=("games", "seats", "cards", "buildings"),
+        bench_games=20_000,
+        bench_reference_games=50,
     ),
 }
 

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from cli.main import app
+from simcore import registry
 
 COMMANDS = ("games", "cards", "simulate", "play", "score", "bench")
 
@@ -227,6 +228,23 @@ def test_bench_json_is_exactly_the_engine_dict(fake: ModuleType) -> None:
     assert result.exit_code == 0
     assert "games/s" in result.stdout
     assert "ratio" in result.stdout
+
+
+def test_bench_defaults_to_the_game_s_own_game_counts(
+    fake: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[int, int]] = []
+
+    def bench(players, policy, threads, n_games, reference_games, variant):  # type: ignore[no-untyped-def]
+        calls.append((n_games, reference_games))
+        return {"game": "toy", "players": players, "policy": policy, "threads": threads,
+                "numba_games_per_s": 1.0, "reference_games_per_s": 1.0, "ratio": 1.0}  # fmt: skip
+
+    monkeypatch.setattr(fake, "bench", bench)
+    toy = registry.GAMES["toy"]
+    assert invoke("bench", "toy", "--json").exit_code == 0
+    assert invoke("bench", "toy", "--games", "7", "--reference-games", "3").exit_code == 0
+    assert calls == [(toy.bench_games, toy.bench_reference_games), (7, 3)]
 
 
 # --- bad input: one line, exit code 2 ----------------------------------------------------
