@@ -15,13 +15,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-demo: $(STAMP) ## simulate 100,000 four-player expert Fairy Tale games, summarise, write the report
+demo: $(STAMP) ## simulate 100,000 games of each game (4 greedy players), summarise, write the reports
 	$(BIN)/talesim simulate fairy-tale --variant expert --games 100000 --players 4 \
 		--policy greedy --seed 2026 --out runs/demo-fairy-tale --overwrite --summary
 	$(BIN)/talesim report runs/demo-fairy-tale --out runs/demo-fairy-tale-report
+	$(BIN)/talesim simulate paper-tales --games 100000 --players 4 \
+		--policy greedy --seed 2026 --out runs/demo-paper-tales --overwrite --summary
+	$(BIN)/talesim report runs/demo-paper-tales --out runs/demo-paper-tales-report
+	$(BIN)/talesim simulate drako --rules brief --games 100000 --players 4 \
+		--policy greedy --seed 2026 --out runs/demo-drako --overwrite --summary
+	$(BIN)/talesim report runs/demo-drako --out runs/demo-drako-report
 
 test: $(STAMP) ## run the whole test suite (slow tests excluded)
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=15
 
 test-all: $(STAMP) ## run every test including slow ones
 	$(BIN)/python -m pytest -q -m '' -p no:cacheprovider
