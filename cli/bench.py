@@ -36,9 +36,8 @@ def bench(
         g.check_policies([policy])
         runner.check_threads(threads)
         games = g.bench_games if games is None else games
+        reference_games = g.bench_reference_games if reference_games is None else reference_games
         runner.check_int("games", games, 1)
-        if reference_games is None:
-            reference_games = g.bench_reference_games
         runner.check_int("reference games", reference_games, 1)
         result = registry.engine(g).bench(players, policy, threads, games, reference_games, v.name)
     if as_json:

@@ -65,7 +65,6 @@ def _cache_base() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "talesim" / "numba"
 
 
-@functools.cache
 def cache_dir_for(source_file: str) -> str:
     """The numba cache directory for a function defined in ``source_file``.
 
@@ -80,7 +79,13 @@ def cache_dir_for(source_file: str) -> str:
         parts = path.relative_to(_ROOT / "games").parts
     except ValueError:
         parts = ()
-    game = parts[0] if len(parts) > 1 else None
+    return _game_cache_dir(parts[0] if len(parts) > 1 else None)
+
+
+@functools.cache
+def _game_cache_dir(game: str | None) -> str:
+    """``cache_dir_for`` of one game (``None``: the shared files): hashed and pruned once
+    per process, however many compiled modules the game has."""
     name = f"{game or 'core'}-{kernel_hash(game)}"
     prune_kernel_caches(_cache_base(), keep=name)
     return str(_cache_base() / name)
