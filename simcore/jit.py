@@ -14,7 +14,10 @@ player, that marshalling was 45% of the time. Hence:
 * ``hot``: the default. LLVM is told to inline it into its callers (``forceinline``), so
   the arguments vanish. Costs compile time (the whole game becomes a few big functions).
 * ``hot_outline``: not inlined. For the few big entry points (one game, one policy
-  decision) whose copies would multiply compile time for little gain.
+  decision) whose copies would multiply compile time for little gain. It says
+  ``forceinline=False`` explicitly: left unset, numba lets a function compiled for a
+  ``hot`` caller inherit ``forceinline`` and inlines it after all (measured on Fairy Tale's
+  policy decision: half its speed inside the big game function, from register pressure).
 * ``hot_inline``: inlined already at numba-IR level, for the tiny leaf helpers of the
   innermost loops (scoring a copy, matching a filter, drawing a random number).
 """
@@ -47,7 +50,7 @@ def _cached(**options: Any) -> Callable[[Any], Any]:
 
 # _nrt / forceinline are real njit options, missing from the type stubs.
 hot = _cached(_nrt=False, forceinline=True)
-hot_outline = _cached(_nrt=False)
+hot_outline = _cached(_nrt=False, forceinline=False)
 hot_inline = _cached(_nrt=False, inline="always")
 #: Allocating functions (keep NRT): table builders and the per-block scratch.
 alloc = _cached()

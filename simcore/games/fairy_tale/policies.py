@@ -28,7 +28,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from simcore.jit import _cached, hot
+from simcore.jit import hot, hot_outline
 from simcore.rng import rng_below
 
 from .layout import (
@@ -330,14 +330,6 @@ def evaluate(
     )
 
 
-#: A function LLVM keeps out of line. ``simcore.jit.hot_outline`` leaves ``forceinline`` unset,
-#: and numba then lets a function compiled for a ``hot`` (forceinline) caller inherit it: the
-#: policy decision was inlined into the 120 KB game function after all, where it ran at about
-#: half the speed it has on its own (register pressure: every value of the game loop live
-#: around it). Saying ``forceinline=False`` stops the inheritance.
-outline = _cached(_nrt=False, forceinline=False)
-
-
 @hot
 def policy_weights(weights, policy):
     """Row ``policy`` of ``weights`` as a tuple (values in registers, not reloaded from memory
@@ -351,7 +343,7 @@ def policy_weights(weights, policy):
     )
 
 
-@outline
+@hot_outline
 def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p, neighbour):
     """Index in the candidates ``st[CAND : CAND + n]`` chosen by ``policy`` (``n >= 2``;
     ``w``: its weights, ``policy_weights``): the first best. A candidate equal to an earlier
