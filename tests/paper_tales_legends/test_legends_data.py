@@ -4,7 +4,7 @@
 §6 engine needs) and against the schema documented in the headers of ``cards.toml`` (the
 base kinds) and ``cards_legends.toml`` (the NEW kinds and parameters).
 
-Plain ``tomllib``: the loader does not read the expansion yet (LEGENDS.md, part 2), so
+Plain ``tomllib`` (independent of the loader, which ``test_legends_tables.py`` covers), so
 nothing of the engine is imported. Where the reference file is present its tables are
 parsed too, so a change on either side shows up here."""
 

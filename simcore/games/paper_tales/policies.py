@@ -31,6 +31,18 @@ Option values per decision (``reference.Brain``; ``V(sketch)`` = the weighted su
 
 ``random`` draws uniformly among the legal options of each decision (a decision with one
 option draws nothing) and ignores its weight row.
+
+Legends games (``reference.py`` docstring, "Legends variant"; LEGENDS.md §E, §J) add:
+
+* artifact draft pick / keep: V(kingdom + the artifact in the zone, pending) with the cost
+  it would have if placed now; ``- W_UNAFFORDABLE`` if that cost > gold.
+* deployment step: also ``place_artifact``; valued with the gold left after the canonical
+  payment of everything placed.
+* Court Jester: 0 = none (V(now)), then each artifact in hand (V(with it, cost paid)).
+* Shadow / Magic Mirror: 0 = none, then each new unit without a copy ability (V(the
+  target's predictable on-deploy effects once more)).
+* Titan: each unbuilt building of the game's set (mandatory; V(with it built)).
+* the sum goes on with the Legends features ``LF_*`` and ``legends_weights()``.
 """
 
 from __future__ import annotations
@@ -94,6 +106,25 @@ def default_weights() -> np.ndarray:
     )  # fmt: skip
     w[1:, W_UNAFFORDABLE] = 3.0
     w[1:, W_SAVE_STRENGTH] = 0.5
+    return w
+
+
+# --- Legends features (LEGENDS.md §E), appended after the base ones -------------------------
+# A Legends game values an option as the base sum above, then (same left-to-right float64
+# order) + lw[i] * lf[i] for i = 0.. N_LEGENDS_FEATURES - 1, with ``lw`` the policy's row of
+# ``legends_weights()``. Base games never compute them, so base values are unchanged. In a
+# Legends game the base features also see the artifact zone (production, income,
+# strength, war LP, end LP incl. printed artifact LP, deployment LP and gold of on-deploy
+# ``conditional_gain``s, the Cursed Crown's tokens).
+LF_ARTIFACTS = 0  # artifacts in the zone x turns left after this one (a permanent asset)
+N_LEGENDS_FEATURES = 1
+LEGENDS_FEATURE_NAMES = ("artifacts",)
+
+
+def legends_weights() -> np.ndarray:
+    """float64[len(Policy), N_LEGENDS_FEATURES]: the Legends feature weights (random: 0)."""
+    w = np.zeros((len(Policy), N_LEGENDS_FEATURES))
+    w[1:, LF_ARTIFACTS] = 0.5  # greedy, warlord, builder [choice, to tune]
     return w
 
 
