@@ -96,18 +96,25 @@ def best_claim(rules: Rules, view: KingdomView, river: list[int]) -> int:
     return max(pts, default=0)
 
 
-@settings(max_examples=1500, deadline=None)
-@given(cases())
-def test_incremental_change_equals_full_rescoring(data, case) -> None:
-    preset, switches, grid, up, river, cell, kind = case
+def loaded(data, case):
+    """(rules, tables, state, grid, visible cells, reference view) of a case's kingdom, loaded
+    into the caches."""
+    preset, switches, grid, up, river, _, _ = case
     rules, tb = variant(data, preset, switches)
     s = new_state(4, 80)
     s.river[:8] = river
     g = np.array(grid, dtype=np.int32)
     vis = int(scoring.visible_mask(np.array(up)))
     incremental.load_kingdom(tb, s, g, vis)
-
     before = KingdomView(rules, [k if u else None for k, u in zip(grid, up, strict=True)])
+    return rules, tb, s, g, vis, before
+
+
+@settings(max_examples=1500, deadline=None)
+@given(cases())
+def test_incremental_change_equals_full_rescoring(data, case) -> None:
+    preset, switches, grid, up, river, cell, kind = case
+    rules, tb, s, g, vis, before = loaded(data, case)
     changed = [k if u else None for k, u in zip(grid, up, strict=True)]
     changed[cell] = kind
     after = KingdomView(rules, changed)
@@ -156,3 +163,33 @@ def test_incremental_change_equals_full_rescoring(data, case) -> None:
     assert g.tolist() == grid  # the rescoring path restores the grid ...
     assert s.kfacts[incremental.KF_VIS] == vis  # ... and the caches
     assert s.kmask[Kind.PORTAL] == int(scoring.kind_mask(g, vis, int(Kind.PORTAL)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cases(),
+    st.lists(st.tuples(st.integers(0, CELLS - 1), st.integers(0, N_KINDS - 1)), max_size=12),
+)
+def test_pair_rows_serve_every_candidate_of_a_kingdom(data, case, more) -> None:
+    """``load_pair_row`` fills a cell's row once per loaded kingdom; candidates evaluated
+    later on the same cell (another kind, after other cells) still get the exact score
+    change, and a row kept from earlier equals a freshly computed one."""
+    _, _, grid, up, _, cell, kind = case
+    rules, tb, s, g, vis, before = loaded(data, case)
+    for c, k in [(cell, kind), *more]:
+        if up[c] and grid[c] == Kind.PORTAL and k != Kind.PORTAL:
+            continue  # a face-up portal replaced: rescored in full, no pair row
+        changed = [q if u else None for q, u in zip(grid, up, strict=True)]
+        changed[c] = k
+        incremental.load_pair_row(tb, s, g, c)
+        zone = incremental.portal_zone(tb, s, c) if k == Kind.PORTAL else 0
+        d = incremental.delta_score(tb, s, g, c, k, zone)
+        assert d == total(KingdomView(rules, changed)) - total(before), (grid, up, c, k)
+    kept = s.prow.copy()
+    filled = int(s.kfacts[incremental.KF_PROW_ROWS])
+    incremental.load_kingdom(tb, s, g, vis)
+    assert s.kfacts[incremental.KF_PROW_ROWS] == 0
+    for c in range(CELLS):
+        if (filled >> c) & 1:
+            incremental.load_pair_row(tb, s, g, c)
+            assert s.prow[c].tolist() == kept[c].tolist(), (grid, up, c)

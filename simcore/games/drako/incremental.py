@@ -29,8 +29,9 @@ Per decision, on top (``load_claims``, for the river as it is; valid with the ki
 * ``s.gain[k, c]`` - the claim gain of kind ``k`` on each cell, filled lazily one kind at a
   time (``load_gain_row``; ``kfacts[KF_GAIN_ROWS]`` says which rows are filled).
 
-Per candidate cell: ``s.prow[k]`` - the pair points of kind ``k`` on that cell
-(``load_pair_row``).
+Per candidate cell ``c``, filled once per loaded kingdom: ``s.prow[c, k]`` - the pair
+points of kind ``k`` on that cell (``load_pair_row``; ``kfacts[KF_PROW_ROWS]`` says which
+rows are filled).
 
 The score of a kingdom's land points and conflicts is a sum over its linked pairs of cards
 (``tables.pair_points``): a non-portal kind ``k`` put on ``c`` in place of ``o`` changes
@@ -46,6 +47,8 @@ and random options, that every function here equals full rescoring.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from simcore.jit import hot, hot_outline
 
@@ -85,7 +88,20 @@ KF_BLINDS = 1  # visible portal-blind cells (goblins)
 KF_DRAGON_PTS = 2  # §7.3 dragon points
 KF_TAME = 3  # visible dragons that are domesticated
 KF_GAIN_ROWS = 4  # kinds whose ``s.gain`` row is filled (``load_claims`` clears it)
-N_KFACTS = 5
+KF_PROW_ROWS = 5  # cells whose ``s.prow`` row is filled (``load_kingdom`` clears it)
+KF_MET = 6  # river slots whose Legend the kingdom meets (``load_claims``)
+KF_BCLAIM = 7  # the kingdom's best claim (``load_claims``' return value)
+N_KFACTS = 8
+
+# Arguments for "the kingdom as it is" (no changed cell or kind, an empty zone or mask) and
+# ``best_claim_changed``'s fixed flags, as typed run-time values: a literal (``-1``, ``0``,
+# ``True``) passed to a compiled function makes numba compile one more copy of it, and of all
+# it inlines, for that literal.
+NO_CELL = np.int64(-1)
+NO_CELLS = np.int64(0)
+EVERY_CELL = np.int64(ALL_CELLS)
+YES = np.bool_(True)
+NO = np.bool_(False)
 
 
 @hot
@@ -151,6 +167,7 @@ def load_kingdom(tb, s, grid, vis):
             tame += 1
             tame_cells |= 1 << d
     s.kfacts[KF_VIS] = vis
+    s.kfacts[KF_PROW_ROWS] = 0
     s.kfacts[KF_TAME] = tame_cells
     s.kfacts[KF_BLINDS] = blinds
     s.kfacts[KF_DRAGON_PTS] = dragon_score(n, tame, dragon_values, rules)
@@ -184,13 +201,17 @@ def portal_zone(tb, s, c):
 
 @hot
 def load_pair_row(tb, s, grid, c):
-    """Fill ``s.prow[k]`` for every kind ``k``: the §7.1 + §7.2 points of the pairs a card of
-    kind ``k`` on ``c`` forms with the visible cards linked to ``c`` (``tables.pair_points``;
-    the tables are symmetric, so a linked card of kind ``q`` adds row ``q``). A card ``o``
-    replaced by ``k`` on ``c`` changes these points by ``prow[k] - prow[o]``."""
+    """Fill ``s.prow[c, k]`` for every kind ``k`` (once per loaded kingdom): the §7.1 + §7.2
+    points of the pairs a card of kind ``k`` on ``c`` forms with the visible cards linked to
+    ``c`` (``tables.pair_points``; the tables are symmetric, so a linked card of kind ``q``
+    adds row ``q``). A card ``o`` replaced by ``k`` on ``c`` changes these points by
+    ``prow[c, k] - prow[c, o]``. The row depends only on the kingdom, so it serves every
+    candidate on ``c`` until the next ``load_kingdom``."""
+    if (s.kfacts[KF_PROW_ROWS] >> c) & 1:
+        return
     adj, pair_adjacent, pair_portal = tb[8], tb[11], tb[12]
     for k in range(N_KINDS):
-        s.prow[k] = 0
+        s.prow[c, k] = 0
     m = s.reach[c] & s.kfacts[KF_VIS]
     while m:
         j = trailing_zeros(m)
@@ -198,10 +219,11 @@ def load_pair_row(tb, s, grid, c):
         q = grid[j]
         if (adj[c] >> j) & 1:
             for k in range(N_KINDS):
-                s.prow[k] += pair_adjacent[q, k]
+                s.prow[c, k] += pair_adjacent[q, k]
         else:
             for k in range(N_KINDS):
-                s.prow[k] += pair_portal[q, k]
+                s.prow[c, k] += pair_portal[q, k]
+    s.kfacts[KF_PROW_ROWS] |= 1 << c
 
 
 @hot
@@ -239,7 +261,7 @@ def dragons_after_card(tb, s, c, o, k):
     if k == K_DRAGON:
         n += 1
         links = dragon_links(adj[c], s.reach[c], vis, s.kfacts[KF_BLINDS], via)
-        if tame_by_masks(links, s.kmask, kind_tame, 0):
+        if tame_by_masks(links, s.kmask, kind_tame, NO_CELLS):
             tame += 1
     return dragon_score(n, tame, dragon_values, rules)
 
@@ -281,9 +303,9 @@ def delta_score(tb, s, grid, c, k, zone):
         return 0
     d = 0
     if o >= 0:
-        d -= s.prow[o]
+        d -= s.prow[c, o]
     if k != K_PORTAL:
-        d += s.prow[k]
+        d += s.prow[c, k]
         kind_tame = tb[2]
         touches = k == K_DRAGON or kind_tame[k] != 0
         if o >= 0:
@@ -403,11 +425,11 @@ def rescored_change(tb, s, grid, c, k, claim, near, tame):
     if claim or near or tame:
         load_kingdom(tb, s, grid, vis)
         if claim:
-            best = best_claim_after(tb, s, -1, -1, 0)
+            best = best_claim_after(tb, s, NO_CELL, NO_CELL, NO_CELLS)
         if near:
-            n = near_after(tb, s, -1, -1, 0)
+            n = near_after(tb, s, NO_CELL, NO_CELL, NO_CELLS)
         if tame:
-            t = tame_after(tb, s, -1, -1, 0)
+            t = tame_after(tb, s, NO_CELL, NO_CELL, NO_CELLS)
     grid[c] = o
     if claim or near or tame:
         load_kingdom(tb, s, grid, vis0)
@@ -523,8 +545,11 @@ def tame_after(tb, s, c, k, zone):
 @hot
 def load_claims(tb, s):
     """Fill the Legend caches of the loaded kingdom for the river as it is, and return its
-    best claim ``b_claim`` (``best_claim_after(tb, s, -1, -1, 0)``). Invariant, until the
-    next ``load_kingdom`` or claim:
+    best claim ``b_claim`` (``best_claim_after(tb, s, -1, -1, 0)``, also kept in
+    ``kfacts[KF_BCLAIM]``). Invariant, until the next ``load_kingdom`` or claim:
+
+    * ``s.kfacts[KF_MET]``: the river slots whose Legend the kingdom meets
+      (``legend_met_after(tb, s, g, -1, -1, 0)``);
 
     * ``s.goal[k]``: bitmask of the river slots whose Legend is worth more than ``b_claim``
       (so unmet) and that a card of kind ``k`` could newly meet: a linked Legend naming
@@ -585,6 +610,8 @@ def load_claims(tb, s):
         else:
             s.goal[legend[g, LG_CENTRE]] |= 1 << slot
             s.goal[legend[g, LG_AROUND]] |= 1 << slot
+    s.kfacts[KF_MET] = met
+    s.kfacts[KF_BCLAIM] = b_claim
     return b_claim
 
 
@@ -670,7 +697,7 @@ def best_claim_changed(tb, s, grid, c, k):
     """``best_claim_after`` of kind ``k`` face up on ``c`` of the loaded kingdom ``grid``,
     whatever ``c`` holds (a face-up portal: ``rescored_change``)."""
     if (s.kfacts[KF_VIS] >> c) & 1 and grid[c] == K_PORTAL and k != K_PORTAL:
-        return rescored_change(tb, s, grid, c, k, True, False, False)[1]
+        return rescored_change(tb, s, grid, c, k, YES, NO, NO)[1]
     zone = 0
     if k == K_PORTAL:
         zone = portal_zone(tb, s, c)

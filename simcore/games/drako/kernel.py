@@ -25,9 +25,12 @@ from simcore.rng import rng_shuffle, rng_start
 from .incremental import N_KFACTS
 from .policies import (
     M_CLAIMS_LEFT,
+    M_CLAIMS_OK,
     M_DECK_N,
     M_DISC_N,
     M_LD_N,
+    M_LOADED,
+    M_MEMO_OK,
     M_TURN,
     N_META,
     P_RANDOM,
@@ -39,7 +42,7 @@ from .policies import (
     claimable,
     legal_actions,
 )
-from .scoring import ALL_CELLS, score_kingdom, tie_key
+from .scoring import score_kingdom, tie_key, visible_mask
 from .tables import (
     B_LEGENDS,
     BORDER,
@@ -105,9 +108,11 @@ class GameState(NamedTuple):
     tmp: np.ndarray  # int32[CELLS]: a hypothetical kingdom (policies)
     sbd: np.ndarray  # int32[N_BREAKDOWN]: breakdown scratch
     slots: np.ndarray  # int32[N_LEGENDS]: claimable river slots
-    act_cell: np.ndarray  # int32[2 * CELLS]: legal actions, enumeration order
+    act_cell: np.ndarray  # int64[2 * CELLS]: legal actions, enumeration order (int64: the cell
+    # argument of the incremental scorer has one type for every caller, so one compiled copy)
     act_rev: np.ndarray  # int32[2 * CELLS]: 1 = draw, discard and reveal the cell
     pool: np.ndarray  # int32[N_KINDS]: unseen kinds (policies), conservation counts
+    copies: np.ndarray  # int32[N_KINDS]: the deck's copies of each kind (``setup``)
     reach: np.ndarray  # int64[CELLS]: cache of the loaded kingdom (incremental.py)
     kmask: np.ndarray  # int64[N_KINDS]: cache: visible cells of each kind
     dtame: np.ndarray  # int32[CELLS, N_KINDS]: cache: each dragon's domesticating links
@@ -115,7 +120,9 @@ class GameState(NamedTuple):
     goal: np.ndarray  # int32[N_KINDS]: cache: river slots a card of each kind could meet
     ready: np.ndarray  # int64[N_LEGENDS, 2]: cache: cells completing each river Legend
     gain: np.ndarray  # int32[N_KINDS, CELLS]: cache: claim gain of each kind on each cell
-    prow: np.ndarray  # int32[N_KINDS]: cache: pair points of each kind on one cell
+    prow: np.ndarray  # int32[CELLS, N_KINDS]: cache: pair points of each kind on each cell
+    xval: np.ndarray  # float64[CELLS, N_KINDS]: memo: value of each kind on each cell (policies)
+    xmask: np.ndarray  # int64[N_KINDS]: memo: cells whose ``xval`` is set, per kind
 
 
 @alloc  # keeps NRT
@@ -150,8 +157,9 @@ def new_state(n_players, deck_size):
         z(CELLS, np.int32),
         z(N_BREAKDOWN, np.int32),
         z(N_LEGENDS, np.int32),
+        z(2 * CELLS, np.int64),
         z(2 * CELLS, np.int32),
-        z(2 * CELLS, np.int32),
+        z(N_KINDS, np.int32),
         z(N_KINDS, np.int32),
         z(CELLS, np.int64),
         z(N_KINDS, np.int64),
@@ -160,7 +168,9 @@ def new_state(n_players, deck_size):
         z(N_KINDS, np.int32),
         z((N_LEGENDS, 2), np.int64),
         z((N_KINDS, CELLS), np.int32),
-        z(N_KINDS, np.int32),
+        z((CELLS, N_KINDS), np.int32),
+        z((CELLS, N_KINDS), np.float64),
+        z(N_KINDS, np.int64),
     )
 
 
@@ -189,8 +199,11 @@ def setup(tb, s, n_players):
         s.river[slot] = s.ldeck[n_legends - 1 - slot]
     s.meta[M_LD_N] = n_legends - row
     D = deck0.shape[0]
+    for k in range(N_KINDS):
+        s.copies[k] = 0
     for i in range(D):
         s.deck[i] = deck0[i]
+        s.copies[deck0[i]] += 1
     s.meta[M_DECK_N] = D
     rng_shuffle(s.rng, s.deck, D)
     distinct = rules[R_CENTRE_DISTINCT] != 0
@@ -241,6 +254,8 @@ def _claim(s, p, slot):
     s.claim_t[p, k] = s.meta[M_TURN]
     s.claim_n[p] = k + 1
     s.meta[M_CLAIMS_LEFT] -= 1
+    s.meta[M_CLAIMS_OK] = 0  # the river changes
+    s.meta[M_MEMO_OK] = 0
     n = s.meta[M_LD_N]
     if n > 0:
         s.river[slot] = s.ldeck[n - 1]
@@ -263,6 +278,7 @@ def _apply(s, p, card, cell, reveal):
         s.replaced[p, cell] = 1
         s.placed[p, cell] = s.meta[M_TURN]
     s.meta[M_DISC_N] = n + 1
+    s.meta[M_LOADED] = -1  # p's kingdom changed
 
 
 @hot
@@ -349,8 +365,10 @@ def final_scoring(tb, s, n_players):
     for p in range(n_players):
         for c in range(CELLS):
             s.up[p, c] = 1
+        # every cell, as a run-time value: a literal ALL_CELLS would compile the scorer twice
+        vis = visible_mask(s.up[p])
         total = score_kingdom(
-            s.grid[p], ALL_CELLS, kind_cat, kind_blind, kind_tame, land_pts, rival,
+            s.grid[p], vis, kind_cat, kind_blind, kind_tame, land_pts, rival,
             dragon_values, adj, rules, s.direct, s.full, s.sbd,
         )  # fmt: skip
         held = 0
@@ -451,13 +469,18 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
         s.river[i] = -1
     s.meta[M_TURN] = 0
     setup(tb, s, n_players)
+    s.meta[M_LOADED] = -1
+    s.meta[M_CLAIMS_OK] = 0
+    s.meta[M_MEMO_OK] = 0
     max_turns = tb[9][R_TURN_CAP] * n_players
     violation = 0
     if check:
         violation = check_state(tb, s, n_players, max_turns)
-    p = 0
     cap_hit = 0
     while True:
+        # seat of this turn; not a loop-carried ``p = 0``, whose literal type would make
+        # numba compile the whole turn twice (for ``Literal[int](0)``, then for int64)
+        p = s.meta[M_TURN] % n_players
         final = take_turn(tb, weights, s, p)
         if check and violation == 0:
             violation = check_state(tb, s, n_players, max_turns)
@@ -467,7 +490,6 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
         if s.meta[M_TURN] >= max_turns:
             cap_hit = 1
             break
-        p = (p + 1) % n_players
     final_scoring(tb, s, n_players)
     if check and violation == 0:
         violation = check_final(s, n_players)

@@ -68,6 +68,11 @@ from simcore.jit import hot, hot_outline  # noqa: E402
 from simcore.rng import rng_below  # noqa: E402
 
 from .incremental import (  # noqa: E402
+    EVERY_CELL,
+    KF_BCLAIM,
+    KF_MET,
+    NO_CELL,
+    NO_CELLS,
     best_claim_changed,
     evaluate_change,
     legend_met_after,
@@ -97,13 +102,15 @@ M_DISC_N = 1  # cards in the discard pile
 M_LD_N = 2  # cards in the legend deck
 M_TURN = 3  # game turns played so far
 M_CLAIMS_LEFT = 4  # Legend claims the current player may still make this turn
-N_META = 5
+M_LOADED = 5  # seat whose visible kingdom the caches of ``incremental.py`` hold, -1: none
+M_CLAIMS_OK = 6  # 1: ``load_claims``' caches hold that kingdom under the current river
+M_MEMO_OK = 7  # 1: ``s.xmask`` / ``s.xval`` hold values for that kingdom and river
+N_META = 8
 SRC_DISCARD, SRC_DECK = 0, 1  # reference.Source
 P_RANDOM = int(Policy.RANDOM)
 K_DRAGON = int(Kind.DRAGON)
 SHAPE_PRESENT = int(Shape.PRESENT)
 ADJ_ORTHOGONAL = int(Adjacency.ORTHOGONAL)
-ALL_CELLS = (1 << CELLS) - 1
 
 
 @hot
@@ -121,6 +128,34 @@ def _face_down(s, p):
         if s.up[p, c] == 0:
             n += 1
     return n
+
+
+@hot
+def load_seat(tb, s, p):
+    """Load seat ``p``'s visible kingdom into the caches of ``incremental.py`` (``s.tmp``: a
+    copy of its grid), unless they hold it already: a kingdom changes only by its owner's
+    action (``kernel._apply`` resets ``meta[M_LOADED]``), so one load serves both decisions
+    of a turn, the Legend checks before the action and ``claim_before``."""
+    if s.meta[M_LOADED] == p:
+        return
+    for c in range(CELLS):
+        s.tmp[c] = s.grid[p, c]
+    load_kingdom(tb, s, s.tmp, visible_mask(s.up[p]))
+    s.meta[M_LOADED] = p
+    s.meta[M_CLAIMS_OK] = 0
+    s.meta[M_MEMO_OK] = 0
+
+
+@hot
+def seat_claims(tb, s):
+    """The loaded kingdom's best claim, with the Legend caches of ``load_claims`` filled for
+    the river as it is: once per kingdom and river (``kernel._claim`` resets
+    ``meta[M_CLAIMS_OK]``), so the second decision of a turn reuses the first one's gain
+    rows."""
+    if s.meta[M_CLAIMS_OK] == 0:
+        load_claims(tb, s)
+        s.meta[M_CLAIMS_OK] = 1
+    return s.kfacts[KF_BCLAIM]
 
 
 @hot
@@ -153,16 +188,27 @@ def legal_actions(tb, s, p, source, card):
 def claimable(tb, s, p):
     """Fill ``s.slots`` with the river slots whose Legend seat ``p`` meets (face-up cards
     only by default); returns the count (``DrakoGame.claimable``). Loads ``p``'s kingdom
-    into the caches of ``incremental.py``."""
+    into the caches of ``incremental.py`` (``load_seat``), and reads the Legends met from
+    ``load_claims`` when a decision of this turn filled it already."""
     rules = tb[9]
-    vis = visible_mask(s.up[p]) if rules[R_FACE_UP_ONLY] != 0 else ALL_CELLS
-    load_kingdom(tb, s, s.grid[p], vis)
+    if rules[R_FACE_UP_ONLY] != 0:
+        load_seat(tb, s, p)
+    else:  # Legends count face-down cards too: not the kingdom the decisions see
+        load_kingdom(tb, s, s.grid[p], EVERY_CELL)
+        s.meta[M_LOADED] = -1
+        s.meta[M_CLAIMS_OK] = 0
+    cached = s.meta[M_CLAIMS_OK] != 0
     n = 0
     for slot in range(rules[R_LEGEND_ROW]):
         g = s.river[slot]
-        if g >= 0 and legend_met_after(tb, s, g, -1, -1, 0):
-            s.slots[n] = slot
-            n += 1
+        if g >= 0:
+            if cached:
+                met = (s.kfacts[KF_MET] >> slot) & 1 != 0
+            else:
+                met = legend_met_after(tb, s, g, NO_CELL, NO_CELL, NO_CELLS)
+            if met:
+                s.slots[n] = slot
+                n += 1
     return n
 
 
@@ -195,11 +241,8 @@ def value(w, score, claim, near, tame, b_score, b_claim, b_near, b_tame):
 def unseen(tb, s, p, in_hand):
     """Fill ``s.pool`` with the kinds nobody sees (copies − face-up kingdom cards − discard
     pile − the card in hand, floored at 0); returns their total (``Brain.unseen``)."""
-    deck0 = tb[10]
     for k in range(N_KINDS):
-        s.pool[k] = 0
-    for i in range(deck0.shape[0]):
-        s.pool[deck0[i]] += 1
+        s.pool[k] = s.copies[k]
     for i in range(s.meta[M_DISC_N]):
         s.pool[s.discard[i]] -= 1
     for q in range(s.grid.shape[0]):
@@ -221,28 +264,36 @@ def best_action(tb, weights, s, p, card, n_act):
     """Index of the first best of the ``n_act`` actions in ``s.act_*`` and its value
     (``Brain.best_action``; a reveal is valued by its expectation over the unseen kinds).
 
-    The player's visible kingdom is loaded once into the caches of ``incremental.py``; each
-    candidate's features (score change, claim, and the plan terms only when weighted) come
-    from ``incremental.evaluate_change``: the same numbers as ``Brain.features`` on the
-    changed kingdom, combined in the same order of floating-point operations."""
+    The player's visible kingdom is loaded once a turn into the caches of ``incremental.py``
+    (``load_seat``, ``seat_claims``; pair rows once per cell); each candidate's features
+    (score change, claim, and the plan terms only when weighted) come from
+    ``incremental.evaluate_change``: the same numbers as ``Brain.features`` on the changed
+    kingdom, combined in the same order of floating-point operations.
+
+    The value of kind ``k`` face up on cell ``c`` is kept in ``s.xval[c, k]`` (``s.xmask[k]``
+    bit ``c``) until the kingdom or the river changes (``meta[M_MEMO_OK]``): a placement of
+    the card on a face-down cell is the same change as revealing that kind there, and the
+    second decision of a turn meets many changes the first one valued. Within a turn the
+    claim allowance and the baselines do not change either (a claim resets the memo)."""
     w = weights[s.policy[p]]
     rules = tb[9]
     wl = w[W_LEGEND]
     near = w[W_NEAR] != 0.0
     tame = w[W_TAME] != 0.0
-    vis0 = visible_mask(s.up[p])
-    for c in range(CELLS):
-        s.tmp[c] = s.grid[p, c]
-    load_kingdom(tb, s, s.tmp, vis0)
+    load_seat(tb, s, p)
     b_claim = 0
     if wl != 0.0:
-        b_claim = load_claims(tb, s)
-    b_near = near_after(tb, s, -1, -1, 0) if near else 0.0
-    b_tame = tame_after(tb, s, -1, -1, 0) if tame else 0.0
+        b_claim = seat_claims(tb, s)
+    b_near = near_after(tb, s, NO_CELL, NO_CELL, NO_CELLS) if near else 0.0
+    b_tame = tame_after(tb, s, NO_CELL, NO_CELL, NO_CELLS) if tame else 0.0
     n_down = _face_down(s, p)
     n = -1  # unseen kinds, counted at the first reveal (the same for every reveal)
     best = 0.0
     best_i = -1
+    if s.meta[M_MEMO_OK] == 0:
+        for k in range(N_KINDS):
+            s.xmask[k] = 0
+        s.meta[M_MEMO_OK] = 1
     for a in range(n_act):
         cell = s.act_cell[a]
         final = n_down == 1 and s.up[p, cell] == 0
@@ -254,14 +305,22 @@ def best_action(tb, weights, s, p, card, n_act):
         load_pair_row(tb, s, s.tmp, cell)
         total = 0.0  # a reveal: sum over the unseen kinds of copies x value
         v = 0.0
-        for k in range(N_KINDS):
-            if (reveal and s.pool[k] > 0) or (not reveal and k == card):
+        lo = 0 if reveal else card  # a placement: the card in hand only
+        hi = N_KINDS if reveal else card + 1
+        for k in range(lo, hi):
+            if reveal and s.pool[k] == 0:
+                continue
+            if (s.xmask[k] >> cell) & 1:
+                x = s.xval[cell, k]
+            else:
                 f0, f1, f2, f3 = evaluate_change(tb, s, s.tmp, cell, k, claim, b_claim, near, tame)
                 x = value(w, f0, f1, f2, f3, 0, b_claim, b_near, b_tame)
-                if reveal:
-                    total += s.pool[k] * x
-                else:
-                    v = x
+                s.xval[cell, k] = x
+                s.xmask[k] |= 1 << cell
+            if reveal:
+                total += s.pool[k] * x
+            else:
+                v = x
         if reveal and n > 0:
             v = total / n
         if best_i < 0 or v > best:
@@ -314,10 +373,9 @@ def claim_before(tb, s, p, n_slots, source, cell):
     final = _face_down(s, p) == 1 and s.up[p, cell] == 0
     if final and rules[R_CLAIM_AFTER_FINAL] == 0:
         return best
-    for c in range(CELLS):
-        s.tmp[c] = s.grid[p, c]
-    load_kingdom(tb, s, s.tmp, visible_mask(s.up[p]))
-    after = best_claim_changed(tb, s, s.tmp, cell, s.discard[s.meta[M_DISC_N] - 1])
+    load_seat(tb, s, p)
+    card = np.int64(s.discard[s.meta[M_DISC_N] - 1])  # int64 like every other caller's kind
+    after = best_claim_changed(tb, s, s.tmp, cell, card)
     return best if after < tb[6][s.river[best], LG_POINTS] else -1
 
 
