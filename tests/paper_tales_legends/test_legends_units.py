@@ -257,3 +257,22 @@ def test_paladin_lp_per_war_won(ltable) -> None:
     t = ltable()
     t.put(0, 0, "paladin")
     assert t.wars()["lp"] == WAR_LP + 2
+
+
+def test_shadow_copying_a_titan_builds_a_second_building(ltable) -> None:
+    """§3.3: the Titan's tier-1a ability, copied, resolves at once: both unbuilt buildings
+    (Inn, Sawmill) end at level 1, free (5 G - 4 - 1 = 0 left). Random seats: the first
+    seed whose copy decision picks the Titan."""
+    for seed in range(40):
+        t = ltable(policies="random", seed=seed)
+        t.seat(0).gold = 5
+        t.build(0, town=1, tavern=1, mine=1, temple=1, barracks=1, royal_palace=1)
+        t.put(0, 0, "titan", fresh=True)
+        t.put(0, 1, "shadow", fresh=True)
+        t.reveal()
+        if any(e["event"] == "copy" for e in t.game.events):
+            assert (t.level(0, "inn"), t.level(0, "sawmill")) == (1, 1)
+            assert [e["event"] for e in t.game.events].count("titan") == 2
+            assert t.seat(0).gold == 0
+            return
+    raise AssertionError("random never copied the Titan in 40 seeds")

@@ -1222,13 +1222,43 @@ class Brain:
         def value(i: int) -> float:
             sk = self.project(self.sketch(p))
             if i:
-                for pc in sk.pieces:
-                    if pc.spot == spots[i - 1]:
-                        pc.pending, pc.done = True, Tier.COPY
+                target = next(pc for pc in sk.pieces if pc.spot == spots[i - 1])
+                for a in self.rules.units[target.unit].abilities:
+                    if a.on_deploy:
+                        sk = self.copy_enter(p, sk, a)
+                target.pending, target.done = True, Tier.COPY
                 sk = self.project(sk)
             return self.value(p, sk)
 
         return self.decide(p, 1 + len(spots), value)
+
+    def copy_enter(self, p: int, sk: Sketch, a: Ability) -> Sketch:
+        """A copied tier-1a ability in a copy option's sketch, as this policy would resolve
+        it: ``build_free`` builds its best unbuilt building (first best, set order),
+        ``deploy_artifact_from_hand`` adds its best artifact from the hand if that beats
+        none; other kinds: unchanged."""
+        pl = self.game.players[p]
+        best = sk
+        if a.kind == "build_free":
+            top = -np.inf
+            for b in self.game.bset:
+                if sk.blevel[b] == 0:
+                    trial = sk.copy()
+                    trial.blevel[b] = a.level
+                    v = self.value(p, trial)
+                    if v > top:
+                        top, best = v, trial
+        elif a.kind == "deploy_artifact_from_hand" and a.cost <= sk.gold:
+            top = self.value(p, sk)
+            for card in pl.hand:
+                if self.rules.is_artifact(card):
+                    trial = sk.copy()
+                    trial.arts.append(Art(self.rules.artifact_of(card), True, True, Tier.ENTER))
+                    trial.gold -= a.cost
+                    v = self.value(p, trial)
+                    if v > top:
+                        top, best = v, trial
+        return best
 
     def titan(self, p: int, buildings: list[int], level: int) -> int:
         """Titan (K3): index in ``buildings`` (mandatory) of the one built free at
@@ -1511,7 +1541,6 @@ class Game:
         order) their on-deploy abilities resolve in spot order, then the seat's every-turn
         deployment abilities (Master Alchemist); deployment LP (Kraken) is counted at the
         very end of the phase (``kraken_count_at_end``)."""
-        r = self.rules
         for p in range(self.n):
             self.pay(p)
         self.pending_lp = []
@@ -1521,20 +1550,22 @@ class Game:
                 sl = pl.spots[s]
                 if sl is not None and not sl.resolved:
                     self.on_deploy(p, s)
-            for s in range(MAX_SPOTS):
-                sl = pl.spots[s]
-                if sl is None:
-                    continue
-                for a in r.unit(sl.card).abilities:
-                    if a.phase == "deployment" and not a.on_deploy and a.kind == "add_age":
-                        self.add_age(p, s, a)
+            self.every_turn(p)
+        self.close_deployment()
+
+    def close_deployment(self) -> None:
+        """The end of Deployment: every deployment 'lp' collected (Kraken), each seat's
+        LP step settled, the phase's flags on units and artifacts cleared."""
         for p, s, a in self.pending_lp:
             self.deployment_lp(p, s, a)
         for p, pl in enumerate(self.players):
             self.settle(p)
             for sl in pl.spots:
                 if sl is not None:
-                    sl.fresh = sl.moved = False
+                    sl.fresh = sl.moved = sl.skip_deploy = False
+                    sl.resolved, sl.done = True, -1
+            for z in pl.zone:
+                z.fresh, z.entered, z.done = False, -1, -1
 
     def pay(self, p: int) -> None:
         """Reveal: pay each new unit, negative costs first (that gold is usable at once),
@@ -1933,16 +1964,7 @@ class Game:
                 self.resolve_tier(p, tier, copies)
             self.every_turn(p)
             self.resolve_tier(p, Tier.PENALTY, copies)
-        for p, s, a in self.pending_lp:
-            self.deployment_lp(p, s, a)
-        for p, pl in enumerate(self.players):
-            self.settle(p)
-            for sl in pl.spots:
-                if sl is not None:
-                    sl.fresh = sl.moved = sl.skip_deploy = False
-                    sl.resolved, sl.done = True, -1
-            for z in pl.zone:
-                z.fresh, z.entered, z.done = False, -1, -1
+        self.close_deployment()
 
     def sources(self, p: int) -> list[tuple[tuple[str, int], tuple[Ability, ...], int]]:
         """The seat's on-deploy sources in tier order: units on spots 0..4 placed (or
@@ -2038,8 +2060,8 @@ class Game:
             self.pending_lp.append((p, s, a))
 
     def every_turn(self, p: int) -> None:
-        """Tier 4b: every unit's deployment abilities that are not on-deploy (Master
-        Alchemist), spot order."""
+        """Every unit's deployment abilities that are not on-deploy (Master Alchemist),
+        spot order: after the on-deploy abilities (base), tier 4b (Legends)."""
         for s in range(MAX_SPOTS):
             sl = self.players[p].spots[s]
             if sl is None:
