@@ -24,7 +24,9 @@ from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .evaluate import (
+    BC_TERMS,
     MAX_PIECES,
+    N_BS,
     N_PC,
     PC_AGE,
     PC_FRESH,
@@ -36,6 +38,7 @@ from .evaluate import (
     death_rewards,
     dies,
     end_lp,
+    face_room,
     fight,
     per_value,
     production,
@@ -201,6 +204,7 @@ class State(NamedTuple):
     wpc: np.ndarray  # int32[MAX_PIECES, N_PC]: projection scratch
     bl: np.ndarray  # int32[B]: a sketch's building levels
     wbl: np.ndarray  # int32[B]: projection scratch
+    bc: np.ndarray  # int32[BC_TERMS + N_BS * 3 * face_room(B)]: value's building cache (BC_*)
     opt: np.ndarray  # int32[MAX_DEPLOY_OPTIONS, 3]: (kind, a, b) of the deployment options
     bopt: np.ndarray  # int32[MAX_BUILD_OPTIONS, 4]: (building, level, upgrade, gold)
     spots: np.ndarray  # int32[MAX_PIECES]: candidate spots (age target, heal)
@@ -239,6 +243,7 @@ def _new_state(P, D, B, U):
         np.zeros((MAX_PIECES, N_PC), np.int32),
         np.zeros(max(B, 1), np.int32),
         np.zeros(max(B, 1), np.int32),
+        np.full(BC_TERMS + N_BS * face_room(B) * 3, -1, np.int32),
         np.zeros((MAX_DEPLOY_OPTIONS, 3), np.int32),
         np.zeros((MAX_BUILD_OPTIONS, 4), np.int32),
         np.zeros(MAX_PIECES, np.int32),
@@ -384,6 +389,7 @@ def _value(tb, weights, s, p, n, gold, n_players):
         s.g[G_TURN],
         s.wpc,
         s.wbl,
+        s.bc,
     )
 
 
