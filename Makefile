@@ -26,11 +26,15 @@ demo: $(STAMP) ## simulate 100,000 games of each game (4 greedy players), summar
 		--policy greedy --seed 2026 --out runs/demo-drako --overwrite --summary
 	$(BIN)/talesim report runs/demo-drako --out runs/demo-drako-report
 
+# Test workers: the suite is grouped by game kernel (tests/conftest.py), so two workers
+# compile two kernels cold at once; more than three cannot help.
+WORKERS ?= 2
+
 test: $(STAMP) ## run the whole test suite (slow tests excluded)
-	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=15
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS) --dist loadgroup --durations=15
 
 test-all: $(STAMP) ## run every test including slow ones
-	$(BIN)/python -m pytest -q -m '' -p no:cacheprovider
+	$(BIN)/python -m pytest -q -m '' -p no:cacheprovider -n $(WORKERS) --dist loadgroup
 
 lint: $(STAMP) ## ruff + mypy
 	$(BIN)/ruff check .

@@ -7,6 +7,10 @@ package is ``talesim_test_double`` to ``simcore.registry.GAMES``, so
 ``registry.engine("toy")`` -- and therefore the runner and the CLI -- use the fake engine;
 the registry is restored after the test. The fixture returns the engine module, whose
 test hooks (``calls``, ``warmups``, ``fail_at_first_game``) it resets.
+
+Under ``pytest -n N --dist loadgroup`` (``make test``) every test runs on the worker of the
+game kernel it compiles (``pytest_xdist_make_scheduler``), so each numba kernel is compiled
+cold by one worker only and two compiles run side by side.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import sys
 import types
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,6 +60,38 @@ TOY = Game(
     policies=FAKE_ENGINE.POLICIES,
     tables=("games", "seats", "cards"),
 )
+
+
+#: Test directory -> the numba kernel its tests compile; every other test (CLI, runner,
+#: reports, bad input) uses Fairy Tale, the foundation game.
+KERNEL_GROUPS = {
+    "drako": "drako",
+    "paper_tales": "paper-tales",
+    "paper_tales_legends": "paper-tales",
+}
+
+
+def kernel_group(nodeid: str) -> str:
+    """The kernel group of a test id such as ``tests/drako/test_x.py::test_y``."""
+    parts = nodeid.split("::")[0].split("/")
+    folder = parts[1] if len(parts) > 2 and parts[0] == "tests" else ""
+    return KERNEL_GROUPS.get(folder, "fairy-tale")
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under ``-n N --dist loadgroup`` send every kernel group whole to one worker.
+
+    (xdist's own ``xdist_group`` markers rename node ids, which pytest 9 ignores; a
+    scheduler keyed on the path does not depend on that.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class KernelGroups(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return kernel_group(nodeid)
+
+    return KernelGroups(config, log)
 
 
 @pytest.fixture
