@@ -105,7 +105,6 @@ class GameState(NamedTuple):
     rank: np.ndarray  # int32[P]: 1 + players strictly ahead (total, then tie key)
     direct: np.ndarray  # int64[CELLS]: link scratch (scoring.link_masks)
     full: np.ndarray  # int64[CELLS]
-    tmp: np.ndarray  # int32[CELLS]: a hypothetical kingdom (policies)
     sbd: np.ndarray  # int32[N_BREAKDOWN]: breakdown scratch
     slots: np.ndarray  # int32[N_LEGENDS]: claimable river slots
     act_cell: np.ndarray  # int64[2 * CELLS]: legal actions, enumeration order (int64: the cell
@@ -154,7 +153,6 @@ def new_state(n_players, deck_size):
         z(P, np.int32),
         z(CELLS, np.int64),
         z(CELLS, np.int64),
-        z(CELLS, np.int32),
         z(N_BREAKDOWN, np.int32),
         z(N_LEGENDS, np.int32),
         z(2 * CELLS, np.int64),

@@ -132,15 +132,13 @@ def _face_down(s, p):
 
 @hot
 def load_seat(tb, s, p):
-    """Load seat ``p``'s visible kingdom into the caches of ``incremental.py`` (``s.tmp``: a
-    copy of its grid), unless they hold it already: a kingdom changes only by its owner's
+    """Load seat ``p``'s visible kingdom into the caches of ``incremental.py``, unless they
+    hold it already: a kingdom changes only by its owner's
     action (``kernel._apply`` resets ``meta[M_LOADED]``), so one load serves both decisions
     of a turn, the Legend checks before the action and ``claim_before``."""
     if s.meta[M_LOADED] == p:
         return
-    for c in range(CELLS):
-        s.tmp[c] = s.grid[p, c]
-    load_kingdom(tb, s, s.tmp, visible_mask(s.up[p]))
+    load_kingdom(tb, s, s.grid[p], visible_mask(s.up[p]))
     s.meta[M_LOADED] = p
     s.meta[M_CLAIMS_OK] = 0
     s.meta[M_MEMO_OK] = 0
@@ -281,6 +279,7 @@ def best_action(tb, weights, s, p, card, n_act):
     near = w[W_NEAR] != 0.0
     tame = w[W_TAME] != 0.0
     load_seat(tb, s, p)
+    grid = s.grid[p]  # the rare full rescoring (``rescored_change``) changes one cell and back
     b_claim = 0
     if wl != 0.0:
         b_claim = seat_claims(tb, s)
@@ -302,7 +301,7 @@ def best_action(tb, weights, s, p, card, n_act):
         reveal = s.act_rev[a] != 0
         if reveal and n < 0:
             n = unseen(tb, s, p, card)
-        load_pair_row(tb, s, s.tmp, cell)
+        load_pair_row(tb, s, grid, cell)
         total = 0.0  # a reveal: sum over the unseen kinds of copies x value
         v = 0.0
         lo = 0 if reveal else card  # a placement: the card in hand only
@@ -313,7 +312,7 @@ def best_action(tb, weights, s, p, card, n_act):
             if (s.xmask[k] >> cell) & 1:
                 x = s.xval[cell, k]
             else:
-                f0, f1, f2, f3 = evaluate_change(tb, s, s.tmp, cell, k, claim, b_claim, near, tame)
+                f0, f1, f2, f3 = evaluate_change(tb, s, grid, cell, k, claim, b_claim, near, tame)
                 x = value(w, f0, f1, f2, f3, 0, b_claim, b_near, b_tame)
                 s.xval[cell, k] = x
                 s.xmask[k] |= 1 << cell
@@ -375,7 +374,7 @@ def claim_before(tb, s, p, n_slots, source, cell):
         return best
     load_seat(tb, s, p)
     card = np.int64(s.discard[s.meta[M_DISC_N] - 1])  # int64 like every other caller's kind
-    after = best_claim_changed(tb, s, s.tmp, cell, card)
+    after = best_claim_changed(tb, s, s.grid[p], cell, card)
     return best if after < tb[6][s.river[best], LG_POINTS] else -1
 
 
