@@ -39,7 +39,7 @@ def kernel_vs_reference(game: str, n_games: int, reference_games: int) -> None:
     g = registry.get_game(game)
     bench = registry.engine(g).bench
     default = g.variant(None)
-    cases = [(v.name, 4) for v in g.variants if v.min_players <= 4 <= v.max_players]
+    cases = [(v.name, 4) for v in g.variants if v.kernel and v.min_players <= 4 <= v.max_players]
     cases += [(default.name, n) for n in (default.min_players, default.max_players) if n != 4]
     for variant, players in cases:
         for policy in g.policies:

@@ -33,6 +33,7 @@ def bench(
 
         g = registry.get_game(game)
         v = g.check_players(variant, players)
+        g.check_kernel(v.name)
         g.check_policies([policy])
         runner.check_threads(threads)
         games = g.bench_games if games is None else games

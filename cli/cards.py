@@ -34,7 +34,9 @@ def cards(
     if as_json:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    columns = list(COLUMNS) + [k for k in (rows[0] if rows else {}) if k not in COLUMNS]
+    columns = list(COLUMNS)
+    for row in rows:  # the engine's extra columns, in order of first appearance
+        columns += [k for k in row if k not in columns]
     table = Table(title=f"{g.name} ({v.name}): {len(rows)} cards", title_justify="left")
     for c in columns:
         numeric = c == "copies"

@@ -26,7 +26,7 @@ def games() -> None:
     table = Table(
         caption="? = player count the reference marks unconfirmed" if unconfirmed else None
     )
-    for name in ("game", "variant", "players", "policies", "default"):
+    for name in ("game", "variant", "players", "policies", "default", "simulates"):
         table.add_column(name)
     for game in GAMES.values():
         for i, v in enumerate(game.variants):
@@ -36,6 +36,7 @@ def games() -> None:
                 player_counts(v),
                 ", ".join(game.policies) if i == 0 else "",
                 "yes" if v.name == game.default_variant else "",
+                "yes" if v.kernel else "not yet (play, cards)",
             )
         table.add_section()
     Console().print(table)

@@ -45,6 +45,9 @@ class Variant:
     max_players: int
     description: str
     unconfirmed_players: tuple[int, ...] = ()  # player counts the reference marks as unconfirmed
+    #: False while only ``reference.py`` plays the variant (``play``, ``cards``):
+    #: ``simulate`` and ``bench`` refuse it with one clear line.
+    kernel: bool = True
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,16 @@ class Game:
             raise GameError(
                 f"{self.name} ({v.name}) is played by {v.min_players}-{v.max_players} players, "
                 f"not {players}"
+            )
+        return v
+
+    def check_kernel(self, variant: str | None) -> Variant:
+        """The variant, if the numba kernel plays it (``simulate``, ``bench``)."""
+        v = self.variant(variant)
+        if not v.kernel:
+            raise GameError(
+                f"{self.name} ({v.name}) has no numba kernel yet: `talesim play` and "
+                "`talesim cards` use reference.py; simulate and bench wait for the kernel"
             )
         return v
 
@@ -147,7 +160,7 @@ GAMES: dict[str, Game] = {
     ),
     "paper-tales": Game(
         name="paper-tales",
-        title="Paper Tales (Catch Up Games 2017, base game)",
+        title="Paper Tales (Catch Up Games 2017) and its expansion Ce qui forge les légendes",
         package="simcore.games.paper_tales",
         variants=(
             Variant(
@@ -156,6 +169,15 @@ GAMES: dict[str, Game] = {
                 5,
                 "42 units (81 cards), 5 buildings; 2 players by the Game Park rules (§2.9)",
                 unconfirmed_players=(2,),
+            ),
+            Variant(
+                "legends",
+                2,
+                5,
+                "base + the expansion: 26 units, 18 artifacts, 2 of Inn/Sawmill/Royal Palace "
+                "(the expansion's cards are the reference's proposal)",
+                unconfirmed_players=(2,),
+                kernel=False,
             ),
         ),
         default_variant="base",

@@ -30,7 +30,7 @@ def test_every_game_and_variant_has_a_golden_playthrough() -> None:
             continue
         folder = Path(__file__).resolve().parent.parent / game.package.rsplit(".", 1)[-1]
         pinned = {json.loads(f.read_text())["variant"] for f in (folder / "golden").glob("*.json")}
-        assert {v.name for v in game.variants} <= pinned, game.name
+        assert {v.name for v in game.variants if v.kernel} <= pinned, game.name
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])

@@ -42,6 +42,16 @@ def load_cards(path: Path | None = None) -> CardSet:
     return load_cardset(path)
 
 
+def for_variant(cards: CardSet, variant: str) -> CardSet:
+    """The card set a variant plays: ``legends`` adds cards_legends.toml (the same
+    cards.toml, a ``--cards`` file included, stays first) and its switches."""
+    if variant == cards.variant or variant not in cards.rules.variants:
+        return cards
+    if not cards.rules.variants[variant].get("cards"):
+        return cards
+    return load_cardset(cards.files[0], cards.files[-1], variant=variant)
+
+
 def _abilities(abilities: tuple[Ability, ...]) -> str:
     return "; ".join(a.text() for a in abilities)
 
@@ -56,11 +66,21 @@ def _production(lv1: Production, lv2: Production) -> str:
     return " | ".join(x for x in (a, f"L2 +{b}" if b else "") if x)
 
 
+#: ``pool`` column of ``talesim cards paper-tales --variant legends``.
+POOLS = {
+    "base": "every game",
+    "legends": "2 of 3 drawn per game",
+    "integral": "optional tile (off by default)",
+}
+
+
 def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
-    """The 42 units then the 5 buildings, as the rows of ``talesim cards paper-tales``."""
+    """The units, then (Legends) the artifacts, then the buildings, as the rows of
+    ``talesim cards paper-tales``."""
     GAME.variant(variant)
     if variant not in cards.rules.variants:
         raise GameError(f"the rules file has no [variant.{variant}] table")
+    cards = for_variant(cards, variant)
     rows: list[dict[str, object]] = [
         {
             "id": u.id,
@@ -76,6 +96,21 @@ def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
         }
         for u in cards.units
     ]
+    rows += [
+        {
+            "id": x.id,
+            "name": x.name,
+            "category": "artifact",
+            "copies": x.copies,
+            "value": f"{x.lp} LP",
+            "effect": _abilities(x.abilities),
+            "status": x.status,
+            "cost": "1 + artifacts deployed",
+            "strength": "",
+            "produces": x.produces.text(),
+        }
+        for x in cards.artifacts
+    ]
     for b in cards.buildings:
         l1, l2 = b.levels
         effect = " | ".join(
@@ -86,7 +121,7 @@ def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
                 "id": b.id,
                 "name": b.name,
                 "category": "building",
-                "copies": MAX_PLAYERS,  # one per player (§1)
+                "copies": b.copies or MAX_PLAYERS,  # base: one per player (§1)
                 "value": f"{l1.lp}/{l2.lp} LP",
                 "effect": effect,
                 "status": b.status,
@@ -96,6 +131,8 @@ def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
                 "produces": _production(l1.produces, l2.produces),
             }
         )
+        if cards.legends:
+            rows[-1]["pool"] = POOLS[b.pool]
     return rows
 
 
@@ -144,7 +181,11 @@ def narrate(event: dict[str, Any]) -> str:
             f" {event['players']} players ({', '.join(event['policies'])})"
         )
     if kind == "setup":
-        return f"Setup: the deck is shuffled, {event['players']} players get {event['gold']} gold"
+        drawn = f"; buildings: {_names(event['buildings'])}" if "buildings" in event else ""
+        return (
+            f"Setup: the deck is shuffled, {event['players']} players get {event['gold']} gold"
+            + drawn
+        )
     if kind == "reshuffle":
         return (
             f"          the discard pile becomes the draw pile ({event['cards']} cards, shuffled)"
@@ -160,11 +201,23 @@ def narrate(event: dict[str, Any]) -> str:
         return f"{head} moves {event['unit']} from {_spot(event['spot'])} to {_spot(event['to'])}"
     if kind == "keep":
         return f"{head} keeps {event['kept'] or 'nothing'}, discards {_names(event['discarded'])}"
+    if kind == "place_artifact":
+        return f"{head} places artifact {event['artifact']} face down in the artifact zone"
     if kind == "pay":
-        where, cost = _spot(event["spot"]), event["cost"]
-        return f"{head} reveals {event['unit']} on {where}, pays {cost} (gold {event['gold']})"
+        where = "in the artifact zone" if event["spot"] < 0 else f"on {_spot(event['spot'])}"
+        cost = event["cost"]
+        return f"{head} reveals {event['unit']} {where}, pays {cost} (gold {event['gold']})"
     if kind == "unpaid":
-        return f"{head} cannot pay {event['cost']} for {event['unit']}: discarded"
+        cost = f" {event['cost']}" if "cost" in event else ""
+        return f"{head} cannot pay{cost} for {event['unit']}: discarded"
+    if kind == "jester":
+        return f"{head} Court Jester deploys artifact {event['artifact']} for {event['cost']} gold"
+    if kind == "titan":
+        return f"{head} builds {event['building']} at level {event['level']}, free"
+    if kind == "copy":
+        return f"{head} {event['unit']} copies the abilities of {event['target']}"
+    if kind == "gain":
+        return f"{head} conditional gain: {event['gold']:+d} gold, {event['lp']:+d} LP"
     if kind == "age":
         on = _names(event["targets"])
         return f"{head} {event['unit']} puts {event['amount']} age token(s) on {on}"
@@ -251,6 +304,7 @@ def prepare(
         raise GameError(f"{len(policies)} policies given for {players} players")
     if variant not in cards.rules.variants:
         raise GameError(f"the rules file has no [variant.{variant}] table")
+    cards = for_variant(cards, variant)
     from .reference import Rules  # its constructor checks the deck is big enough
 
     try:

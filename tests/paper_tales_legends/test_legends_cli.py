@@ -1,0 +1,98 @@
+"""The Legends variant through the CLI (Typer's CliRunner): listed by ``talesim games``,
+its catalog by ``talesim cards``, a game narrated by ``talesim play`` (reference.py), and
+a clear refusal from ``simulate`` / ``bench`` until the numba kernel plays it."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from cli.main import app
+from simcore.games.paper_tales import engine
+from simcore.games.paper_tales.policies import default_weights
+from simcore.games.paper_tales.reference import Rules, play_reference
+from simcore.games.paper_tales.tables import load_cardset
+
+
+def invoke(*args: str | Path) -> Result:
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def test_games_lists_legends_as_reference_only() -> None:
+    result = invoke("games")
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if "legends" in line)
+    assert "2-5 (2?)" in row
+    assert "not yet" in row
+
+
+def test_cards_lists_units_artifacts_and_every_building() -> None:
+    result = invoke("cards", "paper-tales", "--variant", "legends", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    kinds = Counter(r["category"] for r in rows)
+    assert kinds == {"unit": 42 + 17, "artifact": 18, "building": 5 + 3 + 2}
+    # the deck of a Legends game: 81 + 26 units + 18 artifacts (§2.1)
+    assert sum(r["copies"] for r in rows if r["category"] != "building") == 125
+    pools = Counter(r["pool"] for r in rows if r["category"] == "building")
+    assert pools == {
+        "every game": 5,
+        "2 of 3 drawn per game": 3,
+        "optional tile (off by default)": 2,
+    }
+    art = next(r for r in rows if r["id"] == "golden-idol")
+    assert art["value"] == "2 LP"
+
+
+def test_base_catalog_is_unchanged_by_the_expansion() -> None:
+    rows = json.loads(invoke("cards", "paper-tales", "--json").output)
+    assert Counter(r["category"] for r in rows) == {"unit": 42, "building": 5}
+    assert all("pool" not in r for r in rows)
+
+
+def test_cards_table_shows_the_pool_column() -> None:
+    result = invoke("cards", "paper-tales", "--variant", "legends")
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.output.splitlines() if "category" in line)
+    assert "pool" in header
+
+
+@pytest.mark.parametrize("command", ["simulate", "bench"])
+def test_simulate_and_bench_refuse_with_one_line(command: str, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["--variant", "legends", "--players", "4", "--policy", "greedy"]
+    if command == "simulate":
+        args += ["--games", "10", "--seed", "1", "--out", str(out)]
+    result = invoke(command, "paper-tales", *args)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("error: paper-tales (legends) has no numba kernel yet")
+    assert not out.exists()  # refused before anything is written
+
+
+def test_play_narrates_the_reference_game() -> None:
+    """Every event has a sentence (no raw dict); the final event holds the scores, gold and
+    breakdown of reference.py's game, played without recording."""
+    policies = ["greedy", "random", "warlord", "builder"]
+    for seed in range(6):
+        args = ["play", "paper-tales", "--variant", "legends", "--seed", str(seed)]
+        args += ["--players", "4", "--policy", ",".join(policies)]
+        narrated = invoke(*args)
+        assert narrated.exit_code == 0, narrated.output
+        assert "{'event'" not in narrated.output
+        events = [json.loads(line) for line in invoke(*args, "--json").output.splitlines()]
+        final = events[-1]
+        assert final["event"] == "final"
+        cards = load_cardset(variant="legends")
+        seats = [engine.POLICY_NAMES.index(p) for p in policies]
+        game = play_reference(Rules(cards, 4), default_weights(), seats, seed, 0)
+        assert final["scores"] == [pl.lp for pl in game.players]
+        assert final["gold"] == [pl.gold for pl in game.players]
+        assert final["breakdown"] == [dict(pl.parts) for pl in game.players]
+        assert final["scores"] == [sum(b.values()) for b in final["breakdown"]]
+        assert "buildings:" in narrated.output.splitlines()[1]
