@@ -28,6 +28,11 @@ _ROOT = Path(__file__).resolve().parent
 #: Files every game's compiled code depends on: the decorators and the RNG.
 SHARED_KERNEL_SOURCES = ("jit.py", "rng.py")
 
+#: The plain-Python modules of a game package: the runner glue, the readable rulebook and
+#: the position I/O. Compiled code never imports them (``tests/test_kernel_cache.py``
+#: checks), so editing them must not throw the game's compiled kernel away.
+PLAIN_PYTHON_MODULES = ("engine.py", "reference.py", "state_io.py")
+
 #: A NUMBA_CACHE_DIR the user set (not one a parent talesim process exported): then it is
 #: the base of the per-game cache directories.
 _USER_CACHE_BASE = (
@@ -52,11 +57,18 @@ def source_hash() -> str:
 
 def kernel_hash(game: str | None = None) -> str:
     """Short sha256 of the files one game's compiled code is built from: the shared
-    decorators and RNG plus that game's package (``game=None``: the shared files only)."""
+    decorators and RNG plus that game's package but its plain-Python modules
+    (``game=None``: the shared files only)."""
     paths = [_ROOT / name for name in SHARED_KERNEL_SOURCES]
     if game is not None:
-        paths += list((_ROOT / "games" / game).rglob("*.py"))
+        paths += kernel_sources(game)
     return _hash(paths)
+
+
+def kernel_sources(game: str) -> list[Path]:
+    """The .py files of a game package that compiled code may be built from."""
+    package = _ROOT / "games" / game
+    return [p for p in package.rglob("*.py") if p.name not in PLAIN_PYTHON_MODULES]
 
 
 def _cache_base() -> Path:
