@@ -11,14 +11,13 @@ compiles, ``bench`` measures. ``play``/``narrate`` replay one game with ``refere
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from simcore import engine_kit
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
@@ -106,30 +105,20 @@ def score_state(state: dict[str, Any], data: DrakoData | None = None) -> dict[st
 # --- simulation ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """A validated request: rules data, preset, seats and the compiled tables."""
+class Prepared(engine_kit.Prepared):
+    """A validated request: rules data, preset (``variant``, from ``--rules``), seats and the
+    compiled tables."""
 
+    POLICY_NAMES = POLICY_NAMES
     cards: DrakoData
-    variant: str  # the preset (``--rules``)
-    players: int
-    policies: tuple[str, ...]  # one per seat (before rotation)
-    rotate_seats: bool
     tables: Tables
-    weights: np.ndarray  # float64[len(Policy), N_WEIGHTS]
-
-    @property
-    def seat_policy(self) -> np.ndarray:
-        return np.array([POLICY_NAMES.index(p) for p in self.policies], dtype=np.int32)
 
     def config(self) -> dict[str, Any]:
         """Rule options that determine the data (stored in the manifest)."""
         return {
             "rules": self.cards.presets[self.variant].options.as_dict(),
             "deck_size": int(self.tables.deck.shape[0]),
-            "weights": {
-                name: [float(x) for x in self.weights[i]] for i, name in enumerate(POLICY_NAMES)
-            },
+            "weights": self.weight_rows(),
         }
 
 
@@ -154,12 +143,6 @@ def prepare(
     )
 
 
-def _blocks(n_games: int) -> int:
-    """Parallel blocks per chunk: enough to balance the threads, each long enough that its
-    one scratch allocation does not matter."""
-    return max(1, min(n_games // 64, 64))
-
-
 def simulate_arrays(
     prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
 ) -> dict[str, np.ndarray]:
@@ -177,7 +160,7 @@ def simulate_arrays(
         np.uint64(seed),
         first_game,
         n_games,
-        _blocks(n_games),
+        engine_kit.blocks(n_games),
         out,
         check,
     )
@@ -212,10 +195,8 @@ def frames(
     * legends: one row per claim: game_id, seat, legend, turn.
     """
     n, P = a["score"].shape
-    kind_enum = pl.Enum(list(KINDS))
     legend_ids = [lg.id for lg in prepared.cards.legends]
-    policy_names = list(POLICY_NAMES)
-    game_id = np.arange(first_game, first_game + n, dtype=np.int64)
+    game_id = engine_kit.game_ids(first_game, n)
     score = a["score"]
     rank = a["rank"]
     winners = rank == 1
@@ -232,11 +213,8 @@ def frames(
     )
     seats = pl.DataFrame(
         {
-            "game_id": np.repeat(game_id, P),
-            "seat": np.tile(np.arange(P, dtype=np.int8), n),
-            "policy": pl.Series(policy_names, dtype=pl.Enum(policy_names)).gather(
-                a["policy"].reshape(-1).astype(np.int64)
-            ),
+            **engine_kit.seat_keys(game_id, P),
+            "policy": engine_kit.categorical(POLICY_NAMES, a["policy"]),
             "score": score.reshape(-1),
             "rank": rank.reshape(-1),
             "win": win.reshape(-1),
@@ -250,9 +228,7 @@ def frames(
             "game_id": np.repeat(game_id, P * CELLS),
             "seat": np.tile(np.repeat(np.arange(P, dtype=np.int8), CELLS), n),
             "cell": np.tile(np.arange(CELLS, dtype=np.int8), n * P),
-            "card": pl.Series(KINDS, dtype=kind_enum).gather(
-                a["grid"].reshape(-1).astype(np.int64)
-            ),
+            "card": engine_kit.categorical(KINDS, a["grid"]),
             "replaced": a["replaced"].reshape(-1),
             "turn_placed": a["turn_placed"].reshape(-1),
         }
@@ -263,9 +239,7 @@ def frames(
         {
             "game_id": game_id[gi],
             "seat": si.astype(np.int8),
-            "legend": pl.Series(legend_ids, dtype=pl.Enum(legend_ids)).gather(
-                a["claim_legend"][gi, si, ki].astype(np.int64)
-            ),
+            "legend": engine_kit.categorical(legend_ids, a["claim_legend"][gi, si, ki]),
             "turn": a["claim_turn"][gi, si, ki],
         }
     )
@@ -280,10 +254,7 @@ def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     stores under that id: ``tests/drako/test_reference_vs_kernel.py``)."""
     from .reference import Rules, play_reference
 
-    seat_policy = [int(x) for x in prepared.seat_policy]
-    if prepared.rotate_seats:
-        P = prepared.players
-        seat_policy = [seat_policy[(p + game_id) % P] for p in range(P)]
+    seat_policy = engine_kit.seat_policies(prepared.seat_policy, prepared.rotate_seats, game_id)
     rules = Rules(prepared.cards, prepared.variant, prepared.players)
     game = play_reference(rules, prepared.weights, seat_policy, seed, game_id, record=True)
     start = {
@@ -354,35 +325,22 @@ def bench(
     players: int, policy: str, threads: int, n_games: int, reference_games: int, variant: str | None
 ) -> dict[str, Any]:
     """games/s of the kernel (``threads`` threads) and of reference.py, same seeds."""
-    import numba
-
     from .reference import Rules, play_reference
 
     variant = variant or GAME.default_variant
     cards = load_data()
     prepared = prepare(cards, variant, players, [policy] * players, False)
-    old = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        warmup(prepared)
-        t = time.perf_counter()
-        simulate_arrays(prepared, 1, 0, n_games)
-        numba_rate = n_games / (time.perf_counter() - t)
-    finally:
-        numba.set_num_threads(old)
     rules = Rules(cards, variant, players)
     seat_policy = [int(x) for x in prepared.seat_policy]
-    t = time.perf_counter()
-    for g in range(reference_games):
-        play_reference(rules, prepared.weights, seat_policy, 1, g)
-    ref_rate = reference_games / (time.perf_counter() - t)
-    return {
-        "game": "drako",
-        "variant": variant,
-        "players": players,
-        "policy": policy,
-        "threads": threads,
-        "numba_games_per_s": round(numba_rate, 1),
-        "reference_games_per_s": round(ref_rate, 2),
-        "ratio": round(numba_rate / ref_rate, 1),
-    }
+    return engine_kit.bench(
+        "drako",
+        variant,
+        players,
+        policy,
+        threads,
+        n_games,
+        reference_games,
+        lambda: warmup(prepared),
+        lambda n: simulate_arrays(prepared, 1, 0, n),
+        lambda g: play_reference(rules, prepared.weights, seat_policy, 1, g),
+    )

@@ -7,14 +7,13 @@ fixed-size result arrays into polars frames. ``play`` and ``score_state`` use th
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from simcore import engine_kit
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
@@ -26,19 +25,12 @@ from .tables import PICKS, CardSet, Tables, compile_tables, load_cardset
 GAME = get_game("fairy-tale")
 
 
-@dataclass(frozen=True)
-class Prepared:
-    cards: CardSet
-    variant: str
-    players: int
-    policies: tuple[str, ...]  # one per seat (before rotation)
-    rotate_seats: bool
-    tables: Tables
-    weights: np.ndarray  # float64[len(Policy), N_WEIGHTS]
+class Prepared(engine_kit.Prepared):
+    """A validated request: card set, seats and the compiled tables (``tables.Tables``)."""
 
-    @property
-    def seat_policy(self) -> np.ndarray:
-        return np.array([POLICY_NAMES.index(p) for p in self.policies], dtype=np.int32)
+    POLICY_NAMES = POLICY_NAMES
+    cards: CardSet
+    tables: Tables
 
     def config(self) -> dict[str, Any]:
         """Rule options that determine the data (stored in the manifest)."""
@@ -52,9 +44,7 @@ class Prepared:
             "hunt": vr.hunt,
             "beginner_setup": vr.beginner_setup,
             "deck_size": int(self.tables.deck.shape[0]),
-            "weights": {
-                name: [float(x) for x in self.weights[i]] for i, name in enumerate(POLICY_NAMES)
-            },
+            "weights": self.weight_rows(),
         }
 
 
@@ -116,12 +106,6 @@ def prepare(
     )
 
 
-def _blocks(n_games: int) -> int:
-    """Parallel blocks per chunk: enough to balance the threads, each long enough that its
-    one scratch allocation does not matter."""
-    return max(1, min(n_games // 64, 64))
-
-
 def simulate_arrays(
     prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
 ) -> dict[str, np.ndarray]:
@@ -137,7 +121,7 @@ def simulate_arrays(
         np.uint64(seed),
         first_game,
         n_games,
-        _blocks(n_games),
+        engine_kit.blocks(n_games),
         out,
         check,
     )
@@ -164,12 +148,11 @@ def frames(
     n, P = a["score"].shape
     ids = prepared.cards.ids()
     card_enum = pl.Series("card", ids, dtype=pl.Enum(ids))
-    game_id = np.arange(first_game, first_game + n, dtype=np.int64)
+    game_id = engine_kit.game_ids(first_game, n)
     score = a["score"].astype(np.int16)
     top = score.max(axis=1)
     winners = score == top[:, None]
     n_win = winners.sum(axis=1)
-    rank = 1 + (score[:, None, :] > score[:, :, None]).sum(axis=2)
     win = winners / n_win[:, None]
     trick = a["trick"]
     games = pl.DataFrame(
@@ -182,16 +165,12 @@ def frames(
             ).to_series(),
         }
     )
-    policy_names = list(POLICY_NAMES)
     seats = pl.DataFrame(
         {
-            "game_id": np.repeat(game_id, P),
-            "seat": np.tile(np.arange(P, dtype=np.int8), n),
-            "policy": pl.Series(policy_names, dtype=pl.Enum(policy_names)).gather(
-                a["policy"].reshape(-1).astype(np.int64)
-            ),
+            **engine_kit.seat_keys(game_id, P),
+            "policy": engine_kit.categorical(POLICY_NAMES, a["policy"]),
             "score": score.reshape(-1),
-            "rank": rank.reshape(-1).astype(np.int8),
+            "rank": engine_kit.ranks(score).reshape(-1),
             "win": win.reshape(-1),
             **{f"{b}_pts": a["breakdown"][:, :, k].reshape(-1) for k, b in enumerate(BREAKDOWN)},
             "face_down": a["face_down"].reshape(-1),
@@ -217,10 +196,7 @@ def frames(
 
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     """Every event of game ``game_id`` (same game as ``simulate`` stores under that id)."""
-    seat_policy = [int(x) for x in prepared.seat_policy]
-    if prepared.rotate_seats:
-        P = prepared.players
-        seat_policy = [seat_policy[(p + game_id) % P] for p in range(P)]
+    seat_policy = engine_kit.seat_policies(prepared.seat_policy, prepared.rotate_seats, game_id)
     rules = Rules(prepared.cards, prepared.variant)
     game = play_reference(rules, prepared.weights, seat_policy, seed, game_id, record=True)
     names = [POLICY_NAMES[p] for p in seat_policy]
@@ -303,33 +279,20 @@ def bench(
     players: int, policy: str, threads: int, n_games: int, reference_games: int, variant: str | None
 ) -> dict[str, Any]:
     """games/s of the kernel (``threads`` threads) and of reference.py, same seeds."""
-    import numba
-
     variant = variant or GAME.default_variant
     cards = load_cardset()
     prepared = prepare(cards, variant, players, [policy] * players, False)
-    old = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        warmup(prepared)
-        t = time.perf_counter()
-        simulate_arrays(prepared, 1, 0, n_games)
-        numba_rate = n_games / (time.perf_counter() - t)
-    finally:
-        numba.set_num_threads(old)
     rules = Rules(cards, variant)
     seat_policy = [int(x) for x in prepared.seat_policy]
-    t = time.perf_counter()
-    for g in range(reference_games):
-        play_reference(rules, prepared.weights, seat_policy, 1, g)
-    ref_rate = reference_games / (time.perf_counter() - t)
-    return {
-        "game": "fairy-tale",
-        "variant": variant,
-        "players": players,
-        "policy": policy,
-        "threads": threads,
-        "numba_games_per_s": round(numba_rate, 1),
-        "reference_games_per_s": round(ref_rate, 2),
-        "ratio": round(numba_rate / ref_rate, 1),
-    }
+    return engine_kit.bench(
+        "fairy-tale",
+        variant,
+        players,
+        policy,
+        threads,
+        n_games,
+        reference_games,
+        lambda: warmup(prepared),
+        lambda n: simulate_arrays(prepared, 1, 0, n),
+        lambda g: play_reference(rules, prepared.weights, seat_policy, 1, g),
+    )
