@@ -208,6 +208,18 @@ def open_gain(kt, km, st, e, own, ownf, down, face_down, n_players, p, strict):
 
 
 @hot
+def _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict):
+    """Own score change from ``c``'s Open/Close (``kind``), ``c`` already counted in ``own``."""
+    if kind == E_OPEN:
+        face_down = sm[ix(SM_DCNT + p)]
+        return open_gain(kt, km, st, c, own, ownf, down, face_down, n_players, p, strict)
+    if kt[ix(K_SCOPE + c)] == S_OTHERS:
+        return 0
+    held_c = held | bit(c)
+    return -least_close_loss(kt, km, st, c, own, ownf, held_c, n_players, p, strict)
+
+
+@hot
 def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, want_harm):
     """(own effect value, harm to others) of revealing ``c`` with ``own`` as p's face-up row
     (``held``: a mask of at least its cards; ``down``: p's face-down row)."""
@@ -217,34 +229,41 @@ def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict,
     f = kt[ix(K_FACTION + c)]
     st[ix(own + c)] += 1
     st[ix(ownf + f)] += 1
-    eff = 0
+    eff = _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict)
     harm = 0
-    if kind == E_OPEN:
-        face_down = sm[ix(SM_DCNT + p)]
-        eff = open_gain(kt, km, st, c, own, ownf, down, face_down, n_players, p, strict)
-    else:
-        scope = kt[ix(K_SCOPE + c)]
-        if scope != S_OTHERS:
-            held_c = held | bit(c)
-            eff = -least_close_loss(kt, km, st, c, own, ownf, held_c, n_players, p, strict)
-        if scope != S_YOU and want_harm:
-            for q in range(n_players):
-                if q != p:
-                    harm += least_close_loss(
-                        kt,
-                        km,
-                        st,
-                        c,
-                        CNT + q * MC,
-                        FCNT + q * NF,
-                        sm[ix(SM_CNT + q)],
-                        n_players,
-                        q,
-                        strict,
-                    )
+    if kind == E_CLOSE and kt[ix(K_SCOPE + c)] != S_YOU and want_harm:
+        for q in range(n_players):
+            if q != p:
+                harm += least_close_loss(
+                    kt,
+                    km,
+                    st,
+                    c,
+                    CNT + q * MC,
+                    FCNT + q * NF,
+                    sm[ix(SM_CNT + q)],
+                    n_players,
+                    q,
+                    strict,
+                )
     st[ix(own + c)] -= 1
     st[ix(ownf + f)] -= 1
     return eff, harm
+
+
+@hot
+def own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict):
+    """``effect_terms``' own effect value alone (no harm look-ahead: a smaller function)."""
+    kind = kt[ix(K_EFFECT + c)]
+    if kind != E_OPEN and kind != E_CLOSE:
+        return 0
+    f = kt[ix(K_FACTION + c)]
+    st[ix(own + c)] += 1
+    st[ix(ownf + f)] += 1
+    eff = _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict)
+    st[ix(own + c)] -= 1
+    st[ix(ownf + f)] -= 1
+    return eff
 
 
 @hot
@@ -352,6 +371,13 @@ def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p
     and the count masks."""
     if policy == P_RANDOM:
         return rng_below(sm, n)
+    if (
+        (decision == D_DRAFT or decision == D_PLAY)
+        and w[W_HARM] == 0.0
+        and w[W_SYNERGY] == 0.0
+        and w[W_DENY] == 0.0
+    ):
+        return choose_plain(w[0], w[1], kt, km, st, sm, n, own, ownf, held, n_players, p)
     down = DCNT + p * MC
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
     best = 0.0
@@ -365,6 +391,34 @@ def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p
         v = evaluate(
             decision, w, kt, km, st, sm, c, own, ownf, held, down, n_players, p, neighbour, strict
         )
+        if i == 0 or v > best:
+            best = v
+            bi = i
+    return bi
+
+
+@hot_outline
+def choose_plain(w_gain, w_effect, kt, km, st, sm, n, own, ownf, held, n_players, p):
+    """``choose`` for a draft or play decision whose weights read only gain and effect
+    (``greedy``): the same values and the same first best, in a function a fraction of the
+    general one's size (it is most of a greedy game's time)."""
+    down = DCNT + p * MC
+    strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
+    best = 0.0
+    bi = 0
+    seen = ZERO
+    for i in range(n):
+        c = st[ix(CAND + i)]
+        if (seen & bit(c)) != ZERO:
+            continue
+        seen |= bit(c)
+        gain = 0
+        eff = 0
+        if w_gain != 0.0:
+            gain = card_gain(kt, km, st, c, own, ownf, n_players, p, strict)
+        if w_effect != 0.0:
+            eff = own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict)
+        v = w_gain * gain + w_effect * eff
         if i == 0 or v > best:
             best = v
             bi = i
