@@ -55,6 +55,7 @@ from .layout import (
     KEPT,
     KEPT_N,
     KEPT_PICK,
+    KM_SEL,
     MC,
     N_BREAKDOWN,
     NF,
@@ -418,10 +419,19 @@ def _resolve_closes(kt, km, weights, st, sm, n_players, p):
         st[ix(EFF_MATCH + e)] = -1
     while True:
         # Whether a face-up slot can join the matching depends only on its card: each
-        # distinct card is tried once (``tried``), ``closable`` holds the answers.
+        # distinct card is tried once (``tried``), ``closable`` holds the answers. A card
+        # an unmatched effect selects joins at once (a path of one edge); a card no effect
+        # selects never does; only the rest need the search for an augmenting path.
+        free = ZERO
+        any_sel = ZERO
+        for e in range(n_eff):
+            sel = km[ix(KM_SEL + st[ix(CE + p * MAX_CLOSES + e)])]
+            any_sel |= sel
+            if st[ix(EFF_MATCH + e)] == -1:
+                free |= sel
         n = 0
-        tried = ZERO
-        closable = ZERO
+        tried = ~any_sel | free
+        closable = free
         for slot in range(st[ix(TAB_N + p)]):
             if st[ix(TAB_UP + p * TABLEAU + slot)] == 0:
                 continue
