@@ -134,19 +134,11 @@ def tame_by_masks(links, kmask, kind_tame, drop):
 
 
 @hot
-def load_kingdom(tb, s, grid, vis):
-    """Fill the caches (``s.kmask``, ``s.reach``, ``s.dtame``, ``s.kfacts``) for the kingdom
-    ``grid`` seen through ``vis``."""
-    kind_blind, kind_tame, dragon_values, adj, rules = tb[1], tb[2], tb[7], tb[8], tb[9]
-    for k in range(N_KINDS):
-        s.kmask[k] = 0
-    blinds = 0
-    for c in range(CELLS):
-        if (vis >> c) & 1:
-            s.kmask[grid[c]] |= 1 << c
-            if kind_blind[grid[c]]:
-                blinds |= 1 << c
-    fill_reach(adj, rules[R_PORTAL_CHAINING] != 0, s.kmask[K_PORTAL], s.reach)
+def load_dragons(tb, s, vis, blinds):
+    """Fill ``s.dtame`` (rows of the visible dragons), ``kfacts[KF_TAME]`` and
+    ``kfacts[KF_DRAGON_PTS]`` from ``s.kmask`` and ``s.reach`` (the part of ``load_kingdom``
+    that a non-portal card can change anywhere: the dragons linked to it)."""
+    kind_tame, dragon_values, adj, rules = tb[2], tb[7], tb[8], tb[9]
     via = rules[R_DRAGON_VIA_PORTAL] != 0
     n = 0
     tame = 0
@@ -166,11 +158,67 @@ def load_kingdom(tb, s, grid, vis):
         if is_tame:
             tame += 1
             tame_cells |= 1 << d
+    s.kfacts[KF_TAME] = tame_cells
+    s.kfacts[KF_DRAGON_PTS] = dragon_score(n, tame, dragon_values, rules)
+
+
+@hot
+def load_kingdom(tb, s, grid, vis):
+    """Fill the caches (``s.kmask``, ``s.reach``, ``s.dtame``, ``s.kfacts``) for the kingdom
+    ``grid`` seen through ``vis``."""
+    kind_blind, adj, rules = tb[1], tb[8], tb[9]
+    for k in range(N_KINDS):
+        s.kmask[k] = 0
+    blinds = 0
+    for c in range(CELLS):
+        if (vis >> c) & 1:
+            s.kmask[grid[c]] |= 1 << c
+            if kind_blind[grid[c]]:
+                blinds |= 1 << c
+    fill_reach(adj, rules[R_PORTAL_CHAINING] != 0, s.kmask[K_PORTAL], s.reach)
+    load_dragons(tb, s, vis, blinds)
     s.kfacts[KF_VIS] = vis
     s.kfacts[KF_PROW_ROWS] = 0
-    s.kfacts[KF_TAME] = tame_cells
     s.kfacts[KF_BLINDS] = blinds
-    s.kfacts[KF_DRAGON_PTS] = dragon_score(n, tame, dragon_values, rules)
+
+
+@hot
+def change_kingdom(tb, s, grid, c, o):
+    """The loaded kingdom's caches once its owner's action put ``grid[c]`` face up on ``c``
+    (``grid`` already changed) in place of the visible kind ``o`` (-1: ``c`` was face down):
+    the same caches as ``load_kingdom`` of the new kingdom, pair rows included.
+
+    A non-portal card in place of a non-portal one changes no link (``reach`` depends only on
+    the face-up portals): two ``kmask`` bits, the pair rows of the cells linked to ``c`` (by
+    the pair of the new kind minus that of the old one; ``c``'s own row counts only the
+    others), and the dragons. A portal put or replaced changes links: a full reload."""
+    kind_blind, adj, pair_adjacent, pair_portal = tb[1], tb[8], tb[11], tb[12]
+    k = grid[c]
+    bit = 1 << c
+    vis = s.kfacts[KF_VIS] | bit
+    if k == K_PORTAL or o == K_PORTAL:
+        load_kingdom(tb, s, grid, vis)
+        return
+    if o >= 0:
+        s.kmask[o] &= ~bit
+    s.kmask[k] |= bit
+    blinds = s.kfacts[KF_BLINDS] & ~bit
+    if kind_blind[k]:
+        blinds |= bit
+    m = s.reach[c] & s.kfacts[KF_PROW_ROWS]
+    while m:
+        j = trailing_zeros(m)
+        m &= m - 1
+        table = pair_adjacent if (adj[j] >> c) & 1 else pair_portal
+        for q in range(N_KINDS):
+            d = table[k, q]
+            if o >= 0:
+                d -= table[o, q]
+            s.prow[j, q] += d
+    if s.kmask[K_DRAGON] != 0 or o == K_DRAGON:
+        load_dragons(tb, s, vis, blinds)
+    s.kfacts[KF_VIS] = vis
+    s.kfacts[KF_BLINDS] = blinds
 
 
 @hot
@@ -613,6 +661,30 @@ def load_claims(tb, s):
     s.kfacts[KF_MET] = met
     s.kfacts[KF_BCLAIM] = b_claim
     return b_claim
+
+
+@hot
+def met_after_card(tb, s, k, o):
+    """``kfacts[KF_MET]`` once ``change_kingdom`` put the non-portal kind ``k`` where the
+    non-portal kind ``o`` was (-1: a face-down card), ``KF_MET`` being the Legends met before:
+    a card that is no portal changes no link, so only a Legend naming ``k`` or ``o`` can
+    change; the others keep their bit."""
+    legend, rules = tb[6], tb[9]
+    met = s.kfacts[KF_MET]
+    for slot in range(rules[R_LEGEND_ROW]):
+        g = s.river[slot]
+        if g < 0:
+            continue
+        if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+            kinds = legend[g, LG_KINDS]
+        else:
+            kinds = (1 << legend[g, LG_CENTRE]) | (1 << legend[g, LG_AROUND])
+        named = (kinds >> k) & 1 != 0 or (o >= 0 and (kinds >> o) & 1 != 0)
+        if named:
+            met &= ~(1 << slot)
+            if legend_met_after(tb, s, g, NO_CELL, NO_CELL, NO_CELLS):
+                met |= 1 << slot
+    return met
 
 
 @hot

@@ -31,10 +31,12 @@ from .policies import (
     M_LD_N,
     M_LOADED,
     M_MEMO_OK,
+    M_MET_OK,
     M_TURN,
     N_META,
     P_RANDOM,
     SRC_DISCARD,
+    after_action,
     choose_action,
     choose_source,
     claim_after,
@@ -122,6 +124,12 @@ class GameState(NamedTuple):
     prow: np.ndarray  # int32[CELLS, N_KINDS]: cache: pair points of each kind on each cell
     xval: np.ndarray  # float64[CELLS, N_KINDS]: memo: value of each kind on each cell (policies)
     xmask: np.ndarray  # int64[N_KINDS]: memo: cells whose ``xval`` is set, per kind
+    kept: np.ndarray  # int32[P]: 1 = the seat's kingdom caches are kept in ``k_*`` (policies.park)
+    k_reach: np.ndarray  # int64[P, CELLS]: each seat's kept ``reach``
+    k_kmask: np.ndarray  # int64[P, N_KINDS]: ... ``kmask``
+    k_dtame: np.ndarray  # int32[P, CELLS, N_KINDS]: ... ``dtame`` (rows of visible dragons)
+    k_kfacts: np.ndarray  # int64[P, N_KFACTS]: ... ``kfacts``
+    k_prow: np.ndarray  # int32[P, CELLS, N_KINDS]: ... ``prow`` (the filled rows)
 
 
 @alloc  # keeps NRT
@@ -169,6 +177,12 @@ def new_state(n_players, deck_size):
         z((CELLS, N_KINDS), np.int32),
         z((CELLS, N_KINDS), np.float64),
         z(N_KINDS, np.int64),
+        z(P, np.int32),
+        z((P, CELLS), np.int64),
+        z((P, N_KINDS), np.int64),
+        z((P, CELLS, N_KINDS), np.int32),
+        z((P, N_KFACTS), np.int64),
+        z((P, CELLS, N_KINDS), np.int32),
     )
 
 
@@ -254,6 +268,7 @@ def _claim(s, p, slot):
     s.meta[M_CLAIMS_LEFT] -= 1
     s.meta[M_CLAIMS_OK] = 0  # the river changes
     s.meta[M_MEMO_OK] = 0
+    s.meta[M_MET_OK] = 0
     n = s.meta[M_LD_N]
     if n > 0:
         s.river[slot] = s.ldeck[n - 1]
@@ -276,7 +291,6 @@ def _apply(s, p, card, cell, reveal):
         s.replaced[p, cell] = 1
         s.placed[p, cell] = s.meta[M_TURN]
     s.meta[M_DISC_N] = n + 1
-    s.meta[M_LOADED] = -1  # p's kingdom changed
 
 
 @hot
@@ -337,7 +351,9 @@ def take_turn(tb, weights, s, p):
     else:
         cell = p_cell
         reveal = 0
+    before = s.grid[p, cell] if s.up[p, cell] != 0 else -1
     _apply(s, p, card, cell, reveal)
+    after_action(tb, s, p, cell, before)  # p's kingdom changed: its caches follow
     final = _face_down(s, p) == 0
     if not final or rules[R_CLAIM_AFTER_FINAL] != 0:
         while s.meta[M_CLAIMS_LEFT] > 0:
@@ -470,6 +486,9 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
     s.meta[M_LOADED] = -1
     s.meta[M_CLAIMS_OK] = 0
     s.meta[M_MEMO_OK] = 0
+    s.meta[M_MET_OK] = 0
+    for p in range(n_players):
+        s.kept[p] = 0
     max_turns = tb[9][R_TURN_CAP] * n_players
     violation = 0
     if check:

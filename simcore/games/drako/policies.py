@@ -74,11 +74,13 @@ from .incremental import (  # noqa: E402
     NO_CELL,
     NO_CELLS,
     best_claim_changed,
+    change_kingdom,
     evaluate_change,
     legend_met_after,
     load_claims,
     load_kingdom,
     load_pair_row,
+    met_after_card,
     near_after,
     tame_after,
 )
@@ -105,10 +107,12 @@ M_CLAIMS_LEFT = 4  # Legend claims the current player may still make this turn
 M_LOADED = 5  # seat whose visible kingdom the caches of ``incremental.py`` hold, -1: none
 M_CLAIMS_OK = 6  # 1: ``load_claims``' caches hold that kingdom under the current river
 M_MEMO_OK = 7  # 1: ``s.xmask`` / ``s.xval`` hold values for that kingdom and river
-N_META = 8
+M_MET_OK = 8  # 1: ``kfacts[KF_MET]`` holds the Legends that kingdom meets (``after_action``)
+N_META = 9
 SRC_DISCARD, SRC_DECK = 0, 1  # reference.Source
 P_RANDOM = int(Policy.RANDOM)
 K_DRAGON = int(Kind.DRAGON)
+K_PORTAL = int(Kind.PORTAL)
 SHAPE_PRESENT = int(Shape.PRESENT)
 ADJ_ORTHOGONAL = int(Adjacency.ORTHOGONAL)
 
@@ -131,17 +135,80 @@ def _face_down(s, p):
 
 
 @hot
+def copy1(dst, src):
+    """``dst[:] = src`` for 1-d arrays (a slice assignment would need NRT)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@hot
+def copy2(dst, src):
+    """``dst[:] = src`` for 2-d arrays."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@hot
+def park(s):
+    """Keep the loaded seat's kingdom caches in its own slot (``s.k_*``, ``s.kept``) before
+    the shared caches load another kingdom."""
+    q = s.meta[M_LOADED]
+    if q < 0:
+        return
+    copy1(s.k_reach[q], s.reach)
+    copy1(s.k_kmask[q], s.kmask)
+    copy1(s.k_kfacts[q], s.kfacts)
+    copy2(s.k_dtame[q], s.dtame)
+    copy2(s.k_prow[q], s.prow)
+    s.kept[q] = 1
+    s.meta[M_LOADED] = -1
+
+
+@hot
 def load_seat(tb, s, p):
     """Load seat ``p``'s visible kingdom into the caches of ``incremental.py``, unless they
-    hold it already: a kingdom changes only by its owner's
-    action (``kernel._apply`` resets ``meta[M_LOADED]``), so one load serves both decisions
-    of a turn, the Legend checks before the action and ``claim_before``."""
+    hold it already: a kingdom changes only by its owner's action (``after_action`` updates
+    the caches), so one load serves both decisions of a turn, the Legend checks before and
+    after the action and ``claim_before``; the caches of the seat loaded before are kept
+    (``park``) and brought back on its next turn instead of being recomputed."""
     if s.meta[M_LOADED] == p:
         return
-    load_kingdom(tb, s, s.grid[p], visible_mask(s.up[p]))
+    park(s)
+    if s.kept[p] != 0:
+        copy1(s.reach, s.k_reach[p])
+        copy1(s.kmask, s.k_kmask[p])
+        copy1(s.kfacts, s.k_kfacts[p])
+        copy2(s.dtame, s.k_dtame[p])
+        copy2(s.prow, s.k_prow[p])
+    else:
+        load_kingdom(tb, s, s.grid[p], visible_mask(s.up[p]))
     s.meta[M_LOADED] = p
     s.meta[M_CLAIMS_OK] = 0
     s.meta[M_MEMO_OK] = 0
+    s.meta[M_MET_OK] = 0
+
+
+@hot
+def after_action(tb, s, p, cell, o):
+    """Seat ``p``'s kingdom changed by its action on ``cell`` (the visible kind ``o`` before,
+    -1: face down): update its caches if they are loaded (``incremental.change_kingdom``),
+    else forget the kept ones. The Legend caches and the value memo are stale either way,
+    but when the Legends met before the action are known (``load_claims``) and no portal
+    moved, the Legends met after it are too (``incremental.met_after_card``): the Legend
+    check after the action tests only the Legends naming the kinds that came or went."""
+    met_ok = False
+    if s.meta[M_LOADED] == p:
+        k = np.int64(s.grid[p, cell])
+        met_ok = s.meta[M_CLAIMS_OK] != 0 and k != K_PORTAL and o != K_PORTAL
+        change_kingdom(tb, s, s.grid[p], cell, o)
+        if met_ok:
+            s.kfacts[KF_MET] = met_after_card(tb, s, k, o)
+    else:
+        s.kept[p] = 0
+    s.meta[M_CLAIMS_OK] = 0
+    s.meta[M_MEMO_OK] = 0
+    s.meta[M_MET_OK] = 1 if met_ok else 0
 
 
 @hot
@@ -192,10 +259,12 @@ def claimable(tb, s, p):
     if rules[R_FACE_UP_ONLY] != 0:
         load_seat(tb, s, p)
     else:  # Legends count face-down cards too: not the kingdom the decisions see
+        park(s)
         load_kingdom(tb, s, s.grid[p], EVERY_CELL)
         s.meta[M_LOADED] = -1
         s.meta[M_CLAIMS_OK] = 0
-    cached = s.meta[M_CLAIMS_OK] != 0
+        s.meta[M_MET_OK] = 0
+    cached = s.meta[M_CLAIMS_OK] != 0 or s.meta[M_MET_OK] != 0
     n = 0
     for slot in range(rules[R_LEGEND_ROW]):
         g = s.river[slot]

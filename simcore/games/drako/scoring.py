@@ -28,7 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from numba import types
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
+from numba.extending import intrinsic
 
 from simcore.jit import hot
 
@@ -76,14 +78,24 @@ TRIBE_COLUMNS = (
 )
 
 
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM ``ctpop``: the number of set bits of an integer (one instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+    t = types.unliteral(x)
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return t(t), codegen
+
+
 @hot
 def popcount(x):
-    """Number of set bits of a non-negative int (at most CELLS iterations)."""
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Number of set bits of a non-negative int (LLVM ``ctpop``, one instruction where the
+    CPU has ``popcnt``; was a loop over the set bits)."""
+    return _ctpop(x)  # type: ignore[call-arg]
 
 
 @hot

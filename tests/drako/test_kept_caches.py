@@ -1,0 +1,138 @@
+"""The kingdom caches follow their owner's actions, and each seat's caches are kept
+between its turns.
+
+* ``incremental.change_kingdom`` after each action leaves the same caches as a fresh
+  ``load_kingdom`` of the changed kingdom (pair rows kept from before included);
+* each seat's kingdom caches are kept between its turns (``policies.park`` /
+``policies.load_seat``) and follow its own actions (``policies.after_action``): whatever
+the order of seats, the caches a seat gets back equal a fresh load of its kingdom."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simcore.games.drako import incremental, policies, scoring
+from simcore.games.drako.kernel import new_state
+from simcore.games.drako.tables import CELLS, N_KINDS, N_LEGENDS, Kind, compile_tables
+
+# tests can't import each other (``--import-mode=importlib``): load the sibling's helpers
+_SPEC = importlib.util.spec_from_file_location(
+    "drako_incremental_helpers", Path(__file__).with_name("test_incremental.py")
+)
+assert _SPEC is not None
+assert _SPEC.loader is not None
+helpers = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(helpers)
+SKEWED, cases, loaded = helpers.SKEWED, helpers.cases, helpers.loaded
+
+P = 4
+
+
+def assert_same_caches(tb, s, g, vis, where) -> None:
+    """The kingdom caches of ``s`` (pair rows: the filled ones) equal a fresh
+    ``load_kingdom`` of ``g`` seen through ``vis``."""
+    fresh = new_state(4, 80)
+    incremental.load_kingdom(tb, fresh, g, vis)
+    for key in (incremental.KF_VIS, incremental.KF_BLINDS, incremental.KF_TAME):
+        assert s.kfacts[key] == fresh.kfacts[key], (where, key)
+    assert s.kfacts[incremental.KF_DRAGON_PTS] == fresh.kfacts[incremental.KF_DRAGON_PTS], where
+    assert s.kmask.tolist() == fresh.kmask.tolist(), where
+    assert s.reach.tolist() == fresh.reach.tolist(), where
+    for d in range(CELLS):
+        if (int(fresh.kmask[Kind.DRAGON]) >> d) & 1:
+            assert s.dtame[d].tolist() == fresh.dtame[d].tolist(), (where, d)
+    rows = int(s.kfacts[incremental.KF_PROW_ROWS])
+    for c in range(CELLS):
+        if (rows >> c) & 1:
+            incremental.load_pair_row(tb, fresh, g, c)
+            assert s.prow[c].tolist() == fresh.prow[c].tolist(), (where, c)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    cases(),
+    st.lists(
+        st.tuples(st.integers(0, CELLS - 1), st.integers(0, N_KINDS - 1), st.integers(0, 1)),
+        min_size=1,
+        max_size=16,
+    ),
+)
+def test_caches_follow_the_owners_actions(data, case, actions) -> None:
+    """``change_kingdom`` after each action (a placement of any kind, or a reveal, on any
+    cell) leaves the same caches as loading the changed kingdom afresh, the pair rows kept
+    from before included; rows are filled between actions as decisions would."""
+    _, _, grid, up, _, cell, _ = case
+    _, tb, s, g, vis, _ = loaded(data, case)
+    incremental.load_pair_row(tb, s, g, cell)
+    for c, k, reveal in actions:
+        o = int(g[c]) if (vis >> c) & 1 else -1
+        if not (reveal and o < 0):  # a reveal shows the face-down card where it lies
+            g[c] = k
+        vis |= 1 << c
+        incremental.change_kingdom(tb, s, g, c, o)
+        where = (grid, up, c, k, reveal)
+        assert_same_caches(tb, s, g, vis, where)
+        incremental.load_pair_row(tb, s, g, (c + k) % CELLS)
+        incremental.load_pair_row(tb, s, g, (c * 5 + 3) % CELLS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["brief", "published"]),
+    st.lists(
+        st.lists(st.sampled_from(SKEWED), min_size=CELLS, max_size=CELLS), min_size=P, max_size=P
+    ),
+    st.lists(st.lists(st.booleans(), min_size=CELLS, max_size=CELLS), min_size=P, max_size=P),
+    st.lists(st.integers(0, N_LEGENDS - 1), min_size=8, max_size=8, unique=True),
+    st.lists(
+        st.tuples(
+            st.integers(0, P - 1),
+            st.integers(0, CELLS - 1),
+            st.integers(0, N_KINDS - 1),
+            st.integers(0, 2),
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+)
+def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) -> None:
+    """... and the Legends met after an action, when ``after_action`` knows them, are the
+    ones a fresh check finds."""
+    tb = tuple(compile_tables(data, preset, P))
+    s = new_state(P, 80)
+    s.river[:8] = river
+    s.grid[:] = np.array(grids, dtype=np.int32)
+    s.up[:] = np.array(ups, dtype=np.int32)
+    s.meta[policies.M_LOADED] = -1
+    for p, c, k, what in steps:  # what: 0 a placement, 1 a reveal, 2 only look (a decision)
+        policies.load_seat(tb, s, p)
+        vis = int(scoring.visible_mask(s.up[p]))
+        assert_same_caches(tb, s, s.grid[p], vis, (preset, p, c, k, what))
+        incremental.load_pair_row(tb, s, s.grid[p], c)
+        incremental.load_pair_row(tb, s, s.grid[p], (c + 7) % CELLS)
+        if what == 2:
+            continue
+        if k % 2 == 0:  # a decision looked at the Legends before the action
+            policies.seat_claims(tb, s)
+        o = int(s.grid[p, c]) if s.up[p, c] else -1
+        if what == 0 or o >= 0:
+            s.grid[p, c] = k
+        s.up[p, c] = 1
+        if k % 3 == 0:  # sometimes another seat's caches are loaded when p acts
+            policies.load_seat(tb, s, (p + 1) % P)
+        policies.after_action(tb, s, p, c, o)
+        if s.meta[policies.M_MET_OK]:
+            met = int(s.kfacts[incremental.KF_MET])
+            policies.park(s)  # a fresh load of the kingdom, then of its Legends
+            s.kept[p] = 0
+            policies.load_seat(tb, s, p)
+            policies.seat_claims(tb, s)
+            assert met == int(s.kfacts[incremental.KF_MET]), (preset, p, c, k, what)
+    for p in range(P):
+        policies.load_seat(tb, s, p)
+        assert_same_caches(tb, s, s.grid[p], int(scoring.visible_mask(s.up[p])), (preset, p))
