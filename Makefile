@@ -15,16 +15,29 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# `make demo` plays the three games; `make demo GAME=paper-tales VARIANT=legends` (or any
+# game and variant of `talesim games`) only that one, DEMO_GAMES games (default 100,000).
+GAME       ?=
+VARIANT    ?=
+DEMO_GAMES ?= 100000
+DEMO_RUN    = runs/demo-$(GAME)$(if $(VARIANT),-$(VARIANT))
+
 demo: $(STAMP) ## simulate 100,000 games of each game (4 greedy players), summarise, write the reports
-	$(BIN)/talesim simulate fairy-tale --variant expert --games 100000 --players 4 \
+ifeq ($(GAME),)
+	$(BIN)/talesim simulate fairy-tale --variant expert --games $(DEMO_GAMES) --players 4 \
 		--policy greedy --seed 2026 --out runs/demo-fairy-tale --overwrite --summary
 	$(BIN)/talesim report runs/demo-fairy-tale --out runs/demo-fairy-tale-report
-	$(BIN)/talesim simulate paper-tales --games 100000 --players 4 \
+	$(BIN)/talesim simulate paper-tales --games $(DEMO_GAMES) --players 4 \
 		--policy greedy --seed 2026 --out runs/demo-paper-tales --overwrite --summary
 	$(BIN)/talesim report runs/demo-paper-tales --out runs/demo-paper-tales-report
-	$(BIN)/talesim simulate drako --rules brief --games 100000 --players 4 \
+	$(BIN)/talesim simulate drako --rules brief --games $(DEMO_GAMES) --players 4 \
 		--policy greedy --seed 2026 --out runs/demo-drako --overwrite --summary
 	$(BIN)/talesim report runs/demo-drako --out runs/demo-drako-report
+else
+	$(BIN)/talesim simulate $(GAME) $(if $(VARIANT),--variant $(VARIANT)) --games $(DEMO_GAMES) \
+		--players 4 --policy greedy --seed 2026 --out $(DEMO_RUN) --overwrite --summary
+	$(BIN)/talesim report $(DEMO_RUN) --out $(DEMO_RUN)-report
+endif
 
 # Test workers: the suite is grouped by game kernel (tests/conftest.py), so two workers
 # compile two kernels cold at once; more than three cannot help.
