@@ -31,6 +31,8 @@ _SPEC.loader.exec_module(helpers)
 SKEWED, cases, loaded = helpers.SKEWED, helpers.cases, helpers.loaded
 
 P = 4
+WEIGHTS = policies.default_weights()
+GREEDY = int(policies.Policy.GREEDY)
 
 
 def assert_same_caches(tb, s, g, vis, where) -> None:
@@ -136,3 +138,27 @@ def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) ->
     for p in range(P):
         policies.load_seat(tb, s, p)
         assert_same_caches(tb, s, s.grid[p], int(scoring.visible_mask(s.up[p])), (preset, p))
+
+
+@settings(max_examples=300, deadline=None)
+@given(cases(), st.lists(st.integers(0, 6), min_size=N_KINDS, max_size=N_KINDS), st.booleans())
+def test_reveal_bound_is_an_upper_bound(data, case, pool, claim) -> None:
+    """``policies.reveal_bound`` of every face-down cell is at least the reveal's
+    ``Σ pool[k] × value`` as ``best_action`` sums it (greedy weights, empty memo), so a reveal
+    it rules out could not have beaten the best."""
+    _, tb, s, g, vis, _ = loaded(data, case)
+    b_claim = incremental.load_claims(tb, s)
+    s.pool[:] = pool
+    w = WEIGHTS[GREEDY]
+    pmax = policies.portal_pair_max(tb)
+    for c in range(CELLS):
+        if (vis >> c) & 1:
+            continue
+        incremental.load_pair_row(tb, s, g, c)
+        total = 0.0
+        for k in range(N_KINDS):
+            if pool[k]:
+                f = incremental.evaluate_change(tb, s, g, c, k, claim, b_claim, False, False)
+                total += pool[k] * policies.value(w, f[0], f[1], 0.0, 0.0, 0, b_claim, 0.0, 0.0)
+        bound = policies.reveal_bound(tb, w, s, c, claim, b_claim, pmax)
+        assert bound >= total, (case, c, bound, total)

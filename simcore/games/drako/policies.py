@@ -70,21 +70,29 @@ from simcore.rng import rng_below  # noqa: E402
 from .incremental import (  # noqa: E402
     EVERY_CELL,
     KF_BCLAIM,
+    KF_DRAGON_PTS,
+    KF_GAIN_ROWS,
     KF_MET,
+    KF_TAME,
+    KF_VIS,
+    NO,
     NO_CELL,
     NO_CELLS,
     best_claim_changed,
     change_kingdom,
+    dragon_score,
     evaluate_change,
     legend_met_after,
     load_claims,
+    load_gain_row,
     load_kingdom,
     load_pair_row,
     met_after_card,
     near_after,
+    portal_zone,
     tame_after,
 )
-from .scoring import visible_mask  # noqa: E402
+from .scoring import popcount, visible_mask  # noqa: E402
 from .tables import (  # noqa: E402
     CELLS,
     LG_POINTS,
@@ -358,6 +366,9 @@ def best_action(tb, weights, s, p, card, n_act):
     n = -1  # unseen kinds, counted at the first reveal (the same for every reveal)
     best = 0.0
     best_i = -1
+    # skip reveals whose bound cannot beat the best so far: greedy weights only
+    prune = not near and not tame and w[W_GAIN] >= 0.0 and wl >= 0.0
+    pmax = -1
     if s.meta[M_MEMO_OK] == 0:
         for k in range(N_KINDS):
             s.xmask[k] = 0
@@ -371,6 +382,11 @@ def best_action(tb, weights, s, p, card, n_act):
         if reveal and n < 0:
             n = unseen(tb, s, p, card)
         load_pair_row(tb, s, grid, cell)
+        if reveal and prune and best_i >= 0 and n > 0:
+            if pmax < 0:
+                pmax = portal_pair_max(tb)
+            if reveal_bound(tb, w, s, cell, claim, b_claim, pmax) / n <= best:
+                continue  # cannot beat the best so far (the first best wins ties)
         total = 0.0  # a reveal: sum over the unseen kinds of copies x value
         v = 0.0
         lo = 0 if reveal else card  # a placement: the card in hand only
@@ -381,7 +397,12 @@ def best_action(tb, weights, s, p, card, n_act):
             if (s.xmask[k] >> cell) & 1:
                 x = s.xval[cell, k]
             else:
-                f0, f1, f2, f3 = evaluate_change(tb, s, grid, cell, k, claim, b_claim, near, tame)
+                if near or tame:
+                    f0, f1, f2, f3 = evaluate_change(
+                        tb, s, grid, cell, k, claim, b_claim, near, tame
+                    )
+                else:  # greedy: a copy without the plan terms (``NO``: typed constants)
+                    f0, f1, f2, f3 = evaluate_change(tb, s, grid, cell, k, claim, b_claim, NO, NO)
                 x = value(w, f0, f1, f2, f3, 0, b_claim, b_near, b_tame)
                 s.xval[cell, k] = x
                 s.xmask[k] |= 1 << cell
@@ -395,6 +416,77 @@ def best_action(tb, weights, s, p, card, n_act):
             best = v
             best_i = a
     return best_i, best
+
+
+@hot
+def portal_pair_max(tb):
+    """The most points one pair linked through a portal can score (0 at least)."""
+    pair_portal = tb[12]
+    top = 0
+    for a in range(N_KINDS):
+        for b in range(N_KINDS):
+            top = max(top, pair_portal[a, b])
+    return top
+
+
+@hot
+def dragon_bound(tb, s, n, lo, hi):
+    """The most §7.3 dragon points can rise for ``n`` dragons when the tame ones number
+    between ``lo`` and ``hi``, from the loaded kingdom's points (0 at least)."""
+    dragon_values, rules = tb[7], tb[9]
+    top = 0
+    for t in range(lo, min(hi, n) + 1):
+        top = max(top, dragon_score(n, t, dragon_values, rules) - s.kfacts[KF_DRAGON_PTS])
+    return top
+
+
+@hot
+def reveal_bound(tb, w, s, cell, claim, b_claim, pmax):
+    """An upper bound of ``Σ pool[k] × value`` of a reveal of the face-down ``cell``, summed
+    in the same order as ``best_action`` (floating-point sums and products are monotone, so
+    the bound over ``n`` is at least the computed expectation): each kind's value bounded by
+    its pair points (exact), the most its dragon points can rise (only untamed dragons linked
+    to the cell can become tame; a dragon adds itself) and the best river Legend it could
+    newly meet (``s.goal``). Greedy weights only (``w[W_GAIN]``, ``w[W_LEGEND]`` >= 0, no plan
+    terms); memo values are taken as they are. ``pmax``: the best portal pair's points."""
+    legend, kind_tame, adj = tb[6], tb[2], tb[8]
+    dragons = s.kmask[K_DRAGON]
+    n_dragons = popcount(dragons)
+    tame = popcount(s.kfacts[KF_TAME])
+    total = 0.0
+    for k in range(N_KINDS):
+        if s.pool[k] == 0:
+            continue
+        if (s.xmask[k] >> cell) & 1:
+            u = s.xval[cell, k]
+        else:
+            legend_top = 0  # the claim: exact from the gain row, a portal's the best Legend
+            if claim and k != K_PORTAL:
+                if not (s.kfacts[KF_GAIN_ROWS] >> k) & 1:
+                    load_gain_row(tb, s, k)
+                legend_top = s.gain[k, cell]
+            elif claim:
+                for slot in range(tb[9][R_LEGEND_ROW]):
+                    g = s.river[slot]
+                    if g >= 0:
+                        legend_top = max(legend_top, legend[g, LG_POINTS])
+            if k == K_PORTAL:
+                vis = popcount(portal_zone(tb, s, cell) & s.kfacts[KF_VIS])
+                gain = pmax * (vis * (vis - 1) // 2)
+                if dragons != 0:
+                    gain += dragon_bound(tb, s, n_dragons, tame, n_dragons)
+            else:
+                gain = s.prow[cell, k]
+                rise = 0  # untamed dragons this card may tame
+                if kind_tame[k] != 0 and dragons != 0:
+                    rise = popcount(dragons & ~s.kfacts[KF_TAME] & (s.reach[cell] | adj[cell]))
+                if k == K_DRAGON:
+                    gain += dragon_bound(tb, s, n_dragons + 1, tame, tame + 1 + rise)
+                elif rise != 0:
+                    gain += dragon_bound(tb, s, n_dragons, tame, tame + rise)
+            u = value(w, gain, legend_top, 0.0, 0.0, 0, b_claim, 0.0, 0.0)
+        total += s.pool[k] * u
+    return total
 
 
 @hot
