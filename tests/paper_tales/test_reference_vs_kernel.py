@@ -2,7 +2,7 @@
 
 For the same (seed, game id, seat policies, card data, rules options) both must produce the
 same dataset, column by column: the four tables ``engine.run_chunk`` writes are compared
-with the same tables built from ``reference.final_state`` (``expected_frames``), so every
+with the same tables built from ``reference.final_state`` (``engine.reference_frames``), so every
 stored field (scores, the nine-part LP breakdown and its summaries, gold, wars, winners and
 ranks, every card's story, every building's history, reshuffles) is checked.
 
@@ -22,10 +22,13 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from simcore import engine_kit
-from simcore.games.paper_tales.engine import SEAT_PARTS, Prepared, prepare, run_chunk
-from simcore.games.paper_tales.policies import POLICY_NAMES
-from simcore.games.paper_tales.reference import Rules, final_state, play_reference
+from simcore.games.paper_tales.engine import (
+    SEAT_PARTS,
+    frame_mismatch,
+    prepare,
+    reference_frames,
+    run_chunk,
+)
 from simcore.games.paper_tales.tables import CardSet
 
 PLAYERS = (2, 3, 4, 5)
@@ -75,99 +78,6 @@ def with_options(cards: CardSet, two: bool = False, **options: Any) -> CardSet:
     return dataclasses.replace(cards, rules=rules)
 
 
-def expected_frames(prep: Prepared, seed: int, first: int, n: int) -> dict[str, pl.DataFrame]:
-    """The dataset tables of games ``first .. first+n-1`` built from the reference."""
-    cards = prep.cards
-    rules = Rules(cards, prep.players)
-    games: list[dict[str, Any]] = []
-    seats: list[dict[str, Any]] = []
-    card_rows: list[dict[str, Any]] = []
-    built: list[dict[str, Any]] = []
-    for g in range(first, first + n):
-        sp = engine_kit.seat_policies(prep.seat_policy, prep.rotate_seats, g)
-        fs = final_state(play_reference(rules, prep.weights, sp, seed, g))
-        scores = fs["scores"]
-        gold = [st["gold"] for st in fs["seats"]]
-        games.append(
-            {
-                "game_id": g,
-                "turns": fs["turns"],
-                "reshuffles": fs["reshuffles"],
-                "n_winners": len(fs["winners"]),
-                "top_score": max(scores),
-            }
-        )
-        for p, st in enumerate(fs["seats"]):
-            ahead = sum(
-                1 for q in range(prep.players) if (scores[q], gold[q]) > (scores[p], gold[p])
-            )
-            seats.append(
-                {
-                    "game_id": g,
-                    "seat": p,
-                    "policy": POLICY_NAMES[st["policy"]],
-                    "score": st["score"],
-                    "rank": 1 + ahead,
-                    "win": st["win"],
-                    "wars_won": st["wars_won"],
-                    **dict(zip(SEAT_PARTS, st["breakdown"], strict=True)),
-                    "war_lp": st["war_lp"],
-                    "ability_lp": st["ability_lp"],
-                    "building_lp": st["building_lp"],
-                    "relic_lp": st["relic_lp"],
-                    "gold": st["gold"],
-                }
-            )
-            for unit, turn, pick, dep, turn_dep, row, surv, died, fate in st["cards"]:
-                card_rows.append(
-                    {
-                        "game_id": g,
-                        "seat": p,
-                        "card": unit,
-                        "turn": turn,
-                        "pick": pick,
-                        "deployed": dep,
-                        "turn_deployed": turn_dep,
-                        "row": row or None,
-                        "turns_survived": surv,
-                        "died_in_aging": died,
-                        "fate": fate,
-                    }
-                )
-            for bid, level, turn_built, turn_up, how in st["buildings"]:
-                if level:
-                    built.append(
-                        {
-                            "game_id": g,
-                            "seat": p,
-                            "building": bid,
-                            "level": level,
-                            "turn_built": turn_built,
-                            "turn_upgraded": turn_up,
-                            "how": how,
-                        }
-                    )
-    return {"games": games, "seats": seats, "cards": card_rows, "buildings": built}  # type: ignore[dict-item]
-
-
-def assert_same(actual: pl.DataFrame, rows: list[dict[str, Any]], table: str) -> None:
-    """Every column of the kernel's table equals the reference's rows (values, in order)."""
-    assert actual.height == len(rows), f"{table}: {actual.height} rows, reference {len(rows)}"
-    if not rows:
-        return
-    expected = pl.DataFrame(rows)
-    assert actual.columns == expected.columns, table
-    got = actual.with_columns(
-        [pl.col(c).cast(pl.String) for c, t in actual.schema.items() if isinstance(t, pl.Enum)]
-    )
-    for c in actual.columns:
-        a = got[c].to_list()
-        e = expected[c].to_list()
-        if a != e:
-            i = next(k for k, (x, y) in enumerate(zip(a, e, strict=True)) if x != y)
-            raise AssertionError(f"{table}.{c} row {i}: kernel {a[i]!r}, reference {e[i]!r}")
-
-
 def compare(
     cards: CardSet, players: int, policies: list[str], seed: int, first: int, n: int,
     rotate: bool = False,
@@ -175,9 +85,10 @@ def compare(
     """Play games ``first .. first+n-1`` both ways; assert every dataset column is equal."""
     prep = prepare(cards, "base", players, policies, rotate)
     got = run_chunk(prep, seed, first, n, check=True)
-    want = expected_frames(prep, seed, first, n)
+    want = reference_frames(prep, seed, first, n)
     for table, frame in got.items():
-        assert_same(frame, want[table], table)  # type: ignore[arg-type]
+        mismatch = frame_mismatch(frame, want[table], table)
+        assert mismatch is None, mismatch
     return got
 
 

@@ -126,7 +126,7 @@ def _setup(legends, seed: int, **options) -> Game:
 def test_building_pair_drawn_after_the_shuffle(legends) -> None:
     """One draw below(3) right after the deck shuffle, the same set for every player:
     5 base buildings + the pair; over seeds every pair appears."""
-    seen = Counter()
+    seen: Counter[int] = Counter()
     for seed in range(30):
         g = _setup(legends, seed)
         rng = GameRng(seed, 0)

@@ -12,7 +12,7 @@ to the kernel game for game by ``tests/paper_tales/test_reference_vs_kernel.py``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -28,8 +28,10 @@ from .tables import (
     RESOURCES,
     Ability,
     CardSet,
+    LegendsTables,
     Production,
     Tables,
+    compile_legends_tables,
     compile_tables,
     load_cardset,
 )
@@ -317,7 +319,7 @@ def prepare(
             f"paper-tales: {picks} picks a turn + {rules.o['keep']} kept card exceed the"
             f" hand of {MAX_HAND} cards"
         )
-    tables = compile_tables(cards)
+    tables = compile_legends_tables(cards) if cards.legends else compile_tables(cards)
     return Prepared(
         cards, variant, players, tuple(policies), rotate_seats, tables, default_weights()
     )
@@ -326,31 +328,34 @@ def prepare(
 def simulate_arrays(
     prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
 ) -> dict[str, np.ndarray]:
-    """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields). ``check``:
-    verify the rule invariants after every phase (``InvariantError`` naming the game)."""
+    """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields; Legends:
+    ``kernel_legends.LChunkOut``). ``check``: verify the rule invariants after every phase
+    (``InvariantError`` naming the game; the Legends kernel has no checking mode yet, its
+    games are checked by the reference's ``check_invariants`` in the tests)."""
     from .evaluate import kernel_tables
-    from .kernel import INVARIANTS, new_chunk_out, simulate_chunk
 
-    out = new_chunk_out(n_games, prepared.players, prepared.tables.bt.shape[0])
-    simulate_chunk(
-        kernel_tables(prepared.tables),
-        prepared.weights,
-        prepared.seat_policy,
-        prepared.rotate_seats,
-        prepared.players,
-        np.uint64(seed),
-        first_game,
-        n_games,
-        engine_kit.blocks(n_games),
-        out,
-        check,
-    )
-    if check:
-        raise_first_violation(out.violation, INVARIANTS, "paper-tales", seed, first_game)
+    bounds = (prepared.players, np.uint64(seed), first_game, n_games, engine_kit.blocks(n_games))
+    seats = (prepared.weights, prepared.seat_policy, prepared.rotate_seats)
+    nb = prepared.tables.bt.shape[0]
+    if prepared.cards.legends:
+        from .kernel_legends import legends_lx, new_chunk_out, simulate_chunk_l
+
+        lout = new_chunk_out(n_games, prepared.players, nb)
+        lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
+        simulate_chunk_l(kernel_tables(prepared.tables), lx, *seats, *bounds, lout)
+        out: Any = lout
+    else:
+        from .kernel import INVARIANTS, simulate_chunk
+        from .kernel import new_chunk_out as base_out
+
+        out = base_out(n_games, prepared.players, nb)
+        simulate_chunk(kernel_tables(prepared.tables), *seats, *bounds, out, check)
+        if check:
+            raise_first_violation(out.violation, INVARIANTS, "paper-tales", seed, first_game)
     if out.overflow.any():
         g = first_game + int(out.overflow.nonzero()[0][0])
         raise RuntimeError(f"paper-tales game {g} (seed {seed}) exceeded a kernel bound")
-    return out._asdict()
+    return dict(out._asdict())
 
 
 def warmup(prepared: Prepared) -> None:
@@ -366,6 +371,19 @@ def run_chunk(
     return frames(prepared, a, first_game)
 
 
+LEGENDS_SEAT_PARTS = (
+    "wars",
+    "per_war_won",
+    "war_units",
+    "war_buildings",
+    "war_artifacts",
+    "deployment",
+    "aging",
+    "buildings",
+    "relic",
+    "artifacts",
+    "floor",
+)  # fmt: skip  (reference.LEGENDS_BREAKDOWN)
 SEAT_PARTS = (
     "wars",
     "per_war_won",
@@ -415,10 +433,21 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
         L_UNIT,
     )
 
+    legends = prepared.cards.legends
+    fates: tuple[str, ...] = FATES
+    hows: tuple[str, ...] = HOWS
+    row_names: tuple[str, ...] = ("front", "back")
+    if legends:
+        from . import kernel_legends as kl
+
+        fates, hows, row_names = kl.FATES, kl.HOWS, kl.ROWS[1:]
     n, P = a["score"].shape
     game_id = engine_kit.game_ids(first_game, n)
     score = a["score"]
     parts = a["parts"]
+    seat_parts = LEGENDS_SEAT_PARTS if legends else SEAT_PARTS
+    if legends:  # the LEGENDS_BREAKDOWN order, from the base parts and the Legends ones
+        parts = np.concatenate([parts, a["lparts"]], axis=2)[:, :, list(kl.BREAKDOWN_COLUMNS)]
     winner = a["winner"]
     n_win = winner.sum(axis=1)
     games = pl.DataFrame(
@@ -430,7 +459,15 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
             "top_score": score.max(axis=1).astype(np.int16),
         }
     )
-    part = {k: parts[:, :, i].reshape(-1) for i, k in enumerate(SEAT_PARTS)}
+    if legends:
+        pairs = [
+            "+".join(prepared.cards.buildings[b].id for b in pair)
+            for pair in prepared.cards.building_pairs()
+        ]
+        games = games.with_columns(
+            building_pool=engine_kit.categorical(pairs, a["pair"].astype(np.int64))
+        )
+    part = {k: parts[:, :, i].reshape(-1) for i, k in enumerate(seat_parts)}
     seats = pl.DataFrame(
         {
             **engine_kit.seat_keys(game_id, P),
@@ -450,6 +487,11 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
             "gold": a["gold"].reshape(-1),
         }
     )
+    if legends:
+        seats = seats.with_columns(
+            artifacts_in_zone=pl.Series(a["zone_n"].reshape(-1)),
+            artifact_gold=pl.Series(a["art_gold"].reshape(-1)),
+        )
     log = a["log"]  # [n, P, MAX_LOGS, N_LOG - 1]: log columns shifted by one (no card id)
     held = np.arange(log.shape[2])[None, None, :] < a["n_logs"][:, :, None]
     gi, si, ri = np.nonzero(held)
@@ -458,7 +500,7 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     def col(c: int) -> np.ndarray:
         return rows[:, c - 1]
 
-    units = [u.id for u in prepared.cards.units]
+    units = [u.id for u in prepared.cards.units] + [x.id for x in prepared.cards.artifacts]
     row = col(L_ROW)
     cards = pl.DataFrame(
         {
@@ -469,12 +511,16 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
             "pick": col(L_PICK).astype(np.int8),
             "deployed": col(L_DEPLOYED).astype(np.bool_),
             "turn_deployed": col(L_TURN_DEPLOYED).astype(np.int8),
-            "row": engine_kit.categorical(["front", "back"], np.maximum(row - 1, 0)),
+            "row": engine_kit.categorical(list(row_names), np.maximum(row - 1, 0)),
             "turns_survived": col(L_SURVIVED).astype(np.int8),
             "died_in_aging": col(L_DIED).astype(np.bool_),
-            "fate": engine_kit.categorical(FATES, col(L_FATE)),
+            "fate": engine_kit.categorical(fates, col(L_FATE)),
         }
     ).with_columns(pl.when(pl.Series(row > 0)).then(pl.col("row")).alias("row"))
+    if legends:
+        cards = cards.with_columns(
+            _legends_card_columns(prepared, a["llog"][gi, si, ri], col(L_UNIT))
+        )
     blog = a["blog"]  # [n, P, B, N_BLOG]
     nb = len(prepared.cards.buildings)
     gi, si, bi = np.nonzero(blog[:, :, :nb, BL_LEVEL] > 0)
@@ -487,10 +533,138 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
             "level": built[:, BL_LEVEL],
             "turn_built": built[:, BL_BUILT],
             "turn_upgraded": built[:, BL_UPGRADED],
-            "how": engine_kit.categorical(HOWS[1:], built[:, BL_HOW] - 1),
+            "how": engine_kit.categorical(hows[1:], built[:, BL_HOW] - 1),
         }
     )
     return {"games": games, "seats": seats, "cards": cards, "buildings": buildings}
+
+
+def _legends_card_columns(prepared: Prepared, llog: np.ndarray, unit: np.ndarray) -> list[Any]:
+    """The Legends ``cards`` columns (LEGENDS.md §F): kind, deploy_cost (null: never
+    deployed), how_deployed (null: never deployed)."""
+    import polars as pl
+
+    from .kernel_legends import HOW_DEPLOYED, LL_COST, LL_HOW, NO_COST
+
+    n_units = len(prepared.cards.units)
+    cost = llog[:, LL_COST].astype(np.int16)
+    how = llog[:, LL_HOW]
+    return [
+        engine_kit.categorical(["unit", "artifact"], (unit >= n_units).astype(np.int64)).alias(
+            "kind"
+        ),
+        pl.when(pl.Series(cost != NO_COST)).then(pl.Series(cost)).alias("deploy_cost"),
+        pl.when(pl.Series(how > 0))
+        .then(engine_kit.categorical(list(HOW_DEPLOYED[1:]), np.maximum(how - 1, 0)))
+        .alias("how_deployed"),
+    ]
+
+
+def reference_frames(
+    prepared: Prepared, seed: int, first_game: int, n_games: int
+) -> dict[str, list[dict[str, Any]]]:
+    """The rows of the dataset tables ``run_chunk`` writes, built from ``reference.py``'s
+    ``final_state`` of the same games (the differential tests' oracle; slow)."""
+    from .reference import Rules, final_state, play_reference
+
+    rules = Rules(prepared.cards, prepared.players)
+    legends = prepared.cards.legends
+    seat_parts = LEGENDS_SEAT_PARTS if legends else SEAT_PARTS
+    out: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "cards": [], "buildings": []}
+    for g in range(first_game, first_game + n_games):
+        sp = engine_kit.seat_policies(prepared.seat_policy, prepared.rotate_seats, g)
+        fs = final_state(play_reference(rules, prepared.weights, sp, seed, g))
+        scores = fs["scores"]
+        gold = [st["gold"] for st in fs["seats"]]
+        game = {
+            "game_id": g,
+            "turns": fs["turns"],
+            "reshuffles": fs["reshuffles"],
+            "n_winners": len(fs["winners"]),
+            "top_score": max(scores),
+        }
+        if legends:
+            game["building_pool"] = fs["building_pool"]
+        out["games"].append(game)
+        for p, st in enumerate(fs["seats"]):
+            ahead = sum(
+                1 for q in range(len(scores)) if (scores[q], gold[q]) > (scores[p], gold[p])
+            )
+            seat = {
+                "game_id": g,
+                "seat": p,
+                "policy": POLICY_NAMES[st["policy"]],
+                "score": st["score"],
+                "rank": 1 + ahead,
+                "win": st["win"],
+                "wars_won": st["wars_won"],
+                **dict(zip(seat_parts, st["breakdown"], strict=True)),
+                "war_lp": st["war_lp"],
+                "ability_lp": st["ability_lp"],
+                "building_lp": st["building_lp"],
+                "relic_lp": st["relic_lp"],
+                "gold": st["gold"],
+            }
+            if legends:
+                seat["artifacts_in_zone"] = st["artifacts_in_zone"]
+                seat["artifact_gold"] = st["artifact_gold"]
+            out["seats"].append(seat)
+            for c in st["cards"]:
+                unit, turn, pick, dep, turn_dep, row, surv, died, fate = c[:9]
+                row_out = {
+                    "game_id": g,
+                    "seat": p,
+                    "card": unit,
+                    "turn": turn,
+                    "pick": pick,
+                    "deployed": dep,
+                    "turn_deployed": turn_dep,
+                    "row": row or None,
+                    "turns_survived": surv,
+                    "died_in_aging": died,
+                    "fate": fate,
+                }
+                if legends:
+                    kind, cost, how = c[9:]
+                    row_out.update(kind=kind, deploy_cost=cost, how_deployed=how or None)
+                out["cards"].append(row_out)
+            for bid, level, turn_built, turn_up, how in st["buildings"]:
+                if level:
+                    out["buildings"].append(
+                        {
+                            "game_id": g,
+                            "seat": p,
+                            "building": bid,
+                            "level": level,
+                            "turn_built": turn_built,
+                            "turn_upgraded": turn_up,
+                            "how": how,
+                        }
+                    )
+    return out
+
+
+def frame_mismatch(actual: Any, rows: list[dict[str, Any]], table: str) -> str | None:
+    """The first difference between a dataset table and ``reference_frames`` rows (every
+    column, values in order; enums compared as strings), or None when they are equal."""
+    import polars as pl
+
+    if actual.height != len(rows):
+        return f"{table}: {actual.height} rows, reference {len(rows)}"
+    if not rows:
+        return None
+    expected = pl.DataFrame(rows, infer_schema_length=None)
+    if actual.columns != expected.columns:
+        return f"{table}: columns {actual.columns}, reference {expected.columns}"
+    got = actual.with_columns(
+        [pl.col(c).cast(pl.String) for c, t in actual.schema.items() if isinstance(t, pl.Enum)]
+    )
+    for c in actual.columns:
+        a, e = got[c].to_list(), expected[c].to_list()
+        if a != e:
+            i = next(k for k, (x, y) in enumerate(zip(a, e, strict=True)) if x != y)
+            return f"{table}.{c} row {i}: kernel {a[i]!r}, reference {e[i]!r}"
+    return None
 
 
 # --- one game, narrated -------------------------------------------------------------------
@@ -515,7 +689,7 @@ def bench(
     variant = variant or GAME.default_variant
     cards = load_cardset()
     prepared = prepare(cards, variant, players, [policy] * players, False)
-    rules = Rules(cards, players)
+    rules = Rules(prepared.cards, players)
     seat_policy = [int(x) for x in prepared.seat_policy]
     return engine_kit.bench(
         "paper-tales",

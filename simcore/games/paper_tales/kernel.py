@@ -46,6 +46,7 @@ from .evaluate import (
     war_phase_lp,
     when_holds,
 )
+from .evaluate_legends import l_card_value, l_sketch, l_strength
 from .policies import F_GOLD, W_SAVE_STRENGTH, W_UNAFFORDABLE, Policy
 from .scoring import (
     K_ADD_AGE,
@@ -363,6 +364,12 @@ def _freeze(tb, s, n_players):
     """``Game.freeze_strengths``: each seat's neighbours' strengths, now."""
     for q in range(n_players):
         s.strength[q] = _strength_of(tb, s, q)
+    _set_seen(s, n_players)
+
+
+@hot
+def _set_seen(s, n_players):
+    """Each seat's neighbours' strengths (``Game.seen``) from ``s.strength``."""
     for p in range(n_players):
         if n_players == 2:
             s.pi[p, I_SEEN0] = s.strength[1 - p]
@@ -391,6 +398,14 @@ def _value(tb, weights, s, p, n, gold, n_players):
         s.wbl,
         s.bc,
     )
+
+
+@hot
+def first_best(i, v, best, chosen):
+    """(best value, chosen option) after option ``i`` valued ``v``: the first best wins."""
+    if i == 0 or v > best:
+        return v, i
+    return best, chosen
 
 
 @hot
@@ -428,17 +443,34 @@ def card_value(tb, weights, s, p, unit, n_players):
 
 
 @hot
-def _draft_value(tb, weights, s, p, card, n_players):
-    """``Brain.draft_value``: ``card_value`` once per (seat, unit) and Recruitment phase."""
+def _draft_value(tb, weights, s, p, card, n_players, lx, ls):
+    """``Brain.draft_value``: ``card_value`` once per (seat, unit) and Recruitment phase.
+    ``lx`` / ``ls`` (Legends tables and state; None in a base game, where numba prunes the
+    Legends branch): a card type ``u`` may be an artifact, valued with its zone."""
     u = tb[4][card]
     if not s.dvs[p, u]:
-        s.dvf[p, u] = card_value(tb, weights, s, p, u, n_players)
+        if lx is None:
+            s.dvf[p, u] = card_value(tb, weights, s, p, u, n_players)
+        else:
+            s.dvf[p, u] = _l_card_value(tb, lx, weights, s, ls, p, u, n_players)
         s.dvs[p, u] = 1
     return s.dvf[p, u]
 
 
 @hot
-def draft_choice(tb, weights, s, p, pack, m, discard, n_players):
+def _l_card_value(tb, lx, weights, s, ls, p, u, n_players):
+    """``Brain.card_value`` of card type ``u`` in a Legends game (``evaluate_legends``)."""
+    n = _load(s, p)
+    na = l_sketch(s, ls, p, n)
+    return l_card_value(
+        tb, lx, weights, s.pi[p, I_POLICY], s.pc, n, ls.pdone, s.bl, ls.sa, na, s.pi[p, I_GOLD],
+        u, s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN], s.wpc, s.wbl,
+        ls.zx, ls.inset,
+    )  # fmt: skip
+
+
+@hot
+def draft_choice(tb, weights, s, p, pack, m, discard, n_players, lx, ls):
     """Index in ``pack[:m]`` of the card to take (``discard``: to throw away, 2 players)."""
     if m == 1:
         return 0
@@ -447,12 +479,10 @@ def draft_choice(tb, weights, s, p, pack, m, discard, n_players):
     best = -np.inf
     chosen = 0
     for i in range(m):
-        v = _draft_value(tb, weights, s, p, pack[i], n_players)
+        v = _draft_value(tb, weights, s, p, pack[i], n_players, lx, ls)
         if discard:
             v = -v
-        if i == 0 or v > best:
-            best = v
-            chosen = i
+        best, chosen = first_best(i, v, best, chosen)
     return chosen
 
 
@@ -496,9 +526,7 @@ def deploy_choice(tb, weights, s, p, n_opt, n_players):
     for i in range(n_opt):
         n, gold = _sketch_move(s, p, s.opt[i, 0], s.opt[i, 1], s.opt[i, 2], tb)
         v = _value(tb, weights, s, p, n, gold, n_players)
-        if i == 0 or v > best:
-            best = v
-            chosen = i
+        best, chosen = first_best(i, v, best, chosen)
     return chosen
 
 
@@ -535,9 +563,7 @@ def age_target_choice(tb, weights, s, p, n_spots, amount, n_players):
             if s.pc[k, PC_SPOT] == s.spots[i]:
                 s.pc[k, PC_AGE] += amount
         v = _value(tb, weights, s, p, n, s.pi[p, I_GOLD], n_players)
-        if i == 0 or v > best:
-            best = v
-            chosen = i
+        best, chosen = first_best(i, v, best, chosen)
     return chosen
 
 
@@ -557,9 +583,7 @@ def build_choice(tb, weights, s, p, n_opt, n_players):
             s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
             gold -= s.bopt[i - 1, 3]
         v = _value(tb, weights, s, p, n, gold, n_players)
-        if i == 0 or v > best:
-            best = v
-            chosen = i
+        best, chosen = first_best(i, v, best, chosen)
     return chosen
 
 
@@ -569,10 +593,16 @@ def heal_choice(tb, weights, s, p, n_save):
     W_SAVE_STRENGTH x (printed strength x turns left) - its death LP - W_GOLD x its gold."""
     if s.pi[p, I_POLICY] == P_RANDOM:
         return rng_below(s.rng, n_save + 1)
+    n = _load(s, p)
+    wood, food, crystal = production(tb[0], tb[1], s.pc, n, s.bl)
+    return best_save(tb, weights, s, p, n_save, n, wood, food, crystal)
+
+
+@hot
+def best_save(tb, weights, s, p, n_save, n, wood, food, crystal):
+    """``heal_choice`` of a valuing policy, the pieces loaded and the production known."""
     ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
     pol = s.pi[p, I_POLICY]
-    n = _load(s, p)
-    wood, food, crystal = production(ut, bt, s.pc, n, s.bl)
     age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
     left = rules[R_TURNS] - s.g[G_TURN]
     best = 0.0
@@ -596,12 +626,19 @@ def heal_choice(tb, weights, s, p, n_save):
 
 
 @hot_outline
-def recruitment(tb, weights, s, n_players, turn):
+def recruitment(tb, weights, s, n_players, turn, lx, ls):
+    """``Game.recruitment`` (``lx`` / ``ls``: see ``_draft_value``)."""
     rules = tb[3]
     two = _two(n_players)
     deal = rules[R2_DEAL] if two else rules[R_DEAL]
     discards = rules[R2_DISCARD] if two else 0
-    _freeze(tb, s, n_players)
+    if lx is None:
+        _freeze(tb, s, n_players)
+    else:
+        for q in range(n_players):
+            n = _load(s, q)
+            s.strength[q] = l_strength(tb, lx, s.pc, n, s.bl, ls, q)
+        _set_seen(s, n_players)
     for p in range(n_players):
         for u in range(s.dvs.shape[1]):
             s.dvs[p, u] = 0
@@ -619,7 +656,7 @@ def recruitment(tb, weights, s, n_players, turn):
         for p in range(n_players):
             m = s.pi[p, I_PACK_N]
             pack = s.packs[p]
-            k = draft_choice(tb, weights, s, p, pack, m, False, n_players)
+            k = draft_choice(tb, weights, s, p, pack, m, False, n_players, lx, ls)
             card = pack[k]
             for i in range(k, m - 1):
                 pack[i] = pack[i + 1]
@@ -629,7 +666,7 @@ def recruitment(tb, weights, s, n_players, turn):
             _receive(s, p, card, tb[4][card], turn, step)
             for _ in range(discards):
                 if m > 0:
-                    k = draft_choice(tb, weights, s, p, pack, m, True, n_players)
+                    k = draft_choice(tb, weights, s, p, pack, m, True, n_players, lx, ls)
                     out = pack[k]
                     for i in range(k, m - 1):
                         pack[i] = pack[i + 1]
@@ -733,6 +770,13 @@ def moves(tb, s, p):
                 and _spot_open(tb, s, p, spot)
             ):
                 n = _add_opt(s, n, M_PLACE, i, spot)
+    return _add_moves(tb, s, p, n, front, back)
+
+
+@hot
+def _add_moves(tb, s, p, n, front, back):
+    """``Game.moves``' MOVE options after ``n`` others: each old unit not moved yet this
+    phase, spot order, to the first empty spot (``front`` / ``back``) of the other row."""
     for spot in range(MAX_SPOTS):
         if (
             s.sp[p, spot, S_CARD] >= 0
@@ -879,6 +923,20 @@ def _shapeshift(tb, s, p, spot, j, turn):
     """``Game.shapeshift``: reveal until a unit of cost <= max_cost; it takes the spot with
     ``age`` tokens. Returns 1 when the revealed unit is on the spot and its on-deploy
     abilities must resolve (``shapeshift_on_deploy``), else 0."""
+    rules = tb[3]
+    k = _shapeshift_reveal(tb, s, p, spot, j, turn)
+    if k < 0:
+        return 0
+    _put(s, p, spot, s.log[p, k, L_CARD], s.log[p, k, L_UNIT], tb[2][j, A_AGE], 1)
+    return 1 if rules[R_SHAPE_ON_DEPLOY] else 0
+
+
+@hot
+def _shapeshift_reveal(tb, s, p, spot, j, turn):
+    """``Game.shapeshift_reveal``: the Shapeshifter on ``spot`` leaves; cards are revealed
+    (and discarded) until a unit (not a Legends artifact: card type < U) of cost <=
+    ``max_cost``, which is received and paid (``shapeshift_free``). Returns its log row,
+    or -1 (none found, or unpaid)."""
     ut, ab, rules, deck = tb[0], tb[2], tb[3], tb[4]
     _kill(s, p, spot, F_SHAPESHIFTED)
     found = -1
@@ -887,12 +945,12 @@ def _shapeshift(tb, s, p, spot, j, turn):
         card = _draw(tb, s)
         if card < 0:
             break
-        if ut[deck[card], U_COST] <= ab[j, A_MAX_COST]:
+        if deck[card] < ut.shape[0] and ut[deck[card], U_COST] <= ab[j, A_MAX_COST]:
             found = card
             break
         _to_discard(s, card)
     if found < 0:
-        return 0
+        return -1
     u = deck[found]
     k = _receive(s, p, found, u, turn, 0)
     cost = 0 if rules[R_SHAPE_FREE] else ut[u, U_COST]
@@ -900,19 +958,24 @@ def _shapeshift(tb, s, p, spot, j, turn):
     if cost > s.pi[p, I_GOLD]:
         _to_discard(s, found)
         row[L_FATE] = F_UNPAID
-        return 0
+        return -1
     s.pi[p, I_GOLD] -= cost
     row[L_DEPLOYED] = 1
     row[L_TURN_DEPLOYED] = turn
     row[L_FATE] = F_IN_PLAY
     row[L_ROW] = ROW_FRONT if spot < MAX_FRONT else ROW_BACK
-    s.sp[p, spot, S_CARD] = found
+    return k
+
+
+@hot
+def _put(s, p, spot, card, u, age, resolved):
+    """A new unit card on ``spot`` (fresh, not moved)."""
+    s.sp[p, spot, S_CARD] = card
     s.sp[p, spot, S_UNIT] = u
-    s.sp[p, spot, S_AGE] = ab[j, A_AGE]
+    s.sp[p, spot, S_AGE] = age
     s.sp[p, spot, S_FRESH] = 1
-    s.sp[p, spot, S_RESOLVED] = 1
+    s.sp[p, spot, S_RESOLVED] = resolved
     s.sp[p, spot, S_MOVED] = 0
-    return 1 if rules[R_SHAPE_ON_DEPLOY] else 0
 
 
 @hot
@@ -984,6 +1047,24 @@ def _reveal(tb, weights, s, n_players, turn):
                 s.sp[p, spot, S_MOVED] = 0
 
 
+@hot
+def _keep(s, p, k):
+    """``Game.keep_and_discard`` after the choice ``k`` (0: nothing, i: ``hand[i - 1]``):
+    the rest of the hand goes to the discard pile, hand order."""
+    if k:
+        card = s.hand[p, k - 1]
+        for i in range(k - 1, s.pi[p, I_HAND_N] - 1):
+            s.hand[p, i] = s.hand[p, i + 1]
+        s.pi[p, I_HAND_N] -= 1
+        s.pi[p, I_KEPT] = card
+        s.log[p, s.card_log[card], L_FATE] = F_KEPT
+    for i in range(s.pi[p, I_HAND_N]):
+        card = s.hand[p, i]
+        _to_discard(s, card)
+        s.log[p, s.card_log[card], L_FATE] = F_NOT_DEPLOYED
+    s.pi[p, I_HAND_N] = 0
+
+
 @hot_outline
 def deployment(tb, weights, s, n_players, turn):
     _freeze(tb, s, n_players)
@@ -996,19 +1077,7 @@ def deployment(tb, weights, s, n_players, turn):
             if s.opt[k, 0] == M_STOP:
                 break
             _apply_move(tb, s, p, s.opt[k, 0], s.opt[k, 1], s.opt[k, 2])
-        k = keep_choice(tb, weights, s, p, n_players) if tb[3][R_KEEP] else 0
-        if k:
-            card = s.hand[p, k - 1]
-            for i in range(k - 1, s.pi[p, I_HAND_N] - 1):
-                s.hand[p, i] = s.hand[p, i + 1]
-            s.pi[p, I_HAND_N] -= 1
-            s.pi[p, I_KEPT] = card
-            s.log[p, s.card_log[card], L_FATE] = F_KEPT
-        for i in range(s.pi[p, I_HAND_N]):
-            card = s.hand[p, i]
-            _to_discard(s, card)
-            s.log[p, s.card_log[card], L_FATE] = F_NOT_DEPLOYED
-        s.pi[p, I_HAND_N] = 0
+        _keep(s, p, keep_choice(tb, weights, s, p, n_players) if tb[3][R_KEEP] else 0)
     _reveal(tb, weights, s, n_players, turn)
 
 
@@ -1026,27 +1095,34 @@ def wars(tb, s, n_players):
         wood, food, crystal, income, strength, age_all, n_level2, n_strong = assess(
             ut, bt, ab, rules, s.pc, n, s.bl
         )
-        if two:
-            won, lp = fight(rules, True, strength, s.strength[1 - p], 0)
-        else:
-            won, lp = fight(
-                rules,
-                False,
-                strength,
-                s.strength[(p - 1) % n_players],
-                s.strength[(p + 1) % n_players],
-            )
+        won, lp = _fight_seat(rules, s, p, n_players, strength)
         per_war, war_units, war_buildings, gold = war_phase_lp(
             ut, bt, ab, rules, s.pc, n, s.bl, two, won, wood, food, crystal, income, age_all,
             n_level2, n_strong,
         )  # fmt: skip
-        s.pi[p, I_WARS] += won
-        _score(s, p, LP_WARS, lp)
-        _score(s, p, LP_PER_WAR_WON, per_war)
-        _score(s, p, LP_WAR_UNITS, war_units)
-        _score(s, p, LP_WAR_BUILDINGS, war_buildings)
+        _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
         s.pi[p, I_GOLD] += gold
         _settle(tb, s, p)
+
+
+@hot
+def _fight_seat(rules, s, p, n_players, strength):
+    """(wars won, war LP) of seat ``p``'s ``strength`` against its neighbours' in
+    ``s.strength`` (2 players: the single war)."""
+    if n_players == 2:
+        return fight(rules, True, strength, s.strength[1 - p], 0)
+    left = s.strength[(p - 1) % n_players]
+    return fight(rules, False, strength, left, s.strength[(p + 1) % n_players])
+
+
+@hot
+def _score_wars(s, p, won, lp, per_war, war_units, war_buildings):
+    """The wars phase's results of seat ``p`` (wars won and the four base LP parts)."""
+    s.pi[p, I_WARS] += won
+    _score(s, p, LP_WARS, lp)
+    _score(s, p, LP_PER_WAR_WON, per_war)
+    _score(s, p, LP_WAR_UNITS, war_units)
+    _score(s, p, LP_WAR_BUILDINGS, war_buildings)
 
 
 @hot_outline
@@ -1082,6 +1158,14 @@ def payment(tb, s, p, b, level, upgrade):
     land = 0
     if not free_land and (not upgrade or rules[R_LAND_ON_UPGRADE]):
         land = rules[R_LAND_COST] * owned
+    return _cheapest(bt, rules, b, level, upgrade, land, subst, prod0, prod1, prod2)
+
+
+@hot
+def _cheapest(bt, rules, b, level, upgrade, land, subst, prod0, prod1, prod2):
+    """The cheapest gold payment of building ``b`` to ``level`` given the land cost, the
+    resources ``subst`` (bit mask) that may be paid in gold and the production; -1 if
+    impossible (``Game.payment``'s choice loop: bit k of c = level k pays gold)."""
     first = 1 if upgrade else 0
     n_levels = 1 if upgrade else level
     use_sum = rules[R_DIRECT_L2_SUM]
@@ -1137,13 +1221,7 @@ def construction(tb, weights, s, n_players, turn):
                 if lv == 1 and level == 1:
                     continue
                 upgrade = lv == 1
-                gold = payment(tb, s, p, b, level, upgrade)
-                if gold >= 0 and gold <= s.pi[p, I_GOLD]:
-                    s.bopt[n_opt, 0] = b
-                    s.bopt[n_opt, 1] = level
-                    s.bopt[n_opt, 2] = upgrade
-                    s.bopt[n_opt, 3] = gold
-                    n_opt += 1
+                n_opt = offer(s, p, n_opt, b, level, upgrade, payment(tb, s, p, b, level, upgrade))
         k = build_choice(tb, weights, s, p, n_opt, n_players)
         if not k:
             continue
@@ -1153,14 +1231,33 @@ def construction(tb, weights, s, n_players, turn):
             s.bopt[k - 1, 2],
             s.bopt[k - 1, 3],
         )
-        s.pi[p, I_GOLD] -= gold
-        s.blevel[p, b] = level
-        s.blog[p, b, BL_LEVEL] = level
-        if not upgrade:
-            s.blog[p, b, BL_BUILT] = turn
-        if level == 2:
-            s.blog[p, b, BL_UPGRADED] = turn
-        s.blog[p, b, BL_HOW] = H_BUILD if level == 1 or upgrade else H_DIRECT
+        _build(s, p, b, level, upgrade, gold, turn)
+
+
+@hot
+def offer(s, p, n_opt, b, level, upgrade, gold):
+    """A construction option into ``s.bopt`` when its payment ``gold`` is possible (>= 0)
+    and held; the new count of options."""
+    if gold < 0 or gold > s.pi[p, I_GOLD]:
+        return n_opt
+    s.bopt[n_opt, 0] = b
+    s.bopt[n_opt, 1] = level
+    s.bopt[n_opt, 2] = upgrade
+    s.bopt[n_opt, 3] = gold
+    return n_opt + 1
+
+
+@hot
+def _build(s, p, b, level, upgrade, gold, turn):
+    """Seat ``p`` builds ``b`` to ``level`` for ``gold`` in Construction (its log)."""
+    s.pi[p, I_GOLD] -= gold
+    s.blevel[p, b] = level
+    s.blog[p, b, BL_LEVEL] = level
+    if not upgrade:
+        s.blog[p, b, BL_BUILT] = turn
+    if level == 2:
+        s.blog[p, b, BL_UPGRADED] = turn
+    s.blog[p, b, BL_HOW] = H_BUILD if level == 1 or upgrade else H_DIRECT
 
 
 # --- §2.6 Aging -------------------------------------------------------------------------------
@@ -1169,14 +1266,9 @@ def construction(tb, weights, s, n_players, turn):
 @hot_outline
 def aging(tb, weights, s, n_players):
     """§8 order: Healer choices -> death abilities -> discard -> +1 token to survivors."""
-    ut, ab, rules = tb[0], tb[2], tb[3]
+    ut, ab = tb[0], tb[2]
     for p in range(n_players):
-        dying = 0
-        for spot in range(MAX_SPOTS):
-            if s.sp[p, spot, S_CARD] >= 0 and dies(
-                ut, ab, s.sp[p, spot, S_UNIT], s.sp[p, spot, S_AGE]
-            ):
-                dying |= 1 << spot
+        dying = _dying(tb, s, p)
         saved = 0
         for spot in range(MAX_SPOTS):
             if s.sp[p, spot, S_CARD] < 0:
@@ -1200,18 +1292,37 @@ def aging(tb, weights, s, n_players):
                         saved |= 1 << s.spots[k - 1]
         dead = dying & ~saved
         death_abilities(tb, s, p, dead)
-        for spot in range(MAX_SPOTS):
-            if (dead >> spot) & 1:
-                s.log[p, s.card_log[s.sp[p, spot, S_CARD]], L_DIED] = 1
-                _kill(s, p, spot, F_DIED)
-        for spot in range(MAX_SPOTS):
-            if s.sp[p, spot, S_CARD] < 0:
-                continue
-            if (saved >> spot) & 1 and not rules[R_HEALED_AGE]:
-                continue
-            s.sp[p, spot, S_AGE] += 1
-            s.log[p, s.card_log[s.sp[p, spot, S_CARD]], L_SURVIVED] += 1
+        _die_and_age(tb, s, p, dead, saved)
         _settle(tb, s, p)
+
+
+@hot
+def _dying(tb, s, p):
+    """Bitmask of seat ``p``'s spots whose unit dies in this Aging (§2.6, ``dies``)."""
+    dying = 0
+    for spot in range(MAX_SPOTS):
+        if s.sp[p, spot, S_CARD] >= 0 and dies(
+            tb[0], tb[2], s.sp[p, spot, S_UNIT], s.sp[p, spot, S_AGE]
+        ):
+            dying |= 1 << spot
+    return dying
+
+
+@hot
+def _die_and_age(tb, s, p, dead, saved):
+    """Aging after the death abilities: the units on the spots of bitmask ``dead`` are
+    discarded, every survivor takes a token (a saved one only with ``healed_units_age``)."""
+    for spot in range(MAX_SPOTS):
+        if (dead >> spot) & 1:
+            s.log[p, s.card_log[s.sp[p, spot, S_CARD]], L_DIED] = 1
+            _kill(s, p, spot, F_DIED)
+    for spot in range(MAX_SPOTS):
+        if s.sp[p, spot, S_CARD] < 0:
+            continue
+        if (saved >> spot) & 1 and not tb[3][R_HEALED_AGE]:
+            continue
+        s.sp[p, spot, S_AGE] += 1
+        s.log[p, s.card_log[s.sp[p, spot, S_CARD]], L_SURVIVED] += 1
 
 
 # --- §2.7 End -------------------------------------------------------------------------------------
@@ -1229,6 +1340,12 @@ def end(tb, s, n_players):
         _score(s, p, LP_BUILDINGS, buildings)
         _score(s, p, LP_RELIC, relic)
         _settle(tb, s, p)
+    _winners(s, n_players)
+
+
+@hot
+def _winners(s, n_players):
+    """§2.7: highest LP; tie -> most gold; still tied -> all of them (``I_WINNER``)."""
     best = s.pi[0, I_LP]
     for p in range(n_players):
         best = max(best, s.pi[p, I_LP])
@@ -1299,10 +1416,10 @@ def check_state(tb, s, n_players):
 # --- one game ---------------------------------------------------------------------------------
 
 
-@hot_outline
-def play_game(tb, weights, s, n_players, seed, game_id, check):
-    """Play one complete game into ``s`` (policies already in ``s.pi[:, I_POLICY]``).
-    Returns the first broken invariant's code when ``check``, else 0."""
+@hot
+def _new_game(tb, s, n_players, seed, game_id):
+    """Setup (``Game.setup`` step 1): the game's stream, every seat's start, the draw pile
+    shuffled (policies already in ``s.pi[:, I_POLICY]``)."""
     rules, deck = tb[3], tb[4]
     rng_start(s.rng, seed, game_id)
     D = deck.shape[0]
@@ -1327,6 +1444,14 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
         s.deck[c] = c
     s.g[G_DECK_N] = D
     rng_shuffle(s.rng, s.deck, D)
+
+
+@hot_outline
+def play_game(tb, weights, s, n_players, seed, game_id, check):
+    """Play one complete game into ``s`` (policies already in ``s.pi[:, I_POLICY]``).
+    Returns the first broken invariant's code when ``check``, else 0."""
+    rules = tb[3]
+    _new_game(tb, s, n_players, seed, game_id)
     violation = 0
     if check:
         violation = check_state(tb, s, n_players)
@@ -1334,7 +1459,7 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
         s.g[G_TURN] = turn
         for phase in range(6):
             if phase == 0:
-                recruitment(tb, weights, s, n_players, turn)
+                recruitment(tb, weights, s, n_players, turn, None, None)
             elif phase == 1:
                 deployment(tb, weights, s, n_players, turn)
             elif phase == 2:
@@ -1404,25 +1529,31 @@ def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo
         for p in range(n_players):
             s.pi[p, I_POLICY] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
         out.violation[i] = play_game(tb, weights, s, n_players, seed, g, check)
-        out.turns[i] = s.g[G_TURN]
-        out.reshuffles[i] = s.g[G_RESHUFFLES]
-        out.overflow[i] = s.g[G_OVERFLOW] != 0
-        for p in range(n_players):
-            out.policy[i, p] = s.pi[p, I_POLICY]
-            out.score[i, p] = s.pi[p, I_LP]
-            out.wars_won[i, p] = s.pi[p, I_WARS]
-            out.gold[i, p] = s.pi[p, I_GOLD]
-            out.winner[i, p] = s.pi[p, I_WINNER] != 0
-            for k in range(N_PARTS):
-                out.parts[i, p, k] = s.parts[p, k]
-            m = s.pi[p, I_LOG_N]
-            out.n_logs[i, p] = m
-            for r in range(m):
-                for c in range(1, N_LOG):
-                    out.log[i, p, r, c - 1] = s.log[p, r, c]
-            for b in range(nb):
-                for c in range(N_BLOG):
-                    out.blog[i, p, b, c] = s.blog[p, b, c]
+        _write_out(s, out, i, n_players, nb)
+
+
+@hot
+def _write_out(s, out, i, n_players, nb):
+    """Game offset ``i``'s results from the finished state ``s`` into ``out``."""
+    out.turns[i] = s.g[G_TURN]
+    out.reshuffles[i] = s.g[G_RESHUFFLES]
+    out.overflow[i] = s.g[G_OVERFLOW] != 0
+    for p in range(n_players):
+        out.policy[i, p] = s.pi[p, I_POLICY]
+        out.score[i, p] = s.pi[p, I_LP]
+        out.wars_won[i, p] = s.pi[p, I_WARS]
+        out.gold[i, p] = s.pi[p, I_GOLD]
+        out.winner[i, p] = s.pi[p, I_WINNER] != 0
+        for k in range(N_PARTS):
+            out.parts[i, p, k] = s.parts[p, k]
+        m = s.pi[p, I_LOG_N]
+        out.n_logs[i, p] = m
+        for r in range(m):
+            for c in range(1, N_LOG):
+                out.log[i, p, r, c - 1] = s.log[p, r, c]
+        for b in range(nb):
+            for c in range(N_BLOG):
+                out.blog[i, p, b, c] = s.blog[p, b, c]
 
 
 @parallel
