@@ -1,6 +1,7 @@
 """The Legends variant through the CLI (Typer's CliRunner): listed by ``talesim games``,
-its catalog by ``talesim cards``, a game narrated by ``talesim play`` (reference.py), and
-a clear refusal from ``simulate`` / ``bench`` until the numba kernel plays it."""
+its catalog by ``talesim cards``, a game narrated by ``talesim play`` (reference.py), a run
+written by ``simulate`` (the numba kernel, ``kernel_legends.py``) whose stored games
+``play`` replays, and ``bench``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner, Result
 
 from cli.main import app
@@ -22,12 +22,12 @@ def invoke(*args: str | Path) -> Result:
     return CliRunner().invoke(app, [str(a) for a in args])
 
 
-def test_games_lists_legends_as_reference_only() -> None:
+def test_games_lists_legends_with_its_kernel() -> None:
     result = invoke("games")
     assert result.exit_code == 0, result.output
     row = next(line for line in result.output.splitlines() if "legends" in line)
     assert "2-5 (2?)" in row
-    assert "not yet" in row
+    assert "not yet" not in row
 
 
 def test_cards_lists_units_artifacts_and_every_building() -> None:
@@ -61,18 +61,67 @@ def test_cards_table_shows_the_pool_column() -> None:
     assert "pool" in header
 
 
-@pytest.mark.parametrize("command", ["simulate", "bench"])
-def test_simulate_and_bench_refuse_with_one_line(command: str, tmp_path: Path) -> None:
+POLICIES = "greedy,random,warlord,builder"
+
+
+def simulate(out: Path, games: int = 200) -> Result:
+    return invoke(
+        "simulate", "paper-tales", "--variant", "legends", "--games", str(games),
+        "--players", "4", "--seed", "5", "--policy", POLICIES, "--rotate-seats",
+        "--chunk-size", "70", "--out", out,
+    )  # fmt: skip
+
+
+def test_simulate_writes_a_legends_run(tmp_path: Path) -> None:
+    import polars as pl
+
     out = tmp_path / "run"
-    args = ["--variant", "legends", "--players", "4", "--policy", "greedy"]
-    if command == "simulate":
-        args += ["--games", "10", "--seed", "1", "--out", str(out)]
-    result = invoke(command, "paper-tales", *args)
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert lines[0].startswith("error: paper-tales (legends) has no numba kernel yet")
-    assert not out.exists()  # refused before anything is written
+    result = simulate(out)
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["game"] == "paper-tales"
+    assert manifest["variant"] == "legends"
+    games = pl.read_parquet(out / "games")
+    assert games.height == 200
+    assert set(games["building_pool"].cast(pl.String)) == {
+        "inn+sawmill",
+        "inn+royal-palace",
+        "sawmill+royal-palace",
+    }
+    seats = pl.read_parquet(out / "seats")
+    assert seats.height == 800
+    parts = list(engine.LEGENDS_SEAT_PARTS)
+    assert (seats.select(pl.sum_horizontal(parts))[:, 0] == seats["score"]).all()
+    assert seats["artifacts_in_zone"].sum() > 0
+    assert seats["artifact_gold"].sum() > 0
+    cards = pl.read_parquet(out / "cards")
+    assert set(cards["kind"].cast(pl.String)) == {"unit", "artifact"}
+    arts = cards.filter(pl.col("kind") == "artifact")
+    assert set(arts["row"].drop_nulls().cast(pl.String)) == {"zone"}
+    assert arts.filter(pl.col("deployed"))["deploy_cost"].null_count() == 0
+    assert {"placed", "jester"} <= set(arts["how_deployed"].drop_nulls().cast(pl.String))
+    buildings = pl.read_parquet(out / "buildings")
+    assert {"inn", "sawmill", "royal-palace"} & set(buildings["building"].cast(pl.String))
+    # the stored game 17 is reference.py's game 17 (play replays it)
+    stored = seats.filter(pl.col("game_id") == 17).sort("seat")
+    played = invoke(
+        "play", "paper-tales", "--variant", "legends", "--seed", "5", "--game", "17",
+        "--players", "4", "--policy", POLICIES, "--rotate-seats", "--json",
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    final = json.loads(played.stdout.splitlines()[-1])
+    assert final["scores"] == stored["score"].to_list()
+    assert final["gold"] == stored["gold"].to_list()
+
+
+def test_bench_measures_the_legends_kernel() -> None:
+    result = invoke(
+        "bench", "paper-tales", "--variant", "legends", "--players", "4", "--policy", "greedy",
+        "--games", "200", "--reference-games", "2", "--threads", "1", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["variant"] == "legends"
 
 
 def test_play_narrates_the_reference_game() -> None:
