@@ -177,6 +177,7 @@ GAMES: dict[str, Game] = {
                 "base + the expansion: 26 units, 18 artifacts, 2 of Inn/Sawmill/Royal Palace "
                 "(the expansion's cards are the reference's proposal)",
                 unconfirmed_players=(2,),
+                kernel=False,
             ),
         ),
         default_variant="base",
