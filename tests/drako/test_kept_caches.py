@@ -111,6 +111,7 @@ def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) ->
     s.grid[:] = np.array(grids, dtype=np.int32)
     s.up[:] = np.array(ups, dtype=np.int32)
     s.meta[policies.M_LOADED] = -1
+    s.policy[:] = [GREEDY, GREEDY, GREEDY, int(policies.Policy.RANDOM)]  # random: never kept
     for p, c, k, what in steps:  # what: 0 a placement, 1 a reveal, 2 only look (a decision)
         policies.load_seat(tb, s, p)
         vis = int(scoring.visible_mask(s.up[p]))
@@ -131,7 +132,7 @@ def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) ->
         if s.meta[policies.M_MET_OK]:
             met = int(s.kfacts[incremental.KF_MET])
             policies.park(s)  # a fresh load of the kingdom, then of its Legends
-            s.kept[p] = 0
+            s.k_masks[p, policies.K_KEPT] = 0
             policies.load_seat(tb, s, p)
             policies.seat_claims(tb, s)
             assert met == int(s.kfacts[incremental.KF_MET]), (preset, p, c, k, what)

@@ -24,6 +24,7 @@ from simcore.rng import rng_shuffle, rng_start
 
 from .incremental import N_KFACTS
 from .policies import (
+    K_KEPT,
     M_CLAIMS_LEFT,
     M_CLAIMS_OK,
     M_DECK_N,
@@ -33,6 +34,7 @@ from .policies import (
     M_MEMO_OK,
     M_MET_OK,
     M_TURN,
+    N_KEPT,
     N_META,
     P_RANDOM,
     SRC_DISCARD,
@@ -124,12 +126,9 @@ class GameState(NamedTuple):
     prow: np.ndarray  # int32[CELLS, N_KINDS]: cache: pair points of each kind on each cell
     xval: np.ndarray  # float64[CELLS, N_KINDS]: memo: value of each kind on each cell (policies)
     xmask: np.ndarray  # int64[N_KINDS]: memo: cells whose ``xval`` is set, per kind
-    kept: np.ndarray  # int32[P]: 1 = the seat's kingdom caches are kept in ``k_*`` (policies.park)
-    k_reach: np.ndarray  # int64[P, CELLS]: each seat's kept ``reach``
-    k_kmask: np.ndarray  # int64[P, N_KINDS]: ... ``kmask``
-    k_dtame: np.ndarray  # int32[P, CELLS, N_KINDS]: ... ``dtame`` (rows of visible dragons)
-    k_kfacts: np.ndarray  # int64[P, N_KFACTS]: ... ``kfacts``
-    k_prow: np.ndarray  # int32[P, CELLS, N_KINDS]: ... ``prow`` (the filled rows)
+    k_masks: np.ndarray  # int64[P, N_KEPT]: each seat's kept caches (policies.park): a flag,
+    # ``reach``, ``kmask``, ``kfacts`` (columns ``policies.K_*``)
+    k_rows: np.ndarray  # int32[P, 2, CELLS, N_KINDS]: ... ``dtame`` (visible dragons), ``prow``
 
 
 @alloc  # keeps NRT
@@ -177,12 +176,8 @@ def new_state(n_players, deck_size):
         z((CELLS, N_KINDS), np.int32),
         z((CELLS, N_KINDS), np.float64),
         z(N_KINDS, np.int64),
-        z(P, np.int32),
-        z((P, CELLS), np.int64),
-        z((P, N_KINDS), np.int64),
-        z((P, CELLS, N_KINDS), np.int32),
-        z((P, N_KFACTS), np.int64),
-        z((P, CELLS, N_KINDS), np.int32),
+        z((P, N_KEPT), np.int64),
+        z((P, 2, CELLS, N_KINDS), np.int32),
     )
 
 
@@ -488,7 +483,7 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
     s.meta[M_MEMO_OK] = 0
     s.meta[M_MET_OK] = 0
     for p in range(n_players):
-        s.kept[p] = 0
+        s.k_masks[p, K_KEPT] = 0
     max_turns = tb[9][R_TURN_CAP] * n_players
     violation = 0
     if check:

@@ -73,11 +73,14 @@ from .incremental import (  # noqa: E402
     KF_DRAGON_PTS,
     KF_GAIN_ROWS,
     KF_MET,
+    KF_PROW_ROWS,
     KF_TAME,
     KF_VIS,
+    N_KFACTS,
     NO,
     NO_CELL,
     NO_CELLS,
+    YES,
     best_claim_changed,
     change_kingdom,
     dragon_score,
@@ -92,7 +95,7 @@ from .incremental import (  # noqa: E402
     portal_zone,
     tame_after,
 )
-from .scoring import popcount, visible_mask  # noqa: E402
+from .scoring import popcount, trailing_zeros, visible_mask  # noqa: E402
 from .tables import (  # noqa: E402
     CELLS,
     LG_POINTS,
@@ -117,6 +120,12 @@ M_CLAIMS_OK = 6  # 1: ``load_claims``' caches hold that kingdom under the curren
 M_MEMO_OK = 7  # 1: ``s.xmask`` / ``s.xval`` hold values for that kingdom and river
 M_MET_OK = 8  # 1: ``kfacts[KF_MET]`` holds the Legends that kingdom meets (``after_action``)
 N_META = 9
+# ``GameState.k_masks[seat]`` columns: the seat's kept kingdom caches (``move_caches``)
+K_KEPT = 0  # 1: the slot holds the seat's caches for its kingdom as it is
+K_REACH = 1  # ``reach``
+K_KMASK = K_REACH + CELLS  # ``kmask``
+K_KFACTS = K_KMASK + N_KINDS  # ``kfacts``
+N_KEPT = K_KFACTS + N_KFACTS
 SRC_DISCARD, SRC_DECK = 0, 1  # reference.Source
 P_RANDOM = int(Policy.RANDOM)
 K_DRAGON = int(Kind.DRAGON)
@@ -143,33 +152,52 @@ def _face_down(s, p):
 
 
 @hot
-def copy1(dst, src):
-    """``dst[:] = src`` for 1-d arrays (a slice assignment would need NRT)."""
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
-
-
-@hot
-def copy2(dst, src):
-    """``dst[:] = src`` for 2-d arrays."""
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
+def move_caches(s, q, back):
+    """Copy the kingdom caches into seat ``q``'s slot (``s.k_masks[q]``: links, kind masks,
+    facts; ``s.k_rows[q]``: only the rows in use, the visible dragons' ``dtame`` and the
+    filled pair rows), or ``back`` from it. Two arrays, not six: every array of the state is
+    marshalled into each call of an outlined function."""
+    for c in range(CELLS):
+        if back:
+            s.reach[c] = s.k_masks[q, K_REACH + c]
+        else:
+            s.k_masks[q, K_REACH + c] = s.reach[c]
+    for k in range(N_KINDS):
+        if back:
+            s.kmask[k] = s.k_masks[q, K_KMASK + k]
+        else:
+            s.k_masks[q, K_KMASK + k] = s.kmask[k]
+    for i in range(N_KFACTS):
+        if back:
+            s.kfacts[i] = s.k_masks[q, K_KFACTS + i]
+        else:
+            s.k_masks[q, K_KFACTS + i] = s.kfacts[i]
+    for rows in range(2):  # dragons' domestication counts, then pair rows
+        m = s.kmask[K_DRAGON] if rows == 0 else s.kfacts[KF_PROW_ROWS]
+        while m:
+            c = trailing_zeros(m)
+            m &= m - 1
+            for k in range(N_KINDS):
+                if rows == 0 and back:
+                    s.dtame[c, k] = s.k_rows[q, 0, c, k]
+                elif rows == 0:
+                    s.k_rows[q, 0, c, k] = s.dtame[c, k]
+                elif back:
+                    s.prow[c, k] = s.k_rows[q, 1, c, k]
+                else:
+                    s.k_rows[q, 1, c, k] = s.prow[c, k]
 
 
 @hot
 def park(s):
-    """Keep the loaded seat's kingdom caches in its own slot (``s.k_*``, ``s.kept``) before
+    """Keep the loaded seat's kingdom caches in its own slot (``move_caches``) before
     the shared caches load another kingdom."""
     q = s.meta[M_LOADED]
     if q < 0:
         return
-    copy1(s.k_reach[q], s.reach)
-    copy1(s.k_kmask[q], s.kmask)
-    copy1(s.k_kfacts[q], s.kfacts)
-    copy2(s.k_dtame[q], s.dtame)
-    copy2(s.k_prow[q], s.prow)
-    s.kept[q] = 1
+    if s.policy[q] != P_RANDOM:  # a random player's own action (taken blind) drops them anyway
+        move_caches(s, q, NO)
+        s.k_masks[q, K_KEPT] = 1
     s.meta[M_LOADED] = -1
 
 
@@ -183,12 +211,8 @@ def load_seat(tb, s, p):
     if s.meta[M_LOADED] == p:
         return
     park(s)
-    if s.kept[p] != 0:
-        copy1(s.reach, s.k_reach[p])
-        copy1(s.kmask, s.k_kmask[p])
-        copy1(s.kfacts, s.k_kfacts[p])
-        copy2(s.dtame, s.k_dtame[p])
-        copy2(s.prow, s.k_prow[p])
+    if s.k_masks[p, K_KEPT] != 0:
+        move_caches(s, p, YES)
     else:
         load_kingdom(tb, s, s.grid[p], visible_mask(s.up[p]))
     s.meta[M_LOADED] = p
@@ -213,7 +237,7 @@ def after_action(tb, s, p, cell, o):
         if met_ok:
             s.kfacts[KF_MET] = met_after_card(tb, s, k, o)
     else:
-        s.kept[p] = 0
+        s.k_masks[p, K_KEPT] = 0
     s.meta[M_CLAIMS_OK] = 0
     s.meta[M_MEMO_OK] = 0
     s.meta[M_MET_OK] = 1 if met_ok else 0
