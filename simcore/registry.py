@@ -48,6 +48,9 @@ class Variant:
     #: False while only ``reference.py`` plays the variant (``play``, ``cards``):
     #: ``simulate`` and ``bench`` refuse it with one clear line.
     kernel: bool = True
+    #: False while the variant's kernel has no checking mode: ``simulate --check`` refuses
+    #: it with one clear line (rather than running unchecked).
+    kernel_checks: bool = True
 
 
 @dataclass(frozen=True)
@@ -82,13 +85,19 @@ class Game:
             )
         return v
 
-    def check_kernel(self, variant: str | None) -> Variant:
-        """The variant, if the numba kernel plays it (``simulate``, ``bench``)."""
+    def check_kernel(self, variant: str | None, check: bool = False) -> Variant:
+        """The variant, if the numba kernel plays it (``simulate``, ``bench``; ``check``:
+        in checking mode)."""
         v = self.variant(variant)
         if not v.kernel:
             raise GameError(
                 f"{self.name} ({v.name}) has no numba kernel yet: `talesim play` and "
                 "`talesim cards` use reference.py; simulate and bench wait for the kernel"
+            )
+        if check and not v.kernel_checks:
+            raise GameError(
+                f"{self.name} ({v.name}): the kernel has no checking mode yet, so --check "
+                "is refused (its games are checked against reference.py by the test suite)"
             )
         return v
 
@@ -177,7 +186,7 @@ GAMES: dict[str, Game] = {
                 "base + the expansion: 26 units, 18 artifacts, 2 of Inn/Sawmill/Royal Palace "
                 "(the expansion's cards are the reference's proposal)",
                 unconfirmed_players=(2,),
-                kernel=False,
+                kernel_checks=False,
             ),
         ),
         default_variant="base",

@@ -3,7 +3,9 @@ card-data or random-stream change):
 
     .venv/bin/python tests/paper_tales/make_golden.py
 
-One file per player count (2-5), each pinning one complete reference game: its
+One base file per player count (2-5) and two Legends files (``--variant legends``: the
+expansion, replayed by ``tests/paper_tales_legends/test_legends_golden.py``), each pinning
+one complete reference game: its
 ``final_state`` (scores, breakdowns, card and building records, final kingdoms, winners)
 and its narrated events, so that any change shows up as a diff to review. The numba
 kernel must replay the same games.
@@ -24,16 +26,20 @@ CASES = {
     "base-3p-archetypes": (["warlord", "builder", "greedy"], 7, 41),
     "base-4p-mixed": (["greedy", "warlord", "random", "builder"], 99, 5),
     "base-5p-greedy": (["greedy", "greedy", "warlord", "builder", "greedy"], 123, 0),
+    "legends-2p-greedy-random": (["greedy", "random"], 2027, 8),
+    "legends-4p-mixed": (["greedy", "warlord", "random", "builder"], 31, 2),
 }
 
 
 def golden(name: str) -> dict:
     policies, seed, game_id = CASES[name]
-    rules = Rules(load_cardset(), len(policies))
+    variant = name.split("-", 1)[0]
+    cards = load_cardset(variant="legends") if variant == "legends" else load_cardset()
+    rules = Rules(cards, len(policies))
     codes = [POLICY_NAMES.index(p) for p in policies]
     game = play_reference(rules, default_weights(), codes, seed, game_id, record=True)
     return {
-        "variant": "base",
+        "variant": variant,
         "policies": policies,
         "seed": seed,
         "game_id": game_id,

@@ -1,5 +1,5 @@
 """Golden playthroughs: complete reference games pinned in tests/paper_tales/golden/*.json,
-one per player count (2-5).
+one base game per player count (2-5) and two games of the expansion (``legends-*``).
 
 A failure after an intended change to rules, policies, card data or the random stream:
 review the diff, then run ``tests/paper_tales/make_golden.py``.
@@ -8,26 +8,50 @@ review the diff, then run ``tests/paper_tales/make_golden.py``.
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
+from typing import Any
 
+import polars as pl
 import pytest
 
-from simcore.games.paper_tales.engine import narrate, play_events
+from simcore.games.paper_tales.engine import (
+    LEGENDS_SEAT_PARTS,
+    SEAT_PARTS,
+    narrate,
+    play_events,
+    prepare,
+    run_chunk,
+)
 from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
 from simcore.games.paper_tales.reference import Rules, final_state, play_reference
+from simcore.games.paper_tales.tables import CardSet, load_cardset
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FILES = sorted(GOLDEN.glob("*.json"))
 
 
-def test_every_player_count_is_pinned() -> None:
-    assert sorted(len(json.loads(f.read_text())["policies"]) for f in FILES) == [2, 3, 4, 5]
+@cache
+def cards_of(variant: str) -> CardSet:
+    return load_cardset(variant=variant) if variant == "legends" else load_cardset()
+
+
+def pinned(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text())
+
+
+def test_every_player_count_and_the_expansion_are_pinned() -> None:
+    games = [pinned(f) for f in FILES]
+    assert sorted(len(g["policies"]) for g in games if g["variant"] == "base") == [2, 3, 4, 5]
+    legends = [g for g in games if g["variant"] == "legends"]
+    assert len(legends) == 2
+    assert any(s["artifacts"] for g in legends for s in g["seats"])
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
-def test_reference_replays_golden_game(cards, path: Path) -> None:
-    g = json.loads(path.read_text())
-    rules = Rules(cards, len(g["policies"]))
+def test_reference_replays_golden_game(path: Path) -> None:
+    g = pinned(path)
+    rules = Rules(cards_of(g["variant"]), len(g["policies"]))
     codes = [POLICY_NAMES.index(p) for p in g["policies"]]
     game = play_reference(rules, default_weights(), codes, g["seed"], g["game_id"], record=True)
     state = json.loads(json.dumps(final_state(game)))
@@ -37,11 +61,11 @@ def test_reference_replays_golden_game(cards, path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
-def test_every_golden_event_narrates(cards, path: Path) -> None:
+def test_every_golden_event_narrates(path: Path) -> None:
     """``engine.narrate`` tells every event kind of a whole game in words (no raw dicts)."""
-    g = json.loads(path.read_text())
+    g = pinned(path)
     codes = [POLICY_NAMES.index(p) for p in g["policies"]]
-    events = play_events(cards, "base", codes, g["seed"], g["game_id"])
+    events = play_events(cards_of(g["variant"]), g["variant"], codes, g["seed"], g["game_id"])
     assert events[1:] == g["events"]
     for event in events:
         text = narrate(event)
@@ -50,15 +74,21 @@ def test_every_golden_event_narrates(cards, path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
-def test_kernel_replays_golden_game(cards, path: Path) -> None:
-    """The numba kernel stores each pinned game with the pinned scores, gold and wars."""
-    from simcore.games.paper_tales.engine import prepare, simulate_arrays
-
-    g = json.loads(path.read_text())
-    prepared = prepare(cards, "base", len(g["policies"]), g["policies"], False)
-    a = simulate_arrays(prepared, g["seed"], g["game_id"], 1, check=True)
-    assert a["score"][0].tolist() == g["scores"]
-    assert a["gold"][0].tolist() == [st["gold"] for st in g["seats"]]
-    assert a["wars_won"][0].tolist() == [st["wars_won"] for st in g["seats"]]
-    assert a["parts"][0].tolist() == [st["breakdown"] for st in g["seats"]]
-    assert int(a["reshuffles"][0]) == g["reshuffles"]
+def test_kernel_replays_golden_game(path: Path) -> None:
+    """The numba kernel (base: kernel.py in checking mode; Legends: kernel_legends.py)
+    stores each pinned game with the pinned scores, parts, gold, wars and reshuffles."""
+    g = pinned(path)
+    variant = g["variant"]
+    prepared = prepare(cards_of(variant), variant, len(g["policies"]), g["policies"], False)
+    frames = run_chunk(prepared, g["seed"], g["game_id"], 1, check=variant == "base")
+    seats = frames["seats"].sort("seat")
+    assert seats["score"].to_list() == g["scores"]
+    assert seats["gold"].to_list() == [s["gold"] for s in g["seats"]]
+    assert seats["wars_won"].to_list() == [s["wars_won"] for s in g["seats"]]
+    parts = list(LEGENDS_SEAT_PARTS if variant == "legends" else SEAT_PARTS)
+    assert [list(r) for r in seats.select(parts).rows()] == [s["breakdown"] for s in g["seats"]]
+    assert frames["games"]["reshuffles"].to_list() == [g["reshuffles"]]
+    if variant == "legends":
+        assert seats["artifacts_in_zone"].to_list() == [len(s["artifacts"]) for s in g["seats"]]
+        pool = frames["games"]["building_pool"].cast(pl.String).to_list()
+        assert pool == [g["building_pool"]]

@@ -1,10 +1,8 @@
 """The Legends variant through the CLI (Typer's CliRunner): listed by ``talesim games``,
-its catalog by ``talesim cards``, a game narrated by ``talesim play`` (reference.py); while
-the registry's ``kernel`` flag of the variant is off, a clear refusal from ``simulate`` /
-``bench``; once it is on, a run written by ``simulate`` (the numba kernel,
-``kernel_legends.py``) whose stored games ``play`` replays, and ``bench``. (The flag waits
-for a Legends golden playthrough: the meta-test ``tests/fairy_tale/test_golden.py`` wants
-one for every variant with a kernel.)"""
+its catalog by ``talesim cards``, a game narrated by ``talesim play`` (reference.py), a run
+written by ``simulate`` (the numba kernel, ``kernel_legends.py``) whose stored games
+``play`` replays, ``bench``, and the one-line refusal of ``simulate --check`` (the Legends
+kernel has no checking mode yet)."""
 
 from __future__ import annotations
 
@@ -12,7 +10,6 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner, Result
 
 from cli.main import app
@@ -21,8 +18,6 @@ from simcore.games.paper_tales import engine
 from simcore.games.paper_tales.policies import default_weights
 from simcore.games.paper_tales.reference import Rules, play_reference
 from simcore.games.paper_tales.tables import load_cardset
-
-KERNEL = registry.get_game("paper-tales").variant("legends").kernel
 
 
 def invoke(*args: str | Path) -> Result:
@@ -34,7 +29,8 @@ def test_games_lists_legends() -> None:
     assert result.exit_code == 0, result.output
     row = next(line for line in result.output.splitlines() if "legends" in line)
     assert "2-5 (2?)" in row
-    assert ("not yet" in row) == (not KERNEL)
+    assert registry.get_game("paper-tales").variant("legends").kernel
+    assert "not yet" not in row
 
 
 def test_cards_lists_units_artifacts_and_every_building() -> None:
@@ -79,7 +75,6 @@ def simulate(out: Path, games: int = 200) -> Result:
     )  # fmt: skip
 
 
-@pytest.mark.skipif(not KERNEL, reason="the legends variant's kernel flag is off")
 def test_simulate_writes_a_legends_run(tmp_path: Path) -> None:
     import polars as pl
 
@@ -122,7 +117,6 @@ def test_simulate_writes_a_legends_run(tmp_path: Path) -> None:
     assert final["gold"] == stored["gold"].to_list()
 
 
-@pytest.mark.skipif(not KERNEL, reason="the legends variant's kernel flag is off")
 def test_bench_measures_the_legends_kernel() -> None:
     result = invoke(
         "bench", "paper-tales", "--variant", "legends", "--players", "4", "--policy", "greedy",
@@ -133,18 +127,14 @@ def test_bench_measures_the_legends_kernel() -> None:
     assert report["variant"] == "legends"
 
 
-@pytest.mark.skipif(KERNEL, reason="the legends variant has its kernel")
-@pytest.mark.parametrize("command", ["simulate", "bench"])
-def test_simulate_and_bench_refuse_with_one_line(command: str, tmp_path: Path) -> None:
+def test_simulate_check_is_refused_with_one_line(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    args = ["--variant", "legends", "--players", "4", "--policy", "greedy"]
-    if command == "simulate":
-        args += ["--games", "10", "--seed", "1", "--out", str(out)]
-    result = invoke(command, "paper-tales", *args)
+    args = ["--variant", "legends", "--players", "4", "--policy", "greedy", "--games", "10"]
+    result = invoke("simulate", "paper-tales", *args, "--seed", "1", "--out", out, "--check")
     assert result.exit_code == 2, result.output
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("error: paper-tales (legends) has no numba kernel yet")
+    assert lines[0].startswith("error: paper-tales (legends): the kernel has no checking mode")
     assert not out.exists()  # refused before anything is written
 
 
