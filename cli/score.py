@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -77,6 +78,7 @@ def score(
     state: Annotated[
         Path, typer.Argument(metavar="STATE.json", help="End state to score, as JSON.")
     ],
+    variant: options.Variant = None,
     cards_file: options.CardsFile = None,
     as_json: options.Json = False,
 ) -> None:
@@ -85,10 +87,20 @@ def score(
         from simcore import registry
 
         g = registry.get_game(game)
-        data = read_json_file(state)
         engine = registry.engine(g)
+        extra: dict[str, str] = {}
+        if variant is not None:
+            name = g.variant(variant).name
+            if "variant" in inspect.signature(engine.score_state).parameters:
+                extra["variant"] = name
+            elif name != g.default_variant:
+                raise UserError(
+                    f"`talesim score {g.name}` scores the {g.default_variant} variant only, "
+                    f"not '{name}'"
+                )
+        data = read_json_file(state)
         try:
-            result = engine.score_state(data, engine.load_cards(cards_file))
+            result = engine.score_state(data, engine.load_cards(cards_file), **extra)
         except ValueError as exc:
             raise UserError(f"{state}: {exc}") from None
     if as_json:

@@ -138,9 +138,18 @@ def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
     return rows
 
 
-def score_state(state: dict[str, Any], cards: CardSet | None = None) -> dict[str, Any]:
-    """Static evaluation of a position given as JSON (see ``state_io``)."""
+def score_state(
+    state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
+) -> dict[str, Any]:
+    """Static evaluation of a position given as JSON (see ``state_io``); ``variant``
+    ``legends`` (``for_variant``) reads artifacts and the Legends buildings and scores the
+    position with ``reference.py``."""
     cards = cards or load_cardset()
+    if variant is not None:
+        if variant not in cards.rules.variants:
+            known = ", ".join(cards.rules.variants)
+            raise ValueError(f"paper-tales has no variant '{variant}' (variants: {known})")
+        cards = for_variant(cards, variant)
     return state_io.score_position(cards, state_io.parse_state(state, cards))
 
 

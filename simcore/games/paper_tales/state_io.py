@@ -25,14 +25,23 @@ Output (``--json``), one object per seat::
 
 ``cards``/``face_down``/``trickster_as`` are the keys the shared table renderer of
 ``cli/score.py`` reads (Fairy Tale's names). ``winners``: see ``winners``.
+
+Legends (a Legends card set: ``--variant legends``): each seat may add
+``"artifacts": ["shield-of-power", ...]`` (the zone, in order) and build the Legends
+buildings; the position is scored with ``reference.py`` (``score_legends``). The output
+adds ``breakdown.war_artifacts`` (after ``war_buildings``) and ``breakdown.artifacts``
+(after ``relic``), ``income_breakdown.artifacts`` and sources of ``type`` ``"artifact"``
+(``where`` = ``"zone k"``); ``war_lp`` / ``end_lp`` include them.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -60,10 +69,15 @@ from .tables import (
     MIN_PLAYERS,
     N_RES,
     RESOURCES,
+    Ability,
     CardSet,
     Tables,
     compile_tables,
+    load_cardset,
 )
+
+if TYPE_CHECKING:
+    from .reference import Assessment, Piece, Rules
 
 
 @dataclass(frozen=True)
@@ -75,6 +89,7 @@ class Position:
     blevel: np.ndarray  # int32[P, B]
     gold: np.ndarray  # int32[P]
     lp: np.ndarray  # int32[P]
+    arts: tuple[tuple[int, ...], ...] = ()  # Legends: artifact indices per seat (zone order)
 
 
 def _short(value: Any) -> str:
@@ -110,11 +125,15 @@ def parse_state(state: Any, cards: CardSet) -> Position:
     tables = compile_tables(cards)
     rules = cards.rules
     used: Counter[int] = Counter()
+    legends_keys = {"artifacts"} if cards.legends else set()
+    arts: list[tuple[int, ...]] = []
     for seat, pl in enumerate(players):
         where = f"player {seat}"
         if not isinstance(pl, dict):
             raise ValueError(f"{where}: must be an object with 'front', 'back', 'buildings'")
-        unknown = set(pl) - {"front", "back", "buildings", "gold", "lp"}
+        if "artifacts" in pl and not cards.legends:
+            raise ValueError(_base_artifacts(where, pl["artifacts"]))
+        unknown = set(pl) - {"front", "back", "buildings", "gold", "lp"} - legends_keys
         if unknown:
             raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
         levels = pl.get("buildings", {})
@@ -145,18 +164,66 @@ def parse_state(state: Any, cards: CardSet) -> Position:
                     raise ValueError(f'{at}: must be an object {{"unit": id, "age": n}}')
                 uid = entry.get("unit")
                 if not isinstance(uid, str) or uid not in cards.index:
-                    raise ValueError(f"{at}: unknown unit {_short(uid)}")
+                    raise ValueError(f"{at}: unknown unit {_short(uid)}{_hint(cards, uid)}")
                 u = cards.index[uid]
                 used[u] += 1
                 pos.units[seat, spots[k]] = u
                 pos.ages[seat, spots[k]] = _count(entry.get("age", 0), f"{at}: 'age'", MAX_AGE)
+        if cards.legends:
+            arts.append(_artifacts(cards, where, pl.get("artifacts", [])))
         pos.gold[seat] = _count(pl.get("gold", 0), f"{where}: 'gold'", 10_000)
         pos.lp[seat] = _count(pl.get("lp", 0), f"{where}: 'lp'", 10_000)
     for u, k in used.items():
         unit = cards.units[u]
         if k > unit.copies:
             raise ValueError(f"'{unit.id}' appears {k} times; the deck has {unit.copies}")
-    return pos
+    for x, k in Counter(x for zone in arts for x in zone).items():
+        art = cards.artifacts[x]
+        if k > art.copies:
+            raise ValueError(f"'{art.id}' appears {k} times; the deck has {art.copies}")
+    return replace(pos, arts=tuple(arts)) if cards.legends else pos
+
+
+@cache
+def _legends_ids() -> tuple[frozenset[str], frozenset[str]]:
+    """(unit ids, artifact ids) of the built-in Legends card set (for error hints)."""
+    legends = load_cardset(variant="legends")
+    return frozenset(legends.index), frozenset(legends.artifact_index)
+
+
+def _hint(cards: CardSet, uid: Any) -> str:
+    """Why an id is not a unit here: an artifact (Legends) or a Legends card in a base game."""
+    if not isinstance(uid, str):
+        return ""
+    if uid in cards.artifact_index:
+        return " (an artifact: list it in 'artifacts')"
+    if not cards.legends and uid in _legends_ids()[0] | _legends_ids()[1]:
+        return " (a Legends card: score with --variant legends)"
+    return ""
+
+
+def _base_artifacts(where: str, value: Any) -> str:
+    """The error for 'artifacts' in a base position, naming the first id given."""
+    first = value[0] if isinstance(value, list) and value else None
+    what = f"artifact {_short(first)}" if first is not None else "'artifacts'"
+    return f"{where}: {what} needs the Legends variant (score with --variant legends)"
+
+
+def _artifacts(cards: CardSet, where: str, ids: Any) -> tuple[int, ...]:
+    """A Legends seat's ``"artifacts": [ids]`` -> artifact indices (zone order)."""
+    if not isinstance(ids, list):
+        raise ValueError(f"{where}: 'artifacts' must be a list of artifact ids")
+    out = []
+    for k, xid in enumerate(ids):
+        at = f"{where}: artifacts {k}"
+        if isinstance(xid, str) and xid in cards.index:
+            raise ValueError(
+                f"{at}: '{xid}' is a unit, not an artifact (units go in 'front'/'back')"
+            )
+        if not isinstance(xid, str) or xid not in cards.artifact_index:
+            raise ValueError(f"{at}: unknown artifact {_short(xid)}")
+        out.append(cards.artifact_index[xid])
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -226,8 +293,27 @@ def winners(totals: list[int], gold: list[int]) -> list[int]:
     return [s for s, key in enumerate(zip(totals, gold, strict=True)) if key == best]
 
 
+def _source_keys(sources: list[dict[str, Any]]) -> dict[str, Any]:
+    """A seat's ``sources`` and the keys the shared table renderer reads from them."""
+    return {
+        "sources": sources,
+        "cards": [{"card": _label(src), "points": src["lp"], "face_up": True} for src in sources],
+        "face_down": 0,
+        "trickster_as": None,
+    }
+
+
+def _result(seats: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "players": seats,
+        "winners": winners([s["total"] for s in seats], [s["gold"] for s in seats]),
+    }
+
+
 def score_position(cards: CardSet, pos: Position) -> dict[str, Any]:
     """The JSON result (see the module docstring) of a parsed position."""
+    if cards.legends:
+        return score_legends(cards, pos)
     tables = compile_tables(cards)
     sc = score_arrays(tables, pos)
     n = pos.units.shape[0]
@@ -290,15 +376,155 @@ def score_position(cards: CardSet, pos: Position) -> dict[str, Any]:
                 "income_breakdown": dict(zip(GOLD_PART_NAMES[:G_WAR], g[:G_WAR], strict=True)),
                 "production": dict(zip(RESOURCES, (int(x) for x in prod), strict=True)),
                 "wars": wars,
-                "sources": sources,
-                "cards": [
-                    {"card": _label(src), "points": src["lp"], "face_up": True} for src in sources
-                ],
-                "face_down": 0,
-                "trickster_as": None,
+                **_source_keys(sources),
             }
         )
-    return {
-        "players": seats,
-        "winners": winners([s["total"] for s in seats], [s["gold"] for s in seats]),
-    }
+    return _result(seats)
+
+
+# --- Legends positions: scored by reference.py's rulebook functions (LEGENDS.md §J.3) ------
+
+LEGENDS_WAR_PARTS = ("wars", "per_war_won", "war_units", "war_buildings", "war_artifacts")
+LEGENDS_END_PARTS = ("buildings", "relic", "artifacts")
+
+
+def score_legends(cards: CardSet, pos: Position) -> dict[str, Any]:
+    """A Legends position, scored with ``reference.py`` (``assess``, ``fight``,
+    ``war_phase_lp``, ``end_lp``): the base keys plus the artifacts' parts
+    (``war_artifacts``, ``artifacts``, ``income_breakdown.artifacts``, ``artifact``
+    sources in the zone)."""
+    from .reference import Piece, Rules, assess, end_lp, fight, war_phase_lp
+
+    n = pos.units.shape[0]
+    rules = Rules(cards, n)
+    nb = len(cards.buildings)
+    pieces = [
+        [Piece(s, int(pos.units[p, s]), int(pos.ages[p, s])) for s in range(MAX_SPOTS)]
+        for p in range(n)
+    ]
+    pieces = [[pc for pc in row if pc.unit >= 0] for row in pieces]
+    blevel = [[int(v) for v in pos.blevel[p]] for p in range(n)]
+    arts = [list(pos.arts[p]) for p in range(n)]
+    a = [assess(rules, pieces[p], blevel[p], arts[p]) for p in range(n)]
+    seats: list[dict[str, Any]] = []
+    for p in range(n):
+        theirs = [a[q].strength for q in rules.neighbours(p)]
+        won, wars_lp = fight(rules, a[p].strength, theirs)
+        parts, war_gold = war_phase_lp(rules, pieces[p], blevel[p], a[p], won, arts[p])
+        end = end_lp(rules, pieces[p], blevel[p], a[p], arts[p])
+        breakdown = {"earlier": int(pos.lp[p]), "wars": wars_lp, **parts, **end}
+        income = a[p].income
+        sources = _legends_sources(rules, pieces[p], blevel[p], arts[p], a[p], won, nb)
+        seats.append(
+            {
+                "seat": p,
+                "strength": a[p].strength,
+                "wars_won": won,
+                "war_lp": sum(breakdown[k] for k in LEGENDS_WAR_PARTS),
+                "income": income,
+                "war_gold": war_gold,
+                "end_lp": sum(breakdown[k] for k in LEGENDS_END_PARTS),
+                "gold": int(pos.gold[p]) + income + war_gold,
+                "total": max(rules.floor, sum(breakdown.values())),
+                "breakdown": breakdown,
+                "income_breakdown": {
+                    "base": rules.o["base_income"],
+                    "units": a[p].income_units,
+                    "buildings": a[p].income_buildings,
+                    "artifacts": a[p].income_artifacts,
+                },
+                "production": dict(zip(RESOURCES, a[p].prod, strict=True)),
+                "wars": [
+                    {
+                        "against": q,
+                        "strength": a[p].strength,
+                        "opponent_strength": a[q].strength,
+                        "won": fight(rules, a[p].strength, [a[q].strength])[0] > 0,
+                    }
+                    for q in sorted(set(rules.neighbours(p)))
+                ],
+                **_source_keys(sources),
+            }
+        )
+    return _result(seats)
+
+
+def _legends_sources(
+    rules: Rules,
+    pieces: list[Piece],
+    blevel: list[int],
+    arts: list[int],
+    a: Assessment,
+    won: int,
+    nb: int,
+) -> list[dict[str, Any]]:
+    """Per source (unit, building, artifact): strength (a unit's own, whether it fights or
+    not; a building's / artifact's ``add_strength`` to the kingdom), LP (war + end: a
+    building's face LP, an artifact's printed LP) and gold (income + war). Each source is
+    run through ``war_phase_lp`` / ``end_lp`` alone, with the whole kingdom's assessment
+    ``a`` (production, counters), so the sources add up to the seat's parts."""
+    from .reference import end_lp, income_gain, per_value, war_phase_lp
+
+    def war(pcs: list[Piece], bl: list[int], xs: list[int]) -> tuple[int, int]:
+        parts, gold = war_phase_lp(rules, pcs, bl, a, won, xs)
+        return sum(parts.values()), gold
+
+    def income(abilities: Sequence[Ability], piece: Piece | None) -> int:
+        return sum(income_gain(rules, ab, piece, a.prod, a.facts) for ab in abilities)
+
+    def added(abilities: Sequence[Ability]) -> int:
+        return sum(
+            ab.amount * per_value(ab.per, None, a.prod, a.facts, ab)
+            for ab in abilities
+            if ab.kind == "add_strength"
+        )
+
+    out: list[dict[str, Any]] = []
+    for pc, strength in zip(pieces, a.strengths, strict=True):
+        lp, gold = war([pc], [0] * nb, [])
+        row, k = ("front", pc.spot) if pc.front else ("back", pc.spot - len(FRONT_ROW))
+        out.append(
+            {
+                "source": rules.units[pc.unit].id,
+                "type": "unit",
+                "where": f"{row} {k}",
+                "age": pc.age,
+                "strength": strength,
+                "lp": lp + end_lp(rules, [pc], [0] * nb, a, arts)["relic"],
+                "gold": gold + income(rules.units[pc.unit].abilities, pc),
+            }
+        )
+    for b, lv in enumerate(blevel):
+        if lv:
+            only = [lv if c == b else 0 for c in range(nb)]
+            lp, gold = war([], only, [])
+            faces = rules.face_abilities(b, lv)
+            out.append(
+                {
+                    "source": rules.buildings[b].id,
+                    "type": "building",
+                    "where": f"level {lv}",
+                    "strength": added(faces),
+                    "lp": lp + end_lp(rules, [], only, a, arts)["buildings"],
+                    "gold": gold + income(faces, None),
+                }
+            )
+    for k, x in enumerate(arts):
+        art = rules.artifacts[x]
+        lp, gold = war([], [0] * nb, [x])
+        end = art.lp + sum(
+            ab.amount * per_value(ab.per, None, a.prod, a.facts, ab)
+            for ab in art.abilities
+            if ab.kind == "lp" and ab.phase == "end"
+        )
+        out.append(
+            {
+                "source": art.id,
+                "type": "artifact",
+                "where": f"zone {k}",
+                "strength": added(art.abilities),
+                "lp": lp + end,
+                "gold": gold + income(art.abilities, None),
+            }
+        )
+    return out
