@@ -8,8 +8,10 @@ the visible kingdom is read once per decision (``load_kingdom``) into the caches
 and a candidate costs a walk over the few cells linked to the changed one.
 
 Caches (``GameState`` scratch, see ``kernel.py``). Invariant: after ``load_kingdom(tb, s,
-grid, vis)`` they describe exactly that kingdom (kind ids ``grid``, visible cells ``vis``),
-until the next ``load_kingdom``; nothing else writes them.
+grid, vis)`` they describe exactly that kingdom (kind ids ``grid``, visible cells ``vis``);
+``change_kingdom`` keeps them so when its owner's action changes one card (the kernel keeps
+each seat's caches between its turns: ``policies.park`` / ``policies.load_seat``); nothing
+else writes them.
 
 * ``s.reach[c]`` - ``scoring.fill_reach``: the cells ``c`` is linked to, or would be once
   face up, when they are face up. It depends only on where the face-up portals are, so
