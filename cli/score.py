@@ -91,13 +91,13 @@ def score(
         extra: dict[str, str] = {}
         if variant is not None:
             name = g.variant(variant).name
-            if "variant" in inspect.signature(engine.score_state).parameters:
-                extra["variant"] = name
-            elif name != g.default_variant:
+            if "variant" not in inspect.signature(engine.score_state).parameters:
+                key = g.variant_option
                 raise UserError(
-                    f"`talesim score {g.name}` scores the {g.default_variant} variant only, "
-                    f"not '{name}'"
+                    f"`talesim score {g.name}` reads the {key} from STATE.json "
+                    f'(its "{key}" key), not from --{key}'
                 )
+            extra["variant"] = name
         data = read_json_file(state)
         try:
             result = engine.score_state(data, engine.load_cards(cards_file), **extra)

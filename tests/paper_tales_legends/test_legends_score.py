@@ -401,13 +401,13 @@ def test_cli_errors(state_file) -> None:
 
 
 def test_cli_variant_for_a_game_whose_score_has_none(state_file) -> None:
-    """Fairy Tale's ``score_state`` takes no variant: a non-default one is one error line."""
+    """Fairy Tale and DRAKO read the variant from the state itself ("variant" / "rules"):
+    ``--variant`` is one error line rather than an option silently ignored."""
     path = state_file(EMPTY, EMPTY)
     assert (
-        "`talesim score fairy-tale` scores the expert variant only, not 'beginner'"
-        in error_line("score", "fairy-tale", path, "--variant", "beginner")
-    )
-    # its default variant is what it scores anyway: the state is read (and refused here)
-    assert "unknown key(s) back, front" in error_line(
-        "score", "fairy-tale", path, "--variant", "expert"
-    )
+        '`talesim score fairy-tale` reads the variant from STATE.json (its "variant" key), '
+        "not from --variant"
+    ) in error_line("score", "fairy-tale", path, "--variant", "expert")
+    assert (
+        '`talesim score drako` reads the rules from STATE.json (its "rules" key), not from --rules'
+    ) in error_line("score", "drako", path, "--rules", "brief")
