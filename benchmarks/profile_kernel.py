@@ -1,13 +1,14 @@
-"""Profile the DRAKO kernel with ``perf``: writes ``/tmp/perf-PID.map`` (the compiled
-kernel's symbols, from the object code numba loaded, cached or not) so ``perf report``
+"""Profile a game's numba kernel with ``perf``: writes ``/tmp/perf-PID.map`` (the compiled
+functions' symbols, from the object code numba loaded, cached or not) so ``perf report``
 names the numba functions.
 
-    perf record -F 2000 -g -o /tmp/drako.perf -- \\
-        .venv/bin/python benchmarks/drako_profile.py --policy greedy --games 20000
-    perf report -i /tmp/drako.perf --no-children --sort sym
+    perf record -F 2000 -g -o /tmp/kernel.perf -- \\
+        .venv/bin/python benchmarks/profile_kernel.py drako --policy greedy --games 20000
+    perf report -i /tmp/kernel.perf --no-children --sort sym
 
-Only the ``hot_outline`` functions (``best_action``, ``take_turn``, ...) keep their own
-symbol: everything ``hot`` is inlined into them.
+Every compiled function of the game's modules is mapped. Only the ``hot_outline`` ones
+(a decision, a phase, one game) keep their own symbol: everything ``hot`` is inlined into
+them, so to split a phase's time make it ``hot_outline`` in a scratch copy of the tree.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
+import sys
 import tempfile
 from typing import Any
 
@@ -67,6 +69,8 @@ def write_perf_map(dispatcher: Any) -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("game")
+    ap.add_argument("--variant", default=None)
     ap.add_argument("--policy", default="greedy")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--threads", type=int, default=1)
@@ -74,14 +78,23 @@ def main() -> None:
     args = ap.parse_args()
 
     keep_object_code()
-    from simcore.games.drako import engine, kernel
+    from numba.core.registry import CPUDispatcher
 
+    from simcore import registry
+
+    game = registry.get_game(args.game)
+    engine = registry.engine(game)
+    variant = game.variant(args.variant).name
     numba.set_num_threads(args.threads)
-    prepared = engine.prepare(
-        engine.load_cards(), "brief", args.players, [args.policy] * args.players, False
-    )
+    policies = [args.policy] * args.players
+    prepared = engine.prepare(engine.load_cards(), variant, args.players, policies, False)
     engine.warmup(prepared)
-    n = write_perf_map(kernel.simulate_chunk)
+    n = 0
+    for name, module in list(sys.modules.items()):
+        if name.startswith(game.package + "."):
+            for value in vars(module).values():
+                if isinstance(value, CPUDispatcher) and value.overloads:
+                    n += write_perf_map(value)
     print(f"{n} symbols mapped")
     engine.simulate_arrays(prepared, 1, 0, args.games)
 
