@@ -16,11 +16,13 @@ import argparse
 import hashlib
 import json
 import time
+from typing import Any
 
 import numba
 
 
-def main() -> None:
+def kernel_arguments() -> argparse.ArgumentParser:
+    """GAME, --variant, --policy (every seat), --players, --threads, --games."""
     ap = argparse.ArgumentParser()
     ap.add_argument("game")
     ap.add_argument("--variant", default=None)
@@ -28,9 +30,12 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--games", type=int, default=20000)
-    ap.add_argument("--runs", type=int, default=2)
-    args = ap.parse_args()
+    return ap
 
+
+def warm_engine(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+    """(game, engine module, prepared configuration) of ``kernel_arguments``' namespace,
+    the kernel compiled or loaded from the cache and ``args.threads`` numba threads set."""
     from simcore import registry
 
     game = registry.get_game(args.game)
@@ -40,6 +45,14 @@ def main() -> None:
     policies = [args.policy] * args.players
     prepared = engine.prepare(engine.load_cards(), variant, args.players, policies, False)
     engine.warmup(prepared)
+    return game, engine, prepared
+
+
+def main() -> None:
+    ap = kernel_arguments()
+    ap.add_argument("--runs", type=int, default=2)
+    args = ap.parse_args()
+    _, engine, prepared = warm_engine(args)
     for run in range(args.runs):
         c0, w0 = time.process_time(), time.perf_counter()
         out = engine.simulate_arrays(prepared, 1, 0, args.games)
@@ -50,7 +63,7 @@ def main() -> None:
         row = {
             "tree": engine.__file__.rsplit("/simcore/", 1)[0],
             "game": args.game,
-            "variant": variant,
+            "variant": prepared.variant,
             "policy": args.policy,
             "threads": args.threads,
             "run": run,

@@ -13,14 +13,13 @@ them, so to split a phase's time make it ``hot_outline`` in a scratch copy of th
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
 import tempfile
 from typing import Any
 
-import numba
+from cpu_rate import kernel_arguments, warm_engine  # this script's folder is on sys.path
 
 STASH: dict[int, bytes] = {}
 
@@ -68,27 +67,11 @@ def write_perf_map(dispatcher: Any) -> int:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("game")
-    ap.add_argument("--variant", default=None)
-    ap.add_argument("--policy", default="greedy")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--games", type=int, default=20000)
-    args = ap.parse_args()
-
+    args = kernel_arguments().parse_args()
     keep_object_code()
     from numba.core.registry import CPUDispatcher
 
-    from simcore import registry
-
-    game = registry.get_game(args.game)
-    engine = registry.engine(game)
-    variant = game.variant(args.variant).name
-    numba.set_num_threads(args.threads)
-    policies = [args.policy] * args.players
-    prepared = engine.prepare(engine.load_cards(), variant, args.players, policies, False)
-    engine.warmup(prepared)
+    game, engine, prepared = warm_engine(args)
     n = 0
     for name, module in list(sys.modules.items()):
         if name.startswith(game.package + "."):
