@@ -90,7 +90,17 @@ from .layout import (
     ix,
     selects,
 )
-from .policies import D_CLOSE, D_DRAFT, D_OPEN, D_PLAY, P_RANDOM, choose, policy_weights
+from .policies import (
+    D_CLOSE,
+    D_DRAFT,
+    D_OPEN,
+    D_PLAY,
+    P_RANDOM,
+    choose,
+    choose_plain,
+    plain,
+    policy_weights,
+)
 from .scoring import V_COUNT, V_FIXED, V_MAJORITY, V_WILD, copy_value, gain_if_added
 from .tables import (
     DEAL,
@@ -272,6 +282,8 @@ def _decide(kt, km, weights, st, sm, decision, n, n_players, p, use_hyp, neighbo
     ownf = HFC + p * NF if use_hyp else FCNT + p * NF
     held = sm[ix(SM_HYP + p)] if use_hyp else sm[ix(SM_CNT + p)]
     w = policy_weights(weights, policy)
+    if plain(w, decision):  # one outlined call less per decision (greedy)
+        return choose_plain(w[0], w[1], kt, km, st, sm, n, own, ownf, held, n_players, p)
     return choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p, neighbour)
 
 

@@ -123,9 +123,11 @@ def card_gain(kt, km, st, c, own, ownf, n_players, p, strict):
 
 
 @hot
-def least_close_loss(kt, km, st, e, own, ownf, held, n_players, p, strict):
+def least_close_loss(kt, km, st, e, own, ownf, held, n_players, p, strict, known, known_loss):
     """Points ``p`` loses when ``e``'s Close hits them and they pick least-bad cards (the
-    lowest card on ties). ``held``: a mask of at least the cards counted in ``own``."""
+    lowest card on ties). ``held``: a mask of at least the cards counted in ``own``.
+    ``known_loss``: what removing card ``known`` loses before any card is removed, already
+    computed by the caller (``known = -1``: none)."""
     total = 0
     removed0 = -1
     removed1 = -1
@@ -139,13 +141,17 @@ def least_close_loss(kt, km, st, e, own, ownf, held, n_players, p, strict):
             t = lowest(m)
             m &= m - ONE
             if st[ix(own + t)] > 0:
-                loss = loss_if_removed(kt, st, t, own, ownf, n_players, p, strict)
+                if t == known:
+                    loss = known_loss
+                else:
+                    loss = loss_if_removed(kt, st, t, own, ownf, n_players, p, strict)
                 if bt < 0 or loss < best:
                     best = loss
                     bt = t
         if bt < 0:
             break
         total += best
+        known = -1  # the counts change: nothing is known any more
         st[ix(own + bt)] -= 1
         st[ix(ownf + kt[ix(K_FACTION + bt)])] -= 1
         if k == 0:
@@ -208,28 +214,32 @@ def open_gain(kt, km, st, e, own, ownf, down, face_down, n_players, p, strict):
 
 
 @hot
-def _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict):
-    """Own score change from ``c``'s Open/Close (``kind``), ``c`` already counted in ``own``."""
+def _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict, gain):
+    """Own score change from ``c``'s Open/Close (``kind``), ``c`` already counted in ``own``.
+    ``gain``: ``gain_if_added(c)`` before ``c`` was counted, if known (else ``c`` is wild,
+    whose Close this function then scores in full): closing that ``c`` again loses it."""
     if kind == E_OPEN:
         face_down = sm[ix(SM_DCNT + p)]
         return open_gain(kt, km, st, c, own, ownf, down, face_down, n_players, p, strict)
     if kt[ix(K_SCOPE + c)] == S_OTHERS:
         return 0
     held_c = held | bit(c)
-    return -least_close_loss(kt, km, st, c, own, ownf, held_c, n_players, p, strict)
+    known = c if kt[ix(K_VALUE + c)] != V_WILD else -1
+    return -least_close_loss(kt, km, st, c, own, ownf, held_c, n_players, p, strict, known, gain)
 
 
 @hot
-def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, want_harm):
+def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, want_harm, gain):
     """(own effect value, harm to others) of revealing ``c`` with ``own`` as p's face-up row
-    (``held``: a mask of at least its cards; ``down``: p's face-down row)."""
+    (``held``: a mask of at least its cards; ``down``: p's face-down row; ``gain``: ``c``'s
+    ``card_gain``, needed for a Close)."""
     kind = kt[ix(K_EFFECT + c)]
     if kind != E_OPEN and kind != E_CLOSE:
         return 0, 0
     f = kt[ix(K_FACTION + c)]
     st[ix(own + c)] += 1
     st[ix(ownf + f)] += 1
-    eff = _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict)
+    eff = _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict, gain)
     harm = 0
     if kind == E_CLOSE and kt[ix(K_SCOPE + c)] != S_YOU and want_harm:
         for q in range(n_players):
@@ -245,6 +255,8 @@ def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict,
                     n_players,
                     q,
                     strict,
+                    -1,
+                    0,
                 )
     st[ix(own + c)] -= 1
     st[ix(ownf + f)] -= 1
@@ -252,7 +264,7 @@ def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict,
 
 
 @hot
-def own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict):
+def own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, gain):
     """``effect_terms``' own effect value alone (no harm look-ahead: a smaller function)."""
     kind = kt[ix(K_EFFECT + c)]
     if kind != E_OPEN and kind != E_CLOSE:
@@ -260,7 +272,7 @@ def own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict):
     f = kt[ix(K_FACTION + c)]
     st[ix(own + c)] += 1
     st[ix(ownf + f)] += 1
-    eff = _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict)
+    eff = _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict, gain)
     st[ix(own + c)] -= 1
     st[ix(ownf + f)] -= 1
     return eff
@@ -319,11 +331,11 @@ def evaluate(
     harm = 0
     syn = 0
     deny = 0
-    if w[W_GAIN] != 0.0:
+    if w[W_GAIN] != 0.0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
         gain = card_gain(kt, km, st, c, own, ownf, n_players, p, strict)
     if w[W_EFFECT] != 0.0 or w[W_HARM] != 0.0:
         eff, harm = effect_terms(
-            kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, w[W_HARM] != 0.0
+            kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, w[W_HARM] != 0.0, gain
         )
     if decision == D_DRAFT:
         if w[W_SYNERGY] != 0.0:
@@ -368,16 +380,10 @@ def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p
     ``w``: its weights, ``policy_weights``): the first best. A candidate equal to an earlier
     one has the same value and can never be the first best: skipped. ``own``/``ownf``: p's
     count rows (``held``: a mask of at least the cards in ``own``); ``sm``: the random stream
-    and the count masks."""
+    and the count masks. A draft or play decision of ``plain`` weights goes to
+    ``choose_plain`` instead (``kernel._decide`` calls it directly)."""
     if policy == P_RANDOM:
         return rng_below(sm, n)
-    if (
-        (decision == D_DRAFT or decision == D_PLAY)
-        and w[W_HARM] == 0.0
-        and w[W_SYNERGY] == 0.0
-        and w[W_DENY] == 0.0
-    ):
-        return choose_plain(w[0], w[1], kt, km, st, sm, n, own, ownf, held, n_players, p)
     down = DCNT + p * MC
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
     best = 0.0
@@ -397,6 +403,18 @@ def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p
     return bi
 
 
+@hot
+def plain(w, decision):
+    """Do weights ``w`` (``policy_weights``) read only gain and effect in ``decision``, so
+    that ``choose_plain`` makes it?"""
+    return (
+        (decision == D_DRAFT or decision == D_PLAY)
+        and w[W_HARM] == 0.0
+        and w[W_SYNERGY] == 0.0
+        and w[W_DENY] == 0.0
+    )
+
+
 @hot_outline
 def choose_plain(w_gain, w_effect, kt, km, st, sm, n, own, ownf, held, n_players, p):
     """``choose`` for a draft or play decision whose weights read only gain and effect
@@ -414,10 +432,10 @@ def choose_plain(w_gain, w_effect, kt, km, st, sm, n, own, ownf, held, n_players
         seen |= bit(c)
         gain = 0
         eff = 0
-        if w_gain != 0.0:
+        if w_gain != 0.0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
             gain = card_gain(kt, km, st, c, own, ownf, n_players, p, strict)
         if w_effect != 0.0:
-            eff = own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict)
+            eff = own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, gain)
         v = w_gain * gain + w_effect * eff
         if i == 0 or v > best:
             best = v
