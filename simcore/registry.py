@@ -48,9 +48,6 @@ class Variant:
     #: False while only ``reference.py`` plays the variant (``play``, ``cards``):
     #: ``simulate`` and ``bench`` refuse it with one clear line.
     kernel: bool = True
-    #: False while the variant's kernel has no checking mode: ``simulate --check`` refuses
-    #: it with one clear line (rather than running unchecked).
-    kernel_checks: bool = True
 
 
 @dataclass(frozen=True)
@@ -85,19 +82,13 @@ class Game:
             )
         return v
 
-    def check_kernel(self, variant: str | None, check: bool = False) -> Variant:
-        """The variant, if the numba kernel plays it (``simulate``, ``bench``; ``check``:
-        in checking mode)."""
+    def check_kernel(self, variant: str | None) -> Variant:
+        """The variant, if the numba kernel plays it (``simulate``, ``bench``)."""
         v = self.variant(variant)
         if not v.kernel:
             raise GameError(
                 f"{self.name} ({v.name}) has no numba kernel yet: `talesim play` and "
                 "`talesim cards` use reference.py; simulate and bench wait for the kernel"
-            )
-        if check and not v.kernel_checks:
-            raise GameError(
-                f"{self.name} ({v.name}): the kernel has no checking mode yet, so --check "
-                "is refused (its games are checked against reference.py by the test suite)"
             )
         return v
 
@@ -186,7 +177,6 @@ GAMES: dict[str, Game] = {
                 "base + the expansion: 26 units, 18 artifacts, 2 of Inn/Sawmill/Royal Palace "
                 "(the expansion's cards are the reference's proposal)",
                 unconfirmed_players=(2,),
-                kernel_checks=False,
             ),
         ),
         default_variant="base",

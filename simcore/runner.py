@@ -648,7 +648,7 @@ def simulate(
         cards_path=cards_path,
         rotate_seats=rotate_seats,
     )
-    s.game.check_kernel(s.variant, check)
+    s.game.check_kernel(s.variant)
     local = backend == "local"
     if local:
         check_threads(threads)

@@ -1,6 +1,7 @@
 """Checking mode (`talesim simulate --check`): the kernel verifies the rule invariants after
-every phase. It must pass on real games without changing them, and it must catch each kind
-of corruption it claims to catch (a checker that cannot fail proves nothing)."""
+every phase. It must pass on real games of both variants without changing them, and it must
+catch each kind of corruption it claims to catch (a checker that cannot fail proves
+nothing; the Legends corruptions: ``tests/paper_tales_legends/test_legends_check_mode.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from simcore.games.paper_tales import kernel
 from simcore.games.paper_tales.engine import prepare, simulate_arrays
 from simcore.games.paper_tales.evaluate import kernel_tables
-from simcore.games.paper_tales.tables import MAX_AGE, CardSet
+from simcore.games.paper_tales.tables import MAX_AGE, CardSet, load_cardset
 from simcore.registry import InvariantError, raise_first_violation
 
 SETUPS = [
@@ -23,13 +24,16 @@ SETUPS = [
 ]
 
 
+@pytest.mark.parametrize("variant", ["base", "legends"])
 @pytest.mark.parametrize(("players", "policies"), SETUPS)
 def test_checking_mode_passes_and_changes_nothing(
-    cards: CardSet, players: int, policies: list[str]
+    variant: str, players: int, policies: list[str]
 ) -> None:
-    prepared = prepare(cards, "base", players, policies, True)
-    checked = simulate_arrays(prepared, 11, 500, 300, check=True)
-    plain = simulate_arrays(prepared, 11, 500, 300)
+    """Both kernels (the Legends checker: ``kernel_legends.check_state_l``)."""
+    prepared = prepare(load_cardset(variant=variant), variant, players, policies, True)
+    games = 300 if variant == "base" else 150
+    checked = simulate_arrays(prepared, 11, 500, games, check=True)
+    plain = simulate_arrays(prepared, 11, 500, games)
     assert not checked["violation"].any()
     for name, values in plain.items():
         np.testing.assert_array_equal(checked[name], values, err_msg=name)

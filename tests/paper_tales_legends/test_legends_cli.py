@@ -1,8 +1,7 @@
 """The Legends variant through the CLI (Typer's CliRunner): listed by ``talesim games``,
 its catalog by ``talesim cards``, a game narrated by ``talesim play`` (reference.py), a run
 written by ``simulate`` (the numba kernel, ``kernel_legends.py``) whose stored games
-``play`` replays, ``bench``, and the one-line refusal of ``simulate --check`` (the Legends
-kernel has no checking mode yet)."""
+``play`` replays, ``bench``, and ``simulate --check`` (checking mode writes the same run)."""
 
 from __future__ import annotations
 
@@ -127,15 +126,19 @@ def test_bench_measures_the_legends_kernel() -> None:
     assert report["variant"] == "legends"
 
 
-def test_simulate_check_is_refused_with_one_line(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    args = ["--variant", "legends", "--players", "4", "--policy", "greedy", "--games", "10"]
-    result = invoke("simulate", "paper-tales", *args, "--seed", "1", "--out", out, "--check")
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert lines[0].startswith("error: paper-tales (legends): the kernel has no checking mode")
-    assert not out.exists()  # refused before anything is written
+def test_simulate_check_writes_the_same_run(tmp_path: Path) -> None:
+    import polars as pl
+
+    args = ["--variant", "legends", "--players", "4", "--policy", "greedy,random,warlord,builder"]
+    args += ["--games", "60", "--seed", "3", "--quiet"]
+    checked, plain = tmp_path / "checked", tmp_path / "plain"
+    for out, extra in ((checked, ["--check"]), (plain, [])):
+        result = invoke("simulate", "paper-tales", *args, "--out", out, *extra)
+        assert result.exit_code == 0, result.output
+    for table in ("games", "seats", "cards", "buildings"):
+        a = pl.read_parquet(checked / table / "*.parquet")
+        b = pl.read_parquet(plain / table / "*.parquet")
+        assert a.equals(b), table
 
 
 def test_play_narrates_the_reference_game() -> None:

@@ -339,28 +339,28 @@ def simulate_arrays(
 ) -> dict[str, np.ndarray]:
     """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields; Legends:
     ``kernel_legends.LChunkOut``). ``check``: verify the rule invariants after every phase
-    (``InvariantError`` naming the game; the Legends kernel has no checking mode yet, its
-    games are checked by the reference's ``check_invariants`` in the tests)."""
+    (``InvariantError`` naming the game and how to replay it)."""
     from .evaluate import kernel_tables
 
     bounds = (prepared.players, np.uint64(seed), first_game, n_games, engine_kit.blocks(n_games))
     seats = (prepared.weights, prepared.seat_policy, prepared.rotate_seats)
     nb = prepared.tables.bt.shape[0]
     if prepared.cards.legends:
-        from .kernel_legends import legends_lx, new_chunk_out, simulate_chunk_l
+        from .kernel_legends import LEGENDS_INVARIANTS, legends_lx, new_chunk_out, simulate_chunk_l
 
-        lout = new_chunk_out(n_games, prepared.players, nb)
+        out: Any = new_chunk_out(n_games, prepared.players, nb)
         lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
-        simulate_chunk_l(kernel_tables(prepared.tables), lx, *seats, *bounds, lout)
-        out: Any = lout
+        simulate_chunk_l(kernel_tables(prepared.tables), lx, *seats, *bounds, out, check)
+        invariants = LEGENDS_INVARIANTS
     else:
         from .kernel import INVARIANTS, simulate_chunk
         from .kernel import new_chunk_out as base_out
 
         out = base_out(n_games, prepared.players, nb)
         simulate_chunk(kernel_tables(prepared.tables), *seats, *bounds, out, check)
-        if check:
-            raise_first_violation(out.violation, INVARIANTS, "paper-tales", seed, first_game)
+        invariants = INVARIANTS
+    if check:
+        raise_first_violation(out.violation, invariants, "paper-tales", seed, first_game)
     if out.overflow.any():
         g = first_game + int(out.overflow.nonzero()[0][0])
         raise RuntimeError(f"paper-tales game {g} (seed {seed}) exceeded a kernel bound")

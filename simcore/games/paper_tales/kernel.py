@@ -1360,12 +1360,11 @@ def _winners(s, n_players):
 # --- checking mode ------------------------------------------------------------------------
 
 
-@hot_outline
-def check_state(tb, s, n_players):
-    """Code of the first broken rule invariant (``INVARIANTS``), 0 when all hold."""
-    rules = tb[3]
-    D = tb[4].shape[0]
-    for c in range(D):
+@hot
+def tally_places(tb, s, n_players):
+    """``s.tally[c]``: how many times card ``c`` lies in the piles, packs, hands, kept cards
+    and spots (``Game.card_places``; conservation: exactly once)."""
+    for c in range(tb[4].shape[0]):
         s.tally[c] = 0
     for i in range(s.g[G_DECK_N]):
         s.tally[s.deck[i]] += 1
@@ -1381,35 +1380,60 @@ def check_state(tb, s, n_players):
         for spot in range(MAX_SPOTS):
             if s.sp[p, spot, S_CARD] >= 0:
                 s.tally[s.sp[p, spot, S_CARD]] += 1
-    for c in range(D):
-        if s.tally[c] != 1:
-            return V_CARDS
+
+
+@hot
+def tally_broken(tb, s):
+    """True when some card is not exactly once in ``s.tally``."""
+    wrong = 0
+    for c in range(tb[4].shape[0]):
+        wrong += s.tally[c] != 1
+    return wrong > 0
+
+
+@hot
+def seat_violation(tb, s, p, extra_lp):
+    """Code of the first broken per-seat invariant of seat ``p`` (0: none); ``extra_lp``:
+    LP booked outside ``s.parts`` (the Legends parts)."""
+    rules = tb[3]
+    if s.pi[p, I_GOLD] < 0:
+        return V_GOLD
+    if s.pi[p, I_LP] < rules[R_SCORE_FLOOR]:
+        return V_FLOOR
+    if s.pi[p, I_STEP] != 0:
+        return V_STEP
+    total = extra_lp
+    for k in range(N_PARTS):
+        total += s.parts[p, k]
+    if total != s.pi[p, I_LP]:
+        return V_BREAKDOWN
+    if s.parts[p, LP_FLOOR] < 0:
+        return V_FLOOR_PART
+    for spot in range(MAX_SPOTS):
+        if s.sp[p, spot, S_CARD] < 0:
+            continue
+        if not 0 <= s.sp[p, spot, S_AGE] <= MAX_AGE:
+            return V_AGE
+        if spot != EXTRA_SPOT and not _spot_open(tb, s, p, spot):
+            return V_SPOT
+    for b in range(tb[1].shape[0]):
+        if not 0 <= s.blevel[p, b] <= LEVELS:
+            return V_LEVEL
+    if s.sp[p, EXTRA_SPOT, S_CARD] >= 0 and not _opens_extra(tb, s, p):
+        return V_EXTRA
+    return 0
+
+
+@hot_outline
+def check_state(tb, s, n_players):
+    """Code of the first broken rule invariant (``INVARIANTS``), 0 when all hold."""
+    tally_places(tb, s, n_players)
+    if tally_broken(tb, s):
+        return V_CARDS
     for p in range(n_players):
-        if s.pi[p, I_GOLD] < 0:
-            return V_GOLD
-        if s.pi[p, I_LP] < rules[R_SCORE_FLOOR]:
-            return V_FLOOR
-        if s.pi[p, I_STEP] != 0:
-            return V_STEP
-        total = 0
-        for k in range(N_PARTS):
-            total += s.parts[p, k]
-        if total != s.pi[p, I_LP]:
-            return V_BREAKDOWN
-        if s.parts[p, LP_FLOOR] < 0:
-            return V_FLOOR_PART
-        for spot in range(MAX_SPOTS):
-            if s.sp[p, spot, S_CARD] < 0:
-                continue
-            if not 0 <= s.sp[p, spot, S_AGE] <= MAX_AGE:
-                return V_AGE
-            if spot != EXTRA_SPOT and not _spot_open(tb, s, p, spot):
-                return V_SPOT
-        for b in range(tb[1].shape[0]):
-            if not 0 <= s.blevel[p, b] <= LEVELS:
-                return V_LEVEL
-        if s.sp[p, EXTRA_SPOT, S_CARD] >= 0 and not _opens_extra(tb, s, p):
-            return V_EXTRA
+        violation = seat_violation(tb, s, p, 0)
+        if violation:
+            return violation
     return 0
 
 

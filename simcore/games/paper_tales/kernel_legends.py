@@ -88,6 +88,7 @@ from .kernel import (
     I_SEEN0,
     I_SEEN1,
     I_STEP,
+    INVARIANTS,
     L_CARD,
     L_DEPLOYED,
     L_FATE,
@@ -143,6 +144,9 @@ from .kernel import (
     first_best,
     offer,
     recruitment,
+    seat_violation,
+    tally_broken,
+    tally_places,
 )
 from .policies import legends_weights
 from .scoring import (
@@ -1448,12 +1452,63 @@ def end_l(tb, lx, s, ls, n_players):
     _winners(s, n_players)
 
 
+# --- checking mode ------------------------------------------------------------------------
+
+#: ``kernel.INVARIANTS`` with the zones counted, then the Legends ones (codes 11..13).
+LEGENDS_INVARIANTS = (
+    INVARIANTS[0],
+    "card conservation: every card id exactly once (piles, packs, hands, kept, spots, zones)",
+    *INVARIANTS[2:],
+    "an artifact on a spot or a unit in the artifact zone",
+    "a building built outside the game's set (5 base + the pair drawn)",
+    "an unpaid or still fresh artifact in the zone after the deployment phase",
+)
+V_CARDS_L = 1
+V_ART_PLACE, V_OUT_OF_SET, V_ZONE = 11, 12, 13
+
+
+@hot_outline
+def check_state_l(tb, lx, s, ls, n_players):
+    """``kernel.check_state`` of a Legends game: the base invariants with the zones in the
+    card count and the Legends LP parts in the breakdown, then ``V_ART_PLACE``,
+    ``V_OUT_OF_SET`` and ``V_ZONE``. Called between phases, where every artifact in a
+    zone has been paid and its deployment is over (unpaid ones were discarded)."""
+    U, deck = tb[0].shape[0], tb[4]
+    tally_places(tb, s, n_players)
+    for p in range(n_players):
+        for i in range(ls.zn[p]):
+            s.tally[ls.zone[p, i, Z_CARD]] += 1
+    if tally_broken(tb, s):
+        return V_CARDS_L
+    for p in range(n_players):
+        extra = 0
+        for c in range(N_LPARTS):
+            extra += ls.lparts[p, c]
+        violation = seat_violation(tb, s, p, extra)
+        if violation:
+            return violation
+        for spot in range(MAX_SPOTS):
+            if s.sp[p, spot, S_CARD] >= 0 and deck[s.sp[p, spot, S_CARD]] >= U:
+                return V_ART_PLACE
+        for i in range(ls.zn[p]):
+            if deck[ls.zone[p, i, Z_CARD]] < U:
+                return V_ART_PLACE
+        for b in range(tb[1].shape[0]):
+            if s.blevel[p, b] > 0 and not ls.inset[b]:
+                return V_OUT_OF_SET
+        for i in range(ls.zn[p]):
+            if not ls.zone[p, i, Z_PAID] or ls.zone[p, i, Z_FRESH]:
+                return V_ZONE
+    return 0
+
+
 # --- one game, many games -------------------------------------------------------------------
 
 
 @hot_outline
-def play_game_l(tb, lx, weights, s, ls, n_players, seed, game_id):
-    """Play one Legends game into ``s`` / ``ls`` (policies already in ``s.pi``)."""
+def play_game_l(tb, lx, weights, s, ls, n_players, seed, game_id, check):
+    """Play one Legends game into ``s`` / ``ls`` (policies already in ``s.pi``). Returns the
+    first broken invariant's code (``LEGENDS_INVARIANTS``) when ``check``, else 0."""
     rules, lr = tb[3], lx[1]
     _new_game(tb, s, n_players, seed, game_id)
     drawn = rng_below(s.rng, lx[2].shape[0])  # LEGENDS.md §B.1 step 2: always drawn
@@ -1472,15 +1527,30 @@ def play_game_l(tb, lx, weights, s, ls, n_players, seed, game_id):
         for r in range(MAX_LOGS):
             ls.llog[p, r, LL_COST] = NO_COST
             ls.llog[p, r, LL_HOW] = 0
+    violation = 0
+    if check:
+        violation = check_state_l(tb, lx, s, ls, n_players)
     for turn in range(1, rules[R_TURNS] + 1):
         s.g[G_TURN] = turn
-        recruitment(tb, weights, s, n_players, turn, lx, ls)
-        deployment_l(tb, lx, weights, s, ls, n_players, turn)
-        wars_l(tb, lx, s, ls, n_players)
-        income_l(tb, lx, s, ls, n_players)
-        construction_l(tb, lx, weights, s, ls, n_players, turn)
-        aging_l(tb, lx, weights, s, ls, n_players)
+        for phase in range(6):
+            if phase == 0:
+                recruitment(tb, weights, s, n_players, turn, lx, ls)
+            elif phase == 1:
+                deployment_l(tb, lx, weights, s, ls, n_players, turn)
+            elif phase == 2:
+                wars_l(tb, lx, s, ls, n_players)
+            elif phase == 3:
+                income_l(tb, lx, s, ls, n_players)
+            elif phase == 4:
+                construction_l(tb, lx, weights, s, ls, n_players, turn)
+            else:
+                aging_l(tb, lx, weights, s, ls, n_players)
+            if check and violation == 0:
+                violation = check_state_l(tb, lx, s, ls, n_players)
     end_l(tb, lx, s, ls, n_players)
+    if check and violation == 0:
+        violation = check_state_l(tb, lx, s, ls, n_players)
+    return violation
 
 
 class LChunkOut(NamedTuple):
@@ -1523,7 +1593,9 @@ def new_chunk_out(n_games: int, n_players: int, n_buildings: int) -> LChunkOut:
 
 
 @alloc
-def _run_block_l(tb, lx, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out):
+def _run_block_l(
+    tb, lx, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
+):
     """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state."""
     n_types = tb[0].shape[0] + lx[0].shape[0]
     s = _new_state(n_players, tb[4].shape[0], tb[1].shape[0], n_types)
@@ -1533,7 +1605,7 @@ def _run_block_l(tb, lx, weights, seat_policy, rotate, n_players, seed, first_ga
         g = first_game + i
         for p in range(n_players):
             s.pi[p, I_POLICY] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
-        play_game_l(tb, lx, weights, s, ls, n_players, seed, g)
+        out.violation[i] = play_game_l(tb, lx, weights, s, ls, n_players, seed, g, check)
         _write_out(s, out, i, n_players, nb)
         out.pair[i] = ls.lg[LG_PAIR]
         for p in range(n_players):
@@ -1550,13 +1622,16 @@ def _run_block_l(tb, lx, weights, seat_policy, rotate, n_players, seed, first_ga
 
 @parallel
 def simulate_chunk_l(
-    tb, lx, weights, seat_policy, rotate, n_players, seed, first_game, n_games, n_blocks, out
-):
-    """``kernel.simulate_chunk`` for Legends games."""
+    tb, lx, weights, seat_policy, rotate, n_players, seed, first_game, n_games, n_blocks, out,
+    check,
+):  # fmt: skip
+    """``kernel.simulate_chunk`` for Legends games (``check``: checking mode)."""
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
-        _run_block_l(tb, lx, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out)
+        _run_block_l(
+            tb, lx, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
+        )
 
 
 def legends_lx(cards: CardSet, tables: LegendsTables) -> tuple:
