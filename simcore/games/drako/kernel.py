@@ -314,11 +314,14 @@ def _face_down(s, p):
     return n
 
 
-@hot_outline
+@hot
 def take_turn(tb, weights, s, p):
     """One turn of seat ``p`` (reference ``DrakoGame.take_turn``): source, claim before?,
     action, claims after (not after the final reveal), reshuffle. Returns 1 when this
-    action revealed ``p``'s last face-down card (the game ends), else 0."""
+    action revealed ``p``'s last face-down card (the game ends), else 0.
+
+    Inlined into ``play_game``, its one caller: an outlined call marshals every array of
+    the state and the tables (~430 words) each turn (measured +4% games per CPU-second)."""
     rules = tb[9]
     s.meta[M_TURN] += 1
     s.turns[p] += 1

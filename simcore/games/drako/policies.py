@@ -472,7 +472,11 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax):
     its pair points (exact), the most its dragon points can rise (only untamed dragons linked
     to the cell can become tame; a dragon adds itself) and the best river Legend it could
     newly meet (``s.goal``). Greedy weights only (``w[W_GAIN]``, ``w[W_LEGEND]`` >= 0, no plan
-    terms); memo values are taken as they are. ``pmax``: the best portal pair's points."""
+    terms); memo values are taken as they are. ``pmax``: the best portal pair's points.
+
+    A kind's bound is its exact value when it is no portal, no dragon, and tames no dragon
+    (``rise`` 0: links are symmetric, so no untamed dragon is linked to the cell): that
+    value goes into the memo, so ``best_action`` does not evaluate it again."""
     legend, kind_tame, adj = tb[6], tb[2], tb[8]
     dragons = s.kmask[K_DRAGON]
     n_dragons = popcount(dragons)
@@ -494,6 +498,7 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax):
                     g = s.river[slot]
                     if g >= 0:
                         legend_top = max(legend_top, legend[g, LG_POINTS])
+            rise = 0  # untamed dragons this card may tame
             if k == K_PORTAL:
                 vis = popcount(portal_zone(tb, s, cell) & s.kfacts[KF_VIS])
                 gain = pmax * (vis * (vis - 1) // 2)
@@ -501,7 +506,6 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax):
                     gain += dragon_bound(tb, s, n_dragons, tame, n_dragons)
             else:
                 gain = s.prow[cell, k]
-                rise = 0  # untamed dragons this card may tame
                 if kind_tame[k] != 0 and dragons != 0:
                     rise = popcount(dragons & ~s.kfacts[KF_TAME] & (s.reach[cell] | adj[cell]))
                 if k == K_DRAGON:
@@ -509,6 +513,9 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax):
                 elif rise != 0:
                     gain += dragon_bound(tb, s, n_dragons, tame, tame + rise)
             u = value(w, gain, legend_top, 0.0, 0.0, 0, b_claim, 0.0, 0.0)
+            if k != K_PORTAL and k != K_DRAGON and rise == 0:  # exact: into the memo
+                s.xval[cell, k] = u
+                s.xmask[k] |= 1 << cell
         total += s.pool[k] * u
     return total
 
