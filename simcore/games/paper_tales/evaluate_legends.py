@@ -18,6 +18,13 @@ import numpy as np
 from simcore.jit import hot, hot_outline
 
 from .evaluate import (
+    KB_MASK,
+    KU_MASK,
+    M_ADD_STRENGTH,
+    M_GOLD,
+    M_LP,
+    M_STRENGTH,
+    M_WAR_UNIT,
     N_PC,
     PC_AGE,
     PC_FRESH,
@@ -116,6 +123,12 @@ P_UNITS_COST_GE = int(Per.UNITS_COST_GE)
 P_UNITS_COST_LE = int(Per.UNITS_COST_LE)
 P_RESOURCE_SETS = int(Per.RESOURCE_SETS)
 P_RESOURCES = int(Per.RESOURCES)
+# ability-kind masks (``KU_MASK`` / ``KB_MASK`` bits): an entity without one of these kinds
+# is skipped by the scan that reads only them
+M_GAIN = 1 << K_CONDITIONAL_GAIN
+M_INCOME_L = M_GOLD | M_GAIN
+M_WAR_UNIT_L = M_WAR_UNIT | M_GAIN
+M_WAR_FACE_L = M_LP | M_GAIN
 
 
 @hot
@@ -215,10 +228,14 @@ def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
     income = rules[R_BASE_INCOME]
     for i in range(n):
         u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
+        if not ut[u, KU_MASK] & M_INCOME_L:
+            continue
         for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
             income += _income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts)
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
+            if not bt[b, k, KB_MASK] & M_INCOME_L:
+                continue
             for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
                 income += _income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
     for i in range(nz):
@@ -231,6 +248,8 @@ def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
     for i in range(n):
         u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
         lo, hi = ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]
+        if not ut[u, KU_MASK] & M_STRENGTH:
+            lo = hi  # printed strength, fights from the Front only
         value = ut[u, U_STRENGTH]
         from_back = False
         for j in range(lo, hi):
@@ -256,6 +275,8 @@ def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
             n_strong += 1
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
+            if not bt[b, k, KB_MASK] & M_ADD_STRENGTH:
+                continue
             for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
                 if ab[j, A_KIND] == K_ADD_STRENGTH:
                     total += ab[j, A_AMOUNT] * l_per(
@@ -284,6 +305,8 @@ def l_war_phase_lp(
     for i in range(n):
         u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
         counts = spot < MAX_FRONT or not rules[R_PWW_FRONT_ONLY]
+        if not ut[u, KU_MASK] & M_WAR_UNIT_L:
+            continue
         for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
             kind = ab[j, A_KIND]
             if kind == K_LP_PER_WAR_WON and counts:
@@ -307,6 +330,8 @@ def l_war_phase_lp(
                 gold += ab[j, A_GOLD]
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
+            if not bt[b, k, KB_MASK] & M_WAR_FACE_L:
+                continue
             for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
                 kind = ab[j, A_KIND]
                 if (
@@ -365,6 +390,8 @@ def l_end_lp(ut, bt, ab, xt, pc, n, bl, zx, nz, extra_age, wood, food, crystal, 
         if lv:
             buildings += bt[b, lv - 1, B_LP]
         for k in range(lv):
+            if not bt[b, k, KB_MASK] & M_LP:
+                continue
             for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
                 if (
                     ab[j, A_KIND] == K_LP
@@ -376,6 +403,8 @@ def l_end_lp(ut, bt, ab, xt, pc, n, bl, zx, nz, extra_age, wood, food, crystal, 
                     )
     for i in range(n):
         u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
+        if not ut[u, KU_MASK] & M_LP:
+            continue
         if extra_age and never_dies(ut, u):
             age += extra_age
         for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
@@ -577,7 +606,8 @@ def l_card_value(
     """``Brain.card_value`` (Legends) of card type ``t`` when nothing is placed (draft,
     keep): a unit on virtual spot 0, then 3, pending, its cost paid (the better one); an
     artifact pending in the zone at ``l_art_cost_now`` (``artifact_value``); minus
-    ``W_UNAFFORDABLE`` if the cost is more than ``gold``. The sketch's zone is all paid."""
+    ``W_UNAFFORDABLE`` if the cost is more than ``gold``. The sketch's zone is all paid.
+    (The counts go to ``l_value`` as int64, like ``kernel_legends._lv``'s: one copy.)"""
     ut = tb[0]
     U = ut.shape[0]
     if t >= U:
@@ -586,8 +616,8 @@ def l_card_value(
         sa[na, SA_PENDING] = 1
         sa[na, SA_DONE] = -1
         v = l_value(
-            tb, lx, weights, pol, pc, n, pdone, bl, sa, na + 1, gold - cost, 0, seen0, seen1,
-            two, turn, wpc, wbl, zx, inset,
+            tb, lx, weights, pol, pc, np.int64(n), pdone, bl, sa, np.int64(na + 1),
+            np.int64(gold - cost), np.int64(0), seen0, seen1, two, turn, wpc, wbl, zx, inset,
         )  # fmt: skip
     else:
         cost = ut[t, U_COST]
@@ -600,8 +630,8 @@ def l_card_value(
             pc[n, PC_FRESH] = 1
             pdone[n] = -1
             w = l_value(
-                tb, lx, weights, pol, pc, n + 1, pdone, bl, sa, na, gold - cost, 0, seen0,
-                seen1, two, turn, wpc, wbl, zx, inset,
+                tb, lx, weights, pol, pc, np.int64(n + 1), pdone, bl, sa, np.int64(na),
+                np.int64(gold - cost), np.int64(0), seen0, seen1, two, turn, wpc, wbl, zx, inset,
             )  # fmt: skip
             if w > v:
                 v = w

@@ -22,10 +22,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from simcore.jit import alloc, hot, hot_outline, parallel
+from simcore.jit import alloc, hot, hot_inline, hot_outline, parallel
 from simcore.rng import rng_below
 
 from .evaluate import (
+    KB_MASK,
+    KU_MASK,
     MAX_PIECES,
     N_PC,
     PC_AGE,
@@ -221,6 +223,8 @@ T_LEVELS, T_AGE, T_COUNT, T_PENALTY = (
 )
 T_ONE = int(Target.ONE)
 M_PLACE_ARTIFACT = 3  # deployment option: hand card ``a`` face down into the zone
+M_K5 = 1 << K_ART_COST_MODIFIER  # its ``KU_MASK`` / ``KB_MASK`` bit
+NONE = np.int64(-1)  # -1 as a run-time int64: passing a literal compiles a copy (jit.py)
 
 # --- the Legends records ---------------------------------------------------------------
 FATES = (
@@ -390,6 +394,8 @@ def _art_modifier_now(tb, s, ls, p, replace):
         if not ls.inset[b]:
             continue
         for k in range(s.blevel[p, b]):
+            if not bt[b, k, KB_MASK] & M_K5:
+                continue
             for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
                 if ab[j, A_KIND] == K_ART_COST_MODIFIER:
                     total += ab[j, A_AMOUNT]
@@ -400,6 +406,8 @@ def _art_modifier_now(tb, s, ls, p, replace):
 def _k5(ut, ab, u):
     """Σ ``artifact_cost_modifier`` amounts of unit ``u``."""
     total = 0
+    if not _has_k5(ut, ab, u):
+        return total
     for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
         if ab[j, A_KIND] == K_ART_COST_MODIFIER:
             total += ab[j, A_AMOUNT]
@@ -408,10 +416,8 @@ def _k5(ut, ab, u):
 
 @hot
 def _has_k5(ut, ab, u):
-    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
-        if ab[j, A_KIND] == K_ART_COST_MODIFIER:
-            return True
-    return False
+    """Unit ``u`` has an ``artifact_cost_modifier`` (its ``KU_MASK`` bit)."""
+    return ut[u, KU_MASK] & M_K5 != 0
 
 
 @hot
@@ -427,7 +433,8 @@ def _pay_order(tb, lx, s, ls, p, extra, replace, commit, turn):
     """``Game.payment_order`` of the cards placed this phase, plus hand card ``extra``
     (-1: none) as if placed, the old unit on spot ``replace`` (-1: none) gone: (ok, gold
     taken, what ``extra`` costs at its turn or ``NO_COST``); ok False if some card could
-    not be paid. ``commit``: pay for real
+    not be paid (callers pass int64 values, ``NONE`` for -1: one compiled copy for the
+    policies' calls, one for the payment). ``commit``: pay for real
     (``Game.pay_legends``: unpaid cards discarded, logs, the zone's unpaid cards dropped)."""
     ut, ab, deck = tb[0], tb[2], tb[4]
     lr = lx[1]
@@ -539,7 +546,7 @@ def l_moves(tb, lx, s, ls, p):
     n = _add_opt(s, 0, M_STOP, -1, -1)
     for i in range(s.pi[p, I_HAND_N]):
         card = s.hand[p, i]
-        ok = _pay_order(tb, lx, s, ls, p, card, -1, False, 0)[0]
+        ok = _pay_order(tb, lx, s, ls, p, np.int64(card), NONE, False, NONE)[0]
         if deck[card] >= U:
             if ok:
                 n = _add_opt(s, n, M_PLACE_ARTIFACT, i, -1)
@@ -554,10 +561,20 @@ def l_moves(tb, lx, s, ls, p):
                 s.sp[p, spot, S_CARD] >= 0
                 and not s.sp[p, spot, S_FRESH]
                 and _spot_open(tb, s, p, spot)
-                and _pay_order(tb, lx, s, ls, p, card, spot, False, 0)[0]
+                and _replace_ok(tb, lx, s, ls, p, card, spot, ok)
             ):
                 n = _add_opt(s, n, M_PLACE, i, spot)
     return _add_moves(tb, s, p, n, front, back)
+
+
+@hot
+def _replace_ok(tb, lx, s, ls, p, card, spot, ok):
+    """``_pay_order(card, spot)[0]`` given ``ok`` = ``_pay_order(card, -1)[0]``: replacing
+    an old unit changes the payment only through its ``artifact_cost_modifier`` (old units
+    are not paid again), so without one the answer is ``ok``."""
+    if not _has_k5(tb[0], tb[2], s.sp[p, spot, S_UNIT]):
+        return ok
+    return _pay_order(tb, lx, s, ls, p, np.int64(card), np.int64(spot), False, NONE)[0]
 
 
 @hot
@@ -840,7 +857,7 @@ def _copy(tb, lx, weights, s, ls, p, j, kind, card, turn, n_players):
     ls.copies[c, 2] = target
     ls.copies[c, 3] = ab[j, A_TIMES]
     ls.lg[LG_COPIES] = c + 1
-    _run_copy(tb, lx, weights, s, ls, p, target, T_ENTER, ab[j, A_TIMES], turn, n_players)
+    _run_copy(tb, lx, weights, s, ls, p, target, np.int64(T_ENTER), ab[j, A_TIMES], turn, n_players)
 
 
 @hot_outline
@@ -886,7 +903,7 @@ def _resolve_tier(tb, lx, weights, s, ls, p, tier, turn, n_players):
             if ab[j, A_KIND] == K_REPEAT_DEPLOY:
                 _copy(tb, lx, weights, s, ls, p, j, kind, card, turn, n_players)
             else:
-                _run_effect(tb, lx, weights, s, ls, p, spot, j, turn, n_players)
+                _run_effect(tb, lx, weights, s, ls, p, np.int64(spot), j, turn, n_players)
         if tier == T_ENTER:
             continue
         for c in range(ls.lg[LG_COPIES]):
@@ -948,7 +965,7 @@ def _tiers(tb, lx, weights, s, ls, n_players, turn):
                     and ab[j, A_KIND] == K_ADD_AGE
                 ):
                     _l_add_age(tb, lx, weights, s, ls, p, spot, j, n_players)
-        _resolve_tier(tb, lx, weights, s, ls, p, T_PENALTY, turn, n_players)
+        _resolve_tier(tb, lx, weights, s, ls, p, np.int64(T_PENALTY), turn, n_players)
     for e in range(s.g[G_PENDING_N]):
         _l_deployment_lp(tb, lx, s, ls, s.pend[e, 0], s.pend[e, 1], s.pend[e, 2])
     for p in range(n_players):
@@ -980,7 +997,7 @@ def deployment_l(tb, lx, weights, s, ls, n_players, turn):
                 break
             _l_apply_move(tb, lx, s, ls, p, s.opt[k, 0], s.opt[k, 1], s.opt[k, 2])
     for p in range(n_players):
-        _pay_order(tb, lx, s, ls, p, -1, -1, True, turn)
+        _pay_order(tb, lx, s, ls, p, NONE, NONE, True, np.int64(turn))
     _tiers(tb, lx, weights, s, ls, n_players, turn)
     for p in range(n_players):
         _keep(s, p, keep_l(tb, lx, weights, s, ls, p, n_players) if tb[3][R_KEEP] else 0)
@@ -997,11 +1014,14 @@ def _lsketch(s, ls, p):
     return n, l_sketch(s, ls, p, n)
 
 
-@hot
+@hot_inline
 def _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players):
-    """``Brain.value`` of the sketch in ``s.pc[:n]``, ``ls.pdone``, ``s.bl``, ``ls.sa[:na]``."""
+    """``Brain.value`` of the sketch in ``s.pc[:n]``, ``ls.pdone``, ``s.bl``, ``ls.sa[:na]``.
+    Inlined in numba's IR (no compiled copy of its own) and the counts passed as int64, so
+    that its dozen callers share one compiled ``l_value`` (``simcore/jit.py``)."""
     return l_value(
-        tb, lx, weights, s.pi[p, I_POLICY], s.pc, n, ls.pdone, s.bl, ls.sa, na, gold, bonus,
+        tb, lx, weights, s.pi[p, I_POLICY], s.pc, np.int64(n), ls.pdone, s.bl, ls.sa,
+        np.int64(na), np.int64(gold), np.int64(bonus),
         s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN], s.wpc, s.wbl, ls.zx,
         ls.inset,
     )  # fmt: skip
@@ -1043,6 +1063,8 @@ def deploy_l(tb, lx, weights, s, ls, p, n_opt, n_players):
     U = tb[0].shape[0]
     best = -np.inf
     chosen = 0
+    paid_for = -2  # the extra card whose payment ``paid`` holds (no modifier replaced)
+    paid = 0
     for i in range(n_opt):
         kind, a, b = s.opt[i, 0], s.opt[i, 1], s.opt[i, 2]
         n, na = _lsketch(s, ls, p)
@@ -1072,7 +1094,11 @@ def deploy_l(tb, lx, weights, s, ls, p, n_opt, n_players):
             extra = s.hand[p, a]
             _set_art(ls, na, tb[4][extra] - U, -1)
             na += 1
-        paid = _pay_order(tb, lx, s, ls, p, extra, replace, False, 0)[1]
+        if replace >= 0 and not _has_k5(tb[0], tb[2], s.sp[p, replace, S_UNIT]):
+            replace = -1  # the same payment (``_replace_ok``): reuse the card's
+        if replace >= 0 or extra != paid_for:
+            paid = _pay_order(tb, lx, s, ls, p, np.int64(extra), np.int64(replace), False, NONE)[1]
+            paid_for = extra if replace < 0 else -2
         v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, I_GOLD] - paid, 0, n_players)
         best, chosen = first_best(i, v, best, chosen)
     return chosen

@@ -1,0 +1,80 @@
+"""Where a game's cold numba compile spends its time: every compiled specialisation with
+its exclusive compile seconds (its own typing, lowering and LLVM work, nested compiles
+excluded), largest first, and the number of specialisations per function (a function
+compiled more than once is usually called with literal or differently typed arguments:
+see ``simcore/jit.py``).
+
+    .venv/bin/python benchmarks/compile_time.py paper-tales --variant legends [--top 30]
+
+The numba cache is sent to a fresh temporary directory, so the compile is always cold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game")
+    ap.add_argument("--variant", default=None)
+    ap.add_argument("--policy", default="greedy")
+    ap.add_argument("--top", type=int, default=30)
+    args = ap.parse_args()
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="talesim-cold-")
+
+    from numba.core import event
+
+    stack: list[list] = []  # [name, start, child seconds]
+    own: dict[str, float] = defaultdict(float)
+    copies: Counter[str] = Counter()
+
+    class Recorder(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            d = ev.data["dispatcher"]
+            stack.append(
+                [
+                    f"{d.py_func.__module__.split('.')[-1]}.{d.py_func.__name__}",
+                    time.perf_counter(),
+                    0.0,
+                ]
+            )
+
+        def on_end(self, ev: event.Event) -> None:
+            name, start, children = stack.pop()
+            took = time.perf_counter() - start
+            own[name] += took - children
+            copies[name] += 1
+            if stack:
+                stack[-1][2] += took
+
+    event.register("numba:compile", Recorder())
+    sys.path.insert(0, os.path.dirname(__file__))
+    from cpu_rate import kernel_arguments, warm_engine
+
+    t0 = time.perf_counter()
+    warm_engine(
+        kernel_arguments().parse_args(
+            [
+                args.game,
+                *(["--variant", args.variant] if args.variant else []),
+                "--policy",
+                args.policy,
+                "--games",
+                "2",
+            ]
+        )
+    )
+    total = time.perf_counter() - t0
+    print(f"cold compile and warm-up: {total:.1f} s, {sum(copies.values())} specialisations")
+    for name, sec in sorted(own.items(), key=lambda kv: -kv[1])[: args.top]:
+        print(f"{sec:8.1f} s  x{copies[name]:<3d} {name}")
+
+
+if __name__ == "__main__":
+    main()
