@@ -31,7 +31,9 @@ number of distinct cards, the deck) are read from ``kt`` at run time.
 
 ``km`` (built with ``kt``): card sets as 64-bit masks, bit t = card t:
 ``km[KM_SEL + e]`` the cards the Open/Close of card e can select (``sel[e]``),
-``km[KM_COPYABLE]`` the cards a Trickster may copy (in the variant's deck, not wild).
+``km[KM_COPYABLE]`` the cards a Trickster may copy (in the variant's deck, not wild),
+``km[KM_READERS + v]`` the cards u whose ``gain_if_added`` reads the count of v as one of
+u's dependents (v in ``deps[u]``), ``km[KM_SLOW]`` the cards with ``K_GAIN_SLOW`` = 1.
 
 ``st`` (one per parallel block, reused game after game; ``STATE_FIXED`` + deck entries):
 the regions below, each ``[rows x width]`` row-major; per-player rows are indexed by seat.
@@ -165,7 +167,9 @@ STATE_FIXED = DECK  # size of st without the deck
 # --- km: uint64 card masks (bit t = card t) -------------------------------------------------
 KM_SEL = 0  # [MC] cards the Open/Close of card e can select
 KM_COPYABLE = KM_SEL + MC  # cards a Trickster can copy: in the deck and not wild
-KM_SIZE = KM_COPYABLE + 1
+KM_READERS = KM_COPYABLE + 1  # [MC] cards u with v in deps[u] (their gain reads v's count)
+KM_SLOW = KM_READERS + MC  # cards whose gain has no closed form (K_GAIN_SLOW = 1)
+KM_SIZE = KM_SLOW + 1
 
 # --- sm: uint64 game state --------------------------------------------------------------------
 SM_RNG = 0  # the game's SplitMix64 state (simcore.rng reads and advances index 0)
@@ -222,6 +226,8 @@ def build_tables(ct, deps, deck, id_order, in_deck, rules, sel):
         for k in range(deps.shape[1]):
             u = deps[c, k]
             kt[K_DEPS + c * MC + k] = u
+            if u >= 0:
+                km[KM_READERS + u] |= bit(c)
             if u >= 0 and ct[u, C_VALUE] == V_COUNT:
                 kt[K_COUNT_DEPS + c * MC + n_count] = u
                 n_count += 1
@@ -244,6 +250,7 @@ def build_tables(ct, deps, deck, id_order, in_deck, rules, sel):
             kt[K_GAIN_C + c] = 2 * ct[c, C_PER]
         else:
             kt[K_GAIN_SLOW + c] = 1
+            km[KM_SLOW] |= bit(c)
         for i in range(sel.shape[1]):
             if sel[c, i] >= 0:
                 km[KM_SEL + c] |= bit(sel[c, i])

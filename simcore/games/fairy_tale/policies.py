@@ -40,6 +40,10 @@ from .layout import (
     K_EFF_COUNT,
     K_EFFECT,
     K_FACTION,
+    K_GAIN_A,
+    K_GAIN_B,
+    K_GAIN_C,
+    K_GAIN_OF,
     K_NEED0,
     K_OF,
     K_POINTS,
@@ -47,7 +51,9 @@ from .layout import (
     K_SCOPE,
     K_VALUE,
     KM_COPYABLE,
+    KM_READERS,
     KM_SEL,
+    KM_SLOW,
     MC,
     NF,
     ONE,
@@ -104,14 +110,42 @@ V_QUEST_CARDS = int(Value.QUEST_CARDS)
 
 
 @hot
-def card_gain(kt, km, st, c, own, ownf, n_players, p, strict):
-    """Own score change if ``c`` joined ``own`` face up (a Trickster: its best copy among the
-    copyable cards, in ascending order)."""
+def card_gain(kt, km, st, c, own, ownf, held, n_players, p, strict):
+    """Own score change if ``c`` joined ``own`` face up (a Trickster: its points plus its best
+    copy, ``best_copy_gain``). ``held``: a mask of at least the cards counted in ``own``."""
     if kt[ix(K_VALUE + c)] != V_WILD:
         return gain_if_added(kt, st, c, own, ownf, n_players, p, strict)
+    return kt[ix(K_POINTS + c)] + best_copy_gain(kt, km, st, own, ownf, held, n_players, p, strict)
+
+
+@hot
+def best_copy_gain(kt, km, st, own, ownf, held, n_players, p, strict):
+    """Largest ``gain_if_added`` among the cards a Trickster can copy (0 if none). A card none
+    of whose dependents is held (``held``: a mask of at least the cards counted in ``own``)
+    and whose gain has a closed form gains exactly its ``K_GAIN_*`` terms: only the others
+    are scored in full."""
+    full = km[ix(KM_SLOW)]
+    m = held
+    while m != 0:
+        v = lowest(m)
+        m &= m - ONE
+        full |= km[ix(KM_READERS + v)]
+    copyable = km[ix(KM_COPYABLE)]
     best = 0
     first = True
-    m = km[ix(KM_COPYABLE)]
+    m = copyable & ~full
+    while m != 0:
+        u = lowest(m)
+        m &= m - ONE
+        d = (
+            kt[ix(K_GAIN_A + u)]
+            + kt[ix(K_GAIN_B + u)] * st[ix(own + kt[ix(K_GAIN_OF + u)])]
+            + kt[ix(K_GAIN_C + u)] * st[ix(own + u)]
+        )
+        if first or d > best:
+            best = d
+            first = False
+    m = copyable & full
     while m != 0:
         u = lowest(m)
         m &= m - ONE
@@ -119,7 +153,7 @@ def card_gain(kt, km, st, c, own, ownf, n_players, p, strict):
         if first or d > best:
             best = d
             first = False
-    return kt[ix(K_POINTS + c)] + best
+    return best
 
 
 @hot
@@ -265,9 +299,24 @@ def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict,
 
 @hot
 def own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, gain):
-    """``effect_terms``' own effect value alone (no harm look-ahead: a smaller function)."""
+    """``effect_terms``' own effect value alone (no harm look-ahead: a smaller function).
+    Only an effect with a choice to make is played out: an Open without a face-down card to
+    open gains 0, a one-card Close that can only close ``c`` itself loses ``gain``."""
     kind = kt[ix(K_EFFECT + c)]
-    if kind != E_OPEN and kind != E_CLOSE:
+    sel = km[ix(KM_SEL + c)]
+    if kind == E_OPEN:
+        if (sm[ix(SM_DCNT + p)] & sel) == ZERO:
+            return 0
+    elif kind == E_CLOSE:
+        if kt[ix(K_SCOPE + c)] == S_OTHERS:
+            return 0
+        if (
+            (held & ~bit(c) & sel) == ZERO
+            and kt[ix(K_EFF_COUNT + c)] == 1
+            and kt[ix(K_VALUE + c)] != V_WILD
+        ):
+            return -gain if (sel & bit(c)) != ZERO else 0
+    else:
         return 0
     f = kt[ix(K_FACTION + c)]
     st[ix(own + c)] += 1
@@ -332,7 +381,7 @@ def evaluate(
     syn = 0
     deny = 0
     if w[W_GAIN] != 0.0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
-        gain = card_gain(kt, km, st, c, own, ownf, n_players, p, strict)
+        gain = card_gain(kt, km, st, c, own, ownf, held, n_players, p, strict)
     if w[W_EFFECT] != 0.0 or w[W_HARM] != 0.0:
         eff, harm = effect_terms(
             kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, w[W_HARM] != 0.0, gain
@@ -348,6 +397,7 @@ def evaluate(
                 c,
                 CNT + neighbour * MC,
                 FCNT + neighbour * NF,
+                sm[ix(SM_CNT + neighbour)],
                 n_players,
                 neighbour,
                 strict,
@@ -433,7 +483,7 @@ def choose_plain(w_gain, w_effect, kt, km, st, sm, n, own, ownf, held, n_players
         gain = 0
         eff = 0
         if w_gain != 0.0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
-            gain = card_gain(kt, km, st, c, own, ownf, n_players, p, strict)
+            gain = card_gain(kt, km, st, c, own, ownf, held, n_players, p, strict)
         if w_effect != 0.0:
             eff = own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, gain)
         v = w_gain * gain + w_effect * eff
