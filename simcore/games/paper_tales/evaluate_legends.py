@@ -129,6 +129,7 @@ M_GAIN = 1 << K_CONDITIONAL_GAIN
 M_INCOME_L = M_GOLD | M_GAIN
 M_WAR_UNIT_L = M_WAR_UNIT | M_GAIN
 M_WAR_FACE_L = M_LP | M_GAIN
+M_PROJECT_L = (1 << K_UPGRADE_BUILDINGS) | (1 << K_ADD_AGE) | M_GAIN  # what l_project applies
 
 
 @hot
@@ -471,8 +472,8 @@ def l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl):
     for i in range(na):
         zx[i] = sa[i, SA_X]
         pending |= sa[i, SA_PENDING] != 0
-    for i in range(n):
-        pending |= pc[i, PC_PENDING] != 0
+    for i in range(n):  # a pending unit matters only with a kind l_project applies
+        pending |= pc[i, PC_PENDING] != 0 and ut[pc[i, PC_UNIT], KU_MASK] & M_PROJECT_L != 0
     gold = bonus = 0
     if not pending:
         return gold, bonus
@@ -483,6 +484,8 @@ def l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl):
                     continue
                 me = src
                 u = pc[src, PC_UNIT]
+                if not ut[u, KU_MASK] & M_PROJECT_L:
+                    continue
                 lo, hi = ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]
             else:
                 a = src - n

@@ -105,6 +105,7 @@ from .kernel import (
     M_MOVE,
     M_PLACE,
     M_STOP,
+    MAX_HAND,
     MAX_LOGS,
     MAX_PENDING,
     P_RANDOM,
@@ -286,6 +287,7 @@ class LState(NamedTuple):
     order: np.ndarray  # int32[MAX_PLAYERS]: simultaneity order (tier 0)
     tied: np.ndarray  # int32[MAX_PLAYERS]
     pdone: np.ndarray  # int32[MAX_PIECES]: a sketch's pieces' last tier done
+    hpaid: np.ndarray  # int32[MAX_HAND]: l_moves: gold each hand card's payment takes
     sa: np.ndarray  # int32[MAX_ARTIFACTS + 1, N_SA]: a sketch's artifacts (SA_*)
 
 
@@ -307,6 +309,7 @@ def _new_lstate(P, B):
         np.zeros(MAX_PLAYERS, np.int32),
         np.zeros(MAX_PLAYERS, np.int32),
         np.zeros(MAX_PIECES, np.int32),
+        np.zeros(MAX_HAND, np.int32),
         np.zeros((MAX_ARTIFACTS + 1, N_SA), np.int32),
     )
 
@@ -538,7 +541,8 @@ def _log_paid(s, ls, p, card, turn, cost, row, how):
 @hot
 def l_moves(tb, lx, s, ls, p):
     """``Game.moves`` (Legends): STOP, each hand card's PLACE options when everything placed
-    stays payable with it (``places_legends``), then the MOVE options; their count."""
+    stays payable with it (``places_legends``), then the MOVE options; their count. The
+    gold each hand card's payment takes goes to ``ls.hpaid`` (``deploy_l`` reads it)."""
     ut, deck = tb[0], tb[4]
     U = ut.shape[0]
     front = _first_empty(tb, s, p, False)
@@ -546,7 +550,8 @@ def l_moves(tb, lx, s, ls, p):
     n = _add_opt(s, 0, M_STOP, -1, -1)
     for i in range(s.pi[p, I_HAND_N]):
         card = s.hand[p, i]
-        ok = _pay_order(tb, lx, s, ls, p, np.int64(card), NONE, False, NONE)[0]
+        ok, paid, _ = _pay_order(tb, lx, s, ls, p, np.int64(card), NONE, False, NONE)
+        ls.hpaid[i] = paid
         if deck[card] >= U:
             if ok:
                 n = _add_opt(s, n, M_PLACE_ARTIFACT, i, -1)
@@ -1055,7 +1060,8 @@ def _project_in_place(tb, lx, s, ls, n, na):
 @hot_outline
 def deploy_l(tb, lx, weights, s, ls, p, n_opt, n_players):
     """``Brain.deploy_step`` (Legends): each step's sketch (``Game.after_move_legends``) with
-    the gold left after the canonical payment of everything placed."""
+    the gold left after the canonical payment of everything placed (right after
+    ``l_moves``, whose per-card payments it reuses)."""
     if n_opt == 1:
         return 0
     if s.pi[p, I_POLICY] == P_RANDOM:
@@ -1063,8 +1069,7 @@ def deploy_l(tb, lx, weights, s, ls, p, n_opt, n_players):
     U = tb[0].shape[0]
     best = -np.inf
     chosen = 0
-    paid_for = -2  # the extra card whose payment ``paid`` holds (no modifier replaced)
-    paid = 0
+    paid_none = -1  # the gold the payment of what is placed takes (computed once)
     for i in range(n_opt):
         kind, a, b = s.opt[i, 0], s.opt[i, 1], s.opt[i, 2]
         n, na = _lsketch(s, ls, p)
@@ -1095,10 +1100,15 @@ def deploy_l(tb, lx, weights, s, ls, p, n_opt, n_players):
             _set_art(ls, na, tb[4][extra] - U, -1)
             na += 1
         if replace >= 0 and not _has_k5(tb[0], tb[2], s.sp[p, replace, S_UNIT]):
-            replace = -1  # the same payment (``_replace_ok``): reuse the card's
-        if replace >= 0 or extra != paid_for:
+            replace = -1  # the same payment (``_replace_ok``)
+        if replace >= 0:
             paid = _pay_order(tb, lx, s, ls, p, np.int64(extra), np.int64(replace), False, NONE)[1]
-            paid_for = extra if replace < 0 else -2
+        elif extra >= 0:
+            paid = ls.hpaid[a]  # l_moves' payment with hand card ``a``
+        else:
+            if paid_none < 0:
+                paid_none = _pay_order(tb, lx, s, ls, p, NONE, NONE, False, NONE)[1]
+            paid = paid_none
         v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, I_GOLD] - paid, 0, n_players)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
