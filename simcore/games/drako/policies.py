@@ -342,6 +342,13 @@ def value(w, score, claim, near, tame, b_score, b_claim, b_near, b_tame):
 
 
 @hot
+def greedy_value(w_gain, w_legend, score, claim, b_claim):
+    """``value`` without the plan terms (``w[W_NEAR]``, ``w[W_TAME]`` zero): the same
+    number, up to the sign of a zero (comparisons, the only use, do not see it)."""
+    return w_gain * score + w_legend * max(0, claim - b_claim)
+
+
+@hot
 def unseen(tb, s, p, in_hand):
     """Fill ``s.pool`` with the kinds nobody sees (copies − face-up kingdom cards − discard
     pile − the card in hand, floored at 0); returns their total (``Brain.unseen``)."""
@@ -385,6 +392,7 @@ def best_action(tb, weights, s, p, card, n_act):
     kernel's time (measured +6% games per CPU-second; cold compile ~+40 s CPU)."""
     w = weights[s.policy[p]]
     rules = tb[9]
+    w_gain = w[W_GAIN]
     wl = w[W_LEGEND]
     near = w[W_NEAR] != 0.0
     tame = w[W_TAME] != 0.0
@@ -400,7 +408,7 @@ def best_action(tb, weights, s, p, card, n_act):
     best = 0.0
     best_i = -1
     # skip reveals whose bound cannot beat the best so far: greedy weights only
-    prune = not near and not tame and w[W_GAIN] >= 0.0 and wl >= 0.0
+    prune = not near and not tame and w_gain >= 0.0 and wl >= 0.0
     pmax = -1
     if s.meta[M_MEMO_OK] == 0:
         for k in range(N_KINDS):
@@ -434,9 +442,10 @@ def best_action(tb, weights, s, p, card, n_act):
                     f0, f1, f2, f3 = evaluate_change(
                         tb, s, grid, cell, k, claim, b_claim, near, tame
                     )
+                    x = value(w, f0, f1, f2, f3, 0, b_claim, b_near, b_tame)
                 else:  # greedy: a copy without the plan terms (``NO``: typed constants)
-                    f0, f1, f2, f3 = evaluate_change(tb, s, grid, cell, k, claim, b_claim, NO, NO)
-                x = value(w, f0, f1, f2, f3, 0, b_claim, b_near, b_tame)
+                    f0, f1, _, _ = evaluate_change(tb, s, grid, cell, k, claim, b_claim, NO, NO)
+                    x = greedy_value(w_gain, wl, f0, f1, b_claim)
                 s.xval[cell, k] = x
                 s.xmask[k] |= 1 << cell
             if reveal:
@@ -487,6 +496,7 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax):
     (``rise`` 0: links are symmetric, so no untamed dragon is linked to the cell): that
     value goes into the memo, so ``best_action`` does not evaluate it again."""
     legend, kind_tame, adj = tb[6], tb[2], tb[8]
+    w_gain, w_legend = w[W_GAIN], w[W_LEGEND]
     dragons = s.kmask[K_DRAGON]
     n_dragons = popcount(dragons)
     tame = popcount(s.kfacts[KF_TAME])
@@ -521,7 +531,7 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax):
                     gain += dragon_bound(tb, s, n_dragons + 1, tame, tame + 1 + rise)
                 elif rise != 0:
                     gain += dragon_bound(tb, s, n_dragons, tame, tame + rise)
-            u = value(w, gain, legend_top, 0.0, 0.0, 0, b_claim, 0.0, 0.0)
+            u = greedy_value(w_gain, w_legend, gain, legend_top, b_claim)
             if k != K_PORTAL and k != K_DRAGON and rise == 0:  # exact: into the memo
                 s.xval[cell, k] = u
                 s.xmask[k] |= 1 << cell
