@@ -1,8 +1,10 @@
 """Where a game's cold numba compile spends its time: every compiled specialisation with
-its exclusive compile seconds (its own typing, lowering and LLVM work, nested compiles
-excluded), largest first, and the number of specialisations per function (a function
-compiled more than once is usually called with literal or differently typed arguments:
-see ``simcore/jit.py``).
+its exclusive compile CPU seconds (``time.process_time``, steady on a shared machine: its
+own typing, lowering and LLVM work, nested compiles excluded), largest first, and the
+number of specialisations per function (a function compiled more than once is usually
+called with literal or differently typed arguments: see ``simcore/jit.py``). A function
+that calls compiled functions links their code and LLVM optimises it again with its own:
+the entry points (one game, the ``prange`` chunk) carry most of the time.
 
     .venv/bin/python benchmarks/compile_time.py paper-tales --variant legends [--top 30]
 
@@ -40,14 +42,14 @@ def main() -> None:
             stack.append(
                 [
                     f"{d.py_func.__module__.split('.')[-1]}.{d.py_func.__name__}",
-                    time.perf_counter(),
+                    time.process_time(),
                     0.0,
                 ]
             )
 
         def on_end(self, ev: event.Event) -> None:
             name, start, children = stack.pop()
-            took = time.perf_counter() - start
+            took = time.process_time() - start
             own[name] += took - children
             copies[name] += 1
             if stack:
@@ -57,7 +59,7 @@ def main() -> None:
     sys.path.insert(0, os.path.dirname(__file__))
     from cpu_rate import kernel_arguments, warm_engine
 
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     warm_engine(
         kernel_arguments().parse_args(
             [
@@ -70,8 +72,8 @@ def main() -> None:
             ]
         )
     )
-    total = time.perf_counter() - t0
-    print(f"cold compile and warm-up: {total:.1f} s, {sum(copies.values())} specialisations")
+    total = time.process_time() - t0
+    print(f"cold compile and warm-up: {total:.1f} CPU s, {sum(copies.values())} specialisations")
     for name, sec in sorted(own.items(), key=lambda kv: -kv[1])[: args.top]:
         print(f"{sec:8.1f} s  x{copies[name]:<3d} {name}")
 
