@@ -29,7 +29,10 @@ Per decision, on top (``load_claims``, for the river as it is; valid with the ki
 * ``s.goal[k]``, ``s.ready[slot, way]`` - the river Legends a card could newly meet, and
   where (``load_claims``);
 * ``s.gain[k, c]`` - the claim gain of kind ``k`` on each cell, filled lazily one kind at a
-  time (``load_gain_row``; ``kfacts[KF_GAIN_ROWS]`` says which rows are filled).
+  time (``load_gain_row``; ``kfacts[KF_GAIN_ROWS]`` says which rows are filled);
+* ``s.near_terms[slot]`` - each river Legend's points x progress (``near_after``'s terms),
+  filled lazily (``load_near_terms``, ``kfacts[KF_NEAR_OK]``) for legend-hunter's
+  ``near_after_card``.
 
 Per candidate cell ``c``, filled once per loaded kingdom: ``s.prow[c, k]`` - the pair
 points of kind ``k`` on that cell (``load_pair_row``; ``kfacts[KF_PROW_ROWS]`` says which
@@ -93,7 +96,8 @@ KF_GAIN_ROWS = 4  # kinds whose ``s.gain`` row is filled (``load_claims`` clears
 KF_PROW_ROWS = 5  # cells whose ``s.prow`` row is filled (``load_kingdom`` clears it)
 KF_MET = 6  # river slots whose Legend the kingdom meets (``load_claims``)
 KF_BCLAIM = 7  # the kingdom's best claim (``load_claims``' return value)
-N_KFACTS = 8
+KF_NEAR_OK = 8  # 1: ``s.near_terms`` is filled (``load_near_terms``; ``load_claims`` clears it)
+N_KFACTS = 9
 
 # Arguments for "the kingdom as it is" (no changed cell or kind, an empty zone or mask) and
 # ``best_claim_changed``'s fixed flags, as typed run-time values: a literal (``-1``, ``0``,
@@ -606,10 +610,12 @@ def load_claims(tb, s):
       ``k``; a ``present`` Legend whose one missing kind is ``k``;
     * ``s.ready[slot, way]``: a linked Legend's cells where its ``around`` kind (``way`` 1:
       the other way round, ``LG_EITHER``) would complete a centre that lacks one card;
-      a ``present`` Legend's missing kinds (``way`` 0)."""
+      a ``present`` Legend's missing kinds (``way`` 0);
+    * ``s.near_terms``: not filled yet (``kfacts[KF_NEAR_OK]`` cleared, ``load_near_terms``)."""
     legend, rules = tb[6], tb[9]
     vis = s.kfacts[KF_VIS]
     s.kfacts[KF_GAIN_ROWS] = 0
+    s.kfacts[KF_NEAR_OK] = 0
     present = 0
     for k in range(N_KINDS):
         s.goal[k] = 0
@@ -666,6 +672,53 @@ def load_claims(tb, s):
 
 
 @hot
+def names_card(legend, g, k, o):
+    """Does Legend row ``g`` name the kind ``k`` or the kind ``o`` (-1: none)? Only such
+    Legends can change when a card that is no portal (it changes no link) puts ``k`` where
+    ``o`` was."""
+    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+        kinds = legend[g, LG_KINDS]
+    else:
+        kinds = (1 << legend[g, LG_CENTRE]) | (1 << legend[g, LG_AROUND])
+    return (kinds >> k) & 1 != 0 or (o >= 0 and (kinds >> o) & 1 != 0)
+
+
+@hot
+def load_near_terms(tb, s):
+    """Fill ``s.near_terms[slot]``: each river Legend's term of ``near_after(tb, s, -1, -1,
+    0)`` (points x progress) for the loaded kingdom, once per ``load_claims``."""
+    legend, rules = tb[6], tb[9]
+    for slot in range(rules[R_LEGEND_ROW]):
+        g = s.river[slot]
+        if g >= 0:
+            done, needed = legend_progress_after(tb, s, g, NO_CELL, NO_CELL, NO_CELLS)
+            s.near_terms[slot] = legend[g, LG_POINTS] * (done / needed)
+    s.kfacts[KF_NEAR_OK] = 1
+
+
+@hot
+def near_after_card(tb, s, c, k, o):
+    """``near_after`` once the non-portal kind ``k`` is face up on ``c`` in place of the
+    visible kind ``o`` (-1: face down), from the kingdom's terms (``load_near_terms``, after
+    ``load_claims``): only the Legends naming ``k`` or ``o`` are measured again; the sum is
+    formed in the same slot order from the same floats, so it is the same number."""
+    legend, rules = tb[6], tb[9]
+    if s.kfacts[KF_NEAR_OK] == 0:
+        load_near_terms(tb, s)
+    near = 0.0
+    for slot in range(rules[R_LEGEND_ROW]):
+        g = s.river[slot]
+        if g < 0:
+            continue
+        if names_card(legend, g, k, o):
+            done, needed = legend_progress_after(tb, s, g, c, k, NO_CELLS)
+            near += legend[g, LG_POINTS] * (done / needed)
+        else:
+            near += s.near_terms[slot]
+    return near
+
+
+@hot
 def met_after_card(tb, s, k, o):
     """``kfacts[KF_MET]`` once ``change_kingdom`` put the non-portal kind ``k`` where the
     non-portal kind ``o`` was (-1: a face-down card), ``KF_MET`` being the Legends met before:
@@ -677,12 +730,7 @@ def met_after_card(tb, s, k, o):
         g = s.river[slot]
         if g < 0:
             continue
-        if legend[g, LG_SHAPE] == SHAPE_PRESENT:
-            kinds = legend[g, LG_KINDS]
-        else:
-            kinds = (1 << legend[g, LG_CENTRE]) | (1 << legend[g, LG_AROUND])
-        named = (kinds >> k) & 1 != 0 or (o >= 0 and (kinds >> o) & 1 != 0)
-        if named:
+        if names_card(legend, g, k, o):
             met &= ~(1 << slot)
             if legend_met_after(tb, s, g, NO_CELL, NO_CELL, NO_CELLS):
                 met |= 1 << slot
@@ -739,7 +787,7 @@ def evaluate_change(tb, s, grid, c, k, claim, b_claim, near, tame):
     tame); each of the last three only when asked, else 0. ``claim``: a value with ``max(0,
     value - b_claim) == max(0, best claim after - b_claim)``, where ``b_claim`` is the
     kingdom's best claim from ``load_claims`` (its caches loaded), or -1 for the best claim
-    after itself."""
+    after itself. ``near`` needs ``load_claims``' caches too."""
     vis = s.kfacts[KF_VIS]
     if (vis >> c) & 1 and grid[c] == K_PORTAL and k != K_PORTAL:
         return rescored_change(tb, s, grid, c, k, claim, near, tame)
@@ -758,8 +806,10 @@ def evaluate_change(tb, s, grid, c, k, claim, b_claim, near, tame):
                 load_gain_row(tb, s, k)
             best = s.gain[k, c]
     n = 0.0
-    if near:
+    if near and k == K_PORTAL:
         n = near_after(tb, s, c, k, zone)
+    elif near:
+        n = near_after_card(tb, s, c, k, grid[c] if (vis >> c) & 1 else NO_CELL)
     t = 0.0
     if tame:
         t = tame_after(tb, s, c, k, zone)

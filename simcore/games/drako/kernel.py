@@ -122,6 +122,7 @@ class GameState(NamedTuple):
     kfacts: np.ndarray  # int64[N_KFACTS]: cache: visible cells, blind cells, dragon points
     goal: np.ndarray  # int32[N_KINDS]: cache: river slots a card of each kind could meet
     ready: np.ndarray  # int64[N_LEGENDS, 2]: cache: cells completing each river Legend
+    near_terms: np.ndarray  # float64[N_LEGENDS]: cache: each river Legend's points x progress
     gain: np.ndarray  # int32[N_KINDS, CELLS]: cache: claim gain of each kind on each cell
     prow: np.ndarray  # int32[CELLS, N_KINDS]: cache: pair points of each kind on each cell
     xval: np.ndarray  # float64[CELLS, N_KINDS]: memo: value of each kind on each cell (policies)
@@ -172,6 +173,7 @@ def new_state(n_players, deck_size):
         z(N_KFACTS, np.int64),
         z(N_KINDS, np.int32),
         z((N_LEGENDS, 2), np.int64),
+        z(N_LEGENDS, np.float64),
         z((N_KINDS, CELLS), np.int32),
         z((CELLS, N_KINDS), np.int32),
         z((CELLS, N_KINDS), np.float64),

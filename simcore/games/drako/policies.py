@@ -399,8 +399,10 @@ def best_action(tb, weights, s, p, card, n_act):
     load_seat(tb, s, p)
     grid = s.grid[p]  # the rare full rescoring (``rescored_change``) changes one cell and back
     b_claim = 0
-    if wl != 0.0:
-        b_claim = seat_claims(tb, s)
+    if wl != 0.0 or near:  # ``near``: ``incremental.near_after_card`` reads these caches
+        best_claim = seat_claims(tb, s)
+        if wl != 0.0:
+            b_claim = best_claim
     b_near = near_after(tb, s, NO_CELL, NO_CELL, NO_CELLS) if near else 0.0
     b_tame = tame_after(tb, s, NO_CELL, NO_CELL, NO_CELLS) if tame else 0.0
     n_down = _face_down(s, p)
