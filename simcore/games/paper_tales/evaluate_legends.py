@@ -219,7 +219,7 @@ def _income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts):
     return 0
 
 
-@hot_outline
+@hot
 def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
     """``reference.assess`` of a Legends kingdom: (wood, food, crystal, income, strength,
     age_all, n_level2, n_strong)."""
@@ -293,7 +293,7 @@ def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
     return wood, food, crystal, income, total, age_all, n_level2, n_strong
 
 
-@hot_outline
+@hot
 def l_war_phase_lp(
     ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, wood, food, crystal, income, age_all,
     n_level2, n_strong,
@@ -372,7 +372,7 @@ def l_war_phase_lp(
     return per_war, war_units, war_buildings, war_arts, gold
 
 
-@hot_outline
+@hot
 def l_end_lp(ut, bt, ab, xt, pc, n, bl, zx, nz, extra_age, wood, food, crystal, age_all, n_level2):
     """``reference.end_lp`` (Legends): (buildings, relic, artifacts) LP. ``extra_age``:
     tokens added to the units that never die (policies' end projection; 0 at the End)."""
