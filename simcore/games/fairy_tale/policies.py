@@ -436,7 +436,7 @@ def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p
         return rng_below(sm, n)
     down = DCNT + p * MC
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
-    best = 0.0
+    best = -np.inf  # every finite value beats it: the first candidate is taken
     bi = 0
     seen = ZERO
     for i in range(n):
@@ -447,7 +447,7 @@ def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p
         v = evaluate(
             decision, w, kt, km, st, sm, c, own, ownf, held, down, n_players, p, neighbour, strict
         )
-        if i == 0 or v > best:
+        if v > best:
             best = v
             bi = i
     return bi
@@ -472,7 +472,7 @@ def choose_plain(w_gain, w_effect, kt, km, st, sm, n, own, ownf, held, n_players
     general one's size (it is most of a greedy game's time)."""
     down = DCNT + p * MC
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
-    best = 0.0
+    best = -np.inf  # every finite value beats it: the first candidate is taken
     bi = 0
     seen = ZERO
     for i in range(n):
@@ -487,7 +487,7 @@ def choose_plain(w_gain, w_effect, kt, km, st, sm, n, own, ownf, held, n_players
         if w_effect != 0.0:
             eff = own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, gain)
         v = w_gain * gain + w_effect * eff
-        if i == 0 or v > best:
+        if v > best:
             best = v
             bi = i
     return bi
