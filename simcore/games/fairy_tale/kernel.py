@@ -283,7 +283,8 @@ def _decide(kt, km, weights, st, sm, decision, n, n_players, p, use_hyp, neighbo
     held = sm[ix(SM_HYP + p)] if use_hyp else sm[ix(SM_CNT + p)]
     w = policy_weights(weights, policy)
     if plain(w, decision):  # one outlined call less per decision (greedy)
-        return choose_plain(w[0], w[1], kt, km, st, sm, n, own, ownf, held, n_players, p)
+        face_down = sm[ix(SM_DCNT + p)]
+        return choose_plain(w[0], w[1], kt, km, st, n, own, ownf, held, face_down, n_players, p)
     return choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p, neighbour)
 
 

@@ -248,12 +248,11 @@ def open_gain(kt, km, st, e, own, ownf, down, face_down, n_players, p, strict):
 
 
 @hot
-def _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict, gain):
+def _own_effect(kt, km, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain):
     """Own score change from ``c``'s Open/Close (``kind``), ``c`` already counted in ``own``.
     ``gain``: ``gain_if_added(c)`` before ``c`` was counted, if known (else ``c`` is wild,
     whose Close this function then scores in full): closing that ``c`` again loses it."""
     if kind == E_OPEN:
-        face_down = sm[ix(SM_DCNT + p)]
         return open_gain(kt, km, st, c, own, ownf, down, face_down, n_players, p, strict)
     if kt[ix(K_SCOPE + c)] == S_OTHERS:
         return 0
@@ -273,7 +272,10 @@ def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict,
     f = kt[ix(K_FACTION + c)]
     st[ix(own + c)] += 1
     st[ix(ownf + f)] += 1
-    eff = _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict, gain)
+    face_down = sm[ix(SM_DCNT + p)]
+    eff = _own_effect(
+        kt, km, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain
+    )
     harm = 0
     if kind == E_CLOSE and kt[ix(K_SCOPE + c)] != S_YOU and want_harm:
         for q in range(n_players):
@@ -298,14 +300,14 @@ def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict,
 
 
 @hot
-def own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, gain):
+def own_effect(kt, km, st, c, own, ownf, held, down, face_down, n_players, p, strict, gain):
     """``effect_terms``' own effect value alone (no harm look-ahead: a smaller function).
     Only an effect with a choice to make is played out: an Open without a face-down card to
     open gains 0, a one-card Close that can only close ``c`` itself loses ``gain``."""
     kind = kt[ix(K_EFFECT + c)]
     sel = km[ix(KM_SEL + c)]
     if kind == E_OPEN:
-        if (sm[ix(SM_DCNT + p)] & sel) == ZERO:
+        if (face_down & sel) == ZERO:
             return 0
     elif kind == E_CLOSE:
         if kt[ix(K_SCOPE + c)] == S_OTHERS:
@@ -321,7 +323,9 @@ def own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, g
     f = kt[ix(K_FACTION + c)]
     st[ix(own + c)] += 1
     st[ix(ownf + f)] += 1
-    eff = _own_effect(kt, km, st, sm, c, kind, own, ownf, held, down, n_players, p, strict, gain)
+    eff = _own_effect(
+        kt, km, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain
+    )
     st[ix(own + c)] -= 1
     st[ix(ownf + f)] -= 1
     return eff
@@ -466,7 +470,7 @@ def plain(w, decision):
 
 
 @hot_outline
-def choose_plain(w_gain, w_effect, kt, km, st, sm, n, own, ownf, held, n_players, p):
+def choose_plain(w_gain, w_effect, kt, km, st, n, own, ownf, held, face_down, n_players, p):
     """``choose`` for a draft or play decision whose weights read only gain and effect
     (``greedy``): the same values and the same first best, in a function a fraction of the
     general one's size (it is most of a greedy game's time)."""
@@ -485,9 +489,11 @@ def choose_plain(w_gain, w_effect, kt, km, st, sm, n, own, ownf, held, n_players
         if w_gain != 0.0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
             gain = card_gain(kt, km, st, c, own, ownf, held, n_players, p, strict)
         if w_effect != 0.0:
-            eff = own_effect(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, gain)
+            eff = own_effect(
+                kt, km, st, c, own, ownf, held, down, face_down, n_players, p, strict, gain
+            )
         v = w_gain * gain + w_effect * eff
-        if v > best:
-            best = v
+        if v > best:  # written so that it compiles to a select, not a mispredicted branch
             bi = i
+        best = max(best, v)
     return bi
