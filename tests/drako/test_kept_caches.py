@@ -35,6 +35,28 @@ WEIGHTS = policies.default_weights()
 GREEDY = int(policies.Policy.GREEDY)
 
 
+def seat(s, p):
+    """``kernel.seat_view`` in Python: the state with seat ``p``'s kingdom caches."""
+    return s._replace(
+        reach=s.seat_reach[p],
+        kmask=s.seat_kmask[p],
+        dtame=s.seat_dtame[p],
+        kfacts=s.seat_kfacts[p],
+        prow=s.seat_prow[p],
+    )
+
+
+def claim_caches(s):
+    """The Legend caches of ``incremental.load_claims``: Legends met, best claim, goals,
+    ready cells of the 8 river slots."""
+    return (
+        int(s.kfacts[incremental.KF_MET]),
+        int(s.kfacts[incremental.KF_BCLAIM]),
+        s.goal.tolist(),
+        s.ready[:8].tolist(),
+    )
+
+
 def assert_same_caches(tb, s, g, vis, where) -> None:
     """The kingdom caches of ``s`` (pair rows: the filled ones) equal a fresh
     ``load_kingdom`` of ``g`` seen through ``vis``."""
@@ -103,8 +125,8 @@ def test_caches_follow_the_owners_actions(data, case, actions) -> None:
     ),
 )
 def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) -> None:
-    """... and the Legends met after an action, when ``after_action`` knows them, are the
-    ones a fresh check finds."""
+    """... and the Legend caches after an action, when ``after_action`` kept them
+    (``incremental.claims_after_card``), are the ones a fresh ``load_claims`` finds."""
     tb = tuple(compile_tables(data, preset, P))
     s = new_state(P, 80)
     s.river[:8] = river
@@ -113,32 +135,34 @@ def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) ->
     s.meta[policies.M_LOADED] = -1
     s.policy[:] = [GREEDY, GREEDY, GREEDY, int(policies.Policy.RANDOM)]  # random: never kept
     for p, c, k, what in steps:  # what: 0 a placement, 1 a reveal, 2 only look (a decision)
-        policies.load_seat(tb, s, p)
+        sp = seat(s, p)
+        policies.load_seat(tb, sp, p)
         vis = int(scoring.visible_mask(s.up[p]))
-        assert_same_caches(tb, s, s.grid[p], vis, (preset, p, c, k, what))
-        incremental.load_pair_row(tb, s, s.grid[p], c)
-        incremental.load_pair_row(tb, s, s.grid[p], (c + 7) % CELLS)
+        assert_same_caches(tb, sp, s.grid[p], vis, (preset, p, c, k, what))
+        incremental.load_pair_row(tb, sp, s.grid[p], c)
+        incremental.load_pair_row(tb, sp, s.grid[p], (c + 7) % CELLS)
         if what == 2:
             continue
         if k % 2 == 0:  # a decision looked at the Legends before the action
-            policies.seat_claims(tb, s)
+            policies.seat_claims(tb, sp)
         o = int(s.grid[p, c]) if s.up[p, c] else -1
         if what == 0 or o >= 0:
             s.grid[p, c] = k
         s.up[p, c] = 1
         if k % 3 == 0:  # sometimes another seat's caches are loaded when p acts
-            policies.load_seat(tb, s, (p + 1) % P)
-        policies.after_action(tb, s, p, c, o)
-        if s.meta[policies.M_MET_OK]:
-            met = int(s.kfacts[incremental.KF_MET])
+            policies.load_seat(tb, seat(s, (p + 1) % P), (p + 1) % P)
+        policies.after_action(tb, sp, p, c, o)
+        if s.meta[policies.M_CLAIMS_OK]:  # the Legend caches followed the card
+            kept = claim_caches(sp)
             policies.park(s)  # a fresh load of the kingdom, then of its Legends
-            s.k_masks[p, policies.K_KEPT] = 0
-            policies.load_seat(tb, s, p)
-            policies.seat_claims(tb, s)
-            assert met == int(s.kfacts[incremental.KF_MET]), (preset, p, c, k, what)
+            s.kept[p] = 0
+            policies.load_seat(tb, sp, p)
+            policies.seat_claims(tb, sp)
+            assert kept == claim_caches(sp), (preset, p, c, k, what)
     for p in range(P):
-        policies.load_seat(tb, s, p)
-        assert_same_caches(tb, s, s.grid[p], int(scoring.visible_mask(s.up[p])), (preset, p))
+        sp = seat(s, p)
+        policies.load_seat(tb, sp, p)
+        assert_same_caches(tb, sp, s.grid[p], int(scoring.visible_mask(s.up[p])), (preset, p))
 
 
 @settings(max_examples=300, deadline=None)

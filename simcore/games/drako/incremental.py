@@ -600,7 +600,8 @@ def tame_after(tb, s, c, k, zone):
 def load_claims(tb, s):
     """Fill the Legend caches of the loaded kingdom for the river as it is, and return its
     best claim ``b_claim`` (``best_claim_after(tb, s, -1, -1, 0)``, also kept in
-    ``kfacts[KF_BCLAIM]``). Invariant, until the next ``load_kingdom`` or claim:
+    ``kfacts[KF_BCLAIM]``). Invariant, until the kingdom changes (``claims_after_card``
+    follows a card that is no portal) or a Legend is claimed:
 
     * ``s.kfacts[KF_MET]``: the river slots whose Legend the kingdom meets
       (``legend_met_after(tb, s, g, -1, -1, 0)``);
@@ -611,50 +612,94 @@ def load_claims(tb, s):
     * ``s.ready[slot, way]``: a linked Legend's cells where its ``around`` kind (``way`` 1:
       the other way round, ``LG_EITHER``) would complete a centre that lacks one card;
       a ``present`` Legend's missing kinds (``way`` 0);
-    * ``s.near_terms``: not filled yet (``kfacts[KF_NEAR_OK]`` cleared, ``load_near_terms``)."""
-    legend, rules = tb[6], tb[9]
-    vis = s.kfacts[KF_VIS]
-    s.kfacts[KF_GAIN_ROWS] = 0
-    s.kfacts[KF_NEAR_OK] = 0
+    * the gain rows and ``s.near_terms``: not filled yet (``kfacts[KF_GAIN_ROWS]``,
+      ``kfacts[KF_NEAR_OK]`` cleared; ``load_gain_row``, ``load_near_terms``)."""
+    present = present_kinds(s)
+    met = 0
+    for slot in range(tb[9][R_LEGEND_ROW]):
+        if load_slot(tb, s, slot, present):
+            met |= 1 << slot
+    return load_goals(tb, s, met)
+
+
+@hot
+def claims_after_card(tb, s, k, o):
+    """``load_claims`` once ``change_kingdom`` put the non-portal kind ``k`` where the
+    non-portal kind ``o`` was (-1: a face-down card), its caches holding the kingdom before:
+    a card that is no portal changes no link, so only the slots of the Legends naming ``k``
+    or ``o`` (``names_card``) can change; the others keep their ``ready`` rows and met bit."""
+    legend = tb[6]
+    present = present_kinds(s)
+    met = s.kfacts[KF_MET]
+    for slot in range(tb[9][R_LEGEND_ROW]):
+        g = s.river[slot]
+        if g >= 0 and names_card(legend, g, k, o):
+            met &= ~(1 << slot)
+            if load_slot(tb, s, slot, present):
+                met |= 1 << slot
+    load_goals(tb, s, met)
+
+
+@hot
+def present_kinds(s):
+    """Bitmask of the kinds the loaded kingdom shows."""
     present = 0
     for k in range(N_KINDS):
-        s.goal[k] = 0
         if s.kmask[k]:
             present |= 1 << k
-    met = 0
+    return present
+
+
+@hot
+def load_slot(tb, s, slot, present):
+    """Fill ``s.ready[slot]`` (``load_claims``) for the loaded kingdom; does it meet the
+    Legend of river ``slot``? ``present``: ``present_kinds(s)``."""
+    legend = tb[6]
+    vis = s.kfacts[KF_VIS]
+    s.ready[slot, 0] = 0
+    s.ready[slot, 1] = 0
+    g = s.river[slot]
+    if g < 0:
+        return False
+    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+        s.ready[slot, 0] = legend[g, LG_KINDS] & ~present
+        return s.ready[slot, 0] == 0
+    ok = False
+    orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
+    count = legend[g, LG_COUNT]
+    for way in range(2 if legend[g, LG_EITHER] else 1):
+        a = legend[g, LG_CENTRE] if way == 0 else legend[g, LG_AROUND]
+        b = legend[g, LG_AROUND] if way == 0 else legend[g, LG_CENTRE]
+        centres = s.kmask[a]
+        while centres:
+            i = trailing_zeros(centres)
+            centres &= centres - 1
+            links = legend_links(tb, s, i, a, b, orth, 0)
+            n = popcount(links & vis & s.kmask[b])
+            if n >= count:
+                ok = True
+            elif n == count - 1:
+                s.ready[slot, way] |= links
+    return ok
+
+
+@hot
+def load_goals(tb, s, met):
+    """From the river slots met (``met``) and ``s.ready``: ``kfacts[KF_MET]``, the best claim
+    (``kfacts[KF_BCLAIM]``, returned) and ``s.goal`` (``load_claims``); the gain rows and
+    near terms are cleared."""
+    legend, rules = tb[6], tb[9]
+    s.kfacts[KF_GAIN_ROWS] = 0
+    s.kfacts[KF_NEAR_OK] = 0
     found = False
     b_claim = 0
     for slot in range(rules[R_LEGEND_ROW]):
-        s.ready[slot, 0] = 0
-        s.ready[slot, 1] = 0
         g = s.river[slot]
-        if g < 0:
-            continue
-        if legend[g, LG_SHAPE] == SHAPE_PRESENT:
-            s.ready[slot, 0] = legend[g, LG_KINDS] & ~present
-            ok = s.ready[slot, 0] == 0
-        else:
-            ok = False
-            orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
-            count = legend[g, LG_COUNT]
-            for way in range(2 if legend[g, LG_EITHER] else 1):
-                a = legend[g, LG_CENTRE] if way == 0 else legend[g, LG_AROUND]
-                b = legend[g, LG_AROUND] if way == 0 else legend[g, LG_CENTRE]
-                centres = s.kmask[a]
-                while centres:
-                    i = trailing_zeros(centres)
-                    centres &= centres - 1
-                    links = legend_links(tb, s, i, a, b, orth, 0)
-                    n = popcount(links & vis & s.kmask[b])
-                    if n >= count:
-                        ok = True
-                    elif n == count - 1:
-                        s.ready[slot, way] |= links
-        if ok:
-            met |= 1 << slot
-            if not found or legend[g, LG_POINTS] > b_claim:
-                b_claim = legend[g, LG_POINTS]
-                found = True
+        if (met >> slot) & 1 and (not found or legend[g, LG_POINTS] > b_claim):
+            b_claim = legend[g, LG_POINTS]
+            found = True
+    for k in range(N_KINDS):
+        s.goal[k] = 0
     for slot in range(rules[R_LEGEND_ROW]):
         g = s.river[slot]
         if g < 0 or (met >> slot) & 1 or legend[g, LG_POINTS] <= b_claim:
@@ -719,25 +764,6 @@ def near_after_card(tb, s, c, k, o):
 
 
 @hot
-def met_after_card(tb, s, k, o):
-    """``kfacts[KF_MET]`` once ``change_kingdom`` put the non-portal kind ``k`` where the
-    non-portal kind ``o`` was (-1: a face-down card), ``KF_MET`` being the Legends met before:
-    a card that is no portal changes no link, so only a Legend naming ``k`` or ``o`` can
-    change; the others keep their bit."""
-    legend, rules = tb[6], tb[9]
-    met = s.kfacts[KF_MET]
-    for slot in range(rules[R_LEGEND_ROW]):
-        g = s.river[slot]
-        if g < 0:
-            continue
-        if names_card(legend, g, k, o):
-            met &= ~(1 << slot)
-            if legend_met_after(tb, s, g, NO_CELL, NO_CELL, NO_CELLS):
-                met |= 1 << slot
-    return met
-
-
-@hot
 def load_gain_row(tb, s, k):
     """Fill ``s.gain[k, c]`` for every cell ``c``: ``claim_gain`` of the non-portal kind ``k``
     on ``c`` (``c`` not already showing ``k``), from the caches of ``load_claims`` (same
@@ -781,6 +807,17 @@ def load_gain_row(tb, s, k):
 
 
 @hot
+def gain_of(tb, s, k, c):
+    """``s.gain[k, c]``, its row filled first if it is not yet (``load_gain_row``); 0 without
+    a goal for ``k`` (``s.goal[k]``: the row would be all zeros)."""
+    if s.goal[k] == 0:
+        return 0
+    if not (s.kfacts[KF_GAIN_ROWS] >> k) & 1:
+        load_gain_row(tb, s, k)
+    return s.gain[k, c]
+
+
+@hot
 def evaluate_change(tb, s, grid, c, k, claim, b_claim, near, tame):
     """The features (``Brain.features``) of kind ``k`` face up on cell ``c`` of the loaded
     kingdom ``grid`` (``load_pair_row`` done for ``c``), as (score change, claim, near,
@@ -802,9 +839,7 @@ def evaluate_change(tb, s, grid, c, k, claim, b_claim, near, tame):
         elif k == K_PORTAL:
             best = claim_gain(tb, s, c, k, zone, b_claim)
         elif grid[c] != k or not (vis >> c) & 1:
-            if not (s.kfacts[KF_GAIN_ROWS] >> k) & 1:
-                load_gain_row(tb, s, k)
-            best = s.gain[k, c]
+            best = gain_of(tb, s, k, c)
     n = 0.0
     if near and k == K_PORTAL:
         n = near_after(tb, s, c, k, zone)

@@ -24,7 +24,6 @@ from simcore.rng import rng_shuffle, rng_start
 
 from .incremental import N_KFACTS
 from .policies import (
-    K_KEPT,
     M_CLAIMS_LEFT,
     M_CLAIMS_OK,
     M_DECK_N,
@@ -34,7 +33,6 @@ from .policies import (
     M_MEMO_OK,
     M_MET_OK,
     M_TURN,
-    N_KEPT,
     N_META,
     P_RANDOM,
     SRC_DISCARD,
@@ -116,27 +114,47 @@ class GameState(NamedTuple):
     act_rev: np.ndarray  # int32[2 * CELLS]: 1 = draw, discard and reveal the cell
     pool: np.ndarray  # int32[N_KINDS]: unseen kinds (policies), conservation counts
     copies: np.ndarray  # int32[N_KINDS]: the deck's copies of each kind (``setup``)
-    reach: np.ndarray  # int64[CELLS]: cache of the loaded kingdom (incremental.py)
+    seen: np.ndarray  # int32[N_KINDS]: face-up kingdom cards + discard pile, per kind
+    # (``count_seen`` after setup, then kept by ``_apply``, ``take_turn``, ``_reshuffle``)
+    # the kingdom caches of ``incremental.py`` (``reach``, ``kmask``, ``dtame``, ``kfacts``,
+    # ``prow``) are views of one seat's rows of the ``seat_*`` arrays (``seat_view``)
+    reach: np.ndarray  # int64[CELLS]: cache of the seat's kingdom (incremental.py)
     kmask: np.ndarray  # int64[N_KINDS]: cache: visible cells of each kind
     dtame: np.ndarray  # int32[CELLS, N_KINDS]: cache: each dragon's domesticating links
     kfacts: np.ndarray  # int64[N_KFACTS]: cache: visible cells, blind cells, dragon points
     goal: np.ndarray  # int32[N_KINDS]: cache: river slots a card of each kind could meet
     ready: np.ndarray  # int64[N_LEGENDS, 2]: cache: cells completing each river Legend
+    # (``goal`` and ``ready`` are views of the seat's rows too, with the Legends met in
+    # ``kfacts``: kept between its turns while the river does not change)
     near_terms: np.ndarray  # float64[N_LEGENDS]: cache: each river Legend's points x progress
     gain: np.ndarray  # int32[N_KINDS, CELLS]: cache: claim gain of each kind on each cell
     prow: np.ndarray  # int32[CELLS, N_KINDS]: cache: pair points of each kind on each cell
     xval: np.ndarray  # float64[CELLS, N_KINDS]: memo: value of each kind on each cell (policies)
     xmask: np.ndarray  # int64[N_KINDS]: memo: cells whose ``xval`` is set, per kind
-    k_masks: np.ndarray  # int64[P, N_KEPT]: each seat's kept caches (policies.park): a flag,
-    # ``reach``, ``kmask``, ``kfacts`` (columns ``policies.K_*``)
-    k_rows: np.ndarray  # int32[P, 2, CELLS, N_KINDS]: ... ``dtame`` (visible dragons), ``prow``
+    kept: np.ndarray  # int32[P]: 1 when the seat's caches hold its kingdom as it is
+    kept_claims: np.ndarray  # int32[P]: 1 when its Legend caches hold them for the river too
+    seat_reach: np.ndarray  # int64[P, CELLS]: every seat's kingdom caches, kept between its
+    seat_kmask: np.ndarray  # int64[P, N_KINDS]: turns (``policies.load_seat``); the fields
+    seat_dtame: np.ndarray  # int32[P, CELLS, N_KINDS]: above are views of one seat's rows
+    seat_kfacts: np.ndarray  # int64[P, N_KFACTS]
+    seat_prow: np.ndarray  # int32[P, CELLS, N_KINDS]
+    seat_goal: np.ndarray  # int32[P, N_KINDS]
+    seat_ready: np.ndarray  # int64[P, N_LEGENDS, 2]
 
 
 @alloc  # keeps NRT
 def new_state(n_players, deck_size):
-    """Allocate one game's scratch state (once per block, never per game)."""
+    """Allocate one game's scratch state (once per block, never per game); its kingdom
+    caches are seat 0's (``seat_view``)."""
     P = n_players
     z = np.zeros
+    seat_reach = z((P, CELLS), np.int64)
+    seat_kmask = z((P, N_KINDS), np.int64)
+    seat_dtame = z((P, CELLS, N_KINDS), np.int32)
+    seat_kfacts = z((P, N_KFACTS), np.int64)
+    seat_prow = z((P, CELLS, N_KINDS), np.int32)
+    seat_goal = z((P, N_KINDS), np.int32)
+    seat_ready = z((P, N_LEGENDS, 2), np.int64)
     return GameState(
         z(1, np.uint64),
         z(N_META, np.int32),
@@ -167,19 +185,86 @@ def new_state(n_players, deck_size):
         z(2 * CELLS, np.int32),
         z(N_KINDS, np.int32),
         z(N_KINDS, np.int32),
-        z(CELLS, np.int64),
-        z(N_KINDS, np.int64),
-        z((CELLS, N_KINDS), np.int32),
-        z(N_KFACTS, np.int64),
         z(N_KINDS, np.int32),
-        z((N_LEGENDS, 2), np.int64),
+        seat_reach[0],
+        seat_kmask[0],
+        seat_dtame[0],
+        seat_kfacts[0],
+        seat_goal[0],
+        seat_ready[0],
         z(N_LEGENDS, np.float64),
         z((N_KINDS, CELLS), np.int32),
-        z((CELLS, N_KINDS), np.int32),
+        seat_prow[0],
         z((CELLS, N_KINDS), np.float64),
         z(N_KINDS, np.int64),
-        z((P, N_KEPT), np.int64),
-        z((P, 2, CELLS, N_KINDS), np.int32),
+        z(P, np.int32),
+        z(P, np.int32),
+        seat_reach,
+        seat_kmask,
+        seat_dtame,
+        seat_kfacts,
+        seat_prow,
+        seat_goal,
+        seat_ready,
+    )
+
+
+@hot
+def seat_view(s, p):
+    """The state with seat ``p``'s kingdom caches as ``reach``, ``kmask``, ``dtame``,
+    ``kfacts`` and ``prow``: views, so keeping a seat's caches between its turns copies
+    nothing (everything else is shared with ``s``)."""
+    return GameState(
+        s.rng,
+        s.meta,
+        s.deck,
+        s.discard,
+        s.aside,
+        s.ldeck,
+        s.river,
+        s.grid,
+        s.up,
+        s.replaced,
+        s.placed,
+        s.claim_g,
+        s.claim_t,
+        s.claim_n,
+        s.turns,
+        s.ended,
+        s.policy,
+        s.score,
+        s.bd,
+        s.keys,
+        s.rank,
+        s.direct,
+        s.full,
+        s.sbd,
+        s.slots,
+        s.act_cell,
+        s.act_rev,
+        s.pool,
+        s.copies,
+        s.seen,
+        s.seat_reach[p],
+        s.seat_kmask[p],
+        s.seat_dtame[p],
+        s.seat_kfacts[p],
+        s.seat_goal[p],
+        s.seat_ready[p],
+        s.near_terms,
+        s.gain,
+        s.seat_prow[p],
+        s.xval,
+        s.xmask,
+        s.kept,
+        s.kept_claims,
+        s.seat_reach,
+        s.seat_kmask,
+        s.seat_dtame,
+        s.seat_kfacts,
+        s.seat_prow,
+        s.seat_goal,
+        s.seat_ready,
     )
 
 
@@ -249,6 +334,21 @@ def setup(tb, s, n_players):
             s.grid[p, BORDER_CELLS[k]] = _pop_deck(s)
     s.discard[0] = _pop_deck(s)
     s.meta[M_DISC_N] = 1
+    count_seen(s, n_players)
+
+
+@hot
+def count_seen(s, n_players):
+    """``s.seen[k]``: the face-up kingdom cards and the discard pile's cards of kind ``k``
+    (what every player sees; ``policies.unseen`` subtracts it from the copies)."""
+    for k in range(N_KINDS):
+        s.seen[k] = 0
+    for i in range(s.meta[M_DISC_N]):
+        s.seen[s.discard[i]] += 1
+    for p in range(n_players):
+        for c in range(CELLS):
+            if s.up[p, c]:
+                s.seen[s.grid[p, c]] += 1
 
 
 # --- §4 one turn ---------------------------------------------------------------------------
@@ -263,7 +363,9 @@ def _claim(s, p, slot):
     s.claim_t[p, k] = s.meta[M_TURN]
     s.claim_n[p] = k + 1
     s.meta[M_CLAIMS_LEFT] -= 1
-    s.meta[M_CLAIMS_OK] = 0  # the river changes
+    s.meta[M_CLAIMS_OK] = 0  # the river changes: every seat's Legend caches are stale
+    for q in range(s.kept_claims.shape[0]):
+        s.kept_claims[q] = 0
     s.meta[M_MEMO_OK] = 0
     s.meta[M_MET_OK] = 0
     n = s.meta[M_LD_N]
@@ -278,10 +380,14 @@ def _claim(s, p, slot):
 def _apply(s, p, card, cell, reveal):
     """Carry out an action with ``card`` in hand (reference ``DrakoGame.apply``)."""
     n = s.meta[M_DISC_N]
+    s.seen[card] += 1  # face up: on the discard pile, or placed
     if reveal:
         s.discard[n] = card
         s.up[p, cell] = 1
+        s.seen[s.grid[p, cell]] += 1
     else:
+        if s.up[p, cell] == 0:  # a face-up card stays seen on the discard pile
+            s.seen[s.grid[p, cell]] += 1
         s.discard[n] = s.grid[p, cell]  # the replaced card goes face up on the discard pile
         s.grid[p, cell] = card
         s.up[p, cell] = 1
@@ -300,6 +406,7 @@ def _reshuffle(s, keep_top):
     m = n - keep
     for i in range(m):
         s.deck[i] = s.discard[i]
+        s.seen[s.discard[i]] -= 1
     for i in range(keep):
         s.discard[i] = s.discard[m + i]
     s.meta[M_DECK_N] = m
@@ -325,6 +432,7 @@ def take_turn(tb, weights, s, p):
     Inlined into ``play_game``, its one caller: an outlined call marshals every array of
     the state and the tables (~430 words) each turn (measured +4% games per CPU-second)."""
     rules = tb[9]
+    s = seat_view(s, p)  # p's kingdom caches
     s.meta[M_TURN] += 1
     s.turns[p] += 1
     s.meta[M_CLAIMS_LEFT] = rules[R_LEGENDS_PER_TURN]
@@ -341,10 +449,11 @@ def take_turn(tb, weights, s, p):
     if source == SRC_DISCARD:
         s.meta[M_DISC_N] -= 1
         card = s.discard[s.meta[M_DISC_N]]
+        s.seen[card] -= 1  # in hand: unseen by the others until placed (``_apply``)
     else:
         card = _pop_deck(s)
-    n_act = legal_actions(tb, s, p, source, card)
     if p_cell < 0:
+        n_act = legal_actions(tb, s, p, source, card)
         a = choose_action(tb, weights, s, p, card, n_act)
         cell = s.act_cell[a]
         reveal = s.act_rev[a]
@@ -488,7 +597,7 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
     s.meta[M_MEMO_OK] = 0
     s.meta[M_MET_OK] = 0
     for p in range(n_players):
-        s.k_masks[p, K_KEPT] = 0
+        s.kept[p] = 0
     max_turns = tb[9][R_TURN_CAP] * n_players
     violation = 0
     if check:

@@ -73,29 +73,27 @@ from .incremental import (  # noqa: E402
     KF_DRAGON_PTS,
     KF_GAIN_ROWS,
     KF_MET,
-    KF_PROW_ROWS,
+    KF_NEAR_OK,
     KF_TAME,
     KF_VIS,
-    N_KFACTS,
     NO,
     NO_CELL,
     NO_CELLS,
-    YES,
     best_claim_changed,
     change_kingdom,
+    claims_after_card,
     dragon_score,
     evaluate_change,
+    gain_of,
     legend_met_after,
     load_claims,
-    load_gain_row,
     load_kingdom,
     load_pair_row,
-    met_after_card,
     near_after,
     portal_zone,
     tame_after,
 )
-from .scoring import popcount, trailing_zeros, visible_mask  # noqa: E402
+from .scoring import ALL_CELLS, popcount, trailing_zeros, visible_mask  # noqa: E402
 from .tables import (  # noqa: E402
     CELLS,
     LG_POINTS,
@@ -115,17 +113,12 @@ M_DISC_N = 1  # cards in the discard pile
 M_LD_N = 2  # cards in the legend deck
 M_TURN = 3  # game turns played so far
 M_CLAIMS_LEFT = 4  # Legend claims the current player may still make this turn
-M_LOADED = 5  # seat whose visible kingdom the caches of ``incremental.py`` hold, -1: none
+M_LOADED = 5  # seat whose kingdom the shared caches (Legends, memo) were loaded for, -1: none
 M_CLAIMS_OK = 6  # 1: ``load_claims``' caches hold that kingdom under the current river
+# (kept with the seat's caches: ``s.kept_claims``)
 M_MEMO_OK = 7  # 1: ``s.xmask`` / ``s.xval`` hold values for that kingdom and river
 M_MET_OK = 8  # 1: ``kfacts[KF_MET]`` holds the Legends that kingdom meets (``after_action``)
 N_META = 9
-# ``GameState.k_masks[seat]`` columns: the seat's kept kingdom caches (``move_caches``)
-K_KEPT = 0  # 1: the slot holds the seat's caches for its kingdom as it is
-K_REACH = 1  # ``reach``
-K_KMASK = K_REACH + CELLS  # ``kmask``
-K_KFACTS = K_KMASK + N_KINDS  # ``kfacts``
-N_KEPT = K_KFACTS + N_KFACTS
 SRC_DISCARD, SRC_DECK = 0, 1  # reference.Source
 P_RANDOM = int(Policy.RANDOM)
 K_DRAGON = int(Kind.DRAGON)
@@ -152,98 +145,62 @@ def _face_down(s, p):
 
 
 @hot
-def copy_rows(src, dst, rows):
-    """``dst[c, k] = src[c, k]`` for every kind ``k`` of each cell ``c`` of the bitmask
-    ``rows``."""
-    while rows:
-        c = trailing_zeros(rows)
-        rows &= rows - 1
-        for k in range(N_KINDS):
-            dst[c, k] = src[c, k]
-
-
-@hot
-def copy_words(src, dst, n):
-    """``dst[i] = src[i]`` for ``i < n``."""
-    for i in range(n):
-        dst[i] = src[i]
-
-
-@hot
-def move_caches(s, q, back):
-    """Copy the kingdom caches into seat ``q``'s slot (``s.k_masks[q]``: links, kind masks,
-    facts; ``s.k_rows[q]``: only the rows in use, the visible dragons' ``dtame`` and the
-    filled pair rows), or ``back`` from it. Two arrays, not six: every array of the state is
-    marshalled into each call of an outlined function. The direction is tested once, so
-    each copy is a plain loop."""
-    reach = s.k_masks[q, K_REACH:K_KMASK]
-    kmask = s.k_masks[q, K_KMASK:K_KFACTS]
-    kfacts = s.k_masks[q, K_KFACTS:N_KEPT]
-    if back:
-        copy_words(reach, s.reach, CELLS)
-        copy_words(kmask, s.kmask, N_KINDS)
-        copy_words(kfacts, s.kfacts, N_KFACTS)
-        copy_rows(s.k_rows[q, 0], s.dtame, s.kmask[K_DRAGON])
-        copy_rows(s.k_rows[q, 1], s.prow, s.kfacts[KF_PROW_ROWS])
-    else:
-        copy_words(s.reach, reach, CELLS)
-        copy_words(s.kmask, kmask, N_KINDS)
-        copy_words(s.kfacts, kfacts, N_KFACTS)
-        copy_rows(s.dtame, s.k_rows[q, 0], s.kmask[K_DRAGON])
-        copy_rows(s.prow, s.k_rows[q, 1], s.kfacts[KF_PROW_ROWS])
-
-
-@hot
 def park(s):
-    """Keep the loaded seat's kingdom caches in its own slot (``move_caches``) before
-    the shared caches load another kingdom."""
+    """Leave the loaded seat's kingdom caches in its rows of the ``seat_*`` arrays (where
+    they live: ``kernel.seat_view``), before the shared caches serve another kingdom. A
+    random player's are dropped (its own action, taken blind, would drop them anyway)."""
     q = s.meta[M_LOADED]
     if q < 0:
         return
-    if s.policy[q] != P_RANDOM:  # a random player's own action (taken blind) drops them anyway
-        move_caches(s, q, NO)
-        s.k_masks[q, K_KEPT] = 1
+    if s.policy[q] == P_RANDOM:
+        s.kept[q] = 0
+    s.kept_claims[q] = s.meta[M_CLAIMS_OK]
     s.meta[M_LOADED] = -1
 
 
 @hot
 def load_seat(tb, s, p):
-    """Load seat ``p``'s visible kingdom into the caches of ``incremental.py``, unless they
-    hold it already: a kingdom changes only by its owner's action (``after_action`` updates
-    the caches), so one load serves both decisions of a turn, the Legend checks before and
-    after the action and ``claim_before``; the caches of the seat loaded before are kept
-    (``park``) and brought back on its next turn instead of being recomputed."""
+    """Load seat ``p``'s visible kingdom into the caches of ``incremental.py`` (``s`` is
+    ``kernel.seat_view(state, p)``: they are seat ``p``'s rows), unless they hold it already: a
+    kingdom changes only by its owner's action (``after_action`` updates the caches), so one
+    load serves both decisions of a turn, the Legend checks before and after the action and
+    ``claim_before``, and the seat's next turns."""
     if s.meta[M_LOADED] == p:
         return
     park(s)
-    if s.k_masks[p, K_KEPT] != 0:
-        move_caches(s, p, YES)
-    else:
+    claims = 0
+    if s.kept[p] == 0:
         load_kingdom(tb, s, s.grid[p], visible_mask(s.up[p]))
+        s.kept[p] = 1
+    elif s.kept_claims[p] != 0:  # its Legend caches too, but gain rows and near terms are
+        claims = 1  # shared (another seat's now)
+        s.kfacts[KF_GAIN_ROWS] = 0
+        s.kfacts[KF_NEAR_OK] = 0
     s.meta[M_LOADED] = p
-    s.meta[M_CLAIMS_OK] = 0
+    s.meta[M_CLAIMS_OK] = claims
     s.meta[M_MEMO_OK] = 0
-    s.meta[M_MET_OK] = 0
+    s.meta[M_MET_OK] = claims
 
 
 @hot
 def after_action(tb, s, p, cell, o):
     """Seat ``p``'s kingdom changed by its action on ``cell`` (the visible kind ``o`` before,
     -1: face down): update its caches if they are loaded (``incremental.change_kingdom``),
-    else forget the kept ones. The Legend caches and the value memo are stale either way,
-    but when the Legends met before the action are known (``load_claims``) and no portal
-    moved, the Legends met after it are too (``incremental.met_after_card``): the Legend
-    check after the action tests only the Legends naming the kinds that came or went."""
+    else forget the kept ones. The value memo is stale either way; when the Legend caches
+    were loaded (``load_claims``) and no portal moved, they follow the card too
+    (``incremental.claims_after_card``: only the Legends naming the kinds that came or
+    went are checked again), so the Legend check after the action reads them, and the
+    seat's next turn too while nobody claims."""
     met_ok = False
     if s.meta[M_LOADED] == p:
         k = np.int64(s.grid[p, cell])
         met_ok = s.meta[M_CLAIMS_OK] != 0 and k != K_PORTAL and o != K_PORTAL
         change_kingdom(tb, s, s.grid[p], cell, o)
         if met_ok:
-            s.kfacts[KF_MET] = met_after_card(tb, s, k, o)
+            claims_after_card(tb, s, k, o)
     else:
-        s.k_masks[p, K_KEPT] = 0
-    s.meta[M_CLAIMS_OK] = 0
+        s.kept[p] = 0
+    s.meta[M_CLAIMS_OK] = 1 if met_ok else 0
     s.meta[M_MEMO_OK] = 0
     s.meta[M_MET_OK] = 1 if met_ok else 0
 
@@ -263,26 +220,42 @@ def seat_claims(tb, s):
 @hot
 def legal_actions(tb, s, p, source, card):
     """Fill ``s.act_cell``/``s.act_rev`` with the legal actions in enumeration order
-    (placements on cells 0..15, then (DECK) reveals of face-down cells); returns the count."""
+    (placements on cells 0..15, then (DECK) reveals of face-down cells); returns the count.
+    A greedy or legend-hunter seat reads its visible kingdom from the caches (``load_seat``,
+    which its decision needs anyway): the cells it may not place on are the visible ones of
+    a locked kind, or of the card's kind; a random seat (no kept caches) scans its cells."""
     kind_locked = tb[3]
     same = tb[9][R_SAME_KIND_FORBIDDEN] != 0
-    n = 0
-    for c in range(CELLS):
-        ok = True
-        if s.up[p, c] != 0:
-            k = s.grid[p, c]
-            if kind_locked[k] != 0 or (same and k == card):
-                ok = False
-        if ok:
-            s.act_cell[n] = c
-            s.act_rev[n] = 0
-            n += 1
-    if source == SRC_DECK:
+    if s.policy[p] == P_RANDOM:
+        up = visible_mask(s.up[p])
+        blocked = 0
         for c in range(CELLS):
-            if s.up[p, c] == 0:
-                s.act_cell[n] = c
-                s.act_rev[n] = 1
-                n += 1
+            if (up >> c) & 1:
+                k = s.grid[p, c]
+                if kind_locked[k] != 0 or (same and k == card):
+                    blocked |= 1 << c
+    else:
+        load_seat(tb, s, p)
+        up = s.kfacts[KF_VIS]
+        blocked = s.kmask[card] if same else 0
+        for k in range(N_KINDS):
+            if kind_locked[k] != 0:
+                blocked |= s.kmask[k]
+    n = add_actions(s, 0, ALL_CELLS & ~blocked, 0)
+    if source == SRC_DECK:
+        n = add_actions(s, n, ALL_CELLS & ~up, 1)
+    return n
+
+
+@hot
+def add_actions(s, n, cells, rev):
+    """Append an action on each cell of the bitmask ``cells`` (in cell order) to ``s.act_*``
+    from index ``n`` (``rev``: 1 a reveal, 0 a placement); returns the new count."""
+    while cells:
+        s.act_cell[n] = trailing_zeros(cells)
+        s.act_rev[n] = rev
+        cells &= cells - 1
+        n += 1
     return n
 
 
@@ -298,6 +271,7 @@ def claimable(tb, s, p):
     else:  # Legends count face-down cards too: not the kingdom the decisions see
         park(s)
         load_kingdom(tb, s, s.grid[p], EVERY_CELL)
+        s.kept[p] = 0
         s.meta[M_LOADED] = -1
         s.meta[M_CLAIMS_OK] = 0
         s.meta[M_MET_OK] = 0
@@ -351,15 +325,10 @@ def greedy_value(w_gain, w_legend, score, claim, b_claim):
 @hot
 def unseen(tb, s, p, in_hand):
     """Fill ``s.pool`` with the kinds nobody sees (copies − face-up kingdom cards − discard
-    pile − the card in hand, floored at 0); returns their total (``Brain.unseen``)."""
+    pile − the card in hand, floored at 0); returns their total (``Brain.unseen``). The seen
+    cards are counted as they move (``s.seen``, kept by the kernel)."""
     for k in range(N_KINDS):
-        s.pool[k] = s.copies[k]
-    for i in range(s.meta[M_DISC_N]):
-        s.pool[s.discard[i]] -= 1
-    for q in range(s.grid.shape[0]):
-        for c in range(CELLS):
-            if s.up[q, c]:
-                s.pool[s.grid[q, c]] -= 1
+        s.pool[k] = s.copies[k] - s.seen[k]
     if in_hand >= 0:
         s.pool[in_hand] -= 1
     n = 0
@@ -405,7 +374,7 @@ def best_action(tb, weights, s, p, card, n_act):
             b_claim = best_claim
     b_near = near_after(tb, s, NO_CELL, NO_CELL, NO_CELLS) if near else 0.0
     b_tame = tame_after(tb, s, NO_CELL, NO_CELL, NO_CELLS) if tame else 0.0
-    n_down = _face_down(s, p)
+    n_down = CELLS - popcount(s.kfacts[KF_VIS])  # the seat's face-down cells
     n = -1  # unseen kinds, counted at the first reveal (the same for every reveal)
     best = 0.0
     best_i = -1
@@ -511,9 +480,7 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax):
         else:
             legend_top = 0  # the claim: exact from the gain row, a portal's the best Legend
             if claim and k != K_PORTAL:
-                if not (s.kfacts[KF_GAIN_ROWS] >> k) & 1:
-                    load_gain_row(tb, s, k)
-                legend_top = s.gain[k, cell]
+                legend_top = gain_of(tb, s, k, cell)
             elif claim:
                 for slot in range(tb[9][R_LEGEND_ROW]):
                     g = s.river[slot]
