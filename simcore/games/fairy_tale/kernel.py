@@ -98,10 +98,20 @@ from .policies import (
     P_RANDOM,
     choose,
     choose_plain,
+    choose_target,
     plain,
     policy_weights,
 )
-from .scoring import V_COUNT, V_FIXED, V_MAJORITY, V_WILD, copy_value, gain_if_added
+from .scoring import (
+    V_COUNT,
+    V_FIXED,
+    V_MAJORITY,
+    V_WILD,
+    closed_gain,
+    closed_gain_cards,
+    copy_value,
+    gain_if_added,
+)
 from .tables import (
     DEAL,
     MAX_CLOSES,
@@ -280,6 +290,8 @@ def _decide(kt, km, weights, st, sm, decision, n, n_players, p, use_hyp, neighbo
         return rng_below(sm, n)
     own = HYP + p * MC if use_hyp else CNT + p * MC
     ownf = HFC + p * NF if use_hyp else FCNT + p * NF
+    if decision == D_OPEN or decision == D_CLOSE:  # the weights do not enter
+        return choose_target(kt, st, decision, n, own, ownf, n_players, p)
     held = sm[ix(SM_HYP + p)] if use_hyp else sm[ix(SM_CNT + p)]
     w = policy_weights(weights, policy)
     if plain(w, decision):  # one outlined call less per decision (greedy)
@@ -705,9 +717,10 @@ def check_final(s: GameState, n_players: int) -> int:
 
 
 @hot
-def _choose_trickster(kt, st, n_players, p, wild):
+def _choose_trickster(kt, km, st, sm, n_players, p, wild):
     """A face-up Trickster becomes the copy of one other card that maximises its owner's
-    score (ties: the lowest card id); it then counts as that card everywhere."""
+    score (ties: the lowest card id); it then counts as that card everywhere. One copy of a
+    card of ``closed_gain_cards`` gains its closed form, the others are scored in full."""
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
     own = CNT + p * MC
     ownf = FCNT + p * NF
@@ -715,6 +728,7 @@ def _choose_trickster(kt, st, n_players, p, wild):
     fw = kt[ix(K_FACTION + wild)]
     st[ix(own + wild)] = 0
     st[ix(ownf + fw)] -= k
+    closed = closed_gain_cards(km, sm[ix(SM_CNT + p)]) if k == 1 else ZERO
     # The owner's score with the k wild copies as u is (score without them) + the gain of
     # adding k copies of u one by one; the first term is the same for every u.
     best = 0
@@ -723,14 +737,17 @@ def _choose_trickster(kt, st, n_players, p, wild):
         u = kt[ix(K_ID_ORDER + i)]
         if u == wild or kt[ix(K_IN_DECK + u)] == 0:
             continue
-        fu = kt[ix(K_FACTION + u)]
-        gain = 0
-        for _ in range(k):
-            gain += gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
-            st[ix(own + u)] += 1
-            st[ix(ownf + fu)] += 1
-        st[ix(own + u)] -= k
-        st[ix(ownf + fu)] -= k
+        if (closed & bit(u)) != ZERO:
+            gain = closed_gain(kt, st, u, own)
+        else:
+            fu = kt[ix(K_FACTION + u)]
+            gain = 0
+            for _ in range(k):
+                gain += gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
+                st[ix(own + u)] += 1
+                st[ix(ownf + fu)] += 1
+            st[ix(own + u)] -= k
+            st[ix(ownf + fu)] -= k
         if best_u < 0 or gain > best:
             best = gain
             best_u = u
@@ -740,7 +757,7 @@ def _choose_trickster(kt, st, n_players, p, wild):
 
 
 @hot
-def _final_scores(kt, st, n_players):
+def _final_scores(kt, km, st, sm, n_players):
     """Reference §5: face-down cards score 0; Tricksters take their identity (seat order);
     then every face-up card scores with the final counts."""
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
@@ -753,7 +770,7 @@ def _final_scores(kt, st, n_players):
                 and kt[ix(K_VALUE + c)] == V_WILD
                 and st[ix(TRICK_AS + p)] < 0
             ):
-                st[ix(TRICK_AS + p)] = _choose_trickster(kt, st, n_players, p, c)
+                st[ix(TRICK_AS + p)] = _choose_trickster(kt, km, st, sm, n_players, p, c)
     for p in range(n_players):
         own = CNT + p * MC
         ownf = FCNT + p * NF
@@ -832,7 +849,7 @@ def _play_game(kt, km, weights, st, sm, n_players, seed, game_id, check):
         )
         if violation == 0:
             violation = v
-    _final_scores(kt, st, n_players)
+    _final_scores(kt, km, st, sm, n_players)
     if check and violation == 0:
         violation = _check_final(st, n_players)
     return violation

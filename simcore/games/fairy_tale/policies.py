@@ -40,10 +40,6 @@ from .layout import (
     K_EFF_COUNT,
     K_EFFECT,
     K_FACTION,
-    K_GAIN_A,
-    K_GAIN_B,
-    K_GAIN_C,
-    K_GAIN_OF,
     K_NEED0,
     K_OF,
     K_POINTS,
@@ -51,9 +47,7 @@ from .layout import (
     K_SCOPE,
     K_VALUE,
     KM_COPYABLE,
-    KM_READERS,
     KM_SEL,
-    KM_SLOW,
     MC,
     NF,
     ONE,
@@ -64,7 +58,7 @@ from .layout import (
     ix,
     lowest,
 )
-from .scoring import gain_if_added, loss_if_removed
+from .scoring import closed_gain, closed_gain_cards, gain_if_added, loss_if_removed
 from .tables import MAX_NEEDS, R_MAJ_STRICT, Effect, Scope, Value
 
 
@@ -124,28 +118,19 @@ def best_copy_gain(kt, km, st, own, ownf, held, n_players, p, strict):
     of whose dependents is held (``held``: a mask of at least the cards counted in ``own``)
     and whose gain has a closed form gains exactly its ``K_GAIN_*`` terms: only the others
     are scored in full."""
-    full = km[ix(KM_SLOW)]
-    m = held
-    while m != 0:
-        v = lowest(m)
-        m &= m - ONE
-        full |= km[ix(KM_READERS + v)]
+    closed = closed_gain_cards(km, held)
     copyable = km[ix(KM_COPYABLE)]
     best = 0
     first = True
-    m = copyable & ~full
+    m = copyable & closed
     while m != 0:
         u = lowest(m)
         m &= m - ONE
-        d = (
-            kt[ix(K_GAIN_A + u)]
-            + kt[ix(K_GAIN_B + u)] * st[ix(own + kt[ix(K_GAIN_OF + u)])]
-            + kt[ix(K_GAIN_C + u)] * st[ix(own + u)]
-        )
+        d = closed_gain(kt, st, u, own)
         if first or d > best:
             best = d
             first = False
-    m = copyable & full
+    m = copyable & ~closed
     while m != 0:
         u = lowest(m)
         m &= m - ONE
@@ -185,16 +170,15 @@ def least_close_loss(kt, km, st, e, own, ownf, held, n_players, p, strict, known
         if bt < 0:
             break
         total += best
+        if k == count - 1:
+            break  # the last card closed: no count to change (count <= MAX_EFFECT_COUNT = 3)
         known = -1  # the counts change: nothing is known any more
         st[ix(own + bt)] -= 1
         st[ix(ownf + kt[ix(K_FACTION + bt)])] -= 1
         if k == 0:
             removed0 = bt
-        elif k == 1:
-            removed1 = bt
         else:
-            st[ix(own + bt)] += 1  # last one: restore at once
-            st[ix(ownf + kt[ix(K_FACTION + bt)])] += 1
+            removed1 = bt
     if removed1 >= 0:
         st[ix(own + removed1)] += 1
         st[ix(ownf + kt[ix(K_FACTION + removed1)])] += 1
@@ -228,17 +212,15 @@ def open_gain(kt, km, st, e, own, ownf, down, face_down, n_players, p, strict):
         if bt < 0:
             break
         total += best
+        if k == count - 1:
+            break  # the last card opened: no count to change (count <= MAX_EFFECT_COUNT = 3)
         st[ix(own + bt)] += 1
         st[ix(ownf + kt[ix(K_FACTION + bt)])] += 1
         st[ix(down + bt)] -= 1
         if k == 0:
             opened0 = bt
-        elif k == 1:
-            opened1 = bt
         else:
-            st[ix(own + bt)] -= 1
-            st[ix(ownf + kt[ix(K_FACTION + bt)])] -= 1
-            st[ix(down + bt)] += 1
+            opened1 = bt
     for bt in (opened1, opened0):
         if bt >= 0:
             st[ix(own + bt)] -= 1
@@ -454,6 +436,27 @@ def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p
         if v > best:
             best = v
             bi = i
+    return bi
+
+
+@hot_outline
+def choose_target(kt, st, decision, n, own, ownf, n_players, p):
+    """``choose`` for an Open or Close decision of any policy but ``random``, whose weights do
+    not enter (open the card worth most, close the card that loses least): the same values
+    and the same first best, called with half the words of arguments (no weights, no
+    masks). A card that is a candidate twice is scored twice (rare: no ``seen`` mask)."""
+    strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
+    bi = 0
+    best = -np.inf  # every finite value beats it: the first candidate is taken
+    for i in range(n):
+        c = st[ix(CAND + i)]
+        if decision == D_OPEN:
+            v = float(gain_if_added(kt, st, c, own, ownf, n_players, p, strict))
+        else:
+            v = float(-loss_if_removed(kt, st, c, own, ownf, n_players, p, strict))
+        if v > best:
+            bi = i
+        best = max(best, v)
     return bi
 
 

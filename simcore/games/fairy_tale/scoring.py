@@ -39,11 +39,15 @@ from .layout import (
     K_PER,
     K_POINTS,
     K_VALUE,
+    KM_READERS,
+    KM_SLOW,
     MC,
     NF,
+    ONE,
     STATE_FIXED,
     build_tables,
     ix,
+    lowest,
 )
 from .tables import MAX_NEEDS, N_RULES, Value
 
@@ -164,6 +168,30 @@ def _dep_change(kt, st, c, f, u, own, ownf, n_players, p, strict):
     st[ix(own + c)] -= 1
     st[ix(ownf + f)] -= 1
     return m * (a - b)
+
+
+@hot
+def closed_gain_cards(km, held):
+    """Cards whose ``gain_if_added`` is exactly their closed form (``closed_gain``) while
+    only cards of ``held`` (a mask of at least the cards counted) are counted: those with a
+    closed form (not ``KM_SLOW``) none of whose dependents is held. The complement mask."""
+    slow = km[ix(KM_SLOW)]
+    m = held
+    while m != 0:
+        v = lowest(m)
+        m &= m - ONE
+        slow |= km[ix(KM_READERS + v)]
+    return ~slow
+
+
+@hot
+def closed_gain(kt, st, c, own):
+    """``gain_if_added(c)`` of a card of ``closed_gain_cards``: its ``K_GAIN_*`` terms."""
+    return (
+        kt[ix(K_GAIN_A + c)]
+        + kt[ix(K_GAIN_B + c)] * st[ix(own + kt[ix(K_GAIN_OF + c)])]
+        + kt[ix(K_GAIN_C + c)] * st[ix(own + c)]
+    )
 
 
 @hot
