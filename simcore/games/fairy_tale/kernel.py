@@ -280,9 +280,10 @@ def _open(kt, st, sm, p, slot):
 
 
 @hot
-def _decide(kt, km, weights, st, sm, decision, n, n_players, p, use_hyp, neighbour):
-    """Index chosen among the candidates ``st[CAND : CAND + n]``; a forced choice (n == 1)
-    asks no policy, and ``random`` needs no look at the state."""
+def _decide(kt, km, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neighbour):
+    """Index chosen among the candidates ``st[cand : cand + n]`` (a hand, kept cards, or
+    ``CAND``: read where they are, not copied); a forced choice (n == 1) asks no policy, and
+    ``random`` needs no look at the state."""
     if n == 1:
         return 0
     policy = st[ix(POLICY + p)]
@@ -291,13 +292,17 @@ def _decide(kt, km, weights, st, sm, decision, n, n_players, p, use_hyp, neighbo
     own = HYP + p * MC if use_hyp else CNT + p * MC
     ownf = HFC + p * NF if use_hyp else FCNT + p * NF
     if decision == D_OPEN or decision == D_CLOSE:  # the weights do not enter
-        return choose_target(kt, st, decision, n, own, ownf, n_players, p)
+        return choose_target(kt, st, decision, cand, n, own, ownf, n_players, p)
     held = sm[ix(SM_HYP + p)] if use_hyp else sm[ix(SM_CNT + p)]
     w = policy_weights(weights, policy)
     if plain(w, decision):  # one outlined call less per decision (greedy)
         face_down = sm[ix(SM_DCNT + p)]
-        return choose_plain(w[0], w[1], kt, km, st, n, own, ownf, held, face_down, n_players, p)
-    return choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p, neighbour)
+        return choose_plain(
+            w[0], w[1], kt, km, st, cand, n, own, ownf, held, face_down, n_players, p
+        )
+    return choose(
+        policy, w, decision, kt, km, st, sm, cand, n, own, ownf, held, n_players, p, neighbour
+    )
 
 
 # --- setup and draft ---------------------------------------------------------------------
@@ -341,12 +346,10 @@ def _draft(kt, km, weights, st, sm, n_players, rnd, hand_size, top, pick_offset)
         for p in range(n_players):
             hand = HAND + p * DEAL
             n = st[ix(HAND_N + p)]
-            for i in range(n):
-                st[ix(CAND + i)] = st[ix(hand + i)]
             neighbour = p + direction
             if neighbour >= n_players:
                 neighbour -= n_players
-            i = _decide(kt, km, weights, st, sm, D_DRAFT, n, n_players, p, True, neighbour)
+            i = _decide(kt, km, weights, st, sm, D_DRAFT, hand, n, n_players, p, True, neighbour)
             c = st[ix(hand + i)]
             for j in range(i, n - 1):
                 st[ix(hand + j)] = st[ix(hand + j + 1)]
@@ -435,7 +438,7 @@ def _resolve_closes(kt, km, weights, st, sm, n_players, p):
     if n_eff == 1:  # the usual case: one effect, close one matching card (no matching needed)
         n = _candidates(km, st, p, st[ix(CE + p * MAX_CLOSES)], 1)
         if n > 0:
-            i = _decide(kt, km, weights, st, sm, D_CLOSE, n, n_players, p, False, p)
+            i = _decide(kt, km, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p)
             _close(kt, st, sm, p, st[ix(CAND_SLOT + i)])
         return
     for i in range(TABLEAU):
@@ -476,7 +479,7 @@ def _resolve_closes(kt, km, weights, st, sm, n_players, p):
                 n += 1
         if n == 0:
             return
-        i = _decide(kt, km, weights, st, sm, D_CLOSE, n, n_players, p, False, p)
+        i = _decide(kt, km, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p)
         slot = st[ix(CAND_SLOT + i)]
         _augment(km, st, p, slot, n_eff, SLOT_MATCH, EFF_MATCH)
         _close(kt, st, sm, p, slot)
@@ -508,7 +511,7 @@ def _resolve_step(kt, km, weights, st, sm, n_players):
             n = _candidates(km, st, p, e, 0)
             if n == 0:
                 break
-            i = _decide(kt, km, weights, st, sm, D_OPEN, n, n_players, p, False, p)
+            i = _decide(kt, km, weights, st, sm, D_OPEN, CAND, n, n_players, p, False, p)
             _open(kt, st, sm, p, st[ix(CAND_SLOT + i)])
     for q in range(n_players):
         st[ix(CE_N + q)] = 0
@@ -539,9 +542,7 @@ def _play_round(kt, km, weights, st, sm, n_players, plays, check, top):
             kept = KEPT + p * DEAL
             kept_pick = KEPT_PICK + p * DEAL
             n = st[ix(KEPT_N + p)]
-            for i in range(n):
-                st[ix(CAND + i)] = st[ix(kept + i)]
-            i = _decide(kt, km, weights, st, sm, D_PLAY, n, n_players, p, False, p)
+            i = _decide(kt, km, weights, st, sm, D_PLAY, kept, n, n_players, p, False, p)
             st[ix(REVEALED + p)] = st[ix(kept + i)]
             st[ix(REV_SLOT + p)] = st[
                 ix(kept_pick + i)

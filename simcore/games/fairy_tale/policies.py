@@ -32,7 +32,6 @@ from simcore.jit import hot, hot_outline
 from simcore.rng import rng_below
 
 from .layout import (
-    CAND,
     CNT,
     DCNT,
     FCNT,
@@ -411,8 +410,8 @@ def policy_weights(weights, policy):
 
 
 @hot_outline
-def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p, neighbour):
-    """Index in the candidates ``st[CAND : CAND + n]`` chosen by ``policy`` (``n >= 2``;
+def choose(policy, w, decision, kt, km, st, sm, cand, n, own, ownf, held, n_players, p, neighbour):
+    """Index in the candidates ``st[cand : cand + n]`` chosen by ``policy`` (``n >= 2``;
     ``w``: its weights, ``policy_weights``): the first best. A candidate equal to an earlier
     one has the same value and can never be the first best: skipped. ``own``/``ownf``: p's
     count rows (``held``: a mask of at least the cards in ``own``); ``sm``: the random stream
@@ -426,7 +425,7 @@ def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p
     bi = 0
     seen = ZERO
     for i in range(n):
-        c = st[ix(CAND + i)]
+        c = st[ix(cand + i)]
         if (seen & bit(c)) != ZERO:
             continue
         seen |= bit(c)
@@ -440,7 +439,7 @@ def choose(policy, w, decision, kt, km, st, sm, n, own, ownf, held, n_players, p
 
 
 @hot_outline
-def choose_target(kt, st, decision, n, own, ownf, n_players, p):
+def choose_target(kt, st, decision, cand, n, own, ownf, n_players, p):
     """``choose`` for an Open or Close decision of any policy but ``random``, whose weights do
     not enter (open the card worth most, close the card that loses least): the same values
     and the same first best, called with half the words of arguments (no weights, no
@@ -449,7 +448,7 @@ def choose_target(kt, st, decision, n, own, ownf, n_players, p):
     bi = 0
     best = -np.inf  # every finite value beats it: the first candidate is taken
     for i in range(n):
-        c = st[ix(CAND + i)]
+        c = st[ix(cand + i)]
         if decision == D_OPEN:
             v = float(gain_if_added(kt, st, c, own, ownf, n_players, p, strict))
         else:
@@ -473,7 +472,7 @@ def plain(w, decision):
 
 
 @hot_outline
-def choose_plain(w_gain, w_effect, kt, km, st, n, own, ownf, held, face_down, n_players, p):
+def choose_plain(w_gain, w_effect, kt, km, st, cand, n, own, ownf, held, face_down, n_players, p):
     """``choose`` for a draft or play decision whose weights read only gain and effect
     (``greedy``): the same values and the same first best, in a function a fraction of the
     general one's size (it is most of a greedy game's time)."""
@@ -483,7 +482,7 @@ def choose_plain(w_gain, w_effect, kt, km, st, n, own, ownf, held, face_down, n_
     bi = 0
     seen = ZERO
     for i in range(n):
-        c = st[ix(CAND + i)]
+        c = st[ix(cand + i)]
         if (seen & bit(c)) != ZERO:
             continue
         seen |= bit(c)
