@@ -30,10 +30,11 @@ def _both(tb, weights, pcs, ns, bls, misc, out):
     wpc = np.zeros((ev.MAX_PIECES, ev.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
     bc = np.full(ev.BC_TERMS + ev.N_BS * ev.face_room(bls.shape[1]) * 3, -1, np.int32)
+    acc = np.zeros(ev.N_AC, np.int64)
     for k in range(pcs.shape[0]):
         gold, seen0, seen1, two, turn, pol = misc[k]
         args = (pol, pcs[k], ns[k], bls[k], gold, seen0, seen1, two == 1, turn, wpc, wbl)
-        out[k, 0] = ev.value(tb, weights, *args, bc)
+        out[k, 0] = ev.value(tb, weights, *args, bc, acc)
         out[k, 1] = ev.value_full(tb, weights, *args)
 
 

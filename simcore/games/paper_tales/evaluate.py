@@ -176,6 +176,11 @@ UR_DEPLOY_LP = 9  # deployment 'lp' (Kraken)
 UR_DIES = 10  # 1: dies in Aging
 UR_DEATH_LP = 11  # death_lp when it dies
 W_DYN, W_DYING = PC_SPOT, PC_PENDING  # columns of ``value``'s scratch rows
+# --- the totals of ``value``'s first pass (``piece_terms``), an int64 row ``acc[AC_*]`` -------
+AC_WOOD, AC_FOOD, AC_CRYSTAL, AC_AGE_ALL, AC_PER_DYING, AC_INCOME, AC_STRENGTH = range(7)
+AC_STRONG, AC_PER_WAR, AC_WAR_UNITS, AC_RELIC, AC_DEP, AC_TOKENS, AC_AGING_LP = range(7, 14)
+AC_KEEP = 14  # printed strength of the units that survive Aging
+N_AC = 15
 N_UR = 16  # padded: one 64-byte line a record
 UR_AGES = MAX_AGE + 10  # tokens tabulated: the box's 30 + projections and Agings left
 # --- the building cache ``bc`` (``faces_of``): what a configuration of levels gives -----------
@@ -760,22 +765,12 @@ def face_terms(bt, bc, step, age_all, wood, food, crystal, income, n_level2, n_s
 
 
 @hot
-def value(tb, weights, pol, pc, n, bl, gold, seen0, seen1, two, turn, wpc, wbl, bc):
-    """``Brain.value``: the weighted features of the kingdom ``pc[:n]``/``bl`` with ``gold``,
-    against the frozen neighbour strengths ``seen0``/``seen1``, summed in feature order in
-    float64 exactly as the reference does. ``wpc``/``wbl``: scratch; ``bc``: the building
-    cache (``faces_of``), kept from call to call (the options of one decision share their
-    buildings).
-
-    The same integers as ``value_full``, read from tables instead of interpreted: a unit
-    adds its ``unit_records`` row (its share of each step at its projected tokens and row)
-    for every step its abilities do not read the kingdom in (``KU_DYN``); the other steps,
-    and the building faces' abilities, are computed with the kingdom's totals (so are all
-    steps of a unit projected beyond the records' tokens). ``wpc`` rows: (steps from the
-    totals ``W_DYN``, -, projected tokens, dying ``W_DYING``, -). Inlined (``hot``) into
-    its callers: as a call it marshalled 12 arrays ~1,250 times a game (+7% greedy)."""
-    ut, bt, ab, rules, ur = tb[0], tb[1], tb[2], tb[3], tb[5]
-    others = 0  # the projection (Brain.project): pending add_age on the others, Golem
+def project_levels(ut, bt, ab, pc, n, bl, wbl, bc):
+    """``Brain.project``'s part that the pieces' totals do not depend on: the levels ``bl``
+    with a pending Golem's upgrade into ``wbl`` and their building cache ``bc`` (rebuilt
+    on a new configuration). Returns (tokens the pending pieces' on-deploy abilities put on
+    each other piece, 1 if a pending piece upgrades the buildings)."""
+    others = 0
     upgrade = 0
     for i in range(n):
         if pc[i, PC_PENDING]:
@@ -790,63 +785,111 @@ def value(tb, weights, pol, pc, n, bl, gold, seen0, seen1, two, turn, wpc, wbl, 
         key = key * (LEVELS + 1) + lv
     if bc[BC_KEY] != key:
         faces_of(bt, ab, wbl, key, bc)
-    wood = bc[BC_WOOD]
-    food = bc[BC_FOOD]
-    crystal = bc[BC_CRYSTAL]
+    return others, upgrade
+
+
+@hot
+def piece_terms(ut, ab, ur, pc, i, others, extra, wpc, acc, sign):
+    """Add (``sign`` 1) or take back (-1) piece ``i``'s share of the totals in ``acc``
+    (``AC_*``; every step its abilities do not read the kingdom in, from its unit record)
+    and write its scratch row ``wpc[i]``: (steps from the totals ``W_DYN``, -, projected
+    tokens, dying ``W_DYING``, -). ``others``: ``project_levels``' tokens; ``extra``: the
+    Agings left. The shares are integers: the totals do not depend on the pieces' order,
+    so a decision can value its options from one first pass (``value_totals``)."""
+    u = pc[i, PC_UNIT]
+    age = pc[i, PC_AGE] + others
+    if pc[i, PC_PENDING]:
+        age += ut[u, KU_SELF_AGE] - ut[u, KU_OTHERS_AGE]
+    end_age = age + extra if never_dies(ut, u) else age
+    spot = pc[i, PC_SPOT]
+    row = 0 if spot < MAX_FRONT else 1
+    d = ut[u, KU_DYN]
+    r = ur[u, row, 0]
+    if age >= 0 and end_age < UR_AGES:
+        r = ur[u, row, age]
+        wood, food, crystal = r[UR_WOOD], r[UR_FOOD], r[UR_CRYSTAL]
+        dying = r[UR_DIES] == 1
+    else:  # beyond the records: every step from the functions (production and death
+        d = D_ALL  # read only the unit: the loader keeps them self-contained)
+        wood, food, crystal = unit_production(ut, u, age, spot, 0, 0)
+        dying = dies(ut, ab, u, age)
+    wpc[i, W_DYN] = d
+    wpc[i, PC_AGE] = age
+    wpc[i, W_DYING] = dying
+    acc[AC_WOOD] += sign * wood
+    acc[AC_FOOD] += sign * food
+    acc[AC_CRYSTAL] += sign * crystal
+    acc[AC_AGE_ALL] += sign * age
+    acc[AC_PER_DYING] += sign * ut[u, KU_PER_DYING]
+    if not d & D_INCOME:
+        acc[AC_INCOME] += sign * r[UR_INCOME]
+    if not d & D_STRENGTH:
+        acc[AC_STRENGTH] += sign * r[UR_STRENGTH]
+        acc[AC_STRONG] += sign * r[UR_STRONG]
+    if not d & D_WAR:
+        acc[AC_PER_WAR] += sign * r[UR_PER_WAR]
+        acc[AC_WAR_UNITS] += sign * r[UR_WAR_LP]
+    if not d & D_END:
+        acc[AC_RELIC] += sign * ur[u, row, end_age, UR_END_LP]
+    if pc[i, PC_FRESH] and not d & D_DEPLOY:
+        acc[AC_DEP] += sign * r[UR_DEPLOY_LP]
+    if dying:
+        acc[AC_TOKENS] += sign * age
+        if not d & D_DEATH:
+            acc[AC_AGING_LP] += sign * r[UR_DEATH_LP]
+    else:
+        acc[AC_KEEP] += sign * ut[u, U_STRENGTH]
+
+
+@hot
+def value(tb, weights, pol, pc, n, bl, gold, seen0, seen1, two, turn, wpc, wbl, bc, acc):
+    """``Brain.value``: the weighted features of the kingdom ``pc[:n]``/``bl`` with ``gold``,
+    against the frozen neighbour strengths ``seen0``/``seen1``, summed in feature order in
+    float64 exactly as the reference does. ``wpc``/``wbl``/``acc``: scratch; ``bc``: the
+    building cache (``faces_of``), kept from call to call (the options of one decision
+    share their buildings).
+
+    The same integers as ``value_full``, read from tables instead of interpreted: a unit
+    adds its ``unit_records`` row (its share of each step at its projected tokens and row)
+    for every step its abilities do not read the kingdom in (``KU_DYN``); the other steps,
+    and the building faces' abilities, are computed with the kingdom's totals (so are all
+    steps of a unit projected beyond the records' tokens). Inlined (``hot``) into its
+    callers: as a call it marshalled 12 arrays ~1,250 times a game (+7% greedy)."""
+    ut, ab, ur = tb[0], tb[2], tb[5]
+    others, _ = project_levels(ut, tb[1], ab, pc, n, bl, wbl, bc)
+    extra = tb[3][R_TURNS] - turn + 1
+    for c in range(N_AC):
+        acc[c] = 0
+    for i in range(n):
+        piece_terms(ut, ab, ur, pc, i, others, extra, wpc, acc, 1)
+    return value_totals(tb, weights, pol, pc, n, wpc, wbl, bc, acc, gold, seen0, seen1, two, turn)
+
+
+@hot
+def value_totals(tb, weights, pol, pc, n, wpc, wbl, bc, acc, gold, seen0, seen1, two, turn):
+    """``value`` after its first pass: from the pieces' totals ``acc`` (``piece_terms`` of
+    every piece of ``pc[:n]``, scratch rows ``wpc``) and the projected levels ``wbl`` with
+    their cache ``bc``, the steps some piece computes from the kingdom's totals, the faces'
+    terms, the wars and the weighted features."""
+    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    wood = bc[BC_WOOD] + acc[AC_WOOD]
+    food = bc[BC_FOOD] + acc[AC_FOOD]
+    crystal = bc[BC_CRYSTAL] + acc[AC_CRYSTAL]
     n_level2 = bc[BC_LEVEL2]
+    age_all = acc[AC_AGE_ALL]
+    income = acc[AC_INCOME] + rules[R_BASE_INCOME]
+    strength = acc[AC_STRENGTH]
+    n_strong = acc[AC_STRONG]
+    per_war = acc[AC_PER_WAR]
+    war_units = acc[AC_WAR_UNITS]
+    relic = acc[AC_RELIC]
+    dep = acc[AC_DEP]
+    aging_lp = acc[AC_AGING_LP]
     turns = rules[R_TURNS]
-    extra = turns - turn + 1  # Agings left: tokens a never-dying unit will carry at the end
-    age_all = income = strength = n_strong = per_war = war_units = relic = dep = 0
-    aging_lp = tokens = per_dying = keep = 0
+    extra = turns - turn + 1
     dyn = 0  # the steps some unit needs computed from the kingdom's totals
     for i in range(n):
-        u = pc[i, PC_UNIT]
-        age = pc[i, PC_AGE] + others
-        if pc[i, PC_PENDING]:
-            age += ut[u, KU_SELF_AGE] - ut[u, KU_OTHERS_AGE]
-        end_age = age + extra if never_dies(ut, u) else age
-        spot = pc[i, PC_SPOT]
-        row = 0 if spot < MAX_FRONT else 1
-        d = ut[u, KU_DYN]
-        r = ur[u, row, 0]
-        if age >= 0 and end_age < UR_AGES:
-            r = ur[u, row, age]
-            wood += r[UR_WOOD]
-            food += r[UR_FOOD]
-            crystal += r[UR_CRYSTAL]
-            dying = r[UR_DIES] == 1
-        else:  # beyond the records: every step from the functions
-            d = D_ALL
-            w, f, c = unit_production(ut, u, age, spot, food, crystal)
-            wood += w
-            food += f
-            crystal += c
-            dying = dies(ut, ab, u, age)
-        wpc[i, W_DYN] = d
-        wpc[i, PC_AGE] = age
-        wpc[i, W_DYING] = dying
-        age_all += age
-        per_dying += ut[u, KU_PER_DYING]
-        dyn |= d
-        if not d & D_INCOME:
-            income += r[UR_INCOME]
-        if not d & D_STRENGTH:
-            strength += r[UR_STRENGTH]
-            n_strong += r[UR_STRONG]
-        if not d & D_WAR:
-            per_war += r[UR_PER_WAR]
-            war_units += r[UR_WAR_LP]
-        if not d & D_END:
-            relic += ur[u, row, end_age, UR_END_LP]
-        if pc[i, PC_FRESH] and not d & D_DEPLOY:
-            dep += r[UR_DEPLOY_LP]
-        if dying:
-            tokens += age
-            if not d & D_DEATH:
-                aging_lp += r[UR_DEATH_LP]
-        else:
-            keep += ut[u, U_STRENGTH]
-    income += rules[R_BASE_INCOME]
+        dyn |= wpc[i, W_DYN]
     for i in range(n if dyn & D_INCOME else 0):
         if wpc[i, W_DYN] & D_INCOME:
             income += unit_gain(
@@ -908,11 +951,11 @@ def value(tb, weights, pol, pc, n, bl, gold, seen0, seen1, two, turn, wpc, wbl, 
         bt, bc, BS_WAR, age_all, wood, food, crystal, income, n_level2, n_strong
     )
     end_b = bc[BC_LP] + face_terms(bt, bc, BS_END, age_all, wood, food, crystal, 0, n_level2, 0)
-    if tokens:
-        aging_lp += per_dying * tokens
+    if acc[AC_TOKENS]:
+        aging_lp += acc[AC_PER_DYING] * acc[AC_TOKENS]
     war = war_lp + per_war + war_units + war_buildings
     lp = (war, end_b + relic, dep, aging_lp)
-    totals = (income, strength, wood, food, crystal, keep, n, n_level2, n_strong)
+    totals = (income, strength, wood, food, crystal, acc[AC_KEEP], n, n_level2, n_strong)
     return weighted(weights, pol, bt, wbl, turns - turn, lp + totals, gold, seen0, seen1, two)
 
 

@@ -461,11 +461,8 @@ def l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl):
     """``Brain.project_legends`` into ``wpc`` / ``wbl`` (and the sketch's artifact indices
     into ``zx``): the pending sources' on-deploy effects of the tiers still to come, in tier
     order (``upgrade_buildings``; ``add_age`` per one on self / others / all; flat
-    ``conditional_gain``). Returns (gold gained, deployment LP gained)."""
-    for i in range(n):
-        for c in range(N_PC):
-            wpc[i, c] = pc[i, c]
-        wpc[i, PC_PENDING] = 0
+    ``conditional_gain``). Returns (gold gained, deployment LP gained, False when nothing
+    projects: the pieces are then ``pc`` itself, not copied into ``wpc``)."""
     for b in range(bt.shape[0]):
         wbl[b] = bl[b]
     pending = False
@@ -476,7 +473,11 @@ def l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl):
         pending |= pc[i, PC_PENDING] != 0 and ut[pc[i, PC_UNIT], KU_MASK] & M_PROJECT_L != 0
     gold = bonus = 0
     if not pending:
-        return gold, bonus
+        return gold, bonus, False
+    for i in range(n):
+        for c in range(N_PC):
+            wpc[i, c] = pc[i, c]
+        wpc[i, PC_PENDING] = 0
     for tier in (T_LEVELS, T_AGE, T_COUNT):
         for src in range(n + na):
             if src < n:
@@ -516,7 +517,7 @@ def l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl):
                     if gain_holds(ut, ab, j, age, spot, wpc, n, wood, food, crystal, facts):
                         gold += ab[j, A_GOLD]
                         bonus += ab[j, A_LP]
-    return gold, bonus
+    return gold, bonus, True
 
 
 @hot_outline
@@ -531,9 +532,11 @@ def l_value(
     ``LF_*``) times the policy's weights, summed in feature order. ``lx[3]`` holds the
     Legends weights; ``inset`` the game's building set (``F_BUILDABLE`` counts only it)."""
     ut, bt, ab, rules, xt = tb[0], tb[1], tb[2], tb[3], lx[0]
-    gain, more = l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl)
+    gain, more, projected = l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl)
     gold += gain
     bonus += more
+    if not projected:  # nothing moves: read the sketch itself (no copy)
+        wpc = pc
     wood, food, crystal, income, strength, age_all, n_level2, n_strong = l_assess(
         ut, bt, ab, rules, xt, wpc, n, wbl, zx, na
     )

@@ -25,7 +25,10 @@ from simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .evaluate import (
     BC_TERMS,
+    KU_OTHERS_AGE,
+    KU_UPGRADE,
     MAX_PIECES,
+    N_AC,
     N_BS,
     N_PC,
     PC_AGE,
@@ -41,8 +44,11 @@ from .evaluate import (
     face_room,
     fight,
     per_value,
+    piece_terms,
     production,
+    project_levels,
     value,
+    value_totals,
     war_phase_lp,
     when_holds,
 )
@@ -203,6 +209,9 @@ class State(NamedTuple):
     dvs: np.ndarray  # int32[P, U]: 1 = dvf computed
     pc: np.ndarray  # int32[MAX_PIECES, N_PC]: a sketch's pieces
     wpc: np.ndarray  # int32[MAX_PIECES, N_PC]: projection scratch
+    pc0: np.ndarray  # int32[MAX_PIECES, N_PC]: a decision's base sketch (``_sketch_base``)
+    wpc0: np.ndarray  # int32[MAX_PIECES, N_PC]: its scratch rows
+    acc: np.ndarray  # int64[2, N_AC]: its first-pass totals; an option's
     bl: np.ndarray  # int32[B]: a sketch's building levels
     wbl: np.ndarray  # int32[B]: projection scratch
     bc: np.ndarray  # int32[BC_TERMS + N_BS * 3 * face_room(B)]: value's building cache (BC_*)
@@ -242,6 +251,9 @@ def _new_state(P, D, B, U):
         np.zeros((P, max(U, 1)), np.int32),
         np.zeros((MAX_PIECES, N_PC), np.int32),
         np.zeros((MAX_PIECES, N_PC), np.int32),
+        np.zeros((MAX_PIECES, N_PC), np.int32),
+        np.zeros((MAX_PIECES, N_PC), np.int32),
+        np.zeros((2, N_AC), np.int64),
         np.zeros(max(B, 1), np.int32),
         np.zeros(max(B, 1), np.int32),
         np.full(BC_TERMS + N_BS * face_room(B) * 3, -1, np.int32),
@@ -397,7 +409,91 @@ def _value(tb, weights, s, p, n, gold, n_players):
         s.wpc,
         s.wbl,
         s.bc,
+        s.acc[1],
     )
+
+
+# A decision's options differ from its base sketch (the seat's pieces as they are) by one
+# piece: a unit placed (on an empty spot or replacing an old unit) or moved. Their values
+# come from the base's first pass (``_sketch_base``) with that piece's share taken back and
+# added again (``_changed_value``): the same integers, so the same floats as ``value``. A
+# piece whose on-deploy projection changes the others' tokens or the levels (Time Master,
+# Golem: ``_projects``) is valued in full.
+
+
+@hot
+def _sketch_base(tb, s, p):
+    """Seat ``p``'s pieces into ``s.pc`` (``_load``) with their first pass: levels projected
+    (``s.wbl``, ``s.bc``), totals ``s.acc[0]``, scratch rows ``s.wpc``; pieces and rows
+    copied to ``s.pc0`` / ``s.wpc0``. Returns (pieces, tokens the pending put on others)."""
+    ut, ab, ur = tb[0], tb[2], tb[5]
+    n = _load(s, p)
+    others, _ = project_levels(ut, tb[1], ab, s.pc, n, s.bl, s.wbl, s.bc)
+    extra = tb[3][R_TURNS] - s.g[G_TURN] + 1
+    for c in range(N_AC):
+        s.acc[0, c] = 0
+    for i in range(n):
+        piece_terms(ut, ab, ur, s.pc, i, others, extra, s.wpc, s.acc[0], 1)
+        for c in range(N_PC):
+            s.pc0[i, c] = s.pc[i, c]
+            s.wpc0[i, c] = s.wpc[i, c]
+    return n, others
+
+
+@hot
+def _projects(ut, u):
+    """A pending ``u`` changes the projection of the other pieces (tokens, levels)."""
+    return ut[u, KU_OTHERS_AGE] != 0 or ut[u, KU_UPGRADE] != 0
+
+
+@hot
+def _base_value(tb, weights, s, p, n0, gold, n_players):
+    """``value`` of the base sketch itself (``_sketch_base``) with ``gold``."""
+    return value_totals(
+        tb, weights, s.pi[p, I_POLICY], s.pc, n0, s.wpc, s.wbl, s.bc, s.acc[0], gold,
+        s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN],
+    )  # fmt: skip
+
+
+@hot
+def _changed_value(tb, weights, s, p, n0, others, k, spot, u, age, new, gold, n_players):
+    """``value`` of the base sketch with its row ``k`` (``n0``: a new row) replaced by the
+    piece ``u`` on ``spot`` with ``age`` tokens (``new``: pending and fresh, else as row
+    ``k`` was), and ``gold``. Row ``k`` is restored after."""
+    ut, ab, ur = tb[0], tb[2], tb[5]
+    acc = s.acc[1]
+    for c in range(N_AC):
+        acc[c] = s.acc[0, c]
+    extra = tb[3][R_TURNS] - s.g[G_TURN] + 1
+    if k < n0:
+        piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, -1)
+    s.pc[k, PC_SPOT] = spot
+    s.pc[k, PC_UNIT] = u
+    s.pc[k, PC_AGE] = age
+    if new:
+        s.pc[k, PC_PENDING] = 1
+        s.pc[k, PC_FRESH] = 1
+    piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, 1)
+    v = value_totals(
+        tb, weights, s.pi[p, I_POLICY], s.pc, max(n0, k + 1), s.wpc, s.wbl, s.bc, acc, gold,
+        s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN],
+    )  # fmt: skip
+    if k < n0:
+        for c in range(N_PC):
+            s.pc[k, c] = s.pc0[k, c]
+            s.wpc[k, c] = s.wpc0[k, c]
+    return v
+
+
+@hot
+def _restore_base(tb, s, n0):
+    """After a full ``value`` of an option: the base sketch back in ``s.pc`` / ``s.wpc``
+    and its projected levels in ``s.wbl`` / ``s.bc``."""
+    for i in range(n0):
+        for c in range(N_PC):
+            s.pc[i, c] = s.pc0[i, c]
+            s.wpc[i, c] = s.wpc0[i, c]
+    project_levels(tb[0], tb[1], tb[2], s.pc, n0, s.bl, s.wbl, s.bc)
 
 
 @hot
@@ -423,23 +519,45 @@ def _random_pick(s, n):
 def card_value(tb, weights, s, p, unit, n_players):
     """``Brain.card_value``: the kingdom with ``unit`` added pending and fresh on virtual
     spot 0, then 3 (cost paid), the better one; minus ``W_UNAFFORDABLE`` if unaffordable."""
+    n0, others = _sketch_base(tb, s, p)
+    return _card_value_from(tb, weights, s, p, unit, n0, others, n_players)
+
+
+@hot
+def _card_value_from(tb, weights, s, p, unit, n0, others, n_players):
+    """``card_value`` from the seat's base sketch (``_sketch_base``), which it keeps."""
     ut = tb[0]
-    n = _load(s, p)
     cost = ut[unit, U_COST]
     gold = s.pi[p, I_GOLD]
     best = -np.inf
     for spot in (0, BACK0):
-        s.pc[n, PC_SPOT] = spot
-        s.pc[n, PC_UNIT] = unit
-        s.pc[n, PC_AGE] = 0
-        s.pc[n, PC_PENDING] = 1
-        s.pc[n, PC_FRESH] = 1
-        v = _value(tb, weights, s, p, n + 1, gold - cost, n_players)
-        if v > best:
-            best = v
+        if _projects(ut, unit):
+            s.pc[n0, PC_SPOT] = spot
+            s.pc[n0, PC_UNIT] = unit
+            s.pc[n0, PC_AGE] = 0
+            s.pc[n0, PC_PENDING] = 1
+            s.pc[n0, PC_FRESH] = 1
+            v = _value(tb, weights, s, p, n0 + 1, gold - cost, n_players)
+            _restore_base(tb, s, n0)
+        else:
+            v = _changed_value(
+                tb, weights, s, p, n0, others, n0, spot, unit, 0, 1, gold - cost, n_players
+            )
+        best = max(best, v)
     if cost > gold:
         best -= weights[s.pi[p, I_POLICY], W_UNAFFORDABLE]
     return best
+
+
+@hot
+def _twin_before(tb, s, p, i):
+    """An earlier hand card than ``hand[i]`` is the same unit: every option of ``hand[i]``
+    has the value of that card's same option, so it cannot be the first best."""
+    u = tb[4][s.hand[p, i]]
+    twin = False
+    for j in range(i):
+        twin |= tb[4][s.hand[p, j]] == u
+    return twin
 
 
 @hot
@@ -521,13 +639,47 @@ def deploy_choice(tb, weights, s, p, n_opt, n_players):
         return 0
     if s.pi[p, I_POLICY] == P_RANDOM:
         return rng_below(s.rng, n_opt)
+    n0, others = _sketch_base(tb, s, p)
     best = -np.inf
     chosen = 0
     for i in range(n_opt):
-        n, gold = _sketch_move(s, p, s.opt[i, 0], s.opt[i, 1], s.opt[i, 2], tb)
-        v = _value(tb, weights, s, p, n, gold, n_players)
+        kind, a, b = s.opt[i, 0], s.opt[i, 1], s.opt[i, 2]
+        if kind == M_PLACE and _twin_before(tb, s, p, a):
+            continue
+        v = _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
+
+
+@hot
+def _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players):
+    """``value`` of the sketch after the deployment step (kind, a, b) (``Game.after_move``),
+    from the base sketch of ``_sketch_base``; in full (``_sketch_move``) when the step
+    changes the projection of the other pieces."""
+    ut = tb[0]
+    gold = s.pi[p, I_GOLD]
+    if kind == M_STOP:
+        return _base_value(tb, weights, s, p, n0, gold, n_players)
+    k = n0
+    for i in range(n0):
+        if s.pc0[i, PC_SPOT] == (a if kind == M_MOVE else b):
+            k = i
+    old = k < n0 and s.pc0[k, PC_PENDING] != 0 and _projects(ut, s.pc0[k, PC_UNIT])
+    if kind == M_MOVE:
+        if not old:
+            return _changed_value(
+                tb, weights, s, p, n0, others, k, b, s.pc0[k, PC_UNIT], s.pc0[k, PC_AGE], 0,
+                gold, n_players,
+            )  # fmt: skip
+    elif not old and not _projects(ut, tb[4][s.hand[p, a]]):
+        u = tb[4][s.hand[p, a]]
+        return _changed_value(
+            tb, weights, s, p, n0, others, k, b, u, 0, 1, gold - ut[u, U_COST], n_players
+        )
+    n, gold = _sketch_move(s, p, kind, a, b, tb)
+    v = _value(tb, weights, s, p, n, gold, n_players)
+    _restore_base(tb, s, n0)
+    return v
 
 
 @hot
@@ -538,10 +690,14 @@ def keep_choice(tb, weights, s, p, n_players):
         return 0
     if s.pi[p, I_POLICY] == P_RANDOM:
         return rng_below(s.rng, m + 1)  # m + 1 >= 2
+    n0, others = _sketch_base(tb, s, p)
     best = -np.inf
     chosen = 0
     for i in range(1, m + 1):
-        v = card_value(tb, weights, s, p, tb[4][s.hand[p, i - 1]], n_players)
+        if _twin_before(tb, s, p, i - 1):
+            continue
+        u = tb[4][s.hand[p, i - 1]]
+        v = _card_value_from(tb, weights, s, p, u, n0, others, n_players)
         if v > best:
             best = v
             chosen = i
@@ -574,17 +730,27 @@ def build_choice(tb, weights, s, p, n_opt, n_players):
         return 0
     if s.pi[p, I_POLICY] == P_RANDOM:
         return rng_below(s.rng, n_opt + 1)
+    n0, _ = _sketch_base(tb, s, p)
     best = -np.inf
     chosen = 0
     for i in range(n_opt + 1):
-        n = _load(s, p)
-        gold = s.pi[p, I_GOLD]
-        if i:
-            s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
-            gold -= s.bopt[i - 1, 3]
-        v = _value(tb, weights, s, p, n, gold, n_players)
+        v = _build_value(tb, weights, s, p, n0, i, n_players)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
+
+
+@hot
+def _build_value(tb, weights, s, p, n0, i, n_players):
+    """``value`` of construction option ``i`` (0: nothing, else ``s.bopt[i - 1]``) from the
+    base sketch (``_sketch_base``): the pieces' totals do not depend on the levels."""
+    gold = s.pi[p, I_GOLD]
+    b = s.bopt[i - 1, 0] if i else 0
+    if i:
+        s.bl[b] = s.bopt[i - 1, 1]
+        gold -= s.bopt[i - 1, 3]
+    project_levels(tb[0], tb[1], tb[2], s.pc, n0, s.bl, s.wbl, s.bc)
+    s.bl[b] = s.blevel[p, b]
+    return _base_value(tb, weights, s, p, n0, gold, n_players)
 
 
 @hot
@@ -1136,9 +1302,10 @@ def income(tb, s, n_players):
 
 
 @hot
-def payment(tb, s, p, b, level, upgrade):
-    """``Game.payment``: the cheapest gold payment for building ``b`` to ``level``, -1 if
-    impossible (the first cheapest of the gold/resource choices; gold held not checked)."""
+def payment_facts(tb, s, p):
+    """What ``Game.payment`` reads of seat ``p`` (the same for every building it may build):
+    (production of wood, food, crystal, the land cost of a new building, the resources
+    (bit mask) that may be paid in gold). The land cost is 0 with a ``no_land_cost`` unit."""
     ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
     n = _load(s, p)
     prod0, prod1, prod2 = production(ut, bt, s.pc, n, s.bl)
@@ -1155,10 +1322,19 @@ def payment(tb, s, p, b, level, upgrade):
     for c in range(bt.shape[0]):
         if s.blevel[p, c]:
             owned += 1
-    land = 0
-    if not free_land and (not upgrade or rules[R_LAND_ON_UPGRADE]):
-        land = rules[R_LAND_COST] * owned
-    return _cheapest(bt, rules, b, level, upgrade, land, subst, prod0, prod1, prod2)
+    land = 0 if free_land else rules[R_LAND_COST] * owned
+    return prod0, prod1, prod2, land, subst
+
+
+@hot
+def payment(tb, facts, b, level, upgrade):
+    """``Game.payment``: the cheapest gold payment for building ``b`` to ``level``, -1 if
+    impossible (the first cheapest of the gold/resource choices; gold held not checked),
+    with the seat's ``payment_facts``."""
+    prod0, prod1, prod2, land, subst = facts
+    if upgrade and not tb[3][R_LAND_ON_UPGRADE]:
+        land = 0
+    return _cheapest(tb[1], tb[3], b, level, upgrade, land, subst, prod0, prod1, prod2)
 
 
 @hot
@@ -1213,6 +1389,7 @@ def construction(tb, weights, s, n_players, turn):
     _freeze(tb, s, n_players)
     for p in range(n_players):
         n_opt = 0
+        facts = payment_facts(tb, s, p)
         for b in range(bt.shape[0]):
             lv = s.blevel[p, b]
             if lv == LEVELS:
@@ -1221,7 +1398,7 @@ def construction(tb, weights, s, n_players, turn):
                 if lv == 1 and level == 1:
                     continue
                 upgrade = lv == 1
-                n_opt = offer(s, p, n_opt, b, level, upgrade, payment(tb, s, p, b, level, upgrade))
+                n_opt = offer(s, p, n_opt, b, level, upgrade, payment(tb, facts, b, level, upgrade))
         k = build_choice(tb, weights, s, p, n_opt, n_players)
         if not k:
             continue

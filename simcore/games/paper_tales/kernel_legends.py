@@ -121,7 +121,6 @@ from .kernel import (
     _add_opt,
     _apply_move,
     _build,
-    _cheapest,
     _die_and_age,
     _dying,
     _fight_seat,
@@ -146,6 +145,7 @@ from .kernel import (
     best_save,
     first_best,
     offer,
+    payment,
     recruitment,
     seat_violation,
     tally_broken,
@@ -200,7 +200,6 @@ from .tables import (
     R_DISCARD_IS_DEATH,
     R_KEEP,
     R_LAND_COST,
-    R_LAND_ON_UPGRADE,
     R_SHAPE_FREE,
     R_SHAPE_ON_DEPLOY,
     R_TURNS,
@@ -1044,12 +1043,14 @@ def _set_art(ls, i, x, done):
 def _project_in_place(tb, lx, s, ls, n, na):
     """``Brain.project`` of the sketch, written back into it (pending flags cleared):
     (gold gained, deployment LP gained)."""
-    gold, bonus = l_project(
+    gold, bonus, projected = l_project(
         tb[0], tb[1], tb[2], lx[0], s.pc, n, ls.pdone, s.bl, ls.sa, na, ls.zx, s.wpc, s.wbl
     )
     for i in range(n):
-        for c in range(N_PC):
-            s.pc[i, c] = s.wpc[i, c]
+        if projected:
+            for c in range(N_PC):
+                s.pc[i, c] = s.wpc[i, c]
+        s.pc[i, PC_PENDING] = 0
     for b in range(s.bl.shape[0]):
         s.bl[b] = s.wbl[b]
     for i in range(na):
@@ -1321,9 +1322,11 @@ def income_l(tb, lx, s, ls, n_players):
 
 
 @hot_outline
-def payment_l(tb, lx, s, ls, p, b, level, upgrade):
-    """``Game.payment`` (Legends): land discounts and gold substitutions of units, building
-    faces of the set and artifacts; -1 if impossible."""
+def payment_facts_l(tb, lx, s, ls, p):
+    """``kernel.payment_facts`` of a Legends seat (what ``Game.payment`` reads, the same for
+    every building): its production with the artifacts', and the land cost and gold
+    substitutions with the land discounts of units, building faces of the set and
+    artifacts. ``kernel.payment`` prices each building from it."""
     ut, bt, ab, rules, xt = tb[0], tb[1], tb[2], tb[3], lx[0]
     n, nz, wood, food, crystal, _ = _facts(tb, lx, s, ls, p)
     land = (False, 0, 0)  # (no land cost, discount, substitutable resources)
@@ -1342,10 +1345,8 @@ def payment_l(tb, lx, s, ls, p, b, level, upgrade):
     for c in range(bt.shape[0]):
         if s.blevel[p, c]:
             owned += 1
-    gold = 0
-    if not free_land and (not upgrade or rules[R_LAND_ON_UPGRADE]):
-        gold = max(0, rules[R_LAND_COST] * owned - discount)
-    return _cheapest(bt, rules, b, level, upgrade, gold, subst, wood, food, crystal)
+    gold = 0 if free_land else max(0, rules[R_LAND_COST] * owned - discount)
+    return wood, food, crystal, gold, subst
 
 
 @hot
@@ -1371,6 +1372,7 @@ def construction_l(tb, lx, weights, s, ls, n_players, turn):
     _lfreeze(tb, lx, s, ls, n_players)
     for p in range(n_players):
         n_opt = 0
+        facts = payment_facts_l(tb, lx, s, ls, p)
         for b in range(bt.shape[0]):
             lv = s.blevel[p, b]
             if not ls.inset[b] or lv == LEVELS:
@@ -1379,7 +1381,7 @@ def construction_l(tb, lx, weights, s, ls, n_players, turn):
                 if lv == 1 and level == 1:
                     continue
                 upgrade = lv == 1
-                gold = payment_l(tb, lx, s, ls, p, b, level, upgrade)
+                gold = payment(tb, facts, b, level, upgrade)
                 n_opt = offer(s, p, n_opt, b, level, upgrade, gold)
         k = build_l(tb, lx, weights, s, ls, p, n_opt, n_players)
         if k:
