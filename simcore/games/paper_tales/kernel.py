@@ -550,17 +550,6 @@ def _card_value_from(tb, weights, s, p, unit, n0, others, n_players):
 
 
 @hot
-def _twin_before(tb, s, p, i):
-    """An earlier hand card than ``hand[i]`` is the same unit: every option of ``hand[i]``
-    has the value of that card's same option, so it cannot be the first best."""
-    u = tb[4][s.hand[p, i]]
-    twin = False
-    for j in range(i):
-        twin |= tb[4][s.hand[p, j]] == u
-    return twin
-
-
-@hot
 def _draft_value(tb, weights, s, p, card, n_players, lx, ls):
     """``Brain.draft_value``: ``card_value`` once per (seat, unit) and Recruitment phase.
     ``lx`` / ``ls`` (Legends tables and state; None in a base game, where numba prunes the
@@ -644,8 +633,6 @@ def deploy_choice(tb, weights, s, p, n_opt, n_players):
     chosen = 0
     for i in range(n_opt):
         kind, a, b = s.opt[i, 0], s.opt[i, 1], s.opt[i, 2]
-        if kind == M_PLACE and _twin_before(tb, s, p, a):
-            continue
         v = _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
@@ -694,8 +681,6 @@ def keep_choice(tb, weights, s, p, n_players):
     best = -np.inf
     chosen = 0
     for i in range(1, m + 1):
-        if _twin_before(tb, s, p, i - 1):
-            continue
         u = tb[4][s.hand[p, i - 1]]
         v = _card_value_from(tb, weights, s, p, u, n0, others, n_players)
         if v > best:
