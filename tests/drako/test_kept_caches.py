@@ -13,7 +13,7 @@ import importlib.util
 from pathlib import Path
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from simcore.games.drako import incremental, policies, scoring
@@ -42,6 +42,8 @@ def seat(s, p):
         kmask=s.seat_kmask[p],
         dtame=s.seat_dtame[p],
         kfacts=s.seat_kfacts[p],
+        goal=s.seat_goal[p],
+        ready=s.seat_ready[p],
         prow=s.seat_prow[p],
     )
 
@@ -123,6 +125,18 @@ def test_caches_follow_the_owners_actions(data, case, actions) -> None:
         min_size=1,
         max_size=40,
     ),
+)
+@example(  # found by CI: seat 2's Legend caches kept while seat 0 loaded its own
+    preset="brief",
+    grids=[[0] * CELLS, [0] * CELLS, [0] * 12 + [4, 0, 0, 0], [0] * CELLS],
+    ups=[
+        [False] * CELLS,
+        [False] * CELLS,
+        [False] * 12 + [True, False, False, False],
+        [False] * CELLS,
+    ],
+    river=list(range(8)),
+    steps=[(2, 0, 2, 0), (0, 0, 0, 0), (2, 0, 1, 0)],
 )
 def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) -> None:
     """... and the Legend caches after an action, when ``after_action`` kept them
