@@ -13,6 +13,9 @@ which keep its mask in step. ``GameState`` gives tests and tools named 2-D views
 
 from __future__ import annotations
 
+import contextlib
+import mmap
+import sys
 from typing import NamedTuple
 
 import numpy as np
@@ -892,22 +895,58 @@ class ChunkOut(NamedTuple):
 
 
 def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
-    """Allocate the result buffers of a chunk (in Python, before the kernel runs)."""
+    """Allocate the result buffers of a chunk (in Python, before the kernel runs), zeroed
+    and already backed by memory (``zeroed_buffers``)."""
     n, P = n_games, n_players
     return ChunkOut(
-        np.zeros((n, P), np.int16),
-        np.zeros((n, P, N_BREAKDOWN), np.int16),
-        np.zeros((n, P), np.int8),
-        np.zeros((n, P), np.int8),
-        np.zeros(n, np.int16),
-        np.zeros((n, P, PICKS), np.int16),
-        np.zeros((n, P, PICKS), np.int8),
-        np.zeros((n, P, PICKS), np.int8),
-        np.zeros((n, P, PICKS), np.bool_),
-        np.zeros((n, P, PICKS), np.bool_),
-        np.zeros((n, P, PICKS), np.int16),
-        np.zeros(n, np.int8),
+        *zeroed_buffers(
+            [
+                ((n, P), np.int16),
+                ((n, P, N_BREAKDOWN), np.int16),
+                ((n, P), np.int8),
+                ((n, P), np.int8),
+                ((n,), np.int16),
+                ((n, P, PICKS), np.int16),
+                ((n, P, PICKS), np.int8),
+                ((n, P, PICKS), np.int8),
+                ((n, P, PICKS), np.bool_),
+                ((n, P, PICKS), np.bool_),
+                ((n, P, PICKS), np.int16),
+                ((n,), np.int8),
+            ]
+        )
     )
+
+
+#: Linux ``madvise(MADV_POPULATE_WRITE)`` (5.14+; Python 3.11's ``mmap`` does not name it).
+MADV_POPULATE_WRITE = 23
+#: Below this many bytes the buffers are plain ``np.zeros`` (a few pages fault cheaply).
+POPULATE_MIN_BYTES = 1 << 20
+
+
+def zeroed_buffers(specs: list[tuple[tuple[int, ...], type]]) -> list[np.ndarray]:
+    """Zeroed C-contiguous arrays of the given (shape, dtype)s. A large chunk's buffers
+    share one anonymous mapping whose pages are allocated by one ``madvise`` call before
+    the kernel writes them: one page fault per 4 KiB page in the kernel's threads cost
+    ~2.5 ms of CPU per MB on the benchmark machine, ~2 µs a game (10% of a greedy game),
+    against ~0.3 ms per MB populated at once. Elsewhere (no ``madvise``, an older kernel)
+    the pages simply fault in as they are written."""
+    sizes = [int(np.prod(shape)) * np.dtype(dtype).itemsize for shape, dtype in specs]
+    offsets = []
+    total = 0
+    for size in sizes:
+        offsets.append(total)
+        total += -(-size // 64) * 64  # each array 64-byte aligned
+    if total < POPULATE_MIN_BYTES or not hasattr(mmap, "MAP_PRIVATE"):
+        return [np.zeros(shape, dtype) for shape, dtype in specs]
+    buf = mmap.mmap(-1, total, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):  # older kernel: the pages fault in when written
+            buf.madvise(MADV_POPULATE_WRITE)
+    return [
+        np.frombuffer(buf, dtype, int(np.prod(shape)), offset).reshape(shape)
+        for (shape, dtype), offset in zip(specs, offsets, strict=True)
+    ]
 
 
 @alloc  # the block scratch
