@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from simcore.games.drako import incremental, policies, scoring
+from simcore.games.drako import incremental, kernel, policies, scoring
 from simcore.games.drako.kernel import new_state
 from simcore.games.drako.tables import CELLS, N_KINDS, N_LEGENDS, Kind, compile_tables
 
@@ -120,7 +120,7 @@ def test_caches_follow_the_owners_actions(data, case, actions) -> None:
             st.integers(0, P - 1),
             st.integers(0, CELLS - 1),
             st.integers(0, N_KINDS - 1),
-            st.integers(0, 2),
+            st.integers(0, 3),
         ),
         min_size=1,
         max_size=40,
@@ -140,19 +140,43 @@ def test_caches_follow_the_owners_actions(data, case, actions) -> None:
 )
 def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) -> None:
     """... and the Legend caches after an action, when ``after_action`` kept them
-    (``incremental.claims_after_card``), are the ones a fresh ``load_claims`` finds."""
+    (``incremental.claims_after_card``), or after a claim refilled a river slot
+    (``kernel._claim``, ``incremental.claims_after_river``: at once for the loaded seat, at
+    its next ``load_seat`` for the others), are the ones a fresh ``load_claims`` finds."""
     tb = tuple(compile_tables(data, preset, P))
     s = new_state(P, 80)
     s.river[:8] = river
+    rest = [g for g in range(N_LEGENDS) if g not in river]
+    s.ldeck[: len(rest)] = rest
+    s.meta[policies.M_LD_N] = len(rest)
     s.grid[:] = np.array(grids, dtype=np.int32)
     s.up[:] = np.array(ups, dtype=np.int32)
     s.meta[policies.M_LOADED] = -1
     s.policy[:] = [GREEDY, GREEDY, GREEDY, int(policies.Policy.RANDOM)]  # random: never kept
-    for p, c, k, what in steps:  # what: 0 a placement, 1 a reveal, 2 only look (a decision)
+
+    def assert_fresh_claims(p, where):
+        kept = claim_caches(seat(s, p))
+        policies.park(s)  # a fresh load of the kingdom, then of its Legends
+        s.kept[p] = 0
+        policies.load_seat(tb, seat(s, p), p)
+        policies.seat_claims(tb, seat(s, p))
+        assert kept == claim_caches(seat(s, p)), where
+
+    # what: 0 a placement, 1 a reveal, 2 only look (a decision), 3 a claim of slot c % 8
+    for p, c, k, what in steps:
         sp = seat(s, p)
         policies.load_seat(tb, sp, p)
         vis = int(scoring.visible_mask(s.up[p]))
         assert_same_caches(tb, sp, s.grid[p], vis, (preset, p, c, k, what))
+        if s.meta[policies.M_CLAIMS_OK]:  # kept Legend caches (after claims: refreshed)
+            assert_fresh_claims(p, (preset, p, c, k, what, "kept"))
+        if what == 3:
+            if k % 2 == 0:  # a decision looked at the Legends before the claim
+                policies.seat_claims(tb, sp)
+            kernel._claim(tb, sp, p, c % 8)
+            if s.meta[policies.M_CLAIMS_OK]:  # the loaded Legend caches followed the river
+                assert_fresh_claims(p, (preset, p, c, k, what, "claim"))
+            continue
         incremental.load_pair_row(tb, sp, s.grid[p], c)
         incremental.load_pair_row(tb, sp, s.grid[p], (c + 7) % CELLS)
         if what == 2:
@@ -167,12 +191,7 @@ def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) ->
             policies.load_seat(tb, seat(s, (p + 1) % P), (p + 1) % P)
         policies.after_action(tb, sp, p, c, o)
         if s.meta[policies.M_CLAIMS_OK]:  # the Legend caches followed the card
-            kept = claim_caches(sp)
-            policies.park(s)  # a fresh load of the kingdom, then of its Legends
-            s.kept[p] = 0
-            policies.load_seat(tb, sp, p)
-            policies.seat_claims(tb, sp)
-            assert kept == claim_caches(sp), (preset, p, c, k, what)
+            assert_fresh_claims(p, (preset, p, c, k, what))
     for p in range(P):
         sp = seat(s, p)
         policies.load_seat(tb, sp, p)

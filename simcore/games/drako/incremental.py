@@ -401,6 +401,14 @@ def legend_links(tb, s, i, a, b, orth, zone):
 
 
 @hot
+def portal_counts(tb, a, b, orth):
+    """Does a Legend centre of kind ``a`` count ``b`` cards through portals
+    (``legend_links`` not limited to the neighbours)?"""
+    kind_blind, rules = tb[1], tb[9]
+    return not (orth or kind_blind[a] or (kind_blind[b] and rules[R_LEGEND_GOBLIN_VIA_PORTAL] == 0))
+
+
+@hot
 def best_claim_after(tb, s, c, k, zone):
     """``policies.best_claim`` of the loaded kingdom once kind ``k`` is face up on ``c``
     (``c`` = -1: as it is): points of the best river Legend it meets, 0 if none."""
@@ -441,10 +449,18 @@ def claim_gain(tb, s, c, k, zone, b_claim):
             useful = (legend[g, LG_KINDS] >> k) & 1 != 0
         elif k != K_PORTAL:
             useful = legend[g, LG_CENTRE] == k or legend[g, LG_AROUND] == k
-        else:  # new links join only zone cards: the zone must hold both kinds
-            zs = zone & ~(1 << c)
-            a, b = legend[g, LG_CENTRE], legend[g, LG_AROUND]
-            useful = (zs & s.kmask[a]) != 0 and (zs & s.kmask[b]) != 0
+        else:  # new links join only zone cards: the zone must hold both kinds (two cards of
+            zs = zone & ~(1 << c)  # one kind for a Legend of that kind), and the Legend
+            a, b = legend[g, LG_CENTRE], legend[g, LG_AROUND]  # must count portal links
+            if a == b:
+                useful = popcount(zs & s.kmask[a]) >= 2
+            else:
+                useful = (zs & s.kmask[a]) != 0 and (zs & s.kmask[b]) != 0
+            if useful:
+                orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
+                useful = portal_counts(tb, a, b, orth) or (
+                    legend[g, LG_EITHER] != 0 and portal_counts(tb, b, a, orth)
+                )
         if useful and legend_met_after(tb, s, g, c, k, zone):
             best = pts
     return best
@@ -627,16 +643,42 @@ def claims_after_card(tb, s, k, o):
     """``load_claims`` once ``change_kingdom`` put the non-portal kind ``k`` where the
     non-portal kind ``o`` was (-1: a face-down card), its caches holding the kingdom before:
     a card that is no portal changes no link, so only the slots of the Legends naming ``k``
-    or ``o`` (``names_card``) can change; the others keep their ``ready`` rows and met bit."""
+    or ``o`` (``names_card``) can change; the others keep their ``ready`` rows and met bit
+    (and when no Legend names them, the goals and the best claim stay as they are)."""
     legend = tb[6]
-    present = present_kinds(s)
+    present = -1  # the kinds shown, once a slot needs them
     met = s.kfacts[KF_MET]
+    named = False
     for slot in range(tb[9][R_LEGEND_ROW]):
         g = s.river[slot]
         if g >= 0 and names_card(legend, g, k, o):
+            if not named:
+                present = present_kinds(s)
+                named = True
             met &= ~(1 << slot)
             if load_slot(tb, s, slot, present):
                 met |= 1 << slot
+    if named:
+        load_goals(tb, s, met)
+    else:  # no river Legend names k or o: Legends met, goals and best claim as they were
+        s.kfacts[KF_GAIN_ROWS] = 0
+        s.kfacts[KF_NEAR_OK] = 0
+
+
+@hot
+def claims_after_river(tb, s, slots):
+    """``load_claims`` once the Legends of the river ``slots`` (bitmask) changed (a claim
+    refilled them), its caches holding the kingdom as it is and the river before: only
+    those slots' ``ready`` rows and met bits can change, then the goals and the best claim."""
+    present = present_kinds(s)
+    met = s.kfacts[KF_MET]
+    m = slots
+    while m:
+        slot = trailing_zeros(m)
+        m &= m - 1
+        met &= ~(1 << slot)
+        if load_slot(tb, s, slot, present):
+            met |= 1 << slot
     load_goals(tb, s, met)
 
 
@@ -794,16 +836,39 @@ def load_gain_row(tb, s, k):
                 if k == b:
                     cells |= s.ready[slot, way]
                 if k == a:
-                    for c in range(CELLS):
-                        links = legend_links(tb, s, c, a, b, orth, 0)
-                        if popcount(links & vis & s.kmask[b]) >= legend[g, LG_COUNT]:
-                            cells |= 1 << c
+                    cells |= centre_cells(tb, s, a, b, orth, legend[g, LG_COUNT], vis)
         pts = legend[g, LG_POINTS]
         while cells:
             c = trailing_zeros(cells)
             cells &= cells - 1
             s.gain[k, c] = max(s.gain[k, c], pts)
     s.kfacts[KF_GAIN_ROWS] |= 1 << k
+
+
+@hot
+def centre_cells(tb, s, a, b, orth, count, vis):
+    """The cells where a centre of kind ``a`` would count at least ``count`` visible cards
+    of kind ``b`` (``legend_links``), whatever the cell holds now. The links of one Legend are
+    symmetric (neighbours, or ``reach``: the same choice for every cell), so for ``count``
+    1 or 2 they are the cells linked to at least that many ``b`` cards: one pass over the
+    ``b`` cards instead of one over the 16 cells."""
+    if count == 1 or count == 2:
+        once = 0
+        twice = 0
+        m = s.kmask[b]
+        while m:
+            j = trailing_zeros(m)
+            m &= m - 1
+            links = legend_links(tb, s, j, a, b, orth, 0)
+            twice |= once & links
+            once |= links
+        return once if count == 1 else twice
+    cells = 0
+    for c in range(CELLS):
+        links = legend_links(tb, s, c, a, b, orth, 0)
+        if popcount(links & vis & s.kmask[b]) >= count:
+            cells |= 1 << c
+    return cells
 
 
 @hot

@@ -22,7 +22,7 @@ from numba import prange
 from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_shuffle, rng_start
 
-from .incremental import N_KFACTS
+from .incremental import N_KFACTS, claims_after_river
 from .policies import (
     M_CLAIMS_LEFT,
     M_CLAIMS_OK,
@@ -133,6 +133,8 @@ class GameState(NamedTuple):
     xmask: np.ndarray  # int64[N_KINDS]: memo: cells whose ``xval`` is set, per kind
     kept: np.ndarray  # int32[P]: 1 when the seat's caches hold its kingdom as it is
     kept_claims: np.ndarray  # int32[P]: 1 when its Legend caches hold them for the river too
+    dirty: np.ndarray  # int64[P]: river slots refilled since (``_claim``): the seat's kept
+    # Legend caches are those of the river before, but for these slots
     seat_reach: np.ndarray  # int64[P, CELLS]: every seat's kingdom caches, kept between its
     seat_kmask: np.ndarray  # int64[P, N_KINDS]: turns (``policies.load_seat``); the fields
     seat_dtame: np.ndarray  # int32[P, CELLS, N_KINDS]: above are views of one seat's rows
@@ -199,6 +201,7 @@ def new_state(n_players, deck_size):
         z(N_KINDS, np.int64),
         z(P, np.int32),
         z(P, np.int32),
+        z(P, np.int64),
         seat_reach,
         seat_kmask,
         seat_dtame,
@@ -258,6 +261,7 @@ def seat_view(s, p):
         s.xmask,
         s.kept,
         s.kept_claims,
+        s.dirty,
         s.seat_reach,
         s.seat_kmask,
         s.seat_dtame,
@@ -355,25 +359,32 @@ def count_seen(s, n_players):
 
 
 @hot
-def _claim(s, p, slot):
+def _claim(tb, s, p, slot):
     """Player ``p`` takes the Legend of river ``slot``; the slot is refilled while the
-    legend deck lasts."""
+    legend deck lasts. Every seat's kept Legend caches miss that slot (``s.dirty``); the
+    loaded ones (``p``'s, ``s`` being its ``seat_view``) follow it at once
+    (``incremental.claims_after_river``)."""
     k = s.claim_n[p]
     s.claim_g[p, k] = s.river[slot]
     s.claim_t[p, k] = s.meta[M_TURN]
     s.claim_n[p] = k + 1
     s.meta[M_CLAIMS_LEFT] -= 1
-    s.meta[M_CLAIMS_OK] = 0  # the river changes: every seat's Legend caches are stale
-    for q in range(s.kept_claims.shape[0]):
-        s.kept_claims[q] = 0
+    for q in range(s.dirty.shape[0]):
+        s.dirty[q] |= 1 << slot
     s.meta[M_MEMO_OK] = 0
-    s.meta[M_MET_OK] = 0
     n = s.meta[M_LD_N]
     if n > 0:
         s.river[slot] = s.ldeck[n - 1]
         s.meta[M_LD_N] = n - 1
     else:
         s.river[slot] = -1
+    if s.meta[M_CLAIMS_OK] != 0 and s.meta[M_LOADED] == p:
+        claims_after_river(tb, s, s.dirty[p])
+        s.dirty[p] = 0
+        s.meta[M_MET_OK] = 1
+    else:
+        s.meta[M_CLAIMS_OK] = 0
+        s.meta[M_MET_OK] = 0
 
 
 @hot
@@ -445,7 +456,7 @@ def take_turn(tb, weights, s, p):
         n_slots = claimable(tb, s, p)
         slot = claim_before(tb, s, p, n_slots, source, p_cell)
         if slot >= 0:
-            _claim(s, p, slot)
+            _claim(tb, s, p, slot)
     if source == SRC_DISCARD:
         s.meta[M_DISC_N] -= 1
         card = s.discard[s.meta[M_DISC_N]]
@@ -469,7 +480,7 @@ def take_turn(tb, weights, s, p):
             n_slots = claimable(tb, s, p)
             if n_slots == 0:
                 break
-            _claim(s, p, claim_after(tb, s, p, n_slots))
+            _claim(tb, s, p, claim_after(tb, s, p, n_slots))
     if s.meta[M_DECK_N] == 0:
         _reshuffle(s, rules[R_KEEP_TOP] != 0)
     return 1 if final else 0
@@ -598,6 +609,8 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
     s.meta[M_MET_OK] = 0
     for p in range(n_players):
         s.kept[p] = 0
+        s.kept_claims[p] = 0
+        s.dirty[p] = 0
     max_turns = tb[9][R_TURN_CAP] * n_players
     violation = 0
     if check:

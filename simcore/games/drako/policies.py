@@ -82,6 +82,7 @@ from .incremental import (  # noqa: E402
     best_claim_changed,
     change_kingdom,
     claims_after_card,
+    claims_after_river,
     dragon_score,
     evaluate_change,
     gain_of,
@@ -176,6 +177,9 @@ def load_seat(tb, s, p):
         claims = 1  # shared (another seat's now)
         s.kfacts[KF_GAIN_ROWS] = 0
         s.kfacts[KF_NEAR_OK] = 0
+        if s.dirty[p] != 0:  # river slots refilled since: only those checked again
+            claims_after_river(tb, s, s.dirty[p])
+    s.dirty[p] = 0  # else ``load_claims`` will check every slot
     s.meta[M_LOADED] = p
     s.meta[M_CLAIMS_OK] = claims
     s.meta[M_MEMO_OK] = 0
@@ -214,6 +218,9 @@ def seat_claims(tb, s):
     if s.meta[M_CLAIMS_OK] == 0:
         load_claims(tb, s)
         s.meta[M_CLAIMS_OK] = 1
+        p = s.meta[M_LOADED]
+        if p >= 0:
+            s.dirty[p] = 0  # every slot checked
     return s.kfacts[KF_BCLAIM]
 
 
