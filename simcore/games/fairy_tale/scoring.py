@@ -125,12 +125,8 @@ def gain_if_added(kt, st, c, own, ownf, n_players, p, strict):
             + kt[ix(K_GAIN_C + c)] * n
         )
     else:
-        before = n * copy_value(kt, st, c, own, ownf, n_players, p, strict) if n else 0
-        st[ix(own + c)] += 1
-        st[ix(ownf + f)] += 1
-        d = (n + 1) * copy_value(kt, st, c, own, ownf, n_players, p, strict) - before
-        st[ix(own + c)] -= 1
-        st[ix(ownf + f)] -= 1
+        before, after = _values_around(kt, st, c, c, f, own, ownf, n_players, p, strict)
+        d = (n + 1) * after - n * before
     # Each copy of a card u counting c gains per(u). The first DEP_W entries are cards or
     # NO_CARD (count 0): no test, no loop exit to mispredict.
     deps = K_COUNT_DEPS + c * MC
@@ -161,13 +157,47 @@ def _dep_change(kt, st, c, f, u, own, ownf, n_players, p, strict):
     m = st[ix(own + u)]
     if m == 0:
         return 0
-    b = copy_value(kt, st, u, own, ownf, n_players, p, strict)
-    st[ix(own + c)] += 1
-    st[ix(ownf + f)] += 1
-    a = copy_value(kt, st, u, own, ownf, n_players, p, strict)
-    st[ix(own + c)] -= 1
-    st[ix(ownf + f)] -= 1
-    return m * (a - b)
+    before, after = _values_around(kt, st, u, c, f, own, ownf, n_players, p, strict)
+    return m * (after - before)
+
+
+@hot_inline
+def _values_around(kt, st, u, c, f, own, ownf, n_players, p, strict):
+    """(``copy_value(u)``, ``copy_value(u)`` with one more face-up ``c`` of faction ``f``),
+    for a card ``u`` without a closed-form gain (``K_GAIN_SLOW``: quest, majority quest,
+    majority; only those read other cards' counts), computed from the counts as they are: no
+    count is changed, and the other players are read once."""
+    kind = kt[ix(K_VALUE + u)]
+    points = kt[ix(K_POINTS + u)]
+    if kind == V_QUEST_CARDS:
+        ok_before = True
+        ok_after = True
+        for k in range(MAX_NEEDS):
+            need = kt[ix(K_NEED0 + k * MC + u)]
+            if need >= 0:
+                held = st[ix(own + need)]
+                ok_before = ok_before and held > 0
+                ok_after = ok_after and (held > 0 or need == c)
+        return (points if ok_before else 0), (points if ok_after else 0)
+    if kind == V_QUEST_MAJORITY:  # the most face-up cards of faction g
+        g = kt[ix(K_MAJ_FACTION + u)]
+        mine = st[ix(ownf + g)]
+        after = mine + 1 if f == g else mine
+        others = FCNT + g
+        stride = NF
+    else:  # V_MAJORITY: the most face-up copies of u
+        mine = st[ix(own + u)]
+        after = mine + 1 if u == c else mine
+        others = CNT + u
+        stride = MC
+    most = 0  # the others' largest count; a majority needs more (or as many, if not strict)
+    for q in range(n_players):
+        if q != p:
+            most = max(most, st[ix(others + q * stride)])
+    least = most + 1 if strict else most
+    return (points if mine > 0 and mine >= least else 0), (
+        points if after > 0 and after >= least else 0
+    )
 
 
 @hot
