@@ -77,8 +77,6 @@ from .layout import (
     SM_DCNT,
     SM_HYP,
     SM_SIZE,
-    SPARE,
-    SPARE_N,
     STATE_FIXED,
     TAB,
     TAB_N,
@@ -301,7 +299,19 @@ def _decide(kt, km, weights, st, sm, decision, cand, n, n_players, p, use_hyp, n
     if plain(w, decision):  # one outlined call less per decision (greedy)
         face_down = sm[ix(SM_DCNT + p)]
         return choose_plain(
-            w[0], w[1], kt, km, st, cand, n, own, ownf, held, face_down, n_players, p
+            np.int64(w[0]),
+            np.int64(w[1]),
+            kt,
+            km,
+            st,
+            cand,
+            n,
+            own,
+            ownf,
+            held,
+            face_down,
+            n_players,
+            p,
         )
     return choose(
         policy, w, decision, kt, km, st, sm, cand, n, own, ownf, held, n_players, p, neighbour
@@ -337,7 +347,9 @@ def _beginner_start(kt, st, sm, n_players, deck_size, top):
 def _draft(kt, km, weights, st, sm, n_players, rnd, hand_size, top, pick_offset):
     """Deal ``hand_size`` cards each; pick one at a time, passing left (seat+1) in rounds
     1 and 3 and right (seat-1) in rounds 2 and 4, until every card is kept. Picks are
-    numbered 1..20 (``pick_offset`` = 1 when a beginner starting card came first)."""
+    numbered 1..20 (``pick_offset`` = 1 when a beginner starting card came first). A hand
+    stays where it was dealt (row h of ``HAND``/``HAND_N``): passing it moves which seat
+    reads it, seat p reading row ``p - step * direction`` (mod n)."""
     for p in range(n_players):
         for k in range(hand_size):
             st[ix(HAND + p * DEAL + k)] = st[ix(DECK + top)]
@@ -345,10 +357,15 @@ def _draft(kt, km, weights, st, sm, n_players, rnd, hand_size, top, pick_offset)
         st[ix(HAND_N + p)] = hand_size
         st[ix(KEPT_N + p)] = 0
     direction = 1 if rnd % 2 == 0 else n_players - 1  # q = p + direction - (n if >= n)
-    for step in range(hand_size):
+    back = n_players - direction  # the row a seat reads moves by -direction a step
+    shift = 0  # seat p reads row p + shift (mod n)
+    for _ in range(hand_size):
         for p in range(n_players):
-            hand = HAND + p * DEAL
-            n = st[ix(HAND_N + p)]
+            h = p + shift
+            if h >= n_players:
+                h -= n_players
+            hand = HAND + h * DEAL
+            n = st[ix(HAND_N + h)]
             neighbour = p + direction
             if neighbour >= n_players:
                 neighbour -= n_players
@@ -356,7 +373,7 @@ def _draft(kt, km, weights, st, sm, n_players, rnd, hand_size, top, pick_offset)
             c = st[ix(hand + i)]
             for j in range(i, n - 1):
                 st[ix(hand + j)] = st[ix(hand + j + 1)]
-            st[ix(HAND_N + p)] = n - 1
+            st[ix(HAND_N + h)] = n - 1
             pick = _receive(st, p, c, rnd, st[ix(PICK_N + p)] + 1 - pick_offset)
             k = st[ix(KEPT_N + p)]
             st[ix(KEPT + p * DEAL + k)] = c
@@ -364,20 +381,9 @@ def _draft(kt, km, weights, st, sm, n_players, rnd, hand_size, top, pick_offset)
             st[ix(KEPT_N + p)] = k + 1
             _count_up(st, sm, HYP + p * MC, SM_HYP + p, c)
             st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] += 1
-        if step < hand_size - 1:
-            for p in range(n_players):
-                q = p + direction
-                if q >= n_players:
-                    q -= n_players
-                m = st[ix(HAND_N + p)]
-                st[ix(SPARE_N + q)] = m
-                for j in range(m):
-                    st[ix(SPARE + q * DEAL + j)] = st[ix(HAND + p * DEAL + j)]
-            for p in range(n_players):
-                m = st[ix(SPARE_N + p)]
-                st[ix(HAND_N + p)] = m
-                for j in range(m):
-                    st[ix(HAND + p * DEAL + j)] = st[ix(SPARE + p * DEAL + j)]
+        shift += back
+        if shift >= n_players:
+            shift -= n_players
     return top
 
 

@@ -122,11 +122,9 @@ K_DECK_SIZE = K_N_CARDS + 1
 K_DECK = K_DECK_SIZE + 1  # the variant's deck, K_DECK_SIZE entries
 
 # --- st: game state (all int32) ---------------------------------------------------------------
-HAND = 0  # [P x DEAL] the hand each player is drafting from
+HAND = 0  # [P x DEAL] the hands being drafted (row h: the hand dealt to seat h)
 HAND_N = HAND + P * DEAL  # [P]
-SPARE = HAND_N + P  # [P x DEAL] buffer for passing hands
-SPARE_N = SPARE + P * DEAL  # [P]
-KEPT = SPARE_N + P  # [P x DEAL] cards kept this round
+KEPT = HAND_N + P  # [P x DEAL] cards kept this round
 KEPT_PICK = KEPT + P * DEAL  # [P x DEAL] pick number (index into PICK_*) of each kept card
 KEPT_N = KEPT_PICK + P * DEAL  # [P]
 TAB = KEPT_N + P  # [P x TABLEAU] tableau cards in the order played

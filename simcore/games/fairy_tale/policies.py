@@ -459,26 +459,40 @@ def choose_target(kt, st, decision, cand, n, own, ownf, n_players, p):
     return bi
 
 
+#: ``choose_plain`` weighs in integers: weights up to this size in absolute value keep every
+#: value exact (gains and effects are small integers), as in float64.
+MAX_PLAIN_WEIGHT = 1 << 20
+
+
 @hot
 def plain(w, decision):
-    """Do weights ``w`` (``policy_weights``) read only gain and effect in ``decision``, so
-    that ``choose_plain`` makes it?"""
+    """Do weights ``w`` (``policy_weights``) read only gain and effect in ``decision``, both
+    whole numbers (``choose_plain`` weighs in integers), so that ``choose_plain`` makes it?"""
     return (
         (decision == D_DRAFT or decision == D_PLAY)
         and w[W_HARM] == 0.0
         and w[W_SYNERGY] == 0.0
         and w[W_DENY] == 0.0
+        and _whole(w[W_GAIN])
+        and _whole(w[W_EFFECT])
     )
+
+
+@hot
+def _whole(x):
+    """Is ``x`` a whole number of at most ``MAX_PLAIN_WEIGHT`` in absolute value?"""
+    return abs(x) <= MAX_PLAIN_WEIGHT and x == np.floor(x)
 
 
 @hot_outline
 def choose_plain(w_gain, w_effect, kt, km, st, cand, n, own, ownf, held, face_down, n_players, p):
-    """``choose`` for a draft or play decision whose weights read only gain and effect
-    (``greedy``): the same values and the same first best, in a function a fraction of the
+    """``choose`` for a draft or play decision whose weights read only gain and effect and
+    are whole numbers (``plain``; ``greedy``): the same values (as integers, exactly what
+    ``choose`` computes in float64) and the same first best, in a function a fraction of the
     general one's size (it is most of a greedy game's time)."""
     down = DCNT + p * MC
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
-    best = -np.inf  # every finite value beats it: the first candidate is taken
+    best = np.iinfo(np.int64).min  # below every value: the first candidate is taken
     bi = 0
     seen = ZERO
     for i in range(n):
@@ -488,9 +502,9 @@ def choose_plain(w_gain, w_effect, kt, km, st, cand, n, own, ownf, held, face_do
         seen |= bit(c)
         gain = 0
         eff = 0
-        if w_gain != 0.0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
+        if w_gain != 0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
             gain = card_gain(kt, km, st, c, own, ownf, held, n_players, p, strict)
-        if w_effect != 0.0:
+        if w_effect != 0:
             eff = own_effect(
                 kt, km, st, c, own, ownf, held, down, face_down, n_players, p, strict, gain
             )
