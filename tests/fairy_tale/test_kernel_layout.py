@@ -57,3 +57,22 @@ def test_count_masks_match_the_count_rows_after_every_game(cards: CardSet) -> No
                 bits = [(int(s.sm[SM_CNT + p]) >> t) & 1 for t in range(MC)]
                 assert bits == [int(x > 0) for x in s.cnt[p]]
             assert s.cnt[p, NO_CARD] == s.dcnt[p, NO_CARD] == s.hyp[p, NO_CARD] == 0
+
+
+def test_result_buffers_of_a_large_chunk_are_zeroed_writable_and_shaped_like_small_ones() -> None:
+    """A chunk above ``POPULATE_MIN_BYTES`` gets its buffers from one populated mapping: the
+    same dtypes, shapes and zeros as the ``np.zeros`` buffers of a small chunk."""
+    small = kernel.new_chunk_out(3, 4)
+    n = kernel.POPULATE_MIN_BYTES // 100  # > 1 MB of results
+    large = kernel.new_chunk_out(n, 4)
+    assert sum(a.nbytes for a in large) > kernel.POPULATE_MIN_BYTES
+    for a, b in zip(small, large, strict=True):
+        assert (a.dtype, a.shape[1:]) == (b.dtype, b.shape[1:])
+        assert b.shape[0] == n
+        assert b.flags.c_contiguous
+        assert b.flags.writeable
+        assert b.flags.aligned
+        assert b.ctypes.data % 64 == 0
+        assert not b.any()
+    large.points[-1, -1, -1] = 7  # the arrays do not overlap
+    assert sum(int(a.sum()) for a in large) == 7
