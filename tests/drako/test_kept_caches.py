@@ -141,7 +141,7 @@ def test_caches_follow_the_owners_actions(data, case, actions) -> None:
 def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) -> None:
     """... and the Legend caches after an action, when ``after_action`` kept them
     (``incremental.claims_after_card``), or after a claim refilled a river slot
-    (``kernel._claim``, ``incremental.claims_after_river``: at once for the loaded seat, at
+    (``kernel._claim``, ``incremental.claims_after_slots``: at once for the loaded seat, at
     its next ``load_seat`` for the others), are the ones a fresh ``load_claims`` finds."""
     tb = tuple(compile_tables(data, preset, P))
     s = new_state(P, 80)
@@ -203,20 +203,29 @@ def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) ->
 def test_reveal_bound_is_an_upper_bound(data, case, pool, claim) -> None:
     """``policies.reveal_bound`` of every face-down cell is at least the reveal's
     ``Σ pool[k] × value`` as ``best_action`` sums it (greedy weights, empty memo), so a reveal
-    it rules out could not have beaten the best."""
+    it rules out could not have beaten the best; the values it keeps in the memo are exact
+    (all but a portal's)."""
     _, tb, s, g, vis, _ = loaded(data, case)
     b_claim = incremental.load_claims(tb, s)
     s.pool[:] = pool
     w = WEIGHTS[GREEDY]
-    pmax = policies.portal_pair_max(tb)
     for c in range(CELLS):
         if (vis >> c) & 1:
             continue
         incremental.load_pair_row(tb, s, g, c)
         total = 0.0
+        values = {}
         for k in range(N_KINDS):
             if pool[k]:
                 f = incremental.evaluate_change(tb, s, g, c, k, claim, b_claim, False, False)
-                total += pool[k] * policies.value(w, f[0], f[1], 0.0, 0.0, 0, b_claim, 0.0, 0.0)
-        bound = policies.reveal_bound(tb, w, s, c, claim, b_claim, pmax)
+                values[k] = policies.value(w, f[0], f[1], 0.0, 0.0, 0, b_claim, 0.0, 0.0)
+                total += pool[k] * values[k]
+        bound = policies.reveal_bound(
+            tb, w, s, c, claim, b_claim, policies.portal_pair_max(tb), policies.river_best(tb, s)
+        )
         assert bound >= total, (case, c, bound, total)
+        for k, v in values.items():  # the values it put into the memo are exact
+            if (int(s.xmask[k]) >> c) & 1:
+                assert s.xval[c, k] == v, (case, c, k, s.xval[c, k], v)
+            else:  # only a portal's is a bound
+                assert k == Kind.PORTAL, (case, c, k)

@@ -299,8 +299,15 @@ def dragons_after_card(tb, s, c, o, k):
         far = via and (s.reach[d] >> c) & 1 != 0
         lost = o >= 0 and kind_tame[o] != 0 and (near or (far and kind_blind[o] == 0))
         won = kind_tame[k] != 0 and (near or (far and kind_blind[k] == 0))
+        was = (s.kfacts[KF_TAME] >> d) & 1
         if not lost and not won:
-            tame += (s.kfacts[KF_TAME] >> d) & 1
+            tame += was
+            continue
+        if not lost:  # one more card of kind k: tame if it was, or with a second k card
+            if was or s.dtame[d, k] >= 1:
+                tame += 1
+            continue
+        if not won and not was:  # one card fewer: an untamed dragon stays so
             continue
         for b in range(N_KINDS):
             if kind_tame[b]:
@@ -345,6 +352,24 @@ def dragons_after_portal(tb, s, c, zone):
 
 
 @hot
+def portal_pairs(tb, s, grid, c, zone):
+    """The pair points (§7.1 + §7.2) a portal put on ``c`` adds: the visible cards of its
+    ``zone`` (``portal_zone``) not linked yet become linked, through portals only."""
+    pair_portal = tb[12]
+    d = 0
+    rest = zone & s.kfacts[KF_VIS] & ~(1 << c)
+    while rest:
+        i = trailing_zeros(rest)
+        rest &= rest - 1
+        new = rest & ~s.reach[i]  # later zone cells not yet linked to i
+        while new:
+            j = trailing_zeros(new)
+            new &= new - 1
+            d += pair_portal[grid[i], grid[j]]
+    return d
+
+
+@hot
 def delta_score(tb, s, grid, c, k, zone):
     """The change of the kingdom total (``scoring.score_kingdom``: land points, conflicts,
     dragons) when kind ``k`` is put face up on cell ``c`` of the loaded kingdom ``grid``.
@@ -367,18 +392,7 @@ def delta_score(tb, s, grid, c, k, zone):
         if touches and (s.kmask[K_DRAGON] != 0 or k == K_DRAGON):
             d += dragons_after_card(tb, s, c, o, k) - s.kfacts[KF_DRAGON_PTS]
         return d
-    # a portal: the zone's cards not yet linked become linked, through portals only
-    pair_portal = tb[12]
-    m = zone & vis & ~(1 << c)
-    rest = m
-    while rest:
-        i = trailing_zeros(rest)
-        rest &= rest - 1
-        new = rest & ~s.reach[i]  # later zone cells not yet linked to i
-        while new:
-            j = trailing_zeros(new)
-            new &= new - 1
-            d += pair_portal[grid[i], grid[j]]
+    d += portal_pairs(tb, s, grid, c, zone)
     if s.kmask[K_DRAGON] & ~(1 << c):
         d += dragons_after_portal(tb, s, c, zone) - s.kfacts[KF_DRAGON_PTS]
     elif o == K_DRAGON:
@@ -643,33 +657,27 @@ def claims_after_card(tb, s, k, o):
     """``load_claims`` once ``change_kingdom`` put the non-portal kind ``k`` where the
     non-portal kind ``o`` was (-1: a face-down card), its caches holding the kingdom before:
     a card that is no portal changes no link, so only the slots of the Legends naming ``k``
-    or ``o`` (``names_card``) can change; the others keep their ``ready`` rows and met bit
-    (and when no Legend names them, the goals and the best claim stay as they are)."""
+    or ``o`` (``names_card``) can change (``claims_after_slots``); when no Legend names
+    them, the Legends met, the goals and the best claim stay as they are."""
     legend = tb[6]
-    present = -1  # the kinds shown, once a slot needs them
-    met = s.kfacts[KF_MET]
-    named = False
+    slots = 0
     for slot in range(tb[9][R_LEGEND_ROW]):
         g = s.river[slot]
         if g >= 0 and names_card(legend, g, k, o):
-            if not named:
-                present = present_kinds(s)
-                named = True
-            met &= ~(1 << slot)
-            if load_slot(tb, s, slot, present):
-                met |= 1 << slot
-    if named:
-        load_goals(tb, s, met)
-    else:  # no river Legend names k or o: Legends met, goals and best claim as they were
+            slots |= 1 << slot
+    if slots:
+        claims_after_slots(tb, s, slots)
+    else:
         s.kfacts[KF_GAIN_ROWS] = 0
         s.kfacts[KF_NEAR_OK] = 0
 
 
 @hot
-def claims_after_river(tb, s, slots):
-    """``load_claims`` once the Legends of the river ``slots`` (bitmask) changed (a claim
-    refilled them), its caches holding the kingdom as it is and the river before: only
-    those slots' ``ready`` rows and met bits can change, then the goals and the best claim."""
+def claims_after_slots(tb, s, slots):
+    """``load_claims`` once only the river ``slots`` (bitmask) may be met differently (the
+    kingdom changed by a card that names their Legends, or a claim refilled them), the
+    caches holding the others: those slots' ``ready`` rows and met bits, then the goals and
+    the best claim."""
     present = present_kinds(s)
     met = s.kfacts[KF_MET]
     m = slots

@@ -22,7 +22,7 @@ from numba import prange
 from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_shuffle, rng_start
 
-from .incremental import N_KFACTS, claims_after_river
+from .incremental import N_KFACTS, claims_after_slots
 from .policies import (
     M_CLAIMS_LEFT,
     M_CLAIMS_OK,
@@ -363,7 +363,7 @@ def _claim(tb, s, p, slot):
     """Player ``p`` takes the Legend of river ``slot``; the slot is refilled while the
     legend deck lasts. Every seat's kept Legend caches miss that slot (``s.dirty``); the
     loaded ones (``p``'s, ``s`` being its ``seat_view``) follow it at once
-    (``incremental.claims_after_river``)."""
+    (``incremental.claims_after_slots``)."""
     k = s.claim_n[p]
     s.claim_g[p, k] = s.river[slot]
     s.claim_t[p, k] = s.meta[M_TURN]
@@ -379,7 +379,7 @@ def _claim(tb, s, p, slot):
     else:
         s.river[slot] = -1
     if s.meta[M_CLAIMS_OK] != 0 and s.meta[M_LOADED] == p:
-        claims_after_river(tb, s, s.dirty[p])
+        claims_after_slots(tb, s, s.dirty[p])
         s.dirty[p] = 0
         s.meta[M_MET_OK] = 1
     else:

@@ -82,8 +82,9 @@ from .incremental import (  # noqa: E402
     best_claim_changed,
     change_kingdom,
     claims_after_card,
-    claims_after_river,
+    claims_after_slots,
     dragon_score,
+    dragons_after_card,
     evaluate_change,
     gain_of,
     legend_met_after,
@@ -178,7 +179,7 @@ def load_seat(tb, s, p):
         s.kfacts[KF_GAIN_ROWS] = 0
         s.kfacts[KF_NEAR_OK] = 0
         if s.dirty[p] != 0:  # river slots refilled since: only those checked again
-            claims_after_river(tb, s, s.dirty[p])
+            claims_after_slots(tb, s, s.dirty[p])
     s.dirty[p] = 0  # else ``load_claims`` will check every slot
     s.meta[M_LOADED] = p
     s.meta[M_CLAIMS_OK] = claims
@@ -387,7 +388,10 @@ def best_action(tb, weights, s, p, card, n_act):
     best_i = -1
     # skip reveals whose bound cannot beat the best so far: greedy weights only
     prune = not near and not tame and w_gain >= 0.0 and wl >= 0.0
-    pmax = -1
+    pmax = -1  # the reveal bound's portal terms, at the first bound
+    river_top = 0
+    claims_left = s.meta[M_CLAIMS_LEFT] > 0  # the same for every action (read once)
+    after_final = rules[R_CLAIM_AFTER_FINAL] != 0
     if s.meta[M_MEMO_OK] == 0:
         for k in range(N_KINDS):
             s.xmask[k] = 0
@@ -395,17 +399,18 @@ def best_action(tb, weights, s, p, card, n_act):
     for a in range(n_act):
         cell = s.act_cell[a]
         final = n_down == 1 and s.up[p, cell] == 0
-        claim_ok = s.meta[M_CLAIMS_LEFT] > 0 and (not final or rules[R_CLAIM_AFTER_FINAL] != 0)
+        claim_ok = claims_left and (not final or after_final)
         claim = claim_ok and wl != 0.0
         reveal = s.act_rev[a] != 0
         if reveal and n < 0:
             n = unseen(tb, s, p, card)
         load_pair_row(tb, s, grid, cell)
+        # a reveal that cannot beat the best so far (the first best wins ties)
         if reveal and prune and best_i >= 0 and n > 0:
             if pmax < 0:
-                pmax = portal_pair_max(tb)
-            if reveal_bound(tb, w, s, cell, claim, b_claim, pmax) / n <= best:
-                continue  # cannot beat the best so far (the first best wins ties)
+                pmax, river_top = portal_pair_max(tb), river_best(tb, s)
+            if reveal_bound(tb, w, s, cell, claim, b_claim, pmax, river_top) / n <= best:
+                continue
         total = 0.0  # a reveal: sum over the unseen kinds of copies x value
         v = 0.0
         lo = 0 if reveal else card  # a placement: the card in hand only
@@ -450,6 +455,18 @@ def portal_pair_max(tb):
 
 
 @hot
+def river_best(tb, s):
+    """The points of the best river Legend (0 without one)."""
+    legend = tb[6]
+    top = 0
+    for slot in range(tb[9][R_LEGEND_ROW]):
+        g = s.river[slot]
+        if g >= 0:
+            top = max(top, legend[g, LG_POINTS])
+    return top
+
+
+@hot
 def dragon_bound(tb, s, n, lo, hi):
     """The most §7.3 dragon points can rise for ``n`` dragons when the tame ones number
     between ``lo`` and ``hi``, from the loaded kingdom's points (0 at least)."""
@@ -461,19 +478,20 @@ def dragon_bound(tb, s, n, lo, hi):
 
 
 @hot
-def reveal_bound(tb, w, s, cell, claim, b_claim, pmax):
+def reveal_bound(tb, w, s, cell, claim, b_claim, pmax, river_top):
     """An upper bound of ``Σ pool[k] × value`` of a reveal of the face-down ``cell``, summed
     in the same order as ``best_action`` (floating-point sums and products are monotone, so
     the bound over ``n`` is at least the computed expectation): each kind's value bounded by
-    its pair points (exact), the most its dragon points can rise (only untamed dragons linked
-    to the cell can become tame; a dragon adds itself) and the best river Legend it could
-    newly meet (``s.goal``). Greedy weights only (``w[W_GAIN]``, ``w[W_LEGEND]`` >= 0, no plan
-    terms); memo values are taken as they are. ``pmax``: the best portal pair's points.
+    its pair points and claim (exact, from the pair and gain rows) and its dragon points
+    (exact, ``dragons_after_card``: only untamed dragons linked to the cell can become tame,
+    so a kind that tames none changes none); a portal's by ``pmax`` (``portal_pair_max``)
+    per pair of visible zone cards, the best river Legend (``river_top``) and the most the
+    dragon points can rise (``dragon_bound``). Greedy weights only (``w[W_GAIN]``,
+    ``w[W_LEGEND]`` >= 0, no plan terms); memo values are taken as they are.
 
-    A kind's bound is its exact value when it is no portal, no dragon, and tames no dragon
-    (``rise`` 0: links are symmetric, so no untamed dragon is linked to the cell): that
-    value goes into the memo, so ``best_action`` does not evaluate it again."""
-    legend, kind_tame, adj = tb[6], tb[2], tb[8]
+    A kind's bound is its exact value unless it is a portal: exact values go into the memo,
+    so ``best_action`` does not evaluate them again."""
+    kind_tame, adj = tb[2], tb[8]
     w_gain, w_legend = w[W_GAIN], w[W_LEGEND]
     dragons = s.kmask[K_DRAGON]
     n_dragons = popcount(dragons)
@@ -485,30 +503,24 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax):
         if (s.xmask[k] >> cell) & 1:
             u = s.xval[cell, k]
         else:
-            legend_top = 0  # the claim: exact from the gain row, a portal's the best Legend
-            if claim and k != K_PORTAL:
-                legend_top = gain_of(tb, s, k, cell)
-            elif claim:
-                for slot in range(tb[9][R_LEGEND_ROW]):
-                    g = s.river[slot]
-                    if g >= 0:
-                        legend_top = max(legend_top, legend[g, LG_POINTS])
-            rise = 0  # untamed dragons this card may tame
-            if k == K_PORTAL:
+            legend_top = 0  # the claim
+            if k == K_PORTAL:  # bounded: every visible zone pair, the best river Legend
+                legend_top = river_top if claim else 0
                 vis = popcount(portal_zone(tb, s, cell) & s.kfacts[KF_VIS])
                 gain = pmax * (vis * (vis - 1) // 2)
                 if dragons != 0:
                     gain += dragon_bound(tb, s, n_dragons, tame, n_dragons)
-            else:
+            else:  # exact: ``delta_score`` on a face-down cell
+                if claim:
+                    legend_top = gain_of(tb, s, k, cell)
                 gain = s.prow[cell, k]
-                if kind_tame[k] != 0 and dragons != 0:
-                    rise = popcount(dragons & ~s.kfacts[KF_TAME] & (s.reach[cell] | adj[cell]))
-                if k == K_DRAGON:
-                    gain += dragon_bound(tb, s, n_dragons + 1, tame, tame + 1 + rise)
-                elif rise != 0:
-                    gain += dragon_bound(tb, s, n_dragons, tame, tame + rise)
+                if k == K_DRAGON or (
+                    kind_tame[k] != 0
+                    and dragons & ~s.kfacts[KF_TAME] & (s.reach[cell] | adj[cell]) != 0
+                ):  # else no dragon can change (tame ones stay tame)
+                    gain += dragons_after_card(tb, s, cell, NO_CELL, k) - s.kfacts[KF_DRAGON_PTS]
             u = greedy_value(w_gain, w_legend, gain, legend_top, b_claim)
-            if k != K_PORTAL and k != K_DRAGON and rise == 0:  # exact: into the memo
+            if k != K_PORTAL:  # exact: into the memo
                 s.xval[cell, k] = u
                 s.xmask[k] |= 1 << cell
         total += s.pool[k] * u
