@@ -1,6 +1,6 @@
 """A decision's options are valued from one first pass over the seat's pieces (the kernel's
 ``_sketch_base``): each option takes back the share of the piece it changes and adds the
-new one (``_changed_value``). Every option must get the very float ``evaluate.value`` gives
+new one (``_changed_pass``). Every option must get the very float ``evaluate.value`` gives
 the option's sketch built in full (``_sketch_move``), on random positions: old and fresh
 units, pending ones (projection: Time Master-like tokens, Golem), units past the records'
 tokens, two cards of one unit in hand, every building configuration, 2 and 4 players,

@@ -855,6 +855,15 @@ def value(tb, weights, pol, pc, n, bl, gold, seen0, seen1, two, turn, wpc, wbl, 
     and the building faces' abilities, are computed with the kingdom's totals (so are all
     steps of a unit projected beyond the records' tokens). Inlined (``hot``) into its
     callers: as a call it marshalled 12 arrays ~1,250 times a game (+7% greedy)."""
+    first_pass(tb, pc, n, bl, turn, wpc, wbl, bc, acc)
+    return value_totals(tb, weights, pol, pc, n, wpc, wbl, bc, acc, gold, seen0, seen1, two, turn)
+
+
+@hot
+def first_pass(tb, pc, n, bl, turn, wpc, wbl, bc, acc):
+    """``value``'s first pass over the kingdom ``pc[:n]``/``bl``: the projected levels into
+    ``wbl``/``bc`` (``project_levels``), every piece's share of the totals into ``acc`` and
+    its scratch row into ``wpc`` (``piece_terms``)."""
     ut, ab, ur = tb[0], tb[2], tb[5]
     others, _ = project_levels(ut, tb[1], ab, pc, n, bl, wbl, bc)
     extra = tb[3][R_TURNS] - turn + 1
@@ -862,7 +871,6 @@ def value(tb, weights, pol, pc, n, bl, gold, seen0, seen1, two, turn, wpc, wbl, 
         acc[c] = 0
     for i in range(n):
         piece_terms(ut, ab, ur, pc, i, others, extra, wpc, acc, 1)
-    return value_totals(tb, weights, pol, pc, n, wpc, wbl, bc, acc, gold, seen0, seen1, two, turn)
 
 
 @hot

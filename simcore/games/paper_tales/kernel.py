@@ -43,6 +43,7 @@ from .evaluate import (
     end_lp,
     face_room,
     fight,
+    first_pass,
     per_value,
     piece_terms,
     production,
@@ -416,7 +417,7 @@ def _value(tb, weights, s, p, n, gold, n_players):
 # A decision's options differ from its base sketch (the seat's pieces as they are) by one
 # piece: a unit placed (on an empty spot or replacing an old unit) or moved. Their values
 # come from the base's first pass (``_sketch_base``) with that piece's share taken back and
-# added again (``_changed_value``): the same integers, so the same floats as ``value``. A
+# added again (``_changed_pass``): the same integers, so the same floats as ``value``. A
 # piece whose on-deploy projection changes the others' tokens or the levels (Time Master,
 # Golem: ``_projects``) is valued in full.
 
@@ -447,19 +448,30 @@ def _projects(ut, u):
 
 
 @hot
-def _base_value(tb, weights, s, p, n0, gold, n_players):
-    """``value`` of the base sketch itself (``_sketch_base``) with ``gold``."""
+def _totals_value(tb, weights, s, p, n, row, gold, n_players):
+    """``value`` of the sketch ``s.pc[:n]`` from its first pass: totals ``s.acc[row]``
+    (0: the base sketch's, 1: an option's), scratch rows ``s.wpc``, levels ``s.wbl`` /
+    ``s.bc``. ``value_totals`` is most of the kernel's code: each decision calls it once
+    (inlined, so once per decision in the compiled code too)."""
     return value_totals(
-        tb, weights, s.pi[p, I_POLICY], s.pc, n0, s.wpc, s.wbl, s.bc, s.acc[0], gold,
+        tb, weights, s.pi[p, I_POLICY], s.pc, n, s.wpc, s.wbl, s.bc, s.acc[row], gold,
         s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN],
     )  # fmt: skip
 
 
 @hot
-def _changed_value(tb, weights, s, p, n0, others, k, spot, u, age, new, gold, n_players):
-    """``value`` of the base sketch with its row ``k`` (``n0``: a new row) replaced by the
-    piece ``u`` on ``spot`` with ``age`` tokens (``new``: pending and fresh, else as row
-    ``k`` was), and ``gold``. Row ``k`` is restored after."""
+def _full_pass(tb, s, n):
+    """The first pass of the sketch ``s.pc[:n]`` into ``s.acc[1]``, ``s.wpc``, ``s.wbl``
+    and ``s.bc`` (an option valued in full; ``_restore_base`` after)."""
+    first_pass(tb, s.pc, n, s.bl, s.g[G_TURN], s.wpc, s.wbl, s.bc, s.acc[1])
+
+
+@hot
+def _changed_pass(tb, s, n0, others, k, spot, u, age, new):
+    """The first pass of the base sketch with its row ``k`` (``n0``: a new row) replaced by
+    the piece ``u`` on ``spot`` with ``age`` tokens (``new``: pending and fresh, else as
+    row ``k`` was) into ``s.acc[1]``: the base's totals with row ``k``'s share taken back
+    and the new piece's added (``_restore_row`` after). Returns the sketch's piece count."""
     ut, ab, ur = tb[0], tb[2], tb[5]
     acc = s.acc[1]
     for c in range(N_AC):
@@ -474,21 +486,22 @@ def _changed_value(tb, weights, s, p, n0, others, k, spot, u, age, new, gold, n_
         s.pc[k, PC_PENDING] = 1
         s.pc[k, PC_FRESH] = 1
     piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, 1)
-    v = value_totals(
-        tb, weights, s.pi[p, I_POLICY], s.pc, max(n0, k + 1), s.wpc, s.wbl, s.bc, acc, gold,
-        s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN],
-    )  # fmt: skip
+    return max(n0, k + 1)
+
+
+@hot
+def _restore_row(s, n0, k):
+    """After ``_changed_pass``: the base sketch's row ``k`` back (a new row needs none)."""
     if k < n0:
         for c in range(N_PC):
             s.pc[k, c] = s.pc0[k, c]
             s.wpc[k, c] = s.wpc0[k, c]
-    return v
 
 
 @hot
 def _restore_base(tb, s, n0):
-    """After a full ``value`` of an option: the base sketch back in ``s.pc`` / ``s.wpc``
-    and its projected levels in ``s.wbl`` / ``s.bc``."""
+    """After ``_full_pass``: the base sketch back in ``s.pc`` / ``s.wpc`` and its
+    projected levels in ``s.wbl`` / ``s.bc``."""
     for i in range(n0):
         for c in range(N_PC):
             s.pc[i, c] = s.pc0[i, c]
@@ -529,20 +542,21 @@ def _card_value_from(tb, weights, s, p, unit, n0, others, n_players):
     ut = tb[0]
     cost = ut[unit, U_COST]
     gold = s.pi[p, I_GOLD]
+    full = _projects(ut, unit)
     best = -np.inf
     for spot in (0, BACK0):
-        if _projects(ut, unit):
+        if full:
             s.pc[n0, PC_SPOT] = spot
             s.pc[n0, PC_UNIT] = unit
             s.pc[n0, PC_AGE] = 0
             s.pc[n0, PC_PENDING] = 1
             s.pc[n0, PC_FRESH] = 1
-            v = _value(tb, weights, s, p, n0 + 1, gold - cost, n_players)
-            _restore_base(tb, s, n0)
+            _full_pass(tb, s, n0 + 1)
         else:
-            v = _changed_value(
-                tb, weights, s, p, n0, others, n0, spot, unit, 0, 1, gold - cost, n_players
-            )
+            _changed_pass(tb, s, n0, others, n0, spot, unit, 0, 1)
+        v = _totals_value(tb, weights, s, p, n0 + 1, 1, gold - cost, n_players)
+        if full:
+            _restore_base(tb, s, n0)
         best = max(best, v)
     if cost > gold:
         best -= weights[s.pi[p, I_POLICY], W_UNAFFORDABLE]
@@ -645,27 +659,29 @@ def _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players):
     changes the projection of the other pieces."""
     ut = tb[0]
     gold = s.pi[p, I_GOLD]
-    if kind == M_STOP:
-        return _base_value(tb, weights, s, p, n0, gold, n_players)
-    k = n0
-    for i in range(n0):
-        if s.pc0[i, PC_SPOT] == (a if kind == M_MOVE else b):
-            k = i
-    old = k < n0 and s.pc0[k, PC_PENDING] != 0 and _projects(ut, s.pc0[k, PC_UNIT])
-    if kind == M_MOVE:
-        if not old:
-            return _changed_value(
-                tb, weights, s, p, n0, others, k, b, s.pc0[k, PC_UNIT], s.pc0[k, PC_AGE], 0,
-                gold, n_players,
-            )  # fmt: skip
-    elif not old and not _projects(ut, tb[4][s.hand[p, a]]):
-        u = tb[4][s.hand[p, a]]
-        return _changed_value(
-            tb, weights, s, p, n0, others, k, b, u, 0, 1, gold - ut[u, U_COST], n_players
-        )
-    n, gold = _sketch_move(s, p, kind, a, b, tb)
-    v = _value(tb, weights, s, p, n, gold, n_players)
-    _restore_base(tb, s, n0)
+    n, row, k, full = n0, 0, n0, False
+    if kind != M_STOP:
+        for i in range(n0):
+            if s.pc0[i, PC_SPOT] == (a if kind == M_MOVE else b):
+                k = i
+        old = k < n0 and s.pc0[k, PC_PENDING] != 0 and _projects(ut, s.pc0[k, PC_UNIT])
+        row = 1
+        if kind == M_MOVE:  # the piece of row k moves to b, as it is
+            u, age, new = s.pc0[k, PC_UNIT], s.pc0[k, PC_AGE], 0
+        else:  # a hand card placed on b, pending and fresh
+            u, age, new = tb[4][s.hand[p, a]], 0, 1
+        full = old or (new == 1 and _projects(ut, u))
+        if full:
+            n, gold = _sketch_move(s, p, kind, a, b, tb)
+            _full_pass(tb, s, n)
+        else:
+            n = _changed_pass(tb, s, n0, others, k, b, u, age, new)
+            gold -= new * ut[u, U_COST]
+    v = _totals_value(tb, weights, s, p, n, row, gold, n_players)
+    if full:
+        _restore_base(tb, s, n0)
+    elif row:
+        _restore_row(s, n0, k)
     return v
 
 
@@ -689,7 +705,7 @@ def keep_choice(tb, weights, s, p, n_players):
     return chosen
 
 
-@hot
+@hot_outline  # rare (an ability adding tokens): one compiled copy, not one per call site
 def age_target_choice(tb, weights, s, p, n_spots, amount, n_players):
     """``Brain.age_target``: index in ``s.spots[:n_spots]`` of the unit given ``amount``."""
     if n_spots == 1:
@@ -735,7 +751,7 @@ def _build_value(tb, weights, s, p, n0, i, n_players):
         gold -= s.bopt[i - 1, 3]
     project_levels(tb[0], tb[1], tb[2], s.pc, n0, s.bl, s.wbl, s.bc)
     s.bl[b] = s.blevel[p, b]
-    return _base_value(tb, weights, s, p, n0, gold, n_players)
+    return _totals_value(tb, weights, s, p, n0, 0, gold, n_players)
 
 
 @hot
@@ -807,22 +823,21 @@ def recruitment(tb, weights, s, n_players, turn, lx, ls):
         for p in range(n_players):
             m = s.pi[p, I_PACK_N]
             pack = s.packs[p]
-            k = draft_choice(tb, weights, s, p, pack, m, False, n_players, lx, ls)
-            card = pack[k]
-            for i in range(k, m - 1):
-                pack[i] = pack[i + 1]
-            m -= 1
-            s.drafted[p, s.pi[p, I_DRAFT_N]] = card
-            s.pi[p, I_DRAFT_N] += 1
-            _receive(s, p, card, tb[4][card], turn, step)
-            for _ in range(discards):
-                if m > 0:
-                    k = draft_choice(tb, weights, s, p, pack, m, True, n_players, lx, ls)
-                    out = pack[k]
-                    for i in range(k, m - 1):
-                        pack[i] = pack[i + 1]
-                    m -= 1
-                    _to_discard(s, out)
+            for r in range(1 + discards):  # the pick, then (2 players) the discards
+                if r > 0 and m == 0:
+                    break
+                # one call site: each inlined copy of a decision is compiled again
+                k = draft_choice(tb, weights, s, p, pack, m, r > 0, n_players, lx, ls)
+                card = pack[k]
+                for i in range(k, m - 1):
+                    pack[i] = pack[i + 1]
+                m -= 1
+                if r == 0:
+                    s.drafted[p, s.pi[p, I_DRAFT_N]] = card
+                    s.pi[p, I_DRAFT_N] += 1
+                    _receive(s, p, card, tb[4][card], turn, step)
+                else:
+                    _to_discard(s, card)
             s.pi[p, I_PACK_N] = m
         for q in range(n_players):
             src = (q - direction) % n_players
