@@ -27,6 +27,14 @@ A loop variable that starts at a constant (``p = 0`` then ``p = (p + 1) % n``) d
 to the loop body. Pass such values as run-time values (read them from a state array, or
 take them as arguments) — DRAKO's turn was compiled twice this way (measured: cold compile
 -36% once fixed).
+
+Compile time, 2: numba optimises each compiled function's LLVM module together with every
+function it links, so a function's code is optimised for itself and again at each
+outlined level above it (decision, phase, game, block, chunk), and every inlined copy of
+a big helper is optimised that many times over. Call a big inlined helper from one site
+per decision: Paper Tales' ``value_totals`` went from 13 copies to 5 and its kernel's
+cold compile from 416 to 245 CPU-s (``benchmarks/compile_time.py`` lists the CPU seconds
+of each compiled function).
 """
 
 from __future__ import annotations
