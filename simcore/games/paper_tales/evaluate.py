@@ -863,7 +863,8 @@ def value(tb, weights, pol, pc, n, bl, gold, seen0, seen1, two, turn, wpc, wbl, 
 def first_pass(tb, pc, n, bl, turn, wpc, wbl, bc, acc):
     """``value``'s first pass over the kingdom ``pc[:n]``/``bl``: the projected levels into
     ``wbl``/``bc`` (``project_levels``), every piece's share of the totals into ``acc`` and
-    its scratch row into ``wpc`` (``piece_terms``)."""
+    its scratch row into ``wpc`` (``piece_terms``). Returns the tokens the pending pieces
+    put on the others (``project_levels``)."""
     ut, ab, ur = tb[0], tb[2], tb[5]
     others, _ = project_levels(ut, tb[1], ab, pc, n, bl, wbl, bc)
     extra = tb[3][R_TURNS] - turn + 1
@@ -871,6 +872,7 @@ def first_pass(tb, pc, n, bl, turn, wpc, wbl, bc, acc):
         acc[c] = 0
     for i in range(n):
         piece_terms(ut, ab, ur, pc, i, others, extra, wpc, acc, 1)
+    return others
 
 
 @hot

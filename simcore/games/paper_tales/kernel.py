@@ -427,14 +427,9 @@ def _sketch_base(tb, s, p):
     """Seat ``p``'s pieces into ``s.pc`` (``_load``) with their first pass: levels projected
     (``s.wbl``, ``s.bc``), totals ``s.acc[0]``, scratch rows ``s.wpc``; pieces and rows
     copied to ``s.pc0`` / ``s.wpc0``. Returns (pieces, tokens the pending put on others)."""
-    ut, ab, ur = tb[0], tb[2], tb[5]
     n = _load(s, p)
-    others, _ = project_levels(ut, tb[1], ab, s.pc, n, s.bl, s.wbl, s.bc)
-    extra = tb[3][R_TURNS] - s.g[G_TURN] + 1
-    for c in range(N_AC):
-        s.acc[0, c] = 0
+    others = first_pass(tb, s.pc, n, s.bl, s.g[G_TURN], s.wpc, s.wbl, s.bc, s.acc[0])
     for i in range(n):
-        piece_terms(ut, ab, ur, s.pc, i, others, extra, s.wpc, s.acc[0], 1)
         for c in range(N_PC):
             s.pc0[i, c] = s.pc[i, c]
             s.wpc0[i, c] = s.wpc[i, c]
