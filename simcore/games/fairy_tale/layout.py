@@ -1,4 +1,4 @@
-"""Flat layouts of the kernel's arrays: card tables ``kt`` (int32) and ``km`` (uint64 card
+"""Flat layouts of the kernel's arrays: card tables ``kt`` (int32, with the uint64 card
 masks), game state ``st`` (int32) and ``sm`` (uint64: random stream and card masks).
 
 Why flat: numba passes and keeps every array as a struct of 7-9 words (data pointer, shape,
@@ -14,7 +14,7 @@ nobody ever holds (every count of it stays 0), used as padding where a fixed-len
 cheaper than a loop that stops at a -1. Sizes that depend on the data (the
 number of distinct cards, the deck) are read from ``kt`` at run time.
 
-``kt`` (built once per chunk by ``build_kt`` from ``tables.Tables``, read-only):
+``kt`` (built once per chunk by ``build_tables`` from ``tables.Tables``, read-only):
 
 * ``kt[K_<COLUMN> + c]``: column ``C_<COLUMN>`` of card ``c``'s row of ``ct`` (column-major,
   so one column of all cards is contiguous); quest needs: ``kt[K_NEED0 + k * MC + c]``;
@@ -27,13 +27,15 @@ number of distinct cards, the deck) are read from ``kt`` at run time.
   another card: per x its count; counting itself: per x (2n + 1)); ``K_GAIN_SLOW`` = 1 for
   the kinds scored before and after instead (quests, majorities);
 * ``K_ID_ORDER``, ``K_IN_DECK`` (``MC`` each), ``K_RULES`` (``N_RULES``), ``K_N_CARDS``,
-  ``K_DECK_SIZE``, then the deck (``K_DECK``, ``deck size`` entries).
+  ``K_DECK_SIZE``, the card masks (``K_MASKS``), then the deck (``K_DECK``, ``deck size``
+  entries).
 
-``km`` (built with ``kt``): card sets as 64-bit masks, bit t = card t:
-``km[KM_SEL + e]`` the cards the Open/Close of card e can select (``sel[e]``),
-``km[KM_COPYABLE]`` the cards a Trickster may copy (in the variant's deck, not wild),
-``km[KM_READERS + v]`` the cards u whose ``gain_if_added`` reads the count of v as one of
-u's dependents (v in ``deps[u]``), ``km[KM_SLOW]`` the cards with ``K_GAIN_SLOW`` = 1.
+Card masks (``kmask(kt, KM_*)``, stored in ``kt`` as int32 pairs, low half first, so one
+table array is passed instead of two: 7 words less per outlined call): card sets as 64-bit
+masks, bit t = card t: ``KM_SEL + e`` the cards the Open/Close of card e can select
+(``sel[e]``), ``KM_COPYABLE`` the cards a Trickster may copy (in the variant's deck, not
+wild), ``KM_READERS + v`` the cards u whose ``gain_if_added`` reads the count of v as one of
+u's dependents (v in ``deps[u]``), ``KM_SLOW`` the cards with ``K_GAIN_SLOW`` = 1.
 
 ``st`` (one per parallel block, reused game after game; ``STATE_FIXED`` + deck entries):
 the regions below, each ``[rows x width]`` row-major; per-player rows are indexed by seat.
@@ -50,7 +52,9 @@ tests the count of every card it visits.
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from simcore.jit import alloc, hot_inline
 
@@ -91,6 +95,13 @@ V_WILD = int(Value.WILD)
 V_FIXED = int(Value.FIXED)
 V_COUNT = int(Value.COUNT)
 
+# --- card masks (bit t = card t), at kt[K_MASKS + 2 * KM_*] --------------------------
+KM_SEL = 0  # [MC] cards the Open/Close of card e can select
+KM_COPYABLE = KM_SEL + MC  # cards a Trickster can copy: in the deck and not wild
+KM_READERS = KM_COPYABLE + 1  # [MC] cards u with v in deps[u] (their gain reads v's count)
+KM_SLOW = KM_READERS + MC  # cards whose gain has no closed form (K_GAIN_SLOW = 1)
+KM_SIZE = KM_SLOW + 1
+
 # --- kt: card tables ------------------------------------------------------------------------
 K_FACTION = C_FACTION * MC
 K_CATEGORY = C_CATEGORY * MC
@@ -119,7 +130,8 @@ K_IN_DECK = K_ID_ORDER + MC
 K_RULES = K_IN_DECK + MC
 K_N_CARDS = K_RULES + N_RULES
 K_DECK_SIZE = K_N_CARDS + 1
-K_DECK = K_DECK_SIZE + 1  # the variant's deck, K_DECK_SIZE entries
+K_MASKS = (K_DECK_SIZE + 2) & ~1  # [KM_SIZE x 2] the card masks, 8-byte aligned (kmask)
+K_DECK = K_MASKS + 2 * KM_SIZE  # the variant's deck, K_DECK_SIZE entries
 
 # --- st: game state (all int32) ---------------------------------------------------------------
 HAND = 0  # [P x DEAL] the hands being drafted (row h: the hand dealt to seat h)
@@ -154,20 +166,15 @@ TMP_EFF = TMP_SLOT + TABLEAU  # [MAX_CLOSES]
 BFS_PREV = TMP_EFF + MAX_CLOSES  # [MAX_CLOSES]
 BFS_QUEUE = BFS_PREV + MAX_CLOSES  # [MAX_CLOSES + 1]
 POLICY = BFS_QUEUE + MAX_CLOSES + 1  # [P] policy of each seat this game
-TRICK_AS = POLICY + P  # [P] identity taken by a face-up Trickster, -1
+SEAT_MODE = POLICY + P  # [P] how the seat decides this game (kernel.M_*: random, plain, other)
+SEAT_W = SEAT_MODE + P  # [P x 2] a plain seat's whole-number gain and effect weights
+TRICK_AS = SEAT_W + P * 2  # [P] identity taken by a face-up Trickster, -1
 POINTS = TRICK_AS + P  # [P x TABLEAU] final points of each tableau card
 SCORE = POINTS + P * TABLEAU  # [P]
 BREAKDOWN = SCORE + P  # [P x N_BREAKDOWN]
 TALLY = BREAKDOWN + P * N_BREAKDOWN  # [MC] per-card counter of the checking mode
 DECK = TALLY + MC  # the shuffled deck, dealt from index `top` up (deck size entries)
 STATE_FIXED = DECK  # size of st without the deck
-
-# --- km: uint64 card masks (bit t = card t) -------------------------------------------------
-KM_SEL = 0  # [MC] cards the Open/Close of card e can select
-KM_COPYABLE = KM_SEL + MC  # cards a Trickster can copy: in the deck and not wild
-KM_READERS = KM_COPYABLE + 1  # [MC] cards u with v in deps[u] (their gain reads v's count)
-KM_SLOW = KM_READERS + MC  # cards whose gain has no closed form (K_GAIN_SLOW = 1)
-KM_SIZE = KM_SLOW + 1
 
 # --- sm: uint64 game state --------------------------------------------------------------------
 SM_RNG = 0  # the game's SplitMix64 state (simcore.rng reads and advances index 0)
@@ -193,11 +200,35 @@ def bit(t):
     return ONE << np.uint64(t)
 
 
+@intrinsic
+def data_ptr(typingctx, arr):  # type: ignore[no-untyped-def]
+    """The data pointer of a C-contiguous array, typed ``CPointer(dtype)``: indexed like the
+    array (``p[ix(i)]``), passed as one word where numba passes an array as seven (meminfo,
+    parent, size, itemsize, data, shape, strides). The outlined decision functions take
+    their arrays this way (``kernel._decide``)."""
+    sig = types.CPointer(arr.dtype)(arr)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return sig, codegen
+
+
 @hot_inline
-def selects(km, e, t):
+def kmask(kt, i):
+    """Card mask ``i`` of ``kt`` (``KM_*``): two int32 entries, low half first (LLVM loads
+    them as one uint64)."""
+    a = K_MASKS + 2 * i
+    lo = np.uint64(np.uint32(kt[ix(a)]))
+    hi = np.uint64(np.uint32(kt[ix(a + 1)]))
+    return lo | (hi << np.uint64(32))
+
+
+@hot_inline
+def selects(kt, e, t):
     """Can the Open/Close effect of card ``e`` select card ``t``? (``tables.selectable``:
     faction, excluded faction, category)"""
-    return (km[ix(KM_SEL + e)] & bit(t)) != ZERO
+    return (kmask(kt, KM_SEL + e) & bit(t)) != ZERO
 
 
 @hot_inline
@@ -209,7 +240,8 @@ def lowest(m):
 
 @alloc
 def build_tables(ct, deps, deck, id_order, in_deck, rules, sel):
-    """The card tables ``(kt, km)`` (layout above) from the arrays of ``tables.Tables``."""
+    """The card tables ``kt`` (layout above) from the arrays of ``tables.Tables``; the card
+    masks are built in ``km`` and stored in ``kt`` at ``K_MASKS`` as int32 pairs."""
     n_cards = ct.shape[0]
     kt = np.full(K_DECK + deck.shape[0], -1, np.int32)
     km = np.zeros(KM_SIZE, np.uint64)
@@ -264,4 +296,7 @@ def build_tables(ct, deps, deck, id_order, in_deck, rules, sel):
     kt[K_DECK_SIZE] = deck.shape[0]
     for i in range(deck.shape[0]):
         kt[K_DECK + i] = deck[i]
-    return kt, km
+    halves = km.view(np.int32)  # little-endian: the low half first, as kmask reads it
+    for i in range(2 * KM_SIZE):
+        kt[K_MASKS + i] = halves[i]
+    return kt

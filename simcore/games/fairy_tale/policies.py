@@ -55,6 +55,7 @@ from .layout import (
     ZERO,
     bit,
     ix,
+    kmask,
     lowest,
 )
 from .scoring import closed_gain, closed_gain_cards, gain_if_added, loss_if_removed
@@ -103,22 +104,22 @@ V_QUEST_CARDS = int(Value.QUEST_CARDS)
 
 
 @hot
-def card_gain(kt, km, st, c, own, ownf, held, n_players, p, strict):
+def card_gain(kt, st, c, own, ownf, held, n_players, p, strict):
     """Own score change if ``c`` joined ``own`` face up (a Trickster: its points plus its best
     copy, ``best_copy_gain``). ``held``: a mask of at least the cards counted in ``own``."""
     if kt[ix(K_VALUE + c)] != V_WILD:
         return gain_if_added(kt, st, c, own, ownf, n_players, p, strict)
-    return kt[ix(K_POINTS + c)] + best_copy_gain(kt, km, st, own, ownf, held, n_players, p, strict)
+    return kt[ix(K_POINTS + c)] + best_copy_gain(kt, st, own, ownf, held, n_players, p, strict)
 
 
 @hot
-def best_copy_gain(kt, km, st, own, ownf, held, n_players, p, strict):
+def best_copy_gain(kt, st, own, ownf, held, n_players, p, strict):
     """Largest ``gain_if_added`` among the cards a Trickster can copy (0 if none). A card none
     of whose dependents is held (``held``: a mask of at least the cards counted in ``own``)
     and whose gain has a closed form gains exactly its ``K_GAIN_*`` terms: only the others
     are scored in full."""
-    closed = closed_gain_cards(km, held)
-    copyable = km[ix(KM_COPYABLE)]
+    closed = closed_gain_cards(kt, held)
+    copyable = kmask(kt, KM_COPYABLE)
     best = 0
     first = True
     m = copyable & closed
@@ -141,7 +142,7 @@ def best_copy_gain(kt, km, st, own, ownf, held, n_players, p, strict):
 
 
 @hot
-def least_close_loss(kt, km, st, e, own, ownf, held, n_players, p, strict, known, known_loss):
+def least_close_loss(kt, st, e, own, ownf, held, n_players, p, strict, known, known_loss):
     """Points ``p`` loses when ``e``'s Close hits them and they pick least-bad cards (the
     lowest card on ties). ``held``: a mask of at least the cards counted in ``own``.
     ``known_loss``: what removing card ``known`` loses before any card is removed, already
@@ -150,7 +151,7 @@ def least_close_loss(kt, km, st, e, own, ownf, held, n_players, p, strict, known
     removed0 = -1
     removed1 = -1
     count = kt[ix(K_EFF_COUNT + e)]
-    targets = held & km[ix(KM_SEL + e)]
+    targets = held & kmask(kt, KM_SEL + e)
     for k in range(count):
         best = 0
         bt = -1
@@ -188,14 +189,14 @@ def least_close_loss(kt, km, st, e, own, ownf, held, n_players, p, strict, known
 
 
 @hot
-def open_gain(kt, km, st, e, own, ownf, down, face_down, n_players, p, strict):
+def open_gain(kt, st, e, own, ownf, down, face_down, n_players, p, strict):
     """Best own gain from ``e``'s Open: the matching face-down card worth most (count times;
     the lowest card on ties). ``face_down``: a mask of at least the cards counted in ``down``."""
     total = 0
     count = kt[ix(K_EFF_COUNT + e)]
     opened0 = -1
     opened1 = -1
-    targets = face_down & km[ix(KM_SEL + e)]
+    targets = face_down & kmask(kt, KM_SEL + e)
     for k in range(count):
         best = 0
         bt = -1
@@ -229,21 +230,21 @@ def open_gain(kt, km, st, e, own, ownf, down, face_down, n_players, p, strict):
 
 
 @hot
-def _own_effect(kt, km, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain):
+def _own_effect(kt, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain):
     """Own score change from ``c``'s Open/Close (``kind``), ``c`` already counted in ``own``.
     ``gain``: ``gain_if_added(c)`` before ``c`` was counted, if known (else ``c`` is wild,
     whose Close this function then scores in full): closing that ``c`` again loses it."""
     if kind == E_OPEN:
-        return open_gain(kt, km, st, c, own, ownf, down, face_down, n_players, p, strict)
+        return open_gain(kt, st, c, own, ownf, down, face_down, n_players, p, strict)
     if kt[ix(K_SCOPE + c)] == S_OTHERS:
         return 0
     held_c = held | bit(c)
     known = c if kt[ix(K_VALUE + c)] != V_WILD else -1
-    return -least_close_loss(kt, km, st, c, own, ownf, held_c, n_players, p, strict, known, gain)
+    return -least_close_loss(kt, st, c, own, ownf, held_c, n_players, p, strict, known, gain)
 
 
 @hot
-def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, want_harm, gain):
+def effect_terms(kt, st, sm, c, own, ownf, held, down, n_players, p, strict, want_harm, gain):
     """(own effect value, harm to others) of revealing ``c`` with ``own`` as p's face-up row
     (``held``: a mask of at least its cards; ``down``: p's face-down row; ``gain``: ``c``'s
     ``card_gain``, needed for a Close)."""
@@ -254,16 +255,13 @@ def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict,
     st[ix(own + c)] += 1
     st[ix(ownf + f)] += 1
     face_down = sm[ix(SM_DCNT + p)]
-    eff = _own_effect(
-        kt, km, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain
-    )
+    eff = _own_effect(kt, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain)
     harm = 0
     if kind == E_CLOSE and kt[ix(K_SCOPE + c)] != S_YOU and want_harm:
         for q in range(n_players):
             if q != p:
                 harm += least_close_loss(
                     kt,
-                    km,
                     st,
                     c,
                     CNT + q * MC,
@@ -281,12 +279,12 @@ def effect_terms(kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict,
 
 
 @hot
-def own_effect(kt, km, st, c, own, ownf, held, down, face_down, n_players, p, strict, gain):
+def own_effect(kt, st, c, own, ownf, held, down, face_down, n_players, p, strict, gain):
     """``effect_terms``' own effect value alone (no harm look-ahead: a smaller function).
     Only an effect with a choice to make is played out: an Open without a face-down card to
     open gains 0, a one-card Close that can only close ``c`` itself loses ``gain``."""
     kind = kt[ix(K_EFFECT + c)]
-    sel = km[ix(KM_SEL + c)]
+    sel = kmask(kt, KM_SEL + c)
     if kind == E_OPEN:
         if (face_down & sel) == ZERO:
             return 0
@@ -304,9 +302,7 @@ def own_effect(kt, km, st, c, own, ownf, held, down, face_down, n_players, p, st
     f = kt[ix(K_FACTION + c)]
     st[ix(own + c)] += 1
     st[ix(ownf + f)] += 1
-    eff = _own_effect(
-        kt, km, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain
-    )
+    eff = _own_effect(kt, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain)
     st[ix(own + c)] -= 1
     st[ix(ownf + f)] -= 1
     return eff
@@ -352,9 +348,7 @@ def synergy(kt, st, c, own, ownf, n_players, p, strict):
 
 
 @hot
-def evaluate(
-    decision, w, kt, km, st, sm, c, own, ownf, held, down, n_players, p, neighbour, strict
-):
+def evaluate(decision, w, kt, st, sm, c, own, ownf, held, down, n_players, p, neighbour, strict):
     """Policy value of candidate card ``c`` for player ``p`` (see module docstring)."""
     if decision == D_OPEN:
         return float(gain_if_added(kt, st, c, own, ownf, n_players, p, strict))
@@ -366,10 +360,10 @@ def evaluate(
     syn = 0
     deny = 0
     if w[W_GAIN] != 0.0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
-        gain = card_gain(kt, km, st, c, own, ownf, held, n_players, p, strict)
+        gain = card_gain(kt, st, c, own, ownf, held, n_players, p, strict)
     if w[W_EFFECT] != 0.0 or w[W_HARM] != 0.0:
         eff, harm = effect_terms(
-            kt, km, st, sm, c, own, ownf, held, down, n_players, p, strict, w[W_HARM] != 0.0, gain
+            kt, st, sm, c, own, ownf, held, down, n_players, p, strict, w[W_HARM] != 0.0, gain
         )
     if decision == D_DRAFT:
         if w[W_SYNERGY] != 0.0:
@@ -377,7 +371,6 @@ def evaluate(
         if w[W_DENY] != 0.0 and neighbour != p:
             deny = card_gain(
                 kt,
-                km,
                 st,
                 c,
                 CNT + neighbour * MC,
@@ -410,7 +403,7 @@ def policy_weights(weights, policy):
 
 
 @hot_outline
-def choose(policy, w, decision, kt, km, st, sm, cand, n, own, ownf, held, n_players, p, neighbour):
+def choose(policy, w, decision, kt, st, sm, cand, n, own, ownf, held, n_players, p, neighbour):
     """Index in the candidates ``st[cand : cand + n]`` chosen by ``policy`` (``n >= 2``;
     ``w``: its weights, ``policy_weights``): the first best. A candidate equal to an earlier
     one has the same value and can never be the first best: skipped. ``own``/``ownf``: p's
@@ -430,7 +423,7 @@ def choose(policy, w, decision, kt, km, st, sm, cand, n, own, ownf, held, n_play
             continue
         seen |= bit(c)
         v = evaluate(
-            decision, w, kt, km, st, sm, c, own, ownf, held, down, n_players, p, neighbour, strict
+            decision, w, kt, st, sm, c, own, ownf, held, down, n_players, p, neighbour, strict
         )
         if v > best:
             best = v
@@ -485,7 +478,7 @@ def _whole(x):
 
 
 @hot_outline
-def choose_plain(w_gain, w_effect, kt, km, st, cand, n, own, ownf, held, face_down, n_players, p):
+def choose_plain(w_gain, w_effect, kt, st, cand, n, own, ownf, held, face_down, n_players, p):
     """``choose`` for a draft or play decision whose weights read only gain and effect and
     are whole numbers (``plain``; ``greedy``): the same values (as integers, exactly what
     ``choose`` computes in float64) and the same first best, in a function a fraction of the
@@ -503,10 +496,10 @@ def choose_plain(w_gain, w_effect, kt, km, st, cand, n, own, ownf, held, face_do
         gain = 0
         eff = 0
         if w_gain != 0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
-            gain = card_gain(kt, km, st, c, own, ownf, held, n_players, p, strict)
+            gain = card_gain(kt, st, c, own, ownf, held, n_players, p, strict)
         if w_effect != 0:
             eff = own_effect(
-                kt, km, st, c, own, ownf, held, down, face_down, n_players, p, strict, gain
+                kt, st, c, own, ownf, held, down, face_down, n_players, p, strict, gain
             )
         v = w_gain * gain + w_effect * eff
         if v > best:  # written so that it compiles to a select, not a mispredicted branch

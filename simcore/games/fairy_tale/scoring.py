@@ -47,6 +47,7 @@ from .layout import (
     STATE_FIXED,
     build_tables,
     ix,
+    kmask,
     lowest,
 )
 from .tables import MAX_NEEDS, N_RULES, Value
@@ -201,16 +202,16 @@ def _values_around(kt, st, u, c, f, own, ownf, n_players, p, strict):
 
 
 @hot
-def closed_gain_cards(km, held):
+def closed_gain_cards(kt, held):
     """Cards whose ``gain_if_added`` is exactly their closed form (``closed_gain``) while
     only cards of ``held`` (a mask of at least the cards counted) are counted: those with a
     closed form (not ``KM_SLOW``) none of whose dependents is held. The complement mask."""
-    slow = km[ix(KM_SLOW)]
+    slow = kmask(kt, KM_SLOW)
     m = held
     while m != 0:
         v = lowest(m)
         m &= m - ONE
-        slow |= km[ix(KM_READERS + v)]
+        slow |= kmask(kt, KM_READERS + v)
     return ~slow
 
 
@@ -242,7 +243,7 @@ def loss_if_removed(kt, st, c, own, ownf, n_players, p, strict):
 def _flat(ct, deps, own, own_fc, cnt, fcnt):
     """(kt, st) holding these counts: the others' rows in CNT/FCNT, ``own`` in HYP/HFC row 0."""
     empty = np.zeros(0, np.int32)
-    kt, _ = build_tables(
+    kt = build_tables(
         np.ascontiguousarray(ct, np.int32),
         np.ascontiguousarray(deps, np.int32),
         empty,
