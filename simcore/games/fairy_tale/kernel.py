@@ -322,9 +322,11 @@ def _decide(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neigh
         return rng_below(sm, n)
     own = HYP + p * MC if use_hyp else CNT + p * MC
     ownf = HFC + p * NF if use_hyp else FCNT + p * NF
-    if decision == D_OPEN or decision == D_CLOSE:  # the weights do not enter
-        return choose_target(data_ptr(kt), data_ptr(st), decision, cand, n, own, ownf, n_players, p)
     held = sm[ix(SM_HYP + p)] if use_hyp else sm[ix(SM_CNT + p)]
+    if decision == D_OPEN or decision == D_CLOSE:  # the weights do not enter
+        return choose_target(
+            data_ptr(kt), data_ptr(st), decision, cand, n, own, ownf, held, n_players, p
+        )
     if mode == M_PLAIN:  # one outlined call less per decision (greedy)
         face_down = sm[ix(SM_DCNT + p)]
         return choose_plain(

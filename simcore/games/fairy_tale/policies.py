@@ -39,6 +39,7 @@ from .layout import (
     K_EFF_COUNT,
     K_EFFECT,
     K_FACTION,
+    K_GAIN_C,
     K_NEED0,
     K_OF,
     K_POINTS,
@@ -432,17 +433,23 @@ def choose(policy, w, decision, kt, st, sm, cand, n, own, ownf, held, n_players,
 
 
 @hot_outline
-def choose_target(kt, st, decision, cand, n, own, ownf, n_players, p):
+def choose_target(kt, st, decision, cand, n, own, ownf, held, n_players, p):
     """``choose`` for an Open or Close decision of any policy but ``random``, whose weights do
     not enter (open the card worth most, close the card that loses least): the same values
-    and the same first best, called with half the words of arguments (no weights, no
-    masks). A card that is a candidate twice is scored twice (rare: no ``seen`` mask)."""
+    and the same first best, called with half the words of arguments (no weights). A
+    candidate of ``closed_gain_cards(held)`` (``held``: a mask of at least the cards counted
+    in ``own``) is scored by its closed form. A card that is a candidate twice is scored
+    twice (rare: no ``seen`` mask)."""
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
+    closed = closed_gain_cards(kt, held)
     bi = 0
     best = -np.inf  # every finite value beats it: the first candidate is taken
     for i in range(n):
         c = st[ix(cand + i)]
-        if decision == D_OPEN:
+        if (closed & bit(c)) != ZERO:  # opening adds the closed form, closing loses one less
+            g = closed_gain(kt, st, c, own)
+            v = float(g) if decision == D_OPEN else float(kt[ix(K_GAIN_C + c)] - g)
+        elif decision == D_OPEN:
             v = float(gain_if_added(kt, st, c, own, ownf, n_players, p, strict))
         else:
             v = float(-loss_if_removed(kt, st, c, own, ownf, n_players, p, strict))
