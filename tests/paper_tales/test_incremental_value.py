@@ -35,10 +35,13 @@ def _deploy_values(tb, weights, s, n_players, out):
 
 @njit
 def _card_values(tb, weights, s, n_players, out):
-    """(``card_value``, the same built in full) of every unit for seat 0."""
+    """(``card_value`` of every unit from one base sketch, as a draft pick values its pack,
+    the same built in full) for seat 0."""
     ut = tb[0]
+    n0, others = k._sketch_base(tb, s, 0)
     for u in range(ut.shape[0]):
-        out[u, 0] = k.card_value(tb, weights, s, 0, u, n_players)
+        out[u, 0] = k._card_value_from(tb, weights, s, 0, u, n0, others, n_players)
+    for u in range(ut.shape[0]):
         best = -np.inf
         for spot in (0, k.BACK0):
             n = k._load(s, 0)
@@ -107,6 +110,71 @@ def test_options_valued_from_one_first_pass_equal_the_full_value(
             _card_values(tb, weights, s, n_players, cv)
             np.testing.assert_array_equal(cv[:, 0], cv[:, 1])
     assert options > 600 * 5  # the positions offer real choices
+
+
+@njit
+def _kept_base_values(tb, weights, s1, s2, n_players, pick, out, keep):
+    """Seat 0 of two copies of a position takes the same deployment steps (option
+    ``1 + pick[t] % (n_opt - 1)``: never STOP): ``s1`` keeps its base sketch from step to
+    step as the kernel does (``_commit_step``), ``s2`` sketches afresh before each. Every
+    option's value before each step: ``out[t, i, 0]`` (kept) and ``out[t, i, 1]`` (fresh);
+    then each hand card's keep value: ``keep[i, 0]`` / ``keep[i, 1]``. Returns (steps,
+    hand cards)."""
+    n0, others = -1, 0
+    t = 0
+    while t < pick.shape[0]:
+        n_opt = k.moves(tb, s1, 0)
+        k.moves(tb, s2, 0)
+        if n_opt == 1:
+            break
+        n0, others = k._base_sketch(tb, s1, 0, n0, others)
+        for i in range(n_opt):
+            kind, a, b = s1.opt[i, 0], s1.opt[i, 1], s1.opt[i, 2]
+            out[t, i, 0] = k._step_value(tb, weights, s1, 0, n0, others, kind, a, b, n_players)
+        f0, fo = k._sketch_base(tb, s2, 0)
+        for i in range(n_opt):
+            kind, a, b = s2.opt[i, 0], s2.opt[i, 1], s2.opt[i, 2]
+            out[t, i, 1] = k._step_value(tb, weights, s2, 0, f0, fo, kind, a, b, n_players)
+        c = 1 + pick[t] % (n_opt - 1)
+        kind, a, b = s1.opt[c, 0], s1.opt[c, 1], s1.opt[c, 2]
+        n0 = k._commit_step(tb, s1, 0, n0, others, kind, a, b)
+        k._apply_move(tb, s1, 0, kind, a, b)
+        k._apply_move(tb, s2, 0, kind, a, b)
+        t += 1
+    n0, others = k._base_sketch(tb, s1, 0, n0, others)
+    m = s1.pi[0, k.I_HAND_N]
+    for i in range(m):
+        u = tb[4][s1.hand[0, i]]
+        keep[i, 0] = k._card_value_from(tb, weights, s1, 0, u, n0, others, n_players)
+    f0, fo = k._sketch_base(tb, s2, 0)
+    for i in range(m):
+        u = tb[4][s2.hand[0, i]]
+        keep[i, 1] = k._card_value_from(tb, weights, s2, 0, u, f0, fo, n_players)
+    return t, m
+
+
+def test_a_base_sketch_kept_from_step_to_step_values_as_a_new_one(cards: CardSet) -> None:
+    """The kernel keeps a seat's base sketch through its deployment steps (rows no longer
+    in spot order, a replaced or moved piece's row changed in place): every later option
+    and keep value equals the one from a new ``_sketch_base``."""
+    tb = ev.kernel_tables(compile_tables(cards))
+    weights = default_weights()
+    states = [k.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0]) for _ in range(2)]
+    rng = np.random.default_rng(11)
+    out = np.zeros((4, k.MAX_DEPLOY_OPTIONS, 2))
+    keep = np.zeros((k.MAX_HAND, 2))
+    steps = 0
+    for _ in range(500):
+        _position(states[0], tb, rng, 4)
+        states[0].g[k.G_DISC_N] = 0  # replaced units go to the discard pile
+        for field, value in zip(states[1], states[0], strict=True):
+            field[...] = value
+        pick = rng.integers(0, 1000, 4)
+        t, m = _kept_base_values(tb, weights, states[0], states[1], 4, pick, out, keep)
+        steps += t
+        np.testing.assert_array_equal(out[:t, :, 0], out[:t, :, 1])
+        np.testing.assert_array_equal(keep[:m, 0], keep[:m, 1])
+    assert steps > 500  # positions take several steps
 
 
 @njit

@@ -210,12 +210,13 @@ class State(NamedTuple):
     dvs: np.ndarray  # int32[P, U]: 1 = dvf computed
     pc: np.ndarray  # int32[MAX_PIECES, N_PC]: a sketch's pieces
     wpc: np.ndarray  # int32[MAX_PIECES, N_PC]: projection scratch
-    pc0: np.ndarray  # int32[MAX_PIECES, N_PC]: a decision's base sketch (``_sketch_base``)
+    pc0: np.ndarray  # int32[MAX_PIECES, N_PC]: a decision's base sketch (``_sketch_base``,
+    #                  kept from step to step of a seat's deployment: ``_commit_step``)
     wpc0: np.ndarray  # int32[MAX_PIECES, N_PC]: its scratch rows
     acc: np.ndarray  # int64[2, N_AC]: its first-pass totals; an option's
     bl: np.ndarray  # int32[B]: a sketch's building levels
     wbl: np.ndarray  # int32[B]: projection scratch
-    bc: np.ndarray  # int32[BC_TERMS + N_BS * 3 * face_room(B)]: value's building cache (BC_*)
+    bc: np.ndarray  # int32[P, BC_TERMS + N_BS * 3 * face_room(B)]: each seat's building cache
     opt: np.ndarray  # int32[MAX_DEPLOY_OPTIONS, 3]: (kind, a, b) of the deployment options
     bopt: np.ndarray  # int32[MAX_BUILD_OPTIONS, 4]: (building, level, upgrade, gold)
     spots: np.ndarray  # int32[MAX_PIECES]: candidate spots (age target, heal)
@@ -257,7 +258,7 @@ def _new_state(P, D, B, U):
         np.zeros((2, N_AC), np.int64),
         np.zeros(max(B, 1), np.int32),
         np.zeros(max(B, 1), np.int32),
-        np.full(BC_TERMS + N_BS * face_room(B) * 3, -1, np.int32),
+        np.full((P, BC_TERMS + N_BS * face_room(B) * 3), -1, np.int32),
         np.zeros((MAX_DEPLOY_OPTIONS, 3), np.int32),
         np.zeros((MAX_BUILD_OPTIONS, 4), np.int32),
         np.zeros(MAX_PIECES, np.int32),
@@ -409,7 +410,7 @@ def _value(tb, weights, s, p, n, gold, n_players):
         s.g[G_TURN],
         s.wpc,
         s.wbl,
-        s.bc,
+        s.bc[p],
         s.acc[1],
     )
 
@@ -425,15 +426,22 @@ def _value(tb, weights, s, p, n, gold, n_players):
 @hot
 def _sketch_base(tb, s, p):
     """Seat ``p``'s pieces into ``s.pc`` (``_load``) with their first pass: levels projected
-    (``s.wbl``, ``s.bc``), totals ``s.acc[0]``, scratch rows ``s.wpc``; pieces and rows
-    copied to ``s.pc0`` / ``s.wpc0``. Returns (pieces, tokens the pending put on others)."""
+    (``s.wbl``, the seat's building cache ``s.bc[p]``), totals ``s.acc[0]``, scratch rows
+    ``s.wpc``; pieces and rows copied to ``s.pc0`` / ``s.wpc0``. Returns (pieces, tokens
+    the pending put on others)."""
     n = _load(s, p)
-    others = first_pass(tb, s.pc, n, s.bl, s.g[G_TURN], s.wpc, s.wbl, s.bc, s.acc[0])
+    others = first_pass(tb, s.pc, n, s.bl, s.g[G_TURN], s.wpc, s.wbl, s.bc[p], s.acc[0])
+    _copy_rows(s.pc, s.wpc, s.pc0, s.wpc0, n)
+    return n, others
+
+
+@hot
+def _copy_rows(pc, wpc, to_pc, to_wpc, n):
+    """Rows ``[:n]`` of a sketch's pieces and scratch rows into ``to_pc`` / ``to_wpc``."""
     for i in range(n):
         for c in range(N_PC):
-            s.pc0[i, c] = s.pc[i, c]
-            s.wpc0[i, c] = s.wpc[i, c]
-    return n, others
+            to_pc[i, c] = pc[i, c]
+            to_wpc[i, c] = wpc[i, c]
 
 
 @hot
@@ -446,19 +454,19 @@ def _projects(ut, u):
 def _totals_value(tb, weights, s, p, n, row, gold, n_players):
     """``value`` of the sketch ``s.pc[:n]`` from its first pass: totals ``s.acc[row]``
     (0: the base sketch's, 1: an option's), scratch rows ``s.wpc``, levels ``s.wbl`` /
-    ``s.bc``. ``value_totals`` is most of the kernel's code: each decision calls it once
+    ``s.bc[p]``. ``value_totals`` is most of the kernel's code: each decision calls it once
     (inlined, so once per decision in the compiled code too)."""
     return value_totals(
-        tb, weights, s.pi[p, I_POLICY], s.pc, n, s.wpc, s.wbl, s.bc, s.acc[row], gold,
+        tb, weights, s.pi[p, I_POLICY], s.pc, n, s.wpc, s.wbl, s.bc[p], s.acc[row], gold,
         s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN],
     )  # fmt: skip
 
 
 @hot
-def _full_pass(tb, s, n):
+def _full_pass(tb, s, p, n):
     """The first pass of the sketch ``s.pc[:n]`` into ``s.acc[1]``, ``s.wpc``, ``s.wbl``
-    and ``s.bc`` (an option valued in full; ``_restore_base`` after)."""
-    first_pass(tb, s.pc, n, s.bl, s.g[G_TURN], s.wpc, s.wbl, s.bc, s.acc[1])
+    and ``s.bc[p]`` (an option valued in full; ``_restore_base`` after)."""
+    first_pass(tb, s.pc, n, s.bl, s.g[G_TURN], s.wpc, s.wbl, s.bc[p], s.acc[1])
 
 
 @hot
@@ -494,14 +502,11 @@ def _restore_row(s, n0, k):
 
 
 @hot
-def _restore_base(tb, s, n0):
+def _restore_base(tb, s, p, n0):
     """After ``_full_pass``: the base sketch back in ``s.pc`` / ``s.wpc`` and its
-    projected levels in ``s.wbl`` / ``s.bc``."""
-    for i in range(n0):
-        for c in range(N_PC):
-            s.pc[i, c] = s.pc0[i, c]
-            s.wpc[i, c] = s.wpc0[i, c]
-    project_levels(tb[0], tb[1], tb[2], s.pc, n0, s.bl, s.wbl, s.bc)
+    projected levels in ``s.wbl`` / ``s.bc[p]``."""
+    _copy_rows(s.pc0, s.wpc0, s.pc, s.wpc, n0)
+    project_levels(tb[0], tb[1], tb[2], s.pc, n0, s.bl, s.wbl, s.bc[p])
 
 
 @hot
@@ -524,16 +529,10 @@ def _random_pick(s, n):
 
 
 @hot
-def card_value(tb, weights, s, p, unit, n_players):
-    """``Brain.card_value``: the kingdom with ``unit`` added pending and fresh on virtual
-    spot 0, then 3 (cost paid), the better one; minus ``W_UNAFFORDABLE`` if unaffordable."""
-    n0, others = _sketch_base(tb, s, p)
-    return _card_value_from(tb, weights, s, p, unit, n0, others, n_players)
-
-
-@hot
 def _card_value_from(tb, weights, s, p, unit, n0, others, n_players):
-    """``card_value`` from the seat's base sketch (``_sketch_base``), which it keeps."""
+    """``Brain.card_value``: the kingdom with ``unit`` added pending and fresh on virtual
+    spot 0, then 3 (cost paid), the better one; minus ``W_UNAFFORDABLE`` if unaffordable.
+    From the seat's base sketch (``_sketch_base``), which it keeps."""
     ut = tb[0]
     cost = ut[unit, U_COST]
     gold = s.pi[p, I_GOLD]
@@ -546,31 +545,16 @@ def _card_value_from(tb, weights, s, p, unit, n0, others, n_players):
             s.pc[n0, PC_AGE] = 0
             s.pc[n0, PC_PENDING] = 1
             s.pc[n0, PC_FRESH] = 1
-            _full_pass(tb, s, n0 + 1)
+            _full_pass(tb, s, p, n0 + 1)
         else:
             _changed_pass(tb, s, n0, others, n0, spot, unit, 0, 1)
         v = _totals_value(tb, weights, s, p, n0 + 1, 1, gold - cost, n_players)
         if full:
-            _restore_base(tb, s, n0)
+            _restore_base(tb, s, p, n0)
         best = max(best, v)
     if cost > gold:
         best -= weights[s.pi[p, I_POLICY], W_UNAFFORDABLE]
     return best
-
-
-@hot
-def _draft_value(tb, weights, s, p, card, n_players, lx, ls):
-    """``Brain.draft_value``: ``card_value`` once per (seat, unit) and Recruitment phase.
-    ``lx`` / ``ls`` (Legends tables and state; None in a base game, where numba prunes the
-    Legends branch): a card type ``u`` may be an artifact, valued with its zone."""
-    u = tb[4][card]
-    if not s.dvs[p, u]:
-        if lx is None:
-            s.dvf[p, u] = card_value(tb, weights, s, p, u, n_players)
-        else:
-            s.dvf[p, u] = _l_card_value(tb, lx, weights, s, ls, p, u, n_players)
-        s.dvs[p, u] = 1
-    return s.dvf[p, u]
 
 
 @hot
@@ -587,15 +571,30 @@ def _l_card_value(tb, lx, weights, s, ls, p, u, n_players):
 
 @hot
 def draft_choice(tb, weights, s, p, pack, m, discard, n_players, lx, ls):
-    """Index in ``pack[:m]`` of the card to take (``discard``: to throw away, 2 players)."""
+    """Index in ``pack[:m]`` of the card to take (``discard``: to throw away, 2 players).
+    ``Brain.draft_value``: ``card_value`` once per (seat, unit) and Recruitment phase; the
+    seat's base sketch (``_sketch_base``) once per pick, when a unit is new to it. ``lx`` /
+    ``ls`` (Legends tables and state; None in a base game, where numba prunes the Legends
+    branch): a card type may be an artifact, valued with its zone."""
     if m == 1:
         return 0
     if s.pi[p, I_POLICY] == P_RANDOM:
         return rng_below(s.rng, m)
     best = -np.inf
     chosen = 0
+    n0 = -1
+    others = 0
     for i in range(m):
-        v = _draft_value(tb, weights, s, p, pack[i], n_players, lx, ls)
+        u = tb[4][pack[i]]
+        if not s.dvs[p, u]:
+            if lx is None:
+                if n0 < 0:
+                    n0, others = _sketch_base(tb, s, p)
+                s.dvf[p, u] = _card_value_from(tb, weights, s, p, u, n0, others, n_players)
+            else:
+                s.dvf[p, u] = _l_card_value(tb, lx, weights, s, ls, p, u, n_players)
+            s.dvs[p, u] = 1
+        v = s.dvf[p, u]
         if discard:
             v = -v
         best, chosen = first_best(i, v, best, chosen)
@@ -631,20 +630,51 @@ def _sketch_move(s, p, kind, a, b, tb):
 
 
 @hot
-def deploy_choice(tb, weights, s, p, n_opt, n_players):
-    """``Brain.deploy_step``: index of the deployment step taken."""
+def deploy_choice(tb, weights, s, p, n_opt, n_players, n0, others):
+    """``Brain.deploy_step``: (index of the deployment step taken, the seat's base sketch).
+    The base sketch (``n0`` pieces, ``others``) is the one the seat's previous step left
+    (``_commit_step``); ``n0`` < 0: none yet, sketched here (``_sketch_base``)."""
     if n_opt == 1:
-        return 0
+        return 0, n0, others
     if s.pi[p, I_POLICY] == P_RANDOM:
-        return rng_below(s.rng, n_opt)
-    n0, others = _sketch_base(tb, s, p)
+        return rng_below(s.rng, n_opt), n0, others
+    n0, others = _base_sketch(tb, s, p, n0, others)
     best = -np.inf
     chosen = 0
     for i in range(n_opt):
         kind, a, b = s.opt[i, 0], s.opt[i, 1], s.opt[i, 2]
         v = _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players)
         best, chosen = first_best(i, v, best, chosen)
-    return chosen
+    return chosen, n0, others
+
+
+@hot
+def _base_sketch(tb, s, p, n0, others):
+    """The seat's base sketch in ``s.pc`` / ``s.wpc``: a new one (``_sketch_base``) when
+    ``n0`` < 0, else the kept one (``s.pc0`` / ``s.wpc0``, ``s.acc[0]``) copied back (the
+    steps in between may have reloaded ``s.pc``: a replaced unit's death abilities)."""
+    if n0 < 0:
+        return _sketch_base(tb, s, p)
+    _copy_rows(s.pc0, s.wpc0, s.pc, s.wpc, n0)
+    return n0, others
+
+
+@hot
+def _step_piece(tb, s, p, n0, kind, a, b):
+    """The piece a deployment step (not STOP) changes in the base sketch: (its row ``k``,
+    ``n0`` for a new row; its unit, tokens, 1 if placed now (pending and fresh); whether
+    the step changes the projection of the other pieces, so it must be valued in full)."""
+    ut = tb[0]
+    k = n0
+    for i in range(n0):
+        if s.pc0[i, PC_SPOT] == (a if kind == M_MOVE else b):
+            k = i
+    old = k < n0 and s.pc0[k, PC_PENDING] != 0 and _projects(ut, s.pc0[k, PC_UNIT])
+    if kind == M_MOVE:  # the piece of row k moves to b, as it is
+        u, age, new = s.pc0[k, PC_UNIT], s.pc0[k, PC_AGE], 0
+    else:  # a hand card placed on b, pending and fresh
+        u, age, new = tb[4][s.hand[p, a]], 0, 1
+    return k, u, age, new, old or (new == 1 and _projects(ut, u))
 
 
 @hot
@@ -652,43 +682,57 @@ def _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players):
     """``value`` of the sketch after the deployment step (kind, a, b) (``Game.after_move``),
     from the base sketch of ``_sketch_base``; in full (``_sketch_move``) when the step
     changes the projection of the other pieces."""
-    ut = tb[0]
     gold = s.pi[p, I_GOLD]
     n, row, k, full = n0, 0, n0, False
     if kind != M_STOP:
-        for i in range(n0):
-            if s.pc0[i, PC_SPOT] == (a if kind == M_MOVE else b):
-                k = i
-        old = k < n0 and s.pc0[k, PC_PENDING] != 0 and _projects(ut, s.pc0[k, PC_UNIT])
         row = 1
-        if kind == M_MOVE:  # the piece of row k moves to b, as it is
-            u, age, new = s.pc0[k, PC_UNIT], s.pc0[k, PC_AGE], 0
-        else:  # a hand card placed on b, pending and fresh
-            u, age, new = tb[4][s.hand[p, a]], 0, 1
-        full = old or (new == 1 and _projects(ut, u))
+        k, u, age, new, full = _step_piece(tb, s, p, n0, kind, a, b)
         if full:
             n, gold = _sketch_move(s, p, kind, a, b, tb)
-            _full_pass(tb, s, n)
+            _full_pass(tb, s, p, n)
         else:
             n = _changed_pass(tb, s, n0, others, k, b, u, age, new)
-            gold -= new * ut[u, U_COST]
+            gold -= new * tb[0][u, U_COST]
     v = _totals_value(tb, weights, s, p, n, row, gold, n_players)
     if full:
-        _restore_base(tb, s, n0)
+        _restore_base(tb, s, p, n0)
     elif row:
         _restore_row(s, n0, k)
     return v
 
 
 @hot
-def keep_choice(tb, weights, s, p, n_players):
-    """``Brain.keep``: 0 = nothing, i = ``hand[i - 1]`` (nothing is valued -inf)."""
+def _commit_step(tb, s, p, n0, others, kind, a, b):
+    """Before the chosen step (not STOP) is applied: the base sketch as the step leaves it
+    (its changed piece's row and totals, ``_changed_pass``), so the seat's next decision
+    needs no new first pass; the new piece count, or -1 (no base kept: nothing sketched
+    yet, or the step changes the projection). The rows are no longer in spot order: the
+    totals are sums of integers and every row is found by its spot, so the values are
+    the same as a new ``_sketch_base``'s (``test_incremental_value``)."""
+    if n0 < 0:
+        return -1
+    k, u, age, new, full = _step_piece(tb, s, p, n0, kind, a, b)
+    if full:
+        return -1
+    n = _changed_pass(tb, s, n0, others, k, b, u, age, new)
+    for c in range(N_AC):
+        s.acc[0, c] = s.acc[1, c]
+    for c in range(N_PC):
+        s.pc0[k, c] = s.pc[k, c]
+        s.wpc0[k, c] = s.wpc[k, c]
+    return n
+
+
+@hot
+def keep_choice(tb, weights, s, p, n_players, n0, others):
+    """``Brain.keep``: 0 = nothing, i = ``hand[i - 1]`` (nothing is valued -inf); from the
+    base sketch the seat's deployment steps left (``deploy_choice``)."""
     m = s.pi[p, I_HAND_N]
     if m == 0:
         return 0
     if s.pi[p, I_POLICY] == P_RANDOM:
         return rng_below(s.rng, m + 1)  # m + 1 >= 2
-    n0, others = _sketch_base(tb, s, p)
+    n0, others = _base_sketch(tb, s, p, n0, others)
     best = -np.inf
     chosen = 0
     for i in range(1, m + 1):
@@ -744,7 +788,7 @@ def _build_value(tb, weights, s, p, n0, i, n_players):
     if i:
         s.bl[b] = s.bopt[i - 1, 1]
         gold -= s.bopt[i - 1, 3]
-    project_levels(tb[0], tb[1], tb[2], s.pc, n0, s.bl, s.wbl, s.bc)
+    project_levels(tb[0], tb[1], tb[2], s.pc, n0, s.bl, s.wbl, s.bc[p])
     s.bl[b] = s.blevel[p, b]
     return _totals_value(tb, weights, s, p, n0, 0, gold, n_players)
 
@@ -789,7 +833,7 @@ def best_save(tb, weights, s, p, n_save, n, wood, food, crystal):
 
 @hot_outline
 def recruitment(tb, weights, s, n_players, turn, lx, ls):
-    """``Game.recruitment`` (``lx`` / ``ls``: see ``_draft_value``)."""
+    """``Game.recruitment`` (``lx`` / ``ls``: see ``draft_choice``)."""
     rules = tb[3]
     two = _two(n_players)
     deal = rules[R2_DEAL] if two else rules[R_DEAL]
@@ -1232,13 +1276,19 @@ def deployment(tb, weights, s, n_players, turn):
     for p in range(n_players):
         s.pi[p, I_EXTRA] = _opens_extra(tb, s, p)
     for p in range(n_players):
+        n0, others = -1, 0  # the seat's base sketch, kept from step to step
         for _ in range(MAX_DEPLOY_STEPS + 1):
             n_opt = moves(tb, s, p)
-            k = deploy_choice(tb, weights, s, p, n_opt, n_players)
-            if s.opt[k, 0] == M_STOP:
+            k, n0, others = deploy_choice(tb, weights, s, p, n_opt, n_players, n0, others)
+            kind, a, b = s.opt[k, 0], s.opt[k, 1], s.opt[k, 2]
+            if kind == M_STOP:
                 break
-            _apply_move(tb, s, p, s.opt[k, 0], s.opt[k, 1], s.opt[k, 2])
-        _keep(s, p, keep_choice(tb, weights, s, p, n_players) if tb[3][R_KEEP] else 0)
+            n0 = _commit_step(tb, s, p, n0, others, kind, a, b)
+            _apply_move(tb, s, p, kind, a, b)
+        if tb[3][R_KEEP]:
+            _keep(s, p, keep_choice(tb, weights, s, p, n_players, n0, others))
+        else:
+            _keep(s, p, 0)
     _reveal(tb, weights, s, n_players, turn)
 
 
