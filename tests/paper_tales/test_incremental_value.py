@@ -127,7 +127,7 @@ def _kept_base_values(tb, weights, s1, s2, n_players, pick, out, keep):
         k.moves(tb, s2, 0)
         if n_opt == 1:
             break
-        n0, others = k._base_sketch(tb, s1, 0, n0, others)
+        n0, others = k._kept_base(tb, s1, 0, n0, others)
         for i in range(n_opt):
             kind, a, b = s1.opt[i, 0], s1.opt[i, 1], s1.opt[i, 2]
             out[t, i, 0] = k._step_value(tb, weights, s1, 0, n0, others, kind, a, b, n_players)
@@ -141,7 +141,7 @@ def _kept_base_values(tb, weights, s1, s2, n_players, pick, out, keep):
         k._apply_move(tb, s1, 0, kind, a, b)
         k._apply_move(tb, s2, 0, kind, a, b)
         t += 1
-    n0, others = k._base_sketch(tb, s1, 0, n0, others)
+    n0, others = k._kept_base(tb, s1, 0, n0, others)
     m = s1.pi[0, k.I_HAND_N]
     for i in range(m):
         u = tb[4][s1.hand[0, i]]

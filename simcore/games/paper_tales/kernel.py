@@ -638,7 +638,7 @@ def deploy_choice(tb, weights, s, p, n_opt, n_players, n0, others):
         return 0, n0, others
     if s.pi[p, I_POLICY] == P_RANDOM:
         return rng_below(s.rng, n_opt), n0, others
-    n0, others = _base_sketch(tb, s, p, n0, others)
+    n0, others = _kept_base(tb, s, p, n0, others)
     best = -np.inf
     chosen = 0
     for i in range(n_opt):
@@ -649,7 +649,7 @@ def deploy_choice(tb, weights, s, p, n_opt, n_players, n0, others):
 
 
 @hot
-def _base_sketch(tb, s, p, n0, others):
+def _kept_base(tb, s, p, n0, others):
     """The seat's base sketch in ``s.pc`` / ``s.wpc``: a new one (``_sketch_base``) when
     ``n0`` < 0, else the kept one (``s.pc0`` / ``s.wpc0``, ``s.acc[0]``) copied back (the
     steps in between may have reloaded ``s.pc``: a replaced unit's death abilities)."""
@@ -732,7 +732,7 @@ def keep_choice(tb, weights, s, p, n_players, n0, others):
         return 0
     if s.pi[p, I_POLICY] == P_RANDOM:
         return rng_below(s.rng, m + 1)  # m + 1 >= 2
-    n0, others = _base_sketch(tb, s, p, n0, others)
+    n0, others = _kept_base(tb, s, p, n0, others)
     best = -np.inf
     chosen = 0
     for i in range(1, m + 1):
