@@ -12,8 +12,22 @@ import pytest
 from simcore.cards import CardDataError
 from simcore.games.fairy_tale import kernel
 from simcore.games.fairy_tale.engine import prepare
-from simcore.games.fairy_tale.layout import MC, NO_CARD, SM_CNT, SM_DCNT, SM_HYP
-from simcore.games.fairy_tale.tables import DEFAULT_CARDS, MAX_CARDS, CardSet, load_cardset
+from simcore.games.fairy_tale.layout import (
+    EFF_UNBOUNDED,
+    K_EFF_BOUND,
+    MC,
+    NO_CARD,
+    SM_CNT,
+    SM_DCNT,
+    SM_HYP,
+)
+from simcore.games.fairy_tale.tables import (
+    DEFAULT_CARDS,
+    MAX_CARDS,
+    CardSet,
+    compile_tables,
+    load_cardset,
+)
 
 
 def _with_extra_cards(tmp_path: Path, n_extra: int) -> Path:
@@ -76,3 +90,34 @@ def test_result_buffers_of_a_large_chunk_are_zeroed_writable_and_shaped_like_sma
         assert not b.any()
     large.points[-1, -1, -1] = 7  # the arrays do not overlap
     assert sum(int(a.sum()) for a in large) == 7
+
+
+def _effect_bounds(cards: CardSet) -> dict[str, int]:
+    kt = kernel.kernel_tables(tuple(compile_tables(cards, "expert")))
+    return {card.id: int(kt[K_EFF_BOUND + c]) for c, card in enumerate(cards.cards)}
+
+
+def test_effect_bounds_of_the_default_cards_and_of_cards_that_can_lose_less_than_zero(
+    tmp_path: Path,
+) -> None:
+    """``K_EFF_BOUND``: an Open is unbounded, a Close of others and a card without an
+    effect add nothing, a Close of the owner's cards at most ``count x`` minus the lowest
+    negative points of a fixed card it selects (0 in the default cards), and nothing bounds
+    a Close once some count card's ``per`` is negative."""
+    bounds = _effect_bounds(load_cardset())
+    assert bounds["priest"] == bounds["dark-pact"] == EFF_UNBOUNDED
+    assert bounds["shadowking"] == bounds["unicorn"] == bounds["paladin"] == 0
+    assert bounds["dragons-cave"] == bounds["lich"] == bounds["demon"] == 0
+    text = DEFAULT_CARDS.read_text()
+    sky_dancer = 'value = { kind = "fixed", points = 3 }'
+    assert text.count(sky_dancer) == 3  # sky dancer dragon, unicorn, knight of the round table
+    path = tmp_path / "cards.toml"
+    path.write_text(text.replace(sky_dancer, 'value = { kind = "fixed", points = -3 }', 1))
+    bounds = _effect_bounds(load_cardset(path))
+    assert bounds["dragons-cave"] == bounds["lich"] == bounds["demon"] == 3  # select it
+    assert bounds["fairy-ring"] == bounds["werewolf"] == 0  # do not
+    children = 'of = "children-of-the-dragon", per = 1 }'
+    path.write_text(text.replace(children, 'of = "children-of-the-dragon", per = -1 }'))
+    bounds = _effect_bounds(load_cardset(path))
+    assert bounds["fairy-ring"] == bounds["lich"] == EFF_UNBOUNDED
+    assert bounds["shadowking"] == 0

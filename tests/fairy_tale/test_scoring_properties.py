@@ -11,7 +11,17 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simcore.games.fairy_tale.reference import Counts, Rules, gain_of_adding, total
+from simcore.games.fairy_tale.kernel import kernel_tables
+from simcore.games.fairy_tale.layout import K_EFF_BOUND
+from simcore.games.fairy_tale.policies import default_weights
+from simcore.games.fairy_tale.reference import (
+    Brain,
+    Counts,
+    Rules,
+    _shift,
+    gain_of_adding,
+    total,
+)
 from simcore.games.fairy_tale.scoring import delta_add, loss_remove, player_total
 from simcore.games.fairy_tale.tables import FACTIONS, load_cardset
 
@@ -62,3 +72,25 @@ def test_delta_add_equals_difference_of_totals(rows, variant, c, strict) -> None
             ref.cards[p][c] += 1
             ref.factions[p][FACTIONS.index(CARDS.cards[c].faction)] += 1
             assert loss == before - after
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows=tableaux, variant=st.sampled_from(["basic", "expert"]), strict=st.booleans())
+def test_no_close_effect_is_worth_more_than_its_bound(rows, variant, strict) -> None:
+    """``choose_plain`` skips a candidate whose gain plus ``K_EFF_BOUND`` cannot beat the best
+    so far: a Close's own effect (its owner closing their least-bad cards, the Close card
+    counted) is never worth more than that bound."""
+    rules = Rules(CARDS, variant)
+    rules.strict = strict
+    kt = kernel_tables(tuple(rules.tables))
+    brain = Brain(rules, default_weights(), None)  # type: ignore[arg-type]  # no draws
+    _, _, ref = _counts(rows)
+    for e in range(T):
+        effect = rules.effect(e)
+        if effect["kind"] != "close" or effect["scope"] == "others":
+            continue
+        for p in range(len(rows)):
+            own, own_fc = ref.cards[p], ref.factions[p]
+            _shift(rules, own, own_fc, e, 1)
+            assert -brain.least_close_loss(e, own, own_fc, ref, p) <= kt[K_EFF_BOUND + e]
+            _shift(rules, own, own_fc, e, -1)

@@ -26,6 +26,11 @@ number of distinct cards, the deck) are read from ``kt`` at run time.
   ``GAIN_A + GAIN_B * own[GAIN_OF] + GAIN_C * own[c]`` (fixed and wild: points; counting
   another card: per x its count; counting itself: per x (2n + 1)); ``K_GAIN_SLOW`` = 1 for
   the kinds scored before and after instead (quests, majorities);
+* ``K_EFF_BOUND``: the most card c's own Open/Close can add to its owner's score as the
+  policies value it (``policies.own_effect``): 0 without one (or a Close of others only),
+  ``EFF_UNBOUNDED`` for an Open, and for a Close ``-count x`` the least loss of closing a
+  card it selects (``effect_bound``). ``choose_plain`` skips a candidate whose gain plus
+  this bound cannot beat the best so far;
 * ``K_ID_ORDER``, ``K_IN_DECK`` (``MC`` each), ``K_RULES`` (``N_RULES``), ``K_N_CARDS``,
   ``K_DECK_SIZE``, the card masks (``K_MASKS``), then the deck (``K_DECK``, ``deck size``
   entries).
@@ -56,7 +61,7 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from simcore.jit import alloc, hot_inline
+from simcore.jit import alloc, hot, hot_inline
 
 from .tables import (
     C_CATEGORY,
@@ -82,6 +87,8 @@ from .tables import (
     N_RULES,
     PICKS,
     TABLEAU,
+    Effect,
+    Scope,
     Value,
 )
 
@@ -94,6 +101,12 @@ N_BREAKDOWN = 5  # score breakdown columns (kernel.B_*)
 V_WILD = int(Value.WILD)
 V_FIXED = int(Value.FIXED)
 V_COUNT = int(Value.COUNT)
+E_OPEN = int(Effect.OPEN)
+E_CLOSE = int(Effect.CLOSE)
+S_OTHERS = int(Scope.OTHERS)
+#: ``K_EFF_BOUND`` of an effect whose value has no bound here (an Open; a Close when some
+#: card's loss could be negative other than by its own points): never below a best value.
+EFF_UNBOUNDED = 1 << 20
 
 # --- card masks (bit t = card t), at kt[K_MASKS + 2 * KM_*] --------------------------
 KM_SEL = 0  # [MC] cards the Open/Close of card e can select
@@ -125,7 +138,8 @@ K_GAIN_B = K_GAIN_A + MC
 K_GAIN_OF = K_GAIN_B + MC
 K_GAIN_C = K_GAIN_OF + MC
 K_GAIN_SLOW = K_GAIN_C + MC
-K_ID_ORDER = K_GAIN_SLOW + MC
+K_EFF_BOUND = K_GAIN_SLOW + MC
+K_ID_ORDER = K_EFF_BOUND + MC
 K_IN_DECK = K_ID_ORDER + MC
 K_RULES = K_IN_DECK + MC
 K_N_CARDS = K_RULES + N_RULES
@@ -238,6 +252,42 @@ def lowest(m):
     return np.int64(trailing_zeros(m))  # type: ignore[call-arg]
 
 
+@hot
+def losses_below_zero(ct):
+    """Could closing a card lose less than 0 by anything but a fixed or wild card's own
+    points? Closing a card loses its own copy's value and what its dependents lose with
+    it; with every count ``per``, quest and majority worth >= 0 those are all >= 0 (a
+    quest or majority kept with one card less was kept with it)."""
+    for u in range(ct.shape[0]):
+        kind = ct[u, C_VALUE]
+        if kind == V_COUNT and ct[u, C_PER] < 0:
+            return True
+        if kind != V_COUNT and kind != V_FIXED and kind != V_WILD and ct[u, C_POINTS] < 0:
+            return True
+    return False
+
+
+@hot
+def effect_bound(ct, sel, c, below_zero):
+    """``K_EFF_BOUND`` of card ``c`` (see above; ``below_zero``: ``losses_below_zero``). A
+    Close of ``count`` cards loses at least ``count x`` the least loss of one card it
+    selects, which is 0 or a fixed or wild card's negative points (fewer cards to close
+    lose no less)."""
+    kind = ct[c, C_EFFECT]
+    if kind == E_OPEN:
+        return EFF_UNBOUNDED
+    if kind != E_CLOSE or ct[c, C_SCOPE] == S_OTHERS:
+        return 0
+    if below_zero:
+        return EFF_UNBOUNDED
+    floor = 0
+    for i in range(sel.shape[1]):
+        t = sel[c, i]
+        if t >= 0 and (ct[t, C_VALUE] == V_FIXED or ct[t, C_VALUE] == V_WILD):
+            floor = min(floor, ct[t, C_POINTS])
+    return -ct[c, C_EFF_COUNT] * floor
+
+
 @alloc
 def build_tables(ct, deps, deck, id_order, in_deck, rules, sel):
     """The card tables ``kt`` (layout above) from the arrays of ``tables.Tables``; the card
@@ -288,6 +338,9 @@ def build_tables(ct, deps, deck, id_order, in_deck, rules, sel):
         kt[K_IN_DECK + c] = in_deck[c]
         if in_deck[c] == 1 and ct[c, C_VALUE] != V_WILD:
             km[KM_COPYABLE] |= bit(c)
+    below_zero = losses_below_zero(ct)
+    for c in range(n_cards):
+        kt[K_EFF_BOUND + c] = effect_bound(ct, sel, c, below_zero)
     kt[K_PER + NO_CARD] = 0
     kt[K_VALUE + NO_CARD] = V_FIXED
     for r in range(rules.shape[0]):

@@ -36,6 +36,7 @@ from .layout import (
     DCNT,
     FCNT,
     K_DEPS,
+    K_EFF_BOUND,
     K_EFF_COUNT,
     K_EFFECT,
     K_FACTION,
@@ -489,9 +490,13 @@ def choose_plain(w_gain, w_effect, kt, st, cand, n, own, ownf, held, face_down, 
     """``choose`` for a draft or play decision whose weights read only gain and effect and
     are whole numbers (``plain``; ``greedy``): the same values (as integers, exactly what
     ``choose`` computes in float64) and the same first best, in a function a fraction of the
-    general one's size (it is most of a greedy game's time)."""
+    general one's size (it is most of a greedy game's time). With ``w_effect >= 0`` a
+    candidate whose gain plus its effect's upper bound (``K_EFF_BOUND``: 0 for most, a
+    Close's least possible loss) cannot beat the best so far is not looked ahead: it could
+    not be the first best."""
     down = DCNT + p * MC
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
+    bounded = w_effect >= 0  # the effect's upper bound bounds the value
     best = np.iinfo(np.int64).min  # below every value: the first candidate is taken
     bi = 0
     seen = ZERO
@@ -504,6 +509,8 @@ def choose_plain(w_gain, w_effect, kt, st, cand, n, own, ownf, held, face_down, 
         eff = 0
         if w_gain != 0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
             gain = card_gain(kt, st, c, own, ownf, held, n_players, p, strict)
+        if bounded and w_gain * gain + w_effect * kt[ix(K_EFF_BOUND + c)] <= best:
+            continue  # cannot beat the best so far (nor be the first best on a tie)
         if w_effect != 0:
             eff = own_effect(
                 kt, st, c, own, ownf, held, down, face_down, n_players, p, strict, gain
