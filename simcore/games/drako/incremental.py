@@ -87,6 +87,7 @@ from .tables import (
     R_LEGEND_GOBLIN_VIA_PORTAL,
     R_LEGEND_ROW,
     R_PORTAL_CHAINING,
+    ix,
 )
 
 # ``GameState.kfacts`` entries (int64): facts of the loaded kingdom.
@@ -135,8 +136,8 @@ def dragon_links(adj_d, reach_d, vis, blinds, via_portal):
 @hot
 def tame_by_masks(links, kmask, kind_tame, drop):
     """Do ``links`` hold >= 2 cards of one domesticating kind (``drop``: cells not counted)?"""
-    for k in range(N_KINDS):  # noqa: SIM110 (numba: no generators)
-        if kind_tame[k] and popcount(links & kmask[k] & ~drop) >= 2:
+    for k in range(N_KINDS):  # a loop, not any(): numba compiles no generators
+        if kind_tame[ix(k)] and popcount(links & kmask[ix(k)] & ~drop) >= 2:
             return True
     return False
 
@@ -155,13 +156,13 @@ def load_dragons(tb, s, vis, blinds):
     while m:
         d = trailing_zeros(m)
         m &= m - 1
-        links = dragon_links(adj[d], s.reach[d], vis, blinds, via)
+        links = dragon_links(adj[ix(d)], s.reach[ix(d)], vis, blinds, via)
         n += 1
         is_tame = False
         for k in range(N_KINDS):
-            if kind_tame[k]:
-                s.dtame[d, k] = popcount(links & s.kmask[k])
-                if s.dtame[d, k] >= 2:
+            if kind_tame[ix(k)]:
+                s.dtame[ix(d), ix(k)] = popcount(links & s.kmask[ix(k)])
+                if s.dtame[ix(d), ix(k)] >= 2:
                     is_tame = True
         if is_tame:
             tame += 1
@@ -176,12 +177,12 @@ def load_kingdom(tb, s, grid, vis):
     ``grid`` seen through ``vis``."""
     kind_blind, adj, rules = tb[1], tb[8], tb[9]
     for k in range(N_KINDS):
-        s.kmask[k] = 0
+        s.kmask[ix(k)] = 0
     blinds = 0
     for c in range(CELLS):
         if (vis >> c) & 1:
-            s.kmask[grid[c]] |= 1 << c
-            if kind_blind[grid[c]]:
+            s.kmask[ix(grid[ix(c)])] |= 1 << c
+            if kind_blind[ix(grid[ix(c)])]:
                 blinds |= 1 << c
     fill_reach(adj, rules[R_PORTAL_CHAINING] != 0, s.kmask[K_PORTAL], s.reach)
     load_dragons(tb, s, vis, blinds)
@@ -201,28 +202,28 @@ def change_kingdom(tb, s, grid, c, o):
     the pair of the new kind minus that of the old one; ``c``'s own row counts only the
     others), and the dragons. A portal put or replaced changes links: a full reload."""
     kind_blind, adj, pair_adjacent, pair_portal = tb[1], tb[8], tb[11], tb[12]
-    k = grid[c]
+    k = grid[ix(c)]
     bit = 1 << c
     vis = s.kfacts[KF_VIS] | bit
     if k == K_PORTAL or o == K_PORTAL:
         load_kingdom(tb, s, grid, vis)
         return
     if o >= 0:
-        s.kmask[o] &= ~bit
-    s.kmask[k] |= bit
+        s.kmask[ix(o)] &= ~bit
+    s.kmask[ix(k)] |= bit
     blinds = s.kfacts[KF_BLINDS] & ~bit
-    if kind_blind[k]:
+    if kind_blind[ix(k)]:
         blinds |= bit
-    m = s.reach[c] & s.kfacts[KF_PROW_ROWS]
+    m = s.reach[ix(c)] & s.kfacts[KF_PROW_ROWS]
     while m:
         j = trailing_zeros(m)
         m &= m - 1
-        table = pair_adjacent if (adj[j] >> c) & 1 else pair_portal
+        table = pair_adjacent if (adj[ix(j)] >> c) & 1 else pair_portal
         for q in range(N_KINDS):
-            d = table[k, q]
+            d = table[ix(k), ix(q)]
             if o >= 0:
-                d -= table[o, q]
-            s.prow[j, q] += d
+                d -= table[ix(o), ix(q)]
+            s.prow[ix(j), ix(q)] += d
     if s.kmask[K_DRAGON] != 0 or o == K_DRAGON:
         load_dragons(tb, s, vis, blinds)
     s.kfacts[KF_VIS] = vis
@@ -242,7 +243,7 @@ def portal_zone(tb, s, c):
             grow = group
             m = group
             while m:
-                grow |= adj[trailing_zeros(m)] & portals
+                grow |= adj[ix(trailing_zeros(m))] & portals
                 m &= m - 1
             if grow == group:
                 break
@@ -250,7 +251,7 @@ def portal_zone(tb, s, c):
     zone = 0
     m = group
     while m:
-        zone |= adj[trailing_zeros(m)]
+        zone |= adj[ix(trailing_zeros(m))]
         m &= m - 1
     return zone
 
@@ -267,18 +268,18 @@ def load_pair_row(tb, s, grid, c):
         return
     adj, pair_adjacent, pair_portal = tb[8], tb[11], tb[12]
     for k in range(N_KINDS):
-        s.prow[c, k] = 0
-    m = s.reach[c] & s.kfacts[KF_VIS]
+        s.prow[ix(c), ix(k)] = 0
+    m = s.reach[ix(c)] & s.kfacts[KF_VIS]
     while m:
         j = trailing_zeros(m)
         m &= m - 1
-        q = grid[j]
-        if (adj[c] >> j) & 1:
+        q = grid[ix(j)]
+        if (adj[ix(c)] >> j) & 1:
             for k in range(N_KINDS):
-                s.prow[c, k] += pair_adjacent[q, k]
+                s.prow[ix(c), ix(k)] += pair_adjacent[ix(q), ix(k)]
         else:
             for k in range(N_KINDS):
-                s.prow[c, k] += pair_portal[q, k]
+                s.prow[ix(c), ix(k)] += pair_portal[ix(q), ix(k)]
     s.kfacts[KF_PROW_ROWS] |= 1 << c
 
 
@@ -297,23 +298,23 @@ def dragons_after_card(tb, s, c, o, k):
         d = trailing_zeros(m)
         m &= m - 1
         n += 1
-        near = (adj[d] >> c) & 1 != 0
-        far = via and (s.reach[d] >> c) & 1 != 0
-        lost = o >= 0 and kind_tame[o] != 0 and (near or (far and kind_blind[o] == 0))
-        won = kind_tame[k] != 0 and (near or (far and kind_blind[k] == 0))
+        near = (adj[ix(d)] >> c) & 1 != 0
+        far = via and (s.reach[ix(d)] >> c) & 1 != 0
+        lost = o >= 0 and kind_tame[ix(o)] != 0 and (near or (far and kind_blind[ix(o)] == 0))
+        won = kind_tame[ix(k)] != 0 and (near or (far and kind_blind[ix(k)] == 0))
         was = (s.kfacts[KF_TAME] >> d) & 1
         if not lost and not won:
             tame += was
             continue
         if not lost:  # one more card of kind k: tame if it was, or with a second k card
-            if was or s.dtame[d, k] >= 1:
+            if was or s.dtame[ix(d), ix(k)] >= 1:
                 tame += 1
             continue
         if not won and not was:  # one card fewer: an untamed dragon stays so
             continue
         for b in range(N_KINDS):
-            if kind_tame[b]:
-                x = s.dtame[d, b]
+            if kind_tame[ix(b)]:
+                x = s.dtame[ix(d), ix(b)]
                 if lost and b == o:
                     x -= 1
                 if won and b == k:
@@ -323,7 +324,7 @@ def dragons_after_card(tb, s, c, o, k):
                     break
     if k == K_DRAGON:
         n += 1
-        links = dragon_links(adj[c], s.reach[c], vis, s.kfacts[KF_BLINDS], via)
+        links = dragon_links(adj[ix(c)], s.reach[ix(c)], vis, s.kfacts[KF_BLINDS], via)
         if tame_by_masks(links, s.kmask, kind_tame, NO_CELLS):
             tame += 1
     return dragon_score(n, tame, dragon_values, rules)
@@ -345,10 +346,12 @@ def dragons_after_portal(tb, s, c, zone):
         d = trailing_zeros(m)
         m &= m - 1
         n += 1
-        reach = s.reach[d]
+        reach = s.reach[ix(d)]
         if (zone >> d) & 1:
             reach |= zone & ~(1 << d)
-        if tame_by_masks(dragon_links(adj[d], reach, vis, blinds, via), s.kmask, kind_tame, drop):
+        if tame_by_masks(
+            dragon_links(adj[ix(d)], reach, vis, blinds, via), s.kmask, kind_tame, drop
+        ):
             tame += 1
     return dragon_score(n, tame, dragon_values, rules)
 
@@ -363,11 +366,11 @@ def portal_pairs(tb, s, grid, c, zone):
     while rest:
         i = trailing_zeros(rest)
         rest &= rest - 1
-        new = rest & ~s.reach[i]  # later zone cells not yet linked to i
+        new = rest & ~s.reach[ix(i)]  # later zone cells not yet linked to i
         while new:
             j = trailing_zeros(new)
             new &= new - 1
-            d += pair_portal[grid[i], grid[j]]
+            d += pair_portal[ix(grid[ix(i)]), ix(grid[ix(j)])]
     return d
 
 
@@ -379,18 +382,18 @@ def delta_score(tb, s, grid, c, k, zone):
     is a portal (else unused). The cell may not hold a face-up portal
     (``rescored_change``)."""
     vis = s.kfacts[KF_VIS]
-    o = grid[c] if (vis >> c) & 1 else -1
+    o = grid[ix(c)] if (vis >> c) & 1 else -1
     if o == k:
         return 0
     d = 0
     if o >= 0:
-        d -= s.prow[c, o]
+        d -= s.prow[ix(c), ix(o)]
     if k != K_PORTAL:
-        d += s.prow[c, k]
+        d += s.prow[ix(c), ix(k)]
         kind_tame = tb[2]
-        touches = k == K_DRAGON or kind_tame[k] != 0
+        touches = k == K_DRAGON or kind_tame[ix(k)] != 0
         if o >= 0:
-            touches = touches or o == K_DRAGON or kind_tame[o] != 0
+            touches = touches or o == K_DRAGON or kind_tame[ix(o)] != 0
         if touches and (s.kmask[K_DRAGON] != 0 or k == K_DRAGON):
             d += dragons_after_card(tb, s, c, o, k) - s.kfacts[KF_DRAGON_PTS]
         return d
@@ -409,11 +412,11 @@ def legend_links(tb, s, i, a, b, orth, zone):
     Legend, counts only neighbours; a blind ``b`` is reached through portals only with
     ``legend_goblin_via_portal``. ``zone``: a new portal's zone (``portal_zone``), or 0."""
     kind_blind, adj, rules = tb[1], tb[8], tb[9]
-    if orth or kind_blind[a] or (kind_blind[b] and rules[R_LEGEND_GOBLIN_VIA_PORTAL] == 0):
-        return adj[i]
+    if orth or kind_blind[ix(a)] or (kind_blind[ix(b)] and rules[R_LEGEND_GOBLIN_VIA_PORTAL] == 0):
+        return adj[ix(i)]
     if (zone >> i) & 1:
-        return s.reach[i] | (zone & ~(1 << i))
-    return s.reach[i]
+        return s.reach[ix(i)] | (zone & ~(1 << i))
+    return s.reach[ix(i)]
 
 
 @hot
@@ -421,7 +424,9 @@ def portal_counts(tb, a, b, orth):
     """Does a Legend centre of kind ``a`` count ``b`` cards through portals
     (``legend_links`` not limited to the neighbours)?"""
     kind_blind, rules = tb[1], tb[9]
-    return not (orth or kind_blind[a] or (kind_blind[b] and rules[R_LEGEND_GOBLIN_VIA_PORTAL] == 0))
+    return not (
+        orth or kind_blind[ix(a)] or (kind_blind[ix(b)] and rules[R_LEGEND_GOBLIN_VIA_PORTAL] == 0)
+    )
 
 
 @hot
@@ -432,9 +437,9 @@ def best_claim_after(tb, s, c, k, zone):
     found = False
     best = 0
     for slot in range(rules[R_LEGEND_ROW]):
-        g = s.river[slot]
+        g = s.river[ix(slot)]
         if g >= 0:
-            pts = legend[g, LG_POINTS]
+            pts = legend[ix(g), LG_POINTS]
             if (not found or pts > best) and legend_met_after(tb, s, g, c, k, zone):
                 best = pts
                 found = True
@@ -455,27 +460,27 @@ def claim_gain(tb, s, c, k, zone, b_claim):
     legend, rules = tb[6], tb[9]
     best = 0
     for slot in range(rules[R_LEGEND_ROW]):
-        g = s.river[slot]
+        g = s.river[ix(slot)]
         if g < 0:
             continue
-        pts = legend[g, LG_POINTS]
+        pts = legend[ix(g), LG_POINTS]
         if pts <= b_claim or pts <= best:
             continue
-        if legend[g, LG_SHAPE] == SHAPE_PRESENT:
-            useful = (legend[g, LG_KINDS] >> k) & 1 != 0
+        if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
+            useful = (legend[ix(g), LG_KINDS] >> k) & 1 != 0
         elif k != K_PORTAL:
-            useful = legend[g, LG_CENTRE] == k or legend[g, LG_AROUND] == k
+            useful = legend[ix(g), LG_CENTRE] == k or legend[ix(g), LG_AROUND] == k
         else:  # new links join only zone cards: the zone must hold both kinds (two cards of
             zs = zone & ~(1 << c)  # one kind for a Legend of that kind), and the Legend
-            a, b = legend[g, LG_CENTRE], legend[g, LG_AROUND]  # must count portal links
+            a, b = legend[ix(g), LG_CENTRE], legend[ix(g), LG_AROUND]  # must count portal links
             if a == b:
-                useful = popcount(zs & s.kmask[a]) >= 2
+                useful = popcount(zs & s.kmask[ix(a)]) >= 2
             else:
-                useful = (zs & s.kmask[a]) != 0 and (zs & s.kmask[b]) != 0
+                useful = (zs & s.kmask[ix(a)]) != 0 and (zs & s.kmask[ix(b)]) != 0
             if useful:
-                orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
+                orth = legend[ix(g), LG_ADJ] == ADJ_ORTHOGONAL
                 useful = portal_counts(tb, a, b, orth) or (
-                    legend[g, LG_EITHER] != 0 and portal_counts(tb, b, a, orth)
+                    legend[ix(g), LG_EITHER] != 0 and portal_counts(tb, b, a, orth)
                 )
         if useful and legend_met_after(tb, s, g, c, k, zone):
             best = pts
@@ -537,24 +542,24 @@ def legend_progress_after(tb, s, g, c, k, zone):
     if c >= 0:
         cell = 1 << c
         vis |= cell
-    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
-        need = legend[g, LG_KINDS]
+    if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
+        need = legend[ix(g), LG_KINDS]
         have = 0
         named = 0
         for q in range(N_KINDS):
             if (need >> q) & 1:
                 named += 1
-                if (s.kmask[q] & ~cell) != 0 or (q == k and cell != 0):
+                if (s.kmask[ix(q)] & ~cell) != 0 or (q == k and cell != 0):
                     have += 1
         return have, named
-    orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
-    count = legend[g, LG_COUNT]
+    orth = legend[ix(g), LG_ADJ] == ADJ_ORTHOGONAL
+    count = legend[ix(g), LG_COUNT]
     done = 0
-    for way in range(2 if legend[g, LG_EITHER] else 1):
-        a = legend[g, LG_CENTRE] if way == 0 else legend[g, LG_AROUND]
-        b = legend[g, LG_AROUND] if way == 0 else legend[g, LG_CENTRE]
-        centres = s.kmask[a] & ~cell
-        arounds = s.kmask[b] & ~cell
+    for way in range(2 if legend[ix(g), LG_EITHER] else 1):
+        a = legend[ix(g), LG_CENTRE] if way == 0 else legend[ix(g), LG_AROUND]
+        b = legend[ix(g), LG_AROUND] if way == 0 else legend[ix(g), LG_CENTRE]
+        centres = s.kmask[ix(a)] & ~cell
+        arounds = s.kmask[ix(b)] & ~cell
         if a == k:
             centres |= cell
         if b == k:
@@ -582,10 +587,10 @@ def near_after(tb, s, c, k, zone):
     legend, rules = tb[6], tb[9]
     near = 0.0
     for slot in range(rules[R_LEGEND_ROW]):
-        g = s.river[slot]
+        g = s.river[ix(slot)]
         if g >= 0:
             done, needed = legend_progress_after(tb, s, g, c, k, zone)
-            near += legend[g, LG_POINTS] * (done / needed)
+            near += legend[ix(g), LG_POINTS] * (done / needed)
     return near
 
 
@@ -605,7 +610,7 @@ def tame_after(tb, s, c, k, zone):
         vis |= cell
         blinds &= ~cell
         dragons &= ~cell
-        if kind_blind[k]:
+        if kind_blind[ix(k)]:
             blinds |= cell
         if k == K_DRAGON:
             dragons |= cell
@@ -613,14 +618,14 @@ def tame_after(tb, s, c, k, zone):
     while dragons:
         d = trailing_zeros(dragons)
         dragons &= dragons - 1
-        reach = s.reach[d]
+        reach = s.reach[ix(d)]
         if (zone >> d) & 1:
             reach |= zone & ~(1 << d)
-        links = dragon_links(adj[d], reach, vis, blinds, via)
+        links = dragon_links(adj[ix(d)], reach, vis, blinds, via)
         best = 0
         for q in range(N_KINDS):
-            if kind_tame[q]:
-                have = s.kmask[q] & ~cell
+            if kind_tame[ix(q)]:
+                have = s.kmask[ix(q)] & ~cell
                 if q == k:
                     have |= cell
                 best = max(best, popcount(links & have))
@@ -660,7 +665,7 @@ def claims_after_card(tb, s, k, o):
     legend = tb[6]
     slots = 0
     for slot in range(tb[9][R_LEGEND_ROW]):
-        g = s.river[slot]
+        g = s.river[ix(slot)]
         if g >= 0 and names_card(legend, g, k, o):
             slots |= 1 << slot
     if slots:
@@ -720,7 +725,7 @@ def present_kinds(s):
     """Bitmask of the kinds the loaded kingdom shows."""
     present = 0
     for k in range(N_KINDS):
-        if s.kmask[k]:
+        if s.kmask[ix(k)]:
             present |= 1 << k
     return present
 
@@ -733,28 +738,28 @@ def load_slot(tb, s, slot, present):
     vis = s.kfacts[KF_VIS]
     s.ready[slot, 0] = 0
     s.ready[slot, 1] = 0
-    g = s.river[slot]
+    g = s.river[ix(slot)]
     if g < 0:
         return False
-    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
-        s.ready[slot, 0] = legend[g, LG_KINDS] & ~present
+    if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
+        s.ready[slot, 0] = legend[ix(g), LG_KINDS] & ~present
         return s.ready[slot, 0] == 0
     ok = False
-    orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
-    count = legend[g, LG_COUNT]
-    for way in range(2 if legend[g, LG_EITHER] else 1):
-        a = legend[g, LG_CENTRE] if way == 0 else legend[g, LG_AROUND]
-        b = legend[g, LG_AROUND] if way == 0 else legend[g, LG_CENTRE]
-        centres = s.kmask[a]
+    orth = legend[ix(g), LG_ADJ] == ADJ_ORTHOGONAL
+    count = legend[ix(g), LG_COUNT]
+    for way in range(2 if legend[ix(g), LG_EITHER] else 1):
+        a = legend[ix(g), LG_CENTRE] if way == 0 else legend[ix(g), LG_AROUND]
+        b = legend[ix(g), LG_AROUND] if way == 0 else legend[ix(g), LG_CENTRE]
+        centres = s.kmask[ix(a)]
         while centres:
             i = trailing_zeros(centres)
             centres &= centres - 1
             links = legend_links(tb, s, i, a, b, orth, 0)
-            n = popcount(links & vis & s.kmask[b])
+            n = popcount(links & vis & s.kmask[ix(b)])
             if n >= count:
                 ok = True
             elif n == count - 1:
-                s.ready[slot, way] |= links
+                s.ready[ix(slot), ix(way)] |= links
     return ok
 
 
@@ -769,23 +774,23 @@ def load_goals(tb, s, met):
     found = False
     b_claim = 0
     for slot in range(rules[R_LEGEND_ROW]):
-        g = s.river[slot]
-        if (met >> slot) & 1 and (not found or legend[g, LG_POINTS] > b_claim):
-            b_claim = legend[g, LG_POINTS]
+        g = s.river[ix(slot)]
+        if (met >> slot) & 1 and (not found or legend[ix(g), LG_POINTS] > b_claim):
+            b_claim = legend[ix(g), LG_POINTS]
             found = True
     for k in range(N_KINDS):
-        s.goal[k] = 0
+        s.goal[ix(k)] = 0
     for slot in range(rules[R_LEGEND_ROW]):
-        g = s.river[slot]
-        if g < 0 or (met >> slot) & 1 or legend[g, LG_POINTS] <= b_claim:
+        g = s.river[ix(slot)]
+        if g < 0 or (met >> slot) & 1 or legend[ix(g), LG_POINTS] <= b_claim:
             continue
-        if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+        if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
             missing = s.ready[slot, 0]
             if popcount(missing) == 1:
-                s.goal[trailing_zeros(missing)] |= 1 << slot
+                s.goal[ix(trailing_zeros(missing))] |= 1 << slot
         else:
-            s.goal[legend[g, LG_CENTRE]] |= 1 << slot
-            s.goal[legend[g, LG_AROUND]] |= 1 << slot
+            s.goal[ix(legend[ix(g), LG_CENTRE])] |= 1 << slot
+            s.goal[ix(legend[ix(g), LG_AROUND])] |= 1 << slot
     s.kfacts[KF_MET] = met
     s.kfacts[KF_BCLAIM] = b_claim
     return b_claim
@@ -796,10 +801,10 @@ def names_card(legend, g, k, o):
     """Does Legend row ``g`` name the kind ``k`` or the kind ``o`` (-1: none)? Only such
     Legends can change when a card that is no portal (it changes no link) puts ``k`` where
     ``o`` was."""
-    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
-        kinds = legend[g, LG_KINDS]
+    if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
+        kinds = legend[ix(g), LG_KINDS]
     else:
-        kinds = (1 << legend[g, LG_CENTRE]) | (1 << legend[g, LG_AROUND])
+        kinds = (1 << legend[ix(g), LG_CENTRE]) | (1 << legend[ix(g), LG_AROUND])
     return (kinds >> k) & 1 != 0 or (o >= 0 and (kinds >> o) & 1 != 0)
 
 
@@ -809,10 +814,10 @@ def load_near_terms(tb, s):
     0)`` (points x progress) for the loaded kingdom, once per ``load_claims``."""
     legend, rules = tb[6], tb[9]
     for slot in range(rules[R_LEGEND_ROW]):
-        g = s.river[slot]
+        g = s.river[ix(slot)]
         if g >= 0:
             done, needed = legend_progress_after(tb, s, g, NO_CELL, NO_CELL, NO_CELLS)
-            s.near_terms[slot] = legend[g, LG_POINTS] * (done / needed)
+            s.near_terms[ix(slot)] = legend[ix(g), LG_POINTS] * (done / needed)
     s.kfacts[KF_NEAR_OK] = 1
 
 
@@ -827,14 +832,14 @@ def near_after_card(tb, s, c, k, o):
         load_near_terms(tb, s)
     near = 0.0
     for slot in range(rules[R_LEGEND_ROW]):
-        g = s.river[slot]
+        g = s.river[ix(slot)]
         if g < 0:
             continue
         if names_card(legend, g, k, o):
             done, needed = legend_progress_after(tb, s, g, c, k, NO_CELLS)
-            near += legend[g, LG_POINTS] * (done / needed)
+            near += legend[ix(g), LG_POINTS] * (done / needed)
         else:
-            near += s.near_terms[slot]
+            near += s.near_terms[ix(slot)]
     return near
 
 
@@ -849,32 +854,32 @@ def load_gain_row(tb, s, k):
     legend = tb[6]
     vis = s.kfacts[KF_VIS]
     for c in range(CELLS):
-        s.gain[k, c] = 0
-    m = s.goal[k]
+        s.gain[ix(k), ix(c)] = 0
+    m = s.goal[ix(k)]
     while m:
         slot = trailing_zeros(m)
         m &= m - 1
-        g = s.river[slot]
+        g = s.river[ix(slot)]
         cells = 0
-        if legend[g, LG_SHAPE] == SHAPE_PRESENT:
+        if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
             cells = ALL_CELLS
             for q in range(N_KINDS):
-                if (legend[g, LG_KINDS] >> q) & 1 and popcount(s.kmask[q]) == 1:
-                    cells &= ~s.kmask[q]
+                if (legend[ix(g), LG_KINDS] >> q) & 1 and popcount(s.kmask[ix(q)]) == 1:
+                    cells &= ~s.kmask[ix(q)]
         else:
-            orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
-            for way in range(2 if legend[g, LG_EITHER] else 1):
-                a = legend[g, LG_CENTRE] if way == 0 else legend[g, LG_AROUND]
-                b = legend[g, LG_AROUND] if way == 0 else legend[g, LG_CENTRE]
+            orth = legend[ix(g), LG_ADJ] == ADJ_ORTHOGONAL
+            for way in range(2 if legend[ix(g), LG_EITHER] else 1):
+                a = legend[ix(g), LG_CENTRE] if way == 0 else legend[ix(g), LG_AROUND]
+                b = legend[ix(g), LG_AROUND] if way == 0 else legend[ix(g), LG_CENTRE]
                 if k == b:
-                    cells |= s.ready[slot, way]
+                    cells |= s.ready[ix(slot), ix(way)]
                 if k == a:
-                    cells |= centre_cells(tb, s, a, b, orth, legend[g, LG_COUNT], vis)
-        pts = legend[g, LG_POINTS]
+                    cells |= centre_cells(tb, s, a, b, orth, legend[ix(g), LG_COUNT], vis)
+        pts = legend[ix(g), LG_POINTS]
         while cells:
             c = trailing_zeros(cells)
             cells &= cells - 1
-            s.gain[k, c] = max(s.gain[k, c], pts)
+            s.gain[ix(k), ix(c)] = max(s.gain[ix(k), ix(c)], pts)
     s.kfacts[KF_GAIN_ROWS] |= 1 << k
 
 
@@ -888,7 +893,7 @@ def centre_cells(tb, s, a, b, orth, count, vis):
     if count == 1 or count == 2:
         once = 0
         twice = 0
-        m = s.kmask[b]
+        m = s.kmask[ix(b)]
         while m:
             j = trailing_zeros(m)
             m &= m - 1
@@ -899,7 +904,7 @@ def centre_cells(tb, s, a, b, orth, count, vis):
     cells = 0
     for c in range(CELLS):
         links = legend_links(tb, s, c, a, b, orth, 0)
-        if popcount(links & vis & s.kmask[b]) >= count:
+        if popcount(links & vis & s.kmask[ix(b)]) >= count:
             cells |= 1 << c
     return cells
 
@@ -908,11 +913,11 @@ def centre_cells(tb, s, a, b, orth, count, vis):
 def gain_of(tb, s, k, c):
     """``s.gain[k, c]``, its row filled first if it is not yet (``load_gain_row``); 0 without
     a goal for ``k`` (``s.goal[k]``: the row would be all zeros)."""
-    if s.goal[k] == 0:
+    if s.goal[ix(k)] == 0:
         return 0
     if not (s.kfacts[KF_GAIN_ROWS] >> k) & 1:
         load_gain_row(tb, s, k)
-    return s.gain[k, c]
+    return s.gain[ix(k), ix(c)]
 
 
 @hot
@@ -924,7 +929,7 @@ def evaluate_change(tb, s, grid, c, k, claim, b_claim, near, tame):
     kingdom's best claim from ``load_claims`` (its caches loaded), or -1 for the best claim
     after itself. ``near`` needs ``load_claims``' caches too."""
     vis = s.kfacts[KF_VIS]
-    if (vis >> c) & 1 and grid[c] == K_PORTAL and k != K_PORTAL:
+    if (vis >> c) & 1 and grid[ix(c)] == K_PORTAL and k != K_PORTAL:
         return rescored_change(tb, s, grid, c, k, claim, near, tame)
     zone = 0
     if k == K_PORTAL:
@@ -936,13 +941,13 @@ def evaluate_change(tb, s, grid, c, k, claim, b_claim, near, tame):
             best = best_claim_after(tb, s, c, k, zone)
         elif k == K_PORTAL:
             best = claim_gain(tb, s, c, k, zone, b_claim)
-        elif grid[c] != k or not (vis >> c) & 1:
+        elif grid[ix(c)] != k or not (vis >> c) & 1:
             best = gain_of(tb, s, k, c)
     n = 0.0
     if near and k == K_PORTAL:
         n = near_after(tb, s, c, k, zone)
     elif near:
-        n = near_after_card(tb, s, c, k, grid[c] if (vis >> c) & 1 else NO_CELL)
+        n = near_after_card(tb, s, c, k, grid[ix(c)] if (vis >> c) & 1 else NO_CELL)
     t = 0.0
     if tame:
         t = tame_after(tb, s, c, k, zone)
@@ -953,7 +958,7 @@ def evaluate_change(tb, s, grid, c, k, claim, b_claim, near, tame):
 def best_claim_changed(tb, s, grid, c, k):
     """``best_claim_after`` of kind ``k`` face up on ``c`` of the loaded kingdom ``grid``,
     whatever ``c`` holds (a face-up portal: ``rescored_change``)."""
-    if (s.kfacts[KF_VIS] >> c) & 1 and grid[c] == K_PORTAL and k != K_PORTAL:
+    if (s.kfacts[KF_VIS] >> c) & 1 and grid[ix(c)] == K_PORTAL and k != K_PORTAL:
         return rescored_change(tb, s, grid, c, k, YES, NO, NO)[1]
     zone = 0
     if k == K_PORTAL:

@@ -62,6 +62,7 @@ from .tables import (
     R_LEGENDS_PER_TURN,
     R_TIE_CATEGORIES,
     R_TURN_CAP,
+    ix,
 )
 
 CENTRE_CELLS = np.array(CENTRE, dtype=np.int64)
@@ -248,15 +249,15 @@ def seat_view(s, p):
         s.pool,
         s.copies,
         s.seen,
-        s.seat_reach[p],
-        s.seat_kmask[p],
-        s.seat_dtame[p],
-        s.seat_kfacts[p],
-        s.seat_goal[p],
-        s.seat_ready[p],
+        s.seat_reach[ix(p)],
+        s.seat_kmask[ix(p)],
+        s.seat_dtame[ix(p)],
+        s.seat_kfacts[ix(p)],
+        s.seat_goal[ix(p)],
+        s.seat_ready[ix(p)],
         s.near_terms,
         s.gain,
-        s.seat_prow[p],
+        s.seat_prow[ix(p)],
         s.xval,
         s.xmask,
         s.kept,
@@ -279,7 +280,7 @@ def seat_view(s, p):
 def _pop_deck(s):
     n = s.meta[M_DECK_N] - 1
     s.meta[M_DECK_N] = n
-    return s.deck[n]
+    return s.deck[ix(n)]
 
 
 @hot_outline
@@ -346,13 +347,13 @@ def count_seen(s, n_players):
     """``s.seen[k]``: the face-up kingdom cards and the discard pile's cards of kind ``k``
     (what every player sees; ``policies.unseen`` subtracts it from the copies)."""
     for k in range(N_KINDS):
-        s.seen[k] = 0
+        s.seen[ix(k)] = 0
     for i in range(s.meta[M_DISC_N]):
-        s.seen[s.discard[i]] += 1
+        s.seen[s.discard[ix(i)]] += 1
     for p in range(n_players):
         for c in range(CELLS):
-            if s.up[p, c]:
-                s.seen[s.grid[p, c]] += 1
+            if s.up[ix(p), ix(c)]:
+                s.seen[s.grid[ix(p), ix(c)]] += 1
 
 
 # --- §4 one turn ---------------------------------------------------------------------------
@@ -364,23 +365,23 @@ def _claim(tb, s, p, slot):
     legend deck lasts. Every seat's kept Legend caches miss that slot (``s.dirty``); the
     loaded ones (``p``'s, ``s`` being its ``seat_view``) follow it at once
     (``incremental.claims_after_slots``)."""
-    k = s.claim_n[p]
-    s.claim_g[p, k] = s.river[slot]
-    s.claim_t[p, k] = s.meta[M_TURN]
-    s.claim_n[p] = k + 1
+    k = s.claim_n[ix(p)]
+    s.claim_g[ix(p), ix(k)] = s.river[ix(slot)]
+    s.claim_t[ix(p), ix(k)] = s.meta[M_TURN]
+    s.claim_n[ix(p)] = k + 1
     s.meta[M_CLAIMS_LEFT] -= 1
     for q in range(s.dirty.shape[0]):
-        s.dirty[q] |= 1 << slot
+        s.dirty[ix(q)] |= 1 << slot
     s.meta[M_MEMO_OK] = 0
     n = s.meta[M_LD_N]
     if n > 0:
-        s.river[slot] = s.ldeck[n - 1]
+        s.river[ix(slot)] = s.ldeck[n - 1]
         s.meta[M_LD_N] = n - 1
     else:
-        s.river[slot] = -1
+        s.river[ix(slot)] = -1
     if s.meta[M_CLAIMS_OK] != 0 and s.meta[M_LOADED] == p:
-        claims_after_slots(tb, s, s.dirty[p])
-        s.dirty[p] = 0
+        claims_after_slots(tb, s, s.dirty[ix(p)])
+        s.dirty[ix(p)] = 0
         s.meta[M_MET_OK] = 1
     else:
         s.meta[M_CLAIMS_OK] = 0
@@ -391,19 +392,19 @@ def _claim(tb, s, p, slot):
 def _apply(s, p, card, cell, reveal):
     """Carry out an action with ``card`` in hand (reference ``DrakoGame.apply``)."""
     n = s.meta[M_DISC_N]
-    s.seen[card] += 1  # face up: on the discard pile, or placed
+    s.seen[ix(card)] += 1  # face up: on the discard pile, or placed
     if reveal:
-        s.discard[n] = card
-        s.up[p, cell] = 1
-        s.seen[s.grid[p, cell]] += 1
+        s.discard[ix(n)] = card
+        s.up[ix(p), ix(cell)] = 1
+        s.seen[ix(s.grid[ix(p), ix(cell)])] += 1
     else:
-        if s.up[p, cell] == 0:  # a face-up card stays seen on the discard pile
-            s.seen[s.grid[p, cell]] += 1
-        s.discard[n] = s.grid[p, cell]  # the replaced card goes face up on the discard pile
-        s.grid[p, cell] = card
-        s.up[p, cell] = 1
-        s.replaced[p, cell] = 1
-        s.placed[p, cell] = s.meta[M_TURN]
+        if s.up[ix(p), ix(cell)] == 0:  # a face-up card stays seen on the discard pile
+            s.seen[ix(s.grid[ix(p), ix(cell)])] += 1
+        s.discard[ix(n)] = s.grid[ix(p), ix(cell)]  # the replaced card: face up on the discard
+        s.grid[ix(p), ix(cell)] = card
+        s.up[ix(p), ix(cell)] = 1
+        s.replaced[ix(p), ix(cell)] = 1
+        s.placed[ix(p), ix(cell)] = s.meta[M_TURN]
     s.meta[M_DISC_N] = n + 1
 
 
@@ -416,10 +417,10 @@ def _reshuffle(s, keep_top):
         return
     m = n - keep
     for i in range(m):
-        s.deck[i] = s.discard[i]
-        s.seen[s.discard[i]] -= 1
+        s.deck[ix(i)] = s.discard[ix(i)]
+        s.seen[ix(s.discard[ix(i)])] -= 1
     for i in range(keep):
-        s.discard[i] = s.discard[m + i]
+        s.discard[ix(i)] = s.discard[m + i]
     s.meta[M_DECK_N] = m
     s.meta[M_DISC_N] = keep
     rng_shuffle(s.rng, s.deck, m)
@@ -429,7 +430,7 @@ def _reshuffle(s, keep_top):
 def _face_down(s, p):
     n = 0
     for c in range(CELLS):
-        if s.up[p, c] == 0:
+        if s.up[ix(p), ix(c)] == 0:
             n += 1
     return n
 
@@ -445,14 +446,14 @@ def take_turn(tb, weights, s, p):
     rules = tb[9]
     s = seat_view(s, p)  # p's kingdom caches
     s.meta[M_TURN] += 1
-    s.turns[p] += 1
+    s.turns[ix(p)] += 1
     s.meta[M_CLAIMS_LEFT] = rules[R_LEGENDS_PER_TURN]
     source, planned = choose_source(tb, weights, s, p)  # planned: greedy's discard action
     p_cell = -1
     if planned >= 0:
-        p_cell = s.act_cell[planned]
+        p_cell = s.act_cell[ix(planned)]
     # ``random`` never claims before its action: skip the (side-effect free) Legend check
-    if rules[R_CLAIM_BEFORE] != 0 and s.meta[M_CLAIMS_LEFT] > 0 and s.policy[p] != P_RANDOM:
+    if rules[R_CLAIM_BEFORE] != 0 and s.meta[M_CLAIMS_LEFT] > 0 and s.policy[ix(p)] != P_RANDOM:
         n_slots = claimable(tb, s, p)
         slot = claim_before(tb, s, p, n_slots, source, p_cell)
         if slot >= 0:
@@ -460,18 +461,18 @@ def take_turn(tb, weights, s, p):
     if source == SRC_DISCARD:
         s.meta[M_DISC_N] -= 1
         card = s.discard[s.meta[M_DISC_N]]
-        s.seen[card] -= 1  # in hand: unseen by the others until placed (``_apply``)
+        s.seen[ix(card)] -= 1  # in hand: unseen by the others until placed (``_apply``)
     else:
         card = _pop_deck(s)
     if p_cell < 0:
         n_act = legal_actions(tb, s, p, source, card)
         a = choose_action(tb, weights, s, p, card, n_act)
-        cell = s.act_cell[a]
-        reveal = s.act_rev[a]
+        cell = s.act_cell[ix(a)]
+        reveal = s.act_rev[ix(a)]
     else:
         cell = p_cell
         reveal = 0
-    before = s.grid[p, cell] if s.up[p, cell] != 0 else -1
+    before = s.grid[ix(p), ix(cell)] if s.up[ix(p), ix(cell)] != 0 else -1
     _apply(s, p, card, cell, reveal)
     after_action(tb, s, p, cell, before)  # p's kingdom changed: its caches follow
     final = _face_down(s, p) == 0
@@ -498,34 +499,34 @@ def final_scoring(tb, s, n_players):
     dragon_values, adj, rules = tb[7], tb[8], tb[9]
     for p in range(n_players):
         for c in range(CELLS):
-            s.up[p, c] = 1
+            s.up[ix(p), ix(c)] = 1
         # every cell, as a run-time value: a literal ALL_CELLS would compile the scorer twice
-        vis = visible_mask(s.up[p])
+        vis = visible_mask(s.up[ix(p)])
         total = score_kingdom(
-            s.grid[p], vis, kind_cat, kind_blind, kind_tame, land_pts, rival,
+            s.grid[ix(p)], vis, kind_cat, kind_blind, kind_tame, land_pts, rival,
             dragon_values, adj, rules, s.direct, s.full, s.sbd,
         )  # fmt: skip
         held = 0
-        for k in range(s.claim_n[p]):
-            held += legend[s.claim_g[p, k], LG_POINTS]
+        for k in range(s.claim_n[ix(p)]):
+            held += legend[s.claim_g[ix(p), ix(k)], LG_POINTS]
         for b in range(N_BREAKDOWN):
-            s.bd[p, b] = s.sbd[b]
-        s.bd[p, B_LEGENDS] = held
-        s.score[p] = total + held
-        tie_key(s.bd[p], s.keys[p])
+            s.bd[ix(p), ix(b)] = s.sbd[ix(b)]
+        s.bd[ix(p), B_LEGENDS] = held
+        s.score[ix(p)] = total + held
+        tie_key(s.bd[ix(p)], s.keys[ix(p)])
     categories = rules[R_TIE_CATEGORIES] != 0
     for p in range(n_players):
         ahead = 0
         for q in range(n_players):
-            if s.score[q] > s.score[p]:
+            if s.score[ix(q)] > s.score[ix(p)]:
                 ahead += 1
-            elif s.score[q] == s.score[p] and categories:
+            elif s.score[ix(q)] == s.score[ix(p)] and categories:
                 for b in range(N_BREAKDOWN):
-                    if s.keys[q, b] != s.keys[p, b]:
-                        if s.keys[q, b] > s.keys[p, b]:
+                    if s.keys[ix(q), ix(b)] != s.keys[ix(p), ix(b)]:
+                        if s.keys[ix(q), ix(b)] > s.keys[ix(p), ix(b)]:
                             ahead += 1
                         break
-        s.rank[p] = 1 + ahead
+        s.rank[ix(p)] = 1 + ahead
 
 
 # --- checking mode ---------------------------------------------------------------------------
@@ -596,11 +597,11 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
     when ``check``, else 0."""
     rng_start(s.rng, seed, game_id)
     for p in range(n_players):
-        s.claim_n[p] = 0
-        s.turns[p] = 0
-        s.ended[p] = 0
+        s.claim_n[ix(p)] = 0
+        s.turns[ix(p)] = 0
+        s.ended[ix(p)] = 0
     for i in range(N_LEGENDS):
-        s.river[i] = -1
+        s.river[ix(i)] = -1
     s.meta[M_TURN] = 0
     setup(tb, s, n_players)
     s.meta[M_LOADED] = -1
@@ -608,9 +609,9 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
     s.meta[M_MEMO_OK] = 0
     s.meta[M_MET_OK] = 0
     for p in range(n_players):
-        s.kept[p] = 0
-        s.kept_claims[p] = 0
-        s.dirty[p] = 0
+        s.kept[ix(p)] = 0
+        s.kept_claims[ix(p)] = 0
+        s.dirty[ix(p)] = 0
     max_turns = tb[9][R_TURN_CAP] * n_players
     violation = 0
     if check:
@@ -624,7 +625,7 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
         if check and violation == 0:
             violation = check_state(tb, s, n_players, max_turns)
         if final:
-            s.ended[p] = 1
+            s.ended[ix(p)] = 1
             break
         if s.meta[M_TURN] >= max_turns:
             cap_hit = 1
@@ -687,27 +688,27 @@ def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo
     for i in range(lo, hi):
         g = first_game + i
         for p in range(n_players):
-            s.policy[p] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
+            s.policy[ix(p)] = seat_policy[(p + g) % n_players] if rotate else seat_policy[ix(p)]
         turns, cap_hit, violation = play_game(tb, weights, s, n_players, seed, g, check)
-        out.turns[i] = turns
-        out.cap_hit[i] = cap_hit != 0
-        out.violation[i] = violation
+        out.turns[ix(i)] = turns
+        out.cap_hit[ix(i)] = cap_hit != 0
+        out.violation[ix(i)] = violation
         for p in range(n_players):
-            out.policy[i, p] = s.policy[p]
-            out.score[i, p] = s.score[p]
-            out.rank[i, p] = s.rank[p]
-            out.seat_turns[i, p] = s.turns[p]
-            out.ended[i, p] = s.ended[p] != 0
+            out.policy[ix(i), ix(p)] = s.policy[ix(p)]
+            out.score[ix(i), ix(p)] = s.score[ix(p)]
+            out.rank[ix(i), ix(p)] = s.rank[ix(p)]
+            out.seat_turns[ix(i), ix(p)] = s.turns[ix(p)]
+            out.ended[ix(i), ix(p)] = s.ended[ix(p)] != 0
             for b in range(N_BREAKDOWN):
-                out.breakdown[i, p, b] = s.bd[p, b]
+                out.breakdown[i, p, b] = s.bd[ix(p), ix(b)]
             for c in range(CELLS):
-                out.grid[i, p, c] = s.grid[p, c]
-                out.replaced[i, p, c] = s.replaced[p, c] != 0
-                out.turn_placed[i, p, c] = s.placed[p, c]
-            out.claim_n[i, p] = s.claim_n[p]
-            for k in range(s.claim_n[p]):
-                out.claim_legend[i, p, k] = s.claim_g[p, k]
-                out.claim_turn[i, p, k] = s.claim_t[p, k]
+                out.grid[i, p, c] = s.grid[ix(p), ix(c)]
+                out.replaced[i, p, c] = s.replaced[ix(p), ix(c)] != 0
+                out.turn_placed[i, p, c] = s.placed[ix(p), ix(c)]
+            out.claim_n[ix(i), ix(p)] = s.claim_n[ix(p)]
+            for k in range(s.claim_n[ix(p)]):
+                out.claim_legend[i, p, k] = s.claim_g[ix(p), ix(k)]
+                out.claim_turn[i, p, k] = s.claim_t[ix(p), ix(k)]
 
 
 @parallel

@@ -107,6 +107,7 @@ from .tables import (  # noqa: E402
     Adjacency,
     Kind,
     Shape,
+    ix,
 )
 
 # ``GameState.meta`` entries: the scalars of a game.
@@ -141,7 +142,7 @@ def pick(s, n):
 def _face_down(s, p):
     n = 0
     for c in range(CELLS):
-        if s.up[p, c] == 0:
+        if s.up[ix(p), ix(c)] == 0:
             n += 1
     return n
 
@@ -154,9 +155,9 @@ def park(s):
     q = s.meta[M_LOADED]
     if q < 0:
         return
-    if s.policy[q] == P_RANDOM:
-        s.kept[q] = 0
-    s.kept_claims[q] = s.meta[M_CLAIMS_OK]
+    if s.policy[ix(q)] == P_RANDOM:
+        s.kept[ix(q)] = 0
+    s.kept_claims[ix(q)] = s.meta[M_CLAIMS_OK]
     s.meta[M_LOADED] = -1
 
 
@@ -171,16 +172,16 @@ def load_seat(tb, s, p):
         return
     park(s)
     claims = 0
-    if s.kept[p] == 0:
-        load_kingdom(tb, s, s.grid[p], visible_mask(s.up[p]))
-        s.kept[p] = 1
-    elif s.kept_claims[p] != 0:  # its Legend caches too, but gain rows and near terms are
+    if s.kept[ix(p)] == 0:
+        load_kingdom(tb, s, s.grid[ix(p)], visible_mask(s.up[ix(p)]))
+        s.kept[ix(p)] = 1
+    elif s.kept_claims[ix(p)] != 0:  # its Legend caches too, but gain rows and near terms are
         claims = 1  # shared (another seat's now)
         s.kfacts[KF_GAIN_ROWS] = 0
         s.kfacts[KF_NEAR_OK] = 0
-        if s.dirty[p] != 0:  # river slots refilled since: only those checked again
-            claims_after_slots(tb, s, s.dirty[p])
-    s.dirty[p] = 0  # else ``load_claims`` will check every slot
+        if s.dirty[ix(p)] != 0:  # river slots refilled since: only those checked again
+            claims_after_slots(tb, s, s.dirty[ix(p)])
+    s.dirty[ix(p)] = 0  # else ``load_claims`` will check every slot
     s.meta[M_LOADED] = p
     s.meta[M_CLAIMS_OK] = claims
     s.meta[M_MEMO_OK] = 0
@@ -198,13 +199,13 @@ def after_action(tb, s, p, cell, o):
     seat's next turn too while nobody claims."""
     met_ok = False
     if s.meta[M_LOADED] == p:
-        k = np.int64(s.grid[p, cell])
+        k = np.int64(s.grid[ix(p), ix(cell)])
         met_ok = s.meta[M_CLAIMS_OK] != 0 and k != K_PORTAL and o != K_PORTAL
-        change_kingdom(tb, s, s.grid[p], cell, o)
+        change_kingdom(tb, s, s.grid[ix(p)], cell, o)
         if met_ok:
             claims_after_card(tb, s, k, o)
     else:
-        s.kept[p] = 0
+        s.kept[ix(p)] = 0
     s.meta[M_CLAIMS_OK] = 1 if met_ok else 0
     s.meta[M_MEMO_OK] = 0
     s.meta[M_MET_OK] = 1 if met_ok else 0
@@ -221,7 +222,7 @@ def seat_claims(tb, s):
         s.meta[M_CLAIMS_OK] = 1
         p = s.meta[M_LOADED]
         if p >= 0:
-            s.dirty[p] = 0  # every slot checked
+            s.dirty[ix(p)] = 0  # every slot checked
     return s.kfacts[KF_BCLAIM]
 
 
@@ -234,21 +235,21 @@ def legal_actions(tb, s, p, source, card):
     a locked kind, or of the card's kind; a random seat (no kept caches) scans its cells."""
     kind_locked = tb[3]
     same = tb[9][R_SAME_KIND_FORBIDDEN] != 0
-    if s.policy[p] == P_RANDOM:
-        up = visible_mask(s.up[p])
+    if s.policy[ix(p)] == P_RANDOM:
+        up = visible_mask(s.up[ix(p)])
         blocked = 0
         for c in range(CELLS):
             if (up >> c) & 1:
-                k = s.grid[p, c]
-                if kind_locked[k] != 0 or (same and k == card):
+                k = s.grid[ix(p), ix(c)]
+                if kind_locked[ix(k)] != 0 or (same and k == card):
                     blocked |= 1 << c
     else:
         load_seat(tb, s, p)
         up = s.kfacts[KF_VIS]
-        blocked = s.kmask[card] if same else 0
+        blocked = s.kmask[ix(card)] if same else 0
         for k in range(N_KINDS):
-            if kind_locked[k] != 0:
-                blocked |= s.kmask[k]
+            if kind_locked[ix(k)] != 0:
+                blocked |= s.kmask[ix(k)]
     n = add_actions(s, 0, ALL_CELLS & ~blocked, 0)
     if source == SRC_DECK:
         n = add_actions(s, n, ALL_CELLS & ~up, 1)
@@ -260,8 +261,8 @@ def add_actions(s, n, cells, rev):
     """Append an action on each cell of the bitmask ``cells`` (in cell order) to ``s.act_*``
     from index ``n`` (``rev``: 1 a reveal, 0 a placement); returns the new count."""
     while cells:
-        s.act_cell[n] = trailing_zeros(cells)
-        s.act_rev[n] = rev
+        s.act_cell[ix(n)] = trailing_zeros(cells)
+        s.act_rev[ix(n)] = rev
         cells &= cells - 1
         n += 1
     return n
@@ -278,22 +279,22 @@ def claimable(tb, s, p):
         load_seat(tb, s, p)
     else:  # Legends count face-down cards too: not the kingdom the decisions see
         park(s)
-        load_kingdom(tb, s, s.grid[p], EVERY_CELL)
-        s.kept[p] = 0
+        load_kingdom(tb, s, s.grid[ix(p)], EVERY_CELL)
+        s.kept[ix(p)] = 0
         s.meta[M_LOADED] = -1
         s.meta[M_CLAIMS_OK] = 0
         s.meta[M_MET_OK] = 0
     cached = s.meta[M_CLAIMS_OK] != 0 or s.meta[M_MET_OK] != 0
     n = 0
     for slot in range(rules[R_LEGEND_ROW]):
-        g = s.river[slot]
+        g = s.river[ix(slot)]
         if g >= 0:
             if cached:
                 met = (s.kfacts[KF_MET] >> slot) & 1 != 0
             else:
                 met = legend_met_after(tb, s, g, NO_CELL, NO_CELL, NO_CELLS)
             if met:
-                s.slots[n] = slot
+                s.slots[ix(n)] = slot
                 n += 1
     return n
 
@@ -303,12 +304,12 @@ def best_slot(tb, s, n_slots):
     """The claimable slot of the Legend worth most (first slot on ties)."""
     legend = tb[6]
     best = s.slots[0]
-    top = legend[s.river[best], LG_POINTS]
+    top = legend[ix(s.river[ix(best)]), LG_POINTS]
     for i in range(1, n_slots):
-        pts = legend[s.river[s.slots[i]], LG_POINTS]
+        pts = legend[ix(s.river[ix(s.slots[ix(i)])]), LG_POINTS]
         if pts > top:
             top = pts
-            best = s.slots[i]
+            best = s.slots[ix(i)]
     return best
 
 
@@ -336,14 +337,14 @@ def unseen(tb, s, p, in_hand):
     pile − the card in hand, floored at 0); returns their total (``Brain.unseen``). The seen
     cards are counted as they move (``s.seen``, kept by the kernel)."""
     for k in range(N_KINDS):
-        s.pool[k] = s.copies[k] - s.seen[k]
+        s.pool[ix(k)] = s.copies[ix(k)] - s.seen[ix(k)]
     if in_hand >= 0:
-        s.pool[in_hand] -= 1
+        s.pool[ix(in_hand)] -= 1
     n = 0
     for k in range(N_KINDS):
-        if s.pool[k] < 0:
-            s.pool[k] = 0
-        n += s.pool[k]
+        if s.pool[ix(k)] < 0:
+            s.pool[ix(k)] = 0
+        n += s.pool[ix(k)]
     return n
 
 
@@ -367,14 +368,14 @@ def best_action(tb, weights, s, p, card, n_act):
     Inlined into both decisions of ``kernel.take_turn`` (two copies): an outlined call
     marshalled the ~430 words of the state and the tables twice a turn, ~7% of the greedy
     kernel's time (measured +6% games per CPU-second; cold compile ~+40 s CPU)."""
-    w = weights[s.policy[p]]
+    w = weights[s.policy[ix(p)]]
     rules = tb[9]
     w_gain = w[W_GAIN]
     wl = w[W_LEGEND]
     near = w[W_NEAR] != 0.0
     tame = w[W_TAME] != 0.0
     load_seat(tb, s, p)
-    grid = s.grid[p]  # the rare full rescoring (``rescored_change``) changes one cell and back
+    grid = s.grid[ix(p)]  # the rare full rescoring (``rescored_change``) changes one cell and back
     b_claim = 0
     if wl != 0.0 or near:  # ``near``: ``incremental.near_after_card`` reads these caches
         best_claim = seat_claims(tb, s)
@@ -394,14 +395,14 @@ def best_action(tb, weights, s, p, card, n_act):
     after_final = rules[R_CLAIM_AFTER_FINAL] != 0
     if s.meta[M_MEMO_OK] == 0:
         for k in range(N_KINDS):
-            s.xmask[k] = 0
+            s.xmask[ix(k)] = 0
         s.meta[M_MEMO_OK] = 1
     for a in range(n_act):
-        cell = s.act_cell[a]
-        final = n_down == 1 and s.up[p, cell] == 0
+        cell = s.act_cell[ix(a)]
+        final = n_down == 1 and s.up[ix(p), ix(cell)] == 0
         claim_ok = claims_left and (not final or after_final)
         claim = claim_ok and wl != 0.0
-        reveal = s.act_rev[a] != 0
+        reveal = s.act_rev[ix(a)] != 0
         if reveal and n < 0:
             n = unseen(tb, s, p, card)
         load_pair_row(tb, s, grid, cell)
@@ -416,10 +417,10 @@ def best_action(tb, weights, s, p, card, n_act):
         lo = 0 if reveal else card  # a placement: the card in hand only
         hi = N_KINDS if reveal else card + 1
         for k in range(lo, hi):
-            if reveal and s.pool[k] == 0:
+            if reveal and s.pool[ix(k)] == 0:
                 continue
-            if (s.xmask[k] >> cell) & 1:
-                x = s.xval[cell, k]
+            if (s.xmask[ix(k)] >> cell) & 1:
+                x = s.xval[ix(cell), ix(k)]
             else:
                 if near or tame:
                     f0, f1, f2, f3 = evaluate_change(
@@ -429,10 +430,10 @@ def best_action(tb, weights, s, p, card, n_act):
                 else:  # greedy: a copy without the plan terms (``NO``: typed constants)
                     f0, f1, _, _ = evaluate_change(tb, s, grid, cell, k, claim, b_claim, NO, NO)
                     x = greedy_value(w_gain, wl, f0, f1, b_claim)
-                s.xval[cell, k] = x
-                s.xmask[k] |= 1 << cell
+                s.xval[ix(cell), ix(k)] = x
+                s.xmask[ix(k)] |= 1 << cell
             if reveal:
-                total += s.pool[k] * x
+                total += s.pool[ix(k)] * x
             else:
                 v = x
         if reveal and n > 0:
@@ -460,9 +461,9 @@ def river_best(tb, s):
     legend = tb[6]
     top = 0
     for slot in range(tb[9][R_LEGEND_ROW]):
-        g = s.river[slot]
+        g = s.river[ix(slot)]
         if g >= 0:
-            top = max(top, legend[g, LG_POINTS])
+            top = max(top, legend[ix(g), LG_POINTS])
     return top
 
 
@@ -498,10 +499,10 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax, river_top):
     tame = popcount(s.kfacts[KF_TAME])
     total = 0.0
     for k in range(N_KINDS):
-        if s.pool[k] == 0:
+        if s.pool[ix(k)] == 0:
             continue
-        if (s.xmask[k] >> cell) & 1:
-            u = s.xval[cell, k]
+        if (s.xmask[ix(k)] >> cell) & 1:
+            u = s.xval[ix(cell), ix(k)]
         else:
             legend_top = 0  # the claim
             if k == K_PORTAL:  # bounded: every visible zone pair, the best river Legend
@@ -513,17 +514,17 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax, river_top):
             else:  # exact: ``delta_score`` on a face-down cell
                 if claim:
                     legend_top = gain_of(tb, s, k, cell)
-                gain = s.prow[cell, k]
+                gain = s.prow[ix(cell), ix(k)]
                 if k == K_DRAGON or (
-                    kind_tame[k] != 0
-                    and dragons & ~s.kfacts[KF_TAME] & (s.reach[cell] | adj[cell]) != 0
+                    kind_tame[ix(k)] != 0
+                    and dragons & ~s.kfacts[KF_TAME] & (s.reach[ix(cell)] | adj[ix(cell)]) != 0
                 ):  # else no dragon can change (tame ones stay tame)
                     gain += dragons_after_card(tb, s, cell, NO_CELL, k) - s.kfacts[KF_DRAGON_PTS]
             u = greedy_value(w_gain, w_legend, gain, legend_top, b_claim)
             if k != K_PORTAL:  # exact: into the memo
-                s.xval[cell, k] = u
-                s.xmask[k] |= 1 << cell
-        total += s.pool[k] * u
+                s.xval[ix(cell), ix(k)] = u
+                s.xmask[ix(k)] |= 1 << cell
+        total += s.pool[ix(k)] * u
     return total
 
 
@@ -534,14 +535,14 @@ def choose_source(tb, weights, s, p):
     has_deck = s.meta[M_DECK_N] > 0
     if has_deck and not has_disc:
         return SRC_DECK, -1
-    policy = s.policy[p]
+    policy = s.policy[ix(p)]
     if policy == P_RANDOM:
         i = pick(s, 2 if has_deck else 1)
         return (SRC_DISCARD if i == 0 else SRC_DECK), -1
     card = s.discard[s.meta[M_DISC_N] - 1]
     n_act = legal_actions(tb, s, p, SRC_DISCARD, card)
     i, v = best_action(tb, weights, s, p, card, n_act)
-    if not has_deck or v >= weights[policy, W_TAKE_BAR]:
+    if not has_deck or v >= weights[ix(policy), W_TAKE_BAR]:
         return SRC_DISCARD, i
     return SRC_DECK, -1
 
@@ -551,7 +552,7 @@ def choose_action(tb, weights, s, p, card, n_act):
     """``Brain.choose_action``: forced, uniform (``random``) or the first best."""
     if n_act == 1:
         return 0
-    if s.policy[p] == P_RANDOM:
+    if s.policy[ix(p)] == P_RANDOM:
         return pick(s, n_act)
     i, _ = best_action(tb, weights, s, p, card, n_act)
     return i
@@ -562,24 +563,24 @@ def claim_before(tb, s, p, n_slots, source, cell):
     """``Brain.claim_before``: the slot to claim before the action, or -1. Greedy players
     claim first when drawing, or when their planned placement on ``cell`` (of the top
     discard) leaves no Legend worth as much; ``random`` never does."""
-    if n_slots == 0 or s.policy[p] == P_RANDOM:
+    if n_slots == 0 or s.policy[ix(p)] == P_RANDOM:
         return -1
     best = best_slot(tb, s, n_slots)
     if source == SRC_DECK or cell < 0:
         return best
     rules = tb[9]
-    final = _face_down(s, p) == 1 and s.up[p, cell] == 0
+    final = _face_down(s, p) == 1 and s.up[ix(p), ix(cell)] == 0
     if final and rules[R_CLAIM_AFTER_FINAL] == 0:
         return best
     load_seat(tb, s, p)
     card = np.int64(s.discard[s.meta[M_DISC_N] - 1])  # int64 like every other caller's kind
-    after = best_claim_changed(tb, s, s.grid[p], cell, card)
-    return best if after < tb[6][s.river[best], LG_POINTS] else -1
+    after = best_claim_changed(tb, s, s.grid[ix(p)], cell, card)
+    return best if after < tb[6][s.river[ix(best)], LG_POINTS] else -1
 
 
 @hot
 def claim_after(tb, s, p, n_slots):
     """``Brain.claim_after``: uniform (``random``) or the best Legend."""
-    if s.policy[p] == P_RANDOM:
+    if s.policy[ix(p)] == P_RANDOM:
         return s.slots[pick(s, n_slots)]
     return best_slot(tb, s, n_slots)

@@ -96,6 +96,11 @@ SIDE = 4  # a kingdom is SIDE x SIDE cards (§3)
 CELLS = SIDE * SIDE  # 16 cards per kingdom; cell = row * SIDE + col, row 0 first
 CENTRE = (5, 6, 9, 10)  # the central 2x2, dealt face up (§3), in row-major order
 BORDER = tuple(c for c in range(CELLS) if c not in CENTRE)  # the 12 face-down cells
+#: ``a[ix(i)]``: an unsigned index (a free cast in machine code) for the compiled code's
+#: hot accesses. numba wraps a *signed* index that is negative around the array's end: a
+#: compare and a select at every access, with the array's length kept live; an unsigned
+#: one skips that. Only for indices known to be >= 0 (a -1 sentinel is tested first).
+ix = np.uint64
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 MARKS = (2, 3, 4)  # player-count back marks (§2.2): a card marked m is used by >= m players
