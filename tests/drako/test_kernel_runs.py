@@ -4,6 +4,7 @@ thread counts, the four dataset tables and their invariants, the checking mode, 
 
 from __future__ import annotations
 
+import mmap
 from pathlib import Path
 
 import numba
@@ -13,7 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from simcore.games.drako.engine import prepare, run_chunk, simulate_arrays
+from simcore.games.drako.engine import prepare, result_buffers, run_chunk, simulate_arrays
+from simcore.games.drako.kernel import new_chunk_out
 from simcore.games.drako.tables import BREAKDOWN, CELLS, KINDS, DrakoData
 from simcore.registry import GameError
 
@@ -47,6 +49,30 @@ def test_arrays_are_deterministic(data: DrakoData) -> None:
     b = simulate_arrays(prep, 5, 0, 30)
     for key in a:
         np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+
+
+def test_large_chunks_use_populated_buffers_and_play_the_same_games(data: DrakoData) -> None:
+    """A chunk of more than ``POPULATE_FROM_BYTES`` of results gets ``new_chunk_out``'s
+    buffers (fields, shapes, dtypes, zeros and -1 padding, writable and contiguous) in one
+    populated mapping, and its games are those of a small chunk."""
+    n = 2_100  # ~1.1 MB of four-player results
+    big = result_buffers(n, 4)
+    for name, a, b in zip(big._fields, big, new_chunk_out(n, 4), strict=True):
+        owner = a
+        while isinstance(owner, np.ndarray):
+            owner = owner.base
+        assert isinstance(owner, memoryview), name  # the mapping, not np.zeros
+        assert isinstance(owner.obj, mmap.mmap), name
+        assert a.shape == b.shape, name
+        assert a.dtype == b.dtype, name
+        assert a.flags.c_contiguous, name
+        assert a.flags.writeable, name
+        np.testing.assert_array_equal(a, b, err_msg=name)
+    prep = prepare(data, "brief", 4, ["random"] * 4, True)
+    whole = simulate_arrays(prep, 3, 0, n)
+    first = simulate_arrays(prep, 3, 0, 40)
+    for key in first:
+        np.testing.assert_array_equal(whole[key][:40], first[key], err_msg=key)
 
 
 @pytest.mark.parametrize("preset", ["brief", "published"])
