@@ -8,6 +8,7 @@ and no game knowledge here; polars is imported by the functions that need it.
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -95,6 +96,10 @@ def ranks(score: np.ndarray, tiebreak: np.ndarray | None = None) -> np.ndarray:
     return (1 + ahead.sum(axis=2)).astype(np.int8)
 
 
+#: Timed kernel runs of ``talesim bench`` (the median is reported).
+BENCH_RUNS = 3
+
+
 def bench(
     game: str,
     variant: str,
@@ -110,16 +115,21 @@ def bench(
     """games/s of a kernel (``threads`` numba threads) and of its reference.py, same seeds.
 
     ``warmup()`` compiles; ``simulate(n)`` runs games 0..n-1 of seed 1 through the kernel;
-    ``reference_game(g)`` plays game g of seed 1 with the reference."""
+    ``reference_game(g)`` plays game g of seed 1 with the reference. The kernel's rate is
+    the median of ``BENCH_RUNS`` timed runs: one run of a fraction of a second moves by
+    10-15% on a shared machine."""
     import numba
 
     old = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
         warmup()
-        t = time.perf_counter()
-        simulate(n_games)
-        numba_rate = n_games / (time.perf_counter() - t)
+        rates = []
+        for _ in range(BENCH_RUNS):
+            t = time.perf_counter()
+            simulate(n_games)
+            rates.append(n_games / (time.perf_counter() - t))
+        numba_rate = statistics.median(rates)
     finally:
         numba.set_num_threads(old)
     t = time.perf_counter()

@@ -180,18 +180,20 @@ def test_a_base_sketch_kept_from_step_to_step_values_as_a_new_one(cards: CardSet
 @njit
 def _build_values(tb, weights, s, n_players, out):
     """(from the base sketch, in full) value of every construction option of seat 0 (all
-    buildings at their next level, at a made-up price); the option count."""
+    buildings at each higher level, at a made-up price; from the seat's building cache with
+    one building raised unless a Golem is pending); the option count."""
     n_opt = 0
     for b in range(s.blevel.shape[1]):
-        if s.blevel[0, b] < 2:
+        for level in range(s.blevel[0, b] + 1, 3):  # the next level, or level 2 directly
             s.bopt[n_opt, 0] = b
-            s.bopt[n_opt, 1] = s.blevel[0, b] + 1
+            s.bopt[n_opt, 1] = level
             s.bopt[n_opt, 2] = s.blevel[0, b]
             s.bopt[n_opt, 3] = n_opt
             n_opt += 1
     n0, _ = k._sketch_base(tb, s, 0)
+    raised = not k._upgrade_pending(tb[0], s.pc, n0)  # else each option projected anew
     for i in range(n_opt, -1, -1):  # any order
-        out[i, 0] = k._build_value(tb, weights, s, 0, n0, i, n_players)
+        out[i, 0] = k._build_value(tb, weights, s, 0, n0, i, n_players, raised)
     for i in range(n_opt + 1):
         n = k._load(s, 0)
         gold = s.pi[0, k.I_GOLD]
@@ -212,3 +214,34 @@ def test_construction_options_from_one_first_pass_equal_the_full_value(cards: Ca
         _position(s, tb, rng, 4)
         n = _build_values(tb, weights, s, 4, out)
         np.testing.assert_array_equal(out[:n, 0], out[:n, 1])
+
+
+@njit
+def _assessments(tb, s, out):
+    """Seat 0's ``assess`` from its first pass (``_assess_seat``, row 0) and in full (row 1)."""
+    _, facts = k._assess_seat(tb, s, 0)
+    for c in range(8):
+        out[0, c] = facts[c]
+    n = k._load(s, 0)
+    full = ev.assess(tb[0], tb[1], tb[2], tb[3], s.pc, n, s.bl)
+    for c in range(8):
+        out[1, c] = full[c]
+
+
+def test_a_seat_assessed_from_its_first_pass_as_in_full(cards: CardSet) -> None:
+    """Wars, Income, the End and the frozen strengths read ``_assess_seat`` (unit records,
+    the building cache): on random kingdoms, old units up to past the records' tokens,
+    every building configuration, its 8 totals equal ``assess``'s, pending pieces or not."""
+    tb = ev.kernel_tables(compile_tables(cards))
+    s = k.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
+    rng = np.random.default_rng(5)
+    out = np.zeros((2, 8), np.int64)
+    strengths = set()
+    for trial in range(3000):
+        _position(s, tb, rng, ev.UR_AGES + 2 if trial % 4 == 0 else 4)
+        if trial % 3:  # between phases every piece is resolved
+            s.sp[0, :, k.S_RESOLVED] = 1
+        _assessments(tb, s, out)
+        np.testing.assert_array_equal(out[0], out[1])
+        strengths.add(int(out[0, 4]))
+    assert len(strengths) > 10  # the kingdoms differ

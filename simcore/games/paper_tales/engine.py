@@ -502,9 +502,9 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
             artifact_gold=pl.Series(a["art_gold"].reshape(-1)),
         )
     log = a["log"]  # [n, P, MAX_LOGS, N_LOG - 1]: log columns shifted by one (no card id)
-    held = np.arange(log.shape[2])[None, None, :] < a["n_logs"][:, :, None]
-    gi, si, ri = np.nonzero(held)
-    rows = log[gi, si, ri]
+    held = (np.arange(log.shape[2])[None, None, :] < a["n_logs"][:, :, None]).reshape(-1)
+    rows = log.reshape(-1, log.shape[3])[held]  # (game, seat, received) order
+    logs_n = a["n_logs"].reshape(-1)  # a seat's rows are its first n_logs: repeat the keys
 
     def col(c: int) -> np.ndarray:
         return rows[:, c - 1]
@@ -513,8 +513,8 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     row = col(L_ROW)
     cards = pl.DataFrame(
         {
-            "game_id": game_id[gi],
-            "seat": si.astype(np.int8),
+            "game_id": np.repeat(game_id, a["n_logs"].sum(axis=1)),
+            "seat": np.repeat(np.tile(np.arange(P, dtype=np.int8), n), logs_n),
             "card": engine_kit.categorical(units, col(L_UNIT)),
             "turn": col(L_TURN).astype(np.int8),
             "pick": col(L_PICK).astype(np.int8),
@@ -528,7 +528,9 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     ).with_columns(pl.when(pl.Series(row > 0)).then(pl.col("row")).alias("row"))
     if legends:
         cards = cards.with_columns(
-            _legends_card_columns(prepared, a["llog"][gi, si, ri], col(L_UNIT))
+            _legends_card_columns(
+                prepared, a["llog"].reshape(-1, a["llog"].shape[3])[held], col(L_UNIT)
+            )
         )
     blog = a["blog"]  # [n, P, B, N_BLOG]
     nb = len(prepared.cards.buildings)

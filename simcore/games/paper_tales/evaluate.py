@@ -725,29 +725,52 @@ def faces_of(bt, ab, bl, key, bc):
         if lv:
             bc[BC_LP] += bt[b, lv - 1, B_LP]
         for k in range(lv):
-            for r in range(N_RES):
-                bc[BC_WOOD + r] += bt[b, k, B_PROD0 + r]
-            for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
-                kind = ab[j, A_KIND]
-                phase = ab[j, A_PHASE]
-                when = ab[j, A_WHEN]
-                step = -1
-                if kind == K_GOLD and phase == PH_INCOME:
-                    step = BS_INCOME
-                elif kind == K_ADD_STRENGTH:
-                    step = BS_STRENGTH
-                    when = W_ALWAYS  # assess adds it whatever its condition
-                elif kind == K_LP and phase == PH_WAR:
-                    step = BS_WAR
-                elif kind == K_LP and phase == PH_END:
-                    step = BS_END
-                if step < 0:
-                    continue
-                t = BC_TERMS + (step * face_room(bt.shape[0]) + bc[BC_N0 + step]) * 3
-                bc[t] = when
-                bc[t + 1] = ab[j, A_PER]
-                bc[t + 2] = ab[j, A_AMOUNT]
-                bc[BC_N0 + step] += 1
+            add_face(bt, ab, b, k, bc, 1)
+
+
+@hot
+def add_face(bt, ab, b, k, bc, sign):
+    """Face ``k`` of building ``b`` into the cache ``bc`` (``sign`` 1): its production and
+    its abilities' terms, appended to their steps' lists; ``sign`` -1 takes back the face
+    added last (the lists' counts go down)."""
+    for r in range(N_RES):
+        bc[BC_WOOD + r] += sign * bt[b, k, B_PROD0 + r]
+    for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
+        kind = ab[j, A_KIND]
+        phase = ab[j, A_PHASE]
+        when = ab[j, A_WHEN]
+        step = -1
+        if kind == K_GOLD and phase == PH_INCOME:
+            step = BS_INCOME
+        elif kind == K_ADD_STRENGTH:
+            step = BS_STRENGTH
+            when = W_ALWAYS  # assess adds it whatever its condition
+        elif kind == K_LP and phase == PH_WAR:
+            step = BS_WAR
+        elif kind == K_LP and phase == PH_END:
+            step = BS_END
+        if step < 0:
+            continue
+        if sign > 0:
+            t = BC_TERMS + (step * face_room(bt.shape[0]) + bc[BC_N0 + step]) * 3
+            bc[t] = when
+            bc[t + 1] = ab[j, A_PER]
+            bc[t + 2] = ab[j, A_AMOUNT]
+        bc[BC_N0 + step] += sign
+
+
+@hot
+def raise_building(bt, ab, bc, b, lv, level, sign):
+    """The cache ``bc`` with building ``b`` at ``level`` instead of ``lv`` (``sign`` 1), or
+    back (``sign`` -1, right after): the faces ``lv .. level - 1`` (``add_face``), the end
+    LP of its top face, the level-2 count. Its key is left as it was: a construction
+    option's levels are valued from the seat's cache and put back before anything reads
+    the key."""
+    for k in range(lv, level):
+        add_face(bt, ab, b, k, bc, sign)
+    bc[BC_LP] += sign * (bt[b, level - 1, B_LP] - (bt[b, lv - 1, B_LP] if lv else 0))
+    if level == LEVELS:
+        bc[BC_LEVEL2] += sign
 
 
 @hot
@@ -876,11 +899,11 @@ def first_pass(tb, pc, n, bl, turn, wpc, wbl, bc, acc):
 
 
 @hot
-def value_totals(tb, weights, pol, pc, n, wpc, wbl, bc, acc, gold, seen0, seen1, two, turn):
-    """``value`` after its first pass: from the pieces' totals ``acc`` (``piece_terms`` of
-    every piece of ``pc[:n]``, scratch rows ``wpc``) and the projected levels ``wbl`` with
-    their cache ``bc``, the steps some piece computes from the kingdom's totals, the faces'
-    terms, the wars and the weighted features."""
+def kingdom_totals(tb, pc, n, wpc, bc, acc):
+    """``assess`` from a first pass (``first_pass``: the pieces' totals ``acc``, scratch
+    rows ``wpc``, the levels' cache ``bc``): (wood, food, crystal, income, strength, tokens
+    on all units, level-2 buildings, strong units, the steps some piece computes from the
+    kingdom's totals ``D_*``). The same integers as ``assess`` of the projected kingdom."""
     ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
     wood = bc[BC_WOOD] + acc[AC_WOOD]
     food = bc[BC_FOOD] + acc[AC_FOOD]
@@ -890,13 +913,6 @@ def value_totals(tb, weights, pol, pc, n, wpc, wbl, bc, acc, gold, seen0, seen1,
     income = acc[AC_INCOME] + rules[R_BASE_INCOME]
     strength = acc[AC_STRENGTH]
     n_strong = acc[AC_STRONG]
-    per_war = acc[AC_PER_WAR]
-    war_units = acc[AC_WAR_UNITS]
-    relic = acc[AC_RELIC]
-    dep = acc[AC_DEP]
-    aging_lp = acc[AC_AGING_LP]
-    turns = rules[R_TURNS]
-    extra = turns - turn + 1
     dyn = 0  # the steps some unit needs computed from the kingdom's totals
     for i in range(n):
         dyn |= wpc[i, W_DYN]
@@ -931,6 +947,26 @@ def value_totals(tb, weights, pol, pc, n, wpc, wbl, bc, acc, gold, seen0, seen1,
             if value >= strong_min and (front or not front_only):
                 n_strong += 1
     strength += face_terms(bt, bc, BS_STRENGTH, age_all, wood, food, crystal, income, n_level2, 0)
+    return wood, food, crystal, income, strength, age_all, n_level2, n_strong, dyn
+
+
+@hot
+def value_totals(tb, weights, pol, pc, n, wpc, wbl, bc, acc, gold, seen0, seen1, two, turn):
+    """``value`` after its first pass: from the pieces' totals ``acc`` (``piece_terms`` of
+    every piece of ``pc[:n]``, scratch rows ``wpc``) and the projected levels ``wbl`` with
+    their cache ``bc``, the steps some piece computes from the kingdom's totals, the faces'
+    terms, the wars and the weighted features."""
+    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    wood, food, crystal, income, strength, age_all, n_level2, n_strong, dyn = kingdom_totals(
+        tb, pc, n, wpc, bc, acc
+    )
+    per_war = acc[AC_PER_WAR]
+    war_units = acc[AC_WAR_UNITS]
+    relic = acc[AC_RELIC]
+    dep = acc[AC_DEP]
+    aging_lp = acc[AC_AGING_LP]
+    turns = rules[R_TURNS]
+    extra = turns - turn + 1
     won, war_lp = fight(rules, two, strength, seen0, seen1)
     pww = wars_counted(rules, two, won)
     per_war *= pww
