@@ -32,6 +32,7 @@ from .policies import (
     M_LOADED,
     M_MEMO_OK,
     M_MET_OK,
+    M_PMAX,
     M_TURN,
     N_META,
     P_RANDOM,
@@ -43,6 +44,7 @@ from .policies import (
     claim_before,
     claimable,
     legal_actions,
+    portal_pair_max,
 )
 from .scoring import score_kingdom, tie_key, visible_mask
 from .tables import (
@@ -291,27 +293,27 @@ def setup(tb, s, n_players):
     rules = tb[9]
     n_legends = tb[6].shape[0]
     for g in range(n_legends):
-        s.ldeck[g] = g
+        s.ldeck[ix(g)] = g
     rng_shuffle(s.rng, s.ldeck, n_legends)
     row = rules[R_LEGEND_ROW]
     for slot in range(row):
-        s.river[slot] = s.ldeck[n_legends - 1 - slot]
+        s.river[ix(slot)] = s.ldeck[n_legends - 1 - slot]
     s.meta[M_LD_N] = n_legends - row
     D = deck0.shape[0]
     for k in range(N_KINDS):
-        s.copies[k] = 0
+        s.copies[ix(k)] = 0
     for i in range(D):
-        s.deck[i] = deck0[i]
-        s.copies[deck0[i]] += 1
+        s.deck[ix(i)] = deck0[ix(i)]
+        s.copies[deck0[ix(i)]] += 1
     s.meta[M_DECK_N] = D
     rng_shuffle(s.rng, s.deck, D)
     distinct = rules[R_CENTRE_DISTINCT] != 0
     for p in range(n_players):
         for c in range(CELLS):
-            s.grid[p, c] = -1
-            s.up[p, c] = 0
-            s.replaced[p, c] = 0
-            s.placed[p, c] = 0
+            s.grid[ix(p), ix(c)] = -1
+            s.up[ix(p), ix(c)] = 0
+            s.replaced[ix(p), ix(c)] = 0
+            s.placed[ix(p), ix(c)] = 0
         n_drawn = 0
         n_aside = 0
         while n_drawn < N_CENTRE:
@@ -319,27 +321,28 @@ def setup(tb, s, n_players):
             dup = False
             if distinct:
                 for k in range(n_drawn):
-                    if s.grid[p, CENTRE_CELLS[k]] == c:
+                    if s.grid[p, CENTRE_CELLS[ix(k)]] == c:
                         dup = True
             if dup:
-                s.aside[n_aside] = c
+                s.aside[ix(n_aside)] = c
                 n_aside += 1
             else:
-                s.grid[p, CENTRE_CELLS[n_drawn]] = c
-                s.up[p, CENTRE_CELLS[n_drawn]] = 1
+                s.grid[p, CENTRE_CELLS[ix(n_drawn)]] = c
+                s.up[p, CENTRE_CELLS[ix(n_drawn)]] = 1
                 n_drawn += 1
         if n_aside > 0:
             n = s.meta[M_DECK_N]
             for k in range(n_aside):
-                s.deck[n + k] = s.aside[k]
+                s.deck[n + k] = s.aside[ix(k)]
             s.meta[M_DECK_N] = n + n_aside
             rng_shuffle(s.rng, s.deck, n + n_aside)
     for p in range(n_players):
         for k in range(N_BORDER):
-            s.grid[p, BORDER_CELLS[k]] = _pop_deck(s)
+            s.grid[p, BORDER_CELLS[ix(k)]] = _pop_deck(s)
     s.discard[0] = _pop_deck(s)
     s.meta[M_DISC_N] = 1
     count_seen(s, n_players)
+    s.meta[M_PMAX] = portal_pair_max(tb)  # a table fact, read by every reveal bound
 
 
 @hot
@@ -537,37 +540,37 @@ def check_state(tb, s, n_players, max_turns):
     """Code of the first broken rule invariant (``INVARIANTS``), 0 when all hold."""
     deck0 = tb[10]
     for k in range(N_KINDS):
-        s.pool[k] = 0
+        s.pool[ix(k)] = 0
     for i in range(deck0.shape[0]):
-        s.pool[deck0[i]] += 1
+        s.pool[deck0[ix(i)]] += 1
     for i in range(s.meta[M_DECK_N]):
-        s.pool[s.deck[i]] -= 1
+        s.pool[s.deck[ix(i)]] -= 1
     for i in range(s.meta[M_DISC_N]):
-        s.pool[s.discard[i]] -= 1
+        s.pool[s.discard[ix(i)]] -= 1
     for p in range(n_players):
         for c in range(CELLS):
-            k = s.grid[p, c]
+            k = s.grid[ix(p), ix(c)]
             if k < 0 or k >= N_KINDS:
                 return 2
-            s.pool[k] -= 1
+            s.pool[ix(k)] -= 1
         if _face_down(s, p) > N_BORDER:
             return 6
     for k in range(N_KINDS):
-        if s.pool[k] != 0:
+        if s.pool[ix(k)] != 0:
             return 1
     n_legends = tb[6].shape[0]
     seen = 0
     count = 0
     for p in range(n_players):
-        for k in range(s.claim_n[p]):
-            seen |= 1 << s.claim_g[p, k]
+        for k in range(s.claim_n[ix(p)]):
+            seen |= 1 << s.claim_g[ix(p), ix(k)]
             count += 1
     for slot in range(tb[9][R_LEGEND_ROW]):
-        if s.river[slot] >= 0:
-            seen |= 1 << s.river[slot]
+        if s.river[ix(slot)] >= 0:
+            seen |= 1 << s.river[ix(slot)]
             count += 1
     for k in range(s.meta[M_LD_N]):
-        seen |= 1 << s.ldeck[k]
+        seen |= 1 << s.ldeck[ix(k)]
         count += 1
     if count != n_legends or seen != (1 << n_legends) - 1:
         return 3
@@ -581,8 +584,8 @@ def check_final(s, n_players):
     for p in range(n_players):
         t = 0
         for b in range(N_BREAKDOWN):
-            t += s.bd[p, b]
-        if t != s.score[p]:
+            t += s.bd[ix(p), ix(b)]
+        if t != s.score[ix(p)]:
             return 5
     return 0
 

@@ -121,7 +121,8 @@ M_CLAIMS_OK = 6  # 1: ``load_claims``' caches hold that kingdom under the curren
 # (kept with the seat's caches: ``s.kept_claims``)
 M_MEMO_OK = 7  # 1: ``s.xmask`` / ``s.xval`` hold values for that kingdom and river
 M_MET_OK = 8  # 1: ``kfacts[KF_MET]`` holds the Legends that kingdom meets (``after_action``)
-N_META = 9
+M_PMAX = 9  # ``portal_pair_max`` of the game's tables (``kernel.setup``), for the reveal bound
+N_META = 10
 SRC_DISCARD, SRC_DECK = 0, 1  # reference.Source
 P_RANDOM = int(Policy.RANDOM)
 K_DRAGON = int(Kind.DRAGON)
@@ -409,7 +410,7 @@ def best_action(tb, weights, s, p, card, n_act):
         # a reveal that cannot beat the best so far (the first best wins ties)
         if reveal and prune and best_i >= 0 and n > 0:
             if pmax < 0:
-                pmax, river_top = portal_pair_max(tb), river_best(tb, s)
+                pmax, river_top = np.int64(s.meta[M_PMAX]), river_best(tb, s)
             if reveal_bound(tb, w, s, cell, claim, b_claim, pmax, river_top) / n <= best:
                 continue
         total = 0.0  # a reveal: sum over the unseen kinds of copies x value

@@ -59,6 +59,7 @@ from .tables import (
     Category,
     Kind,
     Shape,
+    ix,
 )
 
 K_DRAGON = int(Kind.DRAGON)
@@ -103,7 +104,7 @@ def visible_mask(up):
     """Bitmask of the cells whose flag in ``up`` (int/bool[CELLS]) is set."""
     m = 0
     for c in range(CELLS):
-        if up[c]:
+        if up[ix(c)]:
             m |= 1 << c
     return m
 
@@ -113,7 +114,7 @@ def kind_mask(grid, vis, k):
     """Bitmask of the visible cells holding kind ``k``."""
     m = 0
     for c in range(CELLS):
-        if (vis >> c) & 1 and grid[c] == k:
+        if (vis >> c) & 1 and grid[ix(c)] == k:
             m |= 1 << c
     return m
 
@@ -123,7 +124,7 @@ def blind_mask(grid, vis, kind_blind):
     """Bitmask of the visible cells holding a portal-blind kind (goblins)."""
     m = 0
     for c in range(CELLS):
-        if (vis >> c) & 1 and grid[c] >= 0 and kind_blind[grid[c]]:
+        if (vis >> c) & 1 and grid[ix(c)] >= 0 and kind_blind[grid[ix(c)]]:
             m |= 1 << c
     return m
 
@@ -139,7 +140,7 @@ def fill_reach(adj, chaining, portals, reach):
     Each chain of adjacent portals (a group) links every cell next to it, its ``zone``, to
     every other: a cell's reach is its neighbours plus the zones of the groups next to it."""
     for c in range(CELLS):
-        reach[c] = adj[c]
+        reach[ix(c)] = adj[ix(c)]
     rest = portals
     while rest:
         group = rest & -rest  # the lowest portal not yet grouped, then its chain
@@ -164,7 +165,7 @@ def fill_reach(adj, chaining, portals, reach):
             reach[trailing_zeros(m)] |= zone
             m &= m - 1
     for c in range(CELLS):
-        reach[c] &= ~(1 << c)
+        reach[ix(c)] &= ~(1 << c)
 
 
 @hot
@@ -176,11 +177,11 @@ def link_masks(grid, vis, adj, chaining, direct, full):
     fill_reach(adj, chaining, kind_mask(grid, vis, K_PORTAL), full)
     for i in range(CELLS):
         if (vis >> i) & 1:
-            direct[i] = adj[i] & vis
-            full[i] &= vis
+            direct[ix(i)] = adj[ix(i)] & vis
+            full[ix(i)] &= vis
         else:
-            direct[i] = 0
-            full[i] = 0
+            direct[ix(i)] = 0
+            full[ix(i)] = 0
 
 
 @hot
@@ -189,10 +190,10 @@ def partner_mask(i, blind_i, blinds, direct, full, blind_via_portal):
     non-blind pairs use ``full``; a blind/non-blind pair uses ``full`` only if
     ``blind_via_portal``; two blind cards only ``direct``."""
     if blind_i:
-        other = full[i] if blind_via_portal else direct[i]
-        return (other & ~blinds) | (direct[i] & blinds)
-    with_blind = full[i] if blind_via_portal else direct[i]
-    return (full[i] & ~blinds) | (with_blind & blinds)
+        other = full[ix(i)] if blind_via_portal else direct[ix(i)]
+        return (other & ~blinds) | (direct[ix(i)] & blinds)
+    with_blind = full[ix(i)] if blind_via_portal else direct[ix(i)]
+    return (full[ix(i)] & ~blinds) | (with_blind & blinds)
 
 
 @hot
@@ -201,9 +202,9 @@ def legend_mask(i, blind_i, blinds, direct, full, via_portal):
     direct neighbours only; a non-blind centre reaches blind cards through portals when
     ``via_portal`` (the §9 ``legend_links_via_portal`` default)."""
     if blind_i:
-        return direct[i]
-    with_blind = full[i] if via_portal else direct[i]
-    return (full[i] & ~blinds) | (with_blind & blinds)
+        return direct[ix(i)]
+    with_blind = full[ix(i)] if via_portal else direct[ix(i)]
+    return (full[ix(i)] & ~blinds) | (with_blind & blinds)
 
 
 @hot
@@ -213,14 +214,14 @@ def tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, 
     blinds = blind_mask(grid, vis, kind_blind)
     lands = 0
     for c in range(CELLS):
-        if (vis >> c) & 1 and kind_cat[grid[c]] == CAT_LAND:
+        if (vis >> c) & 1 and kind_cat[grid[ix(c)]] == CAT_LAND:
             lands |= 1 << c
     via = rules[R_GOBLIN_LAND_VIA_PORTAL] != 0
     for i in range(CELLS):
         if not (vis >> i) & 1:
             continue
-        t = grid[i]
-        if kind_cat[t] != CAT_TRIBE:
+        t = grid[ix(i)]
+        if kind_cat[ix(t)] != CAT_TRIBE:
             continue
         col = -1
         for k, b in TRIBE_COLUMNS:
@@ -228,12 +229,12 @@ def tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, 
                 col = b
         if col < 0:
             continue
-        m = partner_mask(i, kind_blind[t] != 0, blinds, direct, full, via) & lands
+        m = partner_mask(i, kind_blind[ix(t)] != 0, blinds, direct, full, via) & lands
         pts = 0
         while m:
             pts += land_pts[t, grid[trailing_zeros(m)]]
             m &= m - 1
-        out[col] += pts
+        out[ix(col)] += pts
 
 
 @hot
@@ -245,10 +246,10 @@ def conflicts(grid, vis, kind_blind, rival, rules, direct, full):
     for i in range(CELLS):
         if not (vis >> i) & 1:
             continue
-        m = partner_mask(i, kind_blind[grid[i]] != 0, blinds, direct, full, via)
+        m = partner_mask(i, kind_blind[grid[ix(i)]] != 0, blinds, direct, full, via)
         m &= ~((2 << i) - 1)  # each pair once: j > i
         while m:
-            if rival[grid[i], grid[trailing_zeros(m)]]:
+            if rival[grid[ix(i)], grid[trailing_zeros(m)]]:
                 pairs += 1
             m &= m - 1
     return pairs * rules[R_CONFLICT_POINTS]
@@ -261,9 +262,9 @@ def dragon_is_tame(i, grid, vis, kind_blind, kind_tame, rules, direct, full):
     if rules[R_DRAGON_VIA_PORTAL]:
         m = partner_mask(i, False, blinds, direct, full, False)
     else:
-        m = direct[i]
-    for k in range(N_KINDS):  # noqa: SIM110 (numba: no generators)
-        if kind_tame[k] and popcount(m & kind_mask(grid, vis, k)) >= 2:
+        m = direct[ix(i)]
+    for k in range(N_KINDS):  # a loop, not any(): numba compiles no generators
+        if kind_tame[ix(k)] and popcount(m & kind_mask(grid, vis, k)) >= 2:
             return True
     return False
 
@@ -280,7 +281,7 @@ def dragon_points(grid, vis, kind_blind, kind_tame, dragon_values, rules, direct
     n = 0
     tame = 0
     for i in range(CELLS):
-        if (vis >> i) & 1 and grid[i] == K_DRAGON:
+        if (vis >> i) & 1 and grid[ix(i)] == K_DRAGON:
             n += 1
             if dragon_is_tame(i, grid, vis, kind_blind, kind_tame, rules, direct, full):
                 tame += 1
@@ -297,11 +298,11 @@ def _linked_met(grid, vis, kind_blind, rules, direct, full, centre, around, coun
     arounds = kind_mask(grid, vis, around)
     via = rules[R_LEGEND_GOBLIN_VIA_PORTAL] != 0
     for i in range(CELLS):
-        if (vis >> i) & 1 and grid[i] == centre:
+        if (vis >> i) & 1 and grid[ix(i)] == centre:
             if orth:
-                m = direct[i]
+                m = direct[ix(i)]
             else:
-                m = legend_mask(i, kind_blind[centre] != 0, blinds, direct, full, via)
+                m = legend_mask(i, kind_blind[ix(centre)] != 0, blinds, direct, full, via)
             if popcount(m & arounds) >= count:
                 return True
     return False
@@ -310,19 +311,19 @@ def _linked_met(grid, vis, kind_blind, rules, direct, full, centre, around, coun
 @hot
 def legend_met(g, legend, grid, vis, kind_blind, rules, direct, full):
     """§5: does the kingdom (its ``vis`` cells) meet Legend row ``g``?"""
-    if legend[g, LG_SHAPE] == SHAPE_PRESENT:
-        need = legend[g, LG_KINDS]
+    if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
+        need = legend[ix(g), LG_KINDS]
         for k in range(N_KINDS):  # noqa: SIM110 (numba: no generators)
             if (need >> k) & 1 and kind_mask(grid, vis, k) == 0:
                 return False
         return True
-    centre = legend[g, LG_CENTRE]
-    around = legend[g, LG_AROUND]
-    count = legend[g, LG_COUNT]
-    orth = legend[g, LG_ADJ] == ADJ_ORTHOGONAL
+    centre = legend[ix(g), LG_CENTRE]
+    around = legend[ix(g), LG_AROUND]
+    count = legend[ix(g), LG_COUNT]
+    orth = legend[ix(g), LG_ADJ] == ADJ_ORTHOGONAL
     if _linked_met(grid, vis, kind_blind, rules, direct, full, centre, around, count, orth):
         return True
-    if legend[g, LG_EITHER]:
+    if legend[ix(g), LG_EITHER]:
         return _linked_met(grid, vis, kind_blind, rules, direct, full, around, centre, count, orth)
     return False
 
@@ -334,8 +335,8 @@ def legends_met(legend, grid, vis, kind_blind, rules, direct, full, out):
     n = 0
     for g in range(legend.shape[0]):
         met = legend_met(g, legend, grid, vis, kind_blind, rules, direct, full)
-        out[g] = 1 if met else 0
-        n += out[g]
+        out[ix(g)] = 1 if met else 0
+        n += out[ix(g)]
     return n
 
 
@@ -348,7 +349,7 @@ def score_kingdom(
     human, goblin, dragon, conflicts; the legends column is set to 0). Fills the link
     buffers ``direct``/``full`` as a side effect. Returns the kingdom total."""
     for b in range(N_BREAKDOWN):
-        out[b] = 0
+        out[ix(b)] = 0
     link_masks(grid, vis, adj, rules[R_PORTAL_CHAINING] != 0, direct, full)
     tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, full, out)
     out[B_DRAGON] = dragon_points(
@@ -357,7 +358,7 @@ def score_kingdom(
     out[B_CONFLICTS] = conflicts(grid, vis, kind_blind, rival, rules, direct, full)
     total = 0
     for b in range(N_BREAKDOWN):
-        total += out[b]
+        total += out[ix(b)]
     return total
 
 
@@ -366,8 +367,8 @@ def held_legend_points(legend, held):
     """§7.4: points of the Legends flagged in ``held`` (int[N_LEGENDS])."""
     s = 0
     for g in range(legend.shape[0]):
-        if held[g]:
-            s += legend[g, LG_POINTS]
+        if held[ix(g)]:
+            s += legend[ix(g), LG_POINTS]
     return s
 
 
@@ -376,12 +377,12 @@ def tie_key(breakdown, key):
     """§7.5: ``key`` = the category subtotals of ``breakdown`` sorted high to low."""
     n = breakdown.shape[0]
     for b in range(n):
-        key[b] = breakdown[b]
+        key[ix(b)] = breakdown[ix(b)]
     for a in range(1, n):  # insertion sort, descending
-        x = key[a]
+        x = key[ix(a)]
         j = a - 1
-        while j >= 0 and key[j] < x:
-            key[j + 1] = key[j]
+        while j >= 0 and key[ix(j)] < x:
+            key[j + 1] = key[ix(j)]
             j -= 1
         key[j + 1] = x
 
@@ -394,20 +395,20 @@ def winners(totals, breakdowns, tie_categories, keys, out):
     P = totals.shape[0]
     best = totals[0]
     for p in range(P):
-        best = max(best, totals[p])
-        tie_key(breakdowns[p], keys[p])
+        best = max(best, totals[ix(p)])
+        tie_key(breakdowns[ix(p)], keys[ix(p)])
     for p in range(P):
-        out[p] = 1 if totals[p] == best else 0
+        out[ix(p)] = 1 if totals[ix(p)] == best else 0
     if tie_categories:
         for b in range(keys.shape[1]):  # keep the tied players with the highest b-th value
             top = -(1 << 30)
             for p in range(P):
-                if out[p] and keys[p, b] > top:
-                    top = keys[p, b]
+                if out[ix(p)] and keys[ix(p), ix(b)] > top:
+                    top = keys[ix(p), ix(b)]
             for p in range(P):
-                if out[p] and keys[p, b] < top:
-                    out[p] = 0
+                if out[ix(p)] and keys[ix(p), ix(b)] < top:
+                    out[ix(p)] = 0
     n = 0
     for p in range(P):
-        n += out[p]
+        n += out[ix(p)]
     return n
