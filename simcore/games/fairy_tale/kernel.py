@@ -993,12 +993,13 @@ def zeroed_buffers(specs: list[tuple[tuple[int, ...], type]]) -> list[np.ndarray
     share one anonymous mapping whose pages are allocated by one ``madvise`` call before
     the kernel writes them: one page fault per 4 KiB page in the kernel's threads cost
     ~2.5 ms of CPU per MB on the benchmark machine, ~2 µs a game (10% of a greedy game),
-    against ~0.3 ms per MB populated at once (140 MB for 200,000 four-player games: ~60 ms
-    of CPU). Not in transparent huge pages: alone that was faster (~23 ms), but in a
-    process that has loaded the kernel (``talesim bench``) it took 170-420 ms of CPU (up
-    to 0.7 s of wall time) in 7 runs of 9, zeroing 2 MB pages the host had to back.
-    Elsewhere (no ``madvise``, an older kernel) the pages simply fault in as they are
-    written."""
+    against ~0.3 ms per MB populated at once, ~0.15 ms per MB in transparent huge pages
+    (``MADV_HUGEPAGE`` first, where the kernel allows it: 140 MB for 200,000 four-player
+    games, ~85 -> ~30 ms of system time, and the kernel writes them faster: +5% games per
+    CPU-second). The first such mapping of a process can cost ~350 ms instead (zeroing
+    2 MB pages the host has to back; without huge pages ~85 ms every time): later chunks
+    and ``talesim bench``'s later runs reuse the memory. Elsewhere (no ``madvise``, an
+    older kernel) the pages simply fault in as they are written."""
     sizes = [int(np.prod(shape)) * np.dtype(dtype).itemsize for shape, dtype in specs]
     offsets = []
     total = 0
@@ -1009,6 +1010,8 @@ def zeroed_buffers(specs: list[tuple[tuple[int, ...], type]]) -> list[np.ndarray
         return [np.zeros(shape, dtype) for shape, dtype in specs]
     buf = mmap.mmap(-1, total, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):  # no THP: 4 KiB pages
+            buf.madvise(mmap.MADV_HUGEPAGE)
         with contextlib.suppress(OSError):  # older kernel: the pages fault in when written
             buf.madvise(MADV_POPULATE_WRITE)
     return [
