@@ -410,7 +410,7 @@ def best_action(tb, weights, s, p, card, n_act):
         # a reveal that cannot beat the best so far (the first best wins ties)
         if reveal and prune and best_i >= 0 and n > 0:
             if pmax < 0:
-                pmax, river_top = np.int64(s.meta[M_PMAX]), river_best(tb, s)
+                pmax, river_top = s.meta[M_PMAX], river_best(tb, s)
             if reveal_bound(tb, w, s, cell, claim, b_claim, pmax, river_top) / n <= best:
                 continue
         total = 0.0  # a reveal: sum over the unseen kinds of copies x value
