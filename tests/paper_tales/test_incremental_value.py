@@ -245,3 +245,44 @@ def test_a_seat_assessed_from_its_first_pass_as_in_full(cards: CardSet) -> None:
         np.testing.assert_array_equal(out[0], out[1])
         strengths.add(int(out[0, 4]))
     assert len(strengths) > 10  # the kingdoms differ
+
+
+@njit
+def _twins(s, n_players, out):
+    for p in range(n_players):
+        out[p] = k._draft_twin(s, p)
+
+
+def test_seats_that_value_every_unit_alike_share_their_draft_values(cards: CardSet) -> None:
+    """Recruitment's draft values are shared by seats with the same policy, gold, neighbour
+    strengths, pieces (unit, tokens, states; not the physical card) and levels, and by no
+    others: each of those differences makes a seat its own twin."""
+    tb = ev.kernel_tables(compile_tables(cards))
+    deck = tb[4]
+    s = k.new_state(4, deck.shape[0], tb[1].shape[0], tb[0].shape[0])
+    twins = np.zeros(4, np.int64)
+    s.pi[:, k.I_GOLD] = 3
+    s.pi[:, k.I_POLICY] = 1
+    _twins(s, 4, twins)
+    assert list(twins) == [0, 0, 0, 0]  # the first turn: empty kingdoms
+    copies = np.flatnonzero(deck == deck[0])  # two physical cards of one unit
+    assert len(copies) >= 2
+    for p in range(4):
+        s.sp[p, 3] = (copies[p % 2], deck[0], 1, 0, 1, 0)
+    _twins(s, 4, twins)
+    assert list(twins) == [0, 0, 0, 0]
+    changes = [
+        lambda: s.pi.__setitem__((1, k.I_GOLD), 4),
+        lambda: s.pi.__setitem__((1, k.I_POLICY), 2),
+        lambda: s.pi.__setitem__((1, k.I_SEEN1), 5),
+        lambda: s.blevel.__setitem__((1, 2), 1),
+        lambda: s.sp.__setitem__((1, 3, k.S_AGE), 2),
+        lambda: s.sp.__setitem__((1, 3, k.S_UNIT), deck[0] + 1),
+        lambda: s.sp.__setitem__((1, 0, k.S_CARD), 5),
+    ]
+    for change in changes:
+        saved = (s.pi.copy(), s.blevel.copy(), s.sp.copy())
+        change()
+        _twins(s, 4, twins)
+        assert list(twins) == [0, 1, 0, 0]
+        s.pi[...], s.blevel[...], s.sp[...] = saved
