@@ -182,14 +182,14 @@ POPULATE_FROM_BYTES = 1 << 20
 
 def result_buffers(n_games: int, n_players: int) -> Any:
     """``kernel.new_chunk_out(n_games, n_players)``, but for a large chunk in one anonymous
-    mapping whose pages the kernel (``madvise``) allocates before the games run: a page
-    faulted in by the kernel's threads as a game's results are written costs more CPU than
-    the same pages allocated by one call (the idea of Fairy Tale's ``zeroed_buffers``; a
-    DRAKO game writes ~530 bytes, so 200,000 four-player games use ~106 MB). No huge pages:
-    populating them cost more than it saved in a process whose kernel is loaded (``talesim
-    bench``: 200,000 greedy games, 2 threads, games per CPU-second 10,093-10,143 with
-    ``np.zeros``, 10,180-10,202 in huge pages, 10,253-10,286 without). Where ``madvise``
-    fails the pages fault in as before."""
+    mapping whose pages the kernel (``madvise``) allocates before the games run, in huge
+    pages where it can: a page faulted in by the kernel's threads as a game's results are
+    written costs more CPU than the same pages allocated by one call (the idea of Fairy
+    Tale's ``zeroed_buffers``; a DRAKO game writes ~530 bytes, so 200,000 four-player games
+    use ~106 MB). Huge pages: 200,000 greedy games, 2 threads, 3 runs a process as ``talesim
+    bench`` times them, games per CPU-second 10,106-10,393 with, 9,687-10,004 without (one
+    earlier pair of single runs at a higher load had them the other way round, within 1%).
+    Where ``madvise`` fails the pages fault in as before."""
     from .kernel import ChunkOut, new_chunk_out
 
     layout = []
@@ -201,6 +201,8 @@ def result_buffers(n_games: int, n_players: int) -> Any:
     if size < POPULATE_FROM_BYTES or not sys.platform.startswith("linux"):
         return new_chunk_out(n_games, n_players)
     pages = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    with contextlib.suppress(OSError, AttributeError):  # no THP: 4 KiB pages
+        pages.madvise(mmap.MADV_HUGEPAGE)
     with contextlib.suppress(OSError):
         pages.madvise(MADV_POPULATE_WRITE)
     out = ChunkOut(
