@@ -56,6 +56,8 @@ tests the count of every card it visits.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -214,18 +216,24 @@ def bit(t):
     return ONE << np.uint64(t)
 
 
-@intrinsic
-def data_ptr(typingctx, arr):  # type: ignore[no-untyped-def]
-    """The data pointer of a C-contiguous array, typed ``CPointer(dtype)``: indexed like the
-    array (``p[ix(i)]``), passed as one word where numba passes an array as seven (meminfo,
-    parent, size, itemsize, data, shape, strides). The outlined decision functions take
-    their arrays this way (``kernel._decide``)."""
-    sig = types.CPointer(arr.dtype)(arr)
+if TYPE_CHECKING:  # how callers see it; numba calls the intrinsic with its typing context
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return context.make_array(signature.args[0])(context, builder, args[0]).data
+    def data_ptr(arr: np.ndarray) -> Any: ...
 
-    return sig, codegen
+else:
+
+    @intrinsic
+    def data_ptr(typingctx, arr):
+        """The data pointer of a C-contiguous array, typed ``CPointer(dtype)``: indexed like the
+        array (``p[ix(i)]``), passed as one word where numba passes an array as seven (meminfo,
+        parent, size, itemsize, data, shape, strides). The outlined decision functions take
+        their arrays this way (``kernel._decide``)."""
+        sig = types.CPointer(arr.dtype)(arr)
+
+        def codegen(context, builder, signature, args):
+            return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+        return sig, codegen
 
 
 @hot_inline

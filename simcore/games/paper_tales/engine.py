@@ -351,7 +351,7 @@ def simulate_arrays(
         out: Any = new_chunk_out(n_games, prepared.players, nb)
         lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
         simulate_chunk_l(kernel_tables(prepared.tables), lx, *seats, *bounds, out, check)
-        invariants = LEGENDS_INVARIANTS
+        invariants: tuple[str, ...] = LEGENDS_INVARIANTS
     else:
         from .kernel import INVARIANTS, simulate_chunk
         from .kernel import new_chunk_out as base_out

@@ -841,7 +841,7 @@ def build_choice(tb, weights, s, p, n_opt, n_players):
 def _upgrade_pending(ut, pc, n):
     """A pending piece of ``pc[:n]`` upgrades the buildings (Golem): the projected levels
     are not the levels."""
-    for i in range(n):
+    for i in range(n):  # noqa: SIM110 (a loop: compiled code, no generator)
         if pc[i, PC_PENDING] and ut[pc[i, PC_UNIT], KU_UPGRADE]:
             return True
     return False
@@ -1632,7 +1632,7 @@ def _die_and_age(tb, s, p, dead, saved):
 
 @hot_outline
 def end(tb, s, n_players):
-    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    ut, bt, ab = tb[0], tb[1], tb[2]
     for p in range(n_players):
         n, facts = _assess_seat(tb, s, p)
         wood, food, crystal, _, _, age_all, n_level2, _ = facts
