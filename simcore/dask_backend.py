@@ -206,17 +206,7 @@ def connect(
         raise RunError(DASK_MISSING) from None
     with ExitStack() as stack:
         if scheduler is None:
-            cluster = stack.enter_context(
-                distributed.LocalCluster(
-                    n_workers=workers or _cores(),
-                    threads_per_worker=1,
-                    processes=True,
-                    env={"NUMBA_NUM_THREADS": "1"},
-                    preload=[__name__],  # dask_setup above
-                    dashboard_address=":0",  # any free port: no clash with a running cluster
-                    silence_logs=logging.ERROR,
-                )
-            )
+            cluster = stack.enter_context(_local_cluster(distributed, workers or _cores()))
             client = stack.enter_context(distributed.Client(cluster))
         else:
             try:
@@ -231,6 +221,32 @@ def connect(
             stack.enter_context(client)
         _check_workers(client)
         yield functools.partial(run_chunks, client)
+
+
+#: Attempts at starting a ``LocalCluster`` (``_local_cluster``).
+LOCAL_CLUSTER_ATTEMPTS = 2
+
+
+def _local_cluster(distributed: Any, workers: int) -> Any:
+    """A ``LocalCluster`` of ``workers`` single-threaded processes. distributed waits 10 s
+    for the event-loop thread it starts first and fails with a bare ``AssertionError`` when
+    that thread has not run by then, which happened once on this 2-core machine while the
+    other test worker compiled a kernel: so one more attempt before giving up."""
+    for attempt in range(LOCAL_CLUSTER_ATTEMPTS):
+        try:
+            return distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                env={"NUMBA_NUM_THREADS": "1"},
+                preload=[__name__],  # dask_setup above
+                dashboard_address=":0",  # any free port: no clash with a running cluster
+                silence_logs=logging.ERROR,
+            )
+        except AssertionError:
+            if attempt + 1 == LOCAL_CLUSTER_ATTEMPTS:
+                raise
+    raise AssertionError("unreachable")
 
 
 def _cores() -> int:

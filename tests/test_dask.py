@@ -338,3 +338,28 @@ def test_local_cluster_workers_use_one_numba_thread_and_ignore_ctrl_c() -> None:
             )
         )
     assert list(info.values()) == [("1", 1, True)]
+
+
+def test_a_local_cluster_whose_event_loop_starts_late_is_started_again() -> None:
+    """distributed's bare AssertionError (its event-loop thread not running within 10 s)
+    gets one more attempt; a second failure is raised, any other error at once."""
+    from types import SimpleNamespace
+
+    outcomes: list[Any] = [AssertionError(), "cluster"]
+
+    def local_cluster(**kwargs: Any) -> Any:
+        outcome = outcomes.pop(0)
+        if isinstance(outcome, BaseException):
+            raise outcome
+        assert kwargs["n_workers"] == 3
+        assert kwargs["threads_per_worker"] == 1
+        return outcome
+
+    fake = SimpleNamespace(LocalCluster=local_cluster)
+    assert dask_backend._local_cluster(fake, 3) == "cluster"
+    outcomes[:] = [AssertionError(), AssertionError(), "cluster"]
+    with pytest.raises(AssertionError):
+        dask_backend._local_cluster(fake, 3)
+    outcomes[:] = [OSError("port in use"), "cluster"]
+    with pytest.raises(OSError, match="port in use"):
+        dask_backend._local_cluster(fake, 3)
