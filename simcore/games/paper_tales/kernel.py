@@ -376,8 +376,8 @@ def _assess_seat(tb, s, p):
     (pieces, (wood, food, crystal, income, strength, tokens on all units, level-2
     buildings, strong units)). From the kingdom's first pass (unit records, the seat's
     building cache ``s.bc[p]``; scratch ``s.wpc`` / ``s.acc[1]``): the same integers as
-    ``assess``, ~3x cheaper. Between phases no piece is pending; if one is (a projection
-    would move the tokens), ``assess`` itself."""
+    ``assess``, without interpreting the abilities. Between phases no piece is pending; if
+    one is (a projection would move the tokens), ``assess`` itself."""
     n = _load(s, p)
     pending = 0
     for i in range(n):
