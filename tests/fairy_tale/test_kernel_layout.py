@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from simcore import buffers
 from simcore.cards import CardDataError
 from simcore.games.fairy_tale import kernel
 from simcore.games.fairy_tale.engine import prepare
@@ -77,9 +78,9 @@ def test_result_buffers_of_a_large_chunk_are_zeroed_writable_and_shaped_like_sma
     """A chunk above ``POPULATE_MIN_BYTES`` gets its buffers from one populated mapping: the
     same dtypes, shapes and zeros as the ``np.zeros`` buffers of a small chunk."""
     small = kernel.new_chunk_out(3, 4)
-    n = kernel.POPULATE_MIN_BYTES // 100  # > 1 MB of results
+    n = buffers.POPULATE_MIN_BYTES // 100  # > 1 MB of results
     large = kernel.new_chunk_out(n, 4)
-    assert sum(a.nbytes for a in large) > kernel.POPULATE_MIN_BYTES
+    assert sum(a.nbytes for a in large) > buffers.POPULATE_MIN_BYTES
     for a, b in zip(small, large, strict=True):
         assert (a.dtype, a.shape[1:]) == (b.dtype, b.shape[1:])
         assert b.shape[0] == n

@@ -11,9 +11,6 @@ compiles, ``bench`` measures. ``play``/``narrate`` replay one game with ``refere
 
 from __future__ import annotations
 
-import contextlib
-import mmap
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +18,7 @@ import numpy as np
 import polars as pl
 
 from simcore import engine_kit
+from simcore.buffers import zeroed_buffers
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
@@ -172,45 +170,18 @@ def simulate_arrays(
     return out._asdict()
 
 
-#: Linux's ``madvise`` advice that allocates a range's pages at once (5.14+; Python 3.11's
-#: ``mmap`` module does not name it).
-MADV_POPULATE_WRITE = 23
-#: Result buffers smaller than this stay ``kernel.new_chunk_out``'s (their few pages fault
-#: in cheaply where the kernel writes them).
-POPULATE_FROM_BYTES = 1 << 20
-
-
 def result_buffers(n_games: int, n_players: int) -> Any:
-    """``kernel.new_chunk_out(n_games, n_players)``, but for a large chunk in one anonymous
-    mapping whose pages the kernel (``madvise``) allocates before the games run, in huge
-    pages where it can: a page faulted in by the kernel's threads as a game's results are
-    written costs more CPU than the same pages allocated by one call (the idea of Fairy
-    Tale's ``zeroed_buffers``; a DRAKO game writes ~530 bytes, so 200,000 four-player games
-    use ~106 MB). Huge pages: 200,000 greedy games, 2 threads, 3 runs a process as ``talesim
-    bench`` times them, games per CPU-second 10,106-10,393 with, 9,687-10,004 without (one
-    earlier pair of single runs at a higher load had them the other way round, within 1%).
-    Where ``madvise`` fails the pages fault in as before."""
+    """``kernel.new_chunk_out(n_games, n_players)`` from ``simcore.buffers.zeroed_buffers``:
+    a large chunk's buffers in one mapping whose pages are allocated before the games run,
+    in huge pages where the kernel allows it (a DRAKO game writes ~530 bytes, so 200,000
+    four-player games use ~106 MB). Huge pages: 200,000 greedy games, 2 threads, 3 runs a
+    process as ``talesim bench`` times them, games per CPU-second 10,106-10,393 with,
+    9,687-10,004 without (one earlier pair of single runs at a higher load had them the
+    other way round, within 1%)."""
     from .kernel import ChunkOut, new_chunk_out
 
-    layout = []
-    size = 0
-    for empty in new_chunk_out(0, n_players):  # each field's dtype and per-game shape
-        shape = (n_games, *empty.shape[1:])
-        layout.append((shape, empty.dtype, size))
-        size += -(-int(np.prod(shape)) * empty.dtype.itemsize // 64) * 64  # 64-byte aligned
-    if size < POPULATE_FROM_BYTES or not sys.platform.startswith("linux"):
-        return new_chunk_out(n_games, n_players)
-    pages = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    with contextlib.suppress(OSError, AttributeError):  # no THP: 4 KiB pages
-        pages.madvise(mmap.MADV_HUGEPAGE)
-    with contextlib.suppress(OSError):
-        pages.madvise(MADV_POPULATE_WRITE)
-    out = ChunkOut(
-        *[
-            np.frombuffer(pages, dtype, int(np.prod(shape)), offset).reshape(shape)
-            for shape, dtype, offset in layout
-        ]
-    )
+    specs = [((n_games, *e.shape[1:]), e.dtype) for e in new_chunk_out(0, n_players)]
+    out = ChunkOut(*zeroed_buffers(specs))
     out.claim_legend[:] = -1  # ``new_chunk_out``'s padding
     return out
 
