@@ -115,6 +115,14 @@ class Engine(Protocol):
         self, prepared: Any, seed: int, first_game: int, n_games: int, check: bool = False
     ) -> dict[str, Any]: ...
 
+    # ``run_chunk`` is these two in a row; the local backend calls them apart, so a chunk's
+    # tables are built on its writer thread while the next chunk's kernel runs (an engine
+    # without them, e.g. a test double, is run with ``run_chunk``).
+    def simulate_arrays(
+        self, prepared: Any, seed: int, first_game: int, n_games: int, check: bool = False
+    ) -> dict[str, Any]: ...
+    def frames(self, prepared: Any, a: dict[str, Any], first_game: int) -> dict[str, Any]: ...
+
 
 GAMES: dict[str, Game] = {
     "fairy-tale": Game(

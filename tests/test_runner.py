@@ -163,6 +163,50 @@ def test_same_data_whatever_the_chunk_size(
         assert a.sort(keys).equals(b.sort(keys)), table
 
 
+def test_an_engine_with_result_arrays_builds_its_tables_on_the_writer_thread(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``simulate_arrays`` + ``frames`` (every real engine): the next chunk's kernel runs
+    while the writer builds this chunk's tables; the parts are those of ``run_chunk``."""
+    whole = tmp_path / "run-chunk"
+    run(whole)
+    builders: list[str] = []
+
+    def simulate_arrays(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
+        return {"frames": fake.run_chunk(prepared, seed, first, n, check)}
+
+    def frames(prepared: Any, a: dict[str, Any], first: int) -> Any:
+        builders.append(threading.current_thread().name)
+        return a["frames"]
+
+    monkeypatch.setattr(fake, "simulate_arrays", simulate_arrays, raising=False)
+    monkeypatch.setattr(fake, "frames", frames, raising=False)
+    out = tmp_path / "arrays"
+    run(out)
+    assert part_bytes(out) == part_bytes(whole)
+    assert len(builders) == 8
+    assert all(b.startswith("talesim-writer") for b in builders)
+
+
+def test_a_bad_table_from_frames_fails_the_run_and_keeps_the_chunks_before(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def simulate_arrays(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
+        return {"first": first, "frames": fake.run_chunk(prepared, seed, first, n, check)}
+
+    def frames(prepared: Any, a: dict[str, Any], first: int) -> Any:
+        return {k: v for k, v in a["frames"].items() if first < 14 or k != "cards"}
+
+    monkeypatch.setattr(fake, "simulate_arrays", simulate_arrays, raising=False)
+    monkeypatch.setattr(fake, "frames", frames, raising=False)
+    out = tmp_path / "run"
+    with pytest.raises(RuntimeError, match="returned tables"):
+        run(out)
+    assert [c["done"] for c in manifest(out)["chunks"]][:2] == [True, True]
+    assert not manifest(out)["chunks"][2]["done"]
+    assert not stray_files(out)
+
+
 def test_different_seeds_give_different_games(fake: ModuleType, tmp_path: Path) -> None:
     run(tmp_path / "a", seed=1)
     run(tmp_path / "b", seed=2)
