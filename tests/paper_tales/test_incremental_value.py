@@ -34,6 +34,20 @@ def _deploy_values(tb, weights, s, n_players, out):
 
 
 @njit
+def _added_value(tb, weights, s, u, spot, n_players):
+    """``value`` of seat 0's kingdom with unit ``u`` added on ``spot``, pending and fresh,
+    its cost paid: the whole sketch valued in full."""
+    n = k._load(s, 0)
+    s.pc[n, ev.PC_SPOT] = spot
+    s.pc[n, ev.PC_UNIT] = u
+    s.pc[n, ev.PC_AGE] = 0
+    s.pc[n, ev.PC_PENDING] = 1
+    s.pc[n, ev.PC_FRESH] = 1
+    gold = s.pi[0, k.I_GOLD] - tb[0][u, k.U_COST]
+    return k._value(tb, weights, s, 0, n + 1, gold, n_players)
+
+
+@njit
 def _card_values(tb, weights, s, n_players, out):
     """(``card_value`` of every unit from one base sketch, as a draft pick values its pack,
     the same built in full) for seat 0."""
@@ -44,14 +58,7 @@ def _card_values(tb, weights, s, n_players, out):
     for u in range(ut.shape[0]):
         best = -np.inf
         for spot in (0, k.BACK0):
-            n = k._load(s, 0)
-            s.pc[n, ev.PC_SPOT] = spot
-            s.pc[n, ev.PC_UNIT] = u
-            s.pc[n, ev.PC_AGE] = 0
-            s.pc[n, ev.PC_PENDING] = 1
-            s.pc[n, ev.PC_FRESH] = 1
-            gold = s.pi[0, k.I_GOLD] - ut[u, k.U_COST]
-            best = max(best, k._value(tb, weights, s, 0, n + 1, gold, n_players))
+            best = max(best, _added_value(tb, weights, s, u, spot, n_players))
         if ut[u, k.U_COST] > s.pi[0, k.I_GOLD]:
             best -= weights[s.pi[0, k.I_POLICY], k.W_UNAFFORDABLE]
         out[u, 1] = best
@@ -90,14 +97,18 @@ def _position(s: k.State, tb: tuple, rng: np.random.Generator, max_age: int) -> 
     s.g[k.G_TURN] = int(rng.integers(1, 5))
 
 
+def _setup(cards: CardSet, n_players: int, seed: int) -> tuple:
+    """The kernel's tables, the default weights, a state and a random generator."""
+    tb = ev.kernel_tables(compile_tables(cards))
+    s = k.new_state(n_players, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
+    return tb, default_weights(), s, np.random.default_rng(seed)
+
+
 @pytest.mark.parametrize("n_players", [2, 4])
 def test_options_valued_from_one_first_pass_equal_the_full_value(
     cards: CardSet, n_players: int
 ) -> None:
-    tb = ev.kernel_tables(compile_tables(cards))
-    weights = default_weights()
-    s = k.new_state(n_players, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
-    rng = np.random.default_rng(n_players)
+    tb, weights, s, rng = _setup(cards, n_players, n_players)
     out = np.zeros((k.MAX_DEPLOY_OPTIONS, 2))
     cv = np.zeros((tb[0].shape[0], 2))
     options = 0
@@ -286,3 +297,116 @@ def test_seats_that_value_every_unit_alike_share_their_draft_values(cards: CardS
         _twins(s, 4, twins)
         assert list(twins) == [0, 1, 0, 0]
         s.pi[...], s.blevel[...], s.sp[...] = saved
+
+
+@njit
+def _front_and_back(tb, weights, s, n_players, out):
+    """Per unit added to seat 0's kingdom, pending and fresh: its value on Front spot 0 and
+    on Back spot 3 (each sketch valued in full), and whether ``front_first_holds`` after
+    its Front-row option's first pass (as ``card_value`` asks it)."""
+    ut = tb[0]
+    n0, others = k._sketch_base(tb, s, 0)
+    for u in range(ut.shape[0]):
+        out[u, 0] = _added_value(tb, weights, s, u, 0, n_players)
+        out[u, 1] = _added_value(tb, weights, s, u, k.BACK0, n_players)
+        n0, others = k._sketch_base(tb, s, 0)
+        out[u, 2] = 0.0
+        if not k._projects(ut, u):
+            k._changed_pass(tb, s, n0, others, n0, 0, u, 0, 1)
+            out[u, 2] = 1.0 if k.front_first_holds(tb, weights, s, 0, u, n0 + 1, n_players) else 0.0
+
+
+@pytest.mark.parametrize("n_players", [2, 4])
+def test_card_value_skips_the_back_row_only_when_it_cannot_be_worth_more(
+    cards: CardSet, n_players: int
+) -> None:
+    """``front_first_holds`` claims the Back-row value of a card is at most its Front-row
+    one: on random positions (every valuing policy, units past the records, pending
+    projections), each time it holds, it is so; and it holds often enough to matter."""
+    tb, weights, s, rng = _setup(cards, n_players, 10 + n_players)
+    out = np.zeros((tb[0].shape[0], 3))
+    held = cases = 0
+    for trial in range(400):
+        _position(s, tb, rng, ev.UR_AGES + 2 if trial % 5 == 0 else 4)
+        _front_and_back(tb, weights, s, n_players, out)
+        holds = out[:, 2] == 1.0
+        assert (out[holds, 0] >= out[holds, 1]).all()
+        held += int(holds.sum())
+        cases += len(holds)
+    assert held > cases // 4
+
+
+def test_front_first_units_and_what_turns_the_skip_off(cards: CardSet) -> None:
+    """The units whose Front row dominates (``KU_FRONT_FIRST``): not the Hunter (produces in
+    the Front only), the Archer (fights from the Back: the same strength in both rows, so
+    it dominates), none whose on-deploy tokens or upgrade are projected (Golem). A negative
+    weight of strength, or a face losing LP per strong unit, turns the skip off."""
+    tb = ev.kernel_tables(compile_tables(cards))
+    ut = tb[0]
+    index = {u.id: i for i, u in enumerate(cards.units)}
+    flag = {uid: int(ut[i, ev.KU_FRONT_FIRST]) for uid, i in index.items()}
+    assert flag["hunter"] == 0
+    assert flag["archer"] == 1
+    assert flag["golem"] == 0
+    projecting = (ut[:, ev.KU_OTHERS_AGE] != 0) | (ut[:, ev.KU_UPGRADE] != 0)
+    assert not ut[projecting, ev.KU_FRONT_FIRST].any()
+    assert sum(flag.values()) >= len(flag) // 2
+    s = k.new_state(4, tb[4].shape[0], tb[1].shape[0], ut.shape[0])
+    s.sp[0] = -1
+    s.blevel[0] = 0
+    s.pi[0, k.I_POLICY] = 1
+    s.g[k.G_TURN] = 1
+    u = index["archer"]
+    weights = default_weights()
+    assert _holds(tb, weights, s, u)
+    weights[1, k.F_STRENGTH] = -0.1
+    assert not _holds(tb, weights, s, u)
+    weights = default_weights()
+    assert _strong_ok(tb[1], s.bc[0])  # no building: no face term
+    s.bc[0, ev.BC_N0 + ev.BS_WAR] = 1  # a cached war-phase face term: -1 LP per strong unit
+    t = ev.BC_TERMS + ev.BS_WAR * ev.face_room(tb[1].shape[0]) * 3
+    s.bc[0, t : t + 3] = (ev.W_ALWAYS, ev.P_STRONG_UNITS, -1)
+    assert not _strong_ok(tb[1], s.bc[0])
+    assert not _holds(tb, weights, s, u)  # the same levels: the cache is kept
+
+
+@njit
+def _holds(tb, weights, s, u):
+    n0, others = k._sketch_base(tb, s, 0)
+    k._changed_pass(tb, s, n0, others, n0, 0, u, 0, 1)
+    return k.front_first_holds(tb, weights, s, 0, u, n0 + 1, 4)
+
+
+@njit
+def _strong_ok(bt, bc):
+    return ev.strong_terms_nonnegative(bt, bc)
+
+
+@njit
+def _deploy_chosen(tb, weights, s, n_players):
+    """(``deploy_choice``'s step, the first best of every option valued in full, options)
+    for seat 0: the kernel skips the Back-row twin of a dominating Front-row placement."""
+    n_opt = k.moves(tb, s, 0)
+    chosen, _, _ = k.deploy_choice(tb, weights, s, 0, n_opt, n_players, -1, 0)
+    best = -np.inf
+    want = 0
+    for i in range(n_opt):
+        n, gold = k._sketch_move(s, 0, s.opt[i, 0], s.opt[i, 1], s.opt[i, 2], tb)
+        best, want = k.first_best(i, k._value(tb, weights, s, 0, n, gold, n_players), best, want)
+    return chosen, want, n_opt
+
+
+@pytest.mark.parametrize("n_players", [2, 4])
+def test_a_deployment_step_skipping_back_row_twins_chooses_the_first_best(
+    cards: CardSet, n_players: int
+) -> None:
+    tb, weights, s, rng = _setup(cards, n_players, 20 + n_players)
+    back_chosen = options = 0
+    for trial in range(800):
+        _position(s, tb, rng, ev.UR_AGES + 2 if trial % 5 == 0 else 4)
+        chosen, want, n_opt = _deploy_chosen(tb, weights, s, n_players)
+        assert chosen == want, trial
+        options += n_opt
+        back_chosen += int(s.opt[want, 0] == k.M_PLACE and s.opt[want, 2] >= k.MAX_FRONT)
+    assert options > 800 * 5
+    assert back_chosen > 20  # Back-row placements do win where the Front does not dominate

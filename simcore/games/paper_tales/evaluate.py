@@ -116,6 +116,7 @@ from .tables import (
     U_PROD_PER,
     U_PROD_WHEN,
     U_STRENGTH,
+    ix,
 )
 
 # --- a piece: one unit on a (possibly virtual) spot ----------------------------------------
@@ -138,7 +139,10 @@ KU_SELF_AGE = N_UCOLS + 2  # tokens its on-deploy add_age puts on itself (projec
 KU_OTHERS_AGE = N_UCOLS + 3  # ... on each other unit of its owner (projection)
 KU_UPGRADE = N_UCOLS + 4  # 1: on deploy, every level-1 building becomes level 2
 KU_PER_DYING = N_UCOLS + 5  # LP per token on the owner's dying units
-N_KU = N_UCOLS + 6
+KU_FRONT_FIRST = (
+    N_UCOLS + 6
+)  # 1: its Front-row records dominate its Back-row ones (``front_first``)
+N_KU = N_UCOLS + 7
 # --- scoring steps of a unit (bits of KU_DYN) -------------------------------------------------
 D_INCOME, D_STRENGTH, D_WAR, D_END, D_DEPLOY, D_DEATH = 1, 2, 4, 8, 16, 32
 D_ALL = 63
@@ -180,7 +184,8 @@ W_DYN, W_DYING = PC_SPOT, PC_PENDING  # columns of ``value``'s scratch rows
 AC_WOOD, AC_FOOD, AC_CRYSTAL, AC_AGE_ALL, AC_PER_DYING, AC_INCOME, AC_STRENGTH = range(7)
 AC_STRONG, AC_PER_WAR, AC_WAR_UNITS, AC_RELIC, AC_DEP, AC_TOKENS, AC_AGING_LP = range(7, 14)
 AC_KEEP = 14  # printed strength of the units that survive Aging
-N_AC = 15
+AC_DYN = 15  # pieces with a step computed from the kingdom's totals (``W_DYN`` != 0)
+N_AC = 16
 N_UR = 16  # padded: one 64-byte line a record
 UR_AGES = MAX_AGE + 10  # tokens tabulated: the box's 30 + projections and Agings left
 # --- the building cache ``bc`` (``faces_of``): what a configuration of levels gives -----------
@@ -524,7 +529,7 @@ def war_phase_lp(
 
 @hot
 def never_dies(ut, u):
-    return ut[u, KU_MASK] & M_NEVER_DIES != 0
+    return ut[ix(u), KU_MASK] & M_NEVER_DIES != 0
 
 
 @hot
@@ -629,9 +634,9 @@ def buildable(bt, bl, wood, food, crystal):
     for b in range(bt.shape[0]):
         lv = bl[b]
         if lv < 2 and (
-            wood >= bt[b, lv, B_REQ0]
-            and food >= bt[b, lv, B_REQ0 + 1]
-            and crystal >= bt[b, lv, B_REQ0 + 2]
+            wood >= bt[b, ix(lv), B_REQ0]
+            and food >= bt[b, ix(lv), B_REQ0 + 1]
+            and crystal >= bt[b, ix(lv), B_REQ0 + 2]
         ):
             count += 1
     return count
@@ -658,21 +663,22 @@ def weighted(w, pol, bt, bl, left, kingdom, gold, seen0, seen1, two):
     margin = clamp_margin(strength - seen0)
     if not two:
         margin += clamp_margin(strength - seen1)
+    wp = w[ix(pol)]
     v = 0.0
-    v += w[pol, F_WAR_LP] * war
-    v += w[pol, F_END_LP] * end
-    v += w[pol, F_DEPLOY_LP] * dep
-    v += w[pol, F_AGING_LP] * aging
-    v += w[pol, F_INCOME] * income
-    v += w[pol, F_GOLD] * gold
-    v += w[pol, F_STRENGTH] * strength
-    v += w[pol, F_MARGIN] * margin
-    v += w[pol, F_PROD] * ((wood + food + crystal) * left)
-    v += w[pol, F_BUILDABLE] * (buildable(bt, bl, wood, food, crystal) * left)
-    v += w[pol, F_KEEP] * (keep * left)
-    v += w[pol, F_UNITS] * n
-    v += w[pol, F_LEVEL2] * (n_level2 * left)
-    v += w[pol, F_STRONG] * n_strong
+    v += wp[F_WAR_LP] * war
+    v += wp[F_END_LP] * end
+    v += wp[F_DEPLOY_LP] * dep
+    v += wp[F_AGING_LP] * aging
+    v += wp[F_INCOME] * income
+    v += wp[F_GOLD] * gold
+    v += wp[F_STRENGTH] * strength
+    v += wp[F_MARGIN] * margin
+    v += wp[F_PROD] * ((wood + food + crystal) * left)
+    v += wp[F_BUILDABLE] * (buildable(bt, bl, wood, food, crystal) * left)
+    v += wp[F_KEEP] * (keep * left)
+    v += wp[F_UNITS] * n
+    v += wp[F_LEVEL2] * (n_level2 * left)
+    v += wp[F_STRONG] * n_strong
     return v
 
 
@@ -779,12 +785,23 @@ def face_terms(bt, bc, step, age_all, wood, food, crystal, income, n_level2, n_s
     gain = 0
     t = BC_TERMS + step * face_room(bt.shape[0]) * 3
     for _ in range(bc[BC_N0 + step]):
-        if when_holds(bc[t], 0, -1, food, crystal):
-            gain += bc[t + 2] * per_value(
-                bc[t + 1], 0, age_all, wood, food, crystal, income, n_level2, n_strong
+        if when_holds(bc[ix(t)], 0, -1, food, crystal):
+            gain += bc[ix(t + 2)] * per_value(
+                bc[ix(t + 1)], 0, age_all, wood, food, crystal, income, n_level2, n_strong
             )
         t += 3
     return gain
+
+
+@hot
+def strong_terms_nonnegative(bt, bc):
+    """No cached war-phase face ability (``faces_of``) loses LP per strong unit."""
+    t = BC_TERMS + BS_WAR * face_room(bt.shape[0]) * 3
+    for _ in range(bc[BC_N0 + BS_WAR]):
+        if bc[ix(t + 1)] == P_STRONG_UNITS and bc[ix(t + 2)] < 0:
+            return False
+        t += 3
+    return True
 
 
 @hot
@@ -819,31 +836,35 @@ def piece_terms(ut, ab, ur, pc, i, others, extra, wpc, acc, sign):
     tokens, dying ``W_DYING``, -). ``others``: ``project_levels``' tokens; ``extra``: the
     Agings left. The shares are integers: the totals do not depend on the pieces' order,
     so a decision can value its options from one first pass (``value_totals``)."""
-    u = pc[i, PC_UNIT]
-    age = pc[i, PC_AGE] + others
-    if pc[i, PC_PENDING]:
-        age += ut[u, KU_SELF_AGE] - ut[u, KU_OTHERS_AGE]
+    k = ix(i)
+    u = pc[k, PC_UNIT]
+    uu = ix(u)
+    age = pc[k, PC_AGE] + others
+    if pc[k, PC_PENDING]:
+        age += ut[uu, KU_SELF_AGE] - ut[uu, KU_OTHERS_AGE]
     end_age = age + extra if never_dies(ut, u) else age
-    spot = pc[i, PC_SPOT]
-    row = 0 if spot < MAX_FRONT else 1
-    d = ut[u, KU_DYN]
-    r = ur[u, row, 0]
+    spot = pc[k, PC_SPOT]
+    row = ix(0 if spot < MAX_FRONT else 1)
+    d = ut[uu, KU_DYN]
+    r = ur[uu, row, 0]
     if age >= 0 and end_age < UR_AGES:
-        r = ur[u, row, age]
+        r = ur[uu, row, ix(age)]
         wood, food, crystal = r[UR_WOOD], r[UR_FOOD], r[UR_CRYSTAL]
         dying = r[UR_DIES] == 1
     else:  # beyond the records: every step from the functions (production and death
         d = D_ALL  # read only the unit: the loader keeps them self-contained)
         wood, food, crystal = unit_production(ut, u, age, spot, 0, 0)
         dying = dies(ut, ab, u, age)
-    wpc[i, W_DYN] = d
-    wpc[i, PC_AGE] = age
-    wpc[i, W_DYING] = dying
+    wpc[k, W_DYN] = d
+    if d:
+        acc[AC_DYN] += sign
+    wpc[k, PC_AGE] = age
+    wpc[k, W_DYING] = dying
     acc[AC_WOOD] += sign * wood
     acc[AC_FOOD] += sign * food
     acc[AC_CRYSTAL] += sign * crystal
     acc[AC_AGE_ALL] += sign * age
-    acc[AC_PER_DYING] += sign * ut[u, KU_PER_DYING]
+    acc[AC_PER_DYING] += sign * ut[uu, KU_PER_DYING]
     if not d & D_INCOME:
         acc[AC_INCOME] += sign * r[UR_INCOME]
     if not d & D_STRENGTH:
@@ -853,15 +874,15 @@ def piece_terms(ut, ab, ur, pc, i, others, extra, wpc, acc, sign):
         acc[AC_PER_WAR] += sign * r[UR_PER_WAR]
         acc[AC_WAR_UNITS] += sign * r[UR_WAR_LP]
     if not d & D_END:
-        acc[AC_RELIC] += sign * ur[u, row, end_age, UR_END_LP]
-    if pc[i, PC_FRESH] and not d & D_DEPLOY:
+        acc[AC_RELIC] += sign * ur[uu, row, ix(end_age), UR_END_LP]
+    if pc[k, PC_FRESH] and not d & D_DEPLOY:
         acc[AC_DEP] += sign * r[UR_DEPLOY_LP]
     if dying:
         acc[AC_TOKENS] += sign * age
         if not d & D_DEATH:
             acc[AC_AGING_LP] += sign * r[UR_DEATH_LP]
     else:
-        acc[AC_KEEP] += sign * ut[u, U_STRENGTH]
+        acc[AC_KEEP] += sign * ut[uu, U_STRENGTH]
 
 
 @hot
@@ -914,8 +935,8 @@ def kingdom_totals(tb, pc, n, wpc, bc, acc):
     strength = acc[AC_STRENGTH]
     n_strong = acc[AC_STRONG]
     dyn = 0  # the steps some unit needs computed from the kingdom's totals
-    for i in range(n):
-        dyn |= wpc[i, W_DYN]
+    for i in range(n if acc[AC_DYN] else 0):
+        dyn |= wpc[ix(i), W_DYN]
     for i in range(n if dyn & D_INCOME else 0):
         if wpc[i, W_DYN] & D_INCOME:
             income += unit_gain(
@@ -1080,11 +1101,32 @@ def kernel_tables(tables: Any) -> tuple:
     kut = np.ascontiguousarray(np.concatenate([ut, _unit_columns(ut, ab)], axis=1), np.int32)
     kab = np.ascontiguousarray(ab, dtype=np.int32)
     rules = np.ascontiguousarray(tables.rules, dtype=np.int32)
+    ur = unit_records(kut, kab, rules)
+    kut[:, KU_FRONT_FIRST] = front_first(kut, ur)
     return (
         kut,
         np.ascontiguousarray(np.concatenate([bt, fmask[:, :, None]], axis=2), dtype=np.int32),
         kab,
         rules,
         np.ascontiguousarray(tables.deck, dtype=np.int32),
-        unit_records(kut, kab, rules),
+        ur,
     )
+
+
+def front_first(kut: np.ndarray, ur: np.ndarray) -> np.ndarray:
+    """``KU_FRONT_FIRST`` of each unit: 1 when, whatever its tokens, the unit in the Front
+    row adds to every total of a kingdom what it adds in the Back row, except counted
+    strength and strong units, where it adds at least as much; and no step of it is
+    computed from the kingdom's totals (``KU_DYN`` = 0) and it projects nothing on the
+    others. With ``kernel.front_first_holds`` (the kingdom and the policy's weights) its
+    Back-row value cannot exceed its Front-row one, so ``card_value`` values only the
+    Front row (the same maximum)."""
+    front, back = ur[:, 0, :, :], ur[:, 1, :, :]
+    same = np.ones((ur.shape[0], ur.shape[2]), bool)
+    for c in range(ur.shape[3]):
+        if c in (UR_STRENGTH, UR_STRONG):
+            same &= front[:, :, c] >= back[:, :, c]
+        else:
+            same &= front[:, :, c] == back[:, :, c]
+    own = (kut[:, KU_DYN] == 0) & (kut[:, KU_OTHERS_AGE] == 0) & (kut[:, KU_UPGRADE] == 0)
+    return (same.all(axis=1) & own).astype(np.int32)

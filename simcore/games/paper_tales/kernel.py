@@ -24,7 +24,11 @@ from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .evaluate import (
+    AC_DYN,
+    AC_PER_WAR,
     BC_TERMS,
+    D_WAR,
+    KU_FRONT_FIRST,
     KU_OTHERS_AGE,
     KU_UPGRADE,
     MAX_PIECES,
@@ -36,6 +40,7 @@ from .evaluate import (
     PC_PENDING,
     PC_SPOT,
     PC_UNIT,
+    W_DYN,
     assess,
     base_facts,
     death_rewards,
@@ -50,13 +55,23 @@ from .evaluate import (
     production,
     project_levels,
     raise_building,
+    strong_terms_nonnegative,
     value,
     value_totals,
     war_phase_lp,
     when_holds,
 )
 from .evaluate_legends import l_card_value, l_sketch, l_strength
-from .policies import F_GOLD, W_SAVE_STRENGTH, W_UNAFFORDABLE, Policy
+from .policies import (
+    F_GOLD,
+    F_MARGIN,
+    F_STRENGTH,
+    F_STRONG,
+    F_WAR_LP,
+    W_SAVE_STRENGTH,
+    W_UNAFFORDABLE,
+    Policy,
+)
 from .scoring import (
     K_ADD_AGE,
     K_GOLD_FOR_RESOURCE,
@@ -98,6 +113,9 @@ from .tables import (
     N_RES,
     R2_DEAL,
     R2_DISCARD,
+    R2_DOUBLE_LP,
+    R2_PWW_TIMES,
+    R2_WAR_LP,
     R_BACK_SPOTS,
     R_DEAL,
     R_DIRECT_L2_SUM,
@@ -116,11 +134,13 @@ from .tables import (
     R_SHAPE_ON_DEPLOY,
     R_START_GOLD,
     R_TURNS,
+    R_WAR_LP,
     TURNS,
     U_AB0,
     U_COST,
     U_NAB,
     U_STRENGTH,
+    ix,
 )
 
 P_RANDOM = int(Policy.RANDOM)
@@ -463,14 +483,14 @@ def _copy_rows(pc, wpc, to_pc, to_wpc, n):
     """Rows ``[:n]`` of a sketch's pieces and scratch rows into ``to_pc`` / ``to_wpc``."""
     for i in range(n):
         for c in range(N_PC):
-            to_pc[i, c] = pc[i, c]
-            to_wpc[i, c] = wpc[i, c]
+            to_pc[ix(i), c] = pc[ix(i), c]
+            to_wpc[ix(i), c] = wpc[ix(i), c]
 
 
 @hot
 def _projects(ut, u):
     """A pending ``u`` changes the projection of the other pieces (tokens, levels)."""
-    return ut[u, KU_OTHERS_AGE] != 0 or ut[u, KU_UPGRADE] != 0
+    return ut[ix(u), KU_OTHERS_AGE] != 0 or ut[ix(u), KU_UPGRADE] != 0
 
 
 @hot
@@ -505,12 +525,13 @@ def _changed_pass(tb, s, n0, others, k, spot, u, age, new):
     extra = tb[3][R_TURNS] - s.g[G_TURN] + 1
     if k < n0:
         piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, -1)
-    s.pc[k, PC_SPOT] = spot
-    s.pc[k, PC_UNIT] = u
-    s.pc[k, PC_AGE] = age
+    r = ix(k)
+    s.pc[r, PC_SPOT] = spot
+    s.pc[r, PC_UNIT] = u
+    s.pc[r, PC_AGE] = age
     if new:
-        s.pc[k, PC_PENDING] = 1
-        s.pc[k, PC_FRESH] = 1
+        s.pc[r, PC_PENDING] = 1
+        s.pc[r, PC_FRESH] = 1
     piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, 1)
     return max(n0, k + 1)
 
@@ -519,9 +540,10 @@ def _changed_pass(tb, s, n0, others, k, spot, u, age, new):
 def _restore_row(s, n0, k):
     """After ``_changed_pass``: the base sketch's row ``k`` back (a new row needs none)."""
     if k < n0:
+        r = ix(k)
         for c in range(N_PC):
-            s.pc[k, c] = s.pc0[k, c]
-            s.wpc[k, c] = s.wpc0[k, c]
+            s.pc[r, c] = s.pc0[r, c]
+            s.wpc[r, c] = s.wpc0[r, c]
 
 
 @hot
@@ -590,17 +612,18 @@ def _card_value_from(tb, weights, s, p, unit, n0, others, n_players):
     spot 0, then 3 (cost paid), the better one; minus ``W_UNAFFORDABLE`` if unaffordable.
     From the seat's base sketch (``_sketch_base``), which it keeps."""
     ut = tb[0]
-    cost = ut[unit, U_COST]
+    cost = ut[ix(unit), U_COST]
     gold = s.pi[p, I_GOLD]
     full = _projects(ut, unit)
     best = -np.inf
     for spot in (0, BACK0):
         if full:
-            s.pc[n0, PC_SPOT] = spot
-            s.pc[n0, PC_UNIT] = unit
-            s.pc[n0, PC_AGE] = 0
-            s.pc[n0, PC_PENDING] = 1
-            s.pc[n0, PC_FRESH] = 1
+            r = ix(n0)
+            s.pc[r, PC_SPOT] = spot
+            s.pc[r, PC_UNIT] = unit
+            s.pc[r, PC_AGE] = 0
+            s.pc[r, PC_PENDING] = 1
+            s.pc[r, PC_FRESH] = 1
             _full_pass(tb, s, p, n0 + 1)
         else:
             _changed_pass(tb, s, n0, others, n0, spot, unit, 0, 1)
@@ -608,9 +631,41 @@ def _card_value_from(tb, weights, s, p, unit, n0, others, n_players):
         if full:
             _restore_base(tb, s, p, n0)
         best = max(best, v)
+        if spot == 0 and front_first_holds(tb, weights, s, p, unit, n0 + 1, n_players):
+            break
     if cost > gold:
         best -= weights[s.pi[p, I_POLICY], W_UNAFFORDABLE]
     return best
+
+
+@hot
+def front_first_holds(tb, weights, s, p, unit, n, n_players):
+    """After ``card_value``'s Front-row option (its first pass in ``s.acc[1]``): the
+    Back-row one cannot be worth more (``n``: the option's pieces). ``unit``'s Front-row
+    records dominate its Back-row ones (``evaluate.front_first``): the two kingdoms have
+    the same totals except strength and strong units, at least as high in the Front. Every
+    feature is then at least as high in the Front, given: no piece computes its war-phase
+    step from the kingdom's totals (the only step that reads strong units; no step reads
+    the kingdom's strength), the per-war-won LP is >= 0, no building
+    face loses LP per strong unit, the rules give >= 0 LP for a war won (2 players: a
+    double win >= a win), and the policy's weights of war LP, strength, margin and strong
+    units are >= 0. Each product with a weight >= 0 and each float sum in the same order
+    keep the order (rounding is monotone), so the maximum is the Front-row value."""
+    ut, rules, acc = tb[0], tb[3], s.acc[1]
+    if not ut[ix(unit), KU_FRONT_FIRST] or acc[AC_PER_WAR] < 0:
+        return False
+    for i in range(n if acc[AC_DYN] else 0):
+        if s.wpc[ix(i), W_DYN] & D_WAR:
+            return False
+    w = weights[ix(s.pi[p, I_POLICY])]
+    if w[F_WAR_LP] < 0 or w[F_STRENGTH] < 0 or w[F_MARGIN] < 0 or w[F_STRONG] < 0:
+        return False
+    if n_players == 2:
+        if not 0 <= rules[R2_WAR_LP] <= rules[R2_DOUBLE_LP] or rules[R2_PWW_TIMES] < 0:
+            return False
+    elif rules[R_WAR_LP] < 0:
+        return False
+    return strong_terms_nonnegative(tb[1], s.bc[p])
 
 
 @hot
@@ -640,18 +695,18 @@ def draft_choice(tb, weights, s, p, pack, m, discard, n_players, lx, ls):
     chosen = 0
     n0 = -1
     others = 0
+    t = ix(s.pi[p, I_TWIN])
     for i in range(m):
-        u = tb[4][pack[i]]
-        t = s.pi[p, I_TWIN]
-        if not s.dvs[t, u]:
+        u = tb[4][ix(pack[i])]
+        if not s.dvs[t, ix(u)]:
             if lx is None:
                 if n0 < 0:
                     n0, others = _sketch_base(tb, s, p)
-                s.dvf[t, u] = _card_value_from(tb, weights, s, p, u, n0, others, n_players)
+                s.dvf[t, ix(u)] = _card_value_from(tb, weights, s, p, u, n0, others, n_players)
             else:
-                s.dvf[t, u] = _l_card_value(tb, lx, weights, s, ls, p, u, n_players)
-            s.dvs[t, u] = 1
-        v = s.dvf[t, u]
+                s.dvf[t, ix(u)] = _l_card_value(tb, lx, weights, s, ls, p, u, n_players)
+            s.dvs[t, ix(u)] = 1
+        v = s.dvf[t, ix(u)]
         if discard:
             v = -v
         best, chosen = first_best(i, v, best, chosen)
@@ -698,10 +753,19 @@ def deploy_choice(tb, weights, s, p, n_opt, n_players, n0, others):
     n0, others = _kept_base(tb, s, p, n0, others)
     best = -np.inf
     chosen = 0
+    front_of = -1  # hand card whose placement on the first empty Front spot dominates
     for i in range(n_opt):
-        kind, a, b = s.opt[i, 0], s.opt[i, 1], s.opt[i, 2]
+        kind, a, b = s.opt[ix(i), 0], s.opt[ix(i), 1], s.opt[ix(i), 2]
+        empty = kind == M_PLACE and s.sp[p, b, S_CARD] < 0
+        if empty and a == front_of and b >= MAX_FRONT:
+            continue  # its Back-row twin: not worth more, listed after it (first best)
         v = _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players)
         best, chosen = first_best(i, v, best, chosen)
+        front_of = -1
+        if empty and b < MAX_FRONT:
+            u = tb[4][ix(s.hand[p, ix(a)])]
+            if front_first_holds(tb, weights, s, p, u, n0 + 1, n_players):
+                front_of = a
     return chosen, n0, others
 
 
@@ -723,14 +787,16 @@ def _step_piece(tb, s, p, n0, kind, a, b):
     the step changes the projection of the other pieces, so it must be valued in full)."""
     ut = tb[0]
     k = n0
+    target = a if kind == M_MOVE else b
     for i in range(n0):
-        if s.pc0[i, PC_SPOT] == (a if kind == M_MOVE else b):
+        if s.pc0[ix(i), PC_SPOT] == target:
             k = i
-    old = k < n0 and s.pc0[k, PC_PENDING] != 0 and _projects(ut, s.pc0[k, PC_UNIT])
+    r = ix(k)
+    old = k < n0 and s.pc0[r, PC_PENDING] != 0 and _projects(ut, s.pc0[r, PC_UNIT])
     if kind == M_MOVE:  # the piece of row k moves to b, as it is
-        u, age, new = s.pc0[k, PC_UNIT], s.pc0[k, PC_AGE], 0
+        u, age, new = s.pc0[r, PC_UNIT], s.pc0[r, PC_AGE], 0
     else:  # a hand card placed on b, pending and fresh
-        u, age, new = tb[4][s.hand[p, a]], 0, 1
+        u, age, new = tb[4][ix(s.hand[p, ix(a)])], 0, 1
     return k, u, age, new, old or (new == 1 and _projects(ut, u))
 
 
@@ -775,8 +841,8 @@ def _commit_step(tb, s, p, n0, others, kind, a, b):
     for c in range(N_AC):
         s.acc[0, c] = s.acc[1, c]
     for c in range(N_PC):
-        s.pc0[k, c] = s.pc[k, c]
-        s.wpc0[k, c] = s.wpc[k, c]
+        s.pc0[ix(k), c] = s.pc[ix(k), c]
+        s.wpc0[ix(k), c] = s.wpc[ix(k), c]
     return n
 
 
