@@ -18,8 +18,17 @@ import numpy as np
 from simcore.jit import hot, hot_outline
 
 from .evaluate import (
+    BASE_KINDS,
+    D_ALL,
+    D_DEATH,
+    D_DEPLOY,
+    D_END,
+    D_INCOME,
+    D_STRENGTH,
+    D_WAR,
     KB_MASK,
     KU_MASK,
+    KU_PER_DYING,
     M_ADD_STRENGTH,
     M_GOLD,
     M_LP,
@@ -31,6 +40,22 @@ from .evaluate import (
     PC_PENDING,
     PC_SPOT,
     PC_UNIT,
+    SELF_CONTAINED_PER,
+    SELF_CONTAINED_WHEN,
+    STEPS_OF_KIND,
+    UR_AGES,
+    UR_CRYSTAL,
+    UR_DEATH_LP,
+    UR_DEPLOY_LP,
+    UR_DIES,
+    UR_END_LP,
+    UR_FOOD,
+    UR_INCOME,
+    UR_PER_WAR,
+    UR_STRENGTH,
+    UR_STRONG,
+    UR_WAR_LP,
+    UR_WOOD,
     base_facts,
     death_rewards,
     deploy_lp,
@@ -38,6 +63,9 @@ from .evaluate import (
     fight,
     never_dies,
     production,
+    unit_death,
+    unit_gain,
+    unit_production,
     wars_counted,
     weighted,
     when_holds,
@@ -63,6 +91,7 @@ from .scoring import (
     P_ONE,
     P_STRONG_UNITS,
     P_WOOD,
+    PH_DEPLOYMENT,
     PH_END,
     PH_INCOME,
     PH_WAR,
@@ -89,10 +118,13 @@ from .tables import (
     B_AB0,
     B_LP,
     B_NAB,
+    B_PROD0,
     L_ART_COST_BASE,
     L_ART_COST_FLOOR,
     L_ART_COST_STEP,
     LEVELS,
+    MAX_ABILITIES,
+    MAX_ARTIFACTS,
     MAX_FRONT,
     R_BASE_INCOME,
     R_PWW_FRONT_ONLY,
@@ -220,19 +252,20 @@ def _income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts):
 
 
 @hot
-def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
-    """``reference.assess`` of a Legends kingdom: (wood, food, crystal, income, strength,
-    age_all, n_level2, n_strong)."""
-    wood, food, crystal = l_production(ut, bt, xt, pc, n, bl, zx, nz)
-    age_all, n_level2 = base_facts(bt, pc, n, bl)
-    facts = (age_all, n_level2, 0, 0, nz)
-    income = rules[R_BASE_INCOME]
-    for i in range(n):
-        u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
-        if not ut[u, KU_MASK] & M_INCOME_L:
-            continue
-        for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
-            income += _income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts)
+def l_unit_income(ut, ab, u, age, spot, pc, n, wood, food, crystal, facts):
+    """One unit's income gold (``_income_gain`` of each of its abilities)."""
+    income = 0
+    if not ut[u, KU_MASK] & M_INCOME_L:
+        return income
+    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+        income += _income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts)
+    return income
+
+
+@hot
+def l_fixed_income(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts):
+    """The income gold of the building faces shown and of the artifacts ``zx[:nz]``."""
+    income = 0
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
             if not bt[b, k, KB_MASK] & M_INCOME_L:
@@ -243,37 +276,43 @@ def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
         x = zx[i]
         for j in range(xt[x, X_AB0], xt[x, X_AB0] + xt[x, X_NAB]):
             income += _income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
-    facts = (age_all, n_level2, income, 0, nz)
+    return income
+
+
+@hot
+def l_piece_strength(ut, ab, rules, pc, i, n, wood, food, crystal, facts):
+    """(strength counted in the kingdom's, 1 if strong) of piece ``i``: printed,
+    ``set_strength``, ``add_strength`` (Legends multipliers), ``cannot_fight``; a Back-row
+    unit counts only with ``fight_from_back``."""
+    u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
+    lo, hi = ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]
+    if not ut[u, KU_MASK] & M_STRENGTH:
+        lo = hi  # printed strength, fights from the Front only
+    value = ut[u, U_STRENGTH]
+    from_back = False
+    for j in range(lo, hi):
+        kind = ab[j, A_KIND]
+        if kind == K_SET_STRENGTH and when_holds(ab[j, A_WHEN], age, spot, food, crystal):
+            value = ab[j, A_VALUE]
+        elif kind == K_FIGHT_FROM_BACK:
+            from_back = True
+    for j in range(lo, hi):
+        if ab[j, A_KIND] == K_ADD_STRENGTH:
+            value += ab[j, A_AMOUNT] * l_per(
+                ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts
+            )
+    for j in range(lo, hi):
+        if ab[j, A_KIND] == K_CANNOT_FIGHT and when_holds(ab[j, A_WHEN], age, spot, food, crystal):
+            value = 0
+    front = spot < MAX_FRONT
+    strong = value >= rules[R_STRONG_MIN] and (front or not rules[R_STRONG_FRONT_ONLY])
+    return value if front or from_back else 0, 1 if strong else 0
+
+
+@hot
+def l_fixed_strength(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts):
+    """The ``add_strength`` of the building faces shown and of the artifacts ``zx[:nz]``."""
     total = 0
-    n_strong = 0
-    for i in range(n):
-        u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
-        lo, hi = ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]
-        if not ut[u, KU_MASK] & M_STRENGTH:
-            lo = hi  # printed strength, fights from the Front only
-        value = ut[u, U_STRENGTH]
-        from_back = False
-        for j in range(lo, hi):
-            kind = ab[j, A_KIND]
-            if kind == K_SET_STRENGTH and when_holds(ab[j, A_WHEN], age, spot, food, crystal):
-                value = ab[j, A_VALUE]
-            elif kind == K_FIGHT_FROM_BACK:
-                from_back = True
-        for j in range(lo, hi):
-            if ab[j, A_KIND] == K_ADD_STRENGTH:
-                value += ab[j, A_AMOUNT] * l_per(
-                    ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts
-                )
-        for j in range(lo, hi):
-            if ab[j, A_KIND] == K_CANNOT_FIGHT and when_holds(
-                ab[j, A_WHEN], age, spot, food, crystal
-            ):
-                value = 0
-        front = spot < MAX_FRONT
-        if front or from_back:
-            total += value
-        if value >= rules[R_STRONG_MIN] and (front or not rules[R_STRONG_FRONT_ONLY]):
-            n_strong += 1
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
             if not bt[b, k, KB_MASK] & M_ADD_STRENGTH:
@@ -290,45 +329,72 @@ def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
                 total += ab[j, A_AMOUNT] * l_per(
                     ut, ab, j, ab[j, A_PER], 0, -1, pc, n, wood, food, crystal, facts
                 )
+    return total
+
+
+@hot
+def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
+    """``reference.assess`` of a Legends kingdom: (wood, food, crystal, income, strength,
+    age_all, n_level2, n_strong)."""
+    wood, food, crystal = l_production(ut, bt, xt, pc, n, bl, zx, nz)
+    age_all, n_level2 = base_facts(bt, pc, n, bl)
+    facts = (age_all, n_level2, 0, 0, nz)
+    income = rules[R_BASE_INCOME]
+    for i in range(n):
+        income += l_unit_income(
+            ut, ab, pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT], pc, n, wood, food, crystal,
+            facts,
+        )  # fmt: skip
+    income += l_fixed_income(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts)
+    facts = (age_all, n_level2, income, 0, nz)
+    total = 0
+    n_strong = 0
+    for i in range(n):
+        value, strong = l_piece_strength(ut, ab, rules, pc, i, n, wood, food, crystal, facts)
+        total += value
+        n_strong += strong
+    total += l_fixed_strength(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts)
     return wood, food, crystal, income, total, age_all, n_level2, n_strong
 
 
 @hot
-def l_war_phase_lp(
-    ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, wood, food, crystal, income, age_all,
-    n_level2, n_strong,
-):  # fmt: skip
-    """``reference.war_phase_lp`` (Legends): (per_war_won, war_units, war_buildings,
-    war_artifacts LP, war gold)."""
-    pww = wars_counted(rules, two, won)
-    facts = (age_all, n_level2, income, n_strong, nz)
-    per_war = war_units = war_buildings = war_arts = gold = 0
-    for i in range(n):
-        u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
-        counts = spot < MAX_FRONT or not rules[R_PWW_FRONT_ONLY]
-        if not ut[u, KU_MASK] & M_WAR_UNIT_L:
-            continue
-        for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
-            kind = ab[j, A_KIND]
-            if kind == K_LP_PER_WAR_WON and counts:
-                mult = l_per(ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts)
-                per_war += ab[j, A_AMOUNT] * mult * pww
-            elif kind == K_GOLD_PER_WAR_WON and counts:
-                gold += ab[j, A_AMOUNT] * pww
-            elif (
-                kind == K_LP
-                and ab[j, A_PHASE] == PH_WAR
-                and when_holds(ab[j, A_WHEN], age, spot, food, crystal)
-            ):
-                mult = l_per(ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts)
-                war_units += ab[j, A_AMOUNT] * mult
-            elif (
-                kind == K_CONDITIONAL_GAIN
-                and ab[j, A_PHASE] == PH_WAR
-                and gain_holds(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts)
-            ):
-                war_units += ab[j, A_LP]
-                gold += ab[j, A_GOLD]
+def l_unit_war(ut, ab, rules, u, age, spot, pc, n, wood, food, crystal, facts):
+    """(per-war-won LP for one war, war-phase LP, gold per war won, flat war gold) of one
+    unit (``lp_per_war_won`` / ``gold_per_war_won`` only from the Front when the rules say
+    so; war ``lp``; war ``conditional_gain``)."""
+    per_war = war_units = gold_per_war = gold = 0
+    if not ut[u, KU_MASK] & M_WAR_UNIT_L:
+        return per_war, war_units, gold_per_war, gold
+    counts = spot < MAX_FRONT or not rules[R_PWW_FRONT_ONLY]
+    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+        kind = ab[j, A_KIND]
+        if kind == K_LP_PER_WAR_WON and counts:
+            mult = l_per(ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts)
+            per_war += ab[j, A_AMOUNT] * mult
+        elif kind == K_GOLD_PER_WAR_WON and counts:
+            gold_per_war += ab[j, A_AMOUNT]
+        elif (
+            kind == K_LP
+            and ab[j, A_PHASE] == PH_WAR
+            and when_holds(ab[j, A_WHEN], age, spot, food, crystal)
+        ):
+            mult = l_per(ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts)
+            war_units += ab[j, A_AMOUNT] * mult
+        elif (
+            kind == K_CONDITIONAL_GAIN
+            and ab[j, A_PHASE] == PH_WAR
+            and gain_holds(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts)
+        ):
+            war_units += ab[j, A_LP]
+            gold += ab[j, A_GOLD]
+    return per_war, war_units, gold_per_war, gold
+
+
+@hot
+def l_fixed_war(ut, bt, ab, xt, pc, n, bl, zx, nz, pww, wood, food, crystal, facts):
+    """The war phase of the building faces shown and of the artifacts ``zx[:nz]`` with
+    ``pww`` wars counted: (per-war-won LP, war_buildings LP, war_artifacts LP, gold)."""
+    per_war = war_buildings = war_arts = gold = 0
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
             if not bt[b, k, KB_MASK] & M_WAR_FACE_L:
@@ -369,15 +435,56 @@ def l_war_phase_lp(
             ):
                 war_arts += ab[j, A_LP]
                 gold += ab[j, A_GOLD]
-    return per_war, war_units, war_buildings, war_arts, gold
+    return per_war, war_buildings, war_arts, gold
 
 
 @hot
-def l_end_lp(ut, bt, ab, xt, pc, n, bl, zx, nz, extra_age, wood, food, crystal, age_all, n_level2):
-    """``reference.end_lp`` (Legends): (buildings, relic, artifacts) LP. ``extra_age``:
-    tokens added to the units that never die (policies' end projection; 0 at the End)."""
-    facts = (age_all, n_level2, 0, 0, nz)
-    buildings = relic = arts = 0
+def l_war_phase_lp(
+    ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, wood, food, crystal, income, age_all,
+    n_level2, n_strong,
+):  # fmt: skip
+    """``reference.war_phase_lp`` (Legends): (per_war_won, war_units, war_buildings,
+    war_artifacts LP, war gold)."""
+    pww = wars_counted(rules, two, won)
+    facts = (age_all, n_level2, income, n_strong, nz)
+    per_war = war_units = gold = 0
+    for i in range(n):
+        pw, wu, gpw, g = l_unit_war(
+            ut, ab, rules, pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT], pc, n, wood, food,
+            crystal, facts,
+        )  # fmt: skip
+        per_war += pw * pww
+        war_units += wu
+        gold += gpw * pww + g
+    pw, war_buildings, war_arts, g = l_fixed_war(
+        ut, bt, ab, xt, pc, n, bl, zx, nz, pww, wood, food, crystal, facts
+    )
+    return per_war + pw, war_units, war_buildings, war_arts, gold + g
+
+
+@hot
+def l_unit_end(ut, ab, u, age, spot, pc, n, wood, food, crystal, facts):
+    """One unit's end-phase ``lp`` (Relic) with ``age`` tokens."""
+    relic = 0
+    if not ut[u, KU_MASK] & M_LP:
+        return relic
+    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+        if (
+            ab[j, A_KIND] == K_LP
+            and ab[j, A_PHASE] == PH_END
+            and when_holds(ab[j, A_WHEN], age, spot, food, crystal)
+        ):
+            relic += ab[j, A_AMOUNT] * l_per(
+                ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts
+            )
+    return relic
+
+
+@hot
+def l_fixed_end(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts):
+    """The End of the building faces shown (their top face's LP, end ``lp``) and of the
+    artifacts ``zx[:nz]`` (printed LP, end ``lp``): (buildings LP, artifacts LP)."""
+    buildings = arts = 0
     for i in range(nz):
         x = zx[i]
         arts += xt[x, X_LP]
@@ -402,21 +509,21 @@ def l_end_lp(ut, bt, ab, xt, pc, n, bl, zx, nz, extra_age, wood, food, crystal, 
                     buildings += ab[j, A_AMOUNT] * l_per(
                         ut, ab, j, ab[j, A_PER], 0, -1, pc, n, wood, food, crystal, facts
                     )
+    return buildings, arts
+
+
+@hot
+def l_end_lp(ut, bt, ab, xt, pc, n, bl, zx, nz, extra_age, wood, food, crystal, age_all, n_level2):
+    """``reference.end_lp`` (Legends): (buildings, relic, artifacts) LP. ``extra_age``:
+    tokens added to the units that never die (policies' end projection; 0 at the End)."""
+    facts = (age_all, n_level2, 0, 0, nz)
+    buildings, arts = l_fixed_end(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts)
+    relic = 0
     for i in range(n):
-        u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
-        if not ut[u, KU_MASK] & M_LP:
-            continue
+        u, age = pc[i, PC_UNIT], pc[i, PC_AGE]
         if extra_age and never_dies(ut, u):
             age += extra_age
-        for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
-            if (
-                ab[j, A_KIND] == K_LP
-                and ab[j, A_PHASE] == PH_END
-                and when_holds(ab[j, A_WHEN], age, spot, food, crystal)
-            ):
-                relic += ab[j, A_AMOUNT] * l_per(
-                    ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts
-                )
+        relic += l_unit_end(ut, ab, u, age, pc[i, PC_SPOT], pc, n, wood, food, crystal, facts)
     return buildings, relic, arts
 
 
@@ -520,6 +627,133 @@ def l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl):
     return gold, bonus, True
 
 
+# --- ``l_value``'s cache of the building faces and artifacts, in the tail of ``zx`` ---------
+# ``zx[:FX_ARTS]`` holds a kingdom's artifact indices (``l_project``); the rest is what the
+# faces shown (levels after the projection) and those artifacts give: their production,
+# level-2 count, printed LP and, per step, the ability rows it reads as terms (row, 1 for a
+# face: its condition applies). The options of a decision share their buildings and
+# artifacts, so it is rebuilt about once a decision (``fixed_terms``).
+FX_ARTS = MAX_ARTIFACTS + 1  # a zone's artifacts + a draft / keep / Jester option's
+FX_KEY = FX_ARTS  # the levels as a base-3 number; -1: empty
+FX_NA = FX_KEY + 1  # artifacts cached
+FX_X0 = FX_NA + 1  # their indices
+FX_WOOD = FX_X0 + FX_ARTS  # production (then food, crystal)
+FX_LEVEL2 = FX_WOOD + 3  # level-2 buildings
+FX_LP = FX_LEVEL2 + 1  # the top faces' LP and the artifacts' printed LP
+FX_N0 = FX_LP + 1  # FX_N0 + step: its terms
+FS_INCOME, FS_STRENGTH, FS_WAR, FS_END = 0, 1, 2, 3
+N_FS = 4
+FX_TERMS = FX_N0 + N_FS  # then per step, room for every ability of every face and artifact
+
+
+@hot
+def fixed_room(n_buildings):
+    """Terms a step may hold: every ability of every face and artifact."""
+    return (n_buildings * LEVELS + FX_ARTS) * MAX_ABILITIES
+
+
+@hot
+def fixed_size(n_buildings):
+    """Length of ``zx``: the artifacts, the cache, ``N_FS`` lists of (row, face) terms."""
+    return FX_TERMS + N_FS * fixed_room(n_buildings) * 2
+
+
+@hot
+def _push_term(zx, room, step, j, face):
+    t = FX_TERMS + (step * room + zx[FX_N0 + step]) * 2
+    zx[t] = j
+    zx[t + 1] = face
+    zx[FX_N0 + step] += 1
+
+
+@hot
+def _add_terms(ab, zx, room, lo, hi, face):
+    """The ability rows ``lo:hi`` of a face (``face`` 1) or an artifact (0) as terms of
+    the steps that read them (as ``l_fixed_income`` / ``_strength`` / ``_war`` / ``_end``)."""
+    for j in range(lo, hi):
+        kind, phase = ab[j, A_KIND], ab[j, A_PHASE]
+        gain = kind == K_CONDITIONAL_GAIN
+        if phase == PH_INCOME and (kind == K_GOLD or gain):
+            _push_term(zx, room, FS_INCOME, j, face)
+        if kind == K_ADD_STRENGTH:
+            _push_term(zx, room, FS_STRENGTH, j, face)
+        if (phase == PH_WAR and (kind == K_LP or gain)) or (kind == K_LP_PER_WAR_WON and not face):
+            _push_term(zx, room, FS_WAR, j, face)
+        if kind == K_LP and phase == PH_END:
+            _push_term(zx, room, FS_END, j, face)
+
+
+@hot
+def fixed_terms(bt, ab, xt, bl, zx, nz):
+    """The cache for the levels ``bl`` and the artifacts ``zx[:nz]``, rebuilt unless it
+    holds them already."""
+    key = 0
+    for b in range(bt.shape[0]):
+        key = key * (LEVELS + 1) + bl[b]
+    hit = zx[FX_KEY] == key and zx[FX_NA] == nz
+    for i in range(nz if hit else 0):
+        hit &= zx[FX_X0 + i] == zx[i]
+    if hit:
+        return
+    zx[FX_KEY] = key
+    zx[FX_NA] = nz
+    for c in range(FX_WOOD, FX_TERMS):
+        zx[c] = 0
+    room = fixed_room(bt.shape[0])
+    for b in range(bt.shape[0]):
+        lv = bl[b]
+        if lv == LEVELS:
+            zx[FX_LEVEL2] += 1
+        if lv:
+            zx[FX_LP] += bt[b, lv - 1, B_LP]
+        for k in range(lv):
+            for r in range(3):
+                zx[FX_WOOD + r] += bt[b, k, B_PROD0 + r]
+            _add_terms(ab, zx, room, bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB], 1)
+    for i in range(nz):
+        x = zx[i]
+        zx[FX_X0 + i] = x
+        zx[FX_LP] += xt[x, X_LP]
+        for r in range(3):
+            zx[FX_WOOD + r] += xt[x, X_PROD0 + r]
+        _add_terms(ab, zx, room, xt[x, X_AB0], xt[x, X_AB0] + xt[x, X_NAB], 0)
+
+
+@hot
+def fixed_gain(ut, bt, ab, zx, step, pc, n, pww, wood, food, crystal, facts):
+    """The cached terms of ``step`` with the kingdom's totals: income gold, strength, war
+    LP (``pww`` wars counted), end LP (the printed LP not included)."""
+    room = fixed_room(bt.shape[0])
+    t = FX_TERMS + step * room * 2
+    gain = 0
+    for _ in range(zx[FX_N0 + step]):
+        j, face = zx[t], zx[t + 1]
+        t += 2
+        kind = ab[j, A_KIND]
+        if step == FS_INCOME:
+            gain += _income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
+        elif kind == K_CONDITIONAL_GAIN:
+            if gain_holds(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts):
+                gain += ab[j, A_LP]
+        elif not face or when_holds(ab[j, A_WHEN], 0, -1, food, crystal) or step == FS_STRENGTH:
+            mult = l_per(ut, ab, j, ab[j, A_PER], 0, -1, pc, n, wood, food, crystal, facts)
+            gain += ab[j, A_AMOUNT] * mult * (pww if kind == K_LP_PER_WAR_WON else 1)
+    return gain
+
+
+@hot
+def l_weighted(lx, weights, pol, bt, wbl, inset, left, kingdom, gold, na, seen0, seen1, two):
+    """``evaluate.weighted`` of a Legends kingdom's totals ``kingdom`` (``F_BUILDABLE``
+    counts only the game's set ``inset``: the other buildings of ``wbl``, a scratch, are
+    made complete), then the ``LF_*`` terms (``na`` artifacts)."""
+    for b in range(bt.shape[0]):
+        if not inset[b]:
+            wbl[b] = LEVELS
+    v = weighted(weights, pol, bt, wbl, left, kingdom, gold, seen0, seen1, two)
+    v += lx[3][pol, LF_ARTIFACTS] * (na * left)
+    return v
+
+
 @hot_outline
 def l_value(
     tb, lx, weights, pol, pc, n, pdone, bl, sa, na, gold, bonus, seen0, seen1, two, turn, wpc,
@@ -530,7 +764,137 @@ def l_value(
     projected ``bonus``): its features (the base
     ``F_*`` with the artifacts' war / end LP and the projected deployment gains, then the
     ``LF_*``) times the policy's weights, summed in feature order. ``lx[3]`` holds the
-    Legends weights; ``inset`` the game's building set (``F_BUILDABLE`` counts only it)."""
+    Legends weights; ``inset`` the game's building set (``F_BUILDABLE`` counts only it).
+
+    The same integers as the step-by-step evaluation (``l_value_full``: project, assess,
+    wars, end, deployment, deaths), with each unit's share of every step it does not
+    compute from the kingdom (``lx[4]``, ``legends_dyn``) read from the base unit records
+    ``tb[5]`` (``evaluate.unit_records``) in one pass over the pieces; the other steps of
+    those units are computed as the phases do; the building faces and the artifacts from
+    their cache in ``zx`` (``fixed_terms``: production, printed LP and the ability rows
+    each step reads, kept from call to call)."""
+    ut, bt, ab, rules, ur, xt, ldyn = tb[0], tb[1], tb[2], tb[3], tb[5], lx[0], lx[4]
+    gain, more, projected = l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl)
+    gold += gain
+    bonus += more
+    if not projected:  # nothing moves: read the sketch itself (no copy)
+        wpc = pc
+    turns = rules[R_TURNS]
+    extra = turns - turn + 1
+    wood = food = crystal = age_all = per_dying = strength = n_strong = 0
+    income = rules[R_BASE_INCOME]
+    per_war = war_units = relic = dep = tokens = aging_lp = keep = 0
+    dyn = 0  # the steps some piece computes from the kingdom's totals
+    dyns = 0  # each piece's steps D_* (6 bits a piece)
+    dying = 0  # a bit a dying piece
+    for i in range(n):
+        u, age, spot = wpc[i, PC_UNIT], wpc[i, PC_AGE], wpc[i, PC_SPOT]
+        end_age = age + extra if never_dies(ut, u) else age
+        row = 0 if spot < MAX_FRONT else 1
+        d = ldyn[u]
+        r = ur[u, row, 0]
+        if age >= 0 and end_age < UR_AGES:
+            r = ur[u, row, age]
+            wood += r[UR_WOOD]
+            food += r[UR_FOOD]
+            crystal += r[UR_CRYSTAL]
+            dies_now = r[UR_DIES] == 1
+        else:  # beyond the records: every step from the functions
+            d = D_ALL
+            w, f, c = unit_production(ut, u, age, spot, 0, 0)
+            wood += w
+            food += f
+            crystal += c
+            dies_now = dies(ut, ab, u, age)
+        age_all += age
+        per_dying += ut[u, KU_PER_DYING]
+        dyn |= d
+        dyns |= d << (6 * i)
+        if not d & D_INCOME:
+            income += r[UR_INCOME]
+        if not d & D_STRENGTH:
+            strength += r[UR_STRENGTH]
+            n_strong += r[UR_STRONG]
+        if not d & D_WAR:
+            per_war += r[UR_PER_WAR]
+            war_units += r[UR_WAR_LP]
+        if not d & D_END:
+            relic += ur[u, row, end_age, UR_END_LP]
+        if wpc[i, PC_FRESH] and not d & D_DEPLOY:
+            dep += r[UR_DEPLOY_LP]
+        if dies_now:
+            dying |= 1 << i
+            tokens += age
+            if not d & D_DEATH:
+                aging_lp += r[UR_DEATH_LP]
+        else:
+            keep += ut[u, U_STRENGTH]
+    fixed_terms(bt, ab, xt, wbl, zx, na)
+    wood += zx[FX_WOOD]
+    food += zx[FX_WOOD + 1]
+    crystal += zx[FX_WOOD + 2]
+    n_level2 = zx[FX_LEVEL2]
+    # income, then strength (they read the income), as l_assess
+    facts = (age_all, n_level2, 0, 0, na)
+    for i in range(n if dyn & D_INCOME else 0):
+        if (dyns >> (6 * i)) & D_INCOME:
+            income += l_unit_income(
+                ut, ab, wpc[i, PC_UNIT], wpc[i, PC_AGE], wpc[i, PC_SPOT], wpc, n, wood, food,
+                crystal, facts,
+            )  # fmt: skip
+    income += fixed_gain(ut, bt, ab, zx, FS_INCOME, wpc, n, 1, wood, food, crystal, facts)
+    facts = (age_all, n_level2, income, 0, na)
+    for i in range(n if dyn & D_STRENGTH else 0):
+        if (dyns >> (6 * i)) & D_STRENGTH:
+            value, strong = l_piece_strength(ut, ab, rules, wpc, i, n, wood, food, crystal, facts)
+            strength += value
+            n_strong += strong
+    strength += fixed_gain(ut, bt, ab, zx, FS_STRENGTH, wpc, n, 1, wood, food, crystal, facts)
+    won, war_lp = fight(rules, two, strength, seen0, seen1)
+    pww = wars_counted(rules, two, won)
+    per_war *= pww
+    facts = (age_all, n_level2, income, n_strong, na)
+    end_facts = (age_all, n_level2, 0, 0, na)
+    for i in range(n if dyn & (D_WAR | D_END | D_DEPLOY | D_DEATH) else 0):
+        d = (dyns >> (6 * i)) & D_ALL
+        u, age, spot = wpc[i, PC_UNIT], wpc[i, PC_AGE], wpc[i, PC_SPOT]
+        if d & D_WAR:
+            pw, wu, _, _ = l_unit_war(
+                ut, ab, rules, u, age, spot, wpc, n, wood, food, crystal, facts
+            )
+            per_war += pw * pww
+            war_units += wu
+        if d & D_END:
+            end_age = age + extra if never_dies(ut, u) else age
+            relic += l_unit_end(ut, ab, u, end_age, spot, wpc, n, wood, food, crystal, end_facts)
+        if d & D_DEPLOY and wpc[i, PC_FRESH]:
+            dep += unit_gain(
+                ut, ab, u, K_LP, PH_DEPLOYMENT, age, spot, wood, food, crystal, age_all, n_level2
+            )
+        if d & D_DEATH and (dying >> i) & 1:
+            aging_lp += unit_death(ut, ab, u, age, spot, wood, food, crystal, age_all, n_level2)[0]
+    war_fixed = fixed_gain(ut, bt, ab, zx, FS_WAR, wpc, n, pww, wood, food, crystal, facts)
+    end_fixed = zx[FX_LP] + fixed_gain(
+        ut, bt, ab, zx, FS_END, wpc, n, 1, wood, food, crystal, end_facts
+    )
+    if tokens:
+        aging_lp += per_dying * tokens
+    war = war_lp + per_war + war_units + war_fixed
+    lp = (war, relic + end_fixed, dep + bonus, aging_lp)
+    totals = (income, strength, wood, food, crystal, keep, n, n_level2, n_strong)
+    return l_weighted(
+        lx, weights, pol, bt, wbl, inset, turns - turn, lp + totals, gold, na, seen0, seen1, two
+    )
+
+
+@hot_outline
+def l_value_full(
+    tb, lx, weights, pol, pc, n, pdone, bl, sa, na, gold, bonus, seen0, seen1, two, turn, wpc,
+    wbl, zx, inset,
+):  # fmt: skip
+    """``l_value`` step by step with the kingdom functions above (the reference's
+    structure: project, assess, fight, war-phase LP, end LP, deployment LP, deaths): the
+    oracle of ``l_value`` (tests; the kernel does not call it)."""
     ut, bt, ab, rules, xt = tb[0], tb[1], tb[2], tb[3], lx[0]
     gain, more, projected = l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl)
     gold += gain
@@ -563,13 +927,9 @@ def l_value(
     war = war_lp + per_war + war_units + war_buildings + war_arts
     lp = (war, end_b + end_r + end_a, dep + bonus, aging_lp)
     totals = (income, strength, wood, food, crystal, keep, n, n_level2, n_strong)
-    for b in range(bt.shape[0]):  # F_BUILDABLE: only the set (others read as complete)
-        if not inset[b]:
-            wbl[b] = LEVELS
-    left = turns - turn
-    v = weighted(weights, pol, bt, wbl, left, lp + totals, gold, seen0, seen1, two)
-    v += lx[3][pol, LF_ARTIFACTS] * (na * left)
-    return v
+    return l_weighted(
+        lx, weights, pol, bt, wbl, inset, turns - turn, lp + totals, gold, na, seen0, seen1, two
+    )
 
 
 @hot
@@ -644,3 +1004,36 @@ def l_card_value(
     if cost > gold:
         v -= weights[pol, W_UNAFFORDABLE]
     return v
+
+
+# --- the table ``l_value`` reads (``kernel_legends.legends_lx``' ``lx[4]``) -------------------
+
+# The Legends kinds no step of a kingdom's value reads: they act through the deployment
+# tiers, the payments and ``l_project`` only.
+SCORELESS_LEGENDS_KINDS = frozenset(
+    (K_DEPLOY_ARTIFACT, K_REPEAT_DEPLOY, K_BUILD_FREE, K_ART_COST_MODIFIER)
+)
+
+
+def legends_dyn(ut: np.ndarray, ab: np.ndarray) -> np.ndarray:
+    """``ldyn[u]``: the scoring steps (``D_*``) unit ``u`` computes from the kingdom in
+    ``l_value``; the others are read from its base record (``evaluate.unit_records``). A
+    base kind marks its steps as ``evaluate``'s ``KU_DYN`` does (a multiplier or condition
+    that reads more than the unit); ``conditional_gain`` marks its phase's step (Income or
+    War), whatever its counter; a kind of ``SCORELESS_LEGENDS_KINDS`` marks nothing; an
+    unknown kind marks every step."""
+    dyn = np.zeros(ut.shape[0], np.int32)
+    for u in range(ut.shape[0]):
+        for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+            kind = int(ab[j, A_KIND])
+            if kind in BASE_KINDS:
+                if (
+                    ab[j, A_PER] not in SELF_CONTAINED_PER
+                    or ab[j, A_WHEN] not in SELF_CONTAINED_WHEN
+                ):
+                    dyn[u] |= STEPS_OF_KIND.get(kind, 0)
+            elif kind == K_CONDITIONAL_GAIN:
+                dyn[u] |= {PH_INCOME: D_INCOME, PH_WAR: D_WAR}.get(int(ab[j, A_PHASE]), 0)
+            elif kind not in SCORELESS_LEGENDS_KINDS:
+                dyn[u] |= D_ALL
+    return dyn

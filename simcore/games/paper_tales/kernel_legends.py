@@ -59,6 +59,7 @@ from .evaluate_legends import (
     Z_FRESH,
     Z_PAID,
     Z_X,
+    fixed_size,
     gain_holds,
     l_assess,
     l_card_value,
@@ -69,6 +70,7 @@ from .evaluate_legends import (
     l_sketch,
     l_value,
     l_war_phase_lp,
+    legends_dyn,
 )
 from .kernel import (
     BL_BUILT,
@@ -281,7 +283,8 @@ class LState(NamedTuple):
     lg: np.ndarray  # int32[N_LG]: the pair drawn, copies and sources counts
     copies: np.ndarray  # int32[MAX_SOURCES, 4]: (copier kind, copier card, target card, times)
     src: np.ndarray  # int32[MAX_SOURCES, 3]: a tier's sources (kind, card, spot)
-    zx: np.ndarray  # int32[X]: scratch: a kingdom's artifact indices
+    zx: np.ndarray  # int32[fixed_size(B)]: scratch: a kingdom's artifact indices, then
+    # ``l_value``'s cache of its faces' and artifacts' terms (``evaluate_legends.FX_*``)
     bopt: np.ndarray  # int32[MAX_CATALOG_BUILDINGS]: Titan options
     order: np.ndarray  # int32[MAX_PLAYERS]: simultaneity order (tier 0)
     tied: np.ndarray  # int32[MAX_PLAYERS]
@@ -303,7 +306,7 @@ def _new_lstate(P, B):
         np.zeros(N_LG, np.int32),
         np.zeros((MAX_SOURCES, 4), np.int32),
         np.zeros((MAX_SOURCES, 3), np.int32),
-        np.zeros(MAX_ARTIFACTS, np.int32),
+        np.full(fixed_size(B), -1, np.int32),
         np.zeros(MAX_CATALOG_BUILDINGS, np.int32),
         np.zeros(MAX_PLAYERS, np.int32),
         np.zeros(MAX_PLAYERS, np.int32),
@@ -1673,9 +1676,11 @@ def simulate_chunk_l(
 
 
 def legends_lx(cards: CardSet, tables: LegendsTables) -> tuple:
-    """``lx = (xt, lrules, pair_sets, lweights)``: ``pair_sets[k, b]`` = 1 when building
-    ``b`` is in every player's set of a game that drew pair ``k`` (``CardSet.building_set``);
-    ``lweights`` = ``policies.legends_weights()`` (the ``LF_*`` weights)."""
+    """``lx = (xt, lrules, pair_sets, lweights, ldyn)``: ``pair_sets[k, b]`` = 1 when
+    building ``b`` is in every player's set of a game that drew pair ``k``
+    (``CardSet.building_set``); ``lweights`` = ``policies.legends_weights()`` (the ``LF_*``
+    weights); ``ldyn`` = ``evaluate_legends.legends_dyn`` (the steps ``l_value`` computes
+    from the kingdom, per unit)."""
     n_pairs = len(cards.building_pairs())
     sets = np.zeros((n_pairs, max(tables.bt.shape[0], 1)), np.int32)
     for k in range(n_pairs):
@@ -1686,4 +1691,5 @@ def legends_lx(cards: CardSet, tables: LegendsTables) -> tuple:
         np.ascontiguousarray(tables.lrules, np.int32),
         sets,
         np.ascontiguousarray(legends_weights(), np.float64),
+        legends_dyn(tables.ut, tables.ab),
     )
