@@ -12,7 +12,7 @@ Legends state beside the base ``State`` (``LState``; P seats, S spots, X =
 ``MAX_ARTIFACTS``): the artifact zone in order of entry, the per-spot tier bookkeeping,
 the two new LP parts, the new card-log columns and the game's building set. Tables: the
 base kernel tuple ``tb`` (``evaluate.kernel_tables`` of a ``LegendsTables``: ``deck`` holds
-card types, ``t >= U`` the artifact ``t - U``) and ``lx = (xt, lrules, pair_sets)``.
+card types, ``t >= U`` the artifact ``t - U``) and ``lx`` (``legends_lx``).
 """
 
 from __future__ import annotations
