@@ -67,15 +67,21 @@ TOY = Game(
 KERNEL_GROUPS = {
     "drako": "drako",
     "paper_tales": "paper-tales",
-    "paper_tales_legends": "paper-tales",
+    "paper_tales_legends": "paper-tales-legends",
 }
 
 
 def kernel_group(nodeid: str) -> str:
-    """The kernel group of a test id such as ``tests/drako/test_x.py::test_y``."""
+    """The kernel group of a test id such as ``tests/drako/test_x.py::test_y``. The Paper
+    Tales base tests whose id names the Legends variant (check mode, golden games) go with
+    the Legends tests: the two kernels are the suite's longest compiles (~4-8 min each),
+    and two groups let two workers compile them at the same time."""
     parts = nodeid.split("::")[0].split("/")
     folder = parts[1] if len(parts) > 2 and parts[0] == "tests" else ""
-    return KERNEL_GROUPS.get(folder, "fairy-tale")
+    group = KERNEL_GROUPS.get(folder, "fairy-tale")
+    if group == "paper-tales" and "legends" in nodeid:
+        return "paper-tales-legends"
+    return group
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
