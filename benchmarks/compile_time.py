@@ -27,6 +27,11 @@ def main() -> None:
     ap.add_argument("--variant", default=None)
     ap.add_argument("--policy", default="greedy")
     ap.add_argument("--top", type=int, default=30)
+    ap.add_argument(
+        "--copies",
+        action="store_true",
+        help="for each function compiled more than once, the arguments whose types differ",
+    )
     args = ap.parse_args()
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="talesim-cold-")
 
@@ -35,10 +40,13 @@ def main() -> None:
     stack: list[list] = []  # [name, start, child seconds]
     own: dict[str, float] = defaultdict(float)
     copies: Counter[str] = Counter()
+    signatures: dict[str, list[tuple]] = defaultdict(list)
 
     class Recorder(event.Listener):
         def on_start(self, ev: event.Event) -> None:
             d = ev.data["dispatcher"]
+            name = f"{d.py_func.__module__.split('.')[-1]}.{d.py_func.__name__}"
+            signatures[name].append(tuple(str(a) for a in ev.data["args"]))
             stack.append(
                 [
                     f"{d.py_func.__module__.split('.')[-1]}.{d.py_func.__name__}",
@@ -76,6 +84,15 @@ def main() -> None:
     print(f"cold compile and warm-up: {total:.1f} CPU s, {sum(copies.values())} specialisations")
     for name, sec in sorted(own.items(), key=lambda kv: -kv[1])[: args.top]:
         print(f"{sec:8.1f} s  x{copies[name]:<3d} {name}")
+    if args.copies:
+        print("functions compiled more than once (argument position: its types):")
+        for name, sigs in sorted(signatures.items()):
+            if len(sigs) > 1:
+                differ = [i for i in range(len(sigs[0])) if len({sig[i] for sig in sigs}) > 1]
+                kinds = "; ".join(
+                    f"{i}: {' | '.join(sorted({sig[i] for sig in sigs}))}" for i in differ
+                )
+                print(f"  {name} x{len(sigs)}: {kinds or 'the same types'}")
 
 
 if __name__ == "__main__":

@@ -410,3 +410,45 @@ def test_a_deployment_step_skipping_back_row_twins_chooses_the_first_best(
         back_chosen += int(s.opt[want, 0] == k.M_PLACE and s.opt[want, 2] >= k.MAX_FRONT)
     assert options > 800 * 5
     assert back_chosen > 20  # Back-row placements do win where the Front does not dominate
+
+
+@njit
+def _keep_chosen(tb, weights, s, n_players):
+    """(``keep_choice``'s pick for seat 0, the first strictly best card value of every hand
+    card, each valued from a new base sketch): the kernel skips a repeated unit."""
+    chosen = k.keep_choice(tb, weights, s, 0, n_players, -1, 0)
+    best = -np.inf
+    want = 0
+    for i in range(1, s.pi[0, k.I_HAND_N] + 1):
+        n0, others = k._sketch_base(tb, s, 0)
+        v = k._card_value_from(tb, weights, s, 0, tb[4][s.hand[0, i - 1]], n0, others, n_players)
+        if v > best:
+            best, want = v, i
+    return chosen, want, k._repeated_units(tb, s, 0)
+
+
+@pytest.mark.parametrize("n_players", [2, 4])
+def test_a_keep_skipping_repeated_units_chooses_the_first_best(
+    cards: CardSet, n_players: int
+) -> None:
+    tb, weights, s, rng = _setup(cards, n_players, 40 + n_players)
+    repeats = 0
+    for trial in range(400):
+        _position(s, tb, rng, ev.UR_AGES + 2 if trial % 5 == 0 else 4)
+        chosen, want, again = _keep_chosen(tb, weights, s, n_players)
+        assert chosen == want, trial
+        repeats += again != 0
+    assert repeats > 50  # the positions hold two cards of one unit often
+
+
+def test_repeated_units_marks_every_later_card_of_a_unit(cards: CardSet) -> None:
+    tb, _, s, _ = _setup(cards, 4, 0)
+    deck = tb[4]
+    unit = int(np.flatnonzero(np.bincount(deck) >= 2)[0])
+    a, b = (int(c) for c in np.flatnonzero(deck == unit)[:2])  # two cards of one unit
+    other = int(np.flatnonzero(deck != unit)[0])
+    s.hand[0, :4] = (other, a, b, a)
+    s.pi[0, k.I_HAND_N] = 4
+    assert k._repeated_units(tb, s, 0) == 0b1100
+    s.pi[0, k.I_HAND_N] = 2
+    assert k._repeated_units(tb, s, 0) == 0

@@ -754,8 +754,11 @@ def deploy_choice(tb, weights, s, p, n_opt, n_players, n0, others):
     best = -np.inf
     chosen = 0
     front_of = -1  # hand card whose placement on the first empty Front spot dominates
+    again = _repeated_units(tb, s, p)
     for i in range(n_opt):
         kind, a, b = s.opt[ix(i), 0], s.opt[ix(i), 1], s.opt[ix(i), 2]
+        if kind == M_PLACE and (again >> a) & 1:
+            continue  # an earlier hand card of its unit was offered the same spots first
         empty = kind == M_PLACE and s.sp[p, b, S_CARD] < 0
         if empty and a == front_of and b >= MAX_FRONT:
             continue  # its Back-row twin: not worth more, listed after it (first best)
@@ -767,6 +770,23 @@ def deploy_choice(tb, weights, s, p, n_opt, n_players, n0, others):
             if front_first_holds(tb, weights, s, p, u, n0 + 1, n_players):
                 front_of = a
     return chosen, n0, others
+
+
+@hot
+def _repeated_units(tb, s, p):
+    """Bit ``i`` set when hand card ``i``'s unit is an earlier hand card's. A step or a
+    keep values a hand card by its unit only (its cost, strength, abilities), and
+    ``moves`` lists the earlier card's placements on the same spots first: the repeat's
+    values equal them, so the first best never changes when it is skipped."""
+    deck = tb[4]
+    again = 0
+    for i in range(1, s.pi[p, I_HAND_N]):
+        u = deck[ix(s.hand[p, ix(i)])]
+        for j in range(i):
+            if deck[ix(s.hand[p, ix(j)])] == u:
+                again |= 1 << i
+                break
+    return again
 
 
 @hot
@@ -858,7 +878,10 @@ def keep_choice(tb, weights, s, p, n_players, n0, others):
     n0, others = _kept_base(tb, s, p, n0, others)
     best = -np.inf
     chosen = 0
+    again = _repeated_units(tb, s, p)
     for i in range(1, m + 1):
+        if (again >> (i - 1)) & 1:
+            continue  # valued as the earlier card of its unit; ties keep the first
         u = tb[4][s.hand[p, i - 1]]
         v = _card_value_from(tb, weights, s, p, u, n0, others, n_players)
         if v > best:
