@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.jit import hot, hot_outline
+from simcore.jit import hot, hot_inline, hot_outline
 
 from .evaluate import (
     BASE_KINDS,
@@ -838,6 +838,12 @@ def _la_add(zx, a, t, sign):
     zx[a + LA_KEEP] += sign * t[LA_KEEP]
 
 
+@hot_inline
+def _la(zx, c):
+    """``zx[c]`` as an int64 (a first-pass slot's total, as ``l_value``'s sums)."""
+    return np.int64(zx[c])
+
+
 @hot
 def l_option_pass(tb, lx, pc, n0, k, spot, u, age, new, turn, zx):
     """The first pass of a decision's option (into ``FX_PASS``, for ``l_value``'s
@@ -932,31 +938,31 @@ def l_value(
         if mode == LV_BASE:
             for c in range(LA_ROWS):
                 zx[FX_BASE + c] = 0
-            totals = (
+            sums = (
                 wood, food, crystal, age_all, per_dying, income, strength, n_strong, per_war,
                 war_units, relic, dep, tokens, aging_lp, keep,
             )  # fmt: skip
-            _la_add(zx, FX_BASE, totals, 1)
+            _la_add(zx, FX_BASE, sums, 1)
             return 0.0
     else:
         a = FX_PASS
-        wood = np.int64(zx[a + LA_WOOD])
-        food = np.int64(zx[a + LA_FOOD])
-        crystal = np.int64(zx[a + LA_CRYSTAL])
-        age_all = np.int64(zx[a + LA_AGE_ALL])
-        per_dying = np.int64(zx[a + LA_PER_DYING])
-        income = np.int64(zx[a + LA_INCOME])
-        strength = np.int64(zx[a + LA_STRENGTH])
-        n_strong = np.int64(zx[a + LA_STRONG])
-        per_war = np.int64(zx[a + LA_PER_WAR])
-        war_units = np.int64(zx[a + LA_WAR_UNITS])
-        relic = np.int64(zx[a + LA_RELIC])
-        dep = np.int64(zx[a + LA_DEP])
-        tokens = np.int64(zx[a + LA_TOKENS])
-        aging_lp = np.int64(zx[a + LA_AGING_LP])
-        keep = np.int64(zx[a + LA_KEEP])
+        wood = _la(zx, a + LA_WOOD)
+        food = _la(zx, a + LA_FOOD)
+        crystal = _la(zx, a + LA_CRYSTAL)
+        age_all = _la(zx, a + LA_AGE_ALL)
+        per_dying = _la(zx, a + LA_PER_DYING)
+        income = _la(zx, a + LA_INCOME)
+        strength = _la(zx, a + LA_STRENGTH)
+        n_strong = _la(zx, a + LA_STRONG)
+        per_war = _la(zx, a + LA_PER_WAR)
+        war_units = _la(zx, a + LA_WAR_UNITS)
+        relic = _la(zx, a + LA_RELIC)
+        dep = _la(zx, a + LA_DEP)
+        tokens = _la(zx, a + LA_TOKENS)
+        aging_lp = _la(zx, a + LA_AGING_LP)
+        keep = _la(zx, a + LA_KEEP)
         for i in range(n):
-            bits = np.int64(zx[a + LA_ROWS + i])
+            bits = _la(zx, a + LA_ROWS + i)
             dyn |= bits
             dyns |= (bits & D_ALL) << (6 * i)
             dying |= (bits // LA_DYING) << i
