@@ -45,7 +45,7 @@ def _both(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, out):
                 seen0, seen1, two == 1, turn, wpc, wbl, zx, insets[k],
             )  # fmt: skip
             if m == 0:
-                out[k, 0] = el.l_value(*args)
+                out[k, 0] = el.l_value(*args, np.int64(el.LV_FULL))
             else:
                 out[k, 1] = el.l_value_full(*args)
 
@@ -113,6 +113,74 @@ def test_value_equals_the_full_evaluation(legends: CardSet, max_age: int) -> Non
     assert np.isfinite(out).all()
     bad = np.flatnonzero(out[:, 0] != out[:, 1])
     assert bad.size == 0, (bad[:5], out[bad[:5]])
+
+
+@njit
+def _options(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, opts, out):
+    """Each kingdom as a decision's base sketch (``LV_BASE``: its first pass), then each of
+    its options ``opts[k, o]`` = (row changed, ``n``: a new one, -1: none; spot, unit,
+    tokens, 1 if placed now) valued from that pass (``l_option_pass``, ``LV_GIVEN``), in
+    full (``LV_FULL``) and step by step (``l_value_full``), each option on a copy of the
+    base (one cache and one base pass for the decision, as ``kernel_legends.deploy_l``)."""
+    wpc = np.zeros((ev.MAX_PIECES, ev.N_PC), np.int32)
+    wbl = np.zeros(bls.shape[1], np.int32)
+    zx = np.full(el.fixed_size(bls.shape[1]), -1, np.int32)
+    for k in range(pcs.shape[0]):
+        gold, bonus, seen0, seen1, two, turn, pol = misc[k]
+        n0 = np.int64(ns[k])
+        el.l_value(
+            tb, lx, weights, pol, pcs[k].copy(), n0, pdones[k].copy(), bls[k].copy(),
+            sas[k].copy(), np.int64(nas[k]), np.int64(gold), np.int64(bonus), seen0, seen1,
+            two == 1, turn, wpc, wbl, zx, insets[k], np.int64(el.LV_BASE),
+        )  # fmt: skip
+        for o in range(opts.shape[1]):
+            row, spot, u, age, new = opts[k, o]
+            pc, pdone = pcs[k].copy(), pdones[k].copy()
+            n = el.l_option_pass(tb, lx, pc, n0, np.int64(row), spot, u, age, new, turn, zx)
+            if new:
+                pdone[row] = -1
+            for m in range(3):
+                args = (
+                    tb, lx, weights, pol, pc.copy(), np.int64(n), pdone.copy(), bls[k].copy(),
+                    sas[k].copy(), np.int64(nas[k]), np.int64(gold), np.int64(bonus), seen0,
+                    seen1, two == 1, turn, wpc, wbl, zx, insets[k],
+                )  # fmt: skip
+                if m < 2:
+                    mode = el.LV_GIVEN if m == 0 else el.LV_FULL
+                    out[k, o, m] = el.l_value(*args, np.int64(mode))
+                else:
+                    out[k, o, m] = el.l_value_full(*args)
+
+
+@pytest.mark.parametrize("max_age", [4, ev.UR_AGES + 2])
+def test_options_from_one_first_pass_equal_the_full_value(legends: CardSet, max_age: int) -> None:
+    """A decision's options valued from its base sketch's first pass with one row's share
+    replaced (a unit placed on a new row or replacing a row, a row moved or aged, none)
+    give the same float as the full ``l_value`` and ``l_value_full``, projecting or not."""
+    tables = compile_legends_tables(legends)
+    tb = ev.kernel_tables(tables)
+    lx = legends_lx(legends, tables)
+    weights = default_weights()
+    kingdoms = _kingdoms(tb, lx, 10_000, max_age, 100 + max_age)
+    ns = kingdoms[1]
+    n_units = tb[0].shape[0]
+    special = [u for u in range(n_units) if lx[4][u] or tb[0][u, ev.KU_DYN]]
+    rng = np.random.default_rng(max_age)
+    opts = np.zeros((ns.size, 3, 5), np.int32)
+    for k, n in enumerate(ns):
+        for o in range(3):
+            row = int(rng.integers(-1, min(n, ev.MAX_PIECES - 1) + 1))
+            u = int(rng.choice(special)) if rng.random() < 0.5 else int(rng.integers(0, n_units))
+            top = max_age if rng.random() < 0.3 else 2
+            new = 1 if row == n or (row >= 0 and rng.random() < 0.5) else 0
+            age = 0 if new else int(rng.integers(0, top + 1))
+            opts[k, o] = (row, rng.integers(0, 5), u, age, new)
+    out = np.zeros((ns.size, 3, 3))
+    _options(tb, lx, weights, *kingdoms, opts, out)
+    assert np.isfinite(out).all()
+    for m in (1, 2):
+        bad = np.argwhere(out[:, :, 0] != out[:, :, m])
+        assert bad.size == 0, (m, len(bad), bad[:5])
 
 
 def test_legends_dyn_marks_what_reads_the_kingdom(legends: CardSet) -> None:

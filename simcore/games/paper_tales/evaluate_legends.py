@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.jit import hot, hot_outline
+from simcore.jit import hot, hot_inline, hot_outline
 
 from .evaluate import (
     BASE_KINDS,
@@ -34,6 +34,7 @@ from .evaluate import (
     M_LP,
     M_STRENGTH,
     M_WAR_UNIT,
+    MAX_PIECES,
     N_PC,
     PC_AGE,
     PC_FRESH,
@@ -643,7 +644,22 @@ FX_LP = FX_LEVEL2 + 1  # the top faces' LP and the artifacts' printed LP
 FX_N0 = FX_LP + 1  # FX_N0 + step: its terms
 FS_INCOME, FS_STRENGTH, FS_WAR, FS_END = 0, 1, 2, 3
 N_FS = 4
-FX_TERMS = FX_N0 + N_FS  # then per step, room for every ability of every face and artifact
+# ``l_value``'s first pass (``l_piece_terms``: the pieces' shares of the totals, then per row
+# its steps from the kingdom's totals ``D_*`` and ``LA_DYING``), in two slots of ``zx``: a
+# decision's base sketch (``LV_BASE``) and the sketch being valued. Not part of the cache.
+(
+    LA_WOOD, LA_FOOD, LA_CRYSTAL, LA_AGE_ALL, LA_PER_DYING, LA_INCOME, LA_STRENGTH, LA_STRONG,
+    LA_PER_WAR, LA_WAR_UNITS, LA_RELIC, LA_DEP, LA_TOKENS, LA_AGING_LP, LA_KEEP, LA_ROWS,
+) = range(16)  # fmt: skip
+N_LA = LA_ROWS + MAX_PIECES
+LA_DYING = D_ALL + 1  # a row's bit: the piece dies at the next Aging
+FX_BASE = FX_N0 + N_FS  # the base sketch's first pass
+FX_PASS = FX_BASE + N_LA  # the valued sketch's
+FX_TERMS = FX_PASS + N_LA  # then per step, room for every ability of every face and artifact
+# ``l_value``'s modes: value the sketch; value it from the first pass in the ``FX_PASS`` slot
+# (``l_option_pass``; in full if it projects); only the first pass of the unprojected sketch
+# into the ``FX_BASE`` slot (no value)
+LV_FULL, LV_GIVEN, LV_BASE = 0, 1, 2
 
 
 @hot
@@ -697,7 +713,7 @@ def fixed_terms(bt, ab, xt, bl, zx, nz):
         return
     zx[FX_KEY] = key
     zx[FX_NA] = nz
-    for c in range(FX_WOOD, FX_TERMS):
+    for c in range(FX_WOOD, FX_BASE):
         zx[c] = 0
     room = fixed_room(bt.shape[0])
     for b in range(bt.shape[0]):
@@ -754,10 +770,113 @@ def l_weighted(lx, weights, pol, bt, wbl, inset, left, kingdom, gold, na, seen0,
     return v
 
 
+@hot
+def l_piece_terms(ut, ab, ur, ldyn, pc, i, extra):
+    """Piece ``i``'s share of ``l_value``'s totals: (its row's bits: the steps it computes
+    from the kingdom's totals ``D_*`` and ``LA_DYING``; its shares in ``LA_*`` order),
+    every step ``ldyn`` does not mark from its unit record. ``extra``: the Agings left.
+    The shares are integers that read only the piece: a decision can value its options
+    from one first pass (``l_option_pass``)."""
+    u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
+    end_age = age + extra if never_dies(ut, u) else age
+    row = 0 if spot < MAX_FRONT else 1
+    d = ldyn[u]
+    r = ur[u, row, 0]
+    if age >= 0 and end_age < UR_AGES:
+        r = ur[u, row, age]
+        wood, food, crystal = r[UR_WOOD], r[UR_FOOD], r[UR_CRYSTAL]
+        dies_now = r[UR_DIES] == 1
+    else:  # beyond the records: every step from the functions
+        d = D_ALL
+        wood, food, crystal = unit_production(ut, u, age, spot, 0, 0)
+        dies_now = dies(ut, ab, u, age)
+    income = strength = strong = per_war = war_lp = relic = dep = tokens = aging_lp = keep = 0
+    if not d & D_INCOME:
+        income = r[UR_INCOME]
+    if not d & D_STRENGTH:
+        strength = r[UR_STRENGTH]
+        strong = r[UR_STRONG]
+    if not d & D_WAR:
+        per_war = r[UR_PER_WAR]
+        war_lp = r[UR_WAR_LP]
+    if not d & D_END:
+        relic = ur[u, row, end_age, UR_END_LP]
+    if pc[i, PC_FRESH] and not d & D_DEPLOY:
+        dep = r[UR_DEPLOY_LP]
+    bits = d
+    if dies_now:
+        bits |= LA_DYING
+        tokens = age
+        if not d & D_DEATH:
+            aging_lp = r[UR_DEATH_LP]
+    else:
+        keep = ut[u, U_STRENGTH]
+    shares = (
+        wood, food, crystal, age, ut[u, KU_PER_DYING], income, strength, strong, per_war,
+        war_lp, relic, dep, tokens, aging_lp, keep,
+    )  # fmt: skip
+    return bits, shares
+
+
+@hot
+def _la_add(zx, a, t, sign):
+    """Add ``sign`` x the shares ``t`` (``LA_*`` order) to the first-pass slot ``zx[a:]``."""
+    zx[a + LA_WOOD] += sign * t[LA_WOOD]
+    zx[a + LA_FOOD] += sign * t[LA_FOOD]
+    zx[a + LA_CRYSTAL] += sign * t[LA_CRYSTAL]
+    zx[a + LA_AGE_ALL] += sign * t[LA_AGE_ALL]
+    zx[a + LA_PER_DYING] += sign * t[LA_PER_DYING]
+    zx[a + LA_INCOME] += sign * t[LA_INCOME]
+    zx[a + LA_STRENGTH] += sign * t[LA_STRENGTH]
+    zx[a + LA_STRONG] += sign * t[LA_STRONG]
+    zx[a + LA_PER_WAR] += sign * t[LA_PER_WAR]
+    zx[a + LA_WAR_UNITS] += sign * t[LA_WAR_UNITS]
+    zx[a + LA_RELIC] += sign * t[LA_RELIC]
+    zx[a + LA_DEP] += sign * t[LA_DEP]
+    zx[a + LA_TOKENS] += sign * t[LA_TOKENS]
+    zx[a + LA_AGING_LP] += sign * t[LA_AGING_LP]
+    zx[a + LA_KEEP] += sign * t[LA_KEEP]
+
+
+@hot_inline
+def _la(zx, c):
+    """``zx[c]`` as an int64 (a first-pass slot's total, as ``l_value``'s sums)."""
+    return np.int64(zx[c])
+
+
+@hot
+def l_option_pass(tb, lx, pc, n0, k, spot, u, age, new, turn, zx):
+    """The first pass of a decision's option (into ``FX_PASS``, for ``l_value``'s
+    ``LV_GIVEN``) from its base sketch's (``FX_BASE``, ``LV_BASE`` of ``pc[:n0]``): row
+    ``k`` (``n0``: a new row; -1: none, the base as it is) replaced by the piece ``u`` on
+    ``spot`` with ``age`` tokens (``new``: pending and fresh, else as row ``k`` was), its
+    share taken back and the new one added. The caller restores row ``k`` after. Returns
+    the option's piece count."""
+    for c in range(N_LA):
+        zx[FX_PASS + c] = zx[FX_BASE + c]
+    if k < 0:
+        return n0
+    extra = tb[3][R_TURNS] - turn + 1
+    for step in range(2):  # take back, then add: one inlined copy of l_piece_terms
+        sign = 2 * step - 1
+        if sign > 0:
+            pc[k, PC_SPOT] = spot
+            pc[k, PC_UNIT] = u
+            pc[k, PC_AGE] = age
+            if new:
+                pc[k, PC_PENDING] = 1
+                pc[k, PC_FRESH] = 1
+        if sign > 0 or k < n0:
+            bits, shares = l_piece_terms(tb[0], tb[2], tb[5], lx[4], pc, k, extra)
+            _la_add(zx, FX_PASS, shares, sign)
+            zx[FX_PASS + LA_ROWS + k] = bits if sign > 0 else 0
+    return max(n0, k + 1)
+
+
 @hot_outline
 def l_value(
     tb, lx, weights, pol, pc, n, pdone, bl, sa, na, gold, bonus, seen0, seen1, two, turn, wpc,
-    wbl, zx, inset,
+    wbl, zx, inset, mode,
 ):  # fmt: skip
     """``Brain.value`` of a Legends sketch (pieces ``pc[:n]`` with their tiers done
     ``pdone``, levels ``bl``, artifacts ``sa[:na]``, ``gold``, deployment LP already
@@ -769,66 +888,85 @@ def l_value(
     The same integers as the step-by-step evaluation (``l_value_full``: project, assess,
     wars, end, deployment, deaths), with each unit's share of every step it does not
     compute from the kingdom (``lx[4]``, ``legends_dyn``) read from the base unit records
-    ``tb[5]`` (``evaluate.unit_records``) in one pass over the pieces; the other steps of
-    those units are computed as the phases do; the building faces and the artifacts from
-    their cache in ``zx`` (``fixed_terms``: production, printed LP and the ability rows
-    each step reads, kept from call to call)."""
+    ``tb[5]`` (``evaluate.unit_records``) in one pass over the pieces (``l_piece_terms``);
+    the other steps of those units are computed as the phases do; the building faces and
+    the artifacts from their cache in ``zx`` (``fixed_terms``: production, printed LP and
+    the ability rows each step reads, kept from call to call).
+
+    ``mode`` (an int64, so that every caller shares one compiled copy): ``LV_FULL``;
+    ``LV_GIVEN``: ``zx``'s ``FX_PASS`` slot holds the first pass of ``pc[:n]``
+    (``l_option_pass``), used unless the sketch projects; ``LV_BASE``: only the first pass
+    of ``pc[:n]`` as it is (no projection) into the ``FX_BASE`` slot, returns 0."""
     ut, bt, ab, rules, ur, xt, ldyn = tb[0], tb[1], tb[2], tb[3], tb[5], lx[0], lx[4]
-    gain, more, projected = l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl)
-    gold += gain
-    bonus += more
+    projected = False
+    if mode != LV_BASE:
+        gain, more, projected = l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl)
+        gold += gain
+        bonus += more
     if not projected:  # nothing moves: read the sketch itself (no copy)
         wpc = pc
     turns = rules[R_TURNS]
     extra = turns - turn + 1
-    wood = food = crystal = age_all = per_dying = strength = n_strong = 0
-    income = rules[R_BASE_INCOME]
-    per_war = war_units = relic = dep = tokens = aging_lp = keep = 0
     dyn = 0  # the steps some piece computes from the kingdom's totals
     dyns = 0  # each piece's steps D_* (6 bits a piece)
     dying = 0  # a bit a dying piece
-    for i in range(n):
-        u, age, spot = wpc[i, PC_UNIT], wpc[i, PC_AGE], wpc[i, PC_SPOT]
-        end_age = age + extra if never_dies(ut, u) else age
-        row = 0 if spot < MAX_FRONT else 1
-        d = ldyn[u]
-        r = ur[u, row, 0]
-        if age >= 0 and end_age < UR_AGES:
-            r = ur[u, row, age]
-            wood += r[UR_WOOD]
-            food += r[UR_FOOD]
-            crystal += r[UR_CRYSTAL]
-            dies_now = r[UR_DIES] == 1
-        else:  # beyond the records: every step from the functions
-            d = D_ALL
-            w, f, c = unit_production(ut, u, age, spot, 0, 0)
-            wood += w
-            food += f
-            crystal += c
-            dies_now = dies(ut, ab, u, age)
-        age_all += age
-        per_dying += ut[u, KU_PER_DYING]
-        dyn |= d
-        dyns |= d << (6 * i)
-        if not d & D_INCOME:
-            income += r[UR_INCOME]
-        if not d & D_STRENGTH:
-            strength += r[UR_STRENGTH]
-            n_strong += r[UR_STRONG]
-        if not d & D_WAR:
-            per_war += r[UR_PER_WAR]
-            war_units += r[UR_WAR_LP]
-        if not d & D_END:
-            relic += ur[u, row, end_age, UR_END_LP]
-        if wpc[i, PC_FRESH] and not d & D_DEPLOY:
-            dep += r[UR_DEPLOY_LP]
-        if dies_now:
-            dying |= 1 << i
-            tokens += age
-            if not d & D_DEATH:
-                aging_lp += r[UR_DEATH_LP]
-        else:
-            keep += ut[u, U_STRENGTH]
+    if projected or mode != LV_GIVEN:
+        wood = food = crystal = age_all = per_dying = strength = n_strong = income = 0
+        per_war = war_units = relic = dep = tokens = aging_lp = keep = 0
+        for i in range(n):
+            bits, t = l_piece_terms(ut, ab, ur, ldyn, wpc, i, extra)
+            wood += t[LA_WOOD]
+            food += t[LA_FOOD]
+            crystal += t[LA_CRYSTAL]
+            age_all += t[LA_AGE_ALL]
+            per_dying += t[LA_PER_DYING]
+            income += t[LA_INCOME]
+            strength += t[LA_STRENGTH]
+            n_strong += t[LA_STRONG]
+            per_war += t[LA_PER_WAR]
+            war_units += t[LA_WAR_UNITS]
+            relic += t[LA_RELIC]
+            dep += t[LA_DEP]
+            tokens += t[LA_TOKENS]
+            aging_lp += t[LA_AGING_LP]
+            keep += t[LA_KEEP]
+            dyn |= bits
+            dyns |= (bits & D_ALL) << (6 * i)
+            dying |= (bits // LA_DYING) << i
+            if mode == LV_BASE:
+                zx[FX_BASE + LA_ROWS + i] = bits
+        if mode == LV_BASE:
+            for c in range(LA_ROWS):
+                zx[FX_BASE + c] = 0
+            sums = (
+                wood, food, crystal, age_all, per_dying, income, strength, n_strong, per_war,
+                war_units, relic, dep, tokens, aging_lp, keep,
+            )  # fmt: skip
+            _la_add(zx, FX_BASE, sums, 1)
+            return 0.0
+    else:
+        a = FX_PASS
+        wood = _la(zx, a + LA_WOOD)
+        food = _la(zx, a + LA_FOOD)
+        crystal = _la(zx, a + LA_CRYSTAL)
+        age_all = _la(zx, a + LA_AGE_ALL)
+        per_dying = _la(zx, a + LA_PER_DYING)
+        income = _la(zx, a + LA_INCOME)
+        strength = _la(zx, a + LA_STRENGTH)
+        n_strong = _la(zx, a + LA_STRONG)
+        per_war = _la(zx, a + LA_PER_WAR)
+        war_units = _la(zx, a + LA_WAR_UNITS)
+        relic = _la(zx, a + LA_RELIC)
+        dep = _la(zx, a + LA_DEP)
+        tokens = _la(zx, a + LA_TOKENS)
+        aging_lp = _la(zx, a + LA_AGING_LP)
+        keep = _la(zx, a + LA_KEEP)
+        for i in range(n):
+            bits = _la(zx, a + LA_ROWS + i)
+            dyn |= bits
+            dyns |= (bits & D_ALL) << (6 * i)
+            dying |= (bits // LA_DYING) << i
+    income += rules[R_BASE_INCOME]
     fixed_terms(bt, ab, xt, wbl, zx, na)
     wood += zx[FX_WOOD]
     food += zx[FX_WOOD + 1]
@@ -984,6 +1122,7 @@ def l_card_value(
         v = l_value(
             tb, lx, weights, pol, pc, np.int64(n), pdone, bl, sa, np.int64(na + 1),
             np.int64(gold - cost), np.int64(0), seen0, seen1, two, turn, wpc, wbl, zx, inset,
+            np.int64(LV_FULL),
         )  # fmt: skip
     else:
         cost = ut[t, U_COST]
@@ -998,6 +1137,7 @@ def l_card_value(
             w = l_value(
                 tb, lx, weights, pol, pc, np.int64(n + 1), pdone, bl, sa, np.int64(na),
                 np.int64(gold - cost), np.int64(0), seen0, seen1, two, turn, wpc, wbl, zx, inset,
+                np.int64(LV_FULL),
             )  # fmt: skip
             if w > v:
                 v = w

@@ -31,7 +31,6 @@ from .evaluate import (
     MAX_PIECES,
     N_PC,
     PC_AGE,
-    PC_FRESH,
     PC_PENDING,
     PC_SPOT,
     PC_UNIT,
@@ -45,6 +44,9 @@ from .evaluate_legends import (
     K_CONDITIONAL_GAIN,
     K_DEPLOY_ARTIFACT,
     K_REPEAT_DEPLOY,
+    LV_BASE,
+    LV_FULL,
+    LV_GIVEN,
     N_SA,
     N_SX,
     N_Z,
@@ -64,6 +66,7 @@ from .evaluate_legends import (
     l_assess,
     l_card_value,
     l_end_lp,
+    l_option_pass,
     l_per,
     l_production,
     l_project,
@@ -1022,15 +1025,16 @@ def _lsketch(s, ls, p):
 
 
 @hot_inline
-def _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players):
-    """``Brain.value`` of the sketch in ``s.pc[:n]``, ``ls.pdone``, ``s.bl``, ``ls.sa[:na]``.
-    Inlined in numba's IR (no compiled copy of its own) and the counts passed as int64, so
-    that its dozen callers share one compiled ``l_value`` (``simcore/jit.py``)."""
+def _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players, mode):
+    """``Brain.value`` of the sketch in ``s.pc[:n]``, ``ls.pdone``, ``s.bl``, ``ls.sa[:na]``
+    (``mode``: ``l_value``'s ``LV_*``). Inlined in numba's IR (no compiled copy of its own)
+    and the counts and mode passed as int64, so that its dozen callers share one compiled
+    ``l_value`` (``simcore/jit.py``)."""
     return l_value(
         tb, lx, weights, s.pi[p, I_POLICY], s.pc, np.int64(n), ls.pdone, s.bl, ls.sa,
         np.int64(na), np.int64(gold), np.int64(bonus),
         s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN], s.wpc, s.wbl, ls.zx,
-        ls.inset,
+        ls.inset, np.int64(mode),
     )  # fmt: skip
 
 
@@ -1065,7 +1069,11 @@ def _project_in_place(tb, lx, s, ls, n, na):
 def deploy_l(tb, lx, weights, s, ls, p, n_opt, n_players):
     """``Brain.deploy_step`` (Legends): each step's sketch (``Game.after_move_legends``) with
     the gold left after the canonical payment of everything placed (right after
-    ``l_moves``, whose per-card payments it reuses)."""
+    ``l_moves``, whose per-card payments it reuses). The seat's sketch is loaded and its
+    first pass made once (``l_value``'s ``LV_BASE``); a step changes one row of it (a unit
+    moved or placed; none for STOP or an artifact) and is valued from that pass with the
+    row's share replaced (``l_option_pass``, ``LV_GIVEN``: in full when the sketch
+    projects), the row restored after (``_restore_lrow``)."""
     if n_opt == 1:
         return 0
     if s.pi[p, I_POLICY] == P_RANDOM:
@@ -1074,29 +1082,28 @@ def deploy_l(tb, lx, weights, s, ls, p, n_opt, n_players):
     best = -np.inf
     chosen = 0
     paid_none = -1  # the gold the payment of what is placed takes (computed once)
+    n0, na0 = _lsketch(s, ls, p)
+    _lv(tb, lx, weights, s, ls, p, n0, na0, 0, 0, n_players, LV_BASE)
     for i in range(n_opt):
         kind, a, b = s.opt[i, 0], s.opt[i, 1], s.opt[i, 2]
-        n, na = _lsketch(s, ls, p)
+        na = na0
+        k = -1  # the row the step changes (n0: a new one)
+        u = age = new = 0
         extra = -1
         replace = -1
         if kind == M_MOVE:
-            for k in range(n):
-                if s.pc[k, PC_SPOT] == a:
-                    s.pc[k, PC_SPOT] = b
+            for r in range(n0):
+                if s.pc[r, PC_SPOT] == a:
+                    k = r
+            if k >= 0:
+                u, age = s.pc[k, PC_UNIT], s.pc[k, PC_AGE]
         elif kind == M_PLACE:
             extra = s.hand[p, a]
-            slot = n
-            for k in range(n):
-                if s.pc[k, PC_SPOT] == b:
-                    slot = k
-            if slot == n:
-                n += 1
-            s.pc[slot, PC_SPOT] = b
-            s.pc[slot, PC_UNIT] = tb[4][extra]
-            s.pc[slot, PC_AGE] = 0
-            s.pc[slot, PC_PENDING] = 1
-            s.pc[slot, PC_FRESH] = 1
-            ls.pdone[slot] = -1
+            k = n0
+            for r in range(n0):
+                if s.pc[r, PC_SPOT] == b:
+                    k = r
+            u, new = tb[4][extra], 1
             if s.sp[p, b, S_CARD] >= 0:
                 replace = b
         elif kind == M_PLACE_ARTIFACT:
@@ -1113,9 +1120,26 @@ def deploy_l(tb, lx, weights, s, ls, p, n_opt, n_players):
             if paid_none < 0:
                 paid_none = _pay_order(tb, lx, s, ls, p, NONE, NONE, False, NONE)[1]
             paid = paid_none
-        v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, I_GOLD] - paid, 0, n_players)
+        if 0 <= k < n0:
+            for c in range(N_PC):
+                s.pc0[k, c] = s.pc[k, c]
+        n = l_option_pass(tb, lx, s.pc, n0, k, b, u, age, new, s.g[G_TURN], ls.zx)
+        if new:
+            ls.pdone[k] = -1
+        v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, I_GOLD] - paid, 0, n_players, LV_GIVEN)
+        _restore_lrow(s, ls, p, n0, k)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
+
+
+@hot
+def _restore_lrow(s, ls, p, n0, k):
+    """After ``deploy_l``'s step: the base sketch's row ``k`` back (from ``s.pc0``) with its
+    tier done (a new row or none needs nothing)."""
+    if 0 <= k < n0:
+        for c in range(N_PC):
+            s.pc[k, c] = s.pc0[k, c]
+        ls.pdone[k] = ls.sx[p, s.pc[k, PC_SPOT], SX_DONE]
 
 
 @hot
@@ -1161,7 +1185,7 @@ def age_target_l(tb, lx, weights, s, ls, p, n_spots, amount, n_players):
         for k in range(n):
             if s.pc[k, PC_SPOT] == s.spots[i]:
                 s.pc[k, PC_AGE] += amount
-        v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, I_GOLD], 0, n_players)
+        v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, I_GOLD], 0, n_players, LV_FULL)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
 
@@ -1182,7 +1206,7 @@ def jester_l(tb, lx, weights, s, ls, p, m, cost, n_players):
             _set_art(ls, na, tb[4][s.hand[p, s.spots[i - 1]]] - U, T_ENTER)
             na += 1
             gold -= cost
-        v = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players)
+        v = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
 
@@ -1199,7 +1223,7 @@ def titan_l(tb, lx, weights, s, ls, p, m, level, n_players):
     for i in range(m):
         n, na = _lsketch(s, ls, p)
         s.bl[ls.bopt[i]] = level
-        v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, I_GOLD], 0, n_players)
+        v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, I_GOLD], 0, n_players, LV_FULL)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
 
@@ -1238,7 +1262,7 @@ def copy_l(tb, lx, weights, s, ls, p, m, n_players):
             more_gold, more_lp = _project_in_place(tb, lx, s, ls, n, na)
             gold += more_gold
             bonus += more_lp
-        v = _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players)
+        v = _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players, LV_FULL)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
 
@@ -1253,7 +1277,7 @@ def _enter_titan(tb, lx, weights, s, ls, p, n, na, gold, bonus, j, n_players):
     for b in range(s.bl.shape[0]):
         if ls.inset[b] and s.bl[b] == 0:
             s.bl[b] = level
-            v = _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players)
+            v = _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players, LV_FULL)
             s.bl[b] = 0
             if v > top:
                 top = v
@@ -1268,13 +1292,13 @@ def _enter_jester(tb, lx, weights, s, ls, p, n, na, gold, bonus, j, n_players):
     best artifact (pending, tier 1a done) if that beats none; True if it did."""
     U = tb[0].shape[0]
     cost = tb[2][j, A_COST]
-    top = _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players)
+    top = _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players, LV_FULL)
     pick = -1
     for h in range(s.pi[p, I_HAND_N]):
         t = tb[4][s.hand[p, h]]
         if t >= U:
             _set_art(ls, na, t - U, T_ENTER)
-            v = _lv(tb, lx, weights, s, ls, p, n, na + 1, gold - cost, bonus, n_players)
+            v = _lv(tb, lx, weights, s, ls, p, n, na + 1, gold - cost, bonus, n_players, LV_FULL)
             if v > top:
                 top = v
                 pick = t - U
@@ -1407,7 +1431,7 @@ def build_l(tb, lx, weights, s, ls, p, n_opt, n_players):
         if i:
             s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
             gold -= s.bopt[i - 1, 3]
-        v = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players)
+        v = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
 
