@@ -86,17 +86,12 @@ def cache_dir_for(source_file: str) -> str:
     land in a fresh directory, while an edit to one game leaves the other games' compiled
     kernels valid. Functions outside ``games/`` (the RNG) use the shared-files directory.
     """
-    return _game_cache_dir(game_of(source_file))
-
-
-def game_of(source_file: str) -> str | None:
-    """The game package (``games/<name>/``) a source file belongs to; ``None`` outside."""
     path = Path(source_file).resolve()
     try:
         parts = path.relative_to(_ROOT / "games").parts
     except ValueError:
         parts = ()
-    return parts[0] if len(parts) > 1 else None
+    return _game_cache_dir(parts[0] if len(parts) > 1 else None)
 
 
 @functools.cache

@@ -36,14 +36,14 @@ per decision: Paper Tales' ``value_totals`` went from 13 copies to 5 and its ker
 cold compile from 416 to 245 CPU-s (``benchmarks/compile_time.py`` lists the CPU seconds
 of each compiled function).
 
-Compile time, 3: LLVM's loop vectoriser runs only for the games in ``VECTORISED_GAMES``.
-The kernels' loops are short and branchy (a seat's spots, a hand, a card's abilities):
-measured on the 2-core dev box (2026-11-30, games per CPU-second alternating, same
-games), the vectoriser cost 16% of Paper Tales' cold compile (434 -> 365 CPU-s) and 12% of
-Fairy Tale's for no measurable speed, but DRAKO's grid scans ran ~1-5% faster with it for
-2% of its compile. numba reads the setting (``NUMBA_LOOP_VECTORIZE``, re-read from the
-environment before each compile) when it optimises a function, so each compile of a
-game's function sets it (``_vectoriser``); a ``NUMBA_LOOP_VECTORIZE`` the user set wins.
+Compile time, 3: LLVM's loop vectoriser is off (``NUMBA_LOOP_VECTORIZE=0`` unless the user
+set the variable). The kernels' loops are short and branchy (a seat's spots, a hand, a
+card's abilities): measured on the 2-core dev box (2026-11-30, games per CPU-second
+alternating, same games), the vectoriser cost 16% of Paper Tales' cold compile (434 -> 365
+CPU-s) and 12% of Fairy Tale's for no measurable speed (DRAKO: 2% of its compile, its
+speed within noise, -1% to -5%). numba re-reads its ``NUMBA_*`` variables before each
+compile, so the variable is what says it. (A per-game switch that set it around each
+``Dispatcher.compile`` did not reach the kernels' optimisation: 439 CPU-s.)
 """
 
 from __future__ import annotations
@@ -52,40 +52,12 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+os.environ.setdefault("NUMBA_LOOP_VECTORIZE", "0")  # before numba reads it ("Compile time, 3")
+
 from numba import njit
 from numba.core import config
 
 import simcore
-
-#: Games compiled with LLVM's loop vectoriser ("Compile time, 3").
-VECTORISED_GAMES = frozenset({"drako"})
-_USER_VECTORISE = os.environ.get("NUMBA_LOOP_VECTORIZE")
-
-
-def _vectoriser(dispatcher: Any, on: bool) -> Any:
-    """``dispatcher`` whose every compile runs with the loop vectoriser ``on`` (or off),
-    then puts the setting back (a game's compile nests the shared RNG's, which follows
-    it). numba re-reads ``NUMBA_*`` variables before a compile when one changed, so the
-    variable says it as well as ``numba.core.config``."""
-    compile_signature = dispatcher.compile
-
-    def compile(sig: Any) -> Any:
-        saved = os.environ.get("NUMBA_LOOP_VECTORIZE")
-        saved_config = config.LOOP_VECTORIZE  # type: ignore[attr-defined]
-        os.environ["NUMBA_LOOP_VECTORIZE"] = str(int(on))
-        config.LOOP_VECTORIZE = int(on)  # type: ignore[attr-defined]
-        try:
-            return compile_signature(sig)
-        finally:
-            if saved is None:
-                os.environ.pop("NUMBA_LOOP_VECTORIZE", None)
-            else:
-                os.environ["NUMBA_LOOP_VECTORIZE"] = saved
-            config.LOOP_VECTORIZE = saved_config  # type: ignore[attr-defined]
-
-    compile.vectorise = on  # type: ignore[attr-defined]
-    dispatcher.compile = compile
-    return dispatcher
 
 
 def _cached(**options: Any) -> Callable[[Any], Any]:
@@ -96,13 +68,9 @@ def _cached(**options: Any) -> Callable[[Any], Any]:
         saved = config.CACHE_DIR  # type: ignore[attr-defined]
         config.CACHE_DIR = simcore.cache_dir_for(func.__code__.co_filename)  # type: ignore[attr-defined]
         try:
-            dispatcher = njit(cache=True, **options)(func)
+            return njit(cache=True, **options)(func)
         finally:
             config.CACHE_DIR = saved  # type: ignore[attr-defined]
-        game = simcore.game_of(func.__code__.co_filename)
-        if game is None or _USER_VECTORISE is not None:
-            return dispatcher
-        return _vectoriser(dispatcher, game in VECTORISED_GAMES)
 
     return decorate
 
