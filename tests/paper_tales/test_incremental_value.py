@@ -104,6 +104,7 @@ def _setup(cards: CardSet, n_players: int, seed: int) -> tuple:
     return tb, default_weights(), s, np.random.default_rng(seed)
 
 
+@pytest.mark.slow  # CI time; the deployment-step and keep oracles below run in make test
 @pytest.mark.parametrize("n_players", [2, 4])
 def test_options_valued_from_one_first_pass_equal_the_full_value(
     cards: CardSet, n_players: int
@@ -164,6 +165,7 @@ def _kept_base_values(tb, weights, s1, s2, n_players, pick, out, keep):
     return t, m
 
 
+@pytest.mark.slow  # CI time (make test-all runs it)
 def test_a_base_sketch_kept_from_step_to_step_values_as_a_new_one(cards: CardSet) -> None:
     """The kernel keeps a seat's base sketch through its deployment steps (rows no longer
     in spot order, a replaced or moved piece's row changed in place): every later option
