@@ -40,10 +40,11 @@ Compile time, 3: LLVM's loop vectoriser is off (``NUMBA_LOOP_VECTORIZE=0`` unles
 set the variable). The kernels' loops are short and branchy (a seat's spots, a hand, a
 card's abilities): measured on the 2-core dev box (2026-11-30, games per CPU-second
 alternating, same games), the vectoriser cost 16% of Paper Tales' cold compile (434 -> 365
-CPU-s) and 12% of Fairy Tale's for no measurable speed (DRAKO: 2% of its compile, its
-speed within noise, -1% to -5%). numba re-reads its ``NUMBA_*`` variables before each
-compile, so the variable is what says it. (A per-game switch that set it around each
-``Dispatcher.compile`` did not reach the kernels' optimisation: 439 CPU-s.)
+CPU-s; a later run without it took 431, so the saving is uncertain) and 12% of Fairy
+Tale's, for no measurable speed (DRAKO: 2% of its compile, speed within noise). numba
+re-reads its ``NUMBA_*`` variables before each compile, so the variable is what says it.
+(A per-game switch that set it around each ``Dispatcher.compile`` did not reach the
+kernels' optimisation: 439 CPU-s.)
 """
 
 from __future__ import annotations
