@@ -49,7 +49,7 @@ def main() -> None:
             signatures[name].append(tuple(str(a) for a in ev.data["args"]))
             stack.append(
                 [
-                    f"{d.py_func.__module__.split('.')[-1]}.{d.py_func.__name__}",
+                    name,
                     time.process_time(),
                     0.0,
                 ]
