@@ -65,6 +65,33 @@ def kernel_hash(game: str | None = None) -> str:
     return _hash(paths)
 
 
+#: numba settings that change a kernel's machine code but not numba's cache index (which
+#: keys on the signature and the CPU only), with the value talesim compiles with when the
+#: variable is unset (``simcore/jit.py``). A kernel compiled under another value caches in a
+#: directory of its own (``cache_key``): the test suite compiles at ``NUMBA_OPT=1``
+#: (``tests/conftest.py``) and must never hand its code to a benchmark, nor take the CLI's.
+COMPILE_SETTINGS = {"NUMBA_OPT": "3", "NUMBA_LOOP_VECTORIZE": "0"}
+
+
+def compile_settings() -> str:
+    """This process's compile settings that differ from ``COMPILE_SETTINGS``, e.g.
+    ``"NUMBA_OPT=1"`` ("" under talesim's defaults)."""
+    return ";".join(
+        f"{name}={os.environ[name]}"
+        for name, default in COMPILE_SETTINGS.items()
+        if os.environ.get(name, default) != default
+    )
+
+
+def cache_key(game: str | None = None) -> str:
+    """The name of one game's cache directory after the game: ``kernel_hash`` under the
+    default compile settings, else that hash and ``compile_settings`` hashed together."""
+    settings = compile_settings()
+    if not settings:
+        return kernel_hash(game)
+    return hashlib.sha256(f"{kernel_hash(game)};{settings}".encode()).hexdigest()[:16]
+
+
 def kernel_sources(game: str) -> list[Path]:
     """The .py files of a game package that compiled code may be built from."""
     package = _ROOT / "games" / game
@@ -80,9 +107,9 @@ def _cache_base() -> Path:
 def cache_dir_for(source_file: str) -> str:
     """The numba cache directory for a function defined in ``source_file``.
 
-    Each game gets its own directory, keyed by the hash of its own package and the shared
-    files (``kernel_hash``): numba's ``cache=True`` does not notice edits to a jitted
-    helper in *another* file, so a change to any file a game's kernel is built from must
+    Each game gets its own directory, keyed by the hash of its own package, the shared files
+    and the compile settings (``cache_key``): numba's ``cache=True`` does not notice edits to
+    a jitted helper in *another* file, so a change to any file a game's kernel is built from must
     land in a fresh directory, while an edit to one game leaves the other games' compiled
     kernels valid. Functions outside ``games/`` (the RNG) use the shared-files directory.
     """
@@ -98,7 +125,7 @@ def cache_dir_for(source_file: str) -> str:
 def _game_cache_dir(game: str | None) -> str:
     """``cache_dir_for`` of one game (``None``: the shared files): hashed and pruned once
     per process, however many compiled modules the game has."""
-    name = f"{game or 'core'}-{kernel_hash(game)}"
+    name = f"{game or 'core'}-{cache_key(game)}"
     prune_kernel_caches(_cache_base(), keep=name)
     return str(_cache_base() / name)
 

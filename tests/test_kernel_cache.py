@@ -19,10 +19,10 @@ def test_each_game_caches_in_its_own_directory() -> None:
     ft_policy = simcore.cache_dir_for(str(ROOT / "games" / "fairy_tale" / "policies.py"))
     drako = simcore.cache_dir_for(str(ROOT / "games" / "drako" / "kernel.py"))
     core = simcore.cache_dir_for(str(ROOT / "rng.py"))
-    assert Path(ft).name == f"fairy_tale-{simcore.kernel_hash('fairy_tale')}"
+    assert Path(ft).name == f"fairy_tale-{simcore.cache_key('fairy_tale')}"
     assert ft_policy == ft  # one game, one directory: its helpers compile into its kernel
-    assert Path(drako).name == f"drako-{simcore.kernel_hash('drako')}"
-    assert Path(core).name == f"core-{simcore.kernel_hash()}"
+    assert Path(drako).name == f"drako-{simcore.cache_key('drako')}"
+    assert Path(core).name == f"core-{simcore.cache_key()}"
     assert len({ft, drako, core}) == 3
 
 
@@ -43,6 +43,33 @@ def test_a_game_hash_covers_its_package_and_the_shared_files_only() -> None:
         digest.update(str(path.relative_to(ROOT)).encode())
         digest.update(path.read_bytes())
     assert simcore.kernel_hash("drako") == digest.hexdigest()[:16]
+
+
+def test_other_compile_settings_get_their_own_cache_directory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """numba's cache index does not record the optimisation level: code compiled at -O1 (the
+    test suite) must not be loaded by a process compiling at -O3 (the CLI), nor the reverse."""
+    monkeypatch.delenv("NUMBA_OPT", raising=False)
+    monkeypatch.delenv("NUMBA_LOOP_VECTORIZE", raising=False)
+    assert simcore.compile_settings() == ""
+    default = simcore.cache_key("drako")
+    assert default == simcore.kernel_hash("drako")  # the CLI's directories keep their names
+    monkeypatch.setenv("NUMBA_OPT", "3")
+    monkeypatch.setenv("NUMBA_LOOP_VECTORIZE", "0")
+    assert simcore.cache_key("drako") == default  # the defaults, spelt out
+    monkeypatch.setenv("NUMBA_OPT", "1")
+    assert simcore.compile_settings() == "NUMBA_OPT=1"
+    at_o1 = simcore.cache_key("drako")
+    monkeypatch.setenv("NUMBA_LOOP_VECTORIZE", "1")
+    both = simcore.cache_key("drako")
+    assert len({default, at_o1, both}) == 3
+    assert at_o1 != simcore.cache_key("fairy_tale")
+
+
+def test_the_test_suite_compiles_at_o1() -> None:
+    assert os.environ["NUMBA_OPT"] == "1"  # tests/conftest.py, unless the caller set it
+    assert simcore.cache_dir_for(str(ROOT / "rng.py")).endswith(simcore.cache_key())
 
 
 @pytest.mark.parametrize("game", ["fairy_tale", "drako", "paper_tales"])
