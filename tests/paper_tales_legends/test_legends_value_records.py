@@ -16,12 +16,14 @@ from numba import njit
 from simcore.games.paper_tales import evaluate as ev
 from simcore.games.paper_tales import evaluate_legends as el
 from simcore.games.paper_tales.kernel_legends import legends_lx
-from simcore.games.paper_tales.policies import default_weights
+from simcore.games.paper_tales.policies import W_UNAFFORDABLE, default_weights
 from simcore.games.paper_tales.tables import (
     A_KIND,
     A_PHASE,
     MAX_ARTIFACTS,
+    MAX_FRONT,
     U_AB0,
+    U_COST,
     U_NAB,
     CardSet,
     compile_legends_tables,
@@ -181,6 +183,88 @@ def test_options_from_one_first_pass_equal_the_full_value(legends: CardSet, max_
     for m in (1, 2):
         bad = np.argwhere(out[:, :, 0] != out[:, :, m])
         assert bad.size == 0, (m, len(bad), bad[:5])
+
+
+@njit
+def _cards(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, cards, out):
+    """Each kingdom as a draft's or a keep's sketch (``LV_BASE``: its first pass, once),
+    then ``l_card_value`` of each card type ``cards[k, c]`` from that pass (``out[..., 0]``)
+    and the same ``Brain.card_value`` in full, written out here (``out[..., 1]``): a unit as
+    a new pending piece on spot 0, then 3 (the better), an artifact pending in the zone at
+    its cost now; minus ``W_UNAFFORDABLE`` when its cost is more than the gold."""
+    ut = tb[0]
+    wpc = np.zeros((ev.MAX_PIECES, ev.N_PC), np.int32)
+    wbl = np.zeros(bls.shape[1], np.int32)
+    zx = np.full(el.fixed_size(bls.shape[1]), -1, np.int32)
+    for k in range(pcs.shape[0]):
+        gold, _, seen0, seen1, two, turn, pol = misc[k]
+        n0, na = np.int64(ns[k]), np.int64(nas[k])
+        pc, pdone, bl, sa = pcs[k].copy(), pdones[k].copy(), bls[k].copy(), sas[k].copy()
+        el.l_value(
+            tb, lx, weights, pol, pc, n0, pdone, bl, sa, na, np.int64(0), np.int64(0), seen0,
+            seen1, two == 1, turn, wpc, wbl, zx, insets[k], np.int64(el.LV_BASE),
+        )  # fmt: skip
+        for c in range(cards.shape[1]):
+            t = cards[k, c]
+            out[k, c, 0] = el.l_card_value(
+                tb, lx, weights, pol, pc, n0, pdone, bl, sa, na, gold, t, seen0, seen1,
+                two == 1, turn, wpc, wbl, zx, insets[k],
+            )  # fmt: skip
+            artifact = t >= ut.shape[0]
+            v = -np.inf
+            cost = 0
+            for o in range(1 if artifact else 2):
+                placed, done, zone = pcs[k].copy(), pdones[k].copy(), sas[k].copy()
+                n, n_art = n0, na
+                if artifact:
+                    zone[na, el.SA_X] = t - ut.shape[0]
+                    zone[na, el.SA_PENDING] = 1
+                    zone[na, el.SA_DONE] = -1
+                    n_art = na + 1
+                    cost = el.l_art_cost_now(
+                        ut, tb[1], tb[2], lx[1], pcs[k], n0, bls[k], insets[k], na
+                    )
+                else:
+                    placed[n0, ev.PC_SPOT] = 0 if o == 0 else MAX_FRONT
+                    placed[n0, ev.PC_UNIT] = t
+                    placed[n0, ev.PC_AGE] = 0
+                    placed[n0, ev.PC_PENDING] = 1
+                    placed[n0, ev.PC_FRESH] = 1
+                    done[n0] = -1
+                    n = n0 + 1
+                    cost = ut[t, U_COST]
+                w = el.l_value(
+                    tb, lx, weights, pol, placed, n, done, bls[k].copy(), zone, n_art,
+                    np.int64(gold - cost), np.int64(0), seen0, seen1, two == 1, turn, wpc, wbl,
+                    zx, insets[k], np.int64(el.LV_FULL),
+                )  # fmt: skip
+                v = max(v, w)
+            if cost > gold:
+                v -= weights[pol, W_UNAFFORDABLE]
+            out[k, c, 1] = v
+
+
+def test_card_values_from_one_first_pass_equal_the_full_value(legends: CardSet) -> None:
+    """The draft and the keep value every card from the sketch's one first pass
+    (``kernel._l_card_base``): the same float as the card valued in full, for units and
+    artifacts, affordable or not, projecting or not."""
+    tables = compile_legends_tables(legends)
+    tb = ev.kernel_tables(tables)
+    lx = legends_lx(legends, tables)
+    weights = default_weights()
+    kingdoms = _kingdoms(tb, lx, 6_000, ev.UR_AGES + 2, 7)
+    keep = kingdoms[1] < ev.MAX_PIECES  # room for the card's piece
+    kingdoms = tuple(part[keep] for part in kingdoms)
+    n_cards = tb[0].shape[0] + lx[0].shape[0]
+    rng = np.random.default_rng(7)
+    cards = rng.integers(0, n_cards, (keep.sum(), 4)).astype(np.int32)
+    out = np.zeros((cards.shape[0], 4, 2))
+    _cards(tb, lx, weights, *kingdoms, cards, out)
+    assert np.isfinite(out).all()
+    assert (cards >= tb[0].shape[0]).any()  # artifacts
+    assert (cards < tb[0].shape[0]).any()  # units
+    bad = np.argwhere(out[:, :, 0] != out[:, :, 1])
+    assert bad.size == 0, (len(bad), bad[:5], out[tuple(bad[0])] if len(bad) else None)
 
 
 def test_legends_dyn_marks_what_reads_the_kingdom(legends: CardSet) -> None:

@@ -1111,7 +1111,11 @@ def l_card_value(
     keep): a unit on virtual spot 0, then 3, pending, its cost paid (the better one); an
     artifact pending in the zone at ``l_art_cost_now`` (``artifact_value``); minus
     ``W_UNAFFORDABLE`` if the cost is more than ``gold``. The sketch's zone is all paid.
-    (The counts go to ``l_value`` as int64, like ``kernel_legends._lv``'s: one copy.)"""
+
+    The caller made the sketch's first pass (``l_value``'s ``LV_BASE`` of ``pc[:n]``, once
+    per decision): each option is valued from it (``l_option_pass``, ``LV_GIVEN``), a unit
+    as a new row ``n``, an artifact with the rows as they are. (The counts go to
+    ``l_value`` as int64, like ``kernel_legends._lv``'s: one copy.)"""
     ut = tb[0]
     U = ut.shape[0]
     if t >= U:
@@ -1119,25 +1123,22 @@ def l_card_value(
         sa[na, SA_X] = t - U
         sa[na, SA_PENDING] = 1
         sa[na, SA_DONE] = -1
+        l_option_pass(tb, lx, pc, n, -1, 0, 0, 0, 0, turn, zx)
         v = l_value(
             tb, lx, weights, pol, pc, np.int64(n), pdone, bl, sa, np.int64(na + 1),
             np.int64(gold - cost), np.int64(0), seen0, seen1, two, turn, wpc, wbl, zx, inset,
-            np.int64(LV_FULL),
+            np.int64(LV_GIVEN),
         )  # fmt: skip
     else:
         cost = ut[t, U_COST]
         v = -np.inf
         for spot in (0, MAX_FRONT):
-            pc[n, PC_SPOT] = spot
-            pc[n, PC_UNIT] = t
-            pc[n, PC_AGE] = 0
-            pc[n, PC_PENDING] = 1
-            pc[n, PC_FRESH] = 1
+            m = l_option_pass(tb, lx, pc, n, n, spot, t, 0, 1, turn, zx)
             pdone[n] = -1
             w = l_value(
-                tb, lx, weights, pol, pc, np.int64(n + 1), pdone, bl, sa, np.int64(na),
+                tb, lx, weights, pol, pc, np.int64(m), pdone, bl, sa, np.int64(na),
                 np.int64(gold - cost), np.int64(0), seen0, seen1, two, turn, wpc, wbl, zx, inset,
-                np.int64(LV_FULL),
+                np.int64(LV_GIVEN),
             )  # fmt: skip
             if w > v:
                 v = w

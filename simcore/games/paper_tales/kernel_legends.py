@@ -64,7 +64,6 @@ from .evaluate_legends import (
     fixed_size,
     gain_holds,
     l_assess,
-    l_card_value,
     l_end_lp,
     l_option_pass,
     l_per,
@@ -132,6 +131,8 @@ from .kernel import (
     _first_empty,
     _keep,
     _kill,
+    _l_card_base,
+    _l_card_value,
     _load,
     _new_game,
     _new_state,
@@ -1142,20 +1143,10 @@ def _restore_lrow(s, ls, p, n0, k):
         ls.pdone[k] = ls.sx[p, s.pc[k, PC_SPOT], SX_DONE]
 
 
-@hot
-def _card_value_l(tb, lx, weights, s, ls, p, card, n_players):
-    """``Brain.card_value`` of hand card ``card`` (nothing placed: the keep)."""
-    n, na = _lsketch(s, ls, p)
-    return l_card_value(
-        tb, lx, weights, s.pi[p, I_POLICY], s.pc, n, ls.pdone, s.bl, ls.sa, na, s.pi[p, I_GOLD],
-        tb[4][card], s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN], s.wpc,
-        s.wbl, ls.zx, ls.inset,
-    )  # fmt: skip
-
-
 @hot_outline
 def keep_l(tb, lx, weights, s, ls, p, n_players):
-    """``Brain.keep`` (Legends): 0 = nothing (-inf), i = ``hand[i - 1]``."""
+    """``Brain.keep`` (Legends): 0 = nothing (-inf), i = ``hand[i - 1]``; every card valued
+    from one base sketch and first pass (``_l_card_base``)."""
     m = s.pi[p, I_HAND_N]
     if m == 0:
         return 0
@@ -1163,8 +1154,9 @@ def keep_l(tb, lx, weights, s, ls, p, n_players):
         return rng_below(s.rng, m + 1)
     best = -np.inf
     chosen = 0
+    n, na = _l_card_base(tb, lx, weights, s, ls, p, n_players)
     for i in range(1, m + 1):
-        v = _card_value_l(tb, lx, weights, s, ls, p, s.hand[p, i - 1], n_players)
+        v = _l_card_value(tb, lx, weights, s, ls, p, tb[4][s.hand[p, i - 1]], n, na, n_players)
         if v > best:
             best = v
             chosen = i
