@@ -246,7 +246,7 @@ def _cards(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, cards,
 
 def test_card_values_from_one_first_pass_equal_the_full_value(legends: CardSet) -> None:
     """The draft and the keep value every card from the sketch's one first pass
-    (``kernel._l_card_base``): the same float as the card valued in full, for units and
+    (``kernel._l_base_pass``): the same float as the card valued in full, for units and
     artifacts, affordable or not, projecting or not."""
     tables = compile_legends_tables(legends)
     tb = ev.kernel_tables(tables)

@@ -669,13 +669,21 @@ def front_first_holds(tb, weights, s, p, unit, n, n_players):
 
 
 @hot
-def _l_card_base(tb, lx, weights, s, ls, p, n_players):
-    """Seat ``p``'s Legends sketch loaded (``s.pc``, ``ls.pdone``, ``s.bl``, ``ls.sa``) and
-    its first pass made (``l_value``'s ``LV_BASE``): the base ``l_card_value`` values
-    every card of a decision from. (pieces, sketch artifacts). The arguments have
-    ``kernel_legends._lv``'s types: one compiled ``l_value``."""
+def _lsketch(s, ls, p):
+    """``Brain.sketch`` (Legends): seat ``p``'s pieces into ``s.pc`` / ``s.bl``, their tiers
+    done into ``ls.pdone``, the zone into ``ls.sa``: (pieces, sketch artifacts)."""
     n = _load(s, p)
-    na = l_sketch(s, ls, p, n)
+    return n, l_sketch(s, ls, p, n)
+
+
+@hot
+def _l_base_pass(tb, lx, weights, s, ls, p, n_players):
+    """Seat ``p``'s Legends sketch loaded (``_lsketch``) and its first pass made
+    (``l_value``'s ``LV_BASE``): the base a decision values every option from
+    (``kernel_legends.deploy_l``'s steps, ``l_card_value``'s cards). (pieces, sketch
+    artifacts). The arguments have ``kernel_legends._lv``'s types: one compiled
+    ``l_value``."""
+    n, na = _lsketch(s, ls, p)
     l_value(
         tb, lx, weights, s.pi[p, I_POLICY], s.pc, np.int64(n), ls.pdone, s.bl, ls.sa,
         np.int64(na), np.int64(0), np.int64(0), s.pi[p, I_SEEN0], s.pi[p, I_SEEN1],
@@ -687,7 +695,7 @@ def _l_card_base(tb, lx, weights, s, ls, p, n_players):
 @hot
 def _l_card_value(tb, lx, weights, s, ls, p, u, n, na, n_players):
     """``Brain.card_value`` of card type ``u`` in a Legends game (``evaluate_legends``), from
-    the base ``_l_card_base`` made (``n`` pieces, ``na`` sketch artifacts)."""
+    the base ``_l_base_pass`` made (``n`` pieces, ``na`` sketch artifacts)."""
     return l_card_value(
         tb, lx, weights, s.pi[p, I_POLICY], s.pc, n, ls.pdone, s.bl, ls.sa, na, s.pi[p, I_GOLD],
         u, s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN], s.wpc, s.wbl,
@@ -702,7 +710,7 @@ def draft_choice(tb, weights, s, p, pack, m, discard, n_players, lx, ls):
     seat's base sketch (``_sketch_base``) once per pick, when a unit is new to it. ``lx`` /
     ``ls`` (Legends tables and state; None in a base game, where numba prunes the Legends
     branch): a card type may be an artifact, valued with its zone; the seat's base
-    sketch and first pass (``_l_card_base``) once per pick, when a card is new to it."""
+    sketch and first pass (``_l_base_pass``) once per pick, when a card is new to it."""
     if m == 1:
         return 0
     if s.pi[p, I_POLICY] == P_RANDOM:
@@ -721,7 +729,7 @@ def draft_choice(tb, weights, s, p, pack, m, discard, n_players, lx, ls):
                 s.dvf[t, ix(u)] = _card_value_from(tb, weights, s, p, u, n0, others, n_players)
             else:
                 if n0 < 0:
-                    n0, others = _l_card_base(tb, lx, weights, s, ls, p, n_players)
+                    n0, others = _l_base_pass(tb, lx, weights, s, ls, p, n_players)
                 s.dvf[t, ix(u)] = _l_card_value(tb, lx, weights, s, ls, p, u, n0, others, n_players)
             s.dvs[t, ix(u)] = 1
         v = s.dvf[t, ix(u)]

@@ -44,7 +44,6 @@ from .evaluate_legends import (
     K_CONDITIONAL_GAIN,
     K_DEPLOY_ARTIFACT,
     K_REPEAT_DEPLOY,
-    LV_BASE,
     LV_FULL,
     LV_GIVEN,
     N_SA,
@@ -69,7 +68,6 @@ from .evaluate_legends import (
     l_per,
     l_production,
     l_project,
-    l_sketch,
     l_value,
     l_war_phase_lp,
     legends_dyn,
@@ -131,9 +129,10 @@ from .kernel import (
     _first_empty,
     _keep,
     _kill,
-    _l_card_base,
+    _l_base_pass,
     _l_card_value,
     _load,
+    _lsketch,
     _new_game,
     _new_state,
     _opens_extra,
@@ -1017,14 +1016,6 @@ def deployment_l(tb, lx, weights, s, ls, n_players, turn):
 # --- the policies' decisions (reference.Brain) ------------------------------------------------
 
 
-@hot
-def _lsketch(s, ls, p):
-    """``Brain.sketch``: seat ``p``'s pieces into ``s.pc`` / ``s.bl``, their tiers done
-    into ``ls.pdone``, the zone into ``ls.sa``: (pieces, sketch artifacts)."""
-    n = _load(s, p)
-    return n, l_sketch(s, ls, p, n)
-
-
 @hot_inline
 def _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players, mode):
     """``Brain.value`` of the sketch in ``s.pc[:n]``, ``ls.pdone``, ``s.bl``, ``ls.sa[:na]``
@@ -1083,8 +1074,7 @@ def deploy_l(tb, lx, weights, s, ls, p, n_opt, n_players):
     best = -np.inf
     chosen = 0
     paid_none = -1  # the gold the payment of what is placed takes (computed once)
-    n0, na0 = _lsketch(s, ls, p)
-    _lv(tb, lx, weights, s, ls, p, n0, na0, 0, 0, n_players, LV_BASE)
+    n0, na0 = _l_base_pass(tb, lx, weights, s, ls, p, n_players)
     for i in range(n_opt):
         kind, a, b = s.opt[i, 0], s.opt[i, 1], s.opt[i, 2]
         na = na0
@@ -1146,7 +1136,7 @@ def _restore_lrow(s, ls, p, n0, k):
 @hot_outline
 def keep_l(tb, lx, weights, s, ls, p, n_players):
     """``Brain.keep`` (Legends): 0 = nothing (-inf), i = ``hand[i - 1]``; every card valued
-    from one base sketch and first pass (``_l_card_base``)."""
+    from one base sketch and first pass (``_l_base_pass``)."""
     m = s.pi[p, I_HAND_N]
     if m == 0:
         return 0
@@ -1154,7 +1144,7 @@ def keep_l(tb, lx, weights, s, ls, p, n_players):
         return rng_below(s.rng, m + 1)
     best = -np.inf
     chosen = 0
-    n, na = _l_card_base(tb, lx, weights, s, ls, p, n_players)
+    n, na = _l_base_pass(tb, lx, weights, s, ls, p, n_players)
     for i in range(1, m + 1):
         v = _l_card_value(tb, lx, weights, s, ls, p, tb[4][s.hand[p, i - 1]], n, na, n_players)
         if v > best:
