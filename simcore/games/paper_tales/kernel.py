@@ -728,7 +728,7 @@ def draft_choice(tb, weights, s, p, pack, m, discard, n_players, lx, ls):
                     n0, others = _sketch_base(tb, s, p)
                 s.dvf[t, ix(u)] = _card_value_from(tb, weights, s, p, u, n0, others, n_players)
             else:
-                if n0 < 0:
+                if n0 < 0:  # here ``others`` holds the sketch's artifacts
                     n0, others = _l_base_pass(tb, lx, weights, s, ls, p, n_players)
                 s.dvf[t, ix(u)] = _l_card_value(tb, lx, weights, s, ls, p, u, n0, others, n_players)
             s.dvs[t, ix(u)] = 1
