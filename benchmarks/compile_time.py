@@ -88,10 +88,14 @@ def main() -> None:
         print("functions compiled more than once (argument position: its types):")
         for name, sigs in sorted(signatures.items()):
             if len(sigs) > 1:
-                differ = [i for i in range(len(sigs[0])) if len({sig[i] for sig in sigs}) > 1]
+                arity = min(len(sig) for sig in sigs)  # optional arguments: shorter calls
+                differ = [i for i in range(arity) if len({sig[i] for sig in sigs}) > 1]
                 kinds = "; ".join(
                     f"{i}: {' | '.join(sorted({sig[i] for sig in sigs}))}" for i in differ
                 )
+                if any(len(sig) != arity for sig in sigs):
+                    counts = sorted({len(sig) for sig in sigs})
+                    kinds = "; ".join(filter(None, [kinds, f"arguments: {counts}"]))
                 print(f"  {name} x{len(sigs)}: {kinds or 'the same types'}")
 
 

@@ -1115,7 +1115,7 @@ def l_card_value(
     The caller made the sketch's first pass (``l_value``'s ``LV_BASE`` of ``pc[:n]``, once
     per decision): each option is valued from it (``l_option_pass``, ``LV_GIVEN``), a unit
     as a new row ``n``, an artifact with the rows as they are. (The counts go to
-    ``l_value`` as int64, like ``kernel_legends._lv``'s: one copy.)"""
+    ``l_value`` as int64, like ``kernel._lv``'s: one copy.)"""
     ut = tb[0]
     U = ut.shape[0]
     if t >= U:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from simcore.jit import alloc, hot, hot_outline, parallel
+from simcore.jit import alloc, hot, hot_inline, hot_outline, parallel
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .evaluate import (
@@ -676,19 +676,28 @@ def _lsketch(s, ls, p):
     return n, l_sketch(s, ls, p, n)
 
 
+@hot_inline
+def _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players, mode):
+    """``Brain.value`` of the sketch in ``s.pc[:n]``, ``ls.pdone``, ``s.bl``, ``ls.sa[:na]``
+    (``mode``: ``l_value``'s ``LV_*``). Inlined in numba's IR (no compiled copy of its own)
+    and the counts and mode passed as int64, so that its callers (``_l_base_pass`` and
+    ``kernel_legends``' decisions) share one compiled ``l_value`` (``simcore/jit.py``)."""
+    return l_value(
+        tb, lx, weights, s.pi[p, I_POLICY], s.pc, np.int64(n), ls.pdone, s.bl, ls.sa,
+        np.int64(na), np.int64(gold), np.int64(bonus),
+        s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN], s.wpc, s.wbl, ls.zx,
+        ls.inset, np.int64(mode),
+    )  # fmt: skip
+
+
 @hot
 def _l_base_pass(tb, lx, weights, s, ls, p, n_players):
     """Seat ``p``'s Legends sketch loaded (``_lsketch``) and its first pass made
     (``l_value``'s ``LV_BASE``): the base a decision values every option from
     (``kernel_legends.deploy_l``'s steps, ``l_card_value``'s cards). (pieces, sketch
-    artifacts). The arguments have ``kernel_legends._lv``'s types: one compiled
-    ``l_value``."""
+    artifacts)."""
     n, na = _lsketch(s, ls, p)
-    l_value(
-        tb, lx, weights, s.pi[p, I_POLICY], s.pc, np.int64(n), ls.pdone, s.bl, ls.sa,
-        np.int64(na), np.int64(0), np.int64(0), s.pi[p, I_SEEN0], s.pi[p, I_SEEN1],
-        n_players == 2, s.g[G_TURN], s.wpc, s.wbl, ls.zx, ls.inset, np.int64(LV_BASE),
-    )  # fmt: skip
+    _lv(tb, lx, weights, s, ls, p, n, na, 0, 0, n_players, LV_BASE)
     return n, na
 
 

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from simcore.jit import alloc, hot, hot_inline, hot_outline, parallel
+from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_below
 
 from .evaluate import (
@@ -68,7 +68,6 @@ from .evaluate_legends import (
     l_per,
     l_production,
     l_project,
-    l_value,
     l_war_phase_lp,
     legends_dyn,
 )
@@ -89,8 +88,6 @@ from .kernel import (
     I_LOG_N,
     I_LP,
     I_POLICY,
-    I_SEEN0,
-    I_SEEN1,
     I_STEP,
     INVARIANTS,
     L_CARD,
@@ -133,6 +130,7 @@ from .kernel import (
     _l_card_value,
     _load,
     _lsketch,
+    _lv,
     _new_game,
     _new_state,
     _opens_extra,
@@ -1014,20 +1012,6 @@ def deployment_l(tb, lx, weights, s, ls, n_players, turn):
 
 
 # --- the policies' decisions (reference.Brain) ------------------------------------------------
-
-
-@hot_inline
-def _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players, mode):
-    """``Brain.value`` of the sketch in ``s.pc[:n]``, ``ls.pdone``, ``s.bl``, ``ls.sa[:na]``
-    (``mode``: ``l_value``'s ``LV_*``). Inlined in numba's IR (no compiled copy of its own)
-    and the counts and mode passed as int64, so that its dozen callers share one compiled
-    ``l_value`` (``simcore/jit.py``)."""
-    return l_value(
-        tb, lx, weights, s.pi[p, I_POLICY], s.pc, np.int64(n), ls.pdone, s.bl, ls.sa,
-        np.int64(na), np.int64(gold), np.int64(bonus),
-        s.pi[p, I_SEEN0], s.pi[p, I_SEEN1], n_players == 2, s.g[G_TURN], s.wpc, s.wbl, ls.zx,
-        ls.inset, np.int64(mode),
-    )  # fmt: skip
 
 
 @hot
