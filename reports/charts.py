@@ -527,7 +527,7 @@ def building_curves(df: pl.DataFrame, path: Path, title: str) -> Path:
             ax.set_title(_short(buildings[slot]), fontsize=12)
             if slot + ncols >= len(buildings):  # lowest panel of its column
                 ax.xaxis.set_tick_params(labelbottom=True)
-                ax.set_xlabel("turn built (game turn)")
+                ax.set_xlabel("turn the level was reached")
             if slot % ncols == 0:
                 ax.set_ylabel("win share (1.0 = average)")
         _turn_axis(axes[0, 0], data)
@@ -599,7 +599,7 @@ def building_curves_combined(df: pl.DataFrame, path: Path, title: str) -> Path:
         ax.legend(
             handles=level_handles, title="level", loc="lower left", bbox_to_anchor=(1.01, 0.0)
         )
-        ax.set_xlabel("turn built (game turn)")
+        ax.set_xlabel("turn the level was reached")
         ax.set_ylabel("win share (1.0 = average)")
         ax.set_title(_title(title))
         return _save(fig, path)

@@ -310,8 +310,9 @@ def building_curves(buildings: pl.LazyFrame, seats: pl.LazyFrame, players: int) 
     """Value curve of each building level by the turn it was reached.
 
     ``buildings`` has one row per (game_id, seat, building) with ``level`` reached (1|2),
-    ``turn_built`` and ``turn_upgraded`` (null unless upgraded). Level 1 is reached at
-    ``turn_built``; level 2 at ``turn_upgraded``, or at ``turn_built`` when built directly
+    ``turn_built`` and ``turn_upgraded`` (null unless it reached level 2; a 0, as datasets
+    written before that contract held, reads as null: turns start at 1). Level 1 is reached
+    at ``turn_built``; level 2 at ``turn_upgraded``, or at ``turn_built`` when built directly
     at level 2. Per (building, level, turn):
 
     * ``n`` seats that reached the level on that turn, their ``ws`` (interval) and
@@ -321,7 +322,7 @@ def building_curves(buildings: pl.LazyFrame, seats: pl.LazyFrame, players: int) 
       (an observational difference, not a causal effect).
     """
     level2_turn = (
-        pl.when(pl.col("turn_upgraded").is_not_null())
+        pl.when(pl.col("turn_upgraded") > 0)
         .then(pl.col("turn_upgraded"))
         .when(pl.col("level") >= 2)
         .then(pl.col("turn_built"))

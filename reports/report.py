@@ -155,9 +155,13 @@ def _seat_section(run: Run, out: Path) -> Section:
 def _building_section(run: Run, out: Path) -> Section:
     curves = m.building_curves(run.scan("buildings"), run.scan("seats"), run.players)
     chart = curves.rename({"turn": "turn_built", "ws_lo": "lo", "ws_hi": "hi"})
-    charts.building_curves(chart, out / "building-curves.png", "Win share by turn built")
+    charts.building_curves(
+        chart, out / "building-curves.png", "Win share by the turn each level was reached"
+    )
     charts.building_curves_combined(
-        chart, out / "building-curves-combined.png", "All buildings: win share by turn built"
+        chart,
+        out / "building-curves-combined.png",
+        "All buildings: win share by the turn each level was reached",
     )
     return Section(
         "buildings",
@@ -168,7 +172,7 @@ def _building_section(run: Run, out: Path) -> Section:
             "(mean score of seats that had it minus all others).",
         ),
         (
-            Table("building-curves", "Building × level × turn built", curves),
+            Table("building-curves", "Building × level × turn reached", curves),
             Figure("building-curves.png", "Value curve per building"),
             Figure("building-curves-combined.png", "All buildings"),
         ),

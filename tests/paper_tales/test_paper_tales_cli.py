@@ -139,6 +139,24 @@ def test_simulate_writes_the_four_tables(tmp_path: Path) -> None:
     assert manifest["game"] == "paper-tales"
 
 
+def test_turn_upgraded_is_null_for_a_building_never_upgraded(tmp_path: Path) -> None:
+    """Dataset contract: ``buildings.turn_upgraded`` is the turn the building reached level 2
+    (a direct level 2: its build turn) and null when it never did, never 0."""
+    import polars as pl
+
+    out = tmp_path / "run"
+    assert simulate(out).exit_code == 0
+    buildings = pl.read_parquet(out / "buildings")
+    level1 = buildings.filter(pl.col("level") == 1)
+    level2 = buildings.filter(pl.col("level") == 2)
+    assert level1.height > 0
+    assert level2.height > 0
+    assert level1["turn_upgraded"].null_count() == level1.height
+    assert level2["turn_upgraded"].null_count() == 0
+    assert (level2["turn_upgraded"] >= level2["turn_built"]).all()
+    assert level2["turn_built"].min() >= 1
+
+
 def test_play_replays_the_stored_game(tmp_path: Path) -> None:
     import polars as pl
 

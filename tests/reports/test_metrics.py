@@ -254,6 +254,32 @@ def test_building_curves_by_hand() -> None:
     assert rows[(1, 3)]["marginal_score"] == pytest.approx(30 - 10)
 
 
+def test_building_curves_never_upgraded_building_reaches_level_one_only() -> None:
+    """A building that never reached level 2 (``turn_upgraded`` null, or 0 as older datasets
+    wrote it) counts for level 1 on the turn it was built and for no level-2 turn: no
+    "level 2 reached on turn 0" row."""
+    seats = pl.DataFrame(
+        {"game_id": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "score": [10, 20, 30, 40]}
+    ).with_columns(win=pl.Series([0.0, 1.0, 0.0, 1.0]))
+    buildings = pl.DataFrame(
+        {
+            "game_id": [0, 1, 1],
+            "seat": [1, 0, 1],
+            "building": ["barracks", "barracks", "barracks"],
+            "level": [1, 1, 2],
+            "turn_built": [1, 2, 2],
+            "turn_upgraded": [None, 0, 4],
+        }
+    )
+    df = m.building_curves(buildings.lazy(), seats.lazy(), players=2)
+    rows = {(r["level"], r["turn"]): r for r in df.iter_rows(named=True)}
+    assert set(rows) == {(1, 1), (1, 2), (2, 4)}
+    assert rows[(1, 2)]["n"] == 2
+    assert rows[(2, 4)]["n"] == 1
+    # level 2 by turn 4: only the seat scoring 40 (upgraded on turn 4); the others 10, 20, 30
+    assert rows[(2, 4)]["marginal_score"] == pytest.approx(40 - 20)
+
+
 # --- DRAKO -----------------------------------------------------------------------------------
 
 

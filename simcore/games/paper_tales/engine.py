@@ -420,7 +420,8 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
       (0 = never), row (front/back; null = never deployed), turns_survived,
       died_in_aging, fate;
     * buildings: one row per building a seat built: game_id, seat, building, level,
-      turn_built, turn_upgraded (0 = never), how (build / direct / golem).
+      turn_built, turn_upgraded (the turn it reached level 2: the build's turn for a direct
+      level 2; null when it never reached level 2), how (build / direct / golem).
     """
     import polars as pl
 
@@ -546,6 +547,8 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
             "turn_upgraded": built[:, BL_UPGRADED],
             "how": engine_kit.categorical(hows[1:], built[:, BL_HOW] - 1),
         }
+    ).with_columns(
+        pl.when(pl.col("turn_upgraded") > 0).then(pl.col("turn_upgraded")).alias("turn_upgraded")
     )
     return {"games": games, "seats": seats, "cards": cards, "buildings": buildings}
 
@@ -648,7 +651,7 @@ def reference_frames(
                             "building": bid,
                             "level": level,
                             "turn_built": turn_built,
-                            "turn_upgraded": turn_up,
+                            "turn_upgraded": turn_up or None,
                             "how": how,
                         }
                     )
