@@ -8,7 +8,7 @@ after it.
 Who does what:
 
 * **workers compute, the client writes.** A task runs ``engine.run_chunk`` on one chunk,
-  checks the frames and encodes each table as Parquet bytes (``runner.encode_part``, the
+  checks the frames and encodes each table as Parquet bytes (``batch.encode_part``, the
   same encoder as the local path, hence the same bytes); the client (the ``talesim
   simulate`` process) writes those bytes with the runner's ``write_part``/manifest code as
   they arrive. So parts stay atomic, the manifest has a single writer, and workers need no
@@ -60,8 +60,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import simcore
+from simcore.batch import Batch, Chunk, EncodedPart, RunError, Setup, check_frames, encode_part
 from simcore.registry import Game
-from simcore.runner import Batch, Chunk, EncodedPart, RunError, Setup, check_frames, encode_part
 
 if TYPE_CHECKING:
     from distributed import Client, Future

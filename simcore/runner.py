@@ -40,7 +40,6 @@ catch ``RunError`` while ``talesim --help`` must stay instant).
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import signal
@@ -53,13 +52,23 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from types import FrameType, ModuleType
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 import simcore
 from simcore import registry
+from simcore.batch import (
+    Batch,
+    Chunk,
+    ChunkStore,
+    EncodedPart,
+    RunError,
+    Setup,
+    check_frames,
+    encode_part,
+)
 from simcore.cards import CardDataError
-from simcore.registry import Game, GameError
+from simcore.registry import GameError
 
 if TYPE_CHECKING:
     import polars as pl
@@ -87,10 +96,6 @@ RESUME_KEYS = (
     "card_sha256",
     "config",
 )
-
-
-class RunError(ValueError):
-    """A bad run request (seed, counts, threads): reported to the user as one line."""
 
 
 class RunDirError(RunError):
@@ -128,15 +133,6 @@ class RunInterrupted(KeyboardInterrupt):
 
 
 @dataclass(frozen=True)
-class Chunk:
-    """Game ids ``first_game .. first_game + n_games - 1``, stored as part number ``index``."""
-
-    index: int
-    first_game: int
-    n_games: int
-
-
-@dataclass(frozen=True)
 class RunResult:
     """What one ``simulate`` call did.
 
@@ -150,20 +146,6 @@ class RunResult:
     games_per_s: float
     n_games: int  # games in the whole dataset
     resumed_games: int  # games already done before this call (resume)
-
-
-@dataclass(frozen=True)
-class Setup:
-    """A validated game request with its engine, card set and prepared configuration."""
-
-    game: Game
-    variant: str
-    players: int
-    policies: list[str]
-    rotate_seats: bool
-    engine: ModuleType
-    cards: Any
-    prepared: Any
 
 
 # --- validation --------------------------------------------------------------------------
@@ -290,26 +272,6 @@ def _atomic_write(path: Path, write: Callable[[Path], object]) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-
-
-@dataclass(frozen=True)
-class EncodedPart:
-    """One table of one chunk, already encoded as Parquet (by ``encode_part``), and its rows."""
-
-    data: bytes
-    rows: int
-
-
-def encode_part(frame: pl.DataFrame) -> EncodedPart:
-    """``frame`` as the bytes of a Parquet part (zstd, column statistics on).
-
-    Every part is encoded here, locally or on a Dask worker, so equal frames give equal
-    bytes. The frame is rechunked first: Parquet pages follow the in-memory chunks, which
-    depend on how a frame was built (e.g. an unpickled frame arrives in record batches).
-    """
-    buffer = io.BytesIO()
-    frame.rechunk().write_parquet(buffer, compression="zstd", statistics=True)
-    return EncodedPart(buffer.getvalue(), frame.height)
 
 
 def write_part(part: pl.DataFrame | EncodedPart, path: Path) -> None:
@@ -514,30 +476,6 @@ def _stop_on_sigint() -> Iterator[Callable[[], bool]]:
 
 
 # --- backends ----------------------------------------------------------------------------
-
-ChunkStore = Callable[[Chunk, "Mapping[str, pl.DataFrame | EncodedPart]", float], None]
-Update = Callable[[str, int], None]
-
-
-@dataclass(frozen=True)
-class Batch:
-    """The chunks still missing from a run, handed to a backend, and where results go.
-
-    A backend computes ``engine.run_chunk(prepared, seed, first_game, n_games, check)`` for
-    each chunk (in any order, anywhere), checks the frames with ``check_frames``, hands
-    them, or their ``encode_part`` encodings, to ``store`` (which writes the parts and
-    marks the chunk done in the manifest; only ever called from one thread at a time),
-    reports ``update(description, games)`` and submits no new chunk once ``stop()`` is
-    true. It returns the wall time of its chunk loop in seconds.
-    """
-
-    setup: Setup
-    seed: int
-    chunks: list[Chunk]
-    check: bool
-    store: ChunkStore
-    update: Update
-    stop: Callable[[], bool]
 
 
 def _run_local(batch: Batch) -> float:
@@ -882,16 +820,3 @@ def _chunk_store(out: Path, tables: list[str], manifest: dict[str, Any], check: 
             raise RunWriteError(out / MANIFEST, exc, resumable=True) from exc
 
     return store
-
-
-def check_frames(game: Game, chunk: Chunk, frames: dict[str, Any]) -> None:
-    """Engine contract: exactly the game's tables, and one ``games`` row per game."""
-    if set(frames) != set(game.tables):
-        raise RuntimeError(
-            f"{game.name} engine returned tables {sorted(frames)}, expected {sorted(game.tables)}"
-        )
-    if "games" in frames and frames["games"].height != chunk.n_games:
-        raise RuntimeError(
-            f"{game.name} engine returned {frames['games'].height} game rows for chunk "
-            f"{chunk.index} ({chunk.n_games} games)"
-        )

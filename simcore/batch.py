@@ -1,0 +1,108 @@
+"""What the runner hands a backend and a backend hands back: the types and checks that
+``simcore.runner`` (which owns the run directory) and every backend (the local one in the
+runner, ``simcore.dask_backend``) share, in a module of their own so that neither imports
+the other for them.
+
+A backend gets a ``Batch`` (a validated ``Setup``, the seed, the chunks still missing, where
+results go), computes each ``Chunk`` with the game's engine, checks the tables with
+``check_frames`` and hands them, or their ``encode_part`` encodings, to the batch's store.
+Nothing here imports numba, polars or dask at import time.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from simcore.registry import Game
+
+if TYPE_CHECKING:
+    import polars as pl
+
+
+class RunError(ValueError):
+    """A bad run request (seed, counts, threads): reported to the user as one line."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Game ids ``first_game .. first_game + n_games - 1``, stored as part number ``index``."""
+
+    index: int
+    first_game: int
+    n_games: int
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A validated game request with its engine, card set and prepared configuration."""
+
+    game: Game
+    variant: str
+    players: int
+    policies: list[str]
+    rotate_seats: bool
+    engine: ModuleType
+    cards: Any
+    prepared: Any
+
+
+@dataclass(frozen=True)
+class EncodedPart:
+    """One table of one chunk, already encoded as Parquet (by ``encode_part``), and its rows."""
+
+    data: bytes
+    rows: int
+
+
+def encode_part(frame: pl.DataFrame) -> EncodedPart:
+    """``frame`` as the bytes of a Parquet part (zstd, column statistics on).
+
+    Every part is encoded here, locally or on a Dask worker, so equal frames give equal
+    bytes. The frame is rechunked first: Parquet pages follow the in-memory chunks, which
+    depend on how a frame was built (e.g. an unpickled frame arrives in record batches).
+    """
+    buffer = io.BytesIO()
+    frame.rechunk().write_parquet(buffer, compression="zstd", statistics=True)
+    return EncodedPart(buffer.getvalue(), frame.height)
+
+
+ChunkStore = Callable[[Chunk, "Mapping[str, pl.DataFrame | EncodedPart]", float], None]
+Update = Callable[[str, int], None]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The chunks still missing from a run, handed to a backend, and where results go.
+
+    A backend computes ``engine.run_chunk(prepared, seed, first_game, n_games, check)`` for
+    each chunk (in any order, anywhere), checks the frames with ``check_frames``, hands
+    them, or their ``encode_part`` encodings, to ``store`` (which writes the parts and
+    marks the chunk done in the manifest; only ever called from one thread at a time),
+    reports ``update(description, games)`` and submits no new chunk once ``stop()`` is
+    true. It returns the wall time of its chunk loop in seconds.
+    """
+
+    setup: Setup
+    seed: int
+    chunks: list[Chunk]
+    check: bool
+    store: ChunkStore
+    update: Update
+    stop: Callable[[], bool]
+
+
+def check_frames(game: Game, chunk: Chunk, frames: dict[str, Any]) -> None:
+    """Engine contract: exactly the game's tables, and one ``games`` row per game."""
+    if set(frames) != set(game.tables):
+        raise RuntimeError(
+            f"{game.name} engine returned tables {sorted(frames)}, expected {sorted(game.tables)}"
+        )
+    if "games" in frames and frames["games"].height != chunk.n_games:
+        raise RuntimeError(
+            f"{game.name} engine returned {frames['games'].height} game rows for chunk "
+            f"{chunk.index} ({chunk.n_games} games)"
+        )
