@@ -25,26 +25,21 @@ Compile time: numba types a constant argument as a *literal* (``Literal[int](0)`
 call with a literal compiles its own copy of the callee and of everything inlined into it.
 A loop variable that starts at a constant (``p = 0`` then ``p = (p + 1) % n``) does the same
 to the loop body. Pass such values as run-time values (read them from a state array, or
-take them as arguments) — DRAKO's turn was compiled twice this way (measured: cold compile
--36% once fixed).
+take them as arguments).
 
 Compile time, 2: numba optimises each compiled function's LLVM module together with every
 function it links, so a function's code is optimised for itself and again at each
 outlined level above it (decision, phase, game, block, chunk), and every inlined copy of
 a big helper is optimised that many times over. Call a big inlined helper from one site
-per decision: Paper Tales' ``value_totals`` went from 13 copies to 5 and its kernel's
-cold compile from 416 to 245 CPU-s (``benchmarks/compile_time.py`` lists the CPU seconds
-of each compiled function).
+per decision (``benchmarks/compile_time.py --copies`` lists the functions compiled more
+than once, and the CPU seconds of each).
 
-Compile time, 3: LLVM's loop vectoriser is off (``NUMBA_LOOP_VECTORIZE=0`` unless the user
-set the variable). The kernels' loops are short and branchy (a seat's spots, a hand, a
-card's abilities): measured on the 2-core dev box (2026-11-30, games per CPU-second
-alternating, same games), the vectoriser cost 16% of Paper Tales' cold compile (434 -> 365
-CPU-s; a later run without it took 431, so the saving is uncertain) and 12% of Fairy
-Tale's, for no measurable speed (DRAKO: 2% of its compile, speed within noise). numba
-re-reads its ``NUMBA_*`` variables before each compile, so the variable is what says it.
-(A per-game switch that set it around each ``Dispatcher.compile`` did not reach the
-kernels' optimisation: 439 CPU-s.)
+Compile time, 3: LLVM's loop vectoriser is off (``NUMBA_LOOP_VECTORIZE``: the default of
+``simcore.COMPILE_SETTINGS`` unless the user set the variable). The kernels' loops are
+short and branchy (a seat's spots, a hand, a card's abilities): the vectoriser costs
+compile time for no measurable speed (``docs/perf-log/``). numba re-reads its ``NUMBA_*``
+variables before each compile, so the variable is what says it; setting it around one
+game's ``Dispatcher.compile`` does not reach that game's optimisation.
 """
 
 from __future__ import annotations
@@ -53,12 +48,13 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-os.environ.setdefault("NUMBA_LOOP_VECTORIZE", "0")  # before numba reads it ("Compile time, 3")
+import simcore
+
+# before numba reads it ("Compile time, 3"); simcore itself never imports numba
+os.environ.setdefault("NUMBA_LOOP_VECTORIZE", simcore.COMPILE_SETTINGS["NUMBA_LOOP_VECTORIZE"])
 
 from numba import njit
 from numba.core import config
-
-import simcore
 
 
 def _cached(**options: Any) -> Callable[[Any], Any]:
