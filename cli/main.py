@@ -18,6 +18,7 @@ import typer
 from typer import _click as click_api
 from typer.core import TyperGroup
 
+from cli.balance import balance
 from cli.bench import bench
 from cli.cards import cards
 from cli.errors import EXIT_BAD_INPUT, one_line
@@ -70,6 +71,7 @@ app.command("score")(score)
 app.command("report")(report)
 app.command("compare")(compare)
 app.command("bench")(bench)
+app.command("balance")(balance)
 
 
 if __name__ == "__main__":

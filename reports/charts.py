@@ -773,3 +773,81 @@ def xy_line(
         ax.set_ylabel(ylabel or y)
         ax.set_title(_title(title))
         return _save(fig, path)
+
+
+# --- balance search --------------------------------------------------------------------------
+
+
+def before_after_band(
+    df: pl.DataFrame, path: Path, title: str, band: tuple[float, float], label: str = "entity"
+) -> Path:
+    """Each item's win share before (grey) and after (blue) a change, with 95% intervals,
+    against the shaded target band; rows sorted by the share before, strongest at top.
+
+    Columns ``label``, ``ws``, ``ws_lo``, ``ws_hi`` (before) and ``ws_after``,
+    ``ws_after_lo``, ``ws_after_hi``; rows without a share before are dropped.
+    """
+    cols = [label, "ws", "ws_lo", "ws_hi", "ws_after", "ws_after_lo", "ws_after_hi"]
+    if df.is_empty():
+        return _no_data(path, title)
+    _require(df, cols, "before_after_band")
+    data = df.filter(pl.col("ws").is_not_null()).sort(["ws", label], descending=[True, False])
+    if data.is_empty():
+        return _no_data(path, title)
+    rows = data.height
+    y = np.arange(rows)[::-1].astype(np.float64)
+    with _canvas(_bar_height(rows)) as fig:
+        ax = fig.add_subplot()
+        ax.axvspan(band[0], band[1], color=UP, alpha=0.08, label=f"band {band[0]}–{band[1]}")
+        for suffix, colour, shift, name in (
+            ("", NEUTRAL, 0.18, "before"),
+            ("_after", UP, -0.18, "after"),
+        ):
+            ws = _floats(data, "ws" + suffix)
+            err, mask = _errors(
+                ws, _floats(data, f"ws{suffix}_lo"), _floats(data, f"ws{suffix}_hi")
+            )
+            yy = y + shift
+            if mask.any():
+                ax.errorbar(
+                    ws[mask], yy[mask], xerr=err[:, mask], fmt="none", ecolor=colour,
+                    elinewidth=1.3, capsize=2, zorder=2,
+                )  # fmt: skip
+            ok = np.isfinite(ws)
+            ax.scatter(ws[ok], yy[ok], s=24, color=colour, zorder=3, label=name)
+        _average_line(ax, vertical=True)
+        names = _strings(data, label)
+        ax.set_yticks(y, labels=[_short(n) for n in names], fontsize=10 if rows <= 40 else SMALL_PT)
+        ax.set_ylim(-0.7, rows - 0.3)
+        ax.grid(axis="y", linewidth=0.4)
+        ax.set_xlabel("win share when taken (1.0 = average)")
+        _top_legend(fig, ax, title)
+        return _save(fig, path)
+
+
+def search_history(df: pl.DataFrame, path: Path, title: str, chosen: int | None) -> Path:
+    """Every trial of a search: its distance from the band (left, by trial number) and
+    the two objectives against each other (right: edit size against distance; the
+    proposal ringed). Columns ``trial``, ``distance``, ``size``."""
+    if df.is_empty():
+        return _no_data(path, title)
+    _require(df, ["trial", "distance", "size"], "search_history")
+    trial, dist, size = (_floats(df, c) for c in ("trial", "distance", "size"))
+    with _canvas(5.0) as fig:
+        left, right = fig.subplots(1, 2)
+        left.scatter(trial, dist, s=16, color=UP, zorder=3)
+        left.plot(trial, np.minimum.accumulate(dist), color=NEUTRAL, linewidth=1.2,
+                  label="best so far")  # fmt: skip
+        left.set_xlabel("trial")
+        left.set_ylabel("distance from the band (0 = every card inside)")
+        left.legend(loc="upper right", framealpha=0.9)
+        right.scatter(size, dist, s=16, color=UP, zorder=3)
+        if chosen is not None and chosen in set(trial.astype(int).tolist()):
+            k = int(np.flatnonzero(trial.astype(int) == chosen)[0])
+            right.scatter([size[k]], [dist[k]], s=140, facecolors="none", edgecolors=DOWN,
+                          linewidths=2, zorder=4, label=f"proposal (trial {chosen})")  # fmt: skip
+            right.legend(loc="upper right", framealpha=0.9)
+        right.set_xlabel("edit size (steps changed)")
+        right.set_ylabel("distance from the band")
+        fig.suptitle(_title(title))
+        return _save(fig, path)

@@ -1,0 +1,129 @@
+"""``talesim balance``: search the smallest card-data edit that brings every card's win share
+into a band (``simcore.balance``), validated on fresh seeds.
+
+Exit codes as ``talesim simulate``: 0 done (a search that found no edit meeting the band
+is done too: it says so), 2 bad input before anything is written, 130 interrupted (the
+study in OUT keeps every finished trial; ``--resume`` continues).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli import options
+from cli.errors import EXIT_INTERRUPTED, reported
+from cli.simulate import Backend
+
+
+def balance(
+    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    players: options.Players,
+    policy: options.Policy,
+    games: Annotated[
+        int, typer.Option("--games", help="Games per candidate (and per validation run).")
+    ],
+    budget: Annotated[int, typer.Option("--budget", help="Trials (candidate edits) to try.")],
+    band: Annotated[
+        str, typer.Option("--band", help="Target win-share band LO:HI, 0 < LO < 1 < HI.")
+    ],
+    seed: options.Seed,
+    out: Annotated[Path, typer.Option("--out", help="Directory for the search and its page.")],
+    variant: options.Variant = None,
+    cards_file: options.CardsFile = None,
+    fields: Annotated[
+        str | None,
+        typer.Option(
+            "--fields",
+            help="Editable fields to use, comma-separated (default: every field the game's "
+            "balance.toml declares); NAME:MIN:MAX narrows a field's bounds.",
+            show_default=False,
+        ),
+    ] = None,
+    radius: Annotated[int, typer.Option("--radius", help="Steps a field may move either way.")] = 3,
+    validation_games: Annotated[
+        int | None,
+        typer.Option(
+            "--validation-games",
+            help="Games of each validation run on fresh seeds (default: --games).",
+            show_default=False,
+        ),
+    ] = None,
+    threads: Annotated[
+        int | None,
+        typer.Option("--threads", help="numba threads (default: all cores).", show_default=False),
+    ] = None,
+    backend: Annotated[
+        Backend, typer.Option("--backend", help="Where each candidate's chunks run.")
+    ] = Backend.local,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler", help="Dask scheduler address (--backend dask).", show_default=False
+        ),
+    ] = None,
+    storage: Annotated[
+        str | None,
+        typer.Option(
+            "--storage",
+            help="Optuna storage URL shared by several searching machines (default: "
+            "sqlite OUT/study.db).",
+            show_default=False,
+        ),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the search already in --out.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+) -> None:
+    """Propose the smallest edit of the card data that brings every card into the band."""
+    with reported():
+        from simcore import balance as search
+
+        request = search.Request(
+            game=game,
+            variant=variant,
+            players=players,
+            policy=policy,
+            n_games=games,
+            budget=budget,
+            band=search.parse_band(band),
+            seed=seed,
+            out=out,
+            cards_path=cards_file,
+            fields=fields,
+            radius=radius,
+            validation_games=validation_games,
+            threads=threads,
+            backend=backend.value,
+            scheduler=scheduler,
+            storage=storage,
+            resume=resume,
+            progress=not quiet,
+        )
+        try:
+            outcome = search.run_balance(
+                request, echo=(lambda m: None) if quiet else (lambda m: typer.echo(m, err=True))
+            )
+        except KeyboardInterrupt:
+            typer.echo(
+                f"interrupted; the finished trials are kept in {out}: continue with the same "
+                "command plus --resume",
+                err=True,
+            )
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+    if not outcome.out_of_band:
+        typer.echo("every judged card is already inside the band: no edit")
+    elif not outcome.edits:
+        typer.echo("no editable field on the cards out of band: no edit")
+    else:
+        verdict = "meets the band" if outcome.meets_band else "does NOT meet the band (best found)"
+        typer.echo(
+            f"proposal ({verdict}; validation: "
+            f"{'every card inside' if outcome.validated_in_band else 'some card outside'}):"
+        )
+        for e in outcome.edits:
+            typer.echo(f"  {e.site.entity} {e.site.where}: {e.site.value} -> {e.new}")
+    typer.echo(f"page: {outcome.files['page']}")

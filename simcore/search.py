@@ -1,0 +1,181 @@
+"""Search by simulation: parameters optimised by playing games, with Optuna.
+
+``talesim balance`` (card edits) and ``talesim tune`` (policy weights) both drive an Optuna
+study the same way, here:
+
+* the study lives in ``OUT/study.db`` (SQLite) unless ``storage`` names another database
+  (``postgresql://...``, ``mysql://...``: several searching machines share one study);
+* a search resumes where it stopped: the trials already done are kept, a trial left
+  ``RUNNING`` by an interrupted or killed process is marked failed and its work redone,
+  and the budget counts every trial done so far; trials queued as starting points
+  (``enqueue``) are queued once;
+* a trial whose parameters equal an earlier finished trial's gets that trial's values
+  (simulations are deterministic: the same candidate on the same seeds plays the same
+  games), so a sampler that proposes a point twice costs nothing.
+
+Every candidate is evaluated by the caller's ``evaluate`` on the same seeds as the baseline
+(common random numbers); re-validating the winner on fresh seeds is the caller's too.
+Optuna is imported by the functions that need it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from simcore.batch import RunError
+
+if TYPE_CHECKING:
+    import optuna
+
+#: The study's name inside its storage (one study per output directory or name).
+STUDY_DB = "study.db"
+
+#: A trial's evaluation: its parameters -> the values to minimise, and attributes kept with
+#: the trial (shown in the search history).
+Evaluate = Callable[[Mapping[str, int]], tuple[Sequence[float], Mapping[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One integer parameter of the search: ``name`` in ``[lo, hi]``."""
+
+    name: str
+    lo: int
+    hi: int
+
+
+def storage_url(out: Path, storage: str | None) -> str:
+    """``storage`` if given, else the SQLite file ``OUT/study.db``."""
+    return storage or f"sqlite:///{(Path(out) / STUDY_DB).resolve()}"
+
+
+def open_study(
+    out: Path,
+    name: str,
+    n_objectives: int,
+    seed: int,
+    storage: str | None,
+    resume: bool,
+) -> optuna.Study:
+    """Create the study, or with ``resume`` load it (``RunError`` when there is none to
+    resume, or when one exists and ``resume`` is off). Stale ``RUNNING`` trials (their
+    process is gone) are marked failed."""
+    import optuna
+    from optuna.trial import TrialState
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    logging.getLogger("optuna").propagate = False
+    url = storage_url(out, storage)
+    try:
+        existing = {s.study_name for s in optuna.get_all_study_summaries(url)}
+    except Exception as exc:  # a bad URL, an unreachable server, a missing driver
+        raise RunError(f"cannot open the study storage {url}: {exc}") from None
+    if name in existing and not resume:
+        raise RunError(f"study '{name}' already exists in {url}: pass --resume to continue it")
+    if name not in existing and resume:
+        raise RunError(f"no study '{name}' in {url} to resume")
+    sampler = optuna.samplers.TPESampler(seed=seed)
+    study = optuna.create_study(
+        storage=url,
+        study_name=name,
+        directions=["minimize"] * n_objectives,
+        sampler=sampler,
+        load_if_exists=True,
+    )
+    for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        study.tell(trial.number, state=TrialState.FAIL)
+    return study
+
+
+def enqueue_once(study: optuna.Study, starts: Sequence[Mapping[str, int]]) -> None:
+    """Queue ``starts`` (parameter dicts) as the first trials of a new study; a resumed
+    study already holds them (done or waiting), so nothing is queued twice."""
+    if study.user_attrs.get("enqueued"):
+        return
+    for params in starts:
+        study.enqueue_trial(dict(params), skip_if_exists=True)
+    study.set_user_attr("enqueued", True)
+
+
+def _finished(study: optuna.Study) -> list[optuna.trial.FrozenTrial]:
+    from optuna.trial import TrialState
+
+    return study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+
+
+def run_trials(
+    study: optuna.Study,
+    params: Sequence[Param],
+    evaluate: Evaluate,
+    budget: int,
+    on_trial: Callable[[int, int], None] | None = None,
+) -> None:
+    """Run trials until the study has ``budget`` finished ones: ask for parameters, reuse
+    an equal earlier trial's values or ``evaluate``, tell. ``on_trial(done, budget)``
+    after each. An exception in ``evaluate`` marks the trial failed and propagates (a
+    Ctrl-C loses only the trial in flight)."""
+    from optuna.distributions import BaseDistribution, IntDistribution
+    from optuna.trial import TrialState
+
+    space: dict[str, BaseDistribution] = {p.name: IntDistribution(p.lo, p.hi) for p in params}
+    finished = _finished(study)
+    seen = {_key(t.params): t for t in finished}
+    done = len(finished)
+    while done < budget:
+        trial = study.ask(space)
+        key = _key(trial.params)
+        try:
+            if key in seen:
+                twin = seen[key]
+                values: Sequence[float] = twin.values
+                attrs: Mapping[str, Any] = {**twin.user_attrs, "same_as": twin.number}
+            else:
+                values, attrs = evaluate(dict(trial.params))
+        except BaseException:
+            study.tell(trial, state=TrialState.FAIL)
+            raise
+        for k, v in attrs.items():
+            trial.set_user_attr(k, v)
+        frozen = study.tell(trial, list(values))
+        seen.setdefault(key, frozen)
+        done += 1
+        if on_trial is not None:
+            on_trial(done, budget)
+
+
+def _key(params: Mapping[str, Any]) -> tuple:
+    return tuple(sorted(params.items()))
+
+
+def finished_trials(study: optuna.Study) -> list[optuna.trial.FrozenTrial]:
+    """The finished trials, by trial number."""
+    return sorted(_finished(study), key=lambda t: t.number)
+
+
+@contextmanager
+def trial_progress(enabled: bool, budget: int, done: int) -> Iterator[Callable[[str], None]]:
+    """A rich progress bar over the trials on stderr (off when ``enabled`` is false or
+    stderr is no terminal); yields ``update(description)``, which also advances by one."""
+    import sys
+
+    if not enabled or not sys.stderr.isatty():
+        yield lambda _description: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn("trials"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.description}"),
+        console=Console(stderr=True),
+        transient=False,
+    ) as bar:
+        task = bar.add_task("", total=budget, completed=done)
+        yield lambda description: bar.update(task, advance=1, description=description)

@@ -1,0 +1,203 @@
+"""``talesim balance``: a planted imbalance is found and fixed on validation seeds; bad input
+is one error line with nothing written; a search resumes after Ctrl-C or a kill.
+
+Fairy Tale (the suite's default kernel group): its kernel is the quickest to run.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner, Result
+
+from cli.main import app
+from simcore import balance, registry
+
+FT_CARDS = registry.get_game("fairy-tale").data_dir() / "cards.toml"
+BAND = "0.5:1.6"
+
+
+def invoke(*args: str | Path) -> Result:
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def assert_error(result: Result, *fragments: str) -> None:
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Fairy Tale's cards with the Unicorn (3 copies, fixed 3 points) at 9 points: with
+    greedy players its win share when taken is ~1.77, every other card inside 0.5-1.6."""
+    text = FT_CARDS.read_text()
+    i = text.index('id = "unicorn"')
+    j = text.index('value = { kind = "fixed", points = 3 }', i)
+    path = tmp_path_factory.mktemp("planted") / "cards.toml"
+    path.write_text(text[:j] + text[j:].replace("points = 3", "points = 9", 1))
+    return path
+
+
+def balance_cmd(out: Path, cards: Path, *extra: str, budget: int = 6) -> list[str | Path]:
+    return [
+        "balance", "fairy-tale", "--players", "4", "--policy", "greedy", "--games", "3000",
+        "--budget", str(budget), "--band", BAND, "--seed", "1", "--out", out,
+        "--cards", cards, "--fields", "points", "--radius", "6", "--quiet", *extra,
+    ]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def searched(planted: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
+    out = tmp_path_factory.mktemp("balance") / "out"
+    return out, invoke(*balance_cmd(out, planted))
+
+
+def test_balance_finds_the_planted_card_and_validates_the_fix(searched: tuple) -> None:
+    out, result = searched
+    assert result.exit_code == 0, result.output
+    changes = pl.read_csv(out / "changes.csv")
+    assert changes.columns == ["card", "field", "old", "new"]
+    assert changes["card"].to_list() == ["unicorn"]
+    assert changes["field"].to_list() == ["value.points"]
+    assert changes["old"].to_list() == [9]
+    assert 3 <= changes["new"][0] < 9
+    rows = pl.read_csv(out / "cards-before-after.csv").filter(pl.col("entity") == "unicorn")
+    assert rows["in_band"].to_list() == [False]  # the original, on the validation seeds
+    assert rows["in_band_after"].to_list() == [True]
+    assert rows["ws_after"][0] < rows["ws"][0]
+    assert "unicorn value.points: 9 ->" in result.stdout
+    proposal = tomllib.loads((out / "cards.toml").read_text())
+    unicorn = next(c for c in proposal["card"] if c["id"] == "unicorn")
+    assert unicorn["value"]["points"] == changes["new"][0]
+
+
+def test_the_proposal_loads_with_cards_and_the_page_leads_with_it(searched: tuple) -> None:
+    out, _ = searched
+    assert invoke("cards", "fairy-tale", "--cards", out / "cards.toml").exit_code == 0
+    page = (out / "index.html").read_text()
+    assert page.index("Proposal") < page.index("before and after") < page.index("Search history")
+    assert "unicorn" in page
+    for name in ("before-after.png", "search-history.png", "history.csv", "study.db"):
+        assert (out / name).is_file(), name
+    assert (out / "validation" / "index.html").is_file()
+    history = pl.read_csv(out / "history.csv")
+    assert history.height == 6
+    # the first trial is the starting point: the one out-of-band card one step weaker
+    assert history["edits"][0] == "unicorn value.points 9->8"
+
+
+def test_a_card_set_inside_the_band_gets_no_edit(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = invoke(*balance_cmd(out, FT_CARDS, budget=2))
+    assert result.exit_code == 0, result.output
+    assert "already inside the band: no edit" in result.stdout
+    assert pl.read_csv(out / "changes.csv").height == 0
+    assert tomllib.loads((out / "cards.toml").read_text()) == tomllib.loads(FT_CARDS.read_text())
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "fragment"),
+    [
+        ("--band", "1.2:0.9", "band must be LO:HI"),
+        ("--band", "0.9", "band must be LO:HI"),
+        ("--band", "a:b", "band must be LO:HI"),
+        ("--band", "0:1.2", "band must be LO:HI"),
+        ("--fields", "strength", "unknown field 'strength'"),
+        ("--fields", "points:-9:3", "outside what the card data allows"),
+        ("--fields", "points:4:2", "NAME:MIN:MAX"),
+        ("--budget", "0", "budget"),
+        ("--players", "9", "2-5 players"),
+        ("--policy", "nobody", "unknown policy"),
+    ],
+)
+def test_bad_input_is_one_error_line_and_writes_nothing(
+    tmp_path: Path, planted: Path, flag: str, value: str, fragment: str
+) -> None:
+    cmd = balance_cmd(tmp_path / "out", planted)
+    cmd[cmd.index(flag) + 1] = value
+    assert_error(invoke(*cmd), fragment)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_bound_the_card_loader_refuses_is_bad_input(
+    tmp_path: Path, planted: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fields = tmp_path / "balance.toml"
+    fields.write_text(
+        balance.fields_file(registry.get_game("fairy-tale"))
+        .read_text()
+        .replace("max = 15", "max = 60")
+    )
+    monkeypatch.setattr(balance, "fields_file", lambda _game: fields)
+    assert_error(invoke(*balance_cmd(tmp_path / "out", planted)), "the bound 60", "outside")
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_existing_search_needs_resume(searched: tuple, planted: Path) -> None:
+    out, _ = searched
+    before = (out / "history.csv").read_bytes()
+    assert_error(invoke(*balance_cmd(out, planted)), "--resume")
+    assert (out / "history.csv").read_bytes() == before
+
+
+def test_resume_keeps_the_finished_trials_and_redoes_a_killed_one(
+    tmp_path: Path, planted: Path
+) -> None:
+    """A process killed in a trial leaves it RUNNING in the study: the resumed search marks
+    it failed, keeps the trials done before it and runs on to the budget."""
+    import optuna
+
+    out = tmp_path / "out"
+    assert invoke(*balance_cmd(out, planted, budget=3)).exit_code == 0
+    url = f"sqlite:///{(out / 'study.db').resolve()}"
+    study = optuna.load_study(study_name=balance.STUDY_NAME, storage=url)
+    first = [(t.params, t.values) for t in study.trials]
+    study.ask()  # as a `kill -9` in the middle of a trial leaves it
+    result = invoke(*balance_cmd(out, planted, "--resume", budget=5))
+    assert result.exit_code == 0, result.output
+    study = optuna.load_study(study_name=balance.STUDY_NAME, storage=url)
+    states = [t.state.name for t in study.trials]
+    assert states.count("COMPLETE") == 5
+    assert states[3] == "FAIL"
+    done = [(t.params, t.values) for t in study.trials if t.state.name == "COMPLETE"]
+    assert done[:3] == first
+    assert json.loads((out / "request.json").read_text())["games"] == 3000
+
+
+def test_ctrl_c_keeps_the_finished_trials(
+    tmp_path: Path, planted: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from simcore import runner
+
+    real, calls = runner.simulate, []
+
+    def interrupt_second_trial(*args: object, **kwargs: object) -> object:
+        if Path(str(kwargs["out"])).name == balance.TRIAL:
+            calls.append(kwargs["out"])
+            if len(calls) == 2:  # Ctrl-C while the second simulated candidate plays
+                raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner, "simulate", interrupt_second_trial)
+    out = tmp_path / "out"
+    result = invoke(*balance_cmd(out, planted, budget=4))
+    assert result.exit_code == 130
+    assert "--resume" in result.stderr
+    import optuna
+
+    study = optuna.load_study(
+        study_name=balance.STUDY_NAME, storage=f"sqlite:///{(out / 'study.db').resolve()}"
+    )
+    states = [t.state.name for t in study.trials]
+    assert states[-1] == "FAIL"
+    assert states[:-1] and set(states[:-1]) == {"COMPLETE"}
+    monkeypatch.setattr(runner, "simulate", real)
+    assert invoke(*balance_cmd(out, planted, "--resume", budget=4)).exit_code == 0

@@ -1,0 +1,123 @@
+"""simcore.card_edits: editable fields as data, their sites, and the edited card file."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from simcore import card_edits as ce
+from simcore.cards import CardDataError
+
+FIELDS = """
+card_file = "cards.toml"
+[[field]]
+name = "points"
+table = "card"
+path = "value.points"
+when = { "value.kind" = ["fixed"] }
+min = -2
+max = 9
+step = 1
+stronger = "up"
+[[field]]
+name = "lands"
+table = "kind"
+path = "land_points.*"
+min = -3
+max = 4
+step = 1
+[[field]]
+name = "lp"
+table = "unit"
+path = "abilities[kind=lp].amount"
+min = 0
+max = 6
+step = 2
+"""
+
+CARDS = """
+# a comment that must survive
+[[card]]
+id = "a"
+value = { kind = "fixed", points = 3 }
+[[card]]
+id = "b"
+value = { kind = "count", of = "b", per = 1 }
+[[kind]]
+id = "human"
+land_points = { plain = 2, swamp = -1 }
+[[unit]]
+id = "u"
+abilities = [{ kind = "gold", amount = 1 }, { kind = "lp", amount = 2 }, { kind = "lp", amount = 4 }]
+"""
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[list[ce.Field], Path]:
+    (tmp_path / "balance.toml").write_text(FIELDS)
+    (tmp_path / "cards.toml").write_text(CARDS)
+    return ce.load_fields(tmp_path / "balance.toml"), tmp_path / "cards.toml"
+
+
+def test_sites_follow_paths_wildcards_and_list_selectors(files: tuple) -> None:
+    fields, cards = files
+    sites = ce.sites(tomllib.loads(cards.read_text()), fields)
+    got = [(s.entity, s.where, s.value) for s in sites]
+    assert got == [
+        ("a", "value.points", 3),  # b is a count card: `when` leaves it out
+        ("human", "land_points.plain", 2),
+        ("human", "land_points.swamp", -1),
+        ("u", "abilities[1].amount", 2),  # the gold ability does not match [kind=lp]
+        ("u", "abilities[2].amount", 4),
+    ]
+
+
+def test_bounds_stay_inside_the_field_and_the_radius(files: tuple) -> None:
+    fields, cards = files
+    a, _, swamp, lp2, lp4 = ce.sites(tomllib.loads(cards.read_text()), fields)
+    assert a.bounds(3) == (-3, 3)  # 3 -> 0..6
+    assert a.bounds(10) == (-5, 6)  # -2..9
+    assert swamp.bounds(5) == (-2, 5)  # -3..4 from -1
+    assert lp2.bounds(5) == (-1, 2)  # steps of 2 within 0..6 from 2
+    assert lp4.bounds(5) == (-2, 1)
+
+
+def test_edited_file_changes_only_the_edited_numbers_and_says_so(files: tuple) -> None:
+    fields, cards = files
+    a, plain, _, _, lp4 = ce.sites(tomllib.loads(cards.read_text()), fields)
+    text = ce.edited_text(
+        cards, [ce.Edit(a, -2), ce.Edit(plain, 1), ce.Edit(lp4, 1)], header="proposal"
+    )
+    data = tomllib.loads(text)
+    assert data["card"][0]["value"] == {"kind": "fixed", "points": 1}
+    assert data["card"][1] == tomllib.loads(CARDS)["card"][1]
+    assert data["kind"][0]["land_points"] == {"plain": 3, "swamp": -1}
+    assert [x["amount"] for x in data["unit"][0]["abilities"]] == [1, 2, 6]
+    assert text.startswith("# proposal\n")
+    assert "# a comment that must survive" in text
+    assert "talesim balance: value.points 3 -> 1" in text
+    assert "talesim balance: abilities[2].amount 4 -> 6" in text
+
+
+def test_a_bad_declaration_names_the_entry(tmp_path: Path) -> None:
+    bad = tmp_path / "balance.toml"
+    bad.write_text('[[field]]\nname = "x"\ntable = "card"\npath = "p"\nmin = 3\nmax = 1\n')
+    with pytest.raises(CardDataError, match=r"\[\[field\]\] #1 \(x\)"):
+        ce.load_fields(bad)
+    bad.write_text('[[field]]\nname = "x"\ntable = "card"\npath = "p"\nmin = 0\nmax = 1\nmx = 2\n')
+    with pytest.raises(CardDataError, match="unknown key"):
+        ce.load_fields(bad)
+
+
+@pytest.mark.parametrize("game", ["fairy-tale"])
+def test_every_declared_field_reaches_some_card(game: str) -> None:
+    """The built-in declarations are not dead: each field has sites in the game's card file."""
+    from simcore import balance, registry
+
+    g = registry.get_game(game)
+    fields = ce.load_fields(balance.fields_file(g))
+    data = tomllib.loads(balance.card_file_of(g).read_text())
+    for f in fields:
+        assert ce.sites(data, [f]), f.name
