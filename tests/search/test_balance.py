@@ -198,6 +198,7 @@ def test_ctrl_c_keeps_the_finished_trials(
     )
     states = [t.state.name for t in study.trials]
     assert states[-1] == "FAIL"
-    assert states[:-1] and set(states[:-1]) == {"COMPLETE"}
+    assert states[:-1]
+    assert set(states[:-1]) == {"COMPLETE"}
     monkeypatch.setattr(runner, "simulate", real)
     assert invoke(*balance_cmd(out, planted, "--resume", budget=4)).exit_code == 0
