@@ -50,7 +50,11 @@ id = "human"
 land_points = { plain = 2, swamp = -1 }
 [[unit]]
 id = "u"
-abilities = [{ kind = "gold", amount = 1 }, { kind = "lp", amount = 2 }, { kind = "lp", amount = 4 }]  # noqa: E501
+abilities = [
+  { kind = "gold", amount = 1 },
+  { kind = "lp", amount = 2 },
+  { kind = "lp", amount = 4 },
+]
 """
 
 
