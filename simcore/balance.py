@@ -339,7 +339,7 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     outside = list(outside_by)
     ws_of = dict(zip(base["entity"].to_list(), base["ws"].to_list(), strict=True))
     data = tomllib.loads(card_file.read_text(encoding="utf-8"))
-    all_sites = card_edits.sites(data, fields)
+    all_sites = card_edits.sites(data, fields, game.variant(req.variant).name)
     sites = [s for s in all_sites if s.entity in outside]
     no_site = sorted(set(outside) - {s.entity for s in sites})
     outcome = Outcome(req, card_file, outside, no_site, sites, [], not outside, False, None)
@@ -442,10 +442,11 @@ def _check_bounds(req: Request, fields: Sequence[Field], card_file: Path) -> Non
 
     from simcore.cards import CardDataError
 
-    engine = registry.engine(registry.get_game(req.game))
+    game = registry.get_game(req.game)
+    engine = registry.engine(game)
     data = tomllib.loads(card_file.read_text(encoding="utf-8"))
     for f in fields:
-        field_sites = card_edits.sites(data, [f])
+        field_sites = card_edits.sites(data, [f], game.variant(req.variant).name)
         if not field_sites:
             continue
         for bound in (f.min, f.max):

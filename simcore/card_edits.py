@@ -13,10 +13,14 @@ card file (``simcore/games/<game>/balance.toml``), one ``[[field]]`` each:
     max = 15
     step = 1                        # the smallest change
     stronger = "up"                 # which way makes the entity stronger: up | down
+    entity = "dragon"               # optional: the dataset entity (card) the number is of,
+                                    # when the table holding it is not one entry per card
 
 A path is dot-separated keys; ``*`` stands for every key of a table (``land_points.*``:
-each land a tribe scores) and ``[key=value]`` for every element of a list whose ``key``
-equals ``value`` (``abilities[kind=lp].amount``). One declared field on one entity may
+each land a tribe scores), ``[*]`` for every element of a list (``dragon_values[*]``),
+``[key=value]`` for every element of a list of tables whose ``key`` equals ``value``
+(``abilities[kind=lp].amount``) and ``{variant}`` for the variant being played
+(``{variant}.dragon_values[*]`` inside ``[preset]``). One declared field on one entity may
 so give several *sites*, each one number with its concrete path (``abilities[1].amount``).
 
 The card file is read and written with ``tomlkit``, which keeps its comments and layout:
@@ -39,6 +43,7 @@ from simcore.cards import CardDataError
 FIELDS_FILE = "balance.toml"
 
 _SELECT = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)\[(?P<field>[\w-]+)=(?P<value>[^\]]+)\]$")
+_EVERY = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)\[\*\]$")
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,7 @@ class Field:
     max: int
     step: int
     stronger: str  # "up" | "down"
+    entity: str | None = None  # the dataset entity, when not the table entry's own id
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,7 @@ class Site:
     field: Field
     path: tuple[str | int, ...]
     value: int
+    table_id: str = ""  # the id of the table entry holding it (its [[table]] ``id``)
 
     @property
     def where(self) -> str:
@@ -75,8 +82,8 @@ class Site:
 
     @property
     def key(self) -> str:
-        """A stable identifier (Optuna parameter name): ``entity/path``."""
-        return f"{self.entity}/{self.where}"
+        """A stable identifier (Optuna parameter name): ``entry/path``."""
+        return f"{self.table_id}/{self.where}"
 
     def bounds(self, radius: int) -> tuple[int, int]:
         """The steps this site may move: at most ``radius`` either way, within the field's
@@ -108,7 +115,8 @@ def load_fields(path: Path) -> list[Field]:
     fields = []
     for i, raw in enumerate(data.get("field", [])):
         where = f"[[field]] #{i + 1}"
-        unknown = set(raw) - {"name", "table", "path", "when", "min", "max", "step", "stronger"}
+        known = {"name", "table", "path", "when", "min", "max", "step", "stronger", "entity"}
+        unknown = set(raw) - known
         if unknown:
             raise CardDataError(path, f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
         try:
@@ -125,6 +133,7 @@ def load_fields(path: Path) -> list[Field]:
                 max=int(raw["max"]),
                 step=int(raw.get("step", 1)),
                 stronger=str(raw.get("stronger", "up")),
+                entity=str(raw["entity"]) if "entity" in raw else None,
             )
         except KeyError as exc:
             raise CardDataError(path, f"{where}: missing key {exc}") from None
@@ -159,6 +168,13 @@ def _expand(node: Any, parts: Sequence[str], prefix: tuple[str | int, ...]) -> I
             for key in node:
                 yield from _expand(node[key], rest, (*prefix, str(key)))
         return
+    every = _EVERY.match(head)
+    if every:
+        items = node.get(every["key"]) if isinstance(node, Mapping) else None
+        if isinstance(items, list):
+            for i, item in enumerate(items):
+                yield from _expand(item, rest, (*prefix, every["key"], i))
+        return
     match = _SELECT.match(head)
     if match:
         items = node.get(match["key"]) if isinstance(node, Mapping) else None
@@ -171,11 +187,12 @@ def _expand(node: Any, parts: Sequence[str], prefix: tuple[str | int, ...]) -> I
         yield from _expand(node[head], rest, (*prefix, head))
 
 
-def sites(data: Mapping[str, Any], fields: Sequence[Field]) -> list[Site]:
-    """Every editable number of the card data ``data`` (a parsed card file), in file order
-    per field."""
+def sites(data: Mapping[str, Any], fields: Sequence[Field], variant: str = "") -> list[Site]:
+    """Every editable number of the card data ``data`` (a parsed card file) in a game of
+    ``variant``, in file order per field."""
     out = []
     for field in fields:
+        parts = field.path.replace("{variant}", variant).split(".")
         entities = data.get(field.table, [])
         if isinstance(entities, Mapping):  # a single table, e.g. [rules]
             entities = [entities]
@@ -184,9 +201,10 @@ def sites(data: Mapping[str, Any], fields: Sequence[Field]) -> list[Site]:
                 continue
             if any(_lookup(entity, k) not in allowed for k, allowed in field.when):
                 continue
-            eid = str(entity.get("id", field.table))
-            for path, value in _expand(entity, field.path.split("."), ()):
-                out.append(Site(eid, field, path, value))
+            eid = field.entity or str(entity.get("id", field.table))
+            tid = str(entity.get("id", field.table))
+            for path, value in _expand(entity, parts, ()):
+                out.append(Site(eid, field, path, value, tid))
     return out
 
 
@@ -205,9 +223,9 @@ def _entity(doc: Any, site: Site) -> Any:
     if not isinstance(entities, list):
         return entities
     for entity in entities:
-        if str(entity.get("id", site.field.table)) == site.entity:
+        if str(entity.get("id", site.field.table)) == site.table_id:
             return entity
-    raise KeyError(site.entity)
+    raise KeyError(site.table_id)
 
 
 def edited_text(path: Path, edits: Sequence[Edit], header: str = "") -> str:

@@ -115,7 +115,7 @@ def test_a_bad_declaration_names_the_entry(tmp_path: Path) -> None:
         ce.load_fields(bad)
 
 
-@pytest.mark.parametrize("game", ["fairy-tale"])
+@pytest.mark.parametrize("game", ["fairy-tale", "paper-tales", "drako"])
 def test_every_declared_field_reaches_some_card(game: str) -> None:
     """The built-in declarations are not dead: each field has sites in the game's card file."""
     from simcore import balance, registry
@@ -123,5 +123,27 @@ def test_every_declared_field_reaches_some_card(game: str) -> None:
     g = registry.get_game(game)
     fields = ce.load_fields(balance.fields_file(g))
     data = tomllib.loads(balance.card_file_of(g).read_text())
-    for f in fields:
-        assert ce.sites(data, [f]), f.name
+    for variant in g.variants:
+        for f in fields:
+            assert ce.sites(data, [f], variant.name), (variant.name, f.name)
+
+
+def test_list_elements_variants_and_a_named_entity(tmp_path: Path) -> None:
+    """``[*]`` reaches every element of a list, ``{variant}`` the played variant's table,
+    and ``entity`` names the card whose share the number moves."""
+    (tmp_path / "balance.toml").write_text(
+        '[[field]]\nname = "dragons"\ntable = "preset"\npath = "{variant}.values[*]"\n'
+        'entity = "dragon"\nmin = 0\nmax = 9\n'
+    )
+    cards = tmp_path / "rules.toml"
+    cards.write_text("[preset.brief]\nvalues = [3, 4]\n[preset.full]\nvalues = [5]\n")
+    (field,) = ce.load_fields(tmp_path / "balance.toml")
+    data = tomllib.loads(cards.read_text())
+    brief = ce.sites(data, [field], "brief")
+    assert [(s.entity, s.key, s.value) for s in brief] == [
+        ("dragon", "preset/brief.values[0]", 3),
+        ("dragon", "preset/brief.values[1]", 4),
+    ]
+    assert [s.value for s in ce.sites(data, [field], "full")] == [5]
+    edited = tomllib.loads(ce.edited_text(cards, [ce.Edit(brief[1], 2)]))
+    assert edited["preset"] == {"brief": {"values": [3, 6]}, "full": {"values": [5]}}
