@@ -259,6 +259,25 @@ def _check_out(req: Request) -> None:
         raise RunError(f"{out} holds no balance search to resume")
 
 
+def _search_record(req: Request, card_file: Path) -> dict[str, Any]:
+    """What makes two searches the same search (a shared study's machines must agree):
+    the request without paths, budget or backend, and the card data's hash."""
+    import hashlib
+
+    return {
+        "card_sha256": hashlib.sha256(card_file.read_bytes()).hexdigest(),
+        "game": req.game,
+        "variant": req.variant,
+        "players": req.players,
+        "policy": req.policy,
+        "games": req.n_games,
+        "band": list(req.band),
+        "seed": req.seed,
+        "fields": req.fields,
+        "radius": req.radius,
+    }
+
+
 def _request_record(req: Request, card_file: Path) -> dict[str, Any]:
     return {
         "game": req.game,
@@ -300,6 +319,7 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     _check_bounds(req, fields, card_file)
     _check_out(req)
     out = Path(req.out)
+    search.check_study(out, STUDY_NAME, req.storage, req.resume, _search_record(req, card_file))
     if req.resume:
         old = json.loads((out / "request.json").read_text())
         if old != _request_record(req, card_file):
@@ -346,7 +366,9 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     chosen_params: dict[str, int] = {}
     if sites:
         echo(f"{len(outside)} out of band; searching {len(sites)} editable numbers")
-        study = search.open_study(out, STUDY_NAME, 2, req.seed, req.storage, req.resume)
+        study = search.open_study(
+            out, STUDY_NAME, 2, req.seed, req.storage, req.resume, _search_record(req, card_file)
+        )
         search.enqueue_once(study, starts(sites, ws_of, outside_by, req.budget // 2))
         params = [search.Param(s.key, *s.bounds(req.radius)) for s in sites]
         trial_cards = runs / "trial-cards.toml"

@@ -6,9 +6,12 @@ study the same way, here:
 * the study lives in ``OUT/study.db`` (SQLite) unless ``storage`` names another database
   (``postgresql://...``, ``mysql://...``: several searching machines share one study);
 * a search resumes where it stopped: the trials already done are kept, a trial left
-  ``RUNNING`` by an interrupted or killed process is marked failed and its work redone,
-  and the budget counts every trial done so far; trials queued as starting points
-  (``enqueue``) are queued once;
+  ``RUNNING`` by an interrupted or killed process is marked failed and its work redone
+  (in a local study; in a shared one it may be another machine's), and the budget counts
+  every trial done so far; trials queued as starting points (``enqueue``) are queued once;
+* several machines share one study (``storage``): each joins it, and all stop once the
+  study holds ``budget`` finished trials; the arguments it was started with are stored in
+  it, and a machine with other arguments is refused;
 * a trial whose parameters equal an earlier finished trial's gets that trial's values
   (simulations are deterministic: the same candidate on the same seeds plays the same
   games), so a sampler that proposes a point twice costs nothing.
@@ -61,10 +64,13 @@ def open_study(
     seed: int,
     storage: str | None,
     resume: bool,
+    request: Mapping[str, Any],
 ) -> optuna.Study:
-    """Create the study, or with ``resume`` load it (``RunError`` when there is none to
-    resume, or when one exists and ``resume`` is off). Stale ``RUNNING`` trials (their
-    process is gone) are marked failed."""
+    """Create the study, or load it: with ``resume``, or when ``storage`` names a shared
+    database that already holds it (another machine's search: this one joins it). A
+    ``RunError`` when the local study exists and ``resume`` is off, when there is none to
+    resume, or when the stored study was started with another ``request``. Stale
+    ``RUNNING`` trials of a local study (its process is gone) are marked failed."""
     import optuna
     from optuna.trial import TrialState
 
@@ -75,7 +81,7 @@ def open_study(
         existing = {s.study_name for s in optuna.get_all_study_summaries(url)}
     except Exception as exc:  # a bad URL, an unreachable server, a missing driver
         raise RunError(f"cannot open the study storage {url}: {exc}") from None
-    if name in existing and not resume:
+    if name in existing and not resume and storage is None:
         raise RunError(f"study '{name}' already exists in {url}: pass --resume to continue it")
     if name not in existing and resume:
         raise RunError(f"no study '{name}' in {url} to resume")
@@ -87,9 +93,45 @@ def open_study(
         sampler=sampler,
         load_if_exists=True,
     )
-    for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
-        study.tell(trial.number, state=TrialState.FAIL)
+    stored = study.user_attrs.get("request")
+    if stored is None:
+        study.set_user_attr("request", dict(request))
+    elif stored != dict(request):
+        raise RunError(f"study '{name}' in {url} was started with other arguments: {stored}")
+    if storage is None:  # a shared study's RUNNING trials may belong to a live machine
+        for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+            study.tell(trial.number, state=TrialState.FAIL)
     return study
+
+
+def check_study(
+    out: Path, name: str, storage: str | None, resume: bool, request: Mapping[str, Any]
+) -> None:
+    """``open_study``'s refusals, read-only, so that a search can be refused before it
+    writes anything: a local study that exists without ``resume``, none to resume, or a
+    stored study started with another ``request``."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    url = storage_url(out, storage)
+    local = storage is None
+    if local and not (Path(out) / STUDY_DB).is_file():
+        if resume:
+            raise RunError(f"no study '{name}' in {url} to resume")
+        return
+    try:
+        summaries = {s.study_name: s for s in optuna.get_all_study_summaries(url)}
+    except Exception as exc:  # a bad URL, an unreachable server, a missing driver
+        raise RunError(f"cannot open the study storage {url}: {exc}") from None
+    if name not in summaries:
+        if resume:
+            raise RunError(f"no study '{name}' in {url} to resume")
+        return
+    if local and not resume:
+        raise RunError(f"study '{name}' already exists in {url}: pass --resume to continue it")
+    stored = summaries[name].user_attrs.get("request")
+    if stored is not None and stored != dict(request):
+        raise RunError(f"study '{name}' in {url} was started with other arguments: {stored}")
 
 
 def enqueue_once(study: optuna.Study, starts: Sequence[Mapping[str, int]]) -> None:

@@ -202,3 +202,19 @@ def test_ctrl_c_keeps_the_finished_trials(
     assert set(states[:-1]) == {"COMPLETE"}
     monkeypatch.setattr(runner, "simulate", real)
     assert invoke(*balance_cmd(out, planted, "--resume", budget=4)).exit_code == 0
+
+
+def test_machines_sharing_a_storage_join_one_study(tmp_path: Path, planted: Path) -> None:
+    """Two searches with the same --storage (here one SQLite file standing for a server)
+    share one study: the second joins without --resume and runs it on to its budget; a
+    search with other arguments is refused."""
+    storage = f"sqlite:///{(tmp_path / 'shared.db').resolve()}"
+    first = invoke(*balance_cmd(tmp_path / "a", planted, "--storage", storage, budget=3))
+    assert first.exit_code == 0, first.output
+    second = invoke(*balance_cmd(tmp_path / "b", planted, "--storage", storage, budget=5))
+    assert second.exit_code == 0, second.output
+    assert pl.read_csv(tmp_path / "b" / "history.csv").height == 5
+    other = balance_cmd(tmp_path / "c", planted, "--storage", storage, budget=5)
+    other[other.index("--band") + 1] = "0.6:1.5"
+    assert_error(invoke(*other), "other arguments")
+    assert not (tmp_path / "c").exists()
