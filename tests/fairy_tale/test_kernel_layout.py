@@ -122,3 +122,22 @@ def test_effect_bounds_of_the_default_cards_and_of_cards_that_can_lose_less_than
     bounds = _effect_bounds(load_cardset(path))
     assert bounds["fairy-ring"] == bounds["lich"] == EFF_UNBOUNDED
     assert bounds["shadowking"] == 0
+
+
+def test_close_bound_values_the_trickster_at_its_best_copy(tmp_path: Path) -> None:
+    """A Close that selects the Trickster: the policies value closing it at its -1 plus its
+    best copy, which gains at least the largest fixed points of a card it can copy (6, a
+    stronghold). A Vampire made to close Shadow Characters (Lich ... Shadowking 1-4 points,
+    the Trickster -1 + 6) loses at least 0: bound 0 (1 while the Trickster counted -1). A
+    Trickster of -8 loses at least -8 + 6 = -2: bound 2 (8 at -8)."""
+    text = DEFAULT_CARDS.read_text()
+    vampire = 'faction = "any", exclude_faction = "shadow", category = "character"'
+    assert text.count(vampire) == 1
+    text = text.replace(vampire, 'faction = "shadow", category = "character"')
+    path = tmp_path / "cards.toml"
+    path.write_text(text)
+    assert _effect_bounds(load_cardset(path))["vampire"] == 0
+    trickster = 'value = { kind = "wild", points = -1 }'
+    assert text.count(trickster) == 1
+    path.write_text(text.replace(trickster, 'value = { kind = "wild", points = -8 }'))
+    assert _effect_bounds(load_cardset(path))["vampire"] == 2

@@ -29,8 +29,8 @@ number of distinct cards, the deck) are read from ``kt`` at run time.
 * ``K_EFF_BOUND``: the most card c's own Open/Close can add to its owner's score as the
   policies value it (``policies.own_effect``): 0 without one (or a Close of others only),
   ``EFF_UNBOUNDED`` for an Open, and for a Close ``-count x`` the least loss of closing a
-  card it selects (``effect_bound``). ``choose_plain`` skips a candidate whose gain plus
-  this bound cannot beat the best so far;
+  card it selects, a Trickster valued at its best copy (``effect_bound``). ``choose_plain``
+  skips a candidate whose gain plus this bound cannot beat the best so far;
 * ``K_ID_ORDER``, ``K_IN_DECK`` (``MC`` each), ``K_RULES`` (``N_RULES``), ``K_N_CARDS``,
   ``K_DECK_SIZE``, the card masks (``K_MASKS``), then the deck (``K_DECK``, ``deck size``
   entries).
@@ -276,11 +276,31 @@ def losses_below_zero(ct):
 
 
 @hot
-def effect_bound(ct, sel, c, below_zero):
-    """``K_EFF_BOUND`` of card ``c`` (see above; ``below_zero``: ``losses_below_zero``). A
-    Close of ``count`` cards loses at least ``count x`` the least loss of one card it
-    selects, which is 0 or a fixed or wild card's negative points (fewer cards to close
-    lose no less)."""
+def copy_gain_floor(ct, in_deck):
+    """A lower bound on a Trickster's best copy gain (``policies.best_copy_gain``) while
+    ``losses_below_zero`` is false: every card adds at least its own copy's value and takes
+    nothing from the others, so a fixed card gains at least its points and any other kind
+    at least 0; the best copy gains at least the largest of those (0 with nothing to copy)."""
+    floor = 0
+    first = True
+    for u in range(ct.shape[0]):
+        kind = ct[u, C_VALUE]
+        if in_deck[u] == 0 or kind == V_WILD:
+            continue
+        least = ct[u, C_POINTS] if kind == V_FIXED else 0
+        if first or least > floor:
+            floor = least
+            first = False
+    return floor
+
+
+@hot
+def effect_bound(ct, sel, c, below_zero, copy_floor):
+    """``K_EFF_BOUND`` of card ``c`` (see above; ``below_zero``: ``losses_below_zero``;
+    ``copy_floor``: ``copy_gain_floor``). A Close of ``count`` cards loses at least
+    ``count x`` the least loss of one card it selects, which is 0, a fixed card's negative
+    points, or a wild card's points plus at least ``copy_floor`` (the policies value a
+    Trickster at its best copy), whichever is least (fewer cards to close lose no less)."""
     kind = ct[c, C_EFFECT]
     if kind == E_OPEN:
         return EFF_UNBOUNDED
@@ -291,8 +311,10 @@ def effect_bound(ct, sel, c, below_zero):
     floor = 0
     for i in range(sel.shape[1]):
         t = sel[c, i]
-        if t >= 0 and (ct[t, C_VALUE] == V_FIXED or ct[t, C_VALUE] == V_WILD):
+        if t >= 0 and ct[t, C_VALUE] == V_FIXED:
             floor = min(floor, ct[t, C_POINTS])
+        elif t >= 0 and ct[t, C_VALUE] == V_WILD:
+            floor = min(floor, ct[t, C_POINTS] + copy_floor)
     return -ct[c, C_EFF_COUNT] * floor
 
 
@@ -347,8 +369,9 @@ def build_tables(ct, deps, deck, id_order, in_deck, rules, sel):
         if in_deck[c] == 1 and ct[c, C_VALUE] != V_WILD:
             km[KM_COPYABLE] |= bit(c)
     below_zero = losses_below_zero(ct)
+    copy_floor = copy_gain_floor(ct, in_deck)
     for c in range(n_cards):
-        kt[K_EFF_BOUND + c] = effect_bound(ct, sel, c, below_zero)
+        kt[K_EFF_BOUND + c] = effect_bound(ct, sel, c, below_zero, copy_floor)
     kt[K_PER + NO_CARD] = 0
     kt[K_VALUE + NO_CARD] = V_FIXED
     for r in range(rules.shape[0]):

@@ -9,12 +9,14 @@ Value of a candidate card ``c`` (weights ``w``, a float64 row per policy)::
     w[W_GAIN]*gain + w[W_EFFECT]*effect + w[W_HARM]*harm + w[W_SYNERGY]*synergy + w[W_DENY]*deny
 
 * gain    - own score change if ``c`` were face up now (draft: counting kept cards as face up;
-            the Trickster: its -1 plus the best card it could copy)
+            the Trickster: its -1 plus the best card it could copy, in every decision)
 * effect  - own score change from ``c``'s Open/Close once revealed (best Open, least-bad Close)
 * harm    - points the other players lose to ``c``'s Close (each closes their least-bad card)
 * synergy - draft only: the largest extra value ``c`` adds to one more copy of a related card
 * deny    - draft only: ``c``'s gain for the neighbour who receives the hand next
-Open/Close targets: open the card worth most, close the card whose loss is least.
+Open/Close targets: open the card worth most, close the card whose loss is least (a
+Trickster is worth, and closing it loses, its -1 plus its best copy: ``target_gain``,
+``target_loss``).
 
 Compiled on the flat arrays of ``layout.py``: ``own``/``ownf`` are the offsets of the
 deciding player's count rows in ``st`` (``HYP``/``HFC`` while drafting, else ``CNT``/``FCNT``),
@@ -143,6 +145,40 @@ def best_copy_gain(kt, st, own, ownf, held, n_players, p, strict):
     return best
 
 
+@hot_outline
+def wild_gain(kt, st, c, own, ownf, held, n_players, p, strict):
+    """``card_gain`` of a wild card ``c`` (its points plus ``best_copy_gain``), not inlined:
+    for the Open/Close look-aheads and decisions, where a Trickster is rarely a target, one
+    compiled copy of the copy loop instead of one per call site."""
+    return kt[ix(K_POINTS + c)] + best_copy_gain(kt, st, own, ownf, held, n_players, p, strict)
+
+
+@hot
+def target_gain(kt, st, t, own, ownf, held, n_players, p, strict):
+    """``card_gain`` of an Open target ``t`` (face down, not counted in ``own``; ``held``: a
+    mask of at least the cards counted in ``own``): a Trickster is worth its best copy as in
+    the draft, not its printed points."""
+    if kt[ix(K_VALUE + t)] != V_WILD:
+        return gain_if_added(kt, st, t, own, ownf, n_players, p, strict)
+    return wild_gain(kt, st, t, own, ownf, held, n_players, p, strict)
+
+
+@hot
+def target_loss(kt, st, t, own, ownf, held, n_players, p, strict):
+    """Points lost if one face-up ``t`` (counted in ``own``; ``held``: a mask of at least the
+    cards counted) were closed: ``target_gain`` of ``t`` without it. A Trickster loses its
+    points and its best copy (``loss_if_removed`` would count only its points)."""
+    if kt[ix(K_VALUE + t)] != V_WILD:
+        return loss_if_removed(kt, st, t, own, ownf, n_players, p, strict)
+    f = kt[ix(K_FACTION + t)]
+    st[ix(own + t)] -= 1
+    st[ix(ownf + f)] -= 1
+    d = wild_gain(kt, st, t, own, ownf, held, n_players, p, strict)
+    st[ix(own + t)] += 1
+    st[ix(ownf + f)] += 1
+    return d
+
+
 @hot
 def least_close_loss(kt, st, e, own, ownf, held, n_players, p, strict, known, known_loss):
     """Points ``p`` loses when ``e``'s Close hits them and they pick least-bad cards (the
@@ -165,7 +201,7 @@ def least_close_loss(kt, st, e, own, ownf, held, n_players, p, strict, known, kn
                 if t == known:
                     loss = known_loss
                 else:
-                    loss = loss_if_removed(kt, st, t, own, ownf, n_players, p, strict)
+                    loss = target_loss(kt, st, t, own, ownf, held, n_players, p, strict)
                 if bt < 0 or loss < best:
                     best = loss
                     bt = t
@@ -191,9 +227,10 @@ def least_close_loss(kt, st, e, own, ownf, held, n_players, p, strict, known, kn
 
 
 @hot
-def open_gain(kt, st, e, own, ownf, down, face_down, n_players, p, strict):
+def open_gain(kt, st, e, own, ownf, held, down, face_down, n_players, p, strict):
     """Best own gain from ``e``'s Open: the matching face-down card worth most (count times;
-    the lowest card on ties). ``face_down``: a mask of at least the cards counted in ``down``."""
+    the lowest card on ties). ``held`` / ``face_down``: masks of at least the cards counted in
+    ``own`` / ``down``."""
     total = 0
     count = kt[ix(K_EFF_COUNT + e)]
     opened0 = -1
@@ -207,7 +244,7 @@ def open_gain(kt, st, e, own, ownf, down, face_down, n_players, p, strict):
             t = lowest(m)
             m &= m - ONE
             if st[ix(down + t)] > 0:
-                g = gain_if_added(kt, st, t, own, ownf, n_players, p, strict)
+                g = target_gain(kt, st, t, own, ownf, held, n_players, p, strict)
                 if bt < 0 or g > best:
                     best = g
                     bt = t
@@ -219,6 +256,7 @@ def open_gain(kt, st, e, own, ownf, down, face_down, n_players, p, strict):
         st[ix(own + bt)] += 1
         st[ix(ownf + kt[ix(K_FACTION + bt)])] += 1
         st[ix(down + bt)] -= 1
+        held |= bit(bt)
         if k == 0:
             opened0 = bt
         else:
@@ -234,15 +272,14 @@ def open_gain(kt, st, e, own, ownf, down, face_down, n_players, p, strict):
 @hot
 def _own_effect(kt, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain):
     """Own score change from ``c``'s Open/Close (``kind``), ``c`` already counted in ``own``.
-    ``gain``: ``gain_if_added(c)`` before ``c`` was counted, if known (else ``c`` is wild,
-    whose Close this function then scores in full): closing that ``c`` again loses it."""
+    ``gain``: ``card_gain(c)`` before ``c`` was counted: closing that ``c`` again loses it
+    (``target_loss``, a wild card's best copy included)."""
+    held_c = held | bit(c)
     if kind == E_OPEN:
-        return open_gain(kt, st, c, own, ownf, down, face_down, n_players, p, strict)
+        return open_gain(kt, st, c, own, ownf, held_c, down, face_down, n_players, p, strict)
     if kt[ix(K_SCOPE + c)] == S_OTHERS:
         return 0
-    held_c = held | bit(c)
-    known = c if kt[ix(K_VALUE + c)] != V_WILD else -1
-    return -least_close_loss(kt, st, c, own, ownf, held_c, n_players, p, strict, known, gain)
+    return -least_close_loss(kt, st, c, own, ownf, held_c, n_players, p, strict, c, gain)
 
 
 @hot
@@ -293,11 +330,7 @@ def own_effect(kt, st, c, own, ownf, held, down, face_down, n_players, p, strict
     elif kind == E_CLOSE:
         if kt[ix(K_SCOPE + c)] == S_OTHERS:
             return 0
-        if (
-            (held & ~bit(c) & sel) == ZERO
-            and kt[ix(K_EFF_COUNT + c)] == 1
-            and kt[ix(K_VALUE + c)] != V_WILD
-        ):
+        if (held & ~bit(c) & sel) == ZERO and kt[ix(K_EFF_COUNT + c)] == 1:
             return -gain if (sel & bit(c)) != ZERO else 0
     else:
         return 0
@@ -353,9 +386,9 @@ def synergy(kt, st, c, own, ownf, n_players, p, strict):
 def evaluate(decision, w, kt, st, sm, c, own, ownf, held, down, n_players, p, neighbour, strict):
     """Policy value of candidate card ``c`` for player ``p`` (see module docstring)."""
     if decision == D_OPEN:
-        return float(gain_if_added(kt, st, c, own, ownf, n_players, p, strict))
+        return float(target_gain(kt, st, c, own, ownf, held, n_players, p, strict))
     if decision == D_CLOSE:
-        return float(-loss_if_removed(kt, st, c, own, ownf, n_players, p, strict))
+        return float(-target_loss(kt, st, c, own, ownf, held, n_players, p, strict))
     gain = 0
     eff = 0
     harm = 0
@@ -439,10 +472,12 @@ def choose_target(kt, st, decision, cand, n, own, ownf, held, n_players, p):
     not enter (open the card worth most, close the card that loses least): the same values
     and the same first best, called with half the words of arguments (no weights). A
     candidate of ``closed_gain_cards(held)`` (``held``: a mask of at least the cards counted
-    in ``own``) is scored by its closed form. A card that is a candidate twice is scored
-    twice (rare: no ``seen`` mask)."""
+    in ``own``) is scored by its closed form, except a wild card: every candidate is in the
+    deck, so ``KM_COPYABLE`` drops exactly the wild ones, valued at their best copy by
+    ``target_gain`` / ``target_loss``. A card that is a candidate twice is scored twice
+    (rare: no ``seen`` mask)."""
     strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
-    closed = closed_gain_cards(kt, held)
+    closed = closed_gain_cards(kt, held) & kmask(kt, KM_COPYABLE)
     bi = 0
     best = -np.inf  # every finite value beats it: the first candidate is taken
     for i in range(n):
@@ -451,9 +486,9 @@ def choose_target(kt, st, decision, cand, n, own, ownf, held, n_players, p):
             g = closed_gain(kt, st, c, own)
             v = float(g) if decision == D_OPEN else float(kt[ix(K_GAIN_C + c)] - g)
         elif decision == D_OPEN:
-            v = float(gain_if_added(kt, st, c, own, ownf, n_players, p, strict))
+            v = float(target_gain(kt, st, c, own, ownf, held, n_players, p, strict))
         else:
-            v = float(-loss_if_removed(kt, st, c, own, ownf, n_players, p, strict))
+            v = float(-target_loss(kt, st, c, own, ownf, held, n_players, p, strict))
         if v > best:
             bi = i
         best = max(best, v)

@@ -179,11 +179,32 @@ def gain_of_adding(
     return after - before
 
 
-def loss_of_closing(
+def card_gain(
     rules: Rules, c: int, own: list[int], own_fc: list[int], counts: Counts, p: int
 ) -> int:
+    """What one more face-up ``c`` is worth to ``p``, as every decision values it: its
+    ``gain_of_adding``; a Trickster its own points plus the best gain of a card it can copy
+    (what it scores at the end if nothing else changes)."""
+    if rules.value(c)["kind"] != "wild":
+        return gain_of_adding(rules, c, own, own_fc, counts, p)
+    best = max(
+        (
+            gain_of_adding(rules, u, own, own_fc, counts, p)
+            for u in range(len(rules.cards))
+            if u in rules.in_deck and rules.value(u)["kind"] != "wild"
+        ),
+        default=0,
+    )
+    return rules.value(c)["points"] + best
+
+
+def card_loss(
+    rules: Rules, c: int, own: list[int], own_fc: list[int], counts: Counts, p: int
+) -> int:
+    """What turning one face-up ``c`` face down costs ``p``: ``card_gain`` of ``c`` without
+    it (a Trickster loses its points and its best copy, not just its points)."""
     _shift(rules, own, own_fc, c, -1)
-    d = gain_of_adding(rules, c, own, own_fc, counts, p)
+    d = card_gain(rules, c, own, own_fc, counts, p)
     _shift(rules, own, own_fc, c, 1)
     return d
 
@@ -200,15 +221,7 @@ class Brain:
         self.rng = rng
 
     def card_gain(self, c: int, own: list[int], own_fc: list[int], counts: Counts, p: int) -> int:
-        r = self.rules
-        if r.value(c)["kind"] != "wild":
-            return gain_of_adding(r, c, own, own_fc, counts, p)
-        best = max(
-            gain_of_adding(r, u, own, own_fc, counts, p)
-            for u in range(len(r.cards))
-            if u in r.in_deck and r.value(u)["kind"] != "wild"
-        )
-        return r.value(c)["points"] + best
+        return card_gain(self.rules, c, own, own_fc, counts, p)
 
     def least_close_loss(
         self, e: int, own: list[int], own_fc: list[int], counts: Counts, p: int
@@ -220,7 +233,7 @@ class Brain:
         removed = []
         for _ in range(r.effect(e)["count"]):
             options = [
-                (loss_of_closing(r, t, own, own_fc, counts, p), t)
+                (card_loss(r, t, own, own_fc, counts, p), t)
                 for t in range(len(own))
                 if own[t] > 0 and r.selects(e, t)
             ]
@@ -242,7 +255,7 @@ class Brain:
         opened = []
         for _ in range(r.effect(e)["count"]):
             options = [
-                (gain_of_adding(r, t, own, own_fc, counts, p), -t)
+                (card_gain(r, t, own, own_fc, counts, p), -t)
                 for t in range(len(own))
                 if down[t] > 0 and r.selects(e, t)
             ]
@@ -323,9 +336,9 @@ class Brain:
     ) -> float:
         r = self.rules
         if decision == Decision.OPEN:
-            return float(gain_of_adding(r, c, own, own_fc, counts, p))
+            return float(card_gain(r, c, own, own_fc, counts, p))
         if decision == Decision.CLOSE:
-            return float(-loss_of_closing(r, c, own, own_fc, counts, p))
+            return float(-card_loss(r, c, own, own_fc, counts, p))
         gain = eff = harm = syn = deny = 0
         if w[W_GAIN] != 0.0:
             gain = self.card_gain(c, own, own_fc, counts, p)
