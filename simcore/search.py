@@ -40,16 +40,17 @@ STUDY_DB = "study.db"
 
 #: A trial's evaluation: its parameters -> the values to minimise, and attributes kept with
 #: the trial (shown in the search history).
-Evaluate = Callable[[Mapping[str, int]], tuple[Sequence[float], Mapping[str, Any]]]
+Evaluate = Callable[[Mapping[str, Any]], tuple[Sequence[float], Mapping[str, Any]]]
 
 
 @dataclass(frozen=True)
 class Param:
-    """One integer parameter of the search: ``name`` in ``[lo, hi]``."""
+    """One parameter of the search: ``name`` in ``[lo, hi]``, an integer or a float."""
 
     name: str
-    lo: int
-    hi: int
+    lo: float
+    hi: float
+    kind: str = "int"  # "int" | "float"
 
 
 def storage_url(out: Path, storage: str | None) -> str:
@@ -134,7 +135,7 @@ def check_study(
         raise RunError(f"study '{name}' in {url} was started with other arguments: {stored}")
 
 
-def enqueue_once(study: optuna.Study, starts: Sequence[Mapping[str, int]]) -> None:
+def enqueue_once(study: optuna.Study, starts: Sequence[Mapping[str, float]]) -> None:
     """Queue ``starts`` (parameter dicts) as the first trials of a new study; a resumed
     study already holds them (done or waiting), so nothing is queued twice."""
     if study.user_attrs.get("enqueued"):
@@ -161,10 +162,15 @@ def run_trials(
     an equal earlier trial's values or ``evaluate``, tell. ``on_trial(done, budget)``
     after each. An exception in ``evaluate`` marks the trial failed and propagates (a
     Ctrl-C loses only the trial in flight)."""
-    from optuna.distributions import BaseDistribution, IntDistribution
+    from optuna.distributions import BaseDistribution, FloatDistribution, IntDistribution
     from optuna.trial import TrialState
 
-    space: dict[str, BaseDistribution] = {p.name: IntDistribution(p.lo, p.hi) for p in params}
+    space: dict[str, BaseDistribution] = {
+        p.name: IntDistribution(int(p.lo), int(p.hi))
+        if p.kind == "int"
+        else FloatDistribution(p.lo, p.hi)
+        for p in params
+    }
     finished = _finished(study)
     seen = {_key(t.params): t for t in finished}
     done = len(finished)

@@ -82,6 +82,10 @@ KERNEL_GROUPS = {
 }
 
 
+#: The test file parametrised over every registered game (each case goes to its game's group).
+CONFORMANCE = "test_engine_conformance.py"
+
+
 def kernel_group(nodeid: str) -> str:
     """The kernel group of a test id such as ``tests/drako/test_x.py::test_y``. The Paper
     Tales base tests whose id names the Legends variant (check mode, golden games) go with
@@ -90,6 +94,11 @@ def kernel_group(nodeid: str) -> str:
     parts = nodeid.split("::")[0].split("/")
     folder = parts[1] if len(parts) > 2 and parts[0] == "tests" else ""
     group = KERNEL_GROUPS.get(folder, "fairy-tale")
+    if parts[-1] == CONFORMANCE:  # parametrised over every game: "...[drako-brief]"
+        case = nodeid.rpartition("[")[2]
+        if case.startswith("paper-tales"):
+            return "paper-tales-legends" if "legends" in case else "paper-tales"
+        return "drako" if case.startswith("drako") else "fairy-tale"
     if group == "paper-tales" and "legends" in nodeid:
         return "paper-tales-legends"
     return group

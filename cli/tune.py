@@ -1,0 +1,115 @@
+"""``talesim tune``: tune a heuristic policy's weights by play (``simcore.tune``), validated
+on fresh seeds; writes OUT/policies.toml (``--policies-file``).
+
+Exit codes as ``talesim simulate``: 0 done, 2 bad input before anything is written, 130
+interrupted (``--resume`` continues the study in OUT).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli import options
+from cli.errors import EXIT_INTERRUPTED, reported
+from cli.simulate import Backend
+
+
+def tune(
+    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    policy: Annotated[
+        str, typer.Option("--policy", help="The heuristic whose weights are tuned (BASE).")
+    ],
+    players: options.Players,
+    games: Annotated[int, typer.Option("--games", help="Games per candidate.")],
+    budget: Annotated[int, typer.Option("--budget", help="Trials (candidate weights) to try.")],
+    seed: options.Seed,
+    out: Annotated[Path, typer.Option("--out", help="Directory for the search and its page.")],
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            help="Policy of the other seats (default: BASE itself).",
+            show_default=False,
+        ),
+    ] = None,
+    variant: options.Variant = None,
+    cards_file: options.CardsFile = None,
+    validation_games: Annotated[
+        int | None,
+        typer.Option(
+            "--validation-games",
+            help="Games of each validation run on fresh seeds (default: --games).",
+            show_default=False,
+        ),
+    ] = None,
+    threads: Annotated[
+        int | None,
+        typer.Option("--threads", help="numba threads (default: all cores).", show_default=False),
+    ] = None,
+    backend: Annotated[
+        Backend, typer.Option("--backend", help="Where each candidate's chunks run.")
+    ] = Backend.local,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler", help="Dask scheduler address (--backend dask).", show_default=False
+        ),
+    ] = None,
+    storage: Annotated[
+        str | None,
+        typer.Option(
+            "--storage",
+            help="Optuna storage URL shared by several searching machines (default: "
+            "sqlite OUT/study.db).",
+            show_default=False,
+        ),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the search already in --out.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+) -> None:
+    """Tune the weights of heuristic POLICY to maximise its win share against --against."""
+    with reported():
+        from simcore import tune as tuning
+
+        request = tuning.Request(
+            game=game,
+            variant=variant,
+            players=players,
+            base=policy,
+            against=against,
+            n_games=games,
+            budget=budget,
+            seed=seed,
+            out=out,
+            cards_path=cards_file,
+            validation_games=validation_games,
+            threads=threads,
+            backend=backend.value,
+            scheduler=scheduler,
+            storage=storage,
+            resume=resume,
+            progress=not quiet,
+        )
+        try:
+            outcome = tuning.run_tune(
+                request, echo=(lambda m: None) if quiet else (lambda m: typer.echo(m, err=True))
+            )
+        except KeyboardInterrupt:
+            typer.echo(
+                f"interrupted; the finished trials are kept in {out}: continue with the same "
+                "command plus --resume",
+                err=True,
+            )
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+    t, c = outcome.validation.row(0, named=True), outcome.validation.row(1, named=True)
+    typer.echo(
+        f"{outcome.tuned.name}: validated win share {t['ws']:.3f} ({t['ws_lo']:.3f}-"
+        f"{t['ws_hi']:.3f}); default {policy}: {c['ws']:.3f} ({c['ws_lo']:.3f}-{c['ws_hi']:.3f})"
+    )
+    typer.echo(f"policies: {outcome.files['policies']}")
+    typer.echo(f"page: {outcome.files['page']}")

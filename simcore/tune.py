@@ -1,0 +1,249 @@
+"""``talesim tune``: the weights of a heuristic policy tuned by play, with Optuna.
+
+The policy ``BASE`` decides from one float row (its weights; ``simcore.policy_file``). The
+search looks for the row that maximises the win share of one seat playing it against
+``P - 1`` seats of ``--against`` (default: ``BASE`` itself), seats rotated (each game
+gives the candidate another seat), every candidate on the same seeds (paired):
+
+* parameters: every weight of the row, a float in ``[0, max(2 x default, 1)]`` (the
+  heuristics' weights are non-negative);
+* objective: ``-ws`` of the candidate seat (``ws`` = mean ``win`` × players, 1.0 = an
+  average seat), minimised by single-objective TPE (``simcore.search``); the first trial is
+  the default row, so the search starts from the policy as it is;
+* the winner is re-validated on fresh seeds (seed ``S + 1``): the tuned policy against
+  ``--against``, and as a control the default ``BASE`` against ``--against``, each with its
+  95% interval. Those are the figures the page and the output give.
+
+Files: ``OUT/policies.toml`` (the tuned policy, ``BASE-tuned``, loadable with
+``--policies-file``), ``OUT/history.csv``, ``OUT/study.db``, ``OUT/index.html``,
+``OUT/runs/`` (the validation runs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simcore import policy_file, registry, runner, search
+from simcore.batch import RunError
+from simcore.policy_file import NamedPolicy
+
+STUDY_NAME = "tune"
+TRIAL, TUNED, CONTROL = "trial", "validation-tuned", "validation-default"
+
+
+@dataclass(frozen=True)
+class Request:
+    game: str
+    variant: str | None
+    players: int
+    base: str
+    against: str | None
+    n_games: int
+    budget: int
+    seed: int
+    out: Path
+    cards_path: Path | None = None
+    validation_games: int | None = None
+    threads: int | None = None
+    chunk_size: int | None = None
+    backend: str = "local"
+    scheduler: str | None = None
+    storage: str | None = None
+    resume: bool = False
+    progress: bool = True
+
+
+@dataclass
+class Outcome:
+    request: Request
+    tuned: NamedPolicy
+    default: tuple[float, ...]
+    trial: int
+    search_ws: float
+    validation: Any = None  # polars: policy, n, ws, ws_lo, ws_hi (tuned, default)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    files: dict[str, Path] = field(default_factory=dict)
+
+
+def tuned_name(base: str) -> str:
+    return f"{base}-tuned"
+
+
+def default_row(game: registry.Game, base: str) -> tuple[float, ...]:
+    """The built-in weights of ``base`` (``RunError`` for ``random`` or an unknown one)."""
+    if base == "random" or base not in game.policies:
+        heuristics = ", ".join(p for p in game.policies if p != "random")
+        raise RunError(f"--policy must be a heuristic with weights ({heuristics}), got '{base}'")
+    engine = registry.engine(game)
+    weights = engine.default_weights()
+    return tuple(float(w) for w in weights[game.policies.index(base)])
+
+
+def bounds(default: float) -> tuple[float, float]:
+    return 0.0, max(2.0 * default, 1.0)
+
+
+def _share(run_dir: Path, policy: str) -> dict[str, Any]:
+    """The win share of the seats playing ``policy`` in a finished run."""
+    import polars as pl
+
+    from reports import metrics
+    from reports.run import open_run
+
+    run = open_run(run_dir)
+    df = metrics.win_share_by(run.scan("seats"), "policy", run.players)
+    row = df.filter(pl.col("policy").cast(pl.String) == policy).row(0, named=True)
+    return {k: row[k] for k in ("n", "ws", "ws_lo", "ws_hi", "mean_score")}
+
+
+def _check_out(req: Request) -> None:
+    out = Path(req.out)
+    if out.exists() and not out.is_dir():
+        raise RunError(f"--out {out} is a file, not a directory")
+    if out.is_dir() and any(out.iterdir()) and not req.resume:
+        raise RunError(
+            f"{out} is not empty: pass --resume to continue its search, or another --out"
+        )
+    if req.resume and not (out / "request.json").is_file():
+        raise RunError(f"{out} holds no tune search to resume")
+
+
+def _record(req: Request, cards_sha: str) -> dict[str, Any]:
+    return {
+        "game": req.game,
+        "variant": req.variant,
+        "players": req.players,
+        "base": req.base,
+        "against": req.against or req.base,
+        "games": req.n_games,
+        "seed": req.seed,
+        "card_sha256": cards_sha,
+    }
+
+
+def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Outcome:
+    """Run the search of ``req`` (module docstring) under ``req.out``; bad input is a
+    ``RunError``/``GameError``/``CardDataError`` before anything is written."""
+    import polars as pl
+
+    game = registry.get_game(req.game)
+    runner.check_int("games", req.n_games, 1)
+    runner.check_int("budget", req.budget, 1)
+    runner.check_seed(req.seed)
+    if req.validation_games is not None:
+        runner.check_int("validation games", req.validation_games, 1)
+    default = default_row(game, req.base)
+    against = req.against or req.base
+    name = tuned_name(req.base)
+    seats = [name] + [against] * (req.players - 1)
+    out = Path(req.out)
+    runs = out / "runs"
+    # validate the whole request (a stand-in file defines the tuned policy)
+    probe = NamedPolicy(name, req.base, default)
+    _with_policies(req.game, out, probe, lambda path: runner.setup(
+        req.game, variant=req.variant, players=req.players, policies=seats,
+        cards_path=req.cards_path, rotate_seats=True, policies_file=path,
+    ), scratch=True)  # fmt: skip
+    cards_sha = (
+        hashlib.sha256(Path(req.cards_path).read_bytes()).hexdigest() if req.cards_path else ""
+    )
+    record = _record(req, cards_sha)
+    _check_out(req)
+    search.check_study(out, STUDY_NAME, req.storage, req.resume, record)
+    if req.resume and json.loads((out / "request.json").read_text()) != record:
+        raise RunError(f"{out} holds a search with other arguments")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "request.json").write_text(json.dumps(record, indent=1))
+
+    def play(run: str, policy: NamedPolicy, policies: list[str], seed: int, n: int) -> dict:
+        target = runs / run
+        _with_policies(req.game, out, policy, lambda path: runner.simulate(
+            req.game, variant=req.variant, players=req.players, policies=policies,
+            seed=seed, n_games=n, out=target, cards_path=req.cards_path,
+            chunk_size=req.chunk_size, threads=req.threads, overwrite=True,
+            rotate_seats=True, progress=False, backend=req.backend, scheduler=req.scheduler,
+            policies_file=path,
+        ))  # fmt: skip
+        return _share(target, policies[0])
+
+    keys = [f"w{i}" for i in range(len(default))]
+    params = [search.Param(k, *bounds(d), kind="float") for k, d in zip(keys, default, strict=True)]
+    study = search.open_study(out, STUDY_NAME, 1, req.seed, req.storage, req.resume, record)
+    search.enqueue_once(study, [dict(zip(keys, default, strict=True))])
+
+    def evaluate(p: Mapping[str, Any]) -> tuple[list[float], dict[str, Any]]:
+        row = tuple(float(p[k]) for k in keys)
+        share = play(TRIAL, NamedPolicy(name, req.base, row), seats, req.seed, req.n_games)
+        return [-share["ws"]], {"ws": share["ws"], "ws_lo": share["ws_lo"], "ws_hi": share["ws_hi"]}
+
+    echo(f"tuning {req.base}: {len(keys)} weights, {req.n_games} games a trial")
+    done = len(search.finished_trials(study))
+    with search.trial_progress(req.progress, req.budget, done) as update:
+
+        def on_trial(n: int, budget: int) -> None:
+            best = min(search.finished_trials(study), key=lambda t: t.values[0])
+            update(f"best win share {-best.values[0]:.3f}")
+
+        search.run_trials(study, params, evaluate, req.budget, on_trial)
+    shutil.rmtree(runs / TRIAL, ignore_errors=True)
+    trials = search.finished_trials(study)
+    best = min(trials, key=lambda t: (t.values[0], t.number))
+    row = tuple(float(best.params[k]) for k in keys)
+    history = [
+        {"trial": t.number, "ws": -t.values[0], **{k: float(t.params[k]) for k in keys}}
+        for t in trials
+    ]
+    n_val = req.validation_games or req.n_games
+    echo(f"validation: {n_val} fresh games, tuned and default")
+    tuned = play(TUNED, NamedPolicy(name, req.base, row), seats, req.seed + 1, n_val)
+    control_seats = [req.base] + [against] * (req.players - 1)
+    control = play(CONTROL, NamedPolicy(name, req.base, row), control_seats, req.seed + 1, n_val)
+    validation = pl.DataFrame(
+        [{"policy": name, **tuned}, {"policy": req.base, **control}],
+    )
+    note = (
+        f"talesim tune: {len(trials)} trials of {req.n_games} games against {against}; "
+        f"validated win share {tuned['ws']:.3f} ({tuned['ws_lo']:.3f}-{tuned['ws_hi']:.3f}) "
+        f"on {n_val} fresh games (default {req.base}: {control['ws']:.3f})"
+    )
+    policy = NamedPolicy(name, req.base, row, note)
+    (out / "policies.toml").write_text(
+        policy_file.dumps(
+            req.game,
+            [policy],
+            f"{name}: {req.base} with tuned weights (talesim tune). Load it with\n"
+            f"--policies-file {out / 'policies.toml'} --policy {name},...\n"
+            f"default {req.base} weights: {list(default)}",
+        )
+    )
+    outcome = Outcome(req, policy, default, best.number, -best.values[0], validation, history)
+    from reports.tune_page import write_tune_page
+
+    outcome.files = {"policies": out / "policies.toml", "page": write_tune_page(outcome, out)}
+    return outcome
+
+
+def _with_policies(
+    game: str, out: Path, policy: NamedPolicy, call: Callable[[Path], Any], scratch: bool = False
+) -> Any:
+    """``call(path)`` with ``path`` a policies file defining ``policy``: ``OUT/runs/
+    policies.toml``, or one in a temporary directory when ``scratch`` (nothing may be
+    written yet)."""
+    import tempfile
+
+    text = policy_file.dumps(game, [policy])
+    if scratch:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "policies.toml"
+            path.write_text(text)
+            return call(path)
+    path = out / "runs" / "policies.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return call(path)

@@ -1,0 +1,96 @@
+"""One contract for every registered game and variant with a kernel: what the runner, the
+CLI and the reports rely on of an engine (``simcore.registry.Engine``).
+
+For each (game, variant): ``runner.setup`` prepares it; a chunk's tables are exactly the
+game's tables with the dataset's common columns; the tables do not depend on how the games
+are cut into chunks; ``play`` (reference.py, narrated) ends with the scores and winners the
+kernel stored for that game; ``bench`` runs. The per-game folders test the rules; this file
+tests that every engine plugs in the same way. Each case runs in its game's kernel group
+(``tests/conftest.py``), so no kernel is compiled twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+import pytest
+
+from simcore import registry, runner
+
+CASES = [
+    pytest.param(g.name, v.name, id=f"{g.name}-{v.name}")
+    for g in registry.GAMES.values()
+    if g.simulates
+    for v in g.variants
+    if v.kernel
+]
+
+#: Every seats table has these (design.md); every cards table at least the first three.
+SEAT_COLUMNS = ("game_id", "seat", "policy", "score", "rank", "win")
+CARD_COLUMNS = ("game_id", "seat", "card")
+SEED, GAMES = 11, 24
+
+
+def _setup(game: str, variant: str) -> runner.Setup:
+    g = registry.get_game(game)
+    heuristic = next(p for p in g.policies if p != "random")
+    players = min(max(3, g.variant(variant).min_players), g.variant(variant).max_players)
+    policies = [heuristic, "random", heuristic][:players]
+    return runner.setup(
+        game, variant=variant, players=players, policies=policies, rotate_seats=True
+    )
+
+
+def _chunk(s: runner.Setup, first: int, n: int) -> dict[str, Any]:
+    return s.engine.run_chunk(s.prepared, SEED, first, n)
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES)
+def test_engine_conformance(game: str, variant: str) -> None:
+    s = _setup(game, variant)
+    whole = _chunk(s, 0, GAMES)
+    assert set(whole) == set(s.game.tables)
+    runner.check_frames(s.game, runner.Chunk(0, 0, GAMES), whole)
+    seats = whole["seats"]
+    assert tuple(seats.columns[: len(SEAT_COLUMNS)]) == SEAT_COLUMNS
+    assert seats.height == GAMES * s.players
+    assert whole["games"]["game_id"].to_list() == list(range(GAMES))
+    per_game = seats.group_by("game_id").agg(
+        wins=pl.col("win").sum(), winners=(pl.col("rank") == 1).sum(), n=pl.len()
+    )
+    assert per_game["wins"].to_list() == pytest.approx([1.0] * GAMES)
+    assert (per_game["n"] == s.players).all()
+    assert ((seats["win"] > 0) == (seats["rank"] == 1)).all()
+    assert set(seats["policy"].cast(pl.String)) <= set(s.policies)
+    if "cards" in whole:
+        assert tuple(whole["cards"].columns[:3]) == CARD_COLUMNS
+
+    # the same games however the range is cut into chunks
+    cut = [_chunk(s, 0, 7), _chunk(s, 7, GAMES - 7)]
+    for table, frame in whole.items():
+        assert pl.concat([c[table] for c in cut]).equals(frame), table
+
+    # play (reference.py) replays the stored game
+    for g in (0, GAMES - 1):
+        events = s.engine.play(s.prepared, SEED, g)
+        final = events[-1]
+        assert final["event"] == "final"
+        stored = seats.filter(pl.col("game_id") == g).sort("seat")
+        assert final["scores"] == stored["score"].to_list()
+        winners = stored.filter(pl.col("rank") == 1)["seat"].to_list()
+        assert sorted(final["winners"]) == winners
+        assert all(isinstance(s.engine.narrate(e), str) for e in events)
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES)
+def test_engine_bench_runs(game: str, variant: str) -> None:
+    g = registry.get_game(game)
+    heuristic = next(p for p in g.policies if p != "random")
+    players = g.variant(variant).min_players
+    engine = registry.engine(g)
+    out = engine.bench(players, heuristic, 1, 20, 1, variant)
+    assert out["game"] == game
+    assert out["variant"] == variant
+    assert out["numba_games_per_s"] > 0
+    assert out["reference_games_per_s"] > 0
