@@ -14,7 +14,7 @@ from cli.errors import reported
 def bench(
     game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")] = "fairy-tale",
     players: Annotated[int, typer.Option("--players", help="Number of players.")] = 4,
-    policy: Annotated[str, typer.Option("--policy", help="Policy of every seat.")] = "greedy",
+    policy: Annotated[str, typer.Option("--policy", help="Policy spec of every seat.")] = "greedy",
     threads: Annotated[int, typer.Option("--threads", help="numba threads.")] = 2,
     games: Annotated[
         int | None,
@@ -34,7 +34,7 @@ def bench(
         g = registry.get_game(game)
         v = g.check_players(variant, players)
         g.check_kernel(v.name)
-        g.check_policies([policy])
+        policy = g.canonical_policies([policy])[0]
         runner.check_threads(threads)
         games = g.bench_games if games is None else games
         reference_games = g.bench_reference_games if reference_games is None else reference_games

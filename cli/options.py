@@ -29,7 +29,8 @@ Policy = Annotated[
     str,
     typer.Option(
         "--policy",
-        help="Player policy for every seat, or a comma list with one policy per seat.",
+        help="Player policy for every seat, or a comma list with one policy per seat; a "
+        "policy with parameters is NAME:key=value:..., e.g. mc:rollouts=16:top=4.",
     ),
 ]
 Seed = Annotated[int, typer.Option("--seed", help="Run seed, 0 to 2**63-1.")]

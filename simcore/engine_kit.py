@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from simcore import policy_spec
+
 if TYPE_CHECKING:
     import polars as pl
 
@@ -23,23 +25,48 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Prepared:
     """A validated request (what ``prepare`` returns): card data, variant, seats and the
-    compiled tables. A game subclasses it, naming its policies (``POLICY_NAMES``) and adding
-    ``config()`` (the rule options stored in the manifest)."""
+    compiled tables. A game subclasses it, naming its policies (``POLICY_NAMES``; with
+    ``POLICY_PARAMS``, the parameters of those that have some) and adding ``config()`` (the
+    rule options stored in the manifest)."""
 
     POLICY_NAMES: ClassVar[tuple[str, ...]] = ()
+    POLICY_PARAMS: ClassVar[policy_spec.Declared] = {}
 
     cards: Any
     variant: str
     players: int
-    policies: tuple[str, ...]  # one per seat (before rotation)
+    policies: tuple[str, ...]  # one spec per seat (before rotation), canonical
     rotate_seats: bool
     tables: Any  # the game's compiled tables (a NamedTuple of arrays)
     weights: np.ndarray  # float64[len(policies), N_WEIGHTS]
 
     @property
+    def specs(self) -> tuple[policy_spec.Spec, ...]:
+        """The parsed spec of each seat (before rotation)."""
+        return tuple(
+            policy_spec.parse(p, self.POLICY_NAMES, self.POLICY_PARAMS) for p in self.policies
+        )
+
+    @property
     def seat_policy(self) -> np.ndarray:
-        """int32 policy code of each seat (before rotation)."""
-        return np.array([self.POLICY_NAMES.index(p) for p in self.policies], dtype=np.int32)
+        """int32 base policy code of each seat (before rotation)."""
+        return np.array([self.POLICY_NAMES.index(s.name) for s in self.specs], dtype=np.int32)
+
+    @property
+    def slots(self) -> policy_spec.Slots:
+        """The run's distinct specs (slots) and each seat's slot (before rotation)."""
+        return policy_spec.slots(self.specs)
+
+    @property
+    def seat_slot(self) -> np.ndarray:
+        """int32 slot of each seat (before rotation): the index of its spec in
+        ``slots.names``, the categories of the dataset's ``policy`` column."""
+        return np.array(self.slots.seat_slot, dtype=np.int32)
+
+    @property
+    def slot_policy(self) -> np.ndarray:
+        """int32 base policy code of each slot."""
+        return np.array([self.POLICY_NAMES.index(s.name) for s in self.slots.specs], dtype=np.int32)
 
     def weight_rows(self) -> dict[str, list[float]]:
         """The weights as the manifest stores them: policy name -> row."""

@@ -13,6 +13,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
+from simcore import policy_spec
+from simcore.policy_spec import Param, PolicySpecError, Spec
+
 
 class GameError(ValueError):
     """Bad request about a game: unknown game/variant/policy, impossible player count."""
@@ -59,6 +62,9 @@ class Game:
     default_variant: str
     policies: tuple[str, ...]
     tables: tuple[str, ...]  # dataset tables written by simulate
+    #: The parameters of the policies that have some (``simcore.policy_spec``), as
+    #: (policy, its parameters in canonical order) pairs; a policy without is its name.
+    policy_params: tuple[tuple[str, tuple[Param, ...]], ...] = ()
     variant_option: str = "variant"  # CLI flag naming the variant (DRAKO uses --rules)
     simulates: bool = True  # False while a game has data and scoring but no kernel yet
     # `talesim bench` defaults: about ten seconds of greedy play in each engine
@@ -92,12 +98,23 @@ class Game:
             )
         return v
 
-    def check_policies(self, policies: list[str]) -> None:
+    def parse_policy(self, text: str) -> Spec:
+        """The policy spec ``text`` (``NAME[:key=value...]``) of this game; ``GameError``
+        naming the game and what is wrong."""
+        try:
+            return policy_spec.parse(text, self.policies, dict(self.policy_params))
+        except PolicySpecError as exc:
+            raise GameError(f"{self.name}: {exc}") from None
+
+    def canonical_policies(self, policies: Sequence[str]) -> list[str]:
+        """Each seat's spec in canonical form (every parameter written out, in declared
+        order): the string manifests, datasets and reports show."""
+        return [self.parse_policy(p).canonical for p in policies]
+
+    def check_policies(self, policies: Sequence[str]) -> None:
+        """Every spec of ``policies`` is one of this game's policies with valid parameters."""
         for p in policies:
-            if p not in self.policies:
-                raise GameError(
-                    f"unknown policy '{p}' for {self.name} (policies: {', '.join(self.policies)})"
-                )
+            self.parse_policy(p)
 
     def data_dir(self) -> Path:
         return Path(__file__).resolve().parent / "games" / self.package.rsplit(".", 1)[-1]

@@ -184,10 +184,11 @@ def check_threads(threads: int | None) -> int | None:
 
 
 def expand_policies(spec: str | Sequence[str], players: int) -> list[str]:
-    """One policy name per seat: ``"greedy"`` for every seat, or exactly ``players`` names.
+    """One policy spec per seat: ``"greedy"`` for every seat, or exactly ``players`` specs.
 
-    ``spec`` is a comma-separated string (the CLI's ``--policy``) or a sequence of names.
-    Names are checked against the game by ``setup``; here only the count is checked.
+    ``spec`` is a comma-separated string (the CLI's ``--policy``; a seat's spec
+    ``NAME[:key=value...]`` has no comma) or a sequence of specs. Specs are checked and
+    canonicalised against the game by ``setup``; here only the count is checked.
     """
     names = spec.split(",") if isinstance(spec, str) else list(spec)
     names = [str(n).strip() for n in names]
@@ -214,15 +215,16 @@ def setup(
 ) -> Setup:
     """Validate a game request and prepare the engine; nothing is written anywhere.
 
-    Order: game, variant and player count, policies (registry only, no engine import),
-    then the card file and the engine's own checks (``load_cards``, ``prepare``).
+    Order: game, variant and player count, policies (registry only, no engine import:
+    each seat's spec parsed and written in canonical form, ``simcore.policy_spec``), then
+    the card file and the engine's own checks (``load_cards``, ``prepare``, which get the
+    canonical specs).
     Raises ``GameError`` or ``CardDataError``.
     """
     g = registry.get_game(game)
     check_int("players", players, 1)
     v = g.check_players(variant, players)
-    seat_policies = expand_policies(policies, players)
-    g.check_policies(seat_policies)
+    seat_policies = g.canonical_policies(expand_policies(policies, players))
     path = Path(cards_path) if cards_path is not None else None
     if path is not None and not path.exists():
         raise CardDataError(path, "file not found")

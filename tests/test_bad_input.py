@@ -288,6 +288,18 @@ CASES: dict[str, Case] = {
         simulate("--policy", "greedy,random,greedy,random,greedy"),
         ("5 policies given", "4 players"),
     ),
+    "simulate-policy-key-unknown": Case(
+        simulate("--policy", "greedy:top=3"),
+        ("policy greedy has no parameter 'top'", "parameters: none"),
+    ),
+    "simulate-policy-spec-malformed": Case(
+        simulate("--policy", "greedy,greedy:,greedy,greedy"),
+        ("malformed policy spec 'greedy:'", "is not key=value"),
+    ),
+    "simulate-policy-spec-no-name": Case(
+        simulate("--policy", ":rollouts=4"),
+        ("malformed policy spec ':rollouts=4'", "no policy name"),
+    ),
     "simulate-empty-policy-name": Case(
         simulate("--policy", "greedy,,random,greedy"), ("empty policy name",)
     ),

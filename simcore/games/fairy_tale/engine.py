@@ -8,12 +8,12 @@ fixed-size result arrays into polars frames. ``play`` and ``score_state`` use th
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import polars as pl
 
-from simcore import engine_kit
+from simcore import engine_kit, policy_spec
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
@@ -29,6 +29,7 @@ class Prepared(engine_kit.Prepared):
     """A validated request: card set, seats and the compiled tables (``tables.Tables``)."""
 
     POLICY_NAMES = POLICY_NAMES
+    POLICY_PARAMS: ClassVar[policy_spec.Declared] = dict(GAME.policy_params)
     cards: CardSet
     tables: Tables
 
@@ -141,6 +142,14 @@ def run_chunk(
     return frames(prepared, a, first_game)
 
 
+def _slot_of_code(prepared: Prepared) -> np.ndarray:
+    """The slot (index in ``prepared.slots.names``) of each base policy code: one spec per
+    base policy while every policy of the run is a heuristic without parameters."""
+    slot_of = np.full(len(POLICY_NAMES), -1, dtype=np.int64)
+    slot_of[prepared.slot_policy] = np.arange(len(prepared.slots.names))
+    return slot_of
+
+
 def frames(
     prepared: Prepared, a: dict[str, np.ndarray], first_game: int
 ) -> dict[str, pl.DataFrame]:
@@ -168,7 +177,9 @@ def frames(
     seats = pl.DataFrame(
         {
             **engine_kit.seat_keys(game_id, P),
-            "policy": engine_kit.categorical(POLICY_NAMES, a["policy"]),
+            "policy": engine_kit.categorical(
+                prepared.slots.names, _slot_of_code(prepared)[a["policy"]]
+            ),
             "score": score.reshape(-1),
             "rank": engine_kit.ranks(score).reshape(-1),
             "win": win.reshape(-1),
@@ -199,7 +210,10 @@ def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     seat_policy = engine_kit.seat_policies(prepared.seat_policy, prepared.rotate_seats, game_id)
     rules = Rules(prepared.cards, prepared.variant)
     game = play_reference(rules, prepared.weights, seat_policy, seed, game_id, record=True)
-    names = [POLICY_NAMES[p] for p in seat_policy]
+    names = [
+        prepared.policies[s]
+        for s in engine_kit.seat_policies(range(prepared.players), prepared.rotate_seats, game_id)
+    ]
     start = {
         "event": "setup",
         "game": "fairy-tale",
