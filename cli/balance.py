@@ -33,6 +33,7 @@ def balance(
     out: Annotated[Path, typer.Option("--out", help="Directory for the search and its page.")],
     variant: options.Variant = None,
     cards_file: options.CardsFile = None,
+    policies_file: options.PoliciesFile = None,
     fields: Annotated[
         str | None,
         typer.Option(
@@ -93,6 +94,7 @@ def balance(
             seed=seed,
             out=out,
             cards_path=cards_file,
+            policies_file=policies_file,
             fields=fields,
             radius=radius,
             validation_games=validation_games,

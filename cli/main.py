@@ -27,6 +27,7 @@ from cli.play import play
 from cli.report import compare, report
 from cli.score import score
 from cli.simulate import simulate
+from cli.tune import tune
 
 
 class OneLineErrors(TyperGroup):
@@ -72,6 +73,7 @@ app.command("report")(report)
 app.command("compare")(compare)
 app.command("bench")(bench)
 app.command("balance")(balance)
+app.command("tune")(tune)
 
 
 if __name__ == "__main__":

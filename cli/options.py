@@ -42,3 +42,12 @@ RotateSeats = Annotated[
         help="Rotate the policies around the table from game to game.",
     ),
 ]
+PoliciesFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--policies-file",
+        help="TOML file of named policies (a base heuristic and its weights, e.g. from "
+        "`talesim tune`), usable in --policy by name.",
+        show_default=False,
+    ),
+]

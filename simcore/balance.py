@@ -113,6 +113,7 @@ class Request:
     seed: int
     out: Path
     cards_path: Path | None = None
+    policies_file: Path | None = None
     fields: str | None = None
     radius: int = DEFAULT_RADIUS
     validation_games: int | None = None
@@ -313,6 +314,7 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
         policies=req.policy,
         cards_path=req.cards_path,
         rotate_seats=True,
+        policies_file=req.policies_file,
     )  # validates game, variant, players, policies and the card file
     card_file = Path(req.cards_path) if req.cards_path else card_file_of(game)
     fields = parse_fields(req.fields, card_edits.load_fields(fields_file(game)))
@@ -350,6 +352,7 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
                 progress=False,
                 backend=req.backend,
                 scheduler=req.scheduler,
+                policies_file=req.policies_file,
             )
         return shares(target)
 

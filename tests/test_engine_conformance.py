@@ -11,6 +11,7 @@ tests that every engine plugs in the same way. Each case runs in its game's kern
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -94,3 +95,35 @@ def test_engine_bench_runs(game: str, variant: str) -> None:
     assert out["variant"] == variant
     assert out["numba_games_per_s"] > 0
     assert out["reference_games_per_s"] > 0
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES)
+def test_a_named_policy_with_its_base_weights_plays_the_base(
+    game: str, variant: str, tmp_path: Path
+) -> None:
+    """A policies-file policy is its base heuristic with another weight row: given the
+    base's own row it plays the base's games exactly (kernel and reference.py), under its
+    own name in the dataset."""
+    import numpy as np
+
+    from simcore import policy_file
+
+    s = _setup(game, variant)
+    heuristic = s.policies[0]
+    row = tuple(float(w) for w in s.engine.default_weights()[s.game.policies.index(heuristic)])
+    path = tmp_path / "policies.toml"
+    path.write_text(policy_file.dumps(game, [policy_file.NamedPolicy("copy", heuristic, row)]))
+    named = runner.setup(
+        game, variant=variant, players=s.players, policies=["copy", *s.policies[1:]],
+        rotate_seats=True, policies_file=path,
+    )  # fmt: skip
+    assert named.prepared.code_names[-1] == "copy"
+    assert np.array_equal(named.prepared.weights[-1], np.array(row))
+    base, copy = _chunk(s, 0, GAMES), _chunk(named, 0, GAMES)
+    assert copy["seats"]["score"].equals(base["seats"]["score"])
+    assert set(copy["seats"]["policy"].cast(pl.String)) == {"copy", *s.policies[1:]}
+    renamed = copy["seats"]["policy"].cast(pl.String).replace("copy", heuristic)
+    assert renamed.equals(base["seats"]["policy"].cast(pl.String))
+    events = named.engine.play(named.prepared, SEED, 5)
+    assert events[-1]["scores"] == s.engine.play(s.prepared, SEED, 5)[-1]["scores"]
+    assert "copy" in events[0]["policies"]

@@ -145,7 +145,7 @@ def run_chunk(
 def _slot_of_code(prepared: Prepared) -> np.ndarray:
     """The slot (index in ``prepared.slots.names``) of each base policy code: one spec per
     base policy while every policy of the run is a heuristic without parameters."""
-    slot_of = np.full(len(POLICY_NAMES), -1, dtype=np.int64)
+    slot_of = np.full(len(prepared.code_names), -1, dtype=np.int64)
     slot_of[prepared.slot_policy] = np.arange(len(prepared.slots.names))
     return slot_of
 
