@@ -23,6 +23,7 @@ from cli.bench import bench
 from cli.cards import cards
 from cli.errors import EXIT_BAD_INPUT, one_line
 from cli.games import games
+from cli.ladder import ladder
 from cli.play import play
 from cli.report import compare, report
 from cli.score import score
@@ -74,6 +75,7 @@ app.command("compare")(compare)
 app.command("bench")(bench)
 app.command("balance")(balance)
 app.command("tune")(tune)
+app.command("ladder")(ladder)
 
 
 if __name__ == "__main__":

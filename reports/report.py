@@ -29,6 +29,10 @@ BIASES = (
     "is a correlation, not a controlled effect. Copies held together are counted "
     "separately and are not independent. Use `talesim compare` on two runs with the same "
     "seed to measure the effect of a change.",
+    "This table says how the cards do for this run's policies only. Whether a card is "
+    "strong or weak as play gets stronger is `talesim ladder`'s verdict (the same cards "
+    "under several policies, each level with its interval); `talesim balance` proposes "
+    "the smallest card edit that brings every card into a band.",
 )
 
 

@@ -23,15 +23,51 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 
+from reports import metrics
 from reports.metrics import bt_fit
+from reports.run import open_run
 
 #: Bootstrap resamples of the rating intervals.
 BOOTSTRAP = 200
 DEFINITE = ("strong", "weak", "even")
+
+
+def card_shares(run_dir: Path) -> pl.DataFrame:
+    """Every entity's win share when taken in a finished run: ``entity, kind, n, ws,
+    ws_lo, ws_hi`` (kind: ``card``, or ``legend`` for a DRAKO Legend claimed)."""
+    run = open_run(run_dir)
+    cards = metrics.card_table(run.scan("cards"), run.scan("seats"), run.players)
+    out = [
+        cards.select(
+            pl.col("card").alias("entity"),
+            pl.lit("card").alias("kind"),
+            pl.col("n").cast(pl.Int64),
+            "ws",
+            "ws_lo",
+            "ws_hi",
+        )
+    ]
+    if run.has("legends"):
+        legends = metrics.legend_table(
+            run.scan("legends"), run.scan("seats"), run.players, run.n_games
+        )
+        out.append(
+            legends.select(
+                pl.col("legend").alias("entity"),
+                pl.lit("legend").alias("kind"),
+                pl.col("claims").cast(pl.Int64).alias("n"),
+                "ws",
+                "ws_lo",
+                "ws_hi",
+            )
+        )
+    return pl.concat(out)
 
 
 def _strengths(tot: np.ndarray, wins: np.ndarray) -> np.ndarray:
@@ -42,14 +78,15 @@ def _strengths(tot: np.ndarray, wins: np.ndarray) -> np.ndarray:
 
 
 def _pair_matrices(seats: pl.DataFrame, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Per game (``game`` column: a game's id within the tournament), the pairwise counts:
-    ``tot[g, i, j]`` comparisons of policy i with j and ``won[g, i]`` comparisons i won."""
+    """Per resampling unit (``game``: 0..), the pairwise counts of its games (``play``: the
+    game played; seats are compared within one): ``tot[g, i, j]`` comparisons of policy i
+    with j and ``won[g, i]`` comparisons i won."""
     idx = {p: i for i, p in enumerate(names)}
-    s = seats.select("game", pl.col("policy").cast(pl.String), "rank", "seat")
-    pairs = s.join(s, on="game", suffix="_b").filter(
+    s = seats.select("game", "play", pl.col("policy").cast(pl.String), "rank", "seat")
+    pairs = s.join(s.drop("game"), on="play", suffix="_b").filter(
         (pl.col("seat") != pl.col("seat_b")) & (pl.col("policy") != pl.col("policy_b"))
     )
-    games = int(seats["game"].max()) + 1 if seats.height else 0
+    games = int(seats["game"].cast(pl.Int64).max() or 0) + 1 if seats.height else 0  # type: ignore[arg-type]
     k = len(names)
     tot = np.zeros((games, k, k))
     won = np.zeros((games, k))
@@ -64,9 +101,10 @@ def _pair_matrices(seats: pl.DataFrame, names: Sequence[str]) -> tuple[np.ndarra
 
 
 def ratings(seats: pl.DataFrame, names: Sequence[str], seed: int = 0) -> pl.DataFrame:
-    """``policy, rating, rating_lo, rating_hi, games`` (Elo scale, 0 = average; 95%
-    bootstrap interval over games), best first. ``seats`` has one row per (game, seat):
-    ``game`` (0.. a tournament game's index), ``seat``, ``policy``, ``rank``."""
+    """``policy, rating, rating_lo, rating_hi`` (Elo scale, 0 = average; 95% bootstrap
+    interval), best first. ``seats`` has one row per seat of each game played: ``play``
+    (the game), ``game`` (its resampling unit, 0..: e.g. the deal, whose rotations are
+    resampled together), ``seat``, ``policy``, ``rank``."""
     tot, won = _pair_matrices(seats, names)
     n = tot.shape[0]
     point = 400 * np.log10(_strengths(tot.sum(0), won.sum(0)))
@@ -119,11 +157,7 @@ def verdicts(cards: pl.DataFrame, levels: Sequence[str], band: tuple[float, floa
             for lv in levels
         ]
         definite = [(lv, st) for lv, st in zip(levels, status, strict=True) if st in DEFINITE]
-        flips = [
-            f"{a[1]}->{b[1]} at {b[0]}"
-            for a, b in zip(definite, definite[1:], strict=False)
-            if a[1] != b[1]
-        ]
+        flips = [f"{a[1]}->{b[1]} at {b[0]}" for a, b in pairwise(definite) if a[1] != b[1]]
         if len(set(status)) == 1 and status[0] in DEFINITE:
             verdict = status[0]
         elif flips:
@@ -148,7 +182,7 @@ def rank_correlations(cards: pl.DataFrame, levels: Sequence[str]) -> pl.DataFram
     """Spearman correlation of the cards' ``ws`` between each two adjacent ``levels``
     (cards present at both): ``from, to, cards, spearman``."""
     rows = []
-    for a, b in zip(levels, levels[1:], strict=False):
+    for a, b in pairwise(levels):
         joined = (
             cards.filter(pl.col("policy") == a)
             .select("card", pl.col("ws").alias("a"))

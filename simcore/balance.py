@@ -155,43 +155,6 @@ def card_file_of(game: registry.Game) -> Path:
     return game.data_dir() / str(data["card_file"])
 
 
-def shares(run_dir: Path) -> Any:
-    """Every entity's win share when taken in a finished run: ``entity, kind, n, ws,
-    ws_lo, ws_hi`` (kind: ``card``, or ``legend`` for a DRAKO Legend claimed)."""
-    import polars as pl
-
-    from reports import metrics
-    from reports.run import open_run
-
-    run = open_run(run_dir)
-    cards = metrics.card_table(run.scan("cards"), run.scan("seats"), run.players)
-    out = [
-        cards.select(
-            pl.col("card").alias("entity"),
-            pl.lit("card").alias("kind"),
-            pl.col("n").cast(pl.Int64),
-            "ws",
-            "ws_lo",
-            "ws_hi",
-        )
-    ]
-    if run.has("legends"):
-        legends = metrics.legend_table(
-            run.scan("legends"), run.scan("seats"), run.players, run.n_games
-        )
-        out.append(
-            legends.select(
-                pl.col("legend").alias("entity"),
-                pl.lit("legend").alias("kind"),
-                pl.col("claims").cast(pl.Int64).alias("n"),
-                "ws",
-                "ws_lo",
-                "ws_hi",
-            )
-        )
-    return pl.concat(out)
-
-
 def distance(df: Any, band: tuple[float, float]) -> tuple[float, dict[str, float]]:
     """How far the judged entities (``n >= MIN_TAKEN``) lie outside ``band``: an entity is
     out of band when its 95% interval lies wholly outside it, by ``LO - ws_hi`` (too weak)
@@ -300,6 +263,8 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     anything is written."""
     import polars as pl
 
+    from reports.strength import card_shares
+
     game = registry.get_game(req.game)
     runner.check_int("games", req.n_games, 1)
     runner.check_int("budget", req.budget, 1)
@@ -354,7 +319,7 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
                 scheduler=req.scheduler,
                 policies_file=req.policies_file,
             )
-        return shares(target)
+        return card_shares(target)
 
     echo(f"baseline: {req.n_games} games")
     base = play(BASELINE, card_file, req.seed, req.n_games)

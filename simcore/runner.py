@@ -227,7 +227,7 @@ def setup(
     g = registry.get_game(game)
     check_int("players", players, 1)
     v = g.check_players(variant, players)
-    named = _named_policies(g, policies_file)
+    named = named_policies(g, policies_file)
     seat_policies = g.canonical_policies(
         expand_policies(policies, players), [p.name for p in named]
     )
@@ -255,8 +255,9 @@ def _named_record(prepared: Any) -> dict[str, Any] | None:
     return {p.name: {"base": p.base, "weights": list(p.weights)} for p in named}
 
 
-def _named_policies(g: Game, path: Path | str | None) -> tuple[NamedPolicy, ...]:
-    """The policies a ``--policies-file`` defines for game ``g`` (none without a file)."""
+def named_policies(g: Game, path: Path | str | None) -> tuple[NamedPolicy, ...]:
+    """The policies a ``--policies-file`` defines for game ``g`` (none without a file;
+    ``CardDataError`` for a bad file)."""
     if path is None:
         return ()
     from simcore.policy_file import load

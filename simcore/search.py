@@ -206,9 +206,12 @@ def finished_trials(study: optuna.Study) -> list[optuna.trial.FrozenTrial]:
 
 
 @contextmanager
-def trial_progress(enabled: bool, budget: int, done: int) -> Iterator[Callable[[str], None]]:
-    """A rich progress bar over the trials on stderr (off when ``enabled`` is false or
-    stderr is no terminal); yields ``update(description)``, which also advances by one."""
+def trial_progress(
+    enabled: bool, budget: int, done: int, label: str = "trials"
+) -> Iterator[Callable[[str], None]]:
+    """A rich progress bar over the trials (or other steps: ``label``) on stderr (off when
+    ``enabled`` is false or stderr is no terminal); yields ``update(description)``, which
+    also advances by one."""
     import sys
 
     if not enabled or not sys.stderr.isatty():
@@ -218,7 +221,7 @@ def trial_progress(enabled: bool, budget: int, done: int) -> Iterator[Callable[[
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     with Progress(
-        TextColumn("trials"),
+        TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.description}"),
