@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from cli import options
-from cli.errors import EXIT_INTERRUPTED, reported
+from cli.errors import progress_echo, reported, resumable
 from cli.simulate import Backend
 
 
@@ -45,23 +45,15 @@ def ladder(
             show_default=False,
         ),
     ] = None,
-    threads: Annotated[
-        int | None,
-        typer.Option("--threads", help="numba threads (default: all cores).", show_default=False),
-    ] = None,
+    threads: options.Threads = None,
     backend: Annotated[
         Backend, typer.Option("--backend", help="Where the runs' chunks are computed.")
     ] = Backend.local,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler", help="Dask scheduler address (--backend dask).", show_default=False
-        ),
-    ] = None,
+    scheduler: options.Scheduler = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Finish the ladder already in --out.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    quiet: options.Quiet = False,
 ) -> None:
     """Rate POLICIES against each other and say which card verdicts hold as play gets stronger."""
     with reported():
@@ -86,17 +78,8 @@ def ladder(
             resume=resume,
             progress=not quiet,
         )
-        try:
-            outcome = ladders.run_ladder(
-                request, echo=(lambda m: None) if quiet else (lambda m: typer.echo(m, err=True))
-            )
-        except KeyboardInterrupt:
-            typer.echo(
-                f"interrupted; the finished runs are kept in {out}: finish with the same "
-                "command plus --resume",
-                err=True,
-            )
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+        with resumable(out, "runs"):
+            outcome = ladders.run_ladder(request, echo=progress_echo(quiet))
     for row in outcome.ratings.iter_rows(named=True):
         typer.echo(
             f"{row['policy']}: rating {row['rating']:+.0f} ({row['rating_lo']:+.0f} to "

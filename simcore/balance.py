@@ -37,7 +37,6 @@ it), ``OUT/index.html``.
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 import tomllib
@@ -210,19 +209,6 @@ def _describe(edits: Sequence[Edit]) -> str:
     return "; ".join(f"{e.site.entity} {e.site.where} {e.site.value}->{e.new}" for e in edits)
 
 
-def _check_out(req: Request) -> None:
-    out = Path(req.out)
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} is a file, not a directory")
-    busy = out.is_dir() and any(out.iterdir())
-    if busy and not req.resume:
-        raise RunError(
-            f"{out} is not empty: pass --resume to continue its search, or another --out"
-        )
-    if req.resume and not (out / "request.json").is_file():
-        raise RunError(f"{out} holds no balance search to resume")
-
-
 def _search_record(req: Request, card_file: Path) -> dict[str, Any]:
     """What makes two searches the same search (a shared study's machines must agree):
     the request without paths, budget or backend, and the card data's hash."""
@@ -284,15 +270,10 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     card_file = Path(req.cards_path) if req.cards_path else card_file_of(game)
     fields = parse_fields(req.fields, card_edits.load_fields(fields_file(game)))
     _check_bounds(req, fields, card_file)
-    _check_out(req)
     out = Path(req.out)
+    search.check_out(out, req.resume, _request_record(req, card_file), "balance search")
     search.check_study(out, STUDY_NAME, req.storage, req.resume, _search_record(req, card_file))
-    if req.resume:
-        old = json.loads((out / "request.json").read_text())
-        if old != _request_record(req, card_file):
-            raise RunError(f"{out} holds a search with other arguments: {old}")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "request.json").write_text(json.dumps(_request_record(req, card_file), indent=1))
+    search.write_request(out, _request_record(req, card_file))
     runs = out / "runs"
 
     def play(name: str, cards: Path, seed: int, n: int) -> Any:

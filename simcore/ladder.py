@@ -24,14 +24,13 @@ and finishes the others; Ctrl-C stops after the chunk being written.
 from __future__ import annotations
 
 import itertools
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcore import runner
+from simcore import runner, search
 from simcore.batch import RunError
 
 #: Default verdict band (win share when taken).
@@ -158,22 +157,10 @@ def run_ladder(req: Request, echo: Callable[[str], None] = lambda _m: None) -> O
         )  # fmt: skip
     out = Path(req.out)
     record = _record(req, policies)
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} is a file, not a directory")
-    if out.is_dir() and any(out.iterdir()):
-        if not req.resume:
-            raise RunError(
-                f"{out} is not empty: pass --resume to finish its ladder, or another --out"
-            )
-        old = out / "request.json"
-        if not old.is_file() or json.loads(old.read_text()) != record:
-            raise RunError(f"{out} holds another ladder (or none): its request.json differs")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "request.json").write_text(json.dumps(record, indent=1))
+    search.check_out(out, req.resume, record, "ladder")
+    search.write_request(out, record)
 
-    from simcore.search import trial_progress
-
-    with trial_progress(req.progress, len(runs), 0, label="runs") as update:
+    with search.trial_progress(req.progress, len(runs), 0, label="runs") as update:
         for label, target, seats, n in runs:
             done = (target / runner.MANIFEST).is_file() and (
                 runner.read_manifest(target).get("status") == "complete"

@@ -23,7 +23,6 @@ Files: ``OUT/policies.toml`` (the tuned policy, ``BASE-tuned``, loadable with
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -104,18 +103,6 @@ def _share(run_dir: Path, policy: str) -> dict[str, Any]:
     return {k: row[k] for k in ("n", "ws", "ws_lo", "ws_hi", "mean_score")}
 
 
-def _check_out(req: Request) -> None:
-    out = Path(req.out)
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} is a file, not a directory")
-    if out.is_dir() and any(out.iterdir()) and not req.resume:
-        raise RunError(
-            f"{out} is not empty: pass --resume to continue its search, or another --out"
-        )
-    if req.resume and not (out / "request.json").is_file():
-        raise RunError(f"{out} holds no tune search to resume")
-
-
 def _record(req: Request, cards_sha: str) -> dict[str, Any]:
     return {
         "game": req.game,
@@ -156,12 +143,9 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
         hashlib.sha256(Path(req.cards_path).read_bytes()).hexdigest() if req.cards_path else ""
     )
     record = _record(req, cards_sha)
-    _check_out(req)
+    search.check_out(out, req.resume, record, "tune search")
     search.check_study(out, STUDY_NAME, req.storage, req.resume, record)
-    if req.resume and json.loads((out / "request.json").read_text()) != record:
-        raise RunError(f"{out} holds a search with other arguments")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "request.json").write_text(json.dumps(record, indent=1))
+    search.write_request(out, record)
 
     def play(run: str, policy: NamedPolicy, policies: list[str], seed: int, n: int) -> dict:
         target = runs / run

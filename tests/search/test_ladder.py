@@ -107,4 +107,4 @@ def test_resume_reuses_finished_runs(laddered: tuple) -> None:
     assert again.exit_code == 0, again.output
     assert (out / "runs" / "greedy" / "manifest.json").read_text() == before
     other = invoke(*ladder_cmd(out, "random,greedy", "--resume"))
-    assert_error(other, "another ladder")
+    assert_error(other, "other arguments")
