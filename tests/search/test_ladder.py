@@ -108,3 +108,37 @@ def test_resume_reuses_finished_runs(laddered: tuple) -> None:
     assert (out / "runs" / "greedy" / "manifest.json").read_text() == before
     other = invoke(*ladder_cmd(out, "random,greedy", "--resume"))
     assert_error(other, "other arguments")
+
+
+def test_report_of_several_runs_adds_verdicts_across_strength(
+    laddered: tuple, tmp_path: Path
+) -> None:
+    out, _ = laddered
+    runs = [out / "runs" / p for p in ("random", "collector", "greedy")]
+    result = invoke("report", *runs, "--out", tmp_path / "report")
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "report" / "index.html").read_text()
+    assert "Across strength" in page
+    verdicts = pl.read_csv(tmp_path / "report" / "card-verdicts.csv")
+    assert verdicts.height == 43
+    # the same verdicts as the ladder's where the measured order is the order given
+    ladder_verdicts = pl.read_csv(out / "card-verdicts.csv")
+    assert verdicts.select("card", "verdict").equals(ladder_verdicts.select("card", "verdict"))
+
+
+def test_report_refuses_runs_that_differ_in_more_than_policy(
+    laddered: tuple, tmp_path: Path
+) -> None:
+    out, _ = laddered
+    other = tmp_path / "basic"
+    assert invoke(
+        "simulate", "fairy-tale", "--variant", "basic", "--games", "50", "--players", "4",
+        "--seed", "1", "--policy", "greedy", "--out", other, "--quiet",
+    ).exit_code == 0  # fmt: skip
+    assert_error(
+        invoke("report", out / "runs" / "greedy", other, "--out", tmp_path / "r"), "variant"
+    )
+    twice = invoke(
+        "report", out / "runs" / "greedy", out / "runs" / "greedy", "--out", tmp_path / "r"
+    )
+    assert_error(twice, "same policies")
