@@ -322,3 +322,74 @@ def test_five_players_need_the_reshuffle(cards) -> None:
     Rules(no_shuffle, 4)
     with pytest.raises(ValueError, match="reshuffle_discard must be true"):
         Rules(no_shuffle, 5)
+
+
+# --- §2.2 Deployment: card replacement before "your other units" ------------------------------
+
+
+@pytest.mark.parametrize(("necromancer", "shapeshifter"), [(0, 1), (1, 0)])
+def test_other_units_tokens_reach_the_shapeshifters_unit_whatever_the_spots(
+    table, cards, necromancer, shapeshifter
+) -> None:
+    """Legends rulebook restating §2.2: "your other units" = every unit in the kingdom at
+    the end of the phase, those deployed this round included. Necromancer and Shapeshifter
+    deployed the same turn, old Knight on spot 3; the draw pile's top is a Blacksmith (cost
+    0): the Shapeshifter resolves first and becomes the Blacksmith with 1 A, then the
+    Necromancer puts 1 A on each other unit: Blacksmith 1 + 1 = 2, Knight 1, Necromancer 0
+    -- in both spot orders. The reference, then the kernel on the same position."""
+    t = table()
+    g = t.game
+    t.seat(0).gold = 1  # the Necromancer's cost
+    t.put(0, necromancer, "necromancer", fresh=True)
+    t.put(0, shapeshifter, "shapeshifter", fresh=True)
+    t.put(0, 3, "knight")
+    blacksmith = t.take("blacksmith")
+    g.deck.append(blacksmith)  # top = end
+    g.reveal()
+    want: list[tuple[str, int] | None] = [None] * 5
+    want[necromancer] = ("necromancer", 0)
+    want[shapeshifter] = ("blacksmith", 2)
+    want[3] = ("knight", 1)
+    assert t.units(0) == want
+    assert kernel_reveal(cards, necromancer, shapeshifter) == [
+        (u, a) for u, a in (w or (None, 0) for w in want)
+    ]
+
+
+def kernel_reveal(cards, necromancer: int, shapeshifter: int) -> list[tuple[str | None, int]]:
+    """The kernel's ``_reveal`` on the test's position (seat 0 of 3, turn 1): (unit, tokens)
+    per spot, (None, 0) for an empty one."""
+    import numpy as np
+
+    from simcore.games.paper_tales import kernel as k
+    from simcore.games.paper_tales.engine import prepare
+    from simcore.games.paper_tales.evaluate import kernel_tables
+
+    prepared = prepare(cards, "base", 3, ["greedy"] * 3, False)
+    tb = kernel_tables(prepared.tables)
+    deck, ids = tb[4], cards.ids()
+    s = k.new_state(3, deck.shape[0], tb[1].shape[0], tb[0].shape[0])
+    s.pi[:3, k.I_POLICY] = 1
+    k._new_game(tb, s, 3, np.uint64(1), 0)
+
+    def card_of(unit: str) -> int:
+        return int(np.flatnonzero(deck == ids.index(unit))[0])
+
+    placed = {necromancer: "necromancer", shapeshifter: "shapeshifter", 3: "knight"}
+    taken = [card_of(u) for u in placed.values()]
+    top = card_of("blacksmith")
+    rest = [c for c in s.deck[: s.g[k.G_DECK_N]] if c not in taken and c != top]
+    s.deck[: len(rest) + 1] = [*rest, top]
+    s.g[k.G_DECK_N] = len(rest) + 1
+    s.pi[0, k.I_GOLD] = 1
+    for (spot, unit), card in zip(placed.items(), taken, strict=True):
+        k._receive(s, 0, card, deck[card], 1, 1)
+        fresh = int(unit != "knight")
+        s.sp[0, spot] = (card, deck[card], 0, fresh, 1 - fresh, 0)
+    k._reveal(tb, prepared.weights, s, 3, 1)
+    return [
+        (ids[s.sp[0, spot, k.S_UNIT]], int(s.sp[0, spot, k.S_AGE]))
+        if s.sp[0, spot, k.S_CARD] >= 0
+        else (None, 0)
+        for spot in range(5)
+    ]

@@ -1426,18 +1426,33 @@ def _on_deploy(tb, weights, s, p, spot, turn, n_players):
                 break
 
 
+@hot
+def _replaces(ut, ab, u):
+    """``Game.replaces``: unit ``u`` replaces its own card when deployed (Shapeshifter)."""
+    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+        if ab[j, A_ON_DEPLOY] and ab[j, A_KIND] == K_SHAPESHIFT:
+            return True
+    return False
+
+
 @hot_outline
 def _reveal(tb, weights, s, n_players, turn):
-    """``Game.reveal``: pay, on-deploy abilities seat by seat in spot order, every-turn
-    deployment abilities, then the deployment LP and each seat's LP step."""
+    """``Game.reveal``: pay, on-deploy abilities seat by seat (the Shapeshifters first,
+    then the other new units, each in spot order), every-turn deployment abilities, then
+    the deployment LP and each seat's LP step."""
     ut, ab = tb[0], tb[2]
     for p in range(n_players):
         _pay(tb, s, p, turn)
     s.g[G_PENDING_N] = 0
     for p in range(n_players):
-        for spot in range(MAX_SPOTS):
-            if s.sp[p, spot, S_CARD] >= 0 and not s.sp[p, spot, S_RESOLVED]:
-                _on_deploy(tb, weights, s, p, spot, turn, n_players)
+        for replacing in (True, False):  # card replacement (Shapeshifter) first
+            for spot in range(MAX_SPOTS):
+                if (
+                    s.sp[p, spot, S_CARD] >= 0
+                    and not s.sp[p, spot, S_RESOLVED]
+                    and _replaces(ut, ab, s.sp[p, spot, S_UNIT]) == replacing
+                ):
+                    _on_deploy(tb, weights, s, p, spot, turn, n_players)
         for spot in range(MAX_SPOTS):
             if s.sp[p, spot, S_CARD] < 0:
                 continue

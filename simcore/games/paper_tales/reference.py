@@ -19,8 +19,9 @@ Phases as implemented (each a ``Game`` method of the same name)
   deployment    seat by seat, the policy's placement steps then its keep choice (the rest
                 of the hand is discarded); then ``reveal``: every seat pays (``pay``:
                 negative costs first, then spot order; an unpaid unit is discarded), then
-                seat by seat the new units' on-deploy abilities in spot order (``on_deploy``;
-                a Shapeshifter's revealed unit resolves its own at once), then the seat's
+                seat by seat the new units' on-deploy abilities (``on_deploy``): first the
+                Shapeshifters (card replacement, spot order; the revealed unit resolves its
+                own at once), then the other new units in spot order; then the seat's
                 every-turn deployment abilities in spot order (Master Alchemist); at the
                 very end every deployment ``lp`` (Kraken, ``kraken_count_at_end``), then
                 each seat's LP step is settled.
@@ -49,8 +50,9 @@ RNG draw order (all from ``GameRng(seed, game_id)``; nothing else is random)
                   option), then the keep choice (one draw ``below(1 + len(hand))``, option
                   0 = keep nothing; no draw when the hand is empty or ``keep`` = 0).
                5. payment: no random numbers.
-               6. seat 0 first, spots 0..4: each new unit's on-deploy abilities in
-                  ability order: ``add_age`` on ``one`` unit (Time Master) draws
+               6. seat 0 first, its Shapeshifters (spots 0..4) then its other new units
+                  (spots 0..4): each new unit's on-deploy abilities in ability order:
+                  ``add_age`` on ``one`` unit (Time Master) draws
                   ``below(len(units))`` over the seat's units in spot order, itself
                   included (no draw when the amount is 0 or the seat has one unit); a
                   Shapeshifter draws cards (a reshuffle when the pile runs out). Then the
@@ -1538,20 +1540,28 @@ class Game:
 
     def reveal(self) -> None:
         """§2.2 after the face-down placements: every seat pays its new units, then (seat
-        order) their on-deploy abilities resolve in spot order, then the seat's every-turn
-        deployment abilities (Master Alchemist); deployment LP (Kraken) is counted at the
-        very end of the phase (``kraken_count_at_end``)."""
+        order) their on-deploy abilities resolve: first the new units that replace their
+        card (Shapeshifter, spot order; the revealed unit's own at once), then the other
+        new units in spot order, so an ability on "your other units" (Necromancer) sees the
+        revealed unit whatever the spots; then the seat's every-turn deployment abilities
+        (Master Alchemist); deployment LP (Kraken) is counted at the very end of the phase
+        (``kraken_count_at_end``)."""
         for p in range(self.n):
             self.pay(p)
         self.pending_lp = []
         for p in range(self.n):
             pl = self.players[p]
-            for s in range(MAX_SPOTS):
-                sl = pl.spots[s]
-                if sl is not None and not sl.resolved:
-                    self.on_deploy(p, s)
+            for replacing in (True, False):  # card replacement (Shapeshifter) first
+                for s in range(MAX_SPOTS):
+                    sl = pl.spots[s]
+                    if sl is not None and not sl.resolved and self.replaces(sl.card) == replacing:
+                        self.on_deploy(p, s)
             self.every_turn(p)
         self.close_deployment()
+
+    def replaces(self, card: int) -> bool:
+        """The unit replaces its own card when deployed (an on-deploy ``shapeshift``)."""
+        return any(a.on_deploy and a.kind == "shapeshift" for a in self.rules.unit(card).abilities)
 
     def close_deployment(self) -> None:
         """The end of Deployment: every deployment 'lp' collected (Kraken), each seat's
