@@ -202,7 +202,7 @@ def narrate(event: dict[str, Any]) -> str:
             f"          the discard pile becomes the draw pile ({event['cards']} cards, shuffled)"
         )
     if kind == "draft":
-        way = "seat+1" if event["direction"] > 0 else "seat-1"
+        way = "left, to seat+1" if event["direction"] > 0 else "right, to seat-1"
         thrown = f", discards {_names(event['discarded'])}" if event["discarded"] else ""
         return f"{head} drafts {_names(event['cards'])} (passing to {way}){thrown}"
     if kind == "place":

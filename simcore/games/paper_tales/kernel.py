@@ -182,6 +182,7 @@ N_G = 6
 # --- per-seat ints (State.pi) ----------------------------------------------------------------
 I_GOLD, I_LP, I_STEP, I_WARS, I_HAND_N, I_KEPT, I_LOG_N, I_EXTRA = range(8)
 I_POLICY, I_SEEN0, I_SEEN1, I_PACK_N, I_DRAFT_N, I_WINNER = 8, 9, 10, 11, 12, 13
+# I_SEEN0 / I_SEEN1: the frozen strengths of the right (seat-1) and left (seat+1) neighbours
 I_TWIN = 14  # Recruitment: the first seat whose draft values this seat's equal (_draft_twin)
 N_PI = 15
 
@@ -1542,8 +1543,9 @@ def _fight_seat(rules, s, p, n_players, strength):
     ``s.strength`` (2 players: the single war)."""
     if n_players == 2:
         return fight(rules, True, strength, s.strength[1 - p], 0)
-    left = s.strength[(p - 1) % n_players]
-    return fight(rules, False, strength, left, s.strength[(p + 1) % n_players])
+    right = s.strength[(p - 1) % n_players]  # seat p-1: the right neighbour
+    left = s.strength[(p + 1) % n_players]  # seat p+1: the left neighbour
+    return fight(rules, False, strength, right, left)
 
 
 @hot

@@ -6,14 +6,17 @@ same decisions. Cards are physical card ids ``0..N-1`` (``tables.compile_tables(
 order: one id per copy, units in file order); ``Rules.unit_of[card]`` is the unit index.
 
 A game: setup (shuffle, 3 gold each), then ``turns`` x [Recruitment, Deployment, Wars,
-Income, Construction, Aging], then End. Seats act "simultaneously"; the engine resolves
+Income, Construction, Aging], then End. Seats are numbered clockwise: seat p's left
+neighbour is seat p+1, its right neighbour seat p-1 (cyclic); passing left = to seat+1.
+Seats act "simultaneously"; the engine resolves
 them in seat order 0, 1, ... wherever an order could matter (§2.8: the only shared object
 is the draw pile, used by the deal and by the Shapeshifter; a base deck has one
 Shapeshifter, so no two seats ever reveal in the same phase).
 
 Phases as implemented (each a ``Game`` method of the same name)
 ------------------------------------------------------------------------------
-  recruitment   deal, draft steps until the packs are empty (pass to seat + direction:
+  recruitment   deal, draft steps until the packs are empty (pass to seat + direction,
+                +1 = left:
                 ``Rules.direction``), then hand = drafted cards (pick order) + last turn's
                 kept card.
   deployment    seat by seat, the policy's placement steps then its keep choice (the rest
@@ -328,12 +331,14 @@ class Rules:
         return max(o["artifact_cost_floor"], raw)
 
     def direction(self, turn: int) -> int:
-        """+1: pass to seat+1. Turn 1 goes ``first_draft_direction``, then it alternates."""
+        """+1: pass left (to seat+1), -1: right (to seat-1). Turn 1 goes
+        ``first_draft_direction``, then it alternates."""
         first = 1 if self.o["first_draft_direction"] == "next" else -1
         return first if turn % 2 == 1 else -first
 
     def neighbours(self, p: int) -> list[int]:
-        """Seats seat ``p`` fights: both neighbours; 2 players: the opponent once."""
+        """Seats seat ``p`` fights: the right neighbour (p-1), then the left (p+1);
+        2 players: the opponent once."""
         n = self.players
         return [1 - p] if n == 2 else [(p - 1) % n, (p + 1) % n]
 
