@@ -210,6 +210,8 @@ def narrate(event: dict[str, Any]) -> str:
         return f"{head} places {event['unit']} face down on {_spot(event['spot'])}{old}"
     if kind == "move":
         return f"{head} moves {event['unit']} from {_spot(event['spot'])} to {_spot(event['to'])}"
+    if kind == "remove":
+        return f"{head} discards {event['unit']} from {_spot(event['spot'])} to make room"
     if kind == "keep":
         return f"{head} keeps {event['kept'] or 'nothing'}, discards {_names(event['discarded'])}"
     if kind == "place_artifact":

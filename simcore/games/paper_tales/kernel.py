@@ -191,7 +191,7 @@ S_CARD, S_UNIT, S_AGE, S_FRESH, S_RESOLVED, S_MOVED = range(6)
 N_SP = 6
 
 # --- deployment options (State.opt rows) -----------------------------------------------------
-M_STOP, M_PLACE, M_MOVE = 0, 1, 2
+M_STOP, M_PLACE, M_MOVE, M_REMOVE = 0, 1, 2, 3  # M_REMOVE: (spot a, -1)
 
 INVARIANTS = (
     "no violation",
@@ -759,6 +759,16 @@ def _sketch_move(s, p, kind, a, b, tb):
         for i in range(n):
             if s.pc[i, PC_SPOT] == a:
                 s.pc[i, PC_SPOT] = b
+    elif kind == M_REMOVE:  # its row out, the later ones shifted up (spot order kept)
+        gone = n
+        for i in range(n):
+            if s.pc[i, PC_SPOT] == a:
+                gone = i
+        for i in range(gone, n - 1):
+            for c in range(N_PC):
+                s.pc[i, c] = s.pc[i + 1, c]
+        if gone < n:
+            n -= 1
     elif kind == M_PLACE:
         card = s.hand[p, a]
         u = tb[4][card]
@@ -863,9 +873,13 @@ def _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players):
     changes the projection of the other pieces."""
     gold = s.pi[p, I_GOLD]
     n, row, k, full = n0, 0, n0, False
+    u = age = new = 0
     if kind != M_STOP:
         row = 1
-        k, u, age, new, full = _step_piece(tb, s, p, n0, kind, a, b)
+        if kind == M_REMOVE:  # a piece less: valued in full (rare, at most one per old unit)
+            full = True
+        else:
+            k, u, age, new, full = _step_piece(tb, s, p, n0, kind, a, b)
         if full:
             n, gold = _sketch_move(s, p, kind, a, b, tb)
             _full_pass(tb, s, p, n)
@@ -888,7 +902,7 @@ def _commit_step(tb, s, p, n0, others, kind, a, b):
     yet, or the step changes the projection). The rows are no longer in spot order: the
     totals are sums of integers and every row is found by its spot, so the values are
     the same as a new ``_sketch_base``'s (``test_incremental_value``)."""
-    if n0 < 0:
+    if n0 < 0 or kind == M_REMOVE:
         return -1
     k, u, age, new, full = _step_piece(tb, s, p, n0, kind, a, b)
     if full:
@@ -1159,8 +1173,8 @@ def _add_opt(s, n, kind, a, b):
 
 @hot
 def moves(tb, s, p):
-    """``Game.moves``: the legal deployment steps into ``s.opt``, in the documented order;
-    returns their count."""
+    """``Game.moves``: the legal deployment steps into ``s.opt``, in the documented order
+    (STOP, PLACE, MOVE, REMOVE); returns their count."""
     ut, deck = tb[0], tb[4]
     front = _first_empty(tb, s, p, False)
     back = _first_empty(tb, s, p, True)
@@ -1183,23 +1197,28 @@ def moves(tb, s, p):
                 and _spot_open(tb, s, p, spot)
             ):
                 n = _add_opt(s, n, M_PLACE, i, spot)
-    return _add_moves(tb, s, p, n, front, back)
+    n = _add_moves(tb, s, p, n)
+    for spot in range(MAX_SPOTS):
+        if _is_old(tb, s, p, spot):
+            n = _add_opt(s, n, M_REMOVE, spot, -1)
+    return n
 
 
 @hot
-def _add_moves(tb, s, p, n, front, back):
+def _is_old(tb, s, p, spot):
+    """An open spot of seat ``p`` holding a unit in play from an earlier turn."""
+    return s.sp[p, spot, S_CARD] >= 0 and not s.sp[p, spot, S_FRESH] and _spot_open(tb, s, p, spot)
+
+
+@hot
+def _add_moves(tb, s, p, n):
     """``Game.moves``' MOVE options after ``n`` others: each old unit not moved yet this
-    phase, spot order, to the first empty spot (``front`` / ``back``) of the other row."""
+    phase, spot order, to each empty open spot, spot order (either row)."""
     for spot in range(MAX_SPOTS):
-        if (
-            s.sp[p, spot, S_CARD] >= 0
-            and not s.sp[p, spot, S_FRESH]
-            and _spot_open(tb, s, p, spot)
-            and not s.sp[p, spot, S_MOVED]
-        ):
-            target = back if spot < MAX_FRONT else front
-            if target >= 0:
-                n = _add_opt(s, n, M_MOVE, spot, target)
+        if _is_old(tb, s, p, spot) and not s.sp[p, spot, S_MOVED]:
+            for to in range(MAX_SPOTS):
+                if s.sp[p, to, S_CARD] < 0 and _spot_open(tb, s, p, to):
+                    n = _add_opt(s, n, M_MOVE, spot, to)
     return n
 
 
@@ -1229,6 +1248,11 @@ def _apply_move(tb, s, p, kind, a, b):
             s.sp[p, b, c] = s.sp[p, a, c]
             s.sp[p, a, c] = -1
         s.sp[p, b, S_MOVED] = 1
+        return
+    if kind == M_REMOVE:  # ``Game.discard_old``
+        if tb[3][R_DISCARD_IS_DEATH]:
+            death_abilities(tb, s, p, 1 << a)
+        _kill(s, p, a, F_REPLACED)
         return
     card = s.hand[p, a]
     m = s.pi[p, I_HAND_N]
