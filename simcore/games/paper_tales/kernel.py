@@ -538,6 +538,35 @@ def _changed_pass(tb, s, n0, others, k, spot, u, age, new):
 
 
 @hot
+def _removed_pass(tb, s, n0, others, spot):
+    """The first pass of the base sketch without the (old) unit on ``spot`` into
+    ``s.acc[1]``: the base's totals with its row's share taken back, that row ``k``
+    swapped with the last one, so the sketch is ``s.pc[:n0 - 1]`` (its projection is the
+    base's: an old unit projects nothing). Returns ``k``; after: ``_swap_rows(s, k,
+    n0 - 1)`` and ``_restore_row(s, n0, k)``."""
+    ut, ab, ur = tb[0], tb[2], tb[5]
+    acc = s.acc[1]
+    for c in range(N_AC):
+        acc[c] = s.acc[0, c]
+    k = n0 - 1
+    for i in range(n0):
+        if s.pc[ix(i), PC_SPOT] == spot:
+            k = i
+    extra = tb[3][R_TURNS] - s.g[G_TURN] + 1
+    piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, -1)
+    _swap_rows(s, k, n0 - 1)
+    return k
+
+
+@hot
+def _swap_rows(s, i, j):
+    """Rows ``i`` and ``j`` of the sketch's pieces and scratch rows swapped."""
+    for c in range(N_PC):
+        s.pc[ix(i), c], s.pc[ix(j), c] = s.pc[ix(j), c], s.pc[ix(i), c]
+        s.wpc[ix(i), c], s.wpc[ix(j), c] = s.wpc[ix(j), c], s.wpc[ix(i), c]
+
+
+@hot
 def _restore_row(s, n0, k):
     """After ``_changed_pass``: the base sketch's row ``k`` back (a new row needs none)."""
     if k < n0:
@@ -872,14 +901,16 @@ def _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players):
     from the base sketch of ``_sketch_base``; in full (``_sketch_move``) when the step
     changes the projection of the other pieces."""
     gold = s.pi[p, I_GOLD]
+    if kind == M_REMOVE:  # the removed (old, so not pending) unit's share taken back
+        k = _removed_pass(tb, s, n0, others, a)
+        v = _totals_value(tb, weights, s, p, n0 - 1, 1, gold, n_players)
+        _swap_rows(s, k, n0 - 1)
+        _restore_row(s, n0, k)
+        return v
     n, row, k, full = n0, 0, n0, False
-    u = age = new = 0
     if kind != M_STOP:
         row = 1
-        if kind == M_REMOVE:  # a piece less: valued in full (rare, at most one per old unit)
-            full = True
-        else:
-            k, u, age, new, full = _step_piece(tb, s, p, n0, kind, a, b)
+        k, u, age, new, full = _step_piece(tb, s, p, n0, kind, a, b)
         if full:
             n, gold = _sketch_move(s, p, kind, a, b, tb)
             _full_pass(tb, s, p, n)
