@@ -74,7 +74,7 @@ def test_kept_card_joins_the_next_hand(table) -> None:
 
 def test_deployment_options_in_documented_order(table) -> None:
     """STOP; per affordable hand card: first empty Front, first empty Back, each old unit's
-    spot; then moves of old units to the first empty spot of the other row."""
+    spot; then moves of old units to each empty spot (either row); then removals."""
     t = table()
     t.put(0, 0, "knight")
     t.put(0, 3, "farmer")
@@ -85,8 +85,100 @@ def test_deployment_options_in_documented_order(table) -> None:
         STOP,
         Move("place", 0, 1), Move("place", 0, 4), Move("place", 0, 0), Move("place", 0, 3),
         Move("place", 2, 1), Move("place", 2, 4), Move("place", 2, 0), Move("place", 2, 3),
-        Move("move", 0, 4), Move("move", 3, 1),
+        Move("move", 0, 1), Move("move", 0, 4), Move("move", 3, 1), Move("move", 3, 4),
+        Move("remove", 0), Move("remove", 3),
     ]  # fmt: skip
+
+
+def test_a_unit_in_play_moves_to_any_empty_spot_once(table) -> None:
+    """§2.2 "move them freely between spots": an old Knight on spot 0, spots 1, 3, 4 empty:
+    it may go to 4, the Back row's second empty spot; after the move it has no more MOVE
+    options this phase (once a phase) but may still be removed."""
+    t = table()
+    g = t.game
+    t.put(0, 0, "knight")
+    g.extra_open = [g.open_spots(p) for p in range(3)]
+    options = g.moves(0)
+    assert [m for m in options if m.kind == "move"] == [
+        Move("move", 0, 1), Move("move", 0, 3), Move("move", 0, 4),
+    ]  # fmt: skip
+    g.apply_move(0, Move("move", 0, 4))
+    assert t.units(0) == [None, None, None, None, ("knight", 0)]
+    assert g.moves(0) == [STOP, Move("remove", 4)]
+
+
+def test_removing_a_unit_in_deployment_is_not_a_death(table) -> None:
+    """§2.2 "discard them to make room" + §8 [P] (``deploy_discard = "not_death"``): an old
+    Sculptor (1 A) removed without a card taking its spot scores no +3, its token goes with
+    it, the spot is empty, the card is on the discard pile with fate ``replaced``."""
+    t = table()
+    g = t.game
+    sculptor = t.put(0, 3, "sculptor", age=1).card
+    g.extra_open = [g.open_spots(p) for p in range(3)]
+    assert Move("remove", 3) in g.moves(0)
+    g.apply_move(0, Move("remove", 3))
+    assert t.units(0)[3] is None
+    g.reveal()
+    assert t.seat(0).parts["aging"] == 0
+    assert g.discard[-1] == sculptor
+    assert t.seat(0).log[sculptor].fate == "replaced"
+    assert t.event("remove", 0)["unit"] == t.rules.card_id(sculptor)
+
+
+def test_removing_a_unit_under_deploy_discard_death_is_a_death(table) -> None:
+    """``deploy_discard = "death"``: a removed Sculptor scores its +3, as a replaced one."""
+    t = table(deploy_discard="death")
+    t.put(0, 3, "sculptor", age=1)
+    t.game.extra_open = [t.game.open_spots(p) for p in range(3)]
+    t.game.apply_move(0, Move("remove", 3))
+    t.game.reveal()
+    assert t.seat(0).parts["aging"] == 3
+
+
+def test_deployment_options_reach_their_bound(table, cards) -> None:
+    """The most options a step can have: 5 open spots (a level-2 building), 3 old units,
+    2 empty spots, 6 payable hand cards: 1 STOP + 6 x (2 + 3) PLACE + 3 x 2 MOVE +
+    3 REMOVE = 40 <= MAX_DEPLOY_OPTIONS (54); the kernel lists the same 40 options."""
+    from simcore.games.paper_tales.tables import MAX_DEPLOY_OPTIONS
+
+    t = table()
+    g = t.game
+    t.build(0, barracks=2)
+    for spot in (0, 2, 3):
+        t.put(0, spot, "farmer")
+    t.hand(0, "knight", "veteran", "archer", "blacksmith", "cook", "woodcutter")
+    t.seat(0).gold = 9
+    g.extra_open = [g.open_spots(p) for p in range(3)]
+    options = g.moves(0)
+    assert len(options) == 40 <= MAX_DEPLOY_OPTIONS
+    assert [m.kind for m in options].count("remove") == 3
+    assert kernel_moves(cards, g) == [(m.kind, m.a, m.b) for m in options]
+
+
+def kernel_moves(cards, g) -> list[tuple[str, int, int]]:
+    """The kernel's ``moves`` for seat 0 of the reference game ``g`` (its spots, hand, gold
+    and levels copied): (kind, a, b) per option."""
+    import numpy as np
+
+    from simcore.games.paper_tales import kernel as k
+    from simcore.games.paper_tales.engine import prepare
+    from simcore.games.paper_tales.evaluate import kernel_tables
+
+    prepared = prepare(cards, "base", 3, ["greedy"] * 3, False)
+    tb = kernel_tables(prepared.tables)
+    s = k.new_state(3, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
+    k._new_game(tb, s, 3, np.uint64(1), 0)
+    pl = g.players[0]
+    for spot, sl in enumerate(pl.spots):
+        if sl is not None:
+            s.sp[0, spot] = (sl.card, tb[4][sl.card], sl.age, int(sl.fresh), 1, int(sl.moved))
+    s.hand[0, : len(pl.hand)] = pl.hand
+    s.pi[0, k.I_HAND_N] = len(pl.hand)
+    s.pi[0, k.I_GOLD] = pl.gold
+    s.blevel[0, : len(pl.blevel)] = pl.blevel
+    s.pi[0, k.I_EXTRA] = k._opens_extra(tb, s, 0)
+    kinds = {k.M_STOP: "stop", k.M_PLACE: "place", k.M_MOVE: "move", k.M_REMOVE: "remove"}
+    return [(kinds[int(o[0])], int(o[1]), int(o[2])) for o in s.opt[: k.moves(tb, s, 0)]]
 
 
 def test_keep_at_most_one_card(table) -> None:
@@ -322,3 +414,74 @@ def test_five_players_need_the_reshuffle(cards) -> None:
     Rules(no_shuffle, 4)
     with pytest.raises(ValueError, match="reshuffle_discard must be true"):
         Rules(no_shuffle, 5)
+
+
+# --- §2.2 Deployment: card replacement before "your other units" ------------------------------
+
+
+@pytest.mark.parametrize(("necromancer", "shapeshifter"), [(0, 1), (1, 0)])
+def test_other_units_tokens_reach_the_shapeshifters_unit_whatever_the_spots(
+    table, cards, necromancer, shapeshifter
+) -> None:
+    """Legends rulebook restating §2.2: "your other units" = every unit in the kingdom at
+    the end of the phase, those deployed this round included. Necromancer and Shapeshifter
+    deployed the same turn, old Knight on spot 3; the draw pile's top is a Blacksmith (cost
+    0): the Shapeshifter resolves first and becomes the Blacksmith with 1 A, then the
+    Necromancer puts 1 A on each other unit: Blacksmith 1 + 1 = 2, Knight 1, Necromancer 0
+    -- in both spot orders. The reference, then the kernel on the same position."""
+    t = table()
+    g = t.game
+    t.seat(0).gold = 1  # the Necromancer's cost
+    t.put(0, necromancer, "necromancer", fresh=True)
+    t.put(0, shapeshifter, "shapeshifter", fresh=True)
+    t.put(0, 3, "knight")
+    blacksmith = t.take("blacksmith")
+    g.deck.append(blacksmith)  # top = end
+    g.reveal()
+    want: list[tuple[str, int] | None] = [None] * 5
+    want[necromancer] = ("necromancer", 0)
+    want[shapeshifter] = ("blacksmith", 2)
+    want[3] = ("knight", 1)
+    assert t.units(0) == want
+    assert kernel_reveal(cards, necromancer, shapeshifter) == [
+        (u, a) for u, a in (w or (None, 0) for w in want)
+    ]
+
+
+def kernel_reveal(cards, necromancer: int, shapeshifter: int) -> list[tuple[str | None, int]]:
+    """The kernel's ``_reveal`` on the test's position (seat 0 of 3, turn 1): (unit, tokens)
+    per spot, (None, 0) for an empty one."""
+    import numpy as np
+
+    from simcore.games.paper_tales import kernel as k
+    from simcore.games.paper_tales.engine import prepare
+    from simcore.games.paper_tales.evaluate import kernel_tables
+
+    prepared = prepare(cards, "base", 3, ["greedy"] * 3, False)
+    tb = kernel_tables(prepared.tables)
+    deck, ids = tb[4], cards.ids()
+    s = k.new_state(3, deck.shape[0], tb[1].shape[0], tb[0].shape[0])
+    s.pi[:3, k.I_POLICY] = 1
+    k._new_game(tb, s, 3, np.uint64(1), 0)
+
+    def card_of(unit: str) -> int:
+        return int(np.flatnonzero(deck == ids.index(unit))[0])
+
+    placed = {necromancer: "necromancer", shapeshifter: "shapeshifter", 3: "knight"}
+    taken = [card_of(u) for u in placed.values()]
+    top = card_of("blacksmith")
+    rest = [c for c in s.deck[: s.g[k.G_DECK_N]] if c not in taken and c != top]
+    s.deck[: len(rest) + 1] = [*rest, top]
+    s.g[k.G_DECK_N] = len(rest) + 1
+    s.pi[0, k.I_GOLD] = 1
+    for (spot, unit), card in zip(placed.items(), taken, strict=True):
+        k._receive(s, 0, card, deck[card], 1, 1)
+        fresh = int(unit != "knight")
+        s.sp[0, spot] = (card, deck[card], 0, fresh, 1 - fresh, 0)
+    k._reveal(tb, prepared.weights, s, 3, 1)
+    return [
+        (ids[s.sp[0, spot, k.S_UNIT]], int(s.sp[0, spot, k.S_AGE]))
+        if s.sp[0, spot, k.S_CARD] >= 0
+        else (None, 0)
+        for spot in range(5)
+    ]

@@ -173,3 +173,13 @@ def test_the_dataset_tables_are_consistent(cards: CardSet) -> None:
     assert (drafted["len"] == 5).all()
     assert t["buildings"]["level"].is_in([1, 2]).all()
     assert np.all(t["games"]["turns"].to_numpy() == 4)
+
+
+def test_kernel_plays_the_issue_game_of_a_shapeshifter_beside_a_necromancer(
+    cards: CardSet,
+) -> None:
+    """Seed 2, game 21, 4 players (greedy, warlord, builder, greedy): in turn 3 seat 1
+    deploys a Necromancer on spot 0 and a Shapeshifter on spot 4 (card replacement
+    resolves first: its Blacksmith ends the phase with 2 tokens); both engines agree."""
+    got = compare(cards, 4, ["greedy", "warlord", "builder", "greedy"], 2, 21, 1)
+    assert len(got["seats"]) == 4

@@ -82,6 +82,29 @@ def test_placement_offers_only_payable_artifacts(ltable) -> None:
     assert all(m.kind != "place_artifact" for m in t.game.moves(0))
 
 
+def test_removal_keeps_what_is_placed_payable(ltable) -> None:
+    """§2.2 removal (README "Deployment decomposition"), Legends: an old Knight on spot 0,
+    an old Artificer (artifacts cost 1 less) on spot 3, a Dragon Egg placed face down this
+    phase, 0 G. The egg costs max(0, 1 + 1 x 0 paid artifacts - 1) = 0 with the Artificer,
+    1 without it: the Knight may be removed, the Artificer not; with 1 G both may."""
+    t = ltable()
+    t.seat(0).gold = 0
+    t.put(0, 0, "knight")
+    t.put(0, 3, "artificer")
+    t.art(0, "dragon-egg", placed=True)
+    assert [m for m in t.game.moves(0) if m.kind == "remove"] == [Move("remove", 0)]
+    t.seat(0).gold = 1
+    assert [m for m in t.game.moves(0) if m.kind == "remove"] == [
+        Move("remove", 0),
+        Move("remove", 3),
+    ]
+    t.game.apply_move(0, Move("remove", 3))
+    t.reveal()
+    assert t.zone(0) == ["dragon-egg"]
+    assert t.seat(0).gold == 0
+    assert t.units(0)[3] is None
+
+
 # --- §2.3 artifacts never age or leave ------------------------------------------------------
 
 

@@ -221,7 +221,7 @@ def narrate(event: dict[str, Any]) -> str:
             f"          the discard pile becomes the draw pile ({event['cards']} cards, shuffled)"
         )
     if kind == "draft":
-        way = "seat+1" if event["direction"] > 0 else "seat-1"
+        way = "left, to seat+1" if event["direction"] > 0 else "right, to seat-1"
         thrown = f", discards {_names(event['discarded'])}" if event["discarded"] else ""
         return f"{head} drafts {_names(event['cards'])} (passing to {way}){thrown}"
     if kind == "place":
@@ -229,6 +229,8 @@ def narrate(event: dict[str, Any]) -> str:
         return f"{head} places {event['unit']} face down on {_spot(event['spot'])}{old}"
     if kind == "move":
         return f"{head} moves {event['unit']} from {_spot(event['spot'])} to {_spot(event['to'])}"
+    if kind == "remove":
+        return f"{head} discards {event['unit']} from {_spot(event['spot'])} to make room"
     if kind == "keep":
         return f"{head} keeps {event['kept'] or 'nothing'}, discards {_names(event['discarded'])}"
     if kind == "place_artifact":

@@ -182,6 +182,7 @@ N_G = 6
 # --- per-seat ints (State.pi) ----------------------------------------------------------------
 I_GOLD, I_LP, I_STEP, I_WARS, I_HAND_N, I_KEPT, I_LOG_N, I_EXTRA = range(8)
 I_POLICY, I_SEEN0, I_SEEN1, I_PACK_N, I_DRAFT_N, I_WINNER = 8, 9, 10, 11, 12, 13
+# I_SEEN0 / I_SEEN1: the frozen strengths of the right (seat-1) and left (seat+1) neighbours
 I_TWIN = 14  # Recruitment: the first seat whose draft values this seat's equal (_draft_twin)
 N_PI = 15
 
@@ -190,7 +191,7 @@ S_CARD, S_UNIT, S_AGE, S_FRESH, S_RESOLVED, S_MOVED = range(6)
 N_SP = 6
 
 # --- deployment options (State.opt rows) -----------------------------------------------------
-M_STOP, M_PLACE, M_MOVE = 0, 1, 2
+M_STOP, M_PLACE, M_MOVE, M_REMOVE = 0, 1, 2, 3  # M_REMOVE: (spot a, -1)
 
 INVARIANTS = (
     "no violation",
@@ -537,6 +538,35 @@ def _changed_pass(tb, s, n0, others, k, spot, u, age, new):
 
 
 @hot
+def _removed_pass(tb, s, n0, others, spot):
+    """The first pass of the base sketch without the (old) unit on ``spot`` into
+    ``s.acc[1]``: the base's totals with its row's share taken back, that row ``k``
+    swapped with the last one, so the sketch is ``s.pc[:n0 - 1]`` (its projection is the
+    base's: an old unit projects nothing). Returns ``k``; after: ``_swap_rows(s, k,
+    n0 - 1)`` and ``_restore_row(s, n0, k)``."""
+    ut, ab, ur = tb[0], tb[2], tb[5]
+    acc = s.acc[1]
+    for c in range(N_AC):
+        acc[c] = s.acc[0, c]
+    k = n0 - 1
+    for i in range(n0):
+        if s.pc[ix(i), PC_SPOT] == spot:
+            k = i
+    extra = tb[3][R_TURNS] - s.g[G_TURN] + 1
+    piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, -1)
+    _swap_rows(s, k, n0 - 1)
+    return k
+
+
+@hot
+def _swap_rows(s, i, j):
+    """Rows ``i`` and ``j`` of the sketch's pieces and scratch rows swapped."""
+    for c in range(N_PC):
+        s.pc[ix(i), c], s.pc[ix(j), c] = s.pc[ix(j), c], s.pc[ix(i), c]
+        s.wpc[ix(i), c], s.wpc[ix(j), c] = s.wpc[ix(j), c], s.wpc[ix(i), c]
+
+
+@hot
 def _restore_row(s, n0, k):
     """After ``_changed_pass``: the base sketch's row ``k`` back (a new row needs none)."""
     if k < n0:
@@ -758,6 +788,16 @@ def _sketch_move(s, p, kind, a, b, tb):
         for i in range(n):
             if s.pc[i, PC_SPOT] == a:
                 s.pc[i, PC_SPOT] = b
+    elif kind == M_REMOVE:  # its row out, the later ones shifted up (spot order kept)
+        gone = n
+        for i in range(n):
+            if s.pc[i, PC_SPOT] == a:
+                gone = i
+        for i in range(gone, n - 1):
+            for c in range(N_PC):
+                s.pc[i, c] = s.pc[i + 1, c]
+        if gone < n:
+            n -= 1
     elif kind == M_PLACE:
         card = s.hand[p, a]
         u = tb[4][card]
@@ -861,6 +901,12 @@ def _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players):
     from the base sketch of ``_sketch_base``; in full (``_sketch_move``) when the step
     changes the projection of the other pieces."""
     gold = s.pi[p, I_GOLD]
+    if kind == M_REMOVE:  # the removed (old, so not pending) unit's share taken back
+        k = _removed_pass(tb, s, n0, others, a)
+        v = _totals_value(tb, weights, s, p, n0 - 1, 1, gold, n_players)
+        _swap_rows(s, k, n0 - 1)
+        _restore_row(s, n0, k)
+        return v
     n, row, k, full = n0, 0, n0, False
     if kind != M_STOP:
         row = 1
@@ -887,7 +933,7 @@ def _commit_step(tb, s, p, n0, others, kind, a, b):
     yet, or the step changes the projection). The rows are no longer in spot order: the
     totals are sums of integers and every row is found by its spot, so the values are
     the same as a new ``_sketch_base``'s (``test_incremental_value``)."""
-    if n0 < 0:
+    if n0 < 0 or kind == M_REMOVE:
         return -1
     k, u, age, new, full = _step_piece(tb, s, p, n0, kind, a, b)
     if full:
@@ -1158,8 +1204,8 @@ def _add_opt(s, n, kind, a, b):
 
 @hot
 def moves(tb, s, p):
-    """``Game.moves``: the legal deployment steps into ``s.opt``, in the documented order;
-    returns their count."""
+    """``Game.moves``: the legal deployment steps into ``s.opt``, in the documented order
+    (STOP, PLACE, MOVE, REMOVE); returns their count."""
     ut, deck = tb[0], tb[4]
     front = _first_empty(tb, s, p, False)
     back = _first_empty(tb, s, p, True)
@@ -1182,23 +1228,28 @@ def moves(tb, s, p):
                 and _spot_open(tb, s, p, spot)
             ):
                 n = _add_opt(s, n, M_PLACE, i, spot)
-    return _add_moves(tb, s, p, n, front, back)
+    n = _add_moves(tb, s, p, n)
+    for spot in range(MAX_SPOTS):
+        if _is_old(tb, s, p, spot):
+            n = _add_opt(s, n, M_REMOVE, spot, -1)
+    return n
 
 
 @hot
-def _add_moves(tb, s, p, n, front, back):
+def _is_old(tb, s, p, spot):
+    """An open spot of seat ``p`` holding a unit in play from an earlier turn."""
+    return s.sp[p, spot, S_CARD] >= 0 and not s.sp[p, spot, S_FRESH] and _spot_open(tb, s, p, spot)
+
+
+@hot
+def _add_moves(tb, s, p, n):
     """``Game.moves``' MOVE options after ``n`` others: each old unit not moved yet this
-    phase, spot order, to the first empty spot (``front`` / ``back``) of the other row."""
+    phase, spot order, to each empty open spot, spot order (either row)."""
     for spot in range(MAX_SPOTS):
-        if (
-            s.sp[p, spot, S_CARD] >= 0
-            and not s.sp[p, spot, S_FRESH]
-            and _spot_open(tb, s, p, spot)
-            and not s.sp[p, spot, S_MOVED]
-        ):
-            target = back if spot < MAX_FRONT else front
-            if target >= 0:
-                n = _add_opt(s, n, M_MOVE, spot, target)
+        if _is_old(tb, s, p, spot) and not s.sp[p, spot, S_MOVED]:
+            for to in range(MAX_SPOTS):
+                if s.sp[p, to, S_CARD] < 0 and _spot_open(tb, s, p, to):
+                    n = _add_opt(s, n, M_MOVE, spot, to)
     return n
 
 
@@ -1228,6 +1279,11 @@ def _apply_move(tb, s, p, kind, a, b):
             s.sp[p, b, c] = s.sp[p, a, c]
             s.sp[p, a, c] = -1
         s.sp[p, b, S_MOVED] = 1
+        return
+    if kind == M_REMOVE:  # ``Game.discard_old``
+        if tb[3][R_DISCARD_IS_DEATH]:
+            death_abilities(tb, s, p, 1 << a)
+        _kill(s, p, a, F_REPLACED)
         return
     card = s.hand[p, a]
     m = s.pi[p, I_HAND_N]
@@ -1426,18 +1482,33 @@ def _on_deploy(tb, weights, s, p, spot, turn, n_players):
                 break
 
 
+@hot
+def _replaces(ut, ab, u):
+    """``Game.replaces``: unit ``u`` replaces its own card when deployed (Shapeshifter)."""
+    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+        if ab[j, A_ON_DEPLOY] and ab[j, A_KIND] == K_SHAPESHIFT:
+            return True
+    return False
+
+
 @hot_outline
 def _reveal(tb, weights, s, n_players, turn):
-    """``Game.reveal``: pay, on-deploy abilities seat by seat in spot order, every-turn
-    deployment abilities, then the deployment LP and each seat's LP step."""
+    """``Game.reveal``: pay, on-deploy abilities seat by seat (the Shapeshifters first,
+    then the other new units, each in spot order), every-turn deployment abilities, then
+    the deployment LP and each seat's LP step."""
     ut, ab = tb[0], tb[2]
     for p in range(n_players):
         _pay(tb, s, p, turn)
     s.g[G_PENDING_N] = 0
     for p in range(n_players):
-        for spot in range(MAX_SPOTS):
-            if s.sp[p, spot, S_CARD] >= 0 and not s.sp[p, spot, S_RESOLVED]:
-                _on_deploy(tb, weights, s, p, spot, turn, n_players)
+        for replacing in (True, False):  # card replacement (Shapeshifter) first
+            for spot in range(MAX_SPOTS):
+                if (
+                    s.sp[p, spot, S_CARD] >= 0
+                    and not s.sp[p, spot, S_RESOLVED]
+                    and _replaces(ut, ab, s.sp[p, spot, S_UNIT]) == replacing
+                ):
+                    _on_deploy(tb, weights, s, p, spot, turn, n_players)
         for spot in range(MAX_SPOTS):
             if s.sp[p, spot, S_CARD] < 0:
                 continue
@@ -1527,8 +1598,9 @@ def _fight_seat(rules, s, p, n_players, strength):
     ``s.strength`` (2 players: the single war)."""
     if n_players == 2:
         return fight(rules, True, strength, s.strength[1 - p], 0)
-    left = s.strength[(p - 1) % n_players]
-    return fight(rules, False, strength, left, s.strength[(p + 1) % n_players])
+    right = s.strength[(p - 1) % n_players]  # seat p-1: the right neighbour
+    left = s.strength[(p + 1) % n_players]  # seat p+1: the left neighbour
+    return fight(rules, False, strength, right, left)
 
 
 @hot

@@ -103,6 +103,7 @@ from .kernel import (
     LP_RELIC,
     M_MOVE,
     M_PLACE,
+    M_REMOVE,
     M_STOP,
     MAX_HAND,
     MAX_LOGS,
@@ -124,6 +125,7 @@ from .kernel import (
     _dying,
     _fight_seat,
     _first_empty,
+    _is_old,
     _keep,
     _kill,
     _l_base_pass,
@@ -225,7 +227,7 @@ T_LEVELS, T_AGE, T_COUNT, T_PENALTY = (
     int(Tier.PENALTY),
 )
 T_ONE = int(Target.ONE)
-M_PLACE_ARTIFACT = 3  # deployment option: hand card ``a`` face down into the zone
+M_PLACE_ARTIFACT = M_REMOVE + 1  # deployment option: hand card ``a`` face down into the zone
 M_K5 = 1 << K_ART_COST_MODIFIER  # its ``KU_MASK`` / ``KB_MASK`` bit
 NONE = np.int64(-1)  # -1 as a run-time int64: passing a literal compiles a copy (jit.py)
 
@@ -544,7 +546,8 @@ def _log_paid(s, ls, p, card, turn, cost, row, how):
 @hot
 def l_moves(tb, lx, s, ls, p):
     """``Game.moves`` (Legends): STOP, each hand card's PLACE options when everything placed
-    stays payable with it (``places_legends``), then the MOVE options; their count. The
+    stays payable with it (``places_legends``), then the MOVE options, then the REMOVE
+    options (an old unit whose leaving keeps everything placed payable); their count. The
     gold each hand card's payment takes goes to ``ls.hpaid`` (``deploy_l`` reads it)."""
     ut, deck = tb[0], tb[4]
     U = ut.shape[0]
@@ -572,12 +575,17 @@ def l_moves(tb, lx, s, ls, p):
                 and _replace_ok(tb, lx, s, ls, p, card, spot, ok)
             ):
                 n = _add_opt(s, n, M_PLACE, i, spot)
-    return _add_moves(tb, s, p, n, front, back)
+    n = _add_moves(tb, s, p, n)
+    for spot in range(MAX_SPOTS):
+        if _is_old(tb, s, p, spot) and _replace_ok(tb, lx, s, ls, p, NONE, spot, True):
+            n = _add_opt(s, n, M_REMOVE, spot, -1)
+    return n
 
 
 @hot
 def _replace_ok(tb, lx, s, ls, p, card, spot, ok):
-    """``_pay_order(card, spot)[0]`` given ``ok`` = ``_pay_order(card, -1)[0]``: replacing
+    """``_pay_order(card, spot)[0]`` given ``ok`` = ``_pay_order(card, -1)[0]`` (``card``
+    ``NONE``: a removal; what is placed is payable, so ``ok`` = True): replacing or removing
     an old unit changes the payment only through its ``artifact_cost_modifier`` (old units
     are not paid again), so without one the answer is ``ok``."""
     if not _has_k5(tb[0], tb[2], s.sp[p, spot, S_UNIT]):
@@ -596,6 +604,11 @@ def _l_apply_move(tb, lx, s, ls, p, kind, a, b):
             s.hand[p, i] = s.hand[p, i + 1]
         s.pi[p, I_HAND_N] = m - 1
         _zone_add(tb, ls, p, card, 0, -1)
+        return
+    if kind == M_REMOVE:
+        if tb[3][R_DISCARD_IS_DEATH]:
+            _l_death_abilities(tb, lx, s, ls, p, 1 << a)
+        _kill(s, p, a, F_REPLACED)
         return
     if kind == M_PLACE and s.sp[p, b, S_CARD] >= 0 and tb[3][R_DISCARD_IS_DEATH]:
         _l_death_abilities(tb, lx, s, ls, p, 1 << b)
@@ -1061,6 +1074,10 @@ def deploy_l(tb, lx, weights, s, ls, p, n_opt, n_players):
     n0, na0 = _l_base_pass(tb, lx, weights, s, ls, p, n_players)
     for i in range(n_opt):
         kind, a, b = s.opt[i, 0], s.opt[i, 1], s.opt[i, 2]
+        if kind == M_REMOVE:
+            v = _remove_value(tb, lx, weights, s, ls, p, n0, na0, a, n_players)
+            best, chosen = first_best(i, v, best, chosen)
+            continue
         na = na0
         k = -1  # the row the step changes (n0: a new one)
         u = age = new = 0
@@ -1105,6 +1122,31 @@ def deploy_l(tb, lx, weights, s, ls, p, n_opt, n_players):
         _restore_lrow(s, ls, p, n0, k)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
+
+
+@hot
+def _remove_value(tb, lx, weights, s, ls, p, n0, na, spot, n_players):
+    """``deploy_l``'s value of REMOVE ``spot``: the base sketch without that unit's row
+    (swapped with the last row, the sketch valued in full on ``n0 - 1`` rows, swapped
+    back), with the gold left after paying what is placed without it."""
+    k = n0 - 1
+    for r in range(n0):
+        if s.pc[r, PC_SPOT] == spot:
+            k = r
+    _swap_lrows(s, ls, k, n0 - 1)
+    replace = np.int64(spot) if _has_k5(tb[0], tb[2], s.sp[p, spot, S_UNIT]) else NONE
+    paid = _pay_order(tb, lx, s, ls, p, NONE, replace, False, NONE)[1]
+    v = _lv(tb, lx, weights, s, ls, p, n0 - 1, na, s.pi[p, I_GOLD] - paid, 0, n_players, LV_FULL)
+    _swap_lrows(s, ls, k, n0 - 1)
+    return v
+
+
+@hot
+def _swap_lrows(s, ls, i, j):
+    """Rows ``i`` and ``j`` of the sketch's pieces and their tiers done swapped."""
+    for c in range(N_PC):
+        s.pc[i, c], s.pc[j, c] = s.pc[j, c], s.pc[i, c]
+    ls.pdone[i], ls.pdone[j] = ls.pdone[j], ls.pdone[i]
 
 
 @hot

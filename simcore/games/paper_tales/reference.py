@@ -6,21 +6,25 @@ same decisions. Cards are physical card ids ``0..N-1`` (``tables.compile_tables(
 order: one id per copy, units in file order); ``Rules.unit_of[card]`` is the unit index.
 
 A game: setup (shuffle, 3 gold each), then ``turns`` x [Recruitment, Deployment, Wars,
-Income, Construction, Aging], then End. Seats act "simultaneously"; the engine resolves
+Income, Construction, Aging], then End. Seats are numbered clockwise: seat p's left
+neighbour is seat p+1, its right neighbour seat p-1 (cyclic); passing left = to seat+1.
+Seats act "simultaneously"; the engine resolves
 them in seat order 0, 1, ... wherever an order could matter (§2.8: the only shared object
 is the draw pile, used by the deal and by the Shapeshifter; a base deck has one
 Shapeshifter, so no two seats ever reveal in the same phase).
 
 Phases as implemented (each a ``Game`` method of the same name)
 ------------------------------------------------------------------------------
-  recruitment   deal, draft steps until the packs are empty (pass to seat + direction:
+  recruitment   deal, draft steps until the packs are empty (pass to seat + direction,
+                +1 = left:
                 ``Rules.direction``), then hand = drafted cards (pick order) + last turn's
                 kept card.
   deployment    seat by seat, the policy's placement steps then its keep choice (the rest
                 of the hand is discarded); then ``reveal``: every seat pays (``pay``:
                 negative costs first, then spot order; an unpaid unit is discarded), then
-                seat by seat the new units' on-deploy abilities in spot order (``on_deploy``;
-                a Shapeshifter's revealed unit resolves its own at once), then the seat's
+                seat by seat the new units' on-deploy abilities (``on_deploy``): first the
+                Shapeshifters (card replacement, spot order; the revealed unit resolves its
+                own at once), then the other new units in spot order; then the seat's
                 every-turn deployment abilities in spot order (Master Alchemist); at the
                 very end every deployment ``lp`` (Kraken, ``kraken_count_at_end``), then
                 each seat's LP step is settled.
@@ -49,8 +53,9 @@ RNG draw order (all from ``GameRng(seed, game_id)``; nothing else is random)
                   option), then the keep choice (one draw ``below(1 + len(hand))``, option
                   0 = keep nothing; no draw when the hand is empty or ``keep`` = 0).
                5. payment: no random numbers.
-               6. seat 0 first, spots 0..4: each new unit's on-deploy abilities in
-                  ability order: ``add_age`` on ``one`` unit (Time Master) draws
+               6. seat 0 first, its Shapeshifters (spots 0..4) then its other new units
+                  (spots 0..4): each new unit's on-deploy abilities in ability order:
+                  ``add_age`` on ``one`` unit (Time Master) draws
                   ``below(len(units))`` over the seat's units in spot order, itself
                   included (no draw when the amount is 0 or the seat has one unit); a
                   Shapeshifter draws cards (a reshuffle when the pile runs out). Then the
@@ -66,10 +71,11 @@ A decision with a single option is forced: no random number is drawn. ``greedy``
 documented_ones``; ``play_reference(..., trace=True)`` logs every decision.)
 
 Discard pile order (it matters for reshuffles): cards are appended when the code discards
-them: 2-player draft discards (step by step, seat order); in Deployment, a replaced unit at
-its PLACE step, then the seat's unkept hand cards in hand order (seat by seat), then
-unpaid units (seat order, payment order), then a Shapeshifter and the cards it reveals
-and rejects (in reveal order); in Aging, dead units (seat order, spot order).
+them: 2-player draft discards (step by step, seat order); in Deployment, a replaced or
+removed unit at its PLACE / REMOVE step, then the seat's unkept hand cards in hand order
+(seat by seat), then unpaid units (seat order, payment order), then a Shapeshifter and
+the cards it reveals and rejects (in reveal order); in Aging, dead units (seat order, spot
+order).
 
 Decisions and their option order (the tie order: the first best option wins)
 ------------------------------------------------------------------------------
@@ -87,14 +93,23 @@ Decisions and their option order (the tie order: the first best option wins)
                       Back spot, then PLACE h on each spot 0..4 holding an *old* unit
                       (in play from an earlier turn: it is discarded, ``deploy_discard``)
                     then for each old unit not moved yet this phase, in spot order:
-                      MOVE it to the first empty spot of the other row
+                      MOVE it to each empty open spot, spots 0..4 (either row)
+                    then for each old unit, in spot order:
+                      REMOVE it (discarded without a card taking its spot; as a replaced
+                      unit: ``deploy_discard``, fate ``replaced``; Legends: only if
+                      everything placed stays payable without it)
                   Front spots in order: 0, 1, then the extra spot 2 when the seat owns a
                   building showing an ``extra_front_spot`` face at the start of the phase
                   (a Golem's upgrade opens it next turn); Back: 3, 4. Units placed this
-                  phase are never moved or replaced; an old unit moves at most once per
-                  phase. So a seat takes at most 6 + 5 steps besides STOP
-                  (``MAX_DEPLOY_STEPS``), and a step has at most 1 + 6 x (2 + 5) + 5 = 48
-                  options (``MAX_DEPLOY_OPTIONS``).
+                  phase are never moved, replaced or removed; an old unit moves at most
+                  once per phase. A placement goes to the first empty spot of a row only:
+                  within a row the spots differ only in the order the reveal resolves
+                  them (payment, on-deploy abilities, Healers: spot order), which the
+                  policies do not value; a MOVE may still reorder a row. So a seat takes
+                  at most 6 places + 5 moves + 5 removals = 16 steps besides STOP
+                  (``MAX_DEPLOY_STEPS``); with o old units and e empty spots (o + e <= 5)
+                  a step has at most 1 + 6 x (2 + o) + o x e + o options: 40 (o = 3,
+                  e = 2), bounded by 1 + 6 x (2 + 5) + 6 + 5 = 54 (``MAX_DEPLOY_OPTIONS``).
   keep            0 = nothing, then the cards left in hand, in hand order.
   age target      the seat's units in spot order (Time Master: itself included).
   heal            0 = nobody, then the seat's dying units carrying exactly ``age`` tokens
@@ -108,7 +123,7 @@ the kingdom it leaves (``Brain.features``), against the neighbours' strengths fr
 start of the phase (``Game.seen``). A card's draft value (``Brain.card_value``) depends
 only on (seat, unit) within a Recruitment phase (the kingdom and gold do not change), so it
 is computed once per (seat, unit) and phase (``Brain.draft_value``). With 4 greedy seats a
-game makes about 1,270 evaluations (draft ~400, deployment ~700, keep ~90, construction
+game makes about 1,420 evaluations (draft ~400, deployment ~850, keep ~90, construction
 ~70, age targets ~10).
 
 Legends variant (``deployment_order = "tiers"``; LEGENDS.md is the spec)
@@ -326,12 +341,14 @@ class Rules:
         return max(o["artifact_cost_floor"], raw)
 
     def direction(self, turn: int) -> int:
-        """+1: pass to seat+1. Turn 1 goes ``first_draft_direction``, then it alternates."""
+        """+1: pass left (to seat+1), -1: right (to seat-1). Turn 1 goes
+        ``first_draft_direction``, then it alternates."""
         first = 1 if self.o["first_draft_direction"] == "next" else -1
         return first if turn % 2 == 1 else -first
 
     def neighbours(self, p: int) -> list[int]:
-        """Seats seat ``p`` fights: both neighbours; 2 players: the opponent once."""
+        """Seats seat ``p`` fights: the right neighbour (p-1), then the left (p+1);
+        2 players: the opponent once."""
         n = self.players
         return [1 - p] if n == 2 else [(p - 1) % n, (p + 1) % n]
 
@@ -789,7 +806,8 @@ class CardLog:
     row: str = ""  # row it was deployed in ("front"/"back")
     turns_survived: int = 0  # Aging phases it lived through in play
     died_in_aging: bool = False
-    fate: str = "hand"  # not_deployed | kept | unpaid | replaced | shapeshifted | died | in_play
+    fate: str = "hand"  # not_deployed | kept | unpaid | replaced (left in Deployment: a card
+    # placed on it, or removed) | shapeshifted | died | in_play
     #                     Legends: in_zone (an artifact's end fate)
     kind: str = "unit"  # Legends: unit | artifact
     deploy_cost: int | None = None  # Legends: gold paid to deploy it (None: never deployed)
@@ -843,9 +861,10 @@ class Player:
 
 @dataclass(frozen=True)
 class Move:
-    """A deployment step: STOP, PLACE hand card ``a`` on spot ``b``, MOVE spot ``a`` -> ``b``."""
+    """A deployment step: STOP, PLACE hand card ``a`` on spot ``b``, MOVE spot ``a`` -> ``b``,
+    REMOVE the old unit on spot ``a`` (discarded), Legends PLACE_ARTIFACT hand card ``a``."""
 
-    kind: str  # "stop" | "place" | "move" | Legends: "place_artifact" (b = -1)
+    kind: str  # "stop" | "place" | "move" | "remove" (spot a, b = -1) | "place_artifact"
     a: int = -1
     b: int = -1
 
@@ -1462,7 +1481,9 @@ class Game:
         pl = self.players[p]
         front, back = self.extra_open[p]
         first_empty = [next((s for s in row if pl.spots[s] is None), -1) for row in (front, back)]
-        old = [s for s in sorted(front + back) if (sl := pl.spots[s]) is not None and not sl.fresh]
+        open_spots = sorted(front + back)
+        old = [s for s in open_spots if (sl := pl.spots[s]) is not None and not sl.fresh]
+        empty = [s for s in open_spots if pl.spots[s] is None]
         out = [STOP]
         for i, card in enumerate(pl.hand):
             if self.rules.tiers:
@@ -1473,12 +1494,11 @@ class Game:
             out += [Move("place", i, s) for s in first_empty if s >= 0]
             out += [Move("place", i, s) for s in old]
         for s in old:
-            sl = self.slot(p, s)
-            if sl.moved:
-                continue
-            target = first_empty[1] if s < MAX_FRONT else first_empty[0]
-            if target >= 0:
-                out.append(Move("move", s, target))
+            if not self.slot(p, s).moved:
+                out += [Move("move", s, t) for t in empty]
+        for s in old:
+            if not self.rules.tiers or self.paid_total(p, None, s) is not None:
+                out.append(Move("remove", s))
         return out
 
     def after_move(self, p: int, m: Move) -> Sketch:
@@ -1492,6 +1512,9 @@ class Game:
             for pc in sk.pieces:
                 if pc.spot == m.a:
                     pc.spot = m.b
+            return sk
+        if m.kind == "remove":
+            sk.pieces = [pc for pc in sk.pieces if pc.spot != m.a]
             return sk
         card = self.players[p].hand[m.a]
         sk.pieces = [pc for pc in sk.pieces if pc.spot != m.b]
@@ -1509,6 +1532,10 @@ class Game:
             pl.spots[m.b], pl.spots[m.a] = sl, None
             self.emit("move", seat=p, unit=self.uid(sl.card), spot=m.a, to=m.b)
             return
+        if m.kind == "remove":
+            self.emit("remove", seat=p, unit=self.uid(self.slot(p, m.a).card), spot=m.a)
+            self.discard_old(p, m.a)
+            return
         card = pl.hand.pop(m.a)
         if m.kind == "place_artifact":
             pl.zone.append(ZoneCard(card, self.rules.artifact_of(card), fresh=True, paid=False))
@@ -1518,11 +1545,17 @@ class Game:
         replaced = None
         if old is not None:
             replaced = self.uid(old.card)
-            if self.rules.o["deploy_discard"] == "death":
-                self.death_abilities(p, [m.b])
-            self.kill(p, m.b, "replaced")
+            self.discard_old(p, m.b)
         pl.spots[m.b] = Slot(card, fresh=True, resolved=False)
         self.emit("place", seat=p, unit=self.uid(card), spot=m.b, replaced=replaced)
+
+    def discard_old(self, p: int, s: int) -> None:
+        """An old unit leaves play in Deployment (replaced by a placed card, or removed):
+        ``deploy_discard`` = not_death: no death ability, its tokens go with it (fate
+        ``replaced``); = death: its death abilities score first."""
+        if self.rules.o["deploy_discard"] == "death":
+            self.death_abilities(p, [s])
+        self.kill(p, s, "replaced")
 
     def deployment(self) -> None:
         self.phase = "deployment"
@@ -1538,20 +1571,28 @@ class Game:
 
     def reveal(self) -> None:
         """§2.2 after the face-down placements: every seat pays its new units, then (seat
-        order) their on-deploy abilities resolve in spot order, then the seat's every-turn
-        deployment abilities (Master Alchemist); deployment LP (Kraken) is counted at the
-        very end of the phase (``kraken_count_at_end``)."""
+        order) their on-deploy abilities resolve: first the new units that replace their
+        card (Shapeshifter, spot order; the revealed unit's own at once), then the other
+        new units in spot order, so an ability on "your other units" (Necromancer) sees the
+        revealed unit whatever the spots; then the seat's every-turn deployment abilities
+        (Master Alchemist); deployment LP (Kraken) is counted at the very end of the phase
+        (``kraken_count_at_end``)."""
         for p in range(self.n):
             self.pay(p)
         self.pending_lp = []
         for p in range(self.n):
             pl = self.players[p]
-            for s in range(MAX_SPOTS):
-                sl = pl.spots[s]
-                if sl is not None and not sl.resolved:
-                    self.on_deploy(p, s)
+            for replacing in (True, False):  # card replacement (Shapeshifter) first
+                for s in range(MAX_SPOTS):
+                    sl = pl.spots[s]
+                    if sl is not None and not sl.resolved and self.replaces(sl.card) == replacing:
+                        self.on_deploy(p, s)
             self.every_turn(p)
         self.close_deployment()
+
+    def replaces(self, card: int) -> bool:
+        """The unit replaces its own card when deployed (an on-deploy ``shapeshift``)."""
+        return any(a.on_deploy and a.kind == "shapeshift" for a in self.rules.unit(card).abilities)
 
     def close_deployment(self) -> None:
         """The end of Deployment: every deployment 'lp' collected (Kraken), each seat's
@@ -1866,6 +1907,8 @@ class Game:
             for pc in sk.pieces:
                 if pc.spot == m.a:
                     pc.spot = m.b
+        elif m.kind == "remove":
+            sk.pieces = [pc for pc in sk.pieces if pc.spot != m.a]
         elif m.kind == "place":
             extra = pl.hand[m.a]
             sk.pieces = [pc for pc in sk.pieces if pc.spot != m.b]
@@ -1874,8 +1917,10 @@ class Game:
         elif m.kind == "place_artifact":
             extra = pl.hand[m.a]
             sk.arts.append(Art(self.rules.artifact_of(extra), pending=True, fresh=True))
-        # a replaced old unit leaves before payment: its discount goes with it
+        # a replaced or removed old unit leaves before payment: its discount goes with it
         replace = m.b if m.kind == "place" and pl.spots[m.b] is not None else -1
+        if m.kind == "remove":
+            replace = m.a
         paid = self.paid_total(p, extra, replace)
         assert paid is not None
         sk.gold -= paid

@@ -79,9 +79,12 @@ ix = np.uint64
 MAX_DECK = 200
 # Decision spaces of the turn engine (reference.py, "Decisions and their option order"):
 # a deployment step is STOP, or PLACE one of <= 6 hand cards on the first empty spot of
-# either row or on one of <= 5 old units, or MOVE one of <= 5 old units.
-MAX_DEPLOY_OPTIONS = 1 + MAX_HAND * (2 + MAX_SPOTS) + MAX_SPOTS  # 48
-MAX_DEPLOY_STEPS = MAX_HAND + MAX_SPOTS  # 11 placements/moves before STOP
+# either row or on one of <= 5 old units, or MOVE an old unit to an empty spot (old x
+# empty <= 2 x 3 on 5 spots), or REMOVE one of <= 5 old units.
+MAX_DEPLOY_OPTIONS = (
+    1 + MAX_HAND * (2 + MAX_SPOTS) + (MAX_SPOTS // 2) * (MAX_SPOTS - MAX_SPOTS // 2) + MAX_SPOTS
+)  # 54 (the most a position reaches: 40)
+MAX_DEPLOY_STEPS = MAX_HAND + 2 * MAX_SPOTS  # 16 placements/moves/removals before STOP
 MAX_BUILD_OPTIONS = 1 + 2 * MAX_BUILDINGS  # nothing, or per building: L1 / direct L2, or upgrade
 # Legends decision bounds (LEGENDS.md §G; the base ones above are unchanged): a game's
 # building set is 5 base + the pair + Port and Abbey when on.
@@ -420,7 +423,7 @@ R_BASE_INCOME = 8
 R_LAND_COST = 9
 R_SCORE_FLOOR = 10
 R_RESHUFFLE = 11
-R_FIRST_DIRECTION = 12  # +1: turn 1 passes to seat+1; -1: to seat-1
+R_FIRST_DIRECTION = 12  # +1: turn 1 passes left (to seat+1); -1: right (to seat-1)
 R_DIRECT_L2_SUM = 13  # 1: direct level 2 needs L1 + L2 lists added; 0: the maximum
 R_LAND_ON_UPGRADE = 14
 R_DISCARD_IS_DEATH = 15
