@@ -4,7 +4,7 @@ card-data or random-stream change):
     .venv/bin/python tests/paper_tales/make_golden.py
 
 One base file per player count (2-5) and two Legends files (``--variant legends``: the
-expansion, replayed by ``tests/paper_tales_legends/test_legends_golden.py``), each pinning
+expansion; ``tests/paper_tales/test_golden.py`` replays all of them), each pinning
 one complete reference game: its
 ``final_state`` (scores, breakdowns, card and building records, final kingdoms, winners)
 and its narrated events, so that any change shows up as a diff to review. The numba
