@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from cli import options
-from cli.errors import EXIT_INTERRUPTED, reported
+from cli.errors import progress_echo, reported, resumable
 from cli.simulate import Backend
 
 
@@ -33,6 +33,7 @@ def balance(
     out: Annotated[Path, typer.Option("--out", help="Directory for the search and its page.")],
     variant: options.Variant = None,
     cards_file: options.CardsFile = None,
+    policies_file: options.PoliciesFile = None,
     fields: Annotated[
         str | None,
         typer.Option(
@@ -43,40 +44,17 @@ def balance(
         ),
     ] = None,
     radius: Annotated[int, typer.Option("--radius", help="Steps a field may move either way.")] = 3,
-    validation_games: Annotated[
-        int | None,
-        typer.Option(
-            "--validation-games",
-            help="Games of each validation run on fresh seeds (default: --games).",
-            show_default=False,
-        ),
-    ] = None,
-    threads: Annotated[
-        int | None,
-        typer.Option("--threads", help="numba threads (default: all cores).", show_default=False),
-    ] = None,
+    validation_games: options.ValidationGames = None,
+    threads: options.Threads = None,
     backend: Annotated[
         Backend, typer.Option("--backend", help="Where each candidate's chunks run.")
     ] = Backend.local,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler", help="Dask scheduler address (--backend dask).", show_default=False
-        ),
-    ] = None,
-    storage: Annotated[
-        str | None,
-        typer.Option(
-            "--storage",
-            help="Optuna storage URL shared by several searching machines (default: "
-            "sqlite OUT/study.db).",
-            show_default=False,
-        ),
-    ] = None,
+    scheduler: options.Scheduler = None,
+    storage: options.Storage = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the search already in --out.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    quiet: options.Quiet = False,
 ) -> None:
     """Propose the smallest edit of the card data that brings every card into the band."""
     with reported():
@@ -93,6 +71,7 @@ def balance(
             seed=seed,
             out=out,
             cards_path=cards_file,
+            policies_file=policies_file,
             fields=fields,
             radius=radius,
             validation_games=validation_games,
@@ -103,17 +82,8 @@ def balance(
             resume=resume,
             progress=not quiet,
         )
-        try:
-            outcome = search.run_balance(
-                request, echo=(lambda m: None) if quiet else (lambda m: typer.echo(m, err=True))
-            )
-        except KeyboardInterrupt:
-            typer.echo(
-                f"interrupted; the finished trials are kept in {out}: continue with the same "
-                "command plus --resume",
-                err=True,
-            )
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+        with resumable(out, "trials"):
+            outcome = search.run_balance(request, echo=progress_echo(quiet))
     if not outcome.out_of_band:
         typer.echo("every judged card is already inside the band: no edit")
     elif not outcome.edits:

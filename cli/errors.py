@@ -22,7 +22,7 @@ Light imports only: this module is loaded by ``talesim --help``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -90,3 +90,23 @@ def read_json_file(path: Path) -> Any:
         ) from None
     except RecursionError:
         raise UserError(f"{path}: JSON nested too deeply") from None
+
+
+@contextmanager
+def resumable(out: Path, what: str) -> Iterator[None]:
+    """A Ctrl-C in the block: one line saying what is kept in ``out`` and how to go on (the
+    same command plus ``--resume``), exit status 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        typer.echo(
+            f"interrupted; the finished {what} are kept in {out}: continue with the same "
+            "command plus --resume",
+            err=True,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def progress_echo(quiet: bool) -> Callable[[str], None]:
+    """Where a long command's progress lines go: stderr, or nowhere with ``--quiet``."""
+    return (lambda _m: None) if quiet else (lambda m: typer.echo(m, err=True))

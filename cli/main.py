@@ -23,10 +23,12 @@ from cli.bench import bench
 from cli.cards import cards
 from cli.errors import EXIT_BAD_INPUT, one_line
 from cli.games import games
+from cli.ladder import ladder
 from cli.play import play
 from cli.report import compare, report
 from cli.score import score
 from cli.simulate import simulate
+from cli.tune import tune
 
 
 class OneLineErrors(TyperGroup):
@@ -72,6 +74,8 @@ app.command("report")(report)
 app.command("compare")(compare)
 app.command("bench")(bench)
 app.command("balance")(balance)
+app.command("tune")(tune)
+app.command("ladder")(ladder)
 
 
 if __name__ == "__main__":

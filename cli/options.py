@@ -42,3 +42,40 @@ RotateSeats = Annotated[
         help="Rotate the policies around the table from game to game.",
     ),
 ]
+PoliciesFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--policies-file",
+        help="TOML file of named policies (a base heuristic and its weights, e.g. from "
+        "`talesim tune`), usable in --policy by name.",
+        show_default=False,
+    ),
+]
+ValidationGames = Annotated[
+    int | None,
+    typer.Option(
+        "--validation-games",
+        help="Games of each validation run on fresh seeds (default: --games).",
+        show_default=False,
+    ),
+]
+Threads = Annotated[
+    int | None,
+    typer.Option("--threads", help="numba threads (default: all cores).", show_default=False),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler", help="Dask scheduler address (with --backend dask).", show_default=False
+    ),
+]
+Storage = Annotated[
+    str | None,
+    typer.Option(
+        "--storage",
+        help="Optuna storage URL shared by several searching machines (default: sqlite "
+        "OUT/study.db).",
+        show_default=False,
+    ),
+]
+Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]

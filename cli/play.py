@@ -29,6 +29,7 @@ def play(
     ] = 0,
     variant: options.Variant = None,
     cards_file: options.CardsFile = None,
+    policies_file: options.PoliciesFile = None,
     rotate_seats: options.RotateSeats = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per line per event.")
@@ -47,6 +48,7 @@ def play(
             policies=policy,
             cards_path=cards_file,
             rotate_seats=rotate_seats,
+            policies_file=policies_file,
         )
         events = s.engine.play(s.prepared, seed, game_id)
     for event in events:

@@ -19,15 +19,27 @@ def _os_error(exc: OSError, out: Path) -> UserError:
 
 
 def report(
-    run: Annotated[Path, typer.Argument(metavar="RUN", help="Run directory from `simulate`.")],
+    runs: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="RUN [RUN...]",
+            help="Run directory from `simulate`; several runs that differ only in policy "
+            "(weakest first) add card verdicts across strength.",
+        ),
+    ],
     out: Out,
+    band: Annotated[
+        str, typer.Option("--band", help="With several runs: verdict band LO:HI.")
+    ] = "0.9:1.1",
 ) -> None:
     """Write the balance report of RUN: cards, seats, policies (and each game's extras)."""
     with reported():
         from reports.report import build_report
+        from simcore.balance import parse_band
 
+        bounds = parse_band(band)
         try:
-            index = build_report(run, out)
+            index = build_report(runs[0], out, list(runs[1:]), bounds)
         except OSError as exc:
             raise _os_error(exc, out) from None
         typer.echo(f"report: {index}")

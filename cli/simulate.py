@@ -35,6 +35,7 @@ def simulate(
     out: Annotated[Path, typer.Option("--out", help="Run directory to write.")],
     variant: options.Variant = None,
     cards_file: options.CardsFile = None,
+    policies_file: options.PoliciesFile = None,
     chunk_size: Annotated[
         int | None,
         typer.Option(
@@ -91,6 +92,7 @@ def simulate(
     args += ["--seed", str(seed), "--policy", policy, "--out", str(out)]
     args += ["--variant", variant] if variant is not None else []
     args += ["--cards", str(cards_file)] if cards_file is not None else []
+    args += ["--policies-file", str(policies_file)] if policies_file is not None else []
     args += ["--chunk-size", str(chunk_size)] if chunk_size is not None else []
     args += ["--threads", str(threads)] if threads is not None else []
     args += ["--backend", backend.value] if backend is not Backend.local else []
@@ -121,6 +123,7 @@ def simulate(
                 backend=backend.value,
                 scheduler=scheduler,
                 check=check,
+                policies_file=policies_file,
             )
         except runner.RunInterrupted as exc:
             typer.echo(f"{exc}; finish with: {again}", err=True)

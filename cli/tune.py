@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from cli import options
-from cli.errors import EXIT_INTERRUPTED, reported
+from cli.errors import progress_echo, reported, resumable
 from cli.simulate import Backend
 
 
@@ -37,40 +37,17 @@ def tune(
     ] = None,
     variant: options.Variant = None,
     cards_file: options.CardsFile = None,
-    validation_games: Annotated[
-        int | None,
-        typer.Option(
-            "--validation-games",
-            help="Games of each validation run on fresh seeds (default: --games).",
-            show_default=False,
-        ),
-    ] = None,
-    threads: Annotated[
-        int | None,
-        typer.Option("--threads", help="numba threads (default: all cores).", show_default=False),
-    ] = None,
+    validation_games: options.ValidationGames = None,
+    threads: options.Threads = None,
     backend: Annotated[
         Backend, typer.Option("--backend", help="Where each candidate's chunks run.")
     ] = Backend.local,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler", help="Dask scheduler address (--backend dask).", show_default=False
-        ),
-    ] = None,
-    storage: Annotated[
-        str | None,
-        typer.Option(
-            "--storage",
-            help="Optuna storage URL shared by several searching machines (default: "
-            "sqlite OUT/study.db).",
-            show_default=False,
-        ),
-    ] = None,
+    scheduler: options.Scheduler = None,
+    storage: options.Storage = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue the search already in --out.")
     ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    quiet: options.Quiet = False,
 ) -> None:
     """Tune the weights of heuristic POLICY to maximise its win share against --against."""
     with reported():
@@ -95,17 +72,8 @@ def tune(
             resume=resume,
             progress=not quiet,
         )
-        try:
-            outcome = tuning.run_tune(
-                request, echo=(lambda m: None) if quiet else (lambda m: typer.echo(m, err=True))
-            )
-        except KeyboardInterrupt:
-            typer.echo(
-                f"interrupted; the finished trials are kept in {out}: continue with the same "
-                "command plus --resume",
-                err=True,
-            )
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+        with resumable(out, "trials"):
+            outcome = tuning.run_tune(request, echo=progress_echo(quiet))
     t, c = outcome.validation.row(0, named=True), outcome.validation.row(1, named=True)
     typer.echo(
         f"{outcome.tuned.name}: validated win share {t['ws']:.3f} ({t['ws_lo']:.3f}-"

@@ -782,45 +782,98 @@ def before_after_band(
     df: pl.DataFrame, path: Path, title: str, band: tuple[float, float], label: str = "entity"
 ) -> Path:
     """Each item's win share before (grey) and after (blue) a change, with 95% intervals,
-    against the shaded target band; rows sorted by the share before, strongest at top.
+    against the shaded target band (``band_dots``). Columns ``label``, ``ws``, ``ws_lo``,
+    ``ws_hi`` (before) and ``ws_after``, ``ws_after_lo``, ``ws_after_hi``."""
+    _require(
+        df,
+        [label, "ws", "ws_lo", "ws_hi", "ws_after", "ws_after_lo", "ws_after_hi"],
+        "before_after_band",
+    )
+    long = pl.concat(
+        [
+            df.select(pl.col(label).alias("item"), pl.lit(name).alias("series"),
+                      *(pl.col(f"ws{sfx}{end}").alias(f"ws{end}") for end in ("", "_lo", "_hi")))
+            for name, sfx in (("before", ""), ("after", "_after"))
+        ]
+    )  # fmt: skip
+    return band_dots(long, path, title, band, ["before", "after"], [NEUTRAL, UP])
 
-    Columns ``label``, ``ws``, ``ws_lo``, ``ws_hi`` (before) and ``ws_after``,
-    ``ws_after_lo``, ``ws_after_hi``; rows without a share before are dropped.
-    """
-    cols = [label, "ws", "ws_lo", "ws_hi", "ws_after", "ws_after_lo", "ws_after_hi"]
+
+def band_dots(
+    df: pl.DataFrame,
+    path: Path,
+    title: str,
+    band: tuple[float, float],
+    series: Sequence[str],
+    colours: Sequence[Any] | None = None,
+) -> Path:
+    """One row per item, one point per series (with its 95% interval), against the shaded
+    target band: e.g. a card's win share before and after an edit, or under each policy of
+    a strength ladder. Columns ``item``, ``series``, ``ws``, ``ws_lo``, ``ws_hi`` (long
+    format). Rows are sorted by the first series' share, highest at top; series are
+    shifted vertically within a row, in the order given."""
     if df.is_empty():
         return _no_data(path, title)
-    _require(df, cols, "before_after_band")
-    data = df.filter(pl.col("ws").is_not_null()).sort(["ws", label], descending=[True, False])
-    if data.is_empty():
+    _require(df, ["item", "series", "ws", "ws_lo", "ws_hi"], "band_dots")
+    first = df.filter(pl.col("series") == series[0]).select("item", key=pl.col("ws"))
+    items = (
+        df.select("item").unique().join(first, on="item", how="left")
+        .sort(["key", "item"], descending=[True, False], nulls_last=True)["item"].to_list()
+    )  # fmt: skip
+    if not items:
         return _no_data(path, title)
-    rows = data.height
-    y = np.arange(rows)[::-1].astype(np.float64)
-    with _canvas(_bar_height(rows)) as fig:
+    rows = len(items)
+    y_of = {item: float(rows - 1 - k) for k, item in enumerate(items)}
+    colours = list(colours or _colours(len(series)))
+    spread = 0.6 / max(len(series), 1)
+    with _canvas(_bar_height(rows) + 0.1 * len(series)) as fig:
         ax = fig.add_subplot()
         ax.axvspan(band[0], band[1], color=UP, alpha=0.08, label=f"band {band[0]}–{band[1]}")
-        for suffix, colour, shift, name in (
-            ("", NEUTRAL, 0.18, "before"),
-            ("_after", UP, -0.18, "after"),
-        ):
-            ws = _floats(data, "ws" + suffix)
-            err, mask = _errors(
-                ws, _floats(data, f"ws{suffix}_lo"), _floats(data, f"ws{suffix}_hi")
-            )
-            yy = y + shift
+        for k, name in enumerate(series):
+            part = df.filter(pl.col("series") == name)
+            if part.is_empty():
+                continue
+            shift = (len(series) - 1) / 2 * spread - k * spread
+            y = np.array([y_of[i] for i in part["item"].to_list()]) + shift
+            ws = _floats(part, "ws")
+            err, mask = _errors(ws, _floats(part, "ws_lo"), _floats(part, "ws_hi"))
             if mask.any():
-                ax.errorbar(
-                    ws[mask], yy[mask], xerr=err[:, mask], fmt="none", ecolor=colour,
-                    elinewidth=1.3, capsize=2, zorder=2,
-                )  # fmt: skip
+                ax.errorbar(ws[mask], y[mask], xerr=err[:, mask], fmt="none",
+                            ecolor=colours[k], elinewidth=1.2, capsize=2, zorder=2)  # fmt: skip
             ok = np.isfinite(ws)
-            ax.scatter(ws[ok], yy[ok], s=24, color=colour, zorder=3, label=name)
+            ax.scatter(ws[ok], y[ok], s=22, color=colours[k], zorder=3, label=_short(name, 40))
         _average_line(ax, vertical=True)
-        names = _strings(data, label)
-        ax.set_yticks(y, labels=[_short(n) for n in names], fontsize=10 if rows <= 40 else SMALL_PT)
+        ticks = [y_of[i] for i in items]
+        ax.set_yticks(
+            ticks, labels=[_short(i) for i in items], fontsize=10 if rows <= 40 else SMALL_PT
+        )
         ax.set_ylim(-0.7, rows - 0.3)
         ax.grid(axis="y", linewidth=0.4)
         ax.set_xlabel("win share when taken (1.0 = average)")
+        _top_legend(fig, ax, title)
+        return _save(fig, path)
+
+
+def ratings_chart(df: pl.DataFrame, path: Path, title: str) -> Path:
+    """Each policy's rating (Elo scale, 0 = the average policy) with its 95% interval, best
+    at top. Columns ``policy``, ``rating``, ``rating_lo``, ``rating_hi``."""
+    if df.is_empty():
+        return _no_data(path, title)
+    _require(df, ["policy", "rating", "rating_lo", "rating_hi"], "ratings_chart")
+    data = df.filter(pl.col("rating").is_not_nan()).sort("rating", descending=True)
+    rows = data.height
+    y = np.arange(rows)[::-1].astype(np.float64)
+    r = _floats(data, "rating")
+    err, mask = _errors(r, _floats(data, "rating_lo"), _floats(data, "rating_hi"))
+    with _canvas(_bar_height(rows) + 0.6) as fig:
+        ax = fig.add_subplot()
+        ax.errorbar(r[mask], y[mask], xerr=err[:, mask], fmt="none", ecolor=UP, elinewidth=1.6,
+                    capsize=3, zorder=2)  # fmt: skip
+        ax.scatter(r, y, s=36, color=UP, zorder=3, label="rating, 95% interval")
+        ax.axvline(0.0, color=REF, linestyle="--", linewidth=1.2, label="average policy (0)")
+        ax.set_yticks(y, labels=[_short(p, 40) for p in _strings(data, "policy")])
+        ax.set_ylim(-0.7, rows - 0.3)
+        ax.set_xlabel("rating (Elo scale: +400 = ten times the odds of finishing ahead)")
         _top_legend(fig, ax, title)
         return _save(fig, path)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import polars as pl
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -174,34 +175,46 @@ def bradley_terry(pairs: pl.DataFrame, iterations: int = 1000, tol: float = 1e-1
     k = len(names)
     # Row (i, j) lists every comparison of an i seat with a j seat once, from i's side;
     # its mirror (j, i) lists the same comparisons from j's side.
-    tot = [[0.0] * k for _ in range(k)]
-    wins = [0.0] * k
+    tot = np.zeros((k, k))
+    wins = np.zeros(k)
     for row in df.iter_rows(named=True):
         i, j = idx[row["policy"]], idx[row["opponent"]]
-        tot[i][j] = float(row["n"])
+        tot[i, j] = float(row["n"])
         wins[i] += row["ahead"]
-    s = [1.0] * k
-    for _ in range(iterations):
-        new = []
-        for i in range(k):
-            denom = sum(tot[i][j] / (s[i] + s[j]) for j in range(k) if j != i and tot[i][j] > 0)
-            new.append(wins[i] / denom if denom > 0 and wins[i] > 0 else 0.0)
-        positive = [x for x in new if x > 0]
-        g = math.exp(sum(math.log(x) for x in positive) / len(positive)) if positive else 1.0
-        new = [x / g for x in new]
-        done = max((abs(a - b) for a, b in zip(new, s, strict=True)), default=0.0) < tol
-        s = new
-        if done:
-            break
-    played = [sum(tot[i]) > 0 for i in range(k)]
+    s = bt_fit(tot, wins, iterations, tol)
+    played = tot.sum(axis=1) > 0
     return pl.DataFrame(
         {
             "policy": names,
-            "strength": [s[i] if played[i] else None for i in range(k)],
+            "strength": [float(s[i]) if played[i] else None for i in range(k)],
             "elo": [400 * math.log10(s[i]) if played[i] and s[i] > 0 else None for i in range(k)],
         },
         schema={"policy": pl.String, "strength": pl.Float64, "elo": pl.Float64},
     )
+
+
+def bt_fit(
+    tot: np.ndarray, wins: np.ndarray, iterations: int = 1000, tol: float = 1e-12
+) -> np.ndarray:
+    """Bradley–Terry strengths by Hunter's MM iteration (``bradley_terry``): ``tot[i, j]``
+    comparisons of i with j, ``wins[i]`` comparisons i was ahead in (ties half). A policy
+    that won none gets 0; the others have geometric mean 1."""
+    k = len(wins)
+    s = np.ones(k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for _ in range(iterations):
+            pair = np.where(tot > 0, tot / (s[:, None] + s[None, :]), 0.0)
+            np.fill_diagonal(pair, 0.0)
+            denom = pair.sum(axis=1)
+            new = np.where((denom > 0) & (wins > 0), wins / np.where(denom > 0, denom, 1.0), 0.0)
+            positive = new[new > 0]
+            g = math.exp(float(np.log(positive).mean())) if positive.size else 1.0
+            new = new / g
+            done = float(np.max(np.abs(new - s), initial=0.0)) < tol
+            s = new
+            if done:
+                break
+    return s
 
 
 # --- cards -----------------------------------------------------------------------------------

@@ -29,6 +29,10 @@ BIASES = (
     "is a correlation, not a controlled effect. Copies held together are counted "
     "separately and are not independent. Use `talesim compare` on two runs with the same "
     "seed to measure the effect of a change.",
+    "This table says how the cards do for this run's policies only. Whether a card is "
+    "strong or weak as play gets stronger is `talesim ladder`'s verdict (the same cards "
+    "under several policies, each level with its interval); `talesim balance` proposes "
+    "the smallest card edit that brings every card into a band.",
 )
 
 
@@ -210,12 +214,96 @@ def _legend_section(run: Run, out: Path) -> Section:
     return Section("legends", "Legends, game length and dragons", (), tuple(items))
 
 
-def build_report(run_dir: Path, out: Path) -> Path:
-    """Write the report of ``run_dir`` into ``out``; return the path of index.html."""
+def strength_section(runs: list[Run], out: Path, band: tuple[float, float] = (0.9, 1.1)) -> Section:
+    """Card verdicts across strength (``reports.strength``) from runs that differ only in
+    policy: each run is a level, in the order given (weakest first), runs whose every seat
+    plays ``random`` left out of the verdicts."""
+    from reports import strength
+
+    rows = []
+    names = []
+    for run in runs:
+        policies = sorted(set(run.manifest.get("policies", [])))
+        name = ",".join(policies)
+        names.append(name)
+        shares = strength.card_shares(run.path)
+        rows.append(
+            shares.select(
+                pl.col("entity").alias("card"), pl.lit(name).alias("policy"),
+                "n", "ws", "ws_lo", "ws_hi",
+            )
+        )  # fmt: skip
+    cards = pl.concat(rows)
+    levels = [n for n in names if n != "random"]
+    verdicts = strength.verdicts(cards, levels, band)
+    charts.band_dots(
+        cards.filter(pl.col("policy").is_in(levels)).select(
+            pl.col("card").alias("item"), pl.col("policy").alias("series"), "ws", "ws_lo", "ws_hi"
+        ),
+        out / "cards-by-level.png",
+        "Win share when taken, per run (strength level)",
+        band,
+        list(reversed(levels)),
+    )
+    return Section(
+        "strength",
+        "Across strength",
+        (
+            f"The runs as levels of strength, in the order given: {', '.join(names)} "
+            "(runs of random play are not levels). A card is strong or weak when its win "
+            f"share's 95% interval lies wholly above {band[1]} or below {band[0]} in every "
+            "level, even when inside the band in every level, policy-dependent when two "
+            "levels disagree, unclear otherwise. `talesim ladder` also rates the policies "
+            "against each other.",
+        ),
+        (
+            Table("card-verdicts", "Card verdicts across the runs", verdicts),
+            Figure("cards-by-level.png", "Win share per card and run"),
+            Table(
+                "rank-correlations",
+                "Rank correlation between adjacent runs",
+                strength.rank_correlations(cards, levels),
+            ),
+            Table("cards-by-policy", "Win share per card and run", cards),
+        ),
+    )
+
+
+#: What runs compared across strength must share (they may differ in policy only; the
+#: engine's config is left out: it records the policies' weights).
+SAME_ACROSS_STRENGTH = ("game", "variant", "players", "card_sha256")
+
+
+def check_strength_runs(runs: list[Run]) -> None:
+    """Runs reported together differ only in policy: ``RunDirError`` naming the first key
+    that differs, or two runs of the same policies."""
+    first = runs[0]
+    for run in runs[1:]:
+        for key in SAME_ACROSS_STRENGTH:
+            if run.manifest.get(key) != first.manifest.get(key):
+                raise RunDirError(
+                    f"{run.path} and {first.path} differ in {key} "
+                    f"({run.manifest.get(key)!r} vs {first.manifest.get(key)!r}): runs "
+                    "reported together may differ only in policy"
+                )
+    seen = [tuple(sorted(set(r.manifest.get("policies", [])))) for r in runs]
+    if len(set(seen)) != len(seen):
+        raise RunDirError("two of the runs play the same policies: give one run per policy")
+
+
+def build_report(
+    run_dir: Path, out: Path, more: list[Path] | None = None, band: tuple[float, float] = (0.9, 1.1)
+) -> Path:
+    """Write the report of ``run_dir`` into ``out``; return the path of index.html. With
+    ``more`` runs (differing only in policy), an "Across strength" section follows."""
     run = open_run(run_dir)
+    others = [open_run(p) for p in more or []]
     out = Path(out)
-    if out.resolve() == run.path.resolve():
-        raise RunDirError(f"{out} is the run directory itself; write the report elsewhere")
+    for r in (run, *others):
+        if out.resolve() == r.path.resolve():
+            raise RunDirError(f"{out} is the run directory itself; write the report elsewhere")
+    if others:
+        check_strength_runs([run, *others])
     out.mkdir(parents=True, exist_ok=True)
     sections = []
     if run.has("cards"):
@@ -225,5 +313,7 @@ def build_report(run_dir: Path, out: Path) -> Path:
         sections.append(_building_section(run, out))
     if run.has("legends"):
         sections.append(_legend_section(run, out))
+    if others:
+        sections.append(strength_section([run, *others], out, band))
     title = f"talesim balance report — {run.game} ({run.manifest.get('variant', '')})"
     return write_page(out, title, run_summary(run), sections)

@@ -26,7 +26,7 @@ def write_tune_page(o: Any, out: Path) -> Path:
         f"{o.tuned.name} (the weights of trial {o.trial}) against {req.players - 1} "
         f"{against} seats on {req.validation_games or req.n_games:,} fresh games: win share "
         f"{tuned['ws']:.3f} (95% {tuned['ws_lo']:.3f}–{tuned['ws_hi']:.3f}); the default "
-        f"{req.base} in the same seat: {control['ws']:.3f} ({control['ws_lo']:.3f}–"
+        f"weights in the same seat, same deals: {control['ws']:.3f} ({control['ws_lo']:.3f}–"
         f"{control['ws_hi']:.3f}). "
         + (
             "The tuned policy is stronger (the intervals do not overlap)."
@@ -37,7 +37,7 @@ def write_tune_page(o: Any, out: Path) -> Path:
     )
     weights = pl.DataFrame(
         {
-            "weight": [f"w{i}" for i in range(len(o.default))],
+            "weight": list(o.weight_names),
             "default": list(o.default),
             "tuned": list(o.tuned.weights),
         }

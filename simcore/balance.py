@@ -37,7 +37,6 @@ it), ``OUT/index.html``.
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 import tomllib
@@ -113,6 +112,7 @@ class Request:
     seed: int
     out: Path
     cards_path: Path | None = None
+    policies_file: Path | None = None
     fields: str | None = None
     radius: int = DEFAULT_RADIUS
     validation_games: int | None = None
@@ -152,43 +152,6 @@ def card_file_of(game: registry.Game) -> Path:
     path = fields_file(game)
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     return game.data_dir() / str(data["card_file"])
-
-
-def shares(run_dir: Path) -> Any:
-    """Every entity's win share when taken in a finished run: ``entity, kind, n, ws,
-    ws_lo, ws_hi`` (kind: ``card``, or ``legend`` for a DRAKO Legend claimed)."""
-    import polars as pl
-
-    from reports import metrics
-    from reports.run import open_run
-
-    run = open_run(run_dir)
-    cards = metrics.card_table(run.scan("cards"), run.scan("seats"), run.players)
-    out = [
-        cards.select(
-            pl.col("card").alias("entity"),
-            pl.lit("card").alias("kind"),
-            pl.col("n").cast(pl.Int64),
-            "ws",
-            "ws_lo",
-            "ws_hi",
-        )
-    ]
-    if run.has("legends"):
-        legends = metrics.legend_table(
-            run.scan("legends"), run.scan("seats"), run.players, run.n_games
-        )
-        out.append(
-            legends.select(
-                pl.col("legend").alias("entity"),
-                pl.lit("legend").alias("kind"),
-                pl.col("claims").cast(pl.Int64).alias("n"),
-                "ws",
-                "ws_lo",
-                "ws_hi",
-            )
-        )
-    return pl.concat(out)
 
 
 def distance(df: Any, band: tuple[float, float]) -> tuple[float, dict[str, float]]:
@@ -246,19 +209,6 @@ def _describe(edits: Sequence[Edit]) -> str:
     return "; ".join(f"{e.site.entity} {e.site.where} {e.site.value}->{e.new}" for e in edits)
 
 
-def _check_out(req: Request) -> None:
-    out = Path(req.out)
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} is a file, not a directory")
-    busy = out.is_dir() and any(out.iterdir())
-    if busy and not req.resume:
-        raise RunError(
-            f"{out} is not empty: pass --resume to continue its search, or another --out"
-        )
-    if req.resume and not (out / "request.json").is_file():
-        raise RunError(f"{out} holds no balance search to resume")
-
-
 def _search_record(req: Request, card_file: Path) -> dict[str, Any]:
     """What makes two searches the same search (a shared study's machines must agree):
     the request without paths, budget or backend, and the card data's hash."""
@@ -299,6 +249,8 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     anything is written."""
     import polars as pl
 
+    from reports.strength import card_shares
+
     game = registry.get_game(req.game)
     runner.check_int("games", req.n_games, 1)
     runner.check_int("budget", req.budget, 1)
@@ -313,19 +265,15 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
         policies=req.policy,
         cards_path=req.cards_path,
         rotate_seats=True,
+        policies_file=req.policies_file,
     )  # validates game, variant, players, policies and the card file
     card_file = Path(req.cards_path) if req.cards_path else card_file_of(game)
     fields = parse_fields(req.fields, card_edits.load_fields(fields_file(game)))
     _check_bounds(req, fields, card_file)
-    _check_out(req)
     out = Path(req.out)
+    search.check_out(out, req.resume, _request_record(req, card_file), "balance search")
     search.check_study(out, STUDY_NAME, req.storage, req.resume, _search_record(req, card_file))
-    if req.resume:
-        old = json.loads((out / "request.json").read_text())
-        if old != _request_record(req, card_file):
-            raise RunError(f"{out} holds a search with other arguments: {old}")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "request.json").write_text(json.dumps(_request_record(req, card_file), indent=1))
+    search.write_request(out, _request_record(req, card_file))
     runs = out / "runs"
 
     def play(name: str, cards: Path, seed: int, n: int) -> Any:
@@ -350,8 +298,9 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
                 progress=False,
                 backend=req.backend,
                 scheduler=req.scheduler,
+                policies_file=req.policies_file,
             )
-        return shares(target)
+        return card_shares(target)
 
     echo(f"baseline: {req.n_games} games")
     base = play(BASELINE, card_file, req.seed, req.n_games)

@@ -11,12 +11,13 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from simcore import policy_spec
+from simcore.policy_file import NamedPolicy
 
 if TYPE_CHECKING:
     import polars as pl
@@ -38,19 +39,35 @@ class Prepared:
     policies: tuple[str, ...]  # one spec per seat (before rotation), canonical
     rotate_seats: bool
     tables: Any  # the game's compiled tables (a NamedTuple of arrays)
-    weights: np.ndarray  # float64[len(policies), N_WEIGHTS]
+    #: float64[len(code_names), N_WEIGHTS]: the built-in rows, then one per named policy
+    weights: np.ndarray
+    #: policies defined as data (``--policies-file``): codes after the built-in ones
+    named: tuple[NamedPolicy, ...] = ()
+
+    @property
+    def code_names(self) -> tuple[str, ...]:
+        """The name of each policy code: the built-in policies, then the named ones. Every
+        heuristic decides from its row of ``weights`` alone (only ``random``, code 0, is
+        told apart by its code), so a named policy is its own code and row."""
+        return (*self.POLICY_NAMES, *(p.name for p in self.named))
+
+    @property
+    def base_code(self) -> np.ndarray:
+        """int32 built-in policy each code plays (a named policy: its base)."""
+        bases = [*self.POLICY_NAMES, *(p.base for p in self.named)]
+        return np.array([self.POLICY_NAMES.index(b) for b in bases], dtype=np.int32)
 
     @property
     def specs(self) -> tuple[policy_spec.Spec, ...]:
         """The parsed spec of each seat (before rotation)."""
         return tuple(
-            policy_spec.parse(p, self.POLICY_NAMES, self.POLICY_PARAMS) for p in self.policies
+            policy_spec.parse(p, self.code_names, self.POLICY_PARAMS) for p in self.policies
         )
 
     @property
     def seat_policy(self) -> np.ndarray:
-        """int32 base policy code of each seat (before rotation)."""
-        return np.array([self.POLICY_NAMES.index(s.name) for s in self.specs], dtype=np.int32)
+        """int32 policy code of each seat (before rotation)."""
+        return np.array([self.code_names.index(s.name) for s in self.specs], dtype=np.int32)
 
     @property
     def slots(self) -> policy_spec.Slots:
@@ -66,13 +83,25 @@ class Prepared:
     @property
     def slot_policy(self) -> np.ndarray:
         """int32 base policy code of each slot."""
-        return np.array([self.POLICY_NAMES.index(s.name) for s in self.slots.specs], dtype=np.int32)
+        return np.array([self.code_names.index(s.name) for s in self.slots.specs], dtype=np.int32)
 
     def weight_rows(self) -> dict[str, list[float]]:
         """The weights as the manifest stores them: policy name -> row."""
-        return {
-            name: [float(x) for x in self.weights[i]] for i, name in enumerate(self.POLICY_NAMES)
-        }
+        return {name: [float(x) for x in self.weights[i]] for i, name in enumerate(self.code_names)}
+
+
+def with_named(prepared: Any, named: Sequence[NamedPolicy], policies: Sequence[str]) -> Any:
+    """``prepared`` (prepared with each named policy replaced by its base) playing the
+    seats' real ``policies``: the named policies' codes and weight rows added."""
+    if not named:
+        return prepared
+    rows = np.array([p.weights for p in named], dtype=np.float64)
+    return replace(
+        prepared,
+        policies=tuple(policies),
+        named=tuple(named),
+        weights=np.ascontiguousarray(np.vstack([prepared.weights, rows])),
+    )
 
 
 def blocks(n_games: int) -> int:

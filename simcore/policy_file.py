@@ -44,9 +44,7 @@ class NamedPolicy:
     note: str = ""
 
 
-def load(
-    path: Path, game: str, builtin: Sequence[str], n_weights: int
-) -> tuple[NamedPolicy, ...]:
+def load(path: Path, game: str, builtin: Sequence[str], n_weights: int) -> tuple[NamedPolicy, ...]:
     """The policies of ``path`` for ``game``, whose built-in policies are ``builtin`` (the
     first, ``random``, has no weights) with rows of ``n_weights`` floats."""
     path = Path(path)
@@ -69,9 +67,7 @@ def load(
     return tuple(_policy(path, name, raw, builtin, n_weights) for name, raw in table.items())
 
 
-def _policy(
-    path: Path, name: str, raw: Any, builtin: Sequence[str], n_weights: int
-) -> NamedPolicy:
+def _policy(path: Path, name: str, raw: Any, builtin: Sequence[str], n_weights: int) -> NamedPolicy:
     where = f"policy '{name}'"
     if not _NAME.match(name):
         raise CardDataError(path, f"{where}: a name is lower-case letters, digits and hyphens")

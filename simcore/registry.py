@@ -65,6 +65,9 @@ class Game:
     #: The parameters of the policies that have some (``simcore.policy_spec``), as
     #: (policy, its parameters in canonical order) pairs; a policy without is its name.
     policy_params: tuple[tuple[str, tuple[Param, ...]], ...] = ()
+    #: The name of each entry of a heuristic's float row of weights (``talesim tune``, policy
+    #: files); as long as the game's ``policies.N_WEIGHTS`` (tested).
+    weight_names: tuple[str, ...] = ()
     variant_option: str = "variant"  # CLI flag naming the variant (DRAKO uses --rules)
     simulates: bool = True  # False while a game has data and scoring but no kernel yet
     # `talesim bench` defaults: about ten seconds of greedy play in each engine
@@ -98,23 +101,24 @@ class Game:
             )
         return v
 
-    def parse_policy(self, text: str) -> Spec:
-        """The policy spec ``text`` (``NAME[:key=value...]``) of this game; ``GameError``
+    def parse_policy(self, text: str, named: Sequence[str] = ()) -> Spec:
+        """The policy spec ``text`` (``NAME[:key=value...]``) of this game, or one of the
+        ``named`` policies of a policies file (which take no parameters); ``GameError``
         naming the game and what is wrong."""
         try:
-            return policy_spec.parse(text, self.policies, dict(self.policy_params))
+            return policy_spec.parse(text, (*self.policies, *named), dict(self.policy_params))
         except PolicySpecError as exc:
             raise GameError(f"{self.name}: {exc}") from None
 
-    def canonical_policies(self, policies: Sequence[str]) -> list[str]:
+    def canonical_policies(self, policies: Sequence[str], named: Sequence[str] = ()) -> list[str]:
         """Each seat's spec in canonical form (every parameter written out, in declared
         order): the string manifests, datasets and reports show."""
-        return [self.parse_policy(p).canonical for p in policies]
+        return [self.parse_policy(p, named).canonical for p in policies]
 
-    def check_policies(self, policies: Sequence[str]) -> None:
+    def check_policies(self, policies: Sequence[str], named: Sequence[str] = ()) -> None:
         """Every spec of ``policies`` is one of this game's policies with valid parameters."""
         for p in policies:
-            self.parse_policy(p)
+            self.parse_policy(p, named)
 
     def data_dir(self) -> Path:
         return Path(__file__).resolve().parent / "games" / self.package.rsplit(".", 1)[-1]
@@ -174,6 +178,7 @@ GAMES: dict[str, Game] = {
                 ),
             ),
         ),
+        weight_names=("gain", "effect", "harm", "synergy", "deny"),
     ),
     "drako": Game(
         name="drako",
@@ -196,6 +201,7 @@ GAMES: dict[str, Game] = {
         default_variant="brief",
         policies=("random", "greedy", "legend-hunter"),
         tables=("games", "seats", "cards", "legends"),
+        weight_names=("gain", "legend", "near", "tame", "take-bar"),
         variant_option="rules",
     ),
     "paper-tales": Game(
@@ -222,6 +228,24 @@ GAMES: dict[str, Game] = {
         default_variant="base",
         policies=("random", "greedy", "warlord", "builder"),
         tables=("games", "seats", "cards", "buildings"),
+        weight_names=(
+            "war-lp",
+            "end-lp",
+            "deploy-lp",
+            "aging-lp",
+            "income",
+            "gold",
+            "strength",
+            "margin",
+            "prod",
+            "buildable",
+            "keep",
+            "units",
+            "level2",
+            "strong",
+            "unaffordable",
+            "save-strength",
+        ),
         bench_games=20_000,
         bench_reference_games=50,
     ),

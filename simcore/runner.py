@@ -68,7 +68,8 @@ from simcore.batch import (
     encode_part,
 )
 from simcore.cards import CardDataError
-from simcore.registry import GameError
+from simcore.policy_file import NamedPolicy
+from simcore.registry import Game, GameError
 
 if TYPE_CHECKING:
     import polars as pl
@@ -95,6 +96,7 @@ RESUME_KEYS = (
     "chunk_size",
     "card_sha256",
     "config",
+    "named_policies",
 )
 
 
@@ -212,6 +214,7 @@ def setup(
     policies: str | Sequence[str],
     cards_path: Path | str | None = None,
     rotate_seats: bool = False,
+    policies_file: Path | str | None = None,
 ) -> Setup:
     """Validate a game request and prepare the engine; nothing is written anywhere.
 
@@ -224,14 +227,43 @@ def setup(
     g = registry.get_game(game)
     check_int("players", players, 1)
     v = g.check_players(variant, players)
-    seat_policies = g.canonical_policies(expand_policies(policies, players))
+    named = named_policies(g, policies_file)
+    seat_policies = g.canonical_policies(
+        expand_policies(policies, players), [p.name for p in named]
+    )
     path = Path(cards_path) if cards_path is not None else None
     if path is not None and not path.exists():
         raise CardDataError(path, "file not found")
     engine = registry.engine(g)
     cards = engine.load_cards(path)
-    prepared = engine.prepare(cards, v.name, players, seat_policies, rotate_seats)
+    base_of = {p.name: p.base for p in named}
+    as_base = [base_of.get(p, p) for p in seat_policies]
+    prepared = engine.prepare(cards, v.name, players, as_base, rotate_seats)
+    used = [p for p in named if p.name in seat_policies]
+    if used:
+        from simcore import engine_kit  # numpy: not at import time (``talesim --help``)
+
+        prepared = engine_kit.with_named(prepared, used, seat_policies)
     return Setup(g, v.name, players, seat_policies, rotate_seats, engine, cards, prepared)
+
+
+def _named_record(prepared: Any) -> dict[str, Any] | None:
+    """The named policies the seats play, as the manifest stores them (None: none)."""
+    named = getattr(prepared, "named", ())
+    if not named:
+        return None
+    return {p.name: {"base": p.base, "weights": list(p.weights)} for p in named}
+
+
+def named_policies(g: Game, path: Path | str | None) -> tuple[NamedPolicy, ...]:
+    """The policies a ``--policies-file`` defines for game ``g`` (none without a file;
+    ``CardDataError`` for a bad file)."""
+    if path is None:
+        return ()
+    from simcore.policy_file import load
+
+    engine = registry.engine(g)
+    return load(Path(path), g.name, g.policies, int(engine.default_weights().shape[1]))
 
 
 # --- chunks and files --------------------------------------------------------------------
@@ -572,6 +604,7 @@ def simulate(
     backend: str = "local",
     scheduler: str | None = None,
     check: bool = False,
+    policies_file: Path | str | None = None,
 ) -> RunResult:
     """Simulate games ``0 .. n_games-1`` of ``game`` with ``seed`` into run directory ``out``.
 
@@ -610,6 +643,7 @@ def simulate(
         policies=policies,
         cards_path=cards_path,
         rotate_seats=rotate_seats,
+        policies_file=policies_file,
     )
     s.game.check_kernel(s.variant)
     local = backend == "local"
@@ -631,6 +665,7 @@ def simulate(
         "chunk_size": chunk_size,
         "card_sha256": str(s.cards.sha256),
         "config": _jsonable(s.prepared.config()),
+        "named_policies": _named_record(s.prepared),
         "check": check,
     }
     if old is not None:
@@ -777,6 +812,7 @@ def _new_manifest(
         "card_files": [str(Path(f).resolve()) for f in s.cards.files],
         "card_sha256": request["card_sha256"],
         "config": request["config"],
+        "named_policies": request["named_policies"],
         "check": request["check"],  # this call's; each chunk records its own as "checked"
         "tables": tables,
         "created": (old or {}).get("created") or _now(),

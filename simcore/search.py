@@ -53,6 +53,40 @@ class Param:
     kind: str = "int"  # "int" | "float"
 
 
+#: The arguments a search (or ladder) directory was made with, checked by ``--resume``.
+REQUEST = "request.json"
+
+
+def check_out(out: Path, resume: bool, record: Mapping[str, Any], what: str) -> None:
+    """The output directory of a search (``what``: "balance search", "ladder", ...) can be
+    used: not a file; empty unless ``resume``; with ``resume``, made by the same request
+    (its ``request.json`` equals ``record``). ``RunError`` otherwise; reads only."""
+    import json
+
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise RunError(f"--out {out} is a file, not a directory")
+    if not resume:
+        if out.is_dir() and any(out.iterdir()):
+            raise RunError(
+                f"{out} is not empty: pass --resume to continue its {what}, or another --out"
+            )
+        return
+    path = out / REQUEST
+    if not path.is_file():
+        raise RunError(f"{out} holds no {what} to resume")
+    if json.loads(path.read_text()) != dict(record):
+        raise RunError(f"{out} holds a {what} with other arguments ({path})")
+
+
+def write_request(out: Path, record: Mapping[str, Any]) -> None:
+    """Create ``out`` and record the request the directory is made with."""
+    import json
+
+    Path(out).mkdir(parents=True, exist_ok=True)
+    (Path(out) / REQUEST).write_text(json.dumps(dict(record), indent=1))
+
+
 def storage_url(out: Path, storage: str | None) -> str:
     """``storage`` if given, else the SQLite file ``OUT/study.db``."""
     return storage or f"sqlite:///{(Path(out) / STUDY_DB).resolve()}"
@@ -206,9 +240,12 @@ def finished_trials(study: optuna.Study) -> list[optuna.trial.FrozenTrial]:
 
 
 @contextmanager
-def trial_progress(enabled: bool, budget: int, done: int) -> Iterator[Callable[[str], None]]:
-    """A rich progress bar over the trials on stderr (off when ``enabled`` is false or
-    stderr is no terminal); yields ``update(description)``, which also advances by one."""
+def trial_progress(
+    enabled: bool, budget: int, done: int, label: str = "trials"
+) -> Iterator[Callable[[str], None]]:
+    """A rich progress bar over the trials (or other steps: ``label``) on stderr (off when
+    ``enabled`` is false or stderr is no terminal); yields ``update(description)``, which
+    also advances by one."""
     import sys
 
     if not enabled or not sys.stderr.isatty():
@@ -218,7 +255,7 @@ def trial_progress(enabled: bool, budget: int, done: int) -> Iterator[Callable[[
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     with Progress(
-        TextColumn("trials"),
+        TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.description}"),

@@ -11,8 +11,9 @@ gives the candidate another seat), every candidate on the same seeds (paired):
   average seat), minimised by single-objective TPE (``simcore.search``); the first trial is
   the default row, so the search starts from the policy as it is;
 * the winner is re-validated on fresh seeds (seed ``S + 1``): the tuned policy against
-  ``--against``, and as a control the default ``BASE`` against ``--against``, each with its
-  95% interval. Those are the figures the page and the output give.
+  ``--against``, and as a control the default weights (``BASE-default``) in the same seat
+  against the same seats and deals, each with its 95% interval. Those are the figures the
+  page and the output give.
 
 Files: ``OUT/policies.toml`` (the tuned policy, ``BASE-tuned``, loadable with
 ``--policies-file``), ``OUT/history.csv``, ``OUT/study.db``, ``OUT/index.html``,
@@ -22,7 +23,6 @@ Files: ``OUT/policies.toml`` (the tuned policy, ``BASE-tuned``, loadable with
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -64,6 +64,7 @@ class Outcome:
     request: Request
     tuned: NamedPolicy
     default: tuple[float, ...]
+    weight_names: tuple[str, ...]
     trial: int
     search_ws: float
     validation: Any = None  # polars: policy, n, ws, ws_lo, ws_hi (tuned, default)
@@ -100,18 +101,6 @@ def _share(run_dir: Path, policy: str) -> dict[str, Any]:
     df = metrics.win_share_by(run.scan("seats"), "policy", run.players)
     row = df.filter(pl.col("policy").cast(pl.String) == policy).row(0, named=True)
     return {k: row[k] for k in ("n", "ws", "ws_lo", "ws_hi", "mean_score")}
-
-
-def _check_out(req: Request) -> None:
-    out = Path(req.out)
-    if out.exists() and not out.is_dir():
-        raise RunError(f"--out {out} is a file, not a directory")
-    if out.is_dir() and any(out.iterdir()) and not req.resume:
-        raise RunError(
-            f"{out} is not empty: pass --resume to continue its search, or another --out"
-        )
-    if req.resume and not (out / "request.json").is_file():
-        raise RunError(f"{out} holds no tune search to resume")
 
 
 def _record(req: Request, cards_sha: str) -> dict[str, Any]:
@@ -154,12 +143,9 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
         hashlib.sha256(Path(req.cards_path).read_bytes()).hexdigest() if req.cards_path else ""
     )
     record = _record(req, cards_sha)
-    _check_out(req)
+    search.check_out(out, req.resume, record, "tune search")
     search.check_study(out, STUDY_NAME, req.storage, req.resume, record)
-    if req.resume and json.loads((out / "request.json").read_text()) != record:
-        raise RunError(f"{out} holds a search with other arguments")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "request.json").write_text(json.dumps(record, indent=1))
+    search.write_request(out, record)
 
     def play(run: str, policy: NamedPolicy, policies: list[str], seed: int, n: int) -> dict:
         target = runs / run
@@ -172,7 +158,7 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
         ))  # fmt: skip
         return _share(target, policies[0])
 
-    keys = [f"w{i}" for i in range(len(default))]
+    keys = list(game.weight_names) or [f"w{i}" for i in range(len(default))]
     params = [search.Param(k, *bounds(d), kind="float") for k, d in zip(keys, default, strict=True)]
     study = search.open_study(out, STUDY_NAME, 1, req.seed, req.storage, req.resume, record)
     search.enqueue_once(study, [dict(zip(keys, default, strict=True))])
@@ -202,10 +188,14 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
     n_val = req.validation_games or req.n_games
     echo(f"validation: {n_val} fresh games, tuned and default")
     tuned = play(TUNED, NamedPolicy(name, req.base, row), seats, req.seed + 1, n_val)
-    control_seats = [req.base] + [against] * (req.players - 1)
-    control = play(CONTROL, NamedPolicy(name, req.base, row), control_seats, req.seed + 1, n_val)
+    # the control: the default weights in the same seats, a policy of their own
+    default_name = f"{req.base}-default"
+    control_seats = [default_name] + [against] * (req.players - 1)
+    control = play(
+        CONTROL, NamedPolicy(default_name, req.base, default), control_seats, req.seed + 1, n_val
+    )
     validation = pl.DataFrame(
-        [{"policy": name, **tuned}, {"policy": req.base, **control}],
+        [{"policy": name, **tuned}, {"policy": default_name, **control}],
     )
     note = (
         f"talesim tune: {len(trials)} trials of {req.n_games} games against {against}; "
@@ -222,7 +212,9 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
             f"default {req.base} weights: {list(default)}",
         )
     )
-    outcome = Outcome(req, policy, default, best.number, -best.values[0], validation, history)
+    outcome = Outcome(
+        req, policy, default, tuple(keys), best.number, -best.values[0], validation, history
+    )
     from reports.tune_page import write_tune_page
 
     outcome.files = {"policies": out / "policies.toml", "page": write_tune_page(outcome, out)}

@@ -11,6 +11,7 @@ tests that every engine plugs in the same way. Each case runs in its game's kern
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -26,7 +27,8 @@ CASES = [
     if v.kernel
 ]
 
-#: Every seats table has these (design.md); every cards table at least the first three.
+#: Every seats table starts with these (design.md); every cards table starts with the game
+#: and seat and has a card column.
 SEAT_COLUMNS = ("game_id", "seat", "policy", "score", "rank", "win")
 CARD_COLUMNS = ("game_id", "seat", "card")
 SEED, GAMES = 11, 24
@@ -64,7 +66,8 @@ def test_engine_conformance(game: str, variant: str) -> None:
     assert ((seats["win"] > 0) == (seats["rank"] == 1)).all()
     assert set(seats["policy"].cast(pl.String)) <= set(s.policies)
     if "cards" in whole:
-        assert tuple(whole["cards"].columns[:3]) == CARD_COLUMNS
+        assert tuple(whole["cards"].columns[:2]) == CARD_COLUMNS[:2]
+        assert CARD_COLUMNS[2] in whole["cards"].columns
 
     # the same games however the range is cut into chunks
     cut = [_chunk(s, 0, 7), _chunk(s, 7, GAMES - 7)]
@@ -94,3 +97,35 @@ def test_engine_bench_runs(game: str, variant: str) -> None:
     assert out["variant"] == variant
     assert out["numba_games_per_s"] > 0
     assert out["reference_games_per_s"] > 0
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES)
+def test_a_named_policy_with_its_base_weights_plays_the_base(
+    game: str, variant: str, tmp_path: Path
+) -> None:
+    """A policies-file policy is its base heuristic with another weight row: given the
+    base's own row it plays the base's games exactly (kernel and reference.py), under its
+    own name in the dataset."""
+    import numpy as np
+
+    from simcore import policy_file
+
+    s = _setup(game, variant)
+    heuristic = s.policies[0]
+    row = tuple(float(w) for w in s.engine.default_weights()[s.game.policies.index(heuristic)])
+    path = tmp_path / "policies.toml"
+    path.write_text(policy_file.dumps(game, [policy_file.NamedPolicy("copy", heuristic, row)]))
+    named = runner.setup(
+        game, variant=variant, players=s.players, policies=["copy", *s.policies[1:]],
+        rotate_seats=True, policies_file=path,
+    )  # fmt: skip
+    assert named.prepared.code_names[-1] == "copy"
+    assert np.array_equal(named.prepared.weights[-1], np.array(row))
+    base, copy = _chunk(s, 0, GAMES), _chunk(named, 0, GAMES)
+    assert copy["seats"]["score"].equals(base["seats"]["score"])
+    assert set(copy["seats"]["policy"].cast(pl.String)) == {"copy", *s.policies[1:]}
+    renamed = copy["seats"]["policy"].cast(pl.String).replace("copy", heuristic)
+    assert renamed.equals(base["seats"]["policy"].cast(pl.String))
+    events = named.engine.play(named.prepared, SEED, 5)
+    assert events[-1]["scores"] == s.engine.play(s.prepared, SEED, 5)[-1]["scores"]
+    assert "copy" in events[0]["policies"]

@@ -366,6 +366,15 @@ def _other_rules(
     return {}
 
 
+def _other_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fake: ModuleType
+) -> dict[str, Any]:
+    """A policies file now defines a seat's named policy with other weights."""
+    named = {"greedy-tuned": {"base": "greedy", "weights": [0.5]}}
+    monkeypatch.setattr(runner, "_named_record", lambda prepared: named)
+    return {}
+
+
 # Every manifest key that determines the data, and a request that changes only it.
 RESUME_CHANGES: dict[str, Any] = {
     "game": _other_game,
@@ -378,6 +387,7 @@ RESUME_CHANGES: dict[str, Any] = {
     "chunk_size": {"chunk_size": 8},
     "card_sha256": _other_cards,
     "config": _other_rules,
+    "named_policies": _other_named,
 }
 
 

@@ -81,6 +81,35 @@ def test_score_published_preset_drops_goblin_goblin_conflict(state_file, two_pla
     assert out["players"][1]["total"] == 6
 
 
+# The issue's grids (as in test_scoring's GOBLIN_GRID_1/2): a Goblin and a Human that see
+# each other only across a Portal.
+GOBLIN_GRIDS = {
+    1: "G O H M / M S F M / P P P P / F F F F",
+    2: "G O G M / M H M M / P P F P / F F S F",
+}
+
+
+@pytest.mark.parametrize(
+    ("grid", "preset", "conflicts", "total", "battle"),
+    [(1, "brief", 0, 1, False), (1, "published", -2, -1, False),
+     (2, "brief", 0, 4, False), (2, "published", -4, 0, True)],
+)  # fmt: skip
+def test_score_goblins_cannot_use_portals_in_the_brief(
+    state_file, json_grid, grid, preset, conflicts, total, battle
+) -> None:
+    """Grid 1: Human 2 scores Mountain 3, Forest 6 and, across Portal 1, Swamp 5: +1 +1 −1;
+    grid 2: Human 5 scores Mountains 4, 6 and Plain 9: 4. Brief: the goblins across the
+    portal neither conflict with the Human nor give it battle-goblin-human; published: −2 per
+    pair, and grid 2's Human meets the battle through the portal."""
+    state = {"rules": preset, "players": [{"grid": json_grid(GOBLIN_GRIDS[grid])}]}
+    result = invoke("score", "drako", state_file(state), "--json")
+    assert result.exit_code == 0, result.output
+    (p,) = json.loads(result.stdout)["players"]
+    assert p["human"] == (1 if grid == 1 else 4)
+    assert (p["conflicts"], p["total"]) == (conflicts, total)
+    assert ("battle-goblin-human" in p["legends_met"]) is battle
+
+
 def test_score_table(state_file, two_players) -> None:
     result = invoke("score", "drako", state_file(two_players))
     assert result.exit_code == 0, result.output

@@ -240,6 +240,23 @@ def test_legend_checked_on_face_up_cards_only(big_game) -> None:
     assert 0 in game.claimable(0)
 
 
+@pytest.mark.parametrize(("preset", "claimed"), [("brief", False), ("published", True)])
+def test_goblins_reached_only_through_a_portal_give_no_battle_in_the_brief(
+    big_game, preset, claimed
+) -> None:
+    """§6 / §5: Human 5 reaches Goblins 0 and 2 only across Portal 1. Brief (goblins use no
+    portal): battle-goblin-human is not claimable; published (Game Park): it is, and the
+    turn's claim takes it."""
+    game = big_game(preset=preset)
+    fill(game, 0, "G O G M  M H M M  p p f p  f f s f")
+    legend_slot(game, "battle-goblin-human")
+    assert (0 in game.claimable(0)) is claimed
+    script(game, Source.DECK, 8, reveal=True)
+    game.take_turn()
+    ids = [game.rules.legends[c.legend].id for c in game.players[0].claims]
+    assert ("battle-goblin-human" in ids) is claimed
+
+
 def test_legend_kept_when_the_kingdom_changes(big_game) -> None:
     game = big_game()
     fill(game, 0, "H E p p  p p p p  m m m m  s s s s")

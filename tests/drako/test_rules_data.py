@@ -82,12 +82,29 @@ def test_kinds_and_legends_match_the_reference(data) -> None:
     assert [k.id for k in data.kinds if k.domesticates] == ["human", "elf", "dwarf"]
 
 
-def test_presets_differ_exactly_in_the_two_brief_points(data) -> None:
-    """§8.1: goblin–goblin conflict and dragon values; everything else as §9's defaults."""
+def test_presets_differ_exactly_in_the_brief_points(data) -> None:
+    """§8.1: goblin–goblin conflict and dragon values; §6/§9: goblins across portals
+    (conflicts, Legends); §7.5: the tribes as one tie-break category. Everything else as
+    §9's defaults."""
     brief = data.presets["brief"].options.as_dict()
     published = data.presets["published"].options.as_dict()
     diff = {k for k in brief if brief[k] != published[k]}
-    assert diff == {"goblin_goblin_conflict", "dragon_values"}
+    assert diff == {
+        "goblin_goblin_conflict",
+        "dragon_values",
+        "goblin_conflict_via_portal",
+        "legend_goblin_via_portal",
+        "tie_break_tribes",
+    }
+    assert (brief["goblin_conflict_via_portal"], published["goblin_conflict_via_portal"]) == (
+        False,
+        True,
+    )
+    assert (brief["legend_goblin_via_portal"], published["legend_goblin_via_portal"]) == (
+        False,
+        True,
+    )
+    assert (brief["tie_break_tribes"], published["tie_break_tribes"]) == ("summed", "each")
     assert brief["dragon_values"] == [3, 4, 5]
     assert published["dragon_values"] == [3, 5, 6]
     assert brief["goblin_goblin_conflict"] is True
@@ -133,6 +150,8 @@ BAD = [
     ("dedupe_links = true", "dedupe_links = false", ["card 'rules'", "field 'dedupe_links'",
                                                       "only true is implemented"]),
     ('tie_break = "categories"', 'tie_break = "coin"', ["card 'rules'", "field 'tie_break'"]),
+    ('tie_break_tribes = "summed"', 'tie_break_tribes = "some"',
+     ["card 'rules'", "field 'tie_break_tribes'"]),
     ("legends_per_turn = 1", "legends_per_turn = 1\nsurprise = 3", ["field 'surprise'"]),
     ('rivals = [["goblin", "human"]', 'rivals = [["goblin", "plain"]', ["field 'rivals'"]),
 ]  # fmt: skip

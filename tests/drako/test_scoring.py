@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
+from simcore.games.drako import scoring
 from simcore.games.drako.reference import KingdomView, Rules, winners
+from simcore.games.drako.tables import B_CONFLICTS, BREAKDOWN, CELLS, N_BREAKDOWN, compile_tables
 
 EMPTY_ROWS = "s s s s / s s s s / s s s s"
 
@@ -140,15 +143,20 @@ def test_goblin_never_scores_a_swamp_through_a_portal(view, preset) -> None:
     assert view(row0("G S s s"), preset).breakdown()["goblin"] == 3
 
 
-@pytest.mark.parametrize("preset", ["brief", "published"])
-def test_goblin_conflicts_with_a_rival_across_a_portal(view, preset) -> None:
-    """§6 (Game Park): Goblin 0 – Portal 1 – Human 2 is a conflict, −2, both presets."""
-    assert view(row0("G O H s"), preset).breakdown()["conflicts"] == -2
+@pytest.mark.parametrize(("preset", "expected"), [("brief", 0), ("published", -2)])
+def test_goblin_conflict_across_a_portal_brief_no_published_yes(view, preset, expected) -> None:
+    """§6: Goblin 0 – Portal 1 – Human 2. Brief ("Goblins cannot use Portals"): no conflict;
+    published (Game Park: both sides see each other across the portal): −2."""
+    assert view(row0("G O H s"), preset).breakdown()["conflicts"] == expected
+    assert view(row0("G H s s"), preset).breakdown()["conflicts"] == -2  # adjacent: both
 
 
 def test_goblin_conflict_via_portal_option(view, data, grid) -> None:
-    """``goblin_conflict_via_portal = false``: the same grid has no conflict."""
-    strict = with_options(data, goblin_conflict_via_portal=False)
+    """The switch, whatever the preset: ``goblin_conflict_via_portal = true`` turns the
+    brief's Goblin 0 – Portal 1 – Human 2 into a conflict, ``false`` the published one off."""
+    lax = with_options(data, "brief", goblin_conflict_via_portal=True)
+    assert view_with(lax, grid, row0("G O H s")).breakdown()["conflicts"] == -2
+    strict = with_options(data, "published", goblin_conflict_via_portal=False)
     assert view_with(strict, grid, row0("G O H s")).breakdown()["conflicts"] == 0
     assert view_with(strict, grid, row0("G H s s")).breakdown()["conflicts"] == -2
 
@@ -290,13 +298,17 @@ def test_three_lands_in_an_l_shape(view, data) -> None:
 
 
 def test_two_vs_one_non_goblin_centre_reaches_goblins_through_portal(view, data, grid) -> None:
-    """§5 note (Game Park): Human 2 reaches Goblin 0 across Portal 1 and Goblin 6 directly:
-    met. With ``legend_goblin_via_portal = false`` only Goblin 6 counts: not met."""
+    """§5 note: Human 2 reaches Goblin 0 across Portal 1 and Goblin 6 directly. Published
+    (Game Park): met. Brief (goblins use no portal): only Goblin 6 counts, not met. The
+    switch ``legend_goblin_via_portal`` turns each preset into the other."""
     legend = next(lg for lg in data.legends if lg.id == "battle-goblin-human")
     text = "G O H s / s s G s / s s s s / s s s s"
-    assert view(text).legend_met(legend)
-    strict = with_options(data, legend_goblin_via_portal=False)
+    assert view(text, "published").legend_met(legend)
+    assert not view(text, "brief").legend_met(legend)
+    strict = with_options(data, "published", legend_goblin_via_portal=False)
     assert not view_with(strict, grid, text).legend_met(legend)
+    lax = with_options(data, "brief", legend_goblin_via_portal=True)
+    assert view_with(lax, grid, text).legend_met(legend)
 
 
 def test_legends_score_their_points(score) -> None:
@@ -308,6 +320,55 @@ def test_legends_score_their_points(score) -> None:
     assert r["legends"] == 9
     assert r["total"] == 9
     assert r["legends_met"] == ["three-plains", "three-swamps", "three-mountains", "three-forests"]
+
+
+# --- goblins and portals: the issue's two grids, reference and numba scorer ------------------
+
+# Grid 1. Human 2: Mountain 3 +1, Forest 6 +1, and across Portal 1 Swamp 5 −1 = 1; Goblin 0
+# sees Human 2 only across the portal. Plains row 2 and forests row 3: three-plains and
+# three-forests; Mountains 3-7 only two linked.
+GOBLIN_GRID_1 = "G O H M / M S F M / P P P P / F F F F"
+# Grid 2. Human 5: Mountains 4 and 6 +1 +1, Plain 9 +2 = 4; it reaches Goblins 0 and 2
+# only across Portal 1 (two goblins: direct only, never through the portal). Mountain 7
+# linked to Mountains 3 and 6: three-mountains.
+GOBLIN_GRID_2 = "G O G M / M H M M / P P F P / F F S F"
+GOBLIN_GRIDS = {
+    # (grid, preset): (human, conflicts, total, Legends met)
+    (GOBLIN_GRID_1, "brief"): (1, 0, 1, ["three-plains", "three-forests"]),
+    (GOBLIN_GRID_1, "published"): (1, -2, -1, ["three-plains", "three-forests"]),
+    (GOBLIN_GRID_2, "brief"): (4, 0, 4, ["three-mountains"]),
+    (GOBLIN_GRID_2, "published"): (4, -4, 0, ["battle-goblin-human", "three-mountains"]),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "preset"), list(GOBLIN_GRIDS), ids=["1-brief", "1-published", "2-brief", "2-published"]
+)
+def test_goblins_cannot_use_portals_in_the_brief(data, grid, text, preset) -> None:
+    """§6, brief: "Goblins cannot use Portals" — no conflict and no 2-vs-1 Legend through a
+    portal; published keeps Game Park's (conflicts and the battle through the portal).
+    The reference (``KingdomView``) and the numba scorer (``scoring.py``) agree."""
+    human, conflicts, total, met = GOBLIN_GRIDS[text, preset]
+    rules = Rules(data, preset, 2)
+    kinds, _ = grid(text)
+    view = KingdomView(rules, list(kinds))
+    b = view.breakdown()
+    assert (b["human"], b["conflicts"], sum(b.values())) == (human, conflicts, total)
+    assert [lg.id for lg in data.legends if view.legend_met(lg)] == met
+
+    tb = compile_tables(data, preset, 2)
+    g = np.array(kinds, dtype=np.int32)
+    direct, full = np.zeros(CELLS, np.int64), np.zeros(CELLS, np.int64)
+    out = np.zeros(N_BREAKDOWN, np.int32)
+    vis = (1 << CELLS) - 1
+    got = scoring.score_kingdom(
+        g, vis, tb.kind_cat, tb.kind_blind, tb.kind_tame, tb.land_pts, tb.rival,
+        tb.dragon_values, tb.adj, tb.rules, direct, full, out,
+    )  # fmt: skip
+    assert (out[BREAKDOWN.index("human")], out[B_CONFLICTS], got) == (human, conflicts, total)
+    flags = np.zeros(len(data.legends), np.int32)
+    scoring.legends_met(tb.legend, g, vis, tb.kind_blind, tb.rules, direct, full, flags)
+    assert [lg.id for lg, f in zip(data.legends, flags, strict=True) if f] == met
 
 
 # --- §7.5 tie-break ----------------------------------------------------------------------------
@@ -347,3 +408,38 @@ def test_tie_break_through_score_state(data, json_grid) -> None:
     assert r["players"][1]["goblin"] == 3
     assert r["players"][1]["human"] == 1
     assert r["winners"] == [0]
+
+
+# §7.5 categories. Seat 0: Human 0 between Plains 1 and 4: human 4. Seat 1: Human 0 between
+# Forests 1 and 4 (+1 +1) and Elf 15 with Forest 14 (+2; Mountain 11 nothing): human 2 +
+# elf 2; its Dwarves 8, 9, 12, 13 touch no Mountain and no Elf. Totals 4 and 4, nothing
+# else scores (no rivals linked, no dragon); no kind beyond the box's 8 copies.
+TIE_SEAT_0 = "H P S S / P S S S / F F F F / M M M M"
+TIE_SEAT_1 = "H F P P / F P P P / D D S M / D D F E"
+
+
+def test_tie_break_brief_sums_the_tribes_into_one_category() -> None:
+    """§7.5, brief: four categories (tribes summed, dragons, Legends, conflicts): keys [4]
+    and [2 + 2] tie, both win. Published (Game Park's seven): [4, 0..] beats [2, 2, 0..]."""
+    base = dict.fromkeys(BREAKDOWN, 0)
+    a = {**base, "human": 4}
+    b = {**base, "human": 2, "elf": 2}
+    assert winners([4, 4], [a, b], categories=True, tribes_summed=True) == [0, 1]
+    assert winners([4, 4], [a, b], categories=True, tribes_summed=False) == [0]
+    c = {**base, "human": 5, "conflicts": -2, "legends": 1}  # [5, 1, 0, −2] > [4, 0, 0, 0]
+    assert winners([4, 4, 4], [a, b, c], categories=True, tribes_summed=True) == [2]
+
+
+@pytest.mark.parametrize(("preset", "expected"), [("brief", [0, 1]), ("published", [0])])
+def test_tie_break_categories_through_score_state(data, json_grid, preset, expected) -> None:
+    """The hand-built human / human + elf tie: brief shares the win, published seat 0."""
+    from simcore.games.drako.engine import score_state
+
+    state = {
+        "rules": preset,
+        "players": [{"grid": json_grid(TIE_SEAT_0)}, {"grid": json_grid(TIE_SEAT_1)}],
+    }
+    r = score_state(state, data)
+    assert [p["total"] for p in r["players"]] == [4, 4]
+    assert [(p["human"], p["elf"]) for p in r["players"]] == [(4, 0), (2, 2)]
+    assert r["winners"] == expected

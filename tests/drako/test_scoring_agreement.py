@@ -94,7 +94,8 @@ def test_link_masks_match_reference_links(data) -> None:
 
 
 @pytest.mark.parametrize("categories", [True, False])
-def test_winners_agree(categories: bool) -> None:
+@pytest.mark.parametrize("tribes_summed", [True, False])
+def test_winners_agree(categories: bool, tribes_summed: bool) -> None:
     rng = np.random.default_rng(3)
     for _ in range(2000):
         P = int(rng.integers(1, 5))
@@ -102,8 +103,8 @@ def test_winners_agree(categories: bool) -> None:
         totals = b.sum(axis=1).astype(np.int32)
         keys = np.zeros_like(b)
         flags = np.zeros(P, dtype=np.int32)
-        n = scoring.winners(totals, b, categories, keys, flags)
+        n = scoring.winners(totals, b, categories, tribes_summed, keys, flags)
         dicts = [dict(zip(BREAKDOWN, row.tolist(), strict=True)) for row in b]
-        expected = winners(totals.tolist(), dicts, categories)
+        expected = winners(totals.tolist(), dicts, categories, tribes_summed)
         assert np.flatnonzero(flags).tolist() == expected
         assert n == len(expected)

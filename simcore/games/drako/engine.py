@@ -231,7 +231,7 @@ def frames(
     seats = pl.DataFrame(
         {
             **engine_kit.seat_keys(game_id, P),
-            "policy": engine_kit.categorical(POLICY_NAMES, a["policy"]),
+            "policy": engine_kit.categorical(prepared.code_names, a["policy"]),
             "score": score.reshape(-1),
             "rank": rank.reshape(-1),
             "win": win.reshape(-1),
@@ -281,7 +281,7 @@ def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
         "seed": seed,
         "game_id": game_id,
         "players": prepared.players,
-        "policies": [POLICY_NAMES[p] for p in seat_policy],
+        "policies": [prepared.code_names[p] for p in seat_policy],
     }
     return [start, *game.events]
 

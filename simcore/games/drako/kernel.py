@@ -63,6 +63,7 @@ from .tables import (
     R_LEGEND_ROW,
     R_LEGENDS_PER_TURN,
     R_TIE_CATEGORIES,
+    R_TIE_TRIBES_SUMMED,
     R_TURN_CAP,
     ix,
 )
@@ -496,7 +497,8 @@ def take_turn(tb, weights, s, p):
 @hot_outline
 def final_scoring(tb, s, n_players):
     """Reveal every card where it lies, score each kingdom, rank by total then (``categories``)
-    the §7.5 key; the rank-1 players are the winners."""
+    the §7.5 key (the tribes one category under ``tie_break_tribes = "summed"``); the rank-1
+    players are the winners."""
     kind_cat, kind_blind, kind_tame, land_pts, rival = tb[0], tb[1], tb[2], tb[4], tb[5]
     legend = tb[6]
     dragon_values, adj, rules = tb[7], tb[8], tb[9]
@@ -516,7 +518,7 @@ def final_scoring(tb, s, n_players):
             s.bd[ix(p), ix(b)] = s.sbd[ix(b)]
         s.bd[ix(p), B_LEGENDS] = held
         s.score[ix(p)] = total + held
-        tie_key(s.bd[ix(p)], s.keys[ix(p)])
+        tie_key(s.bd[ix(p)], s.keys[ix(p)], rules[R_TIE_TRIBES_SUMMED] != 0)
     categories = rules[R_TIE_CATEGORIES] != 0
     for p in range(n_players):
         ahead = 0

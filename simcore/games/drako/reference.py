@@ -51,6 +51,7 @@ from .tables import (
     CENTRE,
     KINDS,
     MAX_PLAYERS,
+    N_TRIBE_COLUMNS,
     Category,
     DrakoData,
     Kind,
@@ -317,18 +318,31 @@ class KingdomView:
         ]
 
 
-def tie_key(breakdown: dict[str, int]) -> list[int]:
-    """§7.5: the category subtotals sorted high to low."""
-    return sorted(breakdown.values(), reverse=True)
+def tie_key(breakdown: dict[str, int], tribes_summed: bool = False) -> list[int]:
+    """§7.5: the category subtotals sorted high to low. The categories: each column of the
+    breakdown (each tribe its own, Game Park's seven), or with ``tribes_summed`` the brief's
+    four: the tribes' land points together, dragons, conflicts, Legends."""
+    if tribes_summed:
+        tribes = sum(breakdown[b] for b in BREAKDOWN[:N_TRIBE_COLUMNS])
+        values = [tribes] + [breakdown[b] for b in BREAKDOWN[N_TRIBE_COLUMNS:]]
+    else:
+        values = list(breakdown.values())
+    return sorted(values, reverse=True)
 
 
-def winners(totals: list[int], breakdowns: list[dict[str, int]], categories: bool) -> list[int]:
-    """Highest total; then (``categories``) the highest §7.5 key; still tied: all win."""
+def winners(
+    totals: list[int],
+    breakdowns: list[dict[str, int]],
+    categories: bool,
+    tribes_summed: bool = False,
+) -> list[int]:
+    """Highest total; then (``categories``) the highest §7.5 key (``tie_key``); still tied:
+    all win."""
     best = max(totals)
     tied = [p for p, t in enumerate(totals) if t == best]
     if categories and len(tied) > 1:
-        top = max(tie_key(breakdowns[p]) for p in tied)
-        tied = [p for p in tied if tie_key(breakdowns[p]) == top]
+        top = max(tie_key(breakdowns[p], tribes_summed) for p in tied)
+        tied = [p for p in tied if tie_key(breakdowns[p], tribes_summed) == top]
     return tied
 
 
@@ -712,6 +726,7 @@ class DrakoGame:
             [pl.score for pl in self.players],
             [pl.breakdown for pl in self.players],
             self.rules.o.tie_break == "categories",
+            self.rules.o.tie_break_tribes == "summed",
         )
 
     def check_invariants(self) -> None:

@@ -48,6 +48,7 @@ from .tables import (
     LG_SHAPE,
     N_BREAKDOWN,
     N_KINDS,
+    N_TRIBE_COLUMNS,
     R_CONFLICT_POINTS,
     R_DRAGON_MAX_POSITIVE,
     R_DRAGON_VIA_PORTAL,
@@ -372,12 +373,33 @@ def held_legend_points(legend, held):
     return s
 
 
+#: Fills the tie key's unused tail when the tribes are summed: below every category value
+#: (a kingdom's subtotals stay within a few hundred points), so it sorts last and, being
+#: the same for every player, never decides.
+TIE_PAD = -(1 << 30)
+
+
 @hot
-def tie_key(breakdown, key):
-    """§7.5: ``key`` = the category subtotals of ``breakdown`` sorted high to low."""
+def tie_key(breakdown, key, tribes_summed):
+    """§7.5: ``key`` = the category subtotals of ``breakdown`` sorted high to low. The
+    categories are the breakdown's columns (each tribe its own, Game Park), or with
+    ``tribes_summed`` the four tribes' sum, then dragons, conflicts and Legends (the brief's
+    four), the rest of ``key`` ``TIE_PAD``."""
     n = breakdown.shape[0]
-    for b in range(n):
-        key[ix(b)] = breakdown[ix(b)]
+    if tribes_summed:
+        tribes = 0
+        for b in range(N_TRIBE_COLUMNS):
+            tribes += breakdown[ix(b)]
+        key[0] = tribes
+        m = 1
+        for b in range(N_TRIBE_COLUMNS, n):
+            key[ix(m)] = breakdown[ix(b)]
+            m += 1
+        for b in range(m, n):
+            key[ix(b)] = TIE_PAD
+    else:
+        for b in range(n):
+            key[ix(b)] = breakdown[ix(b)]
     for a in range(1, n):  # insertion sort, descending
         x = key[ix(a)]
         j = a - 1
@@ -388,20 +410,21 @@ def tie_key(breakdown, key):
 
 
 @hot
-def winners(totals, breakdowns, tie_categories, keys, out):
+def winners(totals, breakdowns, tie_categories, tribes_summed, keys, out):
     """Set ``out[p]`` = 1 for each winner: highest total, then (``tie_categories``) the
-    highest §7.5 key, compared lexicographically; still tied players all win (share).
-    ``keys``: int32[P, N_BREAKDOWN] scratch. Returns the number of winners."""
+    highest §7.5 key (``tie_key``, the tribes one category when ``tribes_summed``), compared
+    lexicographically; still tied players all win (share). ``keys``: int32[P, N_BREAKDOWN]
+    scratch. Returns the number of winners."""
     P = totals.shape[0]
     best = totals[0]
     for p in range(P):
         best = max(best, totals[ix(p)])
-        tie_key(breakdowns[ix(p)], keys[ix(p)])
+        tie_key(breakdowns[ix(p)], keys[ix(p)], tribes_summed)
     for p in range(P):
         out[ix(p)] = 1 if totals[ix(p)] == best else 0
     if tie_categories:
         for b in range(keys.shape[1]):  # keep the tied players with the highest b-th value
-            top = -(1 << 30)
+            top = -(1 << 31)
             for p in range(P):
                 if out[ix(p)] and keys[ix(p), ix(b)] > top:
                     top = keys[ix(p), ix(b)]

@@ -139,5 +139,6 @@ def score_players(preset: str, players: list[PlayerState], data: DrakoData) -> d
         [r["total"] for r in rows],
         [{b: r[b] for b in BREAKDOWN} for r in rows],
         rules.o.tie_break == "categories",
+        rules.o.tie_break_tribes == "summed",
     )
     return {"players": rows, "winners": won}

@@ -89,6 +89,11 @@ STATUSES = ("confirmed", "inferred", "proposal")
 BREAKDOWN = ("elf", "dwarf", "human", "goblin", "dragon", "conflicts", "legends")
 N_BREAKDOWN = len(BREAKDOWN)
 B_DRAGON, B_CONFLICTS, B_LEGENDS = 4, 5, 6
+N_TRIBE_COLUMNS = 4  # the tribes' columns come first: elf, dwarf, human, goblin
+# §7.5 tie-break categories (option ``tie_break_tribes``): "each" tribe its own category
+# (the seven columns above, Game Park), or the four tribes "summed" into one (the brief's
+# four: tribe Harmony points, dragons, Legends, conflicts).
+TIE_BREAK_TRIBES = ("each", "summed")
 TRIBE_COLUMN = {Kind.ELF: 0, Kind.DWARF: 1, Kind.HUMAN: 2, Kind.GOBLIN: 3}
 
 # Fixed sizes (named bounds; reference.py asserts they are never exceeded).
@@ -166,7 +171,8 @@ R_CENTRE_DISTINCT = 13
 R_KEEP_TOP = 14  # reshuffle keeps the top discard
 R_TIE_CATEGORIES = 15  # 1: §7.5 category tie-break; 0: tied players share
 R_TURN_CAP = 16  # turns per player after which a game ends (cap_hit)
-N_RULES = 17
+R_TIE_TRIBES_SUMMED = 17  # 1: the four tribes' points are one §7.5 category (their sum)
+N_RULES = 18
 
 
 # --- the data ----------------------------------------------------------------------------
@@ -251,6 +257,7 @@ class Options:
     reshuffle_discard_keep_top: bool
     end_immediately: bool
     tie_break: str
+    tie_break_tribes: str  # "each": a category per tribe (7 in all); "summed": one (4)
     turns_per_player_cap: int = TURNS_PER_PLAYER_CAP  # simulator safety, not a game rule
 
     def as_dict(self) -> dict[str, Any]:
@@ -534,6 +541,7 @@ def _parse_options(f: Fields) -> Options:
         reshuffle_discard_keep_top=_flag(f, "reshuffle_discard_keep_top"),
         end_immediately=_flag(f, "end_immediately", only=True),
         tie_break=f.choice("tie_break", ("categories", "share")),
+        tie_break_tribes=f.choice("tie_break_tribes", TIE_BREAK_TRIBES),
         turns_per_player_cap=f.integer(
             "turns_per_player_cap", 1, MAX_TURNS_PER_PLAYER_CAP, TURNS_PER_PLAYER_CAP
         ),
@@ -594,6 +602,7 @@ def rule_switches(o: Options) -> np.ndarray:
     r[R_KEEP_TOP] = o.reshuffle_discard_keep_top
     r[R_TIE_CATEGORIES] = o.tie_break == "categories"
     r[R_TURN_CAP] = o.turns_per_player_cap
+    r[R_TIE_TRIBES_SUMMED] = o.tie_break_tribes == "summed"
     return r
 
 

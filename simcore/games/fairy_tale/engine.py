@@ -148,7 +148,7 @@ def slot_table(prepared: Prepared) -> np.ndarray:
     policy code); zeros after the code for a heuristic."""
     rows = []
     for spec in prepared.slots.specs:
-        row = [POLICY_NAMES.index(spec.name), 0, 0, 0]
+        row = [prepared.code_names.index(spec.name), 0, 0, 0]
         if spec.name == "mc":
             row[1:] = [
                 int(spec["rollouts"]),

@@ -154,14 +154,25 @@ def score_state(
 
 
 def play_events(
-    cards: CardSet, variant: str, seat_policies: list[int], seed: int, game_id: int
+    cards: CardSet,
+    variant: str,
+    seat_policies: list[int],
+    seed: int,
+    game_id: int,
+    prepared: Prepared | None = None,
 ) -> list[dict[str, Any]]:
-    """Every event of one game played by ``reference.py`` (a ``start`` event first)."""
-    from .policies import POLICY_NAMES, default_weights
+    """Every event of one game played by ``reference.py`` (a ``start`` event first); the
+    built-in policies' weights, or ``prepared``'s (named policies included)."""
+    from .policies import default_weights
     from .reference import Rules, play_reference
 
     rules = Rules(cards, len(seat_policies))
-    game = play_reference(rules, default_weights(), seat_policies, seed, game_id, record=True)
+    weights = default_weights() if prepared is None else prepared.weights
+    names = POLICY_NAMES if prepared is None else prepared.code_names
+    lweights = None if prepared is None else legends_rows(prepared)
+    game = play_reference(
+        rules, weights, seat_policies, seed, game_id, record=True, lweights=lweights
+    )
     start = {
         "event": "start",
         "game": "paper-tales",
@@ -169,9 +180,17 @@ def play_events(
         "seed": seed,
         "game_id": game_id,
         "players": len(seat_policies),
-        "policies": [POLICY_NAMES[p] for p in seat_policies],
+        "policies": [names[p] for p in seat_policies],
     }
     return [start, *game.events]
+
+
+def legends_rows(prepared: Prepared) -> np.ndarray:
+    """``policies.legends_weights()`` with one row per policy code: a named policy plays
+    its base's Legends weights (a policies file gives the base row only)."""
+    from .policies import legends_weights
+
+    return np.ascontiguousarray(legends_weights()[prepared.base_code], np.float64)
 
 
 def _spot(spot: int) -> str:
@@ -350,6 +369,7 @@ def simulate_arrays(
 
         out: Any = new_chunk_out(n_games, prepared.players, nb)
         lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
+        lx = (*lx[:3], legends_rows(prepared), *lx[4:])  # a row per policy code
         simulate_chunk_l(kernel_tables(prepared.tables), lx, *seats, *bounds, out, check)
         invariants: tuple[str, ...] = LEGENDS_INVARIANTS
     else:
@@ -481,7 +501,7 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     seats = pl.DataFrame(
         {
             **engine_kit.seat_keys(game_id, P),
-            "policy": engine_kit.categorical(POLICY_NAMES, a["policy"]),
+            "policy": engine_kit.categorical(prepared.code_names, a["policy"]),
             "score": score.reshape(-1),
             "rank": engine_kit.ranks(score, a["gold"]).reshape(-1),
             "win": (winner / n_win[:, None]).reshape(-1),
@@ -587,7 +607,9 @@ def reference_frames(
     out: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "cards": [], "buildings": []}
     for g in range(first_game, first_game + n_games):
         sp = engine_kit.seat_policies(prepared.seat_policy, prepared.rotate_seats, g)
-        fs = final_state(play_reference(rules, prepared.weights, sp, seed, g))
+        fs = final_state(
+            play_reference(rules, prepared.weights, sp, seed, g, lweights=legends_rows(prepared))
+        )
         scores = fs["scores"]
         gold = [st["gold"] for st in fs["seats"]]
         game = {
@@ -607,7 +629,7 @@ def reference_frames(
             seat = {
                 "game_id": g,
                 "seat": p,
-                "policy": POLICY_NAMES[st["policy"]],
+                "policy": prepared.code_names[st["policy"]],
                 "score": st["score"],
                 "rank": 1 + ahead,
                 "win": st["win"],
@@ -688,7 +710,7 @@ def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     """Every event of game ``game_id``, played by ``reference.py`` (the same game the kernel
     stores under that id). The last event, ``final``, holds the scores ``simulate`` stores."""
     seat_policy = engine_kit.seat_policies(prepared.seat_policy, prepared.rotate_seats, game_id)
-    return play_events(prepared.cards, prepared.variant, seat_policy, seed, game_id)
+    return play_events(prepared.cards, prepared.variant, seat_policy, seed, game_id, prepared)
 
 
 # --- benchmark -------------------------------------------------------------------------------

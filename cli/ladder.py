@@ -1,0 +1,93 @@
+"""``talesim ladder``: ratings of several players from a paired tournament, self-play runs
+per player, and card verdicts across strength (``simcore.ladder``).
+
+Exit codes as ``talesim simulate``: 0 done, 2 bad input before anything is written, 130
+interrupted (``--resume`` finishes the ladder in OUT).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli import options
+from cli.errors import progress_echo, reported, resumable
+from cli.simulate import Backend
+
+
+def ladder(
+    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    players: options.Players,
+    policies: Annotated[
+        str,
+        typer.Option(
+            "--policies",
+            help="Policy specs, weakest first as you believe, comma-separated "
+            "(e.g. random,greedy,mc:rollouts=4).",
+        ),
+    ],
+    games: Annotated[int, typer.Option("--games", help="Games of each self-play run.")],
+    seed: options.Seed,
+    out: Annotated[Path, typer.Option("--out", help="Directory for the runs and the page.")],
+    variant: options.Variant = None,
+    cards_file: options.CardsFile = None,
+    policies_file: options.PoliciesFile = None,
+    band: Annotated[
+        str, typer.Option("--band", help="Verdict band LO:HI of win share when taken.")
+    ] = "0.9:1.1",
+    tournament_games: Annotated[
+        int | None,
+        typer.Option(
+            "--tournament-games",
+            help="Games of the tournament in all (default: --games).",
+            show_default=False,
+        ),
+    ] = None,
+    threads: options.Threads = None,
+    backend: Annotated[
+        Backend, typer.Option("--backend", help="Where the runs' chunks are computed.")
+    ] = Backend.local,
+    scheduler: options.Scheduler = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Finish the ladder already in --out.")
+    ] = False,
+    quiet: options.Quiet = False,
+) -> None:
+    """Rate POLICIES against each other and say which card verdicts hold as play gets stronger."""
+    with reported():
+        from simcore import balance
+        from simcore import ladder as ladders
+
+        request = ladders.Request(
+            game=game,
+            variant=variant,
+            players=players,
+            policies=tuple(p.strip() for p in policies.split(",") if p.strip()),
+            n_games=games,
+            seed=seed,
+            out=out,
+            band=balance.parse_band(band),
+            tournament_games=tournament_games,
+            cards_path=cards_file,
+            policies_file=policies_file,
+            threads=threads,
+            backend=backend.value,
+            scheduler=scheduler,
+            resume=resume,
+            progress=not quiet,
+        )
+        with resumable(out, "runs"):
+            outcome = ladders.run_ladder(request, echo=progress_echo(quiet))
+    for row in outcome.ratings.iter_rows(named=True):
+        typer.echo(
+            f"{row['policy']}: rating {row['rating']:+.0f} ({row['rating_lo']:+.0f} to "
+            f"{row['rating_hi']:+.0f})"
+        )
+    counts = outcome.verdicts["verdict"].value_counts().sort("verdict")
+    typer.echo(
+        "verdicts: "
+        + ", ".join(f"{r['verdict']} {r['count']}" for r in counts.iter_rows(named=True))
+    )
+    typer.echo(f"page: {outcome.files['page']}")

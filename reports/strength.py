@@ -1,0 +1,204 @@
+"""Strength across players: ratings with intervals, and card verdicts that say whether they
+hold as play gets stronger (``talesim ladder``, and ``talesim report`` of several runs that
+differ only in policy).
+
+* **Ratings**: Bradley–Terry on the pairwise results of the tournament's seats (every two
+  seats of a game, one ahead of the other by rank, ties half), on the Elo scale (0 = the
+  average policy), with 95% intervals from a bootstrap over games (``BOOTSTRAP`` resamples:
+  whole games drawn with replacement, the model refitted on each).
+* **Card levels**: per card and policy, the win share when taken in that policy's self-play
+  run (every seat that policy) with its Wilson interval. At one level a card is *strong*
+  (interval wholly above the band), *weak* (wholly below), *even* (wholly inside) or
+  *unclear* (the interval straddles an edge of the band: these games cannot tell).
+* **Verdicts** over the levels from the first heuristic up (``random`` is not a level: how
+  a card does under random play says little about the card): ``strong`` / ``weak`` /
+  ``even`` when the card is that at every level; ``policy-dependent`` when two levels give
+  different definite statuses (strong, weak, even), with the levels where it flips named;
+  ``unclear`` otherwise (one definite status and some unclear levels: more games would
+  tell). A verdict stated only at the strongest level is no verdict: every level counts.
+* **Rank correlation** (Spearman) of the cards' win shares between adjacent levels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from itertools import pairwise
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from reports import metrics
+from reports.metrics import bt_fit
+from reports.run import open_run
+
+#: Bootstrap resamples of the rating intervals.
+BOOTSTRAP = 200
+DEFINITE = ("strong", "weak", "even")
+
+
+def card_shares(run_dir: Path) -> pl.DataFrame:
+    """Every entity's win share when taken in a finished run: ``entity, kind, n, ws,
+    ws_lo, ws_hi`` (kind: ``card``, or ``legend`` for a DRAKO Legend claimed)."""
+    run = open_run(run_dir)
+    cards = metrics.card_table(run.scan("cards"), run.scan("seats"), run.players)
+    out = [
+        cards.select(
+            pl.col("card").alias("entity"),
+            pl.lit("card").alias("kind"),
+            pl.col("n").cast(pl.Int64),
+            "ws",
+            "ws_lo",
+            "ws_hi",
+        )
+    ]
+    if run.has("legends"):
+        legends = metrics.legend_table(
+            run.scan("legends"), run.scan("seats"), run.players, run.n_games
+        )
+        out.append(
+            legends.select(
+                pl.col("legend").alias("entity"),
+                pl.lit("legend").alias("kind"),
+                pl.col("claims").cast(pl.Int64).alias("n"),
+                "ws",
+                "ws_lo",
+                "ws_hi",
+            )
+        )
+    return pl.concat(out)
+
+
+def _strengths(tot: np.ndarray, wins: np.ndarray) -> np.ndarray:
+    """``metrics.bt_fit`` with every policy's wins floored at a millionth of a comparison:
+    a policy that won nothing (in the data or in a resample) gets a tiny strength instead
+    of 0, so its rating is a finite lower bound."""
+    return bt_fit(tot, np.maximum(wins, 1e-6))
+
+
+def _pair_matrices(seats: pl.DataFrame, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per resampling unit (``game``: 0..), the pairwise counts of its games (``play``: the
+    game played; seats are compared within one): ``tot[g, i, j]`` comparisons of policy i
+    with j and ``won[g, i]`` comparisons i won."""
+    idx = {p: i for i, p in enumerate(names)}
+    s = seats.select("game", "play", pl.col("policy").cast(pl.String), "rank", "seat")
+    pairs = s.join(s.drop("game"), on="play", suffix="_b").filter(
+        (pl.col("seat") != pl.col("seat_b")) & (pl.col("policy") != pl.col("policy_b"))
+    )
+    games = int(seats["game"].cast(pl.Int64).max() or 0) + 1 if seats.height else 0  # type: ignore[arg-type]
+    k = len(names)
+    tot = np.zeros((games, k, k))
+    won = np.zeros((games, k))
+    g = pairs["game"].to_numpy()
+    i = np.array([idx[p] for p in pairs["policy"].to_list()], dtype=np.int64)
+    j = np.array([idx[p] for p in pairs["policy_b"].to_list()], dtype=np.int64)
+    r, rb = pairs["rank"].to_numpy(), pairs["rank_b"].to_numpy()
+    ahead = np.where(r < rb, 1.0, np.where(r == rb, 0.5, 0.0))
+    np.add.at(tot, (g, i, j), 1.0)
+    np.add.at(won, (g, i), ahead)
+    return tot, won
+
+
+def ratings(seats: pl.DataFrame, names: Sequence[str], seed: int = 0) -> pl.DataFrame:
+    """``policy, rating, rating_lo, rating_hi`` (Elo scale, 0 = average; 95% bootstrap
+    interval), best first. ``seats`` has one row per seat of each game played: ``play``
+    (the game), ``game`` (its resampling unit, 0..: e.g. the deal, whose rotations are
+    resampled together), ``seat``, ``policy``, ``rank``."""
+    tot, won = _pair_matrices(seats, names)
+    n = tot.shape[0]
+    point = 400 * np.log10(_strengths(tot.sum(0), won.sum(0)))
+    rng = np.random.default_rng(seed)
+    boots = np.empty((BOOTSTRAP, len(names)))
+    for b in range(BOOTSTRAP):
+        counts = np.bincount(rng.integers(0, n, n), minlength=n).astype(np.float64)
+        t = np.tensordot(counts, tot, axes=1)
+        w = counts @ won
+        boots[b] = 400 * np.log10(_strengths(t, w))
+    lo, hi = np.percentile(boots, [2.5, 97.5], axis=0)
+    played = tot.sum(axis=(0, 2)) > 0
+    df = pl.DataFrame(
+        {
+            "policy": list(names),
+            "rating": np.where(played, point, np.nan),
+            "rating_lo": np.where(played, lo, np.nan),
+            "rating_hi": np.where(played, hi, np.nan),
+        }
+    )
+    return df.sort("rating", descending=True, nulls_last=True)
+
+
+def level_status(ws_lo: float | None, ws_hi: float | None, band: tuple[float, float]) -> str:
+    """A card's status at one level from its interval (module docstring)."""
+    if ws_lo is None or ws_hi is None or math.isnan(ws_lo) or math.isnan(ws_hi):
+        return "unclear"
+    lo, hi = band
+    if ws_lo > hi:
+        return "strong"
+    if ws_hi < lo:
+        return "weak"
+    if ws_lo >= lo and ws_hi <= hi:
+        return "even"
+    return "unclear"
+
+
+def verdicts(cards: pl.DataFrame, levels: Sequence[str], band: tuple[float, float]) -> pl.DataFrame:
+    """``card, verdict, flips, statuses`` from ``cards`` (``card, policy, ws_lo, ws_hi``
+    rows; the ``levels`` in strength order, weakest first). ``flips``: where a definite
+    status changes to another, as ``"even->strong at mc:rollouts=32"`` (several joined by
+    ``"; "``); ``statuses``: the status at each level."""
+    by = {(r["card"], r["policy"]): r for r in cards.iter_rows(named=True)}
+    rows = []
+    for card in sorted({r["card"] for r in cards.iter_rows(named=True)}):
+        status = [
+            level_status(
+                by.get((card, lv), {}).get("ws_lo"), by.get((card, lv), {}).get("ws_hi"), band
+            )
+            for lv in levels
+        ]
+        definite = [(lv, st) for lv, st in zip(levels, status, strict=True) if st in DEFINITE]
+        flips = [f"{a[1]}->{b[1]} at {b[0]}" for a, b in pairwise(definite) if a[1] != b[1]]
+        if len(set(status)) == 1 and status[0] in DEFINITE:
+            verdict = status[0]
+        elif flips:
+            verdict = "policy-dependent"
+        else:
+            verdict = "unclear"
+        rows.append(
+            {
+                "card": card,
+                "verdict": verdict,
+                "flips": "; ".join(flips),
+                "statuses": ", ".join(f"{lv}: {st}" for lv, st in zip(levels, status, strict=True)),
+            }
+        )
+    return pl.DataFrame(
+        rows,
+        schema={"card": pl.String, "verdict": pl.String, "flips": pl.String, "statuses": pl.String},
+    )
+
+
+def rank_correlations(cards: pl.DataFrame, levels: Sequence[str]) -> pl.DataFrame:
+    """Spearman correlation of the cards' ``ws`` between each two adjacent ``levels``
+    (cards present at both): ``from, to, cards, spearman``."""
+    rows = []
+    for a, b in pairwise(levels):
+        joined = (
+            cards.filter(pl.col("policy") == a)
+            .select("card", pl.col("ws").alias("a"))
+            .join(
+                cards.filter(pl.col("policy") == b).select("card", pl.col("ws").alias("b")),
+                on="card",
+            )
+            .drop_nulls()
+        )
+        rho = None
+        if joined.height >= 3:
+            ra = joined["a"].rank("average").to_numpy()
+            rb = joined["b"].rank("average").to_numpy()
+            if ra.std() > 0 and rb.std() > 0:
+                rho = float(np.corrcoef(ra, rb)[0, 1])
+        rows.append({"from": a, "to": b, "cards": joined.height, "spearman": rho})
+    return pl.DataFrame(
+        rows, schema={"from": pl.String, "to": pl.String, "cards": pl.Int64, "spearman": pl.Float64}
+    )
