@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from simcore.registry import GAMES, Variant
+from simcore.registry import GAMES, Game, Variant
 
 
 def player_counts(variant: Variant) -> str:
@@ -18,6 +18,13 @@ def player_counts(variant: Variant) -> str:
     if variant.unconfirmed_players:
         text += f" ({', '.join(f'{n}?' for n in variant.unconfirmed_players)})"
     return text
+
+
+def policy_names(game: Game) -> list[str]:
+    """Each policy, with its parameters (default and range) if it has some:
+    ``mc:rollouts=16 (1-1024):top=4 (1-12):...``."""
+    params = dict(game.policy_params)
+    return [":".join([p, *(x.describe() for x in params.get(p, ()))]) for p in game.policies]
 
 
 def games() -> None:
@@ -34,7 +41,7 @@ def games() -> None:
                 game.name if i == 0 else "",
                 v.name,
                 player_counts(v),
-                ", ".join(game.policies) if i == 0 else "",
+                ", ".join(policy_names(game)) if i == 0 else "",
                 "yes" if v.name == game.default_variant else "",
                 "yes" if v.kernel else "not yet (play, cards)",
             )

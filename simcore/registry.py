@@ -161,8 +161,23 @@ GAMES: dict[str, Game] = {
             Variant("expert", 2, 5, "all 100 cards; Hunt, quests, majorities and the Trickster"),
         ),
         default_variant="expert",
-        policies=("random", "greedy", "collector"),
+        policies=("random", "greedy", "collector", "mc"),
         tables=("games", "seats", "cards"),
+        policy_params=(
+            (
+                "mc",
+                (
+                    Param("rollouts", 16, lo=1, hi=1024, help="playouts per candidate"),
+                    Param("top", 4, lo=1, hi=12, help="candidates searched, best by greedy"),
+                    Param(
+                        "playout",
+                        "greedy",
+                        choices=("random", "greedy", "collector"),
+                        help="the heuristic every seat plays in the playouts",
+                    ),
+                ),
+            ),
+        ),
         weight_names=("gain", "effect", "harm", "synergy", "deny"),
     ),
     "drako": Game(

@@ -296,6 +296,22 @@ CASES: dict[str, Case] = {
         simulate("--policy", "greedy,greedy:,greedy,greedy"),
         ("malformed policy spec 'greedy:'", "is not key=value"),
     ),
+    "simulate-mc-rollouts-out-of-bounds": Case(
+        simulate("--policy", "mc:rollouts=0,greedy,greedy,greedy"),
+        ("policy mc: rollouts must be between 1 and 1024, got 0",),
+    ),
+    "simulate-mc-top-not-an-integer": Case(
+        simulate("--policy", "mc:top=all,greedy,greedy,greedy"),
+        ("policy mc: top must be an integer, got 'all'",),
+    ),
+    "simulate-mc-playout-unknown": Case(
+        simulate("--policy", "mc:playout=mc"),
+        ("policy mc: playout must be one of random, greedy, collector, got 'mc'",),
+    ),
+    "simulate-mc-key-unknown": Case(
+        simulate("--policy", "mc:depth=3"),
+        ("policy mc has no parameter 'depth'", "rollouts, top, playout"),
+    ),
     "simulate-policy-spec-no-name": Case(
         simulate("--policy", ":rollouts=4"),
         ("malformed policy spec ':rollouts=4'", "no policy name"),

@@ -133,8 +133,21 @@ def test_manifest_shows_the_canonical_specs(fake: ModuleType, tmp_path: Path) ->
     out = tmp_path / "run"
     result = CliRunner().invoke(
         app,
-        ["simulate", "toy", "--players", "2", "--seed", "1", "--games", "4"]
-        + ["--policy", " greedy , random", "--out", str(out), "--quiet"],
+        [
+            "simulate",
+            "toy",
+            "--players",
+            "2",
+            "--seed",
+            "1",
+            "--games",
+            "4",
+            "--policy",
+            " greedy , random",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert json.loads((out / "manifest.json").read_text())["policies"] == ["greedy", "random"]

@@ -137,7 +137,7 @@ def test_engine_names_seed_and_game_of_a_violation(
 
     def broken(*args: object) -> None:
         real(*args)
-        out = args[9]
+        out = args[10]  # simulate_chunk's out (after tb, weights, slot table, seat slots, ...)
         out.violation[3] = 2  # type: ignore[attr-defined]
 
     monkeypatch.setattr(engine, "simulate_chunk", broken)

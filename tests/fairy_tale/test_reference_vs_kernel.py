@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.games.fairy_tale.engine import prepare, simulate_arrays
+from simcore.games.fairy_tale.engine import GAME, prepare, reference_seats, simulate_arrays
 from simcore.games.fairy_tale.policies import POLICY_NAMES
 from simcore.games.fairy_tale.reference import Rules, final_state, play_reference
 
@@ -59,6 +59,11 @@ SLOW_CASES = [
 ]
 
 
+def canonical(policies: list[str]) -> list[str]:
+    """The specs as the runner hands them to ``prepare`` (every parameter written out)."""
+    return GAME.canonical_policies(policies)
+
+
 def seat_policies(spec: str, players: int) -> list[str]:
     return list(MIXED[:players]) if spec == "mixed" else [spec] * players
 
@@ -75,18 +80,19 @@ def compare(
 ) -> int:
     """Play games ``first .. first+n-1`` both ways and assert every stored field is equal.
     Returns the number of games in which a Trickster took an identity."""
-    prep = prepare(cards, variant, players, policies, rotate)
+    prep = prepare(cards, variant, players, canonical(policies), rotate)
     a = simulate_arrays(prep, seed, first, n)
     rules = Rules(cards, variant)
-    ids = [int(x) for x in prep.seat_policy]
+    slots = [int(x) for x in prep.seat_slot]
     tricksters = 0
     for i in range(n):
         g = first + i
-        seats = [ids[(p + g) % players] for p in range(players)] if rotate else ids
-        game = play_reference(rules, prep.weights, seats, seed, g)
+        seats, searches = reference_seats(prep, g)
+        game = play_reference(rules, prep.weights, seats, seed, g, searches=searches)
         ref = final_state(game)
         where = f"{variant} {players}p {policies} seed {seed} game {g}"
-        assert a["policy"][i].tolist() == seats, where
+        expected = [slots[(p + g) % players] for p in range(players)] if rotate else slots
+        assert a["policy"][i].tolist() == expected, where
         assert a["score"][i].tolist() == ref["scores"], where
         assert a["breakdown"][i].tolist() == ref["breakdown"], where
         down = [sum(not up for _, up in tab) for tab in ref["tableau"]]

@@ -20,7 +20,16 @@ from typer.testing import CliRunner, Result
 
 from cli.main import app
 from simcore.games.fairy_tale.tables import DEFAULT_CARDS
-from simcore.rng import GameRng, rng_below, rng_next, rng_shuffle, rng_start, stream_start
+from simcore.rng import (
+    GameRng,
+    rng_below,
+    rng_next,
+    rng_shuffle,
+    rng_start,
+    search_start,
+    search_state,
+    stream_start,
+)
 
 # --- rng ---------------------------------------------------------------------------------------
 
@@ -76,6 +85,21 @@ def test_shuffles_agree() -> None:
         _numba_shuffle(seed, game_id, arr)
         assert arr.tolist() == items
         assert sorted(items) == list(range(100))
+
+
+def test_search_streams_equal_in_python_and_numba() -> None:
+    """rng.py: search_start (Python) and search_state (numba) give the same start state for
+    (seed, game, seat, decision), and the streams differ from each other and from the
+    game streams."""
+    starts = set()
+    for seed, game_id in _pairs()[:40]:
+        for seat in range(5):
+            for decision in (0, 1, 37):
+                s = search_start(seed, game_id, seat, decision)
+                assert int(search_state(np.uint64(seed), game_id, seat, decision)) == s
+                starts.add(s)
+        assert stream_start(seed, game_id) not in starts
+    assert len(starts) == 40 * 5 * 3
 
 
 def test_streams_differ_between_games_and_seeds() -> None:

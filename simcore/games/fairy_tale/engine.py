@@ -18,8 +18,8 @@ from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
 from .kernel import INVARIANTS, new_chunk_out, simulate_chunk
-from .policies import POLICY_NAMES, default_weights
-from .reference import BREAKDOWN, FairyTaleGame, Rules, play_reference
+from .policies import POLICY_NAMES, Policy, default_weights
+from .reference import BREAKDOWN, FairyTaleGame, Rules, Search, play_reference
 from .tables import PICKS, CardSet, Tables, compile_tables, load_cardset
 
 GAME = get_game("fairy-tale")
@@ -116,7 +116,8 @@ def simulate_arrays(
     simulate_chunk(
         tuple(prepared.tables),
         prepared.weights,
-        prepared.seat_policy,
+        slot_table(prepared),
+        prepared.seat_slot,
         prepared.rotate_seats,
         prepared.players,
         np.uint64(seed),
@@ -142,12 +143,35 @@ def run_chunk(
     return frames(prepared, a, first_game)
 
 
-def _slot_of_code(prepared: Prepared) -> np.ndarray:
-    """The slot (index in ``prepared.slots.names``) of each base policy code: one spec per
-    base policy while every policy of the run is a heuristic without parameters."""
-    slot_of = np.full(len(prepared.code_names), -1, dtype=np.int64)
-    slot_of[prepared.slot_policy] = np.arange(len(prepared.slots.names))
-    return slot_of
+def slot_table(prepared: Prepared) -> np.ndarray:
+    """int32[slots, 4]: each distinct spec's (policy code, mc rollouts, mc top, mc playout
+    policy code); zeros after the code for a heuristic."""
+    rows = []
+    for spec in prepared.slots.specs:
+        row = [prepared.code_names.index(spec.name), 0, 0, 0]
+        if spec.name == "mc":
+            row[1:] = [
+                int(spec["rollouts"]),
+                int(spec["top"]),
+                POLICY_NAMES.index(str(spec["playout"])),
+            ]
+        rows.append(row)
+    return np.array(rows, dtype=np.int32).reshape(-1, 4)
+
+
+def reference_seats(prepared: Prepared, game_id: int) -> tuple[list[int], list[Search | None]]:
+    """The policy code and (an mc seat's) search parameters of each seat in game
+    ``game_id``, for ``reference.py``."""
+    table = slot_table(prepared)
+    slots = engine_kit.seat_policies(prepared.seat_slot, prepared.rotate_seats, game_id)
+    codes = [int(table[s, 0]) for s in slots]
+    searches = [
+        Search(int(table[s, 1]), int(table[s, 2]), int(table[s, 3]))
+        if table[s, 0] == Policy.MC
+        else None
+        for s in slots
+    ]
+    return codes, searches
 
 
 def frames(
@@ -177,9 +201,7 @@ def frames(
     seats = pl.DataFrame(
         {
             **engine_kit.seat_keys(game_id, P),
-            "policy": engine_kit.categorical(
-                prepared.slots.names, _slot_of_code(prepared)[a["policy"]]
-            ),
+            "policy": engine_kit.categorical(prepared.slots.names, a["policy"]),
             "score": score.reshape(-1),
             "rank": engine_kit.ranks(score).reshape(-1),
             "win": win.reshape(-1),
@@ -207,9 +229,11 @@ def frames(
 
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     """Every event of game ``game_id`` (same game as ``simulate`` stores under that id)."""
-    seat_policy = engine_kit.seat_policies(prepared.seat_policy, prepared.rotate_seats, game_id)
+    seat_policy, searches = reference_seats(prepared, game_id)
     rules = Rules(prepared.cards, prepared.variant)
-    game = play_reference(rules, prepared.weights, seat_policy, seed, game_id, record=True)
+    game = play_reference(
+        rules, prepared.weights, seat_policy, seed, game_id, record=True, searches=searches
+    )
     names = [
         prepared.policies[s]
         for s in engine_kit.seat_policies(range(prepared.players), prepared.rotate_seats, game_id)
@@ -238,6 +262,20 @@ def narrate(event: dict[str, Any]) -> str:
         return f"  {seat} starts with {event['card']} face up"
     if kind == "deal":
         return f"Round {event['round']}: {seat} is dealt {', '.join(event['cards'])}"
+    if kind == "search":
+        rows = [
+            f"      {c['card']:<28} "
+            + (f"mean {c['mean']:+.4f} over {c['playouts']} playouts" if c["playouts"] else "")
+            for c in event["candidates"]
+        ]
+        forced = "" if event["candidates"][0]["playouts"] else " (one distinct candidate)"
+        return "\n".join(
+            [
+                f"    {seat} searches its {event['decision']} decision{forced}:",
+                *rows,
+                f"      -> {event['chosen']}",
+            ]
+        )
     if kind == "pick":
         return f"  pick {event['pick']:>2}: {seat} keeps {event['card']}"
     if kind == "reveal":
@@ -297,7 +335,7 @@ def bench(
     cards = load_cardset()
     prepared = prepare(cards, variant, players, [policy] * players, False)
     rules = Rules(cards, variant)
-    seat_policy = [int(x) for x in prepared.seat_policy]
+    seat_policy, searches = reference_seats(prepared, 0)
     return engine_kit.bench(
         "fairy-tale",
         variant,
@@ -308,5 +346,5 @@ def bench(
         reference_games,
         lambda: warmup(prepared),
         lambda n: simulate_arrays(prepared, 1, 0, n),
-        lambda g: play_reference(rules, prepared.weights, seat_policy, 1, g),
+        lambda g: play_reference(rules, prepared.weights, seat_policy, 1, g, searches=searches),
     )

@@ -21,9 +21,15 @@ from numba import prange
 
 from simcore.buffers import zeroed_buffers
 from simcore.jit import alloc, hot, hot_inline, hot_outline, parallel
-from simcore.rng import _U32, _U_GOLDEN, _mix64_jit, rng_below, rng_start
+from simcore.rng import _U32, _U_GOLDEN, _mix64_jit, rng_below, rng_next, rng_start, search_state
 
 from .layout import (
+    ASK_CAND,
+    ASK_DEC,
+    ASK_HYP,
+    ASK_N,
+    ASK_NEIGH,
+    ASK_SEAT,
     BFS_PREV,
     BFS_QUEUE,
     BREAKDOWN,
@@ -36,6 +42,8 @@ from .layout import (
     DECK,
     EFF_MATCH,
     FCNT,
+    FORCE_IDX,
+    FORCE_SEAT,
     HAND,
     HAND_N,
     HFC,
@@ -59,6 +67,11 @@ from .layout import (
     KEPT_PICK,
     KM_SEL,
     MC,
+    MC_DN,
+    MC_PAR,
+    MC_PO,
+    MC_RANK,
+    MC_SUM,
     N_BREAKDOWN,
     NF,
     PICK_CARD,
@@ -68,11 +81,20 @@ from .layout import (
     PICK_SLOT,
     POINTS,
     POLICY,
+    POS_PHASE,
+    POS_ROUND,
+    POS_SEAT,
+    POS_SHIFT,
+    POS_STEP,
+    POS_SUB,
+    POS_TOP,
+    POS_VIOL,
     REV_SLOT,
     REVEALED,
     SCORE,
     SEAT_MODE,
     SEAT_W,
+    SLOT,
     SLOT_MATCH,
     SM_CNT,
     SM_DCNT,
@@ -94,12 +116,15 @@ from .layout import (
     ix,
     kmask,
     selects,
+    state_size,
 )
+from .mc import determinize, outcome, rank, rewind_step
 from .policies import (
     D_CLOSE,
     D_DRAFT,
     D_OPEN,
     D_PLAY,
+    P_MC,
     P_RANDOM,
     choose,
     choose_plain,
@@ -140,7 +165,10 @@ S_YOU = int(Scope.YOU)
 S_OTHERS = int(Scope.OTHERS)
 
 # How a seat decides (``SEAT_MODE``, set once a game by ``_seat_modes``).
-M_RANDOM, M_PLAIN, M_OTHER = range(3)
+M_RANDOM, M_PLAIN, M_OTHER, M_SEARCH = range(4)
+
+# Where a game is (``POS_PHASE``): what ``_play_on`` does next.
+PH_DEAL, PH_DRAFT, PH_PLAY, PH_OPEN, PH_CLOSE, PH_END = range(6)
 
 # Score breakdown columns (seats table): which value kinds feed which column.
 B_FIXED, B_VARIABLE, B_CONDITIONAL, B_MAJORITY, B_TRICKSTER = range(N_BREAKDOWN)
@@ -174,12 +202,23 @@ class GameState(NamedTuple):
     points: np.ndarray  # int32[MAX_PLAYERS, TABLEAU]
     score: np.ndarray  # int32[MAX_PLAYERS]
     breakdown: np.ndarray  # int32[MAX_PLAYERS, N_BREAKDOWN]
+    mc_par: np.ndarray  # int32[MAX_PLAYERS, 3]: an mc seat's rollouts, top, playout policy
+    mc_playouts: np.ndarray  # int32[MAX_PLAYERS]: playouts each mc seat ran this game
 
 
 def new_state(n_cards: int, deck_size: int) -> GameState:
     """A zeroed game state (``n_cards`` distinct cards, fewer than ``MC``) with its views."""
     assert n_cards < MC
-    flat = np.zeros(STATE_FIXED + deck_size, np.int32)
+    return state_views(np.zeros(state_size(deck_size), np.int32), np.zeros(SM_SIZE, np.uint64))
+
+
+def copy_state(s: GameState) -> GameState:
+    """An independent copy of a game state (it plays on from where ``s`` is)."""
+    return state_views(s.flat.copy(), s.sm.copy())
+
+
+def state_views(flat: np.ndarray, sm: np.ndarray) -> GameState:
+    """The ``GameState`` of the arrays ``flat`` (``st``) and ``sm``."""
     P = MAX_PLAYERS
 
     def rows(off: int, width: int) -> np.ndarray:
@@ -187,7 +226,7 @@ def new_state(n_cards: int, deck_size: int) -> GameState:
 
     return GameState(
         flat,
-        np.zeros(SM_SIZE, np.uint64),
+        sm,
         rows(HAND, DEAL),
         flat[HAND_N : HAND_N + P],
         rows(KEPT, DEAL),
@@ -210,6 +249,8 @@ def new_state(n_cards: int, deck_size: int) -> GameState:
         rows(POINTS, TABLEAU),
         flat[SCORE : SCORE + P],
         rows(BREAKDOWN, N_BREAKDOWN),
+        rows(MC_PAR, 3),
+        flat[MC_PO : MC_PO + P],
     )
 
 
@@ -291,13 +332,16 @@ def _open(kt, st, sm, p, slot):
 def _seat_modes(weights, st, n_players):
     """How each seat decides this game (``SEAT_MODE``): ``random``, ``plain`` weights
     (``policies.plain``: draft and play decisions go to ``choose_plain``, with the two
-    whole-number weights at ``SEAT_W``), or the general ``choose``. Worked out once a game
-    instead of at every decision."""
+    whole-number weights at ``SEAT_W``), the general ``choose``, or ``mc`` (a search: the
+    game stops at its decisions, ``_play_game`` searches). Worked out once a game instead
+    of at every decision."""
     for p in range(n_players):
         policy = st[ix(POLICY + p)]
         mode = M_OTHER
         if policy == P_RANDOM:
             mode = M_RANDOM
+        elif policy == P_MC:
+            mode = M_SEARCH
         else:
             w = policy_weights(weights, policy)
             if plain(w, D_DRAFT):  # the same answer for D_PLAY
@@ -311,13 +355,28 @@ def _seat_modes(weights, st, n_players):
 def _decide(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neighbour):
     """Index chosen among the candidates ``st[cand : cand + n]`` (a hand, kept cards, or
     ``CAND``: read where they are, not copied); a forced choice (n == 1) asks no policy, and
-    ``random`` needs no look at the state. The outlined decision functions get the arrays
-    as data pointers (``data_ptr``: a word each instead of seven)."""
+    ``random`` needs no look at the state. A decision made already (``FORCE_SEAT``: by a
+    search, or a playout's candidate) is taken as it is. An ``mc`` seat's decision is
+    asked, not made: the decision is stored at ``ASK_*`` and -1 returned, and the caller
+    stores where the game is and returns (the game stops; ``_play_game`` searches and
+    plays on). The outlined decision functions get the arrays as data pointers
+    (``data_ptr``: a word each instead of seven)."""
     if n == 1:
         return 0
+    if st[ix(FORCE_SEAT)] == p:
+        st[ix(FORCE_SEAT)] = -1
+        return st[ix(FORCE_IDX)]
     mode = st[ix(SEAT_MODE + p)]
     if mode == M_RANDOM:
         return rng_below(sm, n)
+    if mode == M_SEARCH:
+        st[ix(ASK_DEC)] = decision
+        st[ix(ASK_CAND)] = cand
+        st[ix(ASK_N)] = n
+        st[ix(ASK_SEAT)] = p
+        st[ix(ASK_HYP)] = 1 if use_hyp else 0
+        st[ix(ASK_NEIGH)] = neighbour
+        return -1
     own = HYP + p * MC if use_hyp else CNT + p * MC
     ownf = HFC + p * NF if use_hyp else FCNT + p * NF
     held = sm[ix(SM_HYP + p)] if use_hyp else sm[ix(SM_CNT + p)]
@@ -402,23 +461,38 @@ def _beginner_start(kt, st, sm, n_players, deck_size, top):
 
 
 @hot
-def _draft(kt, weights, st, sm, n_players, rnd, hand_size, top, pick_offset):
-    """Deal ``hand_size`` cards each; pick one at a time, passing left (seat+1) in rounds
-    1 and 3 and right (seat-1) in rounds 2 and 4, until every card is kept. Picks are
-    numbered 1..20 (``pick_offset`` = 1 when a beginner starting card came first). A hand
-    stays where it was dealt (row h of ``HAND``/``HAND_N``): passing it moves which seat
-    reads it, seat p reading row ``p - step * direction`` (mod n)."""
+def _deal(st, n_players, hand_size):
+    """Deal ``hand_size`` cards to each seat (row p of ``HAND``) from ``POS_TOP``; the
+    draft starts (step 0, seat 0)."""
+    top = st[ix(POS_TOP)]
     for p in range(n_players):
         for k in range(hand_size):
             st[ix(HAND + p * DEAL + k)] = st[ix(DECK + top)]
             top += 1
         st[ix(HAND_N + p)] = hand_size
         st[ix(KEPT_N + p)] = 0
+    st[ix(POS_TOP)] = top
+    st[ix(POS_PHASE)] = PH_DRAFT
+    st[ix(POS_STEP)] = 0
+    st[ix(POS_SEAT)] = 0
+    st[ix(POS_SHIFT)] = 0
+
+
+@hot
+def _draft(kt, weights, st, sm, n_players, rnd, hand_size, pick_offset):
+    """Pick one card at a time, passing left (seat+1) in rounds 1 and 3 and right (seat-1)
+    in rounds 2 and 4, until every card is kept, from the step and seat at ``POS_*``.
+    Picks are numbered 1..20 (``pick_offset`` = 1 when a beginner starting card came
+    first). A hand stays where it was dealt (row h of ``HAND``/``HAND_N``): passing it
+    moves which seat reads it, seat p reading row ``p + shift`` (mod n), the shift moving
+    by ``-direction`` a step. Returns True when an ``mc`` seat was asked (the position
+    is stored), False when the draft is over."""
     direction = 1 if rnd % 2 == 0 else n_players - 1  # q = p + direction - (n if >= n)
     back = n_players - direction  # the row a seat reads moves by -direction a step
-    shift = 0  # seat p reads row p + shift (mod n)
-    for _ in range(hand_size):
-        for p in range(n_players):
+    shift = st[ix(POS_SHIFT)]  # seat p reads row p + shift (mod n)
+    first = st[ix(POS_SEAT)]
+    for step in range(st[ix(POS_STEP)], hand_size):
+        for p in range(first, n_players):
             h = p + shift
             if h >= n_players:
                 h -= n_players
@@ -428,6 +502,11 @@ def _draft(kt, weights, st, sm, n_players, rnd, hand_size, top, pick_offset):
             if neighbour >= n_players:
                 neighbour -= n_players
             i = _decide(kt, weights, st, sm, D_DRAFT, hand, n, n_players, p, True, neighbour)
+            if i < 0:
+                st[ix(POS_STEP)] = step
+                st[ix(POS_SEAT)] = p
+                st[ix(POS_SHIFT)] = shift
+                return True
             c = st[ix(hand + i)]
             for j in range(i, n - 1):
                 st[ix(hand + j)] = st[ix(hand + j + 1)]
@@ -439,10 +518,14 @@ def _draft(kt, weights, st, sm, n_players, rnd, hand_size, top, pick_offset):
             st[ix(KEPT_N + p)] = k + 1
             _count_up(st, sm, HYP + p * MC, SM_HYP + p, c)
             st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] += 1
+        first = 0
         shift += back
         if shift >= n_players:
             shift -= n_players
-    return top
+    st[ix(POS_PHASE)] = PH_PLAY
+    st[ix(POS_STEP)] = 0
+    st[ix(POS_SEAT)] = 0
+    return False
 
 
 # --- play steps --------------------------------------------------------------------------
@@ -498,20 +581,25 @@ def _augment(kt, st, p, start, n_eff, slot_match, eff_match):
 
 
 @hot
-def _resolve_closes(kt, weights, st, sm, n_players, p):
+def _resolve_closes(kt, weights, st, sm, n_players, p, begun):
     """Player ``p`` closes as many distinct face-up cards as the Close effects aimed at them
-    allow (a maximum matching, reference §4.4), choosing the cards one at a time."""
+    allow (a maximum matching, reference §4.4), choosing the cards one at a time; ``begun``:
+    the matching at ``SLOT_MATCH``/``EFF_MATCH`` holds the cards closed so far (a resumed
+    game). Returns True when an ``mc`` seat was asked (``POS_SUB`` = 1: matching begun)."""
     n_eff = st[ix(CE_N + p)]
     if n_eff == 1:  # the usual case: one effect, close one matching card (no matching needed)
         n = _candidates(kt, st, p, st[ix(CE + p * MAX_CLOSES)], 1)
         if n > 0:
             i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p)
+            if i < 0:
+                return True
             _close(kt, st, sm, p, st[ix(CAND_SLOT + i)])
-        return
-    for i in range(TABLEAU):
-        st[ix(SLOT_MATCH + i)] = -1
-    for e in range(n_eff):
-        st[ix(EFF_MATCH + e)] = -1
+        return False
+    if not begun:
+        for i in range(TABLEAU):
+            st[ix(SLOT_MATCH + i)] = -1
+        for e in range(n_eff):
+            st[ix(EFF_MATCH + e)] = -1
     while True:
         # Whether a face-up slot can join the matching depends only on its card: each
         # distinct card is tried once (``tried``), ``closable`` holds the answers. A card
@@ -545,16 +633,20 @@ def _resolve_closes(kt, weights, st, sm, n_players, p):
                 st[ix(CAND_SLOT + n)] = slot
                 n += 1
         if n == 0:
-            return
+            return False
         i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p)
+        if i < 0:
+            st[ix(POS_SUB)] = 1
+            return True
         slot = st[ix(CAND_SLOT + i)]
         _augment(kt, st, p, slot, n_eff, SLOT_MATCH, EFF_MATCH)
         _close(kt, st, sm, p, slot)
 
 
 @hot
-def _resolve_step(kt, weights, st, sm, n_players):
-    """Effects of one play step, in the order Hunt -> Open -> Close (reference §4)."""
+def _hunt(kt, st, sm, n_players):
+    """Reference §4: each Hunt card turns face down every card of its faction revealed in
+    this step by another player (``HUNTED``: their effects are cancelled)."""
     for p in range(n_players):
         st[ix(HUNTED + p)] = 0
     if kt[ix(K_RULES + R_HUNT)] == 1:
@@ -568,70 +660,109 @@ def _resolve_step(kt, weights, st, sm, n_players):
         for q in range(n_players):
             if st[ix(HUNTED + q)] == 1 and st[ix(TAB_UP + q * TABLEAU + st[ix(REV_SLOT + q)])] == 1:
                 _close(kt, st, sm, q, st[ix(REV_SLOT + q)])
-    if kt[ix(K_RULES + R_EFFECTS)] == 0:
-        return
-    for p in range(n_players):
-        e = st[ix(REVEALED + p)]
-        if st[ix(HUNTED + p)] == 1 or kt[ix(K_EFFECT + e)] != E_OPEN:
-            continue
-        for _ in range(kt[ix(K_EFF_COUNT + e)]):
-            n = _candidates(kt, st, p, e, 0)
-            if n == 0:
-                break
-            i = _decide(kt, weights, st, sm, D_OPEN, CAND, n, n_players, p, False, p)
-            _open(kt, st, sm, p, st[ix(CAND_SLOT + i)])
-    for q in range(n_players):
-        st[ix(CE_N + q)] = 0
-    for p in range(n_players):
-        e = st[ix(REVEALED + p)]
-        if st[ix(HUNTED + p)] == 1 or kt[ix(K_EFFECT + e)] != E_CLOSE:
-            continue
-        scope = kt[ix(K_SCOPE + e)]
-        for q in range(n_players):
-            if (scope == S_YOU and q != p) or (scope == S_OTHERS and q == p):
-                continue
-            for _ in range(kt[ix(K_EFF_COUNT + e)]):
-                st[ix(CE + q * MAX_CLOSES + st[ix(CE_N + q)])] = e
-                st[ix(CE_N + q)] += 1
-    for q in range(n_players):
-        if st[ix(CE_N + q)] > 0:
-            _resolve_closes(kt, weights, st, sm, n_players, q)
 
 
 @hot
-def _play_round(kt, weights, st, sm, n_players, plays, check, top):
-    """``plays`` steps: everyone picks a kept card, all reveal, effects apply; then the
-    unplayed kept cards are discarded face down. In checking mode, returns the code of the
-    first invariant broken after a step (``check_state``), else 0."""
-    violation = 0
-    for _ in range(plays):
+def _resolve_step(kt, weights, st, sm, n_players):
+    """The Open, then the Close effects of one play step (reference §4), from the position
+    at ``POS_*`` (``PH_OPEN``: seat and Open effects applied; ``PH_CLOSE``: seat, matching
+    begun). Returns True when an ``mc`` seat was asked (the position is stored)."""
+    if kt[ix(K_RULES + R_EFFECTS)] == 0:
+        return False
+    if st[ix(POS_PHASE)] == PH_OPEN:
+        first = st[ix(POS_SEAT)]
+        done = st[ix(POS_SUB)]
+        for p in range(first, n_players):
+            e = st[ix(REVEALED + p)]
+            if st[ix(HUNTED + p)] == 1 or kt[ix(K_EFFECT + e)] != E_OPEN:
+                continue
+            for k in range(done if p == first else 0, kt[ix(K_EFF_COUNT + e)]):
+                n = _candidates(kt, st, p, e, 0)
+                if n == 0:
+                    break
+                i = _decide(kt, weights, st, sm, D_OPEN, CAND, n, n_players, p, False, p)
+                if i < 0:
+                    st[ix(POS_SEAT)] = p
+                    st[ix(POS_SUB)] = k
+                    return True
+                _open(kt, st, sm, p, st[ix(CAND_SLOT + i)])
+        for q in range(n_players):
+            st[ix(CE_N + q)] = 0
         for p in range(n_players):
-            kept = KEPT + p * DEAL
-            kept_pick = KEPT_PICK + p * DEAL
-            n = st[ix(KEPT_N + p)]
-            i = _decide(kt, weights, st, sm, D_PLAY, kept, n, n_players, p, False, p)
-            st[ix(REVEALED + p)] = st[ix(kept + i)]
-            st[ix(REV_SLOT + p)] = st[
-                ix(kept_pick + i)
-            ]  # pick index for now; slot after the reveal
-            for j in range(i, n - 1):
-                st[ix(kept + j)] = st[ix(kept + j + 1)]
-                st[ix(kept_pick + j)] = st[ix(kept_pick + j + 1)]
-            st[ix(KEPT_N + p)] = n - 1
-        for p in range(n_players):
-            st[ix(REV_SLOT + p)] = _to_tableau(
-                kt, st, sm, p, st[ix(REVEALED + p)], st[ix(REV_SLOT + p)]
-            )
-        _resolve_step(kt, weights, st, sm, n_players)
-        if check and violation == 0:
-            violation = _check_state(kt, st, sm, n_players, top)
+            e = st[ix(REVEALED + p)]
+            if st[ix(HUNTED + p)] == 1 or kt[ix(K_EFFECT + e)] != E_CLOSE:
+                continue
+            scope = kt[ix(K_SCOPE + e)]
+            for q in range(n_players):
+                if (scope == S_YOU and q != p) or (scope == S_OTHERS and q == p):
+                    continue
+                for _ in range(kt[ix(K_EFF_COUNT + e)]):
+                    st[ix(CE + q * MAX_CLOSES + st[ix(CE_N + q)])] = e
+                    st[ix(CE_N + q)] += 1
+        st[ix(POS_PHASE)] = PH_CLOSE
+        st[ix(POS_SEAT)] = 0
+        st[ix(POS_SUB)] = 0
+    for q in range(st[ix(POS_SEAT)], n_players):
+        begun = st[ix(POS_SUB)] == 1
+        if st[ix(CE_N + q)] > 0 and _resolve_closes(kt, weights, st, sm, n_players, q, begun):
+            st[ix(POS_SEAT)] = q
+            return True
+        st[ix(POS_SUB)] = 0
+    return False
+
+
+@hot
+def _play_round(kt, weights, st, sm, n_players, plays, check):
+    """``plays`` steps from the position at ``POS_*``: everyone picks a kept card, all
+    reveal, effects apply; then the unplayed kept cards are discarded face down and the
+    next round is dealt. In checking mode, ``POS_VIOL`` records the first invariant broken
+    after a step (``check_state``). Returns True when an ``mc`` seat was asked (the
+    position is stored)."""
+    for step in range(st[ix(POS_STEP)], plays):
+        if st[ix(POS_PHASE)] == PH_PLAY:
+            for p in range(st[ix(POS_SEAT)], n_players):
+                kept = KEPT + p * DEAL
+                kept_pick = KEPT_PICK + p * DEAL
+                n = st[ix(KEPT_N + p)]
+                i = _decide(kt, weights, st, sm, D_PLAY, kept, n, n_players, p, False, p)
+                if i < 0:
+                    st[ix(POS_STEP)] = step
+                    st[ix(POS_SEAT)] = p
+                    return True
+                st[ix(REVEALED + p)] = st[ix(kept + i)]
+                st[ix(REV_SLOT + p)] = st[
+                    ix(kept_pick + i)
+                ]  # pick index for now; slot after the reveal
+                for j in range(i, n - 1):
+                    st[ix(kept + j)] = st[ix(kept + j + 1)]
+                    st[ix(kept_pick + j)] = st[ix(kept_pick + j + 1)]
+                st[ix(KEPT_N + p)] = n - 1
+            for p in range(n_players):
+                st[ix(REV_SLOT + p)] = _to_tableau(
+                    kt, st, sm, p, st[ix(REVEALED + p)], st[ix(REV_SLOT + p)]
+                )
+            _hunt(kt, st, sm, n_players)
+            st[ix(POS_PHASE)] = PH_OPEN
+            st[ix(POS_SEAT)] = 0
+            st[ix(POS_SUB)] = 0
+        if _resolve_step(kt, weights, st, sm, n_players):
+            st[ix(POS_STEP)] = step
+            return True
+        if check and st[ix(POS_VIOL)] == 0:
+            st[ix(POS_VIOL)] = _check_state(kt, st, sm, n_players, st[ix(POS_TOP)])
+        st[ix(POS_PHASE)] = PH_PLAY
+        st[ix(POS_SEAT)] = 0
     for p in range(n_players):
         for i in range(st[ix(KEPT_N + p)]):
             c = st[ix(KEPT + p * DEAL + i)]
             _count_down(st, sm, HYP + p * MC, SM_HYP + p, c)
             st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] -= 1
         st[ix(KEPT_N + p)] = 0
-    return violation
+    st[ix(POS_ROUND)] += 1
+    st[ix(POS_PHASE)] = PH_DEAL
+    st[ix(POS_STEP)] = 0
+    st[ix(POS_SEAT)] = 0
+    return False
 
 
 # --- checking mode (talesim simulate --check) ----------------------------------------------
@@ -871,11 +1002,10 @@ def _final_scores(kt, st, sm, n_players):
         st[ix(SCORE + p)] = score
 
 
-@hot_outline
-def _play_game(kt, weights, st, sm, n_players, seed, game_id, check):
-    """Play one complete game into ``st`` (policies already set at ``POLICY``). With
-    ``check``, verify every invariant after each step and at the end; returns the code of
-    the first one broken (``INVARIANTS``), else 0."""
+@hot
+def _new_game(kt, weights, st, sm, n_players, seed, game_id):
+    """A new game in ``st`` (policies already set at ``POLICY``, an mc seat's parameters at
+    ``MC_PAR``): the deck shuffled, the beginner start done, the position at the first deal."""
     deck_size = kt[ix(K_DECK_SIZE)]
     rng_start(sm, seed, game_id)
     for i in range(deck_size):
@@ -890,35 +1020,131 @@ def _play_game(kt, weights, st, sm, n_players, seed, game_id, check):
         st[ix(KEPT_N + p)] = 0
         st[ix(TAB_N + p)] = 0
         st[ix(PICK_N + p)] = 0
+        st[ix(MC_DN + p)] = 0
+        st[ix(MC_PO + p)] = 0
     for i in range(HFC + MAX_PLAYERS * NF - CNT):  # the count rows CNT, DCNT, HYP, FCNT, HFC
         st[ix(CNT + i)] = 0
     top = 0
-    violation = 0
-    beginner = kt[ix(K_RULES + R_BEGINNER)] == 1
-    if beginner:
+    if kt[ix(K_RULES + R_BEGINNER)] == 1:
         top = _beginner_start(kt, st, sm, n_players, deck_size, top)
-    for rnd in range(ROUNDS):
+    st[ix(POS_ROUND)] = 0
+    st[ix(POS_PHASE)] = PH_DEAL
+    st[ix(POS_STEP)] = 0
+    st[ix(POS_SEAT)] = 0
+    st[ix(POS_SUB)] = 0
+    st[ix(POS_SHIFT)] = 0
+    st[ix(POS_TOP)] = top
+    st[ix(POS_VIOL)] = 0
+    st[ix(FORCE_SEAT)] = -1
+
+
+@hot_outline
+def _play_on(kt, weights, st, sm, n_players, check):
+    """Play the game in ``st`` on from where it is (``POS_*``) to the end, final scoring
+    included; with ``check``, verify every invariant after each step and at the end
+    (``POS_VIOL``: the code of the first one broken, ``INVARIANTS``). Returns True when it
+    stopped at an ``mc`` seat's decision instead (``ASK_*``; call again once
+    ``FORCE_SEAT`` / ``FORCE_IDX`` hold the choice)."""
+    beginner = kt[ix(K_RULES + R_BEGINNER)] == 1
+    while st[ix(POS_ROUND)] < ROUNDS:
+        rnd = st[ix(POS_ROUND)]
         first = beginner and rnd == 0
-        top = _draft(
-            kt,
-            weights,
-            st,
-            sm,
-            n_players,
-            rnd,
-            DEAL - 1 if first else DEAL,
-            top,
-            1 if beginner else 0,
-        )
-        if check and violation == 0:
-            violation = _check_state(kt, st, sm, n_players, top)
-        v = _play_round(kt, weights, st, sm, n_players, PLAYS - 1 if first else PLAYS, check, top)
-        if violation == 0:
-            violation = v
+        if st[ix(POS_PHASE)] == PH_DEAL:
+            _deal(st, n_players, DEAL - 1 if first else DEAL)
+        if st[ix(POS_PHASE)] == PH_DRAFT:
+            hand_size = DEAL - 1 if first else DEAL
+            if _draft(kt, weights, st, sm, n_players, rnd, hand_size, 1 if beginner else 0):
+                return True
+            if check and st[ix(POS_VIOL)] == 0:
+                st[ix(POS_VIOL)] = _check_state(kt, st, sm, n_players, st[ix(POS_TOP)])
+        if _play_round(kt, weights, st, sm, n_players, PLAYS - 1 if first else PLAYS, check):
+            return True
     _final_scores(kt, st, sm, n_players)
-    if check and violation == 0:
-        violation = _check_final(st, n_players)
-    return violation
+    st[ix(POS_PHASE)] = PH_END
+    if check and st[ix(POS_VIOL)] == 0:
+        st[ix(POS_VIOL)] = _check_final(st, n_players)
+    return False
+
+
+@hot_outline
+def _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id):
+    """The ``mc`` decision asked at ``ASK_*`` (``mc.py``): the ``top`` distinct candidates
+    best by greedy's value (``mc.rank``), each played out ``rollouts`` times from the same
+    determinized worlds (``stw``/``smw``: ``mc.rewind_step`` and ``mc.determinize`` on a
+    copy of the game, one world a rollout) by copies (``stp``/``smp``) in which every seat
+    plays the ``playout`` heuristic, the candidate taken first (``FORCE_*``). Every random
+    number comes from the search stream of (seed, game, seat, decision number), none from
+    the game's. The index of the candidate with the best summed outcome (ties: greedy's
+    first best)."""
+    p = st[ix(ASK_SEAT)]
+    rollouts = st[ix(MC_PAR + p * 3)]
+    playout = st[ix(MC_PAR + p * 3 + 2)]
+    number = st[ix(MC_DN + p)]
+    st[ix(MC_DN + p)] = number + 1
+    m = rank(
+        kt,
+        weights,
+        st,
+        sm,
+        st[ix(ASK_DEC)],
+        st[ix(ASK_CAND)],
+        st[ix(ASK_N)],
+        n_players,
+        p,
+        st[ix(ASK_HYP)] == 1,
+        st[ix(ASK_NEIGH)],
+        st[ix(MC_PAR + p * 3 + 1)],
+    )
+    if m == 1:
+        return st[ix(MC_RANK)]
+    st[ix(MC_PO + p)] += m * rollouts
+    size = STATE_FIXED + kt[ix(K_DECK_SIZE)]
+    for j in range(m):
+        st[ix(MC_SUM + j)] = 0
+    stream = search_state(seed, game_id, p, number)
+    for _ in range(rollouts):
+        for i in range(size):
+            stw[ix(i)] = st[ix(i)]
+        for i in range(SM_SIZE):
+            smw[ix(i)] = sm[ix(i)]
+        smw[ix(SM_RNG)] = stream
+        rewind_step(stw, n_players, p)
+        determinize(kt, stw, smw, n_players, p)
+        playout_state = rng_next(smw)
+        stream = smw[ix(SM_RNG)]
+        for q in range(n_players):
+            stw[ix(POLICY + q)] = playout
+        _seat_modes(weights, stw, n_players)
+        for j in range(m):
+            for i in range(size):
+                stp[ix(i)] = stw[ix(i)]
+            for i in range(SM_SIZE):
+                smp[ix(i)] = smw[ix(i)]
+            smp[ix(SM_RNG)] = playout_state
+            stp[ix(FORCE_SEAT)] = p
+            stp[ix(FORCE_IDX)] = st[ix(MC_RANK + j)]
+            _play_on(kt, weights, stp, smp, n_players, False)
+            st[ix(MC_SUM + j)] += outcome(stp, n_players, p)
+    best = 0
+    for j in range(1, m):
+        if st[ix(MC_SUM + j)] > st[ix(MC_SUM + best)]:
+            best = j
+    return st[ix(MC_RANK + best)]
+
+
+@hot_outline
+def _play_game(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id, check):
+    """Play one complete game into ``st`` (policies already set at ``POLICY``): a new game,
+    then play on; at each ``mc`` seat's decision the game stops, ``_search`` decides on
+    copies (``stw``/``smw``, ``stp``/``smp``: scratch of the same sizes), and the game plays
+    on with that choice. With ``check``, returns the code of the first invariant broken
+    (``INVARIANTS``), else 0."""
+    _new_game(kt, weights, st, sm, n_players, seed, game_id)
+    while _play_on(kt, weights, st, sm, n_players, check):
+        i = _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id)
+        st[ix(FORCE_SEAT)] = st[ix(ASK_SEAT)]
+        st[ix(FORCE_IDX)] = i
+    return st[ix(POS_VIOL)]
 
 
 def play_game(
@@ -930,10 +1156,49 @@ def play_game(
     game_id: int,
     check: bool,
 ) -> int:
-    """``_play_game`` on a ``GameState`` (tables as the ``Tables`` tuple)."""
+    """``_play_game`` on a ``GameState`` (tables as the ``Tables`` tuple; policies at
+    ``s.policy``, an mc seat's parameters at ``s.mc_par``)."""
+    stw, smw = np.zeros_like(s.flat), np.zeros_like(s.sm)
+    stp, smp = np.zeros_like(s.flat), np.zeros_like(s.sm)
     return int(
-        _play_game(kernel_tables(tb), weights, s.flat, s.sm, n_players, seed, game_id, check)
+        _play_game(
+            kernel_tables(tb), weights, s.flat, s.sm, stw, smw, stp, smp, n_players, seed,
+            game_id, check,
+        )
+    )  # fmt: skip
+
+
+def new_game(
+    tb: tuple, weights: np.ndarray, s: GameState, n_players: int, seed: np.uint64, game_id: int
+) -> None:
+    """``_new_game`` on a ``GameState`` (policies at ``s.policy``)."""
+    _new_game(kernel_tables(tb), weights, s.flat, s.sm, n_players, seed, game_id)
+
+
+def play_on(tb: tuple, weights: np.ndarray, s: GameState, n_players: int) -> bool:
+    """``_play_on`` on a ``GameState``: True if it stopped at an mc seat's decision."""
+    return bool(_play_on(kernel_tables(tb), weights, s.flat, s.sm, n_players, False))
+
+
+def search(
+    tb: tuple, weights: np.ndarray, s: GameState, n_players: int, seed: np.uint64, game_id: int
+) -> tuple[int, list[int]]:
+    """``_search`` of the decision ``s`` stopped at: (the candidate chosen, each searched
+    candidate's summed outcome in ``mc.OUTCOME_UNIT``s, in greedy's order)."""
+    stw, smw = np.zeros_like(s.flat), np.zeros_like(s.sm)
+    stp, smp = np.zeros_like(s.flat), np.zeros_like(s.sm)
+    i = _search(
+        kernel_tables(tb), weights, s.flat, s.sm, stw, smw, stp, smp, n_players, seed, game_id
     )
+    cand, n, top = int(s.flat[ASK_CAND]), int(s.flat[ASK_N]), int(s.mc_par[s.flat[ASK_SEAT], 1])
+    m = min(top, len(set(s.flat[cand : cand + n].tolist())))
+    return int(i), [int(x) for x in s.flat[MC_SUM : MC_SUM + m]]
+
+
+def answer(s: GameState, i: int) -> None:
+    """Give the decision ``s`` stopped at the answer ``i`` (then ``play_on`` again)."""
+    s.flat[FORCE_SEAT] = s.flat[ASK_SEAT]
+    s.flat[FORCE_IDX] = i
 
 
 # --- many games --------------------------------------------------------------------------
@@ -981,22 +1246,36 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
 
 
 @alloc  # the block scratch
-def _run_block(kt, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check):
-    """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state. The result
-    arrays are indexed through ``ix`` too (no wrap-around code for negative indices)."""
-    st = np.zeros(STATE_FIXED + kt[ix(K_DECK_SIZE)], np.int32)
+def _run_block(
+    kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check
+):
+    """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state (and, for the
+    ``mc`` seats' searches, two copies of it). The result arrays are indexed through ``ix``
+    too (no wrap-around code for negative indices)."""
+    size = state_size(kt[ix(K_DECK_SIZE)])
+    st = np.zeros(size, np.int32)
     sm = np.zeros(SM_SIZE, np.uint64)
+    stw = np.zeros(size, np.int32)
+    smw = np.zeros(SM_SIZE, np.uint64)
+    stp = np.zeros(size, np.int32)
+    smp = np.zeros(SM_SIZE, np.uint64)
     for i in range(lo, hi):
         g = first_game + i
         for p in range(n_players):
-            st[ix(POLICY + p)] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
+            slot = seat_slot[(p + g) % n_players] if rotate else seat_slot[p]
+            st[ix(SLOT + p)] = slot
+            st[ix(POLICY + p)] = slot_table[slot, 0]
+            for k in range(3):
+                st[ix(MC_PAR + p * 3 + k)] = slot_table[slot, 1 + k]
         u = ix(i)
-        out.violation[u] = _play_game(kt, weights, st, sm, n_players, seed, g, check)
+        out.violation[u] = _play_game(
+            kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, g, check
+        )
         out.trick[u] = -1
         for p in range(n_players):
             q = ix(p)
             out.score[u, q] = st[ix(SCORE + p)]
-            out.policy[u, q] = st[ix(POLICY + p)]
+            out.policy[u, q] = st[ix(SLOT + p)]
             for b in range(N_BREAKDOWN):
                 out.breakdown[u, q, ix(b)] = st[ix(BREAKDOWN + p * N_BREAKDOWN + b)]
             down = 0
@@ -1018,16 +1297,40 @@ def _run_block(kt, weights, seat_policy, rotate, n_players, seed, first_game, lo
 
 @parallel
 def simulate_chunk(
-    tb, weights, seat_policy, rotate, n_players, seed, first_game, n_games, n_blocks, out, check
+    tb,
+    weights,
+    slot_table,
+    seat_slot,
+    rotate,
+    n_players,
+    seed,
+    first_game,
+    n_games,
+    n_blocks,
+    out,
+    check,
 ):
     """Play games ``first_game .. first_game + n_games - 1`` into ``out`` (a ``ChunkOut``);
     ``tb`` is the ``tables.Tables`` tuple. Blocks of games run in parallel; each block
-    allocates its scratch once. Seat s of game g plays ``seat_policy[(s + g) % n]`` if
-    ``rotate``. ``check``: checking mode (``out.violation``)."""
+    allocates its scratch once. Seat s of game g plays the spec of slot
+    ``seat_slot[(s + g) % n]`` if ``rotate`` (else ``seat_slot[s]``): row ``slot_table[slot]``
+    = (policy, mc rollouts, mc top, mc playout policy). ``check``: checking mode
+    (``out.violation``)."""
     kt = build_tables(tb[0], tb[1], tb[2], tb[3], tb[4], tb[5], tb[6])
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
         _run_block(
-            kt, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
+            kt,
+            weights,
+            slot_table,
+            seat_slot,
+            rotate,
+            n_players,
+            seed,
+            first_game,
+            lo,
+            hi,
+            out,
+            check,
         )

@@ -42,9 +42,10 @@ masks, bit t = card t: ``KM_SEL + e`` the cards the Open/Close of card e can sel
 wild), ``KM_READERS + v`` the cards u whose ``gain_if_added`` reads the count of v as one of
 u's dependents (v in ``deps[u]``), ``KM_SLOW`` the cards with ``K_GAIN_SLOW`` = 1.
 
-``st`` (one per parallel block, reused game after game; ``STATE_FIXED`` + deck entries):
+``st`` (one per parallel block, reused game after game; ``state_size(deck)`` entries):
 the regions below, each ``[rows x width]`` row-major; per-player rows are indexed by seat.
--1 marks an empty slot.
+-1 marks an empty slot. The first ``STATE_FIXED + deck`` entries are the whole game: a
+copy of them (and of ``sm``) plays on from where the game is (``POS_*``).
 
 ``sm`` (one per block, ``SM_SIZE`` entries): ``sm[SM_RNG]`` is the game's random stream
 (``sm`` is the ``state`` array of ``simcore.rng``); ``sm[SM_CNT + p]`` / ``SM_DCNT`` /
@@ -189,8 +190,57 @@ POINTS = TRICK_AS + P  # [P x TABLEAU] final points of each tableau card
 SCORE = POINTS + P * TABLEAU  # [P]
 BREAKDOWN = SCORE + P  # [P x N_BREAKDOWN]
 TALLY = BREAKDOWN + P * N_BREAKDOWN  # [MC] per-card counter of the checking mode
-DECK = TALLY + MC  # the shuffled deck, dealt from index `top` up (deck size entries)
+# Where the game is (``kernel.PH_*``), so that a copy of ``st`` plays on from there:
+POS_ROUND = TALLY + MC  # round 0..3 (ROUNDS: the game is over)
+POS_PHASE = POS_ROUND + 1  # kernel.PH_*: deal, draft, play, open, close, end
+POS_STEP = POS_PHASE + 1  # draft step or play step
+POS_SEAT = POS_STEP + 1  # the seat deciding next (draft, play) or resolving (open, close)
+POS_SUB = POS_SEAT + 1  # open: the seat's Open effects applied; close: 1 = matching begun
+POS_SHIFT = POS_SUB + 1  # draft: seat p reads row (p + shift) mod n
+POS_TOP = POS_SHIFT + 1  # next undealt card of DECK
+POS_VIOL = POS_TOP + 1  # checking mode: the first invariant broken so far (0: none)
+FORCE_SEAT = POS_VIOL + 1  # a seat whose next decision is made already (-1: none) ...
+FORCE_IDX = FORCE_SEAT + 1  # ... and the candidate it takes
+ASK_DEC = FORCE_IDX + 1  # an mc seat's pending decision: policies.Decision, ...
+ASK_CAND = ASK_DEC + 1  # ... the offset of its candidates in st, ...
+ASK_N = ASK_CAND + 1  # ... their number, ...
+ASK_SEAT = ASK_N + 1  # ... the seat, ...
+ASK_HYP = ASK_SEAT + 1  # ... 1 if it counts kept cards (draft), ...
+ASK_NEIGH = ASK_HYP + 1  # ... and the neighbour the hand goes to
+SLOT = ASK_NEIGH + 1  # [P] slot of each seat's policy spec this game (the dataset's policy)
+MC_PAR = SLOT + P  # [P x 3] an mc seat's rollouts, top and playout policy
+MC_DN = MC_PAR + P * 3  # [P] decisions each mc seat has searched this game
+MC_PO = MC_DN + P  # [P] playouts each mc seat has run this game
+MC_LIST = MC_PO + P  # [TABLEAU] a search's distinct candidate cards, ...
+MC_LIDX = MC_LIST + TABLEAU  # [TABLEAU] ... their index among the decision's candidates
+MC_RANK = MC_LIDX + TABLEAU  # [TABLEAU] the candidates searched, best first by greedy
+MC_SUM = MC_RANK + TABLEAU  # [TABLEAU] their summed playout outcomes
+DECK = MC_SUM + TABLEAU  # the shuffled deck, dealt from index `top` up (deck size entries)
 STATE_FIXED = DECK  # size of st without the deck
+
+# Determinization scratch (an mc search's copy of st only), after the deck, at these
+# offsets from ``DECK + deck size``; the place lists hold up to ``places_cap`` entries.
+N_GROUPS = P * DEAL + 1  # group 0: the pool; 1 + h * DEAL + k - 1: row h after look k
+D_GRP = 0  # [N_GROUPS x MC] the cards of each group
+D_STEP = D_GRP + N_GROUPS * MC  # [P x DEAL] the group of each pick of this round
+D_ROW = D_STEP + P * DEAL  # [P] the group of each row's cards
+D_POOL = D_ROW + P  # [MC] the pool's cards
+D_PLACE = D_POOL + MC  # [places_cap] the hidden places (offsets in st), in order
+D_FIXED = D_PLACE  # scratch before the place lists
+
+
+@hot_inline
+def places_cap(deck_size):
+    """Hidden places of a determinization at most: other seats' kept cards, hands, deck."""
+    return 2 * P * DEAL + deck_size
+
+
+@hot_inline
+def state_size(deck_size):
+    """Entries of ``st``: the game, its deck, and the determinization scratch (two place
+    lists and a card list)."""
+    return STATE_FIXED + deck_size + D_FIXED + 2 * places_cap(deck_size) + deck_size
+
 
 # --- sm: uint64 game state --------------------------------------------------------------------
 SM_RNG = 0  # the game's SplitMix64 state (simcore.rng reads and advances index 0)

@@ -70,6 +70,11 @@ class Policy(IntEnum):
     RANDOM = 0
     GREEDY = 1
     COLLECTOR = 2
+    MC = 3  # determinized flat Monte-Carlo search (kernel.py, reference.py); no weights
+
+
+#: The heuristics: the policies a search's playouts can use.
+HEURISTICS = (Policy.RANDOM, Policy.GREEDY, Policy.COLLECTOR)
 
 
 class Decision(IntEnum):
@@ -98,6 +103,8 @@ D_PLAY = int(Decision.PLAY)
 D_OPEN = int(Decision.OPEN)
 D_CLOSE = int(Decision.CLOSE)
 P_RANDOM = int(Policy.RANDOM)
+P_GREEDY = int(Policy.GREEDY)
+P_MC = int(Policy.MC)
 E_OPEN = int(Effect.OPEN)
 E_CLOSE = int(Effect.CLOSE)
 S_YOU = int(Scope.YOU)

@@ -17,12 +17,14 @@ Rules (reference §0, §3-§5):
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
-from simcore.rng import GameRng
+from simcore.rng import GameRng, search_start
 
 from .policies import N_WEIGHTS, W_DENY, W_EFFECT, W_GAIN, W_HARM, W_SYNERGY, Decision, Policy
 from .tables import (
@@ -385,8 +387,56 @@ class Brain:
 # --- the game ----------------------------------------------------------------------------
 
 
+class Phase(IntEnum):
+    """Where a game is (``Position.phase``): what ``play_on`` does next."""
+
+    DEAL = 0  # deal the round's hands, then draft
+    DRAFT = 1  # draft step ``step``, seat ``seat`` keeps a card next
+    PLAY = 2  # play step ``step``, seat ``seat`` chooses the card it reveals next
+    OPEN = 3  # play step ``step``: seat ``seat``'s Open effects, ``sub`` already applied
+    CLOSE = 4  # play step ``step``: seat ``seat`` closes cards next (``close_chosen`` so far)
+    END = 5  # final scoring done
+
+
+@dataclass
+class Position:
+    """Where a game is: a game copied at any decision can be played on from there
+    (``play_on``), which is what a search policy's playouts do."""
+
+    round: int = 0
+    phase: Phase = Phase.DEAL
+    step: int = 0
+    seat: int = 0
+    sub: int = 0
+    top: int = 0  # next undealt card of the deck
+
+
+#: A search outcome in whole units: a win is worth ``OUTCOME_UNIT`` (shared k ways:
+#: ``OUTCOME_UNIT // k``, exact for k <= 5), plus ``MARGIN_WEIGHT`` per point of margin over
+#: the best other player, the margin clipped to ``±MARGIN_CLIP``: win + 0.001 x margin.
+OUTCOME_UNIT = 60_000
+MARGIN_WEIGHT = 60
+MARGIN_CLIP = 50
+
+
+@dataclass(frozen=True)
+class Search:
+    """An ``mc`` seat's parameters (its policy spec)."""
+
+    rollouts: int
+    top: int
+    playout: int  # the heuristic (``Policy``) every seat plays in the playouts
+
+
 class FairyTaleGame:
-    """One game. ``run()`` plays it to the end; ``events`` narrates it if ``record``."""
+    """One game. ``run()`` plays it to the end; ``events`` narrates it if ``record``.
+
+    The game is resumable: ``pos`` says where it is, and everything ``play_on`` needs to
+    continue from there is in the object, so ``clone()`` at any decision can be played on
+    to the end. The hands being drafted stay in ``rows`` (row h: the hand dealt to seat
+    h); passing moves which seat reads a row: at draft step s seat p reads row
+    ``(p + s * back) % n`` (``back`` = n - 1 in rounds 1 and 3, when hands pass left to
+    seat + 1, else 1)."""
 
     def __init__(
         self,
@@ -396,13 +446,19 @@ class FairyTaleGame:
         seed: int,
         game_id: int,
         record: bool = False,
+        searches: list[Search | None] | None = None,
     ) -> None:
         assert 1 <= len(seat_policies) <= MAX_PLAYERS  # 1: scoring a lone tableau
         self.rules = rules
+        self.weights = weights
         self.n = len(seat_policies)
+        self.seed = seed
+        self.game_id = game_id
         self.rng = GameRng(seed, game_id)
         self.brain = Brain(rules, weights, self.rng)
         self.players = [Player(seat, pol) for seat, pol in enumerate(seat_policies)]
+        self.searches = list(searches) if searches is not None else [None] * self.n
+        self.search_count = [0] * self.n  # decisions each search seat has made
         n_cards = len(rules.cards)
         self.up = Counts(self.n, n_cards)  # face-up counts
         self.down = [[0] * n_cards for _ in range(self.n)]  # face-down counts
@@ -410,8 +466,23 @@ class FairyTaleGame:
         self.hyp = Counts(self.n, n_cards)
         self.record = record
         self.events: list[Event] = []
-        self.round = 0
-        self.step = 0
+        self.pos = Position()
+        self.deck: list[int] = []
+        self.rows: list[list[int]] = [[] for _ in range(self.n)]
+        self.revealed: list[tuple[int, int] | None] = [None] * self.n  # this step's (card, pick)
+        self.slots: list[int] = [-1] * self.n  # tableau slot of each revealed card
+        self.hunted = [False] * self.n
+        self.aimed: list[list[int]] = [[] for _ in range(self.n)]  # Close effects per player
+        self.close_chosen: list[int] = []  # slots closed so far by the player at pos.seat
+        self.force: tuple[int, int] | None = None  # (seat, option index) decided already
+
+    @property
+    def round(self) -> int:
+        return self.pos.round
+
+    @property
+    def step(self) -> int:
+        return self.pos.step
 
     # -- helpers ---------------------------------------------------------------------
     def emit(self, event: str, **data: Any) -> None:
@@ -421,13 +492,33 @@ class FairyTaleGame:
     def cid(self, c: int) -> str:
         return self.rules.cards[c].id
 
+    def hand_size(self) -> int:
+        """Cards dealt per player this round (beginner round 1: 4)."""
+        return DEAL - 1 if self.rules.beginner and self.pos.round == 0 else DEAL
+
+    def plays(self) -> int:
+        """Play steps this round (beginner round 1: 2)."""
+        return PLAYS - 1 if self.rules.beginner and self.pos.round == 0 else PLAYS
+
+    def back(self) -> int:
+        """How the row a seat reads moves each draft step (see the class docstring)."""
+        return self.n - 1 if self.pos.round % 2 == 0 else 1
+
+    def row_of(self, p: int, step: int) -> int:
+        """The row (hand dealt to that seat) seat ``p`` drafts from at draft step ``step``."""
+        return (p + step * self.back()) % self.n
+
     def decide(self, decision: Decision, p: int, options: list[int], neighbour: int) -> int:
         if len(options) == 1:
             return 0  # forced: no policy asked, no random number drawn
-        if decision == Decision.DRAFT:
-            own, own_fc = self.hyp.cards[p], self.hyp.factions[p]
-        else:
-            own, own_fc = self.up.cards[p], self.up.factions[p]
+        if self.force is not None and self.force[0] == p:
+            i = self.force[1]  # decided already (by a search; a playout's candidate)
+            self.force = None
+            return i
+        search = self.searches[p]
+        if search is not None:
+            return self.search_decide(search, decision, p, options, neighbour)
+        own, own_fc = self.own_counts(decision, p)
         return self.brain.choose(
             self.players[p].policy,
             decision,
@@ -439,6 +530,11 @@ class FairyTaleGame:
             p,
             neighbour,
         )
+
+    def own_counts(self, decision: Decision, p: int) -> tuple[list[int], list[int]]:
+        if decision == Decision.DRAFT:
+            return self.hyp.cards[p], self.hyp.factions[p]
+        return self.up.cards[p], self.up.factions[p]
 
     def receive(self, p: int, c: int, pick_no: int) -> int:
         player = self.players[p]
@@ -466,17 +562,24 @@ class FairyTaleGame:
 
     # -- phases ----------------------------------------------------------------------
     def run(self) -> FairyTaleGame:
-        deck = list(self.rules.deck)
-        self.rng.shuffle(deck)
-        top = 0
+        """A new game (shuffle, beginner start), then play on to the end."""
+        self.deck = list(self.rules.deck)
+        self.rng.shuffle(self.deck)
         if self.rules.beginner:
-            top = self.beginner_start(deck)
-        for rnd in range(ROUNDS):
-            self.round = rnd
-            first = self.rules.beginner and rnd == 0
-            top = self.draft(deck, top, DEAL - 1 if first else DEAL)
-            self.play_round(PLAYS - 1 if first else PLAYS)
-        self.final_scoring()
+            self.pos.top = self.beginner_start(self.deck)
+        return self.play_on()
+
+    def play_on(self) -> FairyTaleGame:
+        """Play from ``pos`` to the end (final scoring included)."""
+        while self.pos.round < ROUNDS:
+            if self.pos.phase == Phase.DEAL:
+                self.deal()
+            if self.pos.phase == Phase.DRAFT:
+                self.draft()
+            self.play_round()
+        if self.pos.phase != Phase.END:
+            self.final_scoring()
+            self.pos.phase = Phase.END
         return self
 
     def beginner_start(self, deck: list[int]) -> int:
@@ -495,24 +598,31 @@ class FairyTaleGame:
             self.emit("start_card", seat=p, card=self.cid(c))
         return top
 
-    def draft(self, deck: list[int], top: int, hand_size: int) -> int:
-        pick_offset = 1 if self.rules.beginner else 0
-        for player in self.players:
-            player.hand = deck[top : top + hand_size]
-            top += hand_size
+    def deal(self) -> None:
+        hand_size = self.hand_size()
+        for p, player in enumerate(self.players):
+            self.rows[p] = self.deck[self.pos.top : self.pos.top + hand_size]
+            self.pos.top += hand_size
             player.kept = []
             self.emit(
-                "deal",
-                round=self.round + 1,
-                seat=player.seat,
-                cards=[self.cid(c) for c in player.hand],
+                "deal", round=self.round + 1, seat=p, cards=[self.cid(c) for c in self.rows[p]]
             )
+        self.pos.phase, self.pos.step, self.pos.seat = Phase.DRAFT, 0, 0
+
+    def draft(self) -> None:
+        """Every seat keeps one card of the hand it reads, step after step, until every
+        card is kept (hands pass left in rounds 1 and 3, right in 2 and 4)."""
+        pick_offset = 1 if self.rules.beginner else 0
         direction = 1 if self.round % 2 == 0 else -1  # left = seat+1 in rounds 1 and 3
-        for step in range(hand_size):
-            for p, player in enumerate(self.players):
+        for step in range(self.pos.step, self.hand_size()):
+            self.pos.step = step
+            for p in range(self.pos.seat, self.n):
+                self.pos.seat = p
+                player = self.players[p]
+                hand = self.rows[self.row_of(p, step)]
                 neighbour = (p + direction) % self.n
-                i = self.decide(Decision.DRAFT, p, player.hand, neighbour)
-                c = player.hand.pop(i)
+                i = self.decide(Decision.DRAFT, p, hand, neighbour)
+                c = hand.pop(i)
                 pick = self.receive(p, c, len(player.received) + 1 - pick_offset)
                 player.kept.append((c, pick))
                 _shift(self.rules, self.hyp.cards[p], self.hyp.factions[p], c, 1)
@@ -523,24 +633,28 @@ class FairyTaleGame:
                     seat=p,
                     card=self.cid(c),
                 )
-            if step < hand_size - 1:
-                hands = [pl.hand for pl in self.players]
-                for p in range(self.n):
-                    self.players[(p + direction) % self.n].hand = hands[p]
-        return top
+            self.pos.seat = 0
+        self.pos.phase, self.pos.step, self.pos.seat = Phase.PLAY, 0, 0
 
-    def play_round(self, plays: int) -> None:
-        for step in range(plays):
-            self.step = step
-            revealed = []
-            for p, player in enumerate(self.players):
-                i = self.decide(Decision.PLAY, p, [c for c, _ in player.kept], p)
-                revealed.append(player.kept.pop(i))
-            slots = []
-            for p, (c, pick) in enumerate(revealed):
-                slots.append(self.to_tableau(p, c, pick))
-                self.emit("reveal", round=self.round + 1, step=step + 1, seat=p, card=self.cid(c))
-            self.resolve_effects([c for c, _ in revealed], slots)
+    def play_round(self) -> None:
+        for step in range(self.pos.step, self.plays()):
+            self.pos.step = step
+            if self.pos.phase == Phase.PLAY:
+                for p in range(self.pos.seat, self.n):
+                    self.pos.seat = p
+                    player = self.players[p]
+                    i = self.decide(Decision.PLAY, p, [c for c, _ in player.kept], p)
+                    self.revealed[p] = player.kept.pop(i)
+                for p in range(self.n):
+                    c, pick = self.revealed[p]  # type: ignore[misc]
+                    self.slots[p] = self.to_tableau(p, c, pick)
+                    self.emit(
+                        "reveal", round=self.round + 1, step=step + 1, seat=p, card=self.cid(c)
+                    )
+                self.hunt()
+                self.pos.phase, self.pos.seat, self.pos.sub = Phase.OPEN, 0, 0
+            self.resolve_open_close()
+            self.pos.phase, self.pos.seat = Phase.PLAY, 0
         for p, player in enumerate(self.players):
             for c, _ in player.kept:
                 _shift(self.rules, self.hyp.cards[p], self.hyp.factions[p], c, -1)
@@ -552,63 +666,93 @@ class FairyTaleGame:
                     cards=[self.cid(c) for c, _ in player.kept],
                 )
             player.kept = []
+        self.pos.round += 1
+        self.pos.phase, self.pos.step, self.pos.seat = Phase.DEAL, 0, 0
 
     def resolve_effects(self, revealed: list[int], slots: list[int]) -> None:
-        """Hunt -> Open -> Close (reference §4)."""
+        """Hunt -> Open -> Close (reference §4) of the cards ``revealed`` (one per seat, at
+        tableau ``slots``)."""
+        self.revealed = [(c, -1) for c in revealed]
+        self.slots = list(slots)
+        self.hunt()
+        self.pos.phase, self.pos.seat, self.pos.sub = Phase.OPEN, 0, 0
+        self.resolve_open_close()
+
+    def hunt(self) -> None:
+        """Each Hunt card turns face down the cards of its faction revealed this step by the
+        other players (their effects are cancelled)."""
         r = self.rules
-        hunted = [False] * self.n
-        if r.hunt:
-            for h, e in enumerate(revealed):
-                if r.effect(e)["kind"] != "hunt":
-                    continue
-                prey = r.effect(e)["faction"]
-                for q in range(self.n):
-                    if q != h and r.cards[revealed[q]].faction == prey:
-                        hunted[q] = True
-                        self.emit(
-                            "hunt",
-                            seat=h,
-                            card=self.cid(e),
-                            target_seat=q,
-                            target=self.cid(revealed[q]),
-                        )
+        revealed = [rc[0] for rc in self.revealed]  # type: ignore[index]
+        self.hunted = [False] * self.n
+        if not r.hunt:
+            return
+        for h, e in enumerate(revealed):
+            if r.effect(e)["kind"] != "hunt":
+                continue
+            prey = r.effect(e)["faction"]
             for q in range(self.n):
-                if hunted[q] and self.players[q].tableau[slots[q]].face_up:
-                    self.turn(q, slots[q], False)
+                if q != h and r.cards[revealed[q]].faction == prey:
+                    self.hunted[q] = True
+                    self.emit(
+                        "hunt",
+                        seat=h,
+                        card=self.cid(e),
+                        target_seat=q,
+                        target=self.cid(revealed[q]),
+                    )
+        for q in range(self.n):
+            if self.hunted[q] and self.players[q].tableau[self.slots[q]].face_up:
+                self.turn(q, self.slots[q], False)
+
+    def resolve_open_close(self) -> None:
+        """Open, then Close, from ``pos`` (``Phase.OPEN`` or ``Phase.CLOSE``)."""
+        r = self.rules
+        revealed = [rc[0] for rc in self.revealed]  # type: ignore[index]
         if not r.effects:
             return
-        for p, e in enumerate(revealed):
-            if hunted[p] or r.effect(e)["kind"] != "open":
-                continue
-            for _ in range(r.effect(e)["count"]):
-                tableau = self.players[p].tableau
-                options = [
-                    s for s, t in enumerate(tableau) if not t.face_up and r.selects(e, t.card)
-                ]
-                if not options:
-                    break
-                i = self.decide(Decision.OPEN, p, [tableau[s].card for s in options], p)
-                self.turn(p, options[i], True)
-                self.emit("open", seat=p, by=self.cid(e), card=self.cid(tableau[options[i]].card))
-        aimed: list[list[int]] = [[] for _ in range(self.n)]
-        for p, e in enumerate(revealed):
-            eff = r.effect(e)
-            if hunted[p] or eff["kind"] != "close":
-                continue
-            for q in range(self.n):
-                if (eff["scope"] == "you" and q != p) or (eff["scope"] == "others" and q == p):
+        if self.pos.phase == Phase.OPEN:
+            for p in range(self.pos.seat, self.n):
+                self.pos.seat = p
+                e = revealed[p]
+                if self.hunted[p] or r.effect(e)["kind"] != "open":
                     continue
-                aimed[q] += [e] * eff["count"]
-        for q in range(self.n):
-            if aimed[q]:
-                self.resolve_closes(q, aimed[q])
+                for k in range(self.pos.sub, r.effect(e)["count"]):
+                    self.pos.sub = k
+                    tableau = self.players[p].tableau
+                    options = [
+                        s for s, t in enumerate(tableau) if not t.face_up and r.selects(e, t.card)
+                    ]
+                    if not options:
+                        break
+                    i = self.decide(Decision.OPEN, p, [tableau[s].card for s in options], p)
+                    self.turn(p, options[i], True)
+                    self.emit(
+                        "open", seat=p, by=self.cid(e), card=self.cid(tableau[options[i]].card)
+                    )
+                self.pos.sub = 0
+            self.aimed = [[] for _ in range(self.n)]
+            for p, e in enumerate(revealed):
+                eff = r.effect(e)
+                if self.hunted[p] or eff["kind"] != "close":
+                    continue
+                for q in range(self.n):
+                    if (eff["scope"] == "you" and q != p) or (eff["scope"] == "others" and q == p):
+                        continue
+                    self.aimed[q] += [e] * eff["count"]
+            self.pos.phase, self.pos.seat = Phase.CLOSE, 0
+            self.close_chosen = []
+        for q in range(self.pos.seat, self.n):
+            self.pos.seat = q
+            if self.aimed[q]:
+                self.resolve_closes(q, self.aimed[q])
+            self.close_chosen = []
 
     def resolve_closes(self, q: int, effects: list[int]) -> None:
         """Player ``q`` closes as many distinct face-up cards as ``effects`` allow (a maximum
         matching of cards to effects), choosing one card at a time among those that can
-        still be matched together with the ones already chosen."""
+        still be matched together with the ones already chosen (``close_chosen``)."""
         tableau = self.players[q].tableau
-        chosen: list[int] = []
+        chosen = self.close_chosen
         while True:
             options = [
                 s
@@ -697,6 +841,250 @@ class FairyTaleGame:
         top = max(pl.score for pl in self.players)
         return [pl.seat for pl in self.players if pl.score == top]
 
+    # -- the mc search policy --------------------------------------------------------
+    def search_decide(
+        self, search: Search, decision: Decision, p: int, options: list[int], neighbour: int
+    ) -> int:
+        """``mc``: determinized flat Monte-Carlo search (see the spec page). The ``top``
+        options best by greedy's value each play ``rollouts`` playouts; the best mean
+        outcome wins, ties to greedy's first best."""
+        number = self.search_count[p]
+        self.search_count[p] += 1
+        ranked = self.ranked_options(decision, p, options, neighbour)[: search.top]
+        totals = [0] * len(ranked)
+        if len(ranked) > 1:
+            rng = GameRng.at(search_start(self.seed, self.game_id, p, number))
+            for _ in range(search.rollouts):
+                world = self.clone()
+                world.rewind_step(p)
+                world.determinize(p, rng)
+                playout_state = rng.next_u64()
+                for q in range(self.n):
+                    world.players[q].policy = search.playout
+                for j, i in enumerate(ranked):
+                    game = world.clone()
+                    game.rng.state = playout_state
+                    game.force = (p, i)
+                    game.play_on()
+                    totals[j] += game.outcome(p)
+        best = totals.index(max(totals))  # the first best: greedy's order breaks ties
+        if self.record:
+            rollouts = search.rollouts if len(ranked) > 1 else 0
+            self.emit(
+                "search",
+                seat=p,
+                decision=decision.name.lower(),
+                number=number,
+                candidates=[
+                    {
+                        "card": self.cid(options[i]),
+                        "playouts": rollouts,
+                        "mean": round(totals[j] / rollouts / OUTCOME_UNIT, 4) if rollouts else None,
+                    }
+                    for j, i in enumerate(ranked)
+                ],
+                chosen=self.cid(options[ranked[best]]),
+            )
+        return ranked[best]
+
+    def ranked_options(
+        self, decision: Decision, p: int, options: list[int], neighbour: int
+    ) -> list[int]:
+        """Indices of the distinct options (an option equal to an earlier one is the same
+        play), best first by greedy's value, ties in option order."""
+        own, own_fc = self.own_counts(decision, p)
+        w = self.weights[Policy.GREEDY]
+        first: dict[int, int] = {}
+        for i, c in enumerate(options):
+            first.setdefault(c, i)
+        value = {
+            i: self.brain.value(decision, w, c, own, own_fc, self.down[p], self.up, p, neighbour)
+            for c, i in first.items()
+        }
+        return sorted(value, key=lambda i: (-value[i], i))
+
+    def outcome(self, p: int) -> int:
+        """Seat ``p``'s result of a finished game, in ``OUTCOME_UNIT``s: its share of the win
+        plus ``MARGIN_WEIGHT`` x its margin over the best other score (clipped)."""
+        scores = [pl.score for pl in self.players]
+        top = max(scores)
+        win = OUTCOME_UNIT // scores.count(top) if scores[p] == top else 0
+        margin = scores[p] - max(s for q, s in enumerate(scores) if q != p)
+        return win + MARGIN_WEIGHT * max(-MARGIN_CLIP, min(MARGIN_CLIP, margin))
+
+    def clone(self) -> FairyTaleGame:
+        """A copy that plays on independently (silent: no events)."""
+        g = copy.copy(self)
+        g.rng = GameRng.at(self.rng.state)
+        g.brain = Brain(self.rules, self.weights, g.rng)
+        g.players = copy.deepcopy(self.players)
+        g.searches = [None] * self.n  # the copies' seats play heuristics only
+        g.search_count = list(self.search_count)
+        g.up, g.hyp = copy.deepcopy(self.up), copy.deepcopy(self.hyp)
+        g.down = [list(row) for row in self.down]
+        g.record, g.events = False, []
+        g.pos = copy.copy(self.pos)
+        g.deck = list(self.deck)
+        g.rows = [list(row) for row in self.rows]
+        g.revealed = list(self.revealed)
+        g.slots = list(self.slots)
+        g.hunted = list(self.hunted)
+        g.aimed = [list(a) for a in self.aimed]
+        g.close_chosen = list(self.close_chosen)
+        return g
+
+    def rewind_step(self, p: int) -> None:
+        """Take back the choices the seats before ``p`` made in this draft or play step:
+        the step is simultaneous, so ``p`` does not know them, and the playouts make them
+        again (``pos`` moves to the step's first seat)."""
+        if self.pos.phase == Phase.DRAFT:
+            for q in range(p):
+                c, _ = self.players[q].kept.pop()
+                self.players[q].received.pop()
+                _shift(self.rules, self.hyp.cards[q], self.hyp.factions[q], c, -1)
+                self.rows[self.row_of(q, self.pos.step)].append(c)
+        elif self.pos.phase == Phase.PLAY:
+            for q in range(p):
+                self.players[q].kept.append(self.revealed[q])  # type: ignore[arg-type]
+                self.players[q].kept.sort(key=lambda kept: kept[1])  # back in pick order
+                self.revealed[q] = None
+        else:
+            return
+        self.pos.seat = 0
+
+    def determinize(self, p: int, rng: GameRng) -> None:
+        """Deal the cards seat ``p`` cannot see anew, consistently with what it has seen.
+
+        What ``p`` knows (besides every tableau, its own cards and every count): of each hand
+        it drafted from this round, what it passed on. Row h's picks by other seats after p's
+        k-th look at it (and, while drafting, the cards still in it) form *group* (h, k),
+        whose cards p knows as a whole but not who holds which. In the play steps a group
+        is forgotten (its cards join the pool) as soon as a seat that took one of its cards
+        reveals a card the group holds (the revealed card may have been that one): then
+        every revealed card came from a pick of no group, taken to be the seat's first such
+        picks, and every world dealt is consistent with what is still remembered. Every
+        other hidden card — the picks made before p saw the hand, the hands p has
+        not seen, the undealt deck and the other seats' discards of earlier rounds (p does
+        not remember earlier rounds' passes) — is one pool: the deck minus what p sees minus
+        the groups. Each group's cards, then the pool, are listed by card index, shuffled
+        from ``rng`` (``GameRng.shuffle``) and dealt to their places in a fixed order (seats,
+        then their picks; the hands by row; the deck from the top). So the world depends
+        only on what ``p`` has seen and on ``rng``."""
+        r, n, pos = self.rules, self.n, self.pos
+        drafting = pos.phase == Phase.DRAFT
+        hand_size = self.hand_size()
+        seen = pos.step if drafting else hand_size  # steps whose hand p has read and passed
+
+        def group(h: int, step: int) -> int:
+            """0, or 1 + h * DEAL + (k - 1) for a card of row h taken at ``step`` (or still in
+            it at ``step``) after p's k-th look at row h."""
+            looks = sum(1 for s in range(step) if self.row_of(p, s) == h)
+            return 1 + h * DEAL + looks - 1 if looks else 0
+
+        n_cards = len(r.cards)
+        groups: dict[int, list[int]] = {}  # group -> count per card
+        picks: dict[int, list[int]] = {}  # seat -> group of each of its picks this round
+        for q in range(n):
+            if q == p:
+                continue
+            first = len(self.players[q].received) - seen
+            picks[q] = []
+            for s in range(seen):
+                g = group(self.row_of(q, s), s)
+                picks[q].append(g)
+                if g:
+                    c = self.players[q].received[first + s].card
+                    groups.setdefault(g, [0] * n_cards)[c] += 1
+        own_row = self.row_of(p, pos.step) if drafting else -1
+        row_group = [0] * n
+        if drafting:
+            for h in range(n):
+                if h != own_row:
+                    row_group[h] = group(h, pos.step)
+                    for c in self.rows[h]:
+                        if row_group[h]:
+                            groups.setdefault(row_group[h], [0] * n_cards)[c] += 1
+        # The play steps: a group that a card a seat revealed this round could come from
+        # (the seat took a card of the group, and the group holds that card) is forgotten,
+        # its cards join the pool; then every revealed card came from a pick of no group.
+        revealed = {q: self.revealed_this_round(q) for q in picks} if not drafting else {}
+        for q, cs in revealed.items():
+            for g in picks[q]:
+                if g and g in groups and any(groups[g][c] > 0 for c in cs):
+                    groups[g] = [0] * n_cards
+        forgotten = {g for g, counts in groups.items() if not any(counts)}
+        left: dict[int, list[int]] = {}
+        for q, gs in picks.items():
+            gs = [0 if g in forgotten else g for g in gs]
+            free = [s for s, g in enumerate(gs) if not g][: len(revealed.get(q, []))]
+            left[q] = [g for s, g in enumerate(gs) if s not in free]
+        # the hidden places, in their fixed order, and their group
+        places: list[tuple[str, int, int, int]] = []  # (where, seat or row, index, group)
+        for q, gs in left.items():
+            places += [("kept", q, i, g) for i, g in enumerate(gs)]
+        for h in range(n):
+            if drafting and h != own_row:
+                places += [("row", h, j, row_group[h]) for j in range(len(self.rows[h]))]
+        places += [("deck", 0, i, 0) for i in range(pos.top, len(self.deck))]
+        # the pool: the deck minus what p sees minus the groups
+        pool = [0] * n_cards
+        for c in r.deck:
+            pool[c] += 1
+        for q, player in enumerate(self.players):
+            for t in player.tableau:
+                pool[t.card] -= 1
+            if q == p:
+                for x in player.received:
+                    if x.slot < 0:
+                        pool[x.card] -= 1
+        if drafting:
+            for c in self.rows[own_row]:
+                pool[c] -= 1
+        for counts in groups.values():
+            for c in range(n_cards):
+                pool[c] -= counts[c]
+        assert min(pool) >= 0
+        for g in sorted(groups):
+            self.deal_hidden(places, g, groups[g], rng)
+        self.deal_hidden(places, 0, pool, rng)
+        for q in left:
+            self.recount_hyp(q)
+
+    def revealed_this_round(self, q: int) -> list[int]:
+        """The cards seat ``q`` has revealed in this round's play steps (the last of its
+        tableau: one a step)."""
+        n = self.hand_size() - len(self.players[q].kept)
+        return [t.card for t in self.players[q].tableau[len(self.players[q].tableau) - n :]]
+
+    def deal_hidden(
+        self, places: list[tuple[str, int, int, int]], g: int, counts: list[int], rng: GameRng
+    ) -> None:
+        """Shuffle the cards ``counts`` (listed by card index) and deal them to the places of
+        group ``g`` in order (the pool has more cards than places: the rest are discards)."""
+        cards = [c for c in range(len(counts)) for _ in range(counts[c])]
+        rng.shuffle(cards)
+        dealt = iter(cards)
+        for where, a, i, group in places:
+            if group != g:
+                continue
+            c = next(dealt)
+            if where == "deck":
+                self.deck[i] = c
+            elif where == "row":
+                self.rows[a][i] = c
+            else:  # a kept card (card, pick); its received record follows
+                pick = self.players[a].kept[i][1]
+                self.players[a].kept[i] = (c, pick)
+                self.players[a].received[pick].card = c
+
+    def recount_hyp(self, q: int) -> None:
+        """``hyp`` of seat ``q`` from its face-up counts and kept cards."""
+        r = self.rules
+        self.hyp.cards[q][:] = self.up.cards[q]
+        self.hyp.factions[q][:] = self.up.factions[q]
+        for c, _ in self.players[q].kept:
+            _shift(r, self.hyp.cards[q], self.hyp.factions[q], c, 1)
+
 
 def play_reference(
     rules: Rules,
@@ -705,9 +1093,11 @@ def play_reference(
     seed: int,
     game_id: int,
     record: bool = False,
+    searches: list[Search | None] | None = None,
 ) -> FairyTaleGame:
-    """Play one game with the readable rules."""
-    return FairyTaleGame(rules, weights, seat_policies, seed, game_id, record).run()
+    """Play one game with the readable rules (``searches``: the parameters of each ``mc``
+    seat, None for a heuristic one)."""
+    return FairyTaleGame(rules, weights, seat_policies, seed, game_id, record, searches).run()
 
 
 def final_state(game: FairyTaleGame) -> dict[str, Any]:

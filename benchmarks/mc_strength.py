@@ -1,0 +1,179 @@
+"""Strength and speed of the ``mc`` search policy (not a test).
+
+    python benchmarks/mc_strength.py fairy-tale --variant expert --threads 2
+    python benchmarks/mc_strength.py fairy-tale --curve --curve-games 1000
+
+* ``--heuristics``: which heuristic is strongest: 4-player games of greedy and collector
+  (two seats each, rotated), win share of each (1.0 = an average seat);
+* strength: one ``mc`` seat (``--spec``, default its defaults) against three copies of
+  ``--opponent`` (default greedy), seats rotated (``--rotate-seats``: every seat equally
+  often), ``--games`` games (default 4,000): the mc seat's win share with its 95% interval
+  (normal, from the per-game wins), and the games/s of the run (``--threads`` numba threads);
+* ``--curve``: the win share against ``rollouts`` (1, 4, 16, 64) at the default ``top``,
+  and against ``top`` (1..5) at the default ``rollouts``, ``--curve-games`` games a point:
+  a table (Markdown, ``benchmarks/mc_strength_GAME.md``) and a PNG beside it;
+* ``--self-play N``: N games of four mc seats: games/s and playouts per second.
+
+Paired games: every run uses the same seed, so game g deals the same cards whatever the
+mc seat's parameters (its randomness is its own stream).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+
+
+def win_share(prepared: Any, engine: Any, seed: int, n: int, slot: int) -> dict[str, Any]:
+    """Win share (x players) of the seats of ``slot``, with its 95% interval, over ``n``
+    games, and the wall time of the kernel."""
+    t = time.perf_counter()
+    a = engine.simulate_arrays(prepared, seed, 0, n)
+    seconds = time.perf_counter() - t
+    score = a["score"].astype(int)
+    top = score.max(axis=1, keepdims=True)
+    win = (score == top) / (score == top).sum(axis=1, keepdims=True)
+    players = score.shape[1]
+    mine = (a["policy"] == slot).astype(float)
+    per_game = (win * mine).sum(axis=1) / mine.sum(axis=1) * players
+    mean = float(per_game.mean())
+    half = 1.96 * float(per_game.std(ddof=1)) / math.sqrt(n)
+    return {
+        "games": n,
+        "win_share": round(mean, 3),
+        "lo": round(mean - half, 3),
+        "hi": round(mean + half, 3),
+        "seconds": round(seconds, 2),
+        "games_per_s": round(n / seconds, 1),
+    }
+
+
+def prepare(game: str, variant: str | None, specs: list[str]) -> tuple[Any, Any]:
+    from simcore import runner
+
+    s = runner.setup(game, variant=variant, players=len(specs), policies=specs, rotate_seats=True)
+    return s.engine, s.prepared
+
+
+def self_play(game: str, variant: str | None, spec: str, n: int) -> dict[str, Any]:
+    """Four mc seats, ``n`` games on one thread through ``kernel.play_game``: games/s and
+    playouts per second (the kernel counts each seat's playouts, ``MC_PO``)."""
+    from simcore.games.fairy_tale import kernel
+    from simcore.games.fairy_tale.engine import reference_seats, slot_table
+
+    _, prepared = prepare(game, variant, [spec] * 4)
+    tb = tuple(prepared.tables)
+    s = kernel.new_state(tb[0].shape[0], tb[2].shape[0])
+    table = slot_table(prepared)
+    codes, _ = reference_seats(prepared, 0)
+    for p in range(4):
+        s.policy[p] = codes[p]
+        s.mc_par[p] = table[0, 1:]
+    playouts = 0
+    t = time.perf_counter()
+    for g in range(n):
+        kernel.play_game(tb, prepared.weights, s, 4, np.uint64(1), g, False)
+        playouts += int(s.mc_playouts[:4].sum())
+    seconds = time.perf_counter() - t
+    return {
+        "spec": prepared.policies[0],
+        "games": n,
+        "threads": 1,
+        "games_per_s": round(n / seconds, 2),
+        "playouts_per_s": round(playouts / seconds),
+        "playouts_per_game": round(playouts / n),
+    }
+
+
+def curve(game: str, variant: str | None, opponent: str, n: int, seed: int) -> list[dict]:
+    rows = []
+    for key, values in (("rollouts", (1, 4, 16, 64)), ("top", (1, 2, 3, 4, 5))):
+        for v in values:
+            spec = f"mc:{key}={v}"
+            engine, prepared = prepare(game, variant, [spec, opponent, opponent, opponent])
+            r = win_share(prepared, engine, seed, n, 0)
+            rows.append({"vary": key, "value": v, "spec": prepared.policies[0], **r})
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def write_curve(game: str, rows: list[dict], opponent: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    lines = [
+        f"# mc win share against three {opponent} seats ({game}, 4 players, seats rotated)",
+        "",
+        "| vary | value | spec | games | win share | 95% interval | games/s |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['vary']} | {r['value']} | `{r['spec']}` | {r['games']} | {r['win_share']:.3f} "
+            f"| {r['lo']:.3f}-{r['hi']:.3f} | {r['games_per_s']:.1f} |"
+        )
+    (HERE / f"mc_strength_{game}.md").write_text("\n".join(lines) + "\n")
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
+    for ax, key in zip(axes, ("rollouts", "top"), strict=True):
+        pts = [r for r in rows if r["vary"] == key]
+        x = [r["value"] for r in pts]
+        y = [r["win_share"] for r in pts]
+        err = [[r["win_share"] - r["lo"] for r in pts], [r["hi"] - r["win_share"] for r in pts]]
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=3)
+        ax.axhline(1.0, color="grey", lw=0.8, ls="--")
+        ax.set_xlabel(key + (" (log scale)" if key == "rollouts" else ""))
+        if key == "rollouts":
+            ax.set_xscale("log", base=2)
+        ax.set_title(f"mc win share vs {key}")
+    axes[0].set_ylabel(f"win share vs 3 x {opponent} (1.0 = average)")
+    fig.tight_layout()
+    fig.savefig(HERE / f"mc_strength_{game}.png", dpi=110)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game")
+    ap.add_argument("--variant", default=None)
+    ap.add_argument("--spec", default="mc")
+    ap.add_argument("--opponent", default="greedy")
+    ap.add_argument("--games", type=int, default=4000)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--heuristics", type=int, default=0, metavar="N")
+    ap.add_argument("--curve", action="store_true")
+    ap.add_argument("--curve-games", type=int, default=1000)
+    ap.add_argument("--self-play", type=int, default=0, metavar="N")
+    ap.add_argument("--no-strength", action="store_true")
+    args = ap.parse_args()
+    numba.set_num_threads(args.threads)
+    if args.heuristics:
+        engine, prepared = prepare(args.game, args.variant, ["greedy", "collector"] * 2)
+        for slot, name in enumerate(prepared.slots.names):
+            r = win_share(prepared, engine, args.seed, args.heuristics, slot)
+            print(json.dumps({"heuristic": name, **r}), flush=True)
+    if not args.no_strength:
+        specs = [args.spec] + [args.opponent] * 3
+        engine, prepared = prepare(args.game, args.variant, specs)
+        engine.warmup(prepared)
+        r = win_share(prepared, engine, args.seed, args.games, 0)
+        print(json.dumps({"spec": prepared.policies[0], "threads": args.threads, **r}), flush=True)
+    if args.curve:
+        rows = curve(args.game, args.variant, args.opponent, args.curve_games, args.seed)
+        write_curve(args.game, rows, args.opponent)
+    if args.self_play:
+        print(json.dumps(self_play(args.game, args.variant, args.spec, args.self_play)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
