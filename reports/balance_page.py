@@ -14,6 +14,7 @@ import polars as pl
 
 from reports import charts
 from reports.html import Figure, Section, Table, write_page
+from reports.strength import MIN_TAKEN
 
 
 def _lead(o: Any) -> str:
@@ -90,7 +91,7 @@ def write_balance_page(o: Any, out: Path) -> Path:
             "Every card before and after (validation seeds)",
             (
                 validation,
-                f"Cards taken fewer than {_min_taken()} times are not judged (in_band empty).",
+                f"Cards taken fewer than {MIN_TAKEN} times are not judged (in_band empty).",
             ),
             (
                 Figure("before-after.png", "Win share before and after, with the band"),
@@ -122,9 +123,3 @@ def write_balance_page(o: Any, out: Path) -> Path:
         ("Validation", f"{req.validation_games or req.n_games:,} games, seed {req.seed + 1}"),
     ]
     return write_page(out, f"talesim balance — {req.game}", summary, sections)
-
-
-def _min_taken() -> int:
-    from simcore.balance import MIN_TAKEN
-
-    return MIN_TAKEN

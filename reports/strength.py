@@ -35,6 +35,9 @@ from reports.run import open_run
 
 #: Bootstrap resamples of the rating intervals.
 BOOTSTRAP = 200
+#: A card taken fewer times than this in a run is not judged (its share is noise):
+#: ``talesim balance`` leaves it out of the band.
+MIN_TAKEN = 100
 DEFINITE = ("strong", "weak", "even")
 
 

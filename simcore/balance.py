@@ -45,12 +45,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from reports.strength import MIN_TAKEN  # cards taken fewer times are not judged
 from simcore import card_edits, registry, runner, search
 from simcore.batch import RunError
 from simcore.card_edits import Edit, Field, Site
 
-#: Entities taken fewer times than this in a run are not judged (their share is noise).
-MIN_TAKEN = 100
 #: Steps a site may move either way.
 DEFAULT_RADIUS = 3
 STUDY_NAME = "balance"
