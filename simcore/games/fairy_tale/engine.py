@@ -17,7 +17,7 @@ from simcore import engine_kit, policy_spec
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
-from .kernel import INVARIANTS, new_chunk_out, simulate_chunk
+from .kernel import INVARIANTS, new_chunk_out, simulate_chunk, simulate_chunk_search
 from .policies import POLICY_NAMES, Policy, default_weights
 from .reference import BREAKDOWN, FairyTaleGame, Rules, Search, play_reference
 from .tables import PICKS, CardSet, Tables, compile_tables, load_cardset
@@ -113,10 +113,12 @@ def simulate_arrays(
     """Run the kernel on a chunk; raw result arrays (no polars). ``check``: checking mode,
     ``InvariantError`` naming the first game that broke a rule invariant."""
     out = new_chunk_out(n_games, prepared.players)
-    simulate_chunk(
+    table = slot_table(prepared)
+    searches = bool((table[:, 0] == Policy.MC).any())
+    (simulate_chunk_search if searches else simulate_chunk)(
         tuple(prepared.tables),
         prepared.weights,
-        slot_table(prepared),
+        table,
         prepared.seat_slot,
         prepared.rotate_seats,
         prepared.players,

@@ -1076,7 +1076,7 @@ def _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id):
     number comes from the search stream of (seed, game, seat, decision number), none from
     the game's. The index of the candidate with the best summed outcome (ties: greedy's
     first best)."""
-    p = st[ix(ASK_SEAT)]
+    p = np.int64(st[ix(ASK_SEAT)])  # int64, as the decisions' own seat: no new specialisation
     rollouts = st[ix(MC_PAR + p * 3)]
     playout = st[ix(MC_PAR + p * 3 + 2)]
     number = st[ix(MC_DN + p)]
@@ -1102,6 +1102,7 @@ def _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id):
     for j in range(m):
         st[ix(MC_SUM + j)] = 0
     stream = search_state(seed, game_id, p, number)
+    no_check = n_players < 0  # False, typed like _play_game's check (one _play_on compiled)
     for _ in range(rollouts):
         for i in range(size):
             stw[ix(i)] = st[ix(i)]
@@ -1123,7 +1124,7 @@ def _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id):
             smp[ix(SM_RNG)] = playout_state
             stp[ix(FORCE_SEAT)] = p
             stp[ix(FORCE_IDX)] = st[ix(MC_RANK + j)]
-            _play_on(kt, weights, stp, smp, n_players, False)
+            _play_on(kt, weights, stp, smp, n_players, no_check)
             st[ix(MC_SUM + j)] += outcome(stp, n_players, p)
     best = 0
     for j in range(1, m):
@@ -1133,12 +1134,21 @@ def _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id):
 
 
 @hot_outline
-def _play_game(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id, check):
-    """Play one complete game into ``st`` (policies already set at ``POLICY``): a new game,
-    then play on; at each ``mc`` seat's decision the game stops, ``_search`` decides on
-    copies (``stw``/``smw``, ``stp``/``smp``: scratch of the same sizes), and the game plays
-    on with that choice. With ``check``, returns the code of the first invariant broken
-    (``INVARIANTS``), else 0."""
+def _play_game(kt, weights, st, sm, n_players, seed, game_id, check):
+    """Play one complete game of heuristic seats into ``st`` (policies already set at
+    ``POLICY``): a new game, then play on (it never stops: no seat searches). With
+    ``check``, returns the code of the first invariant broken (``INVARIANTS``), else 0."""
+    _new_game(kt, weights, st, sm, n_players, seed, game_id)
+    _play_on(kt, weights, st, sm, n_players, check)
+    return st[ix(POS_VIOL)]
+
+
+@hot_outline
+def _play_game_search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id, check):
+    """``_play_game`` with ``mc`` seats: at each of their decisions the game stops,
+    ``_search`` decides on copies (``stw``/``smw``, ``stp``/``smp``: scratch of the same
+    sizes), and the game plays on with that choice. A kernel of its own
+    (``simulate_chunk_search``), so runs of heuristics alone never compile the search."""
     _new_game(kt, weights, st, sm, n_players, seed, game_id)
     while _play_on(kt, weights, st, sm, n_players, check):
         i = _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id)
@@ -1156,12 +1166,12 @@ def play_game(
     game_id: int,
     check: bool,
 ) -> int:
-    """``_play_game`` on a ``GameState`` (tables as the ``Tables`` tuple; policies at
+    """``_play_game_search`` on a ``GameState`` (tables as the ``Tables`` tuple; policies at
     ``s.policy``, an mc seat's parameters at ``s.mc_par``)."""
     stw, smw = np.zeros_like(s.flat), np.zeros_like(s.sm)
     stp, smp = np.zeros_like(s.flat), np.zeros_like(s.sm)
     return int(
-        _play_game(
+        _play_game_search(
             kernel_tables(tb), weights, s.flat, s.sm, stw, smw, stp, smp, n_players, seed,
             game_id, check,
         )
@@ -1245,13 +1255,67 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
     )
 
 
+@hot
+def _seat_up(st, slot_table, seat_slot, rotate, n_players, g):
+    """Game ``g``'s seats: each seat's slot, policy and mc parameters (``slot_table``)."""
+    for p in range(n_players):
+        slot = seat_slot[(p + g) % n_players] if rotate else seat_slot[p]
+        st[ix(SLOT + p)] = slot
+        st[ix(POLICY + p)] = slot_table[slot, 0]
+        for k in range(3):
+            st[ix(MC_PAR + p * 3 + k)] = slot_table[slot, 1 + k]
+
+
+@hot
+def _store(out, st, u, n_players):
+    """Game offset ``u``'s results from ``st`` into ``out`` (indexed through ``ix`` too: no
+    wrap-around code for negative indices)."""
+    out.trick[u] = -1
+    for p in range(n_players):
+        q = ix(p)
+        out.score[u, q] = st[ix(SCORE + p)]
+        out.policy[u, q] = st[ix(SLOT + p)]
+        for b in range(N_BREAKDOWN):
+            out.breakdown[u, q, ix(b)] = st[ix(BREAKDOWN + p * N_BREAKDOWN + b)]
+        down = 0
+        for slot in range(st[ix(TAB_N + p)]):
+            down += 1 - st[ix(TAB_UP + p * TABLEAU + slot)]
+        out.face_down[u, q] = down
+        if st[ix(TRICK_AS + p)] >= 0:
+            out.trick[u] = st[ix(TRICK_AS + p)]
+        for k in range(PICKS):
+            v = ix(k)
+            slot = st[ix(PICK_SLOT + p * PICKS + k)]
+            out.card[u, q, v] = st[ix(PICK_CARD + p * PICKS + k)]
+            out.round[u, q, v] = st[ix(PICK_ROUND + p * PICKS + k)]
+            out.pick[u, q, v] = st[ix(PICK_NO + p * PICKS + k)]
+            out.played[u, q, v] = slot >= 0
+            out.face_up[u, q, v] = slot >= 0 and st[ix(TAB_UP + p * TABLEAU + slot)] == 1
+            out.points[u, q, v] = st[ix(POINTS + p * TABLEAU + slot)] if slot >= 0 else 0
+
+
 @alloc  # the block scratch
 def _run_block(
     kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check
 ):
-    """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state (and, for the
-    ``mc`` seats' searches, two copies of it). The result arrays are indexed through ``ix``
-    too (no wrap-around code for negative indices)."""
+    """Play game offsets ``lo .. hi-1`` of a chunk of heuristic seats with one scratch
+    state."""
+    st = np.zeros(state_size(kt[ix(K_DECK_SIZE)]), np.int32)
+    sm = np.zeros(SM_SIZE, np.uint64)
+    for i in range(lo, hi):
+        g = first_game + i
+        _seat_up(st, slot_table, seat_slot, rotate, n_players, g)
+        u = ix(i)
+        out.violation[u] = _play_game(kt, weights, st, sm, n_players, seed, g, check)
+        _store(out, st, u, n_players)
+
+
+@alloc  # the block scratch
+def _run_block_search(
+    kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check
+):
+    """``_run_block`` with ``mc`` seats: one scratch state and, for the searches, two
+    copies of it (allocated once per block)."""
     size = state_size(kt[ix(K_DECK_SIZE)])
     st = np.zeros(size, np.int32)
     sm = np.zeros(SM_SIZE, np.uint64)
@@ -1261,38 +1325,12 @@ def _run_block(
     smp = np.zeros(SM_SIZE, np.uint64)
     for i in range(lo, hi):
         g = first_game + i
-        for p in range(n_players):
-            slot = seat_slot[(p + g) % n_players] if rotate else seat_slot[p]
-            st[ix(SLOT + p)] = slot
-            st[ix(POLICY + p)] = slot_table[slot, 0]
-            for k in range(3):
-                st[ix(MC_PAR + p * 3 + k)] = slot_table[slot, 1 + k]
+        _seat_up(st, slot_table, seat_slot, rotate, n_players, g)
         u = ix(i)
-        out.violation[u] = _play_game(
+        out.violation[u] = _play_game_search(
             kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, g, check
         )
-        out.trick[u] = -1
-        for p in range(n_players):
-            q = ix(p)
-            out.score[u, q] = st[ix(SCORE + p)]
-            out.policy[u, q] = st[ix(SLOT + p)]
-            for b in range(N_BREAKDOWN):
-                out.breakdown[u, q, ix(b)] = st[ix(BREAKDOWN + p * N_BREAKDOWN + b)]
-            down = 0
-            for slot in range(st[ix(TAB_N + p)]):
-                down += 1 - st[ix(TAB_UP + p * TABLEAU + slot)]
-            out.face_down[u, q] = down
-            if st[ix(TRICK_AS + p)] >= 0:
-                out.trick[u] = st[ix(TRICK_AS + p)]
-            for k in range(PICKS):
-                v = ix(k)
-                slot = st[ix(PICK_SLOT + p * PICKS + k)]
-                out.card[u, q, v] = st[ix(PICK_CARD + p * PICKS + k)]
-                out.round[u, q, v] = st[ix(PICK_ROUND + p * PICKS + k)]
-                out.pick[u, q, v] = st[ix(PICK_NO + p * PICKS + k)]
-                out.played[u, q, v] = slot >= 0
-                out.face_up[u, q, v] = slot >= 0 and st[ix(TAB_UP + p * TABLEAU + slot)] == 1
-                out.points[u, q, v] = st[ix(POINTS + p * TABLEAU + slot)] if slot >= 0 else 0
+        _store(out, st, u, n_players)
 
 
 @parallel
@@ -1310,17 +1348,54 @@ def simulate_chunk(
     out,
     check,
 ):
-    """Play games ``first_game .. first_game + n_games - 1`` into ``out`` (a ``ChunkOut``);
-    ``tb`` is the ``tables.Tables`` tuple. Blocks of games run in parallel; each block
-    allocates its scratch once. Seat s of game g plays the spec of slot
-    ``seat_slot[(s + g) % n]`` if ``rotate`` (else ``seat_slot[s]``): row ``slot_table[slot]``
-    = (policy, mc rollouts, mc top, mc playout policy). ``check``: checking mode
-    (``out.violation``)."""
+    """Play games ``first_game .. first_game + n_games - 1`` of heuristic seats into ``out``
+    (a ``ChunkOut``); ``tb`` is the ``tables.Tables`` tuple. Blocks of games run in
+    parallel; each block allocates its scratch once. Seat s of game g plays the spec of
+    slot ``seat_slot[(s + g) % n]`` if ``rotate`` (else ``seat_slot[s]``): row
+    ``slot_table[slot]`` = (policy, mc rollouts, mc top, mc playout policy). ``check``:
+    checking mode (``out.violation``). A run with ``mc`` seats: ``simulate_chunk_search``."""
     kt = build_tables(tb[0], tb[1], tb[2], tb[3], tb[4], tb[5], tb[6])
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
         _run_block(
+            kt,
+            weights,
+            slot_table,
+            seat_slot,
+            rotate,
+            n_players,
+            seed,
+            first_game,
+            lo,
+            hi,
+            out,
+            check,
+        )
+
+
+@parallel
+def simulate_chunk_search(
+    tb,
+    weights,
+    slot_table,
+    seat_slot,
+    rotate,
+    n_players,
+    seed,
+    first_game,
+    n_games,
+    n_blocks,
+    out,
+    check,
+):
+    """``simulate_chunk`` for runs with ``mc`` seats (a kernel of its own: a run of
+    heuristics never compiles the search)."""
+    kt = build_tables(tb[0], tb[1], tb[2], tb[3], tb[4], tb[5], tb[6])
+    for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
+        _run_block_search(
             kt,
             weights,
             slot_table,

@@ -9,6 +9,8 @@ the hidden cards are dealt: ``reference.FairyTaleGame.determinize``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.jit import hot
 from simcore.rng import rng_below
 
@@ -100,21 +102,21 @@ def rank(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neighbou
         left = k - r
         j = 0
         if left > 1:
-            j = choose(
-                P_GREEDY,
+            j = choose(  # argument types as kernel._decide's calls: no new specialisation
+                np.int32(P_GREEDY),
                 w,
-                decision,
+                np.int64(decision),
                 data_ptr(kt),
                 data_ptr(st),
                 data_ptr(sm),
-                MC_LIST,
-                left,
+                np.int64(MC_LIST),
+                np.int32(left),
                 own,
                 ownf,
                 held,
                 n_players,
-                p,
-                neighbour,
+                np.int64(p),
+                np.int64(neighbour),
             )
         st[ix(MC_RANK + r)] = st[ix(MC_LIDX + j)]
         for i in range(j, left - 1):
