@@ -44,9 +44,16 @@ class NamedPolicy:
     note: str = ""
 
 
-def load(path: Path, game: str, builtin: Sequence[str], n_weights: int) -> tuple[NamedPolicy, ...]:
-    """The policies of ``path`` for ``game``, whose built-in policies are ``builtin`` (the
-    first, ``random``, has no weights) with rows of ``n_weights`` floats."""
+def load(
+    path: Path,
+    game: str,
+    builtin: Sequence[str],
+    n_weights: int,
+    bases: Sequence[str] | None = None,
+) -> tuple[NamedPolicy, ...]:
+    """The policies of ``path`` for ``game``, whose built-in policies are ``builtin``; a
+    named policy's base is one of ``bases``, the heuristics that decide from a row of
+    ``n_weights`` floats (default: every built-in policy but ``random``)."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -64,10 +71,20 @@ def load(path: Path, game: str, builtin: Sequence[str], n_weights: int) -> tuple
     table = data.get("policy", {})
     if not isinstance(table, dict) or not table:
         raise CardDataError(path, "no [policy.NAME] table")
-    return tuple(_policy(path, name, raw, builtin, n_weights) for name, raw in table.items())
+    heuristics = [p for p in builtin if p != "random"] if bases is None else list(bases)
+    return tuple(
+        _policy(path, name, raw, builtin, heuristics, n_weights) for name, raw in table.items()
+    )
 
 
-def _policy(path: Path, name: str, raw: Any, builtin: Sequence[str], n_weights: int) -> NamedPolicy:
+def _policy(
+    path: Path,
+    name: str,
+    raw: Any,
+    builtin: Sequence[str],
+    heuristics: Sequence[str],
+    n_weights: int,
+) -> NamedPolicy:
     where = f"policy '{name}'"
     if not _NAME.match(name):
         raise CardDataError(path, f"{where}: a name is lower-case letters, digits and hyphens")
@@ -79,7 +96,6 @@ def _policy(path: Path, name: str, raw: Any, builtin: Sequence[str], n_weights: 
     if unknown:
         raise CardDataError(path, f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
     base = raw.get("base")
-    heuristics = [p for p in builtin if p != "random"]
     if base not in heuristics:
         raise CardDataError(
             path, f"{where}: field 'base' must be one of {', '.join(heuristics)}, got {base!r}"

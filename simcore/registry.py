@@ -101,6 +101,14 @@ class Game:
             )
         return v
 
+    @property
+    def weighted_policies(self) -> tuple[str, ...]:
+        """The heuristics that decide from a row of weights alone (``talesim tune``, the
+        bases of named policies): every policy but ``random`` and those with parameters
+        (a search such as ``mc``)."""
+        params = dict(self.policy_params)
+        return tuple(p for p in self.policies if p != "random" and p not in params)
+
     def parse_policy(self, text: str, named: Sequence[str] = ()) -> Spec:
         """The policy spec ``text`` (``NAME[:key=value...]``) of this game, or one of the
         ``named`` policies of a policies file (which take no parameters); ``GameError``

@@ -263,7 +263,8 @@ def named_policies(g: Game, path: Path | str | None) -> tuple[NamedPolicy, ...]:
     from simcore.policy_file import load
 
     engine = registry.engine(g)
-    return load(Path(path), g.name, g.policies, int(engine.default_weights().shape[1]))
+    n_weights = int(engine.default_weights().shape[1])
+    return load(Path(path), g.name, g.policies, n_weights, g.weighted_policies)
 
 
 # --- chunks and files --------------------------------------------------------------------

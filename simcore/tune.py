@@ -78,8 +78,8 @@ def tuned_name(base: str) -> str:
 
 def default_row(game: registry.Game, base: str) -> tuple[float, ...]:
     """The built-in weights of ``base`` (``RunError`` for ``random`` or an unknown one)."""
-    if base == "random" or base not in game.policies:
-        heuristics = ", ".join(p for p in game.policies if p != "random")
+    if base not in game.weighted_policies:
+        heuristics = ", ".join(game.weighted_policies)
         raise RunError(f"--policy must be a heuristic with weights ({heuristics}), got '{base}'")
     engine = registry.engine(game)
     weights = engine.default_weights()

@@ -53,3 +53,17 @@ def test_another_games_file_is_refused(tmp_path: Path) -> None:
         pf.load(path, "fairy-tale", BUILTIN, 5)
     with pytest.raises(CardDataError, match="file not found"):
         pf.load(tmp_path / "missing.toml", "fairy-tale", BUILTIN, 5)
+
+
+def test_a_search_policy_is_no_base(tmp_path: Path) -> None:
+    """Only the weighted heuristics are bases: a search such as ``mc`` has parameters, not
+    a weight row (the runner passes the game's ``weighted_policies``)."""
+    from simcore import registry
+
+    ft = registry.get_game("fairy-tale")
+    assert "mc" in ft.policies
+    assert ft.weighted_policies == ("greedy", "collector")
+    path = write(tmp_path, 'schema = 1\ngame = "fairy-tale"\n[policy.x]\nbase = "mc"\n'
+                 "weights = [1, 1, 1, 1, 1]\n")  # fmt: skip
+    with pytest.raises(CardDataError, match="field 'base'"):
+        pf.load(path, "fairy-tale", ft.policies, 5, ft.weighted_policies)

@@ -97,6 +97,7 @@ def test_the_tuned_policy_plays_in_simulate_and_play(tuned: tuple, tmp_path: Pat
     ("flag", "value", "fragment"),
     [
         ("--policy", "random", "heuristic with weights"),
+        ("--policy", "mc", "heuristic with weights"),
         ("--policy", "nobody", "heuristic with weights"),
         ("--budget", "0", "budget"),
         ("--games", "0", "games"),
