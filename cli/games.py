@@ -20,11 +20,13 @@ def player_counts(variant: Variant) -> str:
     return text
 
 
-def policy_names(game: Game) -> list[str]:
-    """Each policy, with its parameters (default and range) if it has some:
-    ``mc:rollouts=16 (1-1024):top=4 (1-12):...``."""
-    params = dict(game.policy_params)
-    return [":".join([p, *(x.describe() for x in params.get(p, ()))]) for p in game.policies]
+def policy_parameters(game: Game) -> list[str]:
+    """One line per policy with parameters: its spec with every default and range,
+    ``fairy-tale mc: rollouts=16 (1-1024), top=4 (1-12), playout=greedy (...)``."""
+    return [
+        f"{game.name} {name}: " + ", ".join(x.describe() for x in params)
+        for name, params in game.policy_params
+    ]
 
 
 def games() -> None:
@@ -41,9 +43,15 @@ def games() -> None:
                 game.name if i == 0 else "",
                 v.name,
                 player_counts(v),
-                ", ".join(policy_names(game)) if i == 0 else "",
+                ", ".join(game.policies) if i == 0 else "",
                 "yes" if v.name == game.default_variant else "",
                 "yes" if v.kernel else "not yet (play, cards)",
             )
         table.add_section()
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    lines = [line for game in GAMES.values() for line in policy_parameters(game)]
+    if lines:
+        console.print("Policy parameters (NAME:key=value:..., defaults and ranges):")
+        for line in lines:
+            console.print(f"  {line}", highlight=False, soft_wrap=True)

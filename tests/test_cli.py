@@ -96,6 +96,9 @@ def test_games_lists_variants_players_and_policies(fake: ModuleType) -> None:
         assert text in out
     assert "2-5 (5?)" in out  # the toy's unconfirmed five-player count
     assert "unconfirmed" in out
+    # a policy with parameters is listed by name, its parameters below the table
+    assert "collector, mc" in out
+    assert "fairy-tale mc: rollouts=16 (1-1024), top=4 (1-12), playout=greedy" in out
 
 
 def test_cards_table_and_json(fake: ModuleType) -> None:
