@@ -280,7 +280,9 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
         done = (target / runner.MANIFEST).is_file() and (
             runner.read_manifest(target).get("status") == "complete"
         )
-        if not done or name == TRIAL:
+        # the baseline and the original's validation depend on the request only (checked by
+        # --resume); a trial and the proposal's validation on the card file of the moment
+        if not done or name in (TRIAL, AFTER):
             runner.simulate(
                 req.game,
                 variant=req.variant,
