@@ -144,8 +144,9 @@ def run_ladder(req: Request, echo: Callable[[str], None] = lambda _m: None) -> O
         cards_path=req.cards_path, policies_file=req.policies_file,
     )  # fmt: skip
     game = probe.game
-    named = [p.name for p in runner.named_policies(game, req.policies_file)]
-    policies = tuple(game.canonical_policies(req.policies, named))
+    specs, weighted = runner.canonical_specs(game, req.policies, req.policies_file)
+    named = [p.name for p in weighted]
+    policies = tuple(specs)
     if len(set(policies)) != len(policies):
         raise RunError(f"the same policy is given twice: {', '.join(req.policies)}")
     game.check_kernel(probe.variant)

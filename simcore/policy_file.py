@@ -9,10 +9,15 @@ weights, loadable everywhere a policy is named (``--policies-file FILE``).
     weights = [1.0, 0.83, 0.0, 0.12, 0.0]   # the base's float row, every entry given
     # note = "talesim tune, 100 trials, validated ws 1.21 (1.17-1.25)"   (optional)
 
+    [policy.deep-search]
+    spec = "mc:rollouts=64:top=5"   # or a name for a policy spec with parameters
+
 Every heuristic of every game decides from its float row alone (the kernels and
 ``reference.py`` read ``weights[code]``; only ``random`` is told apart by its code), so a
 named policy is one more row: seats playing it get a code past the built-in policies and
-that row. ``talesim tune`` writes such a file.
+that row. ``talesim tune`` writes such a file. A ``spec`` entry names a spec of a policy
+with parameters (a search such as ``mc``): a seat given that name plays the spec, and the
+datasets show the spec's canonical string (``runner.setup`` checks it like a ``--policy``).
 
 The loader checks the file like a card file: one ``CardDataError`` naming the file, the
 policy and the field.
@@ -36,12 +41,14 @@ _NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
 
 @dataclass(frozen=True)
 class NamedPolicy:
-    """A policy defined as data: ``base`` (a built-in heuristic) with ``weights``."""
+    """A policy defined as data: ``base`` (a built-in heuristic) with ``weights``, or a
+    name for a policy ``spec`` (``base`` and ``weights`` then empty)."""
 
     name: str
     base: str
     weights: tuple[float, ...]
     note: str = ""
+    spec: str = ""
 
 
 def load(
@@ -92,9 +99,16 @@ def _policy(
         raise CardDataError(path, f"{where}: a built-in policy has that name")
     if not isinstance(raw, dict):
         raise CardDataError(path, f"{where}: must be a table")
-    unknown = set(raw) - {"base", "weights", "note"}
+    unknown = set(raw) - {"base", "weights", "note", "spec"}
     if unknown:
         raise CardDataError(path, f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+    if "spec" in raw:
+        spec = raw["spec"]
+        if "base" in raw or "weights" in raw or not isinstance(spec, str) or not spec.strip():
+            raise CardDataError(
+                path, f"{where}: field 'spec' is a policy spec string, without base or weights"
+            )
+        return NamedPolicy(name, "", (), str(raw.get("note", "")), spec.strip())
     base = raw.get("base")
     if base not in heuristics:
         raise CardDataError(
@@ -119,8 +133,11 @@ def dumps(game: str, policies: Sequence[NamedPolicy], header: str = "") -> str:
     lines += [f"schema = {SCHEMA}", f'game = "{game}"', ""]
     for p in policies:
         lines.append(f"[policy.{p.name}]")
-        lines.append(f'base = "{p.base}"')
-        lines.append("weights = [" + ", ".join(repr(float(w)) for w in p.weights) + "]")
+        if p.spec:
+            lines.append(f"spec = {_quote(p.spec)}")
+        else:
+            lines.append(f'base = "{p.base}"')
+            lines.append("weights = [" + ", ".join(repr(float(w)) for w in p.weights) + "]")
         if p.note:
             lines.append(f"note = {_quote(p.note)}")
         lines.append("")

@@ -227,10 +227,7 @@ def setup(
     g = registry.get_game(game)
     check_int("players", players, 1)
     v = g.check_players(variant, players)
-    named = named_policies(g, policies_file)
-    seat_policies = g.canonical_policies(
-        expand_policies(policies, players), [p.name for p in named]
-    )
+    seat_policies, named = canonical_specs(g, expand_policies(policies, players), policies_file)
     path = Path(cards_path) if cards_path is not None else None
     if path is not None and not path.exists():
         raise CardDataError(path, "file not found")
@@ -253,6 +250,25 @@ def _named_record(prepared: Any) -> dict[str, Any] | None:
     if not named:
         return None
     return {p.name: {"base": p.base, "weights": list(p.weights)} for p in named}
+
+
+def canonical_specs(
+    g: Game, specs: Sequence[str], policies_file: Path | str | None
+) -> tuple[list[str], tuple[NamedPolicy, ...]]:
+    """Each spec in canonical form, a policies file's named specs replaced by what they
+    name (checked like a ``--policy``), and the file's weighted named policies."""
+    named = named_policies(g, policies_file)
+    aliases = {p.name: p.spec for p in named if p.spec}
+    for name, spec in aliases.items():
+        try:
+            g.parse_policy(spec)
+        except GameError as exc:
+            raise CardDataError(Path(str(policies_file)), f"policy '{name}': {exc}") from None
+    weighted = tuple(p for p in named if not p.spec)
+    canonical = g.canonical_policies(
+        [aliases.get(p.strip(), p) for p in specs], [p.name for p in weighted]
+    )
+    return canonical, weighted
 
 
 def named_policies(g: Game, path: Path | str | None) -> tuple[NamedPolicy, ...]:

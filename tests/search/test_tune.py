@@ -120,3 +120,26 @@ def test_resume_continues_the_study(tuned: tuple) -> None:
     assert result.exit_code == 0, result.output
     history = pl.read_csv(out / "history.csv")
     assert history.height == 6
+
+
+def test_a_policies_file_names_a_search_spec(tmp_path: Path) -> None:
+    """A ``spec`` entry names a policy spec with parameters: the seat plays it and the
+    dataset shows its canonical string; a bad spec in the file is one error line."""
+    path = tmp_path / "policies.toml"
+    path.write_text(
+        'schema = 1\ngame = "fairy-tale"\n[policy.quick-search]\nspec = "mc:rollouts=2:top=2"\n'
+    )
+    run = tmp_path / "run"
+    result = invoke(
+        "simulate", "fairy-tale", "--games", "6", "--players", "4", "--seed", "1", "--policy",
+        "quick-search,greedy,greedy,greedy", "--policies-file", path, "--out", run, "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    seats = pl.read_parquet(run / "seats")
+    assert set(seats["policy"].cast(pl.String)) == {"mc:rollouts=2:top=2:playout=greedy", "greedy"}
+    path.write_text('schema = 1\ngame = "fairy-tale"\n[policy.bad]\nspec = "mc:depth=3"\n')
+    bad = invoke(
+        "simulate", "fairy-tale", "--games", "6", "--players", "4", "--seed", "1", "--policy",
+        "bad", "--policies-file", path, "--out", tmp_path / "bad", "--quiet",
+    )  # fmt: skip
+    assert_error(bad, "policy 'bad'", "depth")
