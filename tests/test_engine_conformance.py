@@ -129,3 +129,49 @@ def test_a_named_policy_with_its_base_weights_plays_the_base(
     events = named.engine.play(named.prepared, SEED, 5)
     assert events[-1]["scores"] == s.engine.play(s.prepared, SEED, 5)[-1]["scores"]
     assert "copy" in events[0]["policies"]
+
+
+#: Games a ``balance`` / ``tune`` / ``ladder`` case plays: enough for every card to show up,
+#: few enough to stay quick (the commands' logic is tested on Fairy Tale in tests/search).
+SEARCH_GAMES = {"fairy-tale": 400, "drako": 300, "paper-tales": 120}
+
+
+def _cli(*args: str | Path) -> None:
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES)
+def test_balance_tune_and_ladder_plug_in(game: str, variant: str, tmp_path: Path) -> None:
+    """``talesim balance``, ``tune`` and ``ladder`` through the CLI with small budgets: the
+    game's engine, card data and editable fields (``balance.toml``) plug in."""
+    g = registry.get_game(game)
+    choose = ["--variant", variant]
+    games = str(SEARCH_GAMES[game] // (2 if variant == "legends" else 1))
+    players = str(min(4, g.variant(variant).max_players))
+    out = tmp_path / "balance"
+    _cli("balance", game, *choose, "--players", players, "--policy", "greedy",
+         "--games", games, "--budget", "2", "--band", "0.95:1.05", "--seed", "3",
+         "--out", out, "--quiet")  # fmt: skip
+    assert pl.read_csv(out / "changes.csv").columns == ["card", "field", "old", "new"]
+    assert (out / "index.html").is_file()
+    _cli("cards", game, *choose, "--cards", out / "cards.toml")  # the proposal loads
+    out = tmp_path / "tune"
+    _cli("tune", game, *choose, "--policy", "greedy", "--players", players, "--games", games,
+         "--budget", "2", "--seed", "3", "--out", out, "--quiet")  # fmt: skip
+    seats = ",".join(["greedy-tuned"] + ["greedy"] * (int(players) - 1))
+    _cli("simulate", game, *choose, "--games", "20", "--players", players, "--seed", "1",
+         "--policy", seats, "--policies-file", out / "policies.toml",
+         "--out", tmp_path / "run", "--quiet")  # fmt: skip
+    assert "greedy-tuned" in set(
+        pl.read_parquet(tmp_path / "run" / "seats")["policy"].cast(pl.String)
+    )
+    out = tmp_path / "ladder"
+    _cli("ladder", game, *choose, "--players", players, "--policies", "random,greedy",
+         "--games", games, "--seed", "3", "--out", out, "--quiet")  # fmt: skip
+    assert pl.read_csv(out / "ratings.csv")["policy"].to_list() == ["greedy", "random"]
+    assert pl.read_csv(out / "card-verdicts.csv").height > 0
