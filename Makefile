@@ -15,29 +15,36 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-# `make demo` plays the three games; `make demo GAME=paper-tales VARIANT=legends` (or any
-# game and variant of `talesim games`) only that one, DEMO_GAMES games (default 100,000).
+# `make demo` plays the three games side by side (each compiles its own kernel on a cold
+# start, so two cores compile two at once; output is shown a game at a time);
+# `make demo GAME=paper-tales VARIANT=legends` (or any game and variant of `talesim games`)
+# only that one, DEMO_GAMES games (default 100,000).
 GAME       ?=
 VARIANT    ?=
 DEMO_GAMES ?= 100000
+DEMO_JOBS  ?= 3
 DEMO_RUN    = runs/demo-$(GAME)$(if $(VARIANT),-$(VARIANT))
+DEMO_ARGS   = --games $(DEMO_GAMES) --players 4 --policy greedy --seed 2026 --overwrite --summary
 
 demo: $(STAMP) ## simulate 100,000 games of each game (4 greedy players), summarise, write the reports
 ifeq ($(GAME),)
-	$(BIN)/talesim simulate fairy-tale --variant expert --games $(DEMO_GAMES) --players 4 \
-		--policy greedy --seed 2026 --out runs/demo-fairy-tale --overwrite --summary
-	$(BIN)/talesim report runs/demo-fairy-tale --out runs/demo-fairy-tale-report
-	$(BIN)/talesim simulate paper-tales --games $(DEMO_GAMES) --players 4 \
-		--policy greedy --seed 2026 --out runs/demo-paper-tales --overwrite --summary
-	$(BIN)/talesim report runs/demo-paper-tales --out runs/demo-paper-tales-report
-	$(BIN)/talesim simulate drako --rules brief --games $(DEMO_GAMES) --players 4 \
-		--policy greedy --seed 2026 --out runs/demo-drako --overwrite --summary
-	$(BIN)/talesim report runs/demo-drako --out runs/demo-drako-report
+	$(MAKE) --no-print-directory -j$(DEMO_JOBS) -O demo-fairy-tale demo-paper-tales demo-drako
 else
-	$(BIN)/talesim simulate $(GAME) $(if $(VARIANT),--variant $(VARIANT)) --games $(DEMO_GAMES) \
-		--players 4 --policy greedy --seed 2026 --out $(DEMO_RUN) --overwrite --summary
+	$(BIN)/talesim simulate $(GAME) $(if $(VARIANT),--variant $(VARIANT)) $(DEMO_ARGS) \
+		--out $(DEMO_RUN)
 	$(BIN)/talesim report $(DEMO_RUN) --out $(DEMO_RUN)-report
 endif
+
+.PHONY: demo-fairy-tale demo-paper-tales demo-drako
+demo-fairy-tale: $(STAMP)
+	$(BIN)/talesim simulate fairy-tale --variant expert $(DEMO_ARGS) --out runs/demo-fairy-tale
+	$(BIN)/talesim report runs/demo-fairy-tale --out runs/demo-fairy-tale-report
+demo-paper-tales: $(STAMP)
+	$(BIN)/talesim simulate paper-tales $(DEMO_ARGS) --out runs/demo-paper-tales
+	$(BIN)/talesim report runs/demo-paper-tales --out runs/demo-paper-tales-report
+demo-drako: $(STAMP)
+	$(BIN)/talesim simulate drako --rules brief $(DEMO_ARGS) --out runs/demo-drako
+	$(BIN)/talesim report runs/demo-drako --out runs/demo-drako-report
 
 # Test workers: the suite is grouped by game kernel (tests/conftest.py), so two workers
 # compile two kernels cold at once; more than three cannot help.
