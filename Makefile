@@ -43,7 +43,7 @@ demo-paper-tales: $(STAMP)
 	$(BIN)/talesim simulate paper-tales $(DEMO_ARGS) --out runs/demo-paper-tales
 	$(BIN)/talesim report runs/demo-paper-tales --out runs/demo-paper-tales-report
 demo-drako: $(STAMP)
-	$(BIN)/talesim simulate drako --rules brief $(DEMO_ARGS) --out runs/demo-drako
+	$(BIN)/talesim simulate drako --variant brief $(DEMO_ARGS) --out runs/demo-drako
 	$(BIN)/talesim report runs/demo-drako --out runs/demo-drako-report
 
 # Test workers: the suite is grouped by game kernel (tests/conftest.py), so two workers
