@@ -190,7 +190,7 @@ import numpy as np
 
 from simcore.rng import GameRng
 
-from .policies import (
+from ..policies import (
     F_AGING_LP,
     F_BUILDABLE,
     F_DEPLOY_LP,
@@ -215,7 +215,7 @@ from .policies import (
     Policy,
     legends_weights,
 )
-from .tables import (
+from ..tables import (
     BACK_ROW,
     FRONT_ROW,
     MAX_AGE,
