@@ -28,10 +28,11 @@ _ROOT = Path(__file__).resolve().parent
 #: Files every game's compiled code depends on: the decorators and the RNG.
 SHARED_KERNEL_SOURCES = ("jit.py", "rng.py")
 
-#: The plain-Python modules of a game package: the runner glue, the readable rulebook and
-#: the position I/O. Compiled code never imports them (``tests/test_kernel_cache.py``
-#: checks), so editing them must not throw the game's compiled kernel away.
-PLAIN_PYTHON_MODULES = ("engine.py", "reference.py", "state_io.py")
+#: The plain-Python modules of a game package (a file ``NAME.py`` or a package ``NAME/``): the
+#: runner glue, the readable rulebook and the position I/O. Compiled code never imports them
+#: (``tests/test_kernel_cache.py`` checks), so editing them must not throw the game's compiled
+#: kernel away.
+PLAIN_PYTHON_MODULES = ("engine", "reference", "state_io")
 
 #: A NUMBA_CACHE_DIR the user set (not one a parent talesim process exported): then it is
 #: the base of the per-game cache directories.
@@ -95,7 +96,11 @@ def cache_key(game: str | None = None) -> str:
 def kernel_sources(game: str) -> list[Path]:
     """The .py files of a game package that compiled code may be built from."""
     package = _ROOT / "games" / game
-    return [p for p in package.rglob("*.py") if p.name not in PLAIN_PYTHON_MODULES]
+    return [
+        p
+        for p in package.rglob("*.py")
+        if p.relative_to(package).parts[0].removesuffix(".py") not in PLAIN_PYTHON_MODULES
+    ]
 
 
 def _cache_base() -> Path:
