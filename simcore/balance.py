@@ -47,7 +47,7 @@ from typing import Any
 
 from reports.strength import MIN_TAKEN  # cards taken fewer times are not judged
 from simcore import card_edits, registry, runner, search
-from simcore.batch import RunError
+from simcore.batch import RunError, RunSettings
 from simcore.card_edits import Edit, Field, Site
 
 #: Steps a site may move either way.
@@ -99,29 +99,19 @@ def parse_fields(text: str | None, declared: Sequence[Field]) -> list[Field]:
     return out
 
 
-@dataclass(frozen=True)
-class Request:
-    game: str
-    variant: str | None
-    players: int
+@dataclass(frozen=True, kw_only=True)
+class Request(RunSettings):
+    """A balance search: the seats, the band to reach, the trials and the edits allowed."""
+
     policy: str
     n_games: int
     budget: int
     band: tuple[float, float]
-    seed: int
-    out: Path
-    cards_path: Path | None = None
     policies_file: Path | None = None
     fields: str | None = None
     radius: int = DEFAULT_RADIUS
     validation_games: int | None = None
-    threads: int | None = None
-    chunk_size: int | None = None
-    backend: str = "local"
-    scheduler: str | None = None
     storage: str | None = None
-    resume: bool = False
-    progress: bool = True
 
 
 @dataclass

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,25 @@ if TYPE_CHECKING:
 
 class RunError(ValueError):
     """A bad run request (seed, counts, threads): reported to the user as one line."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunSettings:
+    """What every command that runs many simulations (``balance``, ``tune``, ``ladder``) is
+    asked: the game and seats, the seed and output directory, and how the games run."""
+
+    game: str
+    variant: str | None
+    players: int
+    seed: int
+    out: Path
+    cards_path: Path | None = None
+    threads: int | None = None
+    chunk_size: int | None = None
+    backend: str = "local"
+    scheduler: str | None = None
+    resume: bool = False
+    progress: bool = True
 
 
 @dataclass(frozen=True)

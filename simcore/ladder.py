@@ -31,31 +31,21 @@ from pathlib import Path
 from typing import Any
 
 from simcore import runner, search
-from simcore.batch import RunError
+from simcore.batch import RunError, RunSettings
 
 #: Default verdict band (win share when taken).
 DEFAULT_BAND = (0.9, 1.1)
 
 
-@dataclass(frozen=True)
-class Request:
-    game: str
-    variant: str | None
-    players: int
+@dataclass(frozen=True, kw_only=True)
+class Request(RunSettings):
+    """A strength ladder: the policies in rising strength, games per rung and the band."""
+
     policies: tuple[str, ...]
     n_games: int
-    seed: int
-    out: Path
     band: tuple[float, float] = DEFAULT_BAND
     tournament_games: int | None = None
-    cards_path: Path | None = None
     policies_file: Path | None = None
-    threads: int | None = None
-    chunk_size: int | None = None
-    backend: str = "local"
-    scheduler: str | None = None
-    resume: bool = False
-    progress: bool = True
 
 
 @dataclass

@@ -30,33 +30,23 @@ from pathlib import Path
 from typing import Any
 
 from simcore import policy_file, registry, runner, search
-from simcore.batch import RunError
+from simcore.batch import RunError, RunSettings
 from simcore.policy_file import NamedPolicy
 
 STUDY_NAME = "tune"
 TRIAL, TUNED, CONTROL = "trial", "validation-tuned", "validation-default"
 
 
-@dataclass(frozen=True)
-class Request:
-    game: str
-    variant: str | None
-    players: int
+@dataclass(frozen=True, kw_only=True)
+class Request(RunSettings):
+    """A tuning search: the policy whose weights are tuned, its opponents and the budget."""
+
     base: str
     against: str | None
     n_games: int
     budget: int
-    seed: int
-    out: Path
-    cards_path: Path | None = None
     validation_games: int | None = None
-    threads: int | None = None
-    chunk_size: int | None = None
-    backend: str = "local"
-    scheduler: str | None = None
     storage: str | None = None
-    resume: bool = False
-    progress: bool = True
 
 
 @dataclass
