@@ -352,24 +352,26 @@ def _seat_modes(weights, st, n_players):
 
 
 @hot
-def _decide(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neighbour):
+def _decide(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neighbour, search):
     """Index chosen among the candidates ``st[cand : cand + n]`` (a hand, kept cards, or
     ``CAND``: read where they are, not copied); a forced choice (n == 1) asks no policy, and
     ``random`` needs no look at the state. A decision made already (``FORCE_SEAT``: by a
     search, or a playout's candidate) is taken as it is. An ``mc`` seat's decision is
     asked, not made: the decision is stored at ``ASK_*`` and -1 returned, and the caller
-    stores where the game is and returns (the game stops; ``_play_game`` searches and
-    plays on). The outlined decision functions get the arrays as data pointers
-    (``data_ptr``: a word each instead of seven)."""
+    stores where the game is and returns (the game stops; ``_play_game_search`` searches
+    and plays on). Both happen only in a game that can search (``search``, a compile-time
+    constant: the heuristics' kernel compiles neither check). The outlined decision
+    functions get the arrays as data pointers (``data_ptr``: a word each instead of
+    seven)."""
     if n == 1:
         return 0
-    if st[ix(FORCE_SEAT)] == p:
+    if search and st[ix(FORCE_SEAT)] == p:
         st[ix(FORCE_SEAT)] = -1
         return st[ix(FORCE_IDX)]
     mode = st[ix(SEAT_MODE + p)]
     if mode == M_RANDOM:
         return rng_below(sm, n)
-    if mode == M_SEARCH:
+    if search and mode == M_SEARCH:
         st[ix(ASK_DEC)] = decision
         st[ix(ASK_CAND)] = cand
         st[ix(ASK_N)] = n
@@ -479,19 +481,25 @@ def _deal(st, n_players, hand_size):
 
 
 @hot
-def _draft(kt, weights, st, sm, n_players, rnd, hand_size, pick_offset):
+def _draft(kt, weights, st, sm, n_players, rnd, hand_size, pick_offset, search):
     """Pick one card at a time, passing left (seat+1) in rounds 1 and 3 and right (seat-1)
     in rounds 2 and 4, until every card is kept, from the step and seat at ``POS_*``.
     Picks are numbered 1..20 (``pick_offset`` = 1 when a beginner starting card came
     first). A hand stays where it was dealt (row h of ``HAND``/``HAND_N``): passing it
     moves which seat reads it, seat p reading row ``p + shift`` (mod n), the shift moving
     by ``-direction`` a step. Returns True when an ``mc`` seat was asked (the position
-    is stored), False when the draft is over."""
+    is stored), False when the draft is over. Without ``search`` (a compile-time
+    constant) the draft always starts at its beginning and never stops."""
     direction = 1 if rnd % 2 == 0 else n_players - 1  # q = p + direction - (n if >= n)
     back = n_players - direction  # the row a seat reads moves by -direction a step
-    shift = st[ix(POS_SHIFT)]  # seat p reads row p + shift (mod n)
-    first = st[ix(POS_SEAT)]
-    for step in range(st[ix(POS_STEP)], hand_size):
+    shift = 0  # seat p reads row p + shift (mod n)
+    first = 0
+    start = 0
+    if search:
+        shift = st[ix(POS_SHIFT)]
+        first = st[ix(POS_SEAT)]
+        start = st[ix(POS_STEP)]
+    for step in range(start, hand_size):
         for p in range(first, n_players):
             h = p + shift
             if h >= n_players:
@@ -501,8 +509,10 @@ def _draft(kt, weights, st, sm, n_players, rnd, hand_size, pick_offset):
             neighbour = p + direction
             if neighbour >= n_players:
                 neighbour -= n_players
-            i = _decide(kt, weights, st, sm, D_DRAFT, hand, n, n_players, p, True, neighbour)
-            if i < 0:
+            i = _decide(
+                kt, weights, st, sm, D_DRAFT, hand, n, n_players, p, True, neighbour, search
+            )
+            if search and i < 0:
                 st[ix(POS_STEP)] = step
                 st[ix(POS_SEAT)] = p
                 st[ix(POS_SHIFT)] = shift
@@ -581,7 +591,7 @@ def _augment(kt, st, p, start, n_eff, slot_match, eff_match):
 
 
 @hot
-def _resolve_closes(kt, weights, st, sm, n_players, p, begun):
+def _resolve_closes(kt, weights, st, sm, n_players, p, begun, search):
     """Player ``p`` closes as many distinct face-up cards as the Close effects aimed at them
     allow (a maximum matching, reference §4.4), choosing the cards one at a time; ``begun``:
     the matching at ``SLOT_MATCH``/``EFF_MATCH`` holds the cards closed so far (a resumed
@@ -590,12 +600,12 @@ def _resolve_closes(kt, weights, st, sm, n_players, p, begun):
     if n_eff == 1:  # the usual case: one effect, close one matching card (no matching needed)
         n = _candidates(kt, st, p, st[ix(CE + p * MAX_CLOSES)], 1)
         if n > 0:
-            i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p)
-            if i < 0:
+            i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p, search)
+            if search and i < 0:
                 return True
             _close(kt, st, sm, p, st[ix(CAND_SLOT + i)])
         return False
-    if not begun:
+    if not (search and begun):
         for i in range(TABLEAU):
             st[ix(SLOT_MATCH + i)] = -1
         for e in range(n_eff):
@@ -634,8 +644,8 @@ def _resolve_closes(kt, weights, st, sm, n_players, p, begun):
                 n += 1
         if n == 0:
             return False
-        i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p)
-        if i < 0:
+        i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p, search)
+        if search and i < 0:
             st[ix(POS_SUB)] = 1
             return True
         slot = st[ix(CAND_SLOT + i)]
@@ -663,15 +673,20 @@ def _hunt(kt, st, sm, n_players):
 
 
 @hot
-def _resolve_step(kt, weights, st, sm, n_players):
+def _resolve_step(kt, weights, st, sm, n_players, search):
     """The Open, then the Close effects of one play step (reference §4), from the position
     at ``POS_*`` (``PH_OPEN``: seat and Open effects applied; ``PH_CLOSE``: seat, matching
-    begun). Returns True when an ``mc`` seat was asked (the position is stored)."""
+    begun). Returns True when an ``mc`` seat was asked (the position is stored). Without
+    ``search`` (a compile-time constant) the step starts at its Open effects and never
+    stops."""
     if kt[ix(K_RULES + R_EFFECTS)] == 0:
         return False
-    if st[ix(POS_PHASE)] == PH_OPEN:
-        first = st[ix(POS_SEAT)]
-        done = st[ix(POS_SUB)]
+    if not search or st[ix(POS_PHASE)] == PH_OPEN:
+        first = 0
+        done = 0
+        if search:
+            first = st[ix(POS_SEAT)]
+            done = st[ix(POS_SUB)]
         for p in range(first, n_players):
             e = st[ix(REVEALED + p)]
             if st[ix(HUNTED + p)] == 1 or kt[ix(K_EFFECT + e)] != E_OPEN:
@@ -680,8 +695,8 @@ def _resolve_step(kt, weights, st, sm, n_players):
                 n = _candidates(kt, st, p, e, 0)
                 if n == 0:
                     break
-                i = _decide(kt, weights, st, sm, D_OPEN, CAND, n, n_players, p, False, p)
-                if i < 0:
+                i = _decide(kt, weights, st, sm, D_OPEN, CAND, n, n_players, p, False, p, search)
+                if search and i < 0:
                     st[ix(POS_SEAT)] = p
                     st[ix(POS_SUB)] = k
                     return True
@@ -702,9 +717,11 @@ def _resolve_step(kt, weights, st, sm, n_players):
         st[ix(POS_PHASE)] = PH_CLOSE
         st[ix(POS_SEAT)] = 0
         st[ix(POS_SUB)] = 0
-    for q in range(st[ix(POS_SEAT)], n_players):
+    for q in range(st[ix(POS_SEAT)] if search else 0, n_players):
+        if st[ix(CE_N + q)] == 0:
+            continue
         begun = st[ix(POS_SUB)] == 1
-        if st[ix(CE_N + q)] > 0 and _resolve_closes(kt, weights, st, sm, n_players, q, begun):
+        if _resolve_closes(kt, weights, st, sm, n_players, q, begun, search) and search:
             st[ix(POS_SEAT)] = q
             return True
         st[ix(POS_SUB)] = 0
@@ -712,20 +729,21 @@ def _resolve_step(kt, weights, st, sm, n_players):
 
 
 @hot
-def _play_round(kt, weights, st, sm, n_players, plays, check):
+def _play_round(kt, weights, st, sm, n_players, plays, check, search):
     """``plays`` steps from the position at ``POS_*``: everyone picks a kept card, all
     reveal, effects apply; then the unplayed kept cards are discarded face down and the
     next round is dealt. In checking mode, ``POS_VIOL`` records the first invariant broken
     after a step (``check_state``). Returns True when an ``mc`` seat was asked (the
-    position is stored)."""
-    for step in range(st[ix(POS_STEP)], plays):
-        if st[ix(POS_PHASE)] == PH_PLAY:
-            for p in range(st[ix(POS_SEAT)], n_players):
+    position is stored). Without ``search`` (a compile-time constant) the round starts at
+    its first step and never stops."""
+    for step in range(st[ix(POS_STEP)] if search else 0, plays):
+        if not search or st[ix(POS_PHASE)] == PH_PLAY:
+            for p in range(st[ix(POS_SEAT)] if search else 0, n_players):
                 kept = KEPT + p * DEAL
                 kept_pick = KEPT_PICK + p * DEAL
                 n = st[ix(KEPT_N + p)]
-                i = _decide(kt, weights, st, sm, D_PLAY, kept, n, n_players, p, False, p)
-                if i < 0:
+                i = _decide(kt, weights, st, sm, D_PLAY, kept, n, n_players, p, False, p, search)
+                if search and i < 0:
                     st[ix(POS_STEP)] = step
                     st[ix(POS_SEAT)] = p
                     return True
@@ -745,7 +763,7 @@ def _play_round(kt, weights, st, sm, n_players, plays, check):
             st[ix(POS_PHASE)] = PH_OPEN
             st[ix(POS_SEAT)] = 0
             st[ix(POS_SUB)] = 0
-        if _resolve_step(kt, weights, st, sm, n_players):
+        if _resolve_step(kt, weights, st, sm, n_players, search) and search:
             st[ix(POS_STEP)] = step
             return True
         if check and st[ix(POS_VIOL)] == 0:
@@ -1039,25 +1057,31 @@ def _new_game(kt, weights, st, sm, n_players, seed, game_id):
 
 
 @hot_outline
-def _play_on(kt, weights, st, sm, n_players, check):
+def _play_on(kt, weights, st, sm, n_players, check, search):
     """Play the game in ``st`` on from where it is (``POS_*``) to the end, final scoring
     included; with ``check``, verify every invariant after each step and at the end
     (``POS_VIOL``: the code of the first one broken, ``INVARIANTS``). Returns True when it
     stopped at an ``mc`` seat's decision instead (``ASK_*``; call again once
-    ``FORCE_SEAT`` / ``FORCE_IDX`` hold the choice)."""
+    ``FORCE_SEAT`` / ``FORCE_IDX`` hold the choice). ``search``, a compile-time constant
+    (a literal ``True`` or ``False`` at every call): whether the game can stop or resume
+    within a round (an ``mc`` seat, a playout's forced first decision). The heuristics'
+    kernel passes ``False``, so every stop check and resumed position is pruned from it
+    and it plays a game from its start to its end."""
     beginner = kt[ix(K_RULES + R_BEGINNER)] == 1
     while st[ix(POS_ROUND)] < ROUNDS:
         rnd = st[ix(POS_ROUND)]
         first = beginner and rnd == 0
-        if st[ix(POS_PHASE)] == PH_DEAL:
+        if not search or st[ix(POS_PHASE)] == PH_DEAL:
             _deal(st, n_players, DEAL - 1 if first else DEAL)
-        if st[ix(POS_PHASE)] == PH_DRAFT:
+        if not search or st[ix(POS_PHASE)] == PH_DRAFT:
             hand_size = DEAL - 1 if first else DEAL
-            if _draft(kt, weights, st, sm, n_players, rnd, hand_size, 1 if beginner else 0):
+            pick_offset = 1 if beginner else 0
+            if _draft(kt, weights, st, sm, n_players, rnd, hand_size, pick_offset, search):
                 return True
             if check and st[ix(POS_VIOL)] == 0:
                 st[ix(POS_VIOL)] = _check_state(kt, st, sm, n_players, st[ix(POS_TOP)])
-        if _play_round(kt, weights, st, sm, n_players, PLAYS - 1 if first else PLAYS, check):
+        plays = PLAYS - 1 if first else PLAYS
+        if _play_round(kt, weights, st, sm, n_players, plays, check, search):
             return True
     _final_scores(kt, st, sm, n_players)
     st[ix(POS_PHASE)] = PH_END
@@ -1124,7 +1148,7 @@ def _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id):
             smp[ix(SM_RNG)] = playout_state
             stp[ix(FORCE_SEAT)] = p
             stp[ix(FORCE_IDX)] = st[ix(MC_RANK + j)]
-            _play_on(kt, weights, stp, smp, n_players, no_check)
+            _play_on(kt, weights, stp, smp, n_players, no_check, True)
             st[ix(MC_SUM + j)] += outcome(stp, n_players, p)
     best = 0
     for j in range(1, m):
@@ -1139,7 +1163,7 @@ def _play_game(kt, weights, st, sm, n_players, seed, game_id, check):
     ``POLICY``): a new game, then play on (it never stops: no seat searches). With
     ``check``, returns the code of the first invariant broken (``INVARIANTS``), else 0."""
     _new_game(kt, weights, st, sm, n_players, seed, game_id)
-    _play_on(kt, weights, st, sm, n_players, check)
+    _play_on(kt, weights, st, sm, n_players, check, False)
     return st[ix(POS_VIOL)]
 
 
@@ -1150,11 +1174,18 @@ def _play_game_search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, 
     sizes), and the game plays on with that choice. A kernel of its own
     (``simulate_chunk_search``), so runs of heuristics alone never compile the search."""
     _new_game(kt, weights, st, sm, n_players, seed, game_id)
-    while _play_on(kt, weights, st, sm, n_players, check):
+    while _play_on(kt, weights, st, sm, n_players, check, True):
         i = _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id)
         st[ix(FORCE_SEAT)] = st[ix(ASK_SEAT)]
         st[ix(FORCE_IDX)] = i
     return st[ix(POS_VIOL)]
+
+
+@hot_outline
+def _resume(kt, weights, st, sm, n_players):
+    """``_play_on`` of a game that can stop and resume (``search``), as ``_search`` and
+    ``_play_game_search`` compile it, without checking: the entry of ``play_on``."""
+    return _play_on(kt, weights, st, sm, n_players, n_players < 0, True)
 
 
 def play_game(
@@ -1187,7 +1218,7 @@ def new_game(
 
 def play_on(tb: tuple, weights: np.ndarray, s: GameState, n_players: int) -> bool:
     """``_play_on`` on a ``GameState``: True if it stopped at an mc seat's decision."""
-    return bool(_play_on(kernel_tables(tb), weights, s.flat, s.sm, n_players, False))
+    return bool(_resume(kernel_tables(tb), weights, s.flat, s.sm, n_players))
 
 
 def search(
