@@ -116,7 +116,7 @@ def simulate_arrays(
     table = slot_table(prepared)
     searches = bool((table[:, 0] == Policy.MC).any())
     (simulate_chunk_search if searches else simulate_chunk)(
-        tuple(prepared.tables),
+        prepared.tables,
         prepared.weights,
         table,
         prepared.seat_slot,
