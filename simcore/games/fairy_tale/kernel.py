@@ -24,7 +24,29 @@ from simcore.jit import alloc, hot, hot_inline, hot_outline, parallel
 from simcore.rng import _U32, _U_GOLDEN, _mix64_jit, rng_below, rng_next, rng_start, search_state
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
-from .layout import bit, build_tables, data_ptr, ix, kmask, selects, state_size
+
+# The codes and offsets passed as call arguments are imported by name: numba types an
+# imported name as a literal, so each decision's ``_decide`` / ``policies.choose*`` and each
+# matching's ``_augment`` compile specialised to their value, as a module attribute (an
+# ``int64``) would not (one general copy of each, a slower compile: see ``layout.py``).
+from .layout import (
+    CAND,
+    D_CLOSE,
+    D_DRAFT,
+    D_OPEN,
+    D_PLAY,
+    EFF_MATCH,
+    SLOT_MATCH,
+    TMP_EFF,
+    TMP_SLOT,
+    bit,
+    build_tables,
+    data_ptr,
+    ix,
+    kmask,
+    selects,
+    state_size,
+)
 from .mc import determinize, outcome, rank, rewind_step
 from .policies import choose, choose_plain, choose_target, plain, policy_weights
 from .scoring import closed_gain, closed_gain_cards, copy_value, gain_if_added
@@ -200,7 +222,7 @@ def _seat_modes(weights, st, n_players):
             mode = L.M_SEARCH
         else:
             w = policy_weights(weights, policy)
-            if plain(w, L.D_DRAFT):  # the same answer for D_PLAY
+            if plain(w, D_DRAFT):  # the same answer for D_PLAY
                 mode = L.M_PLAIN
                 st[ix(L.SEAT_W + p * 2)] = np.int32(w[0])
                 st[ix(L.SEAT_W + p * 2 + 1)] = np.int32(w[1])
@@ -366,7 +388,7 @@ def _draft(kt, weights, st, sm, n_players, rnd, hand_size, pick_offset, search):
             if neighbour >= n_players:
                 neighbour -= n_players
             i = _decide(
-                kt, weights, st, sm, L.D_DRAFT, hand, n, n_players, p, True, neighbour, search
+                kt, weights, st, sm, D_DRAFT, hand, n, n_players, p, True, neighbour, search
             )
             if search and i < 0:
                 st[ix(L.POS_STEP)] = step
@@ -458,7 +480,7 @@ def _resolve_closes(kt, weights, st, sm, n_players, p, begun, search):
     if n_eff == 1:  # the usual case: one effect, close one matching card (no matching needed)
         n = _candidates(kt, st, p, st[ix(L.CE + p * L.MAX_CLOSES)], 1)
         if n > 0:
-            i = _decide(kt, weights, st, sm, L.D_CLOSE, L.CAND, n, n_players, p, False, p, search)
+            i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p, search)
             if search and i < 0:
                 return True
             _close(kt, st, sm, p, st[ix(L.CAND_SLOT + i)])
@@ -494,7 +516,7 @@ def _resolve_closes(kt, weights, st, sm, n_players, p, begun, search):
                     st[ix(L.TMP_SLOT + i)] = st[ix(L.SLOT_MATCH + i)]
                 for e in range(n_eff):
                     st[ix(L.TMP_EFF + e)] = st[ix(L.EFF_MATCH + e)]
-                if _augment(kt, st, p, slot, n_eff, L.TMP_SLOT, L.TMP_EFF):
+                if _augment(kt, st, p, slot, n_eff, TMP_SLOT, TMP_EFF):
                     closable |= b
             if (closable & b) != L.ZERO:
                 st[ix(L.CAND + n)] = c
@@ -502,12 +524,12 @@ def _resolve_closes(kt, weights, st, sm, n_players, p, begun, search):
                 n += 1
         if n == 0:
             return False
-        i = _decide(kt, weights, st, sm, L.D_CLOSE, L.CAND, n, n_players, p, False, p, search)
+        i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p, search)
         if search and i < 0:
             st[ix(L.POS_SUB)] = 1
             return True
         slot = st[ix(L.CAND_SLOT + i)]
-        _augment(kt, st, p, slot, n_eff, L.SLOT_MATCH, L.EFF_MATCH)
+        _augment(kt, st, p, slot, n_eff, SLOT_MATCH, EFF_MATCH)
         _close(kt, st, sm, p, slot)
 
 
@@ -559,9 +581,7 @@ def _resolve_step(kt, weights, st, sm, n_players, search):
                 n = _candidates(kt, st, p, e, 0)
                 if n == 0:
                     break
-                i = _decide(
-                    kt, weights, st, sm, L.D_OPEN, L.CAND, n, n_players, p, False, p, search
-                )
+                i = _decide(kt, weights, st, sm, D_OPEN, CAND, n, n_players, p, False, p, search)
                 if search and i < 0:
                     st[ix(L.POS_SEAT)] = p
                     st[ix(L.POS_SUB)] = k
@@ -608,7 +628,7 @@ def _play_round(kt, weights, st, sm, n_players, plays, check, search):
                 kept = L.KEPT + p * L.DEAL
                 kept_pick = L.KEPT_PICK + p * L.DEAL
                 n = st[ix(L.KEPT_N + p)]
-                i = _decide(kt, weights, st, sm, L.D_PLAY, kept, n, n_players, p, False, p, search)
+                i = _decide(kt, weights, st, sm, D_PLAY, kept, n, n_players, p, False, p, search)
                 if search and i < 0:
                     st[ix(L.POS_STEP)] = step
                     st[ix(L.POS_SEAT)] = p

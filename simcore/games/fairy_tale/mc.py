@@ -15,7 +15,7 @@ from simcore.jit import hot
 from simcore.rng import rng_below
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
-from .layout import bit, data_ptr, ix, places_cap
+from .layout import P_GREEDY, bit, data_ptr, ix, places_cap
 from .policies import choose, policy_weights
 
 #: A playout's outcome in whole units (``reference.OUTCOME_UNIT`` etc.): a win is worth
@@ -44,7 +44,7 @@ def rank(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neighbou
     own = L.HYP + p * L.MC if use_hyp else L.CNT + p * L.MC
     ownf = L.HFC + p * L.NF if use_hyp else L.FCNT + p * L.NF
     held = sm[ix(L.SM_HYP + p)] if use_hyp else sm[ix(L.SM_CNT + p)]
-    w = policy_weights(weights, L.P_GREEDY)
+    w = policy_weights(weights, P_GREEDY)  # a literal, as the kernel's own calls
     m = min(top, k)
     for r in range(m):
         left = k - r
