@@ -909,6 +909,42 @@ def _final_scores(kt, st, sm, n_players):
         st[ix(L.SCORE + p)] = score
 
 
+@hot_outline
+def _score_end(kt, st, sm, n_players):
+    """``_final_scores`` of an end state laid out by ``score_end_state``: the entry of
+    ``talesim score`` (a small compile of its own; the simulation kernels inline the same
+    function)."""
+    _final_scores(kt, st, sm, n_players)
+
+
+def score_end_state(tb: tuple, tableaux: list[tuple[list[int], list[int]]]) -> GameState:
+    """The kernel's final scoring (``_final_scores``) of the given tableaux, one (face-up,
+    face-down) pair of card-index lists per seat, laid out face-up cards first: the
+    returned state holds each slot's points, the totals, breakdowns and Trickster
+    identities (``points``, ``score``, ``breakdown``, ``trick_as``)."""
+    ct = tb[0]
+    s = new_state(ct.shape[0], tb[2].shape[0])
+    for p, (up, down) in enumerate(tableaux):
+        for slot, (c, face_up) in enumerate([(c, 1) for c in up] + [(c, 0) for c in down]):
+            s.tab[p, slot] = c
+            s.tab_up[p, slot] = face_up
+            if face_up:
+                s.cnt[p, c] += 1
+                s.fcnt[p, ct[c, L.C_FACTION]] += 1
+            else:
+                s.dcnt[p, c] += 1
+        s.tab_n[p] = len(up) + len(down)
+        s.sm[L.SM_CNT + p] = _mask(s.cnt[p])
+        s.sm[L.SM_DCNT + p] = _mask(s.dcnt[p])
+    _score_end(kernel_tables(tb), s.flat, s.sm, len(tableaux))
+    return s
+
+
+def _mask(row: np.ndarray) -> np.uint64:
+    """The card mask (bit t = card t) of the cards with a count above 0 in ``row``."""
+    return np.uint64(sum(1 << int(t) for t in np.flatnonzero(row > 0)))
+
+
 @hot
 def _new_game(kt, weights, st, sm, n_players, seed, game_id):
     """A new game in ``st`` (policies already set at ``POLICY``, an mc seat's parameters at
