@@ -60,9 +60,10 @@ layout as L``, ``L.K_FACTION``): the offsets above, the bounds of ``tables.py``,
 integer codes (card value kinds ``V_*``, effects ``E_*``, scopes ``S_*``, rule switches
 ``R_*``, decisions ``D_*``, policies ``P_*``, seat modes ``M_*``, game phases ``PH_*``,
 score breakdown columns ``B_*``). numba freezes a module attribute as a compile-time
-constant just as it does an imported name (the same machine code), but types it as a
-plain integer, not a literal: a code passed as an argument (``_decide(..., L.D_DRAFT,
-...)``) no longer compiles a copy of the callee per value.
+constant just as it does an imported name (the same machine code in an expression), but
+types it as a plain ``int64``, an imported name as a literal: a constant passed as a call
+argument selects the callee's specialisation, so the few passed that way
+(``kernel._decide(..., D_DRAFT, ...)``) are imported by name where they are passed.
 """
 
 from __future__ import annotations
@@ -162,7 +163,7 @@ NO_CARD = MC - 1  # a card index nobody holds: padding with zero counts (and per
 DEP_W = 2  # dependents visited unconditionally (enough for the reference deck; more: a loop)
 NF = len(FACTIONS)
 P = MAX_PLAYERS
-N_BREAKDOWN = 5  # score breakdown columns (the seats table): which value kinds feed which
+N_BREAKDOWN = 5  # score breakdown columns of the seats table, by the value kinds they sum
 B_FIXED, B_VARIABLE, B_CONDITIONAL, B_MAJORITY, B_TRICKSTER = range(N_BREAKDOWN)
 #: ``K_EFF_BOUND`` of an effect whose value has no bound here (an Open; a Close when some
 #: card's loss could be negative other than by its own points): never below a best value.
@@ -240,16 +241,16 @@ TMP_EFF = TMP_SLOT + TABLEAU  # [MAX_CLOSES]
 BFS_PREV = TMP_EFF + MAX_CLOSES  # [MAX_CLOSES]
 BFS_QUEUE = BFS_PREV + MAX_CLOSES  # [MAX_CLOSES + 1]
 POLICY = BFS_QUEUE + MAX_CLOSES + 1  # [P] policy of each seat this game
-SEAT_MODE = POLICY + P  # [P] how the seat decides this game (kernel.M_*: random, plain, other)
+SEAT_MODE = POLICY + P  # [P] how the seat decides this game (M_*: random, plain, other, mc)
 SEAT_W = SEAT_MODE + P  # [P x 2] a plain seat's whole-number gain and effect weights
 TRICK_AS = SEAT_W + P * 2  # [P] identity taken by a face-up Trickster, -1
 POINTS = TRICK_AS + P  # [P x TABLEAU] final points of each tableau card
 SCORE = POINTS + P * TABLEAU  # [P]
 BREAKDOWN = SCORE + P  # [P x N_BREAKDOWN]
 TALLY = BREAKDOWN + P * N_BREAKDOWN  # [MC] per-card counter of the checking mode
-# Where the game is (``kernel.PH_*``), so that a copy of ``st`` plays on from there:
+# Where the game is (``PH_*``), so that a copy of ``st`` plays on from there:
 POS_ROUND = TALLY + MC  # round 0..3 (ROUNDS: the game is over)
-POS_PHASE = POS_ROUND + 1  # kernel.PH_*: deal, draft, play, open, close, end
+POS_PHASE = POS_ROUND + 1  # PH_*: deal, draft, play, open, close, end
 POS_STEP = POS_PHASE + 1  # draft step or play step
 POS_SEAT = POS_STEP + 1  # the seat deciding next (draft, play) or resolving (open, close)
 POS_SUB = POS_SEAT + 1  # open: the seat's Open effects applied; close: 1 = matching begun
