@@ -31,6 +31,8 @@ from simcore.games.fairy_tale.layout import (
     HAND,
     HAND_N,
     KEPT_PICK,
+    PH_DRAFT,
+    PH_PLAY,
     POS_PHASE,
     POS_ROUND,
     POS_STEP,
@@ -98,7 +100,7 @@ def test_a_copy_at_a_decision_plays_on_to_the_same_end(cards: CardSet, variant: 
         answers.append(i)
         kernel.answer(s, i)
     assert len(answers) >= 20
-    assert {kernel.PH_DRAFT, kernel.PH_PLAY} <= phases
+    assert {PH_DRAFT, PH_PLAY} <= phases
     for c, k in copies[:: max(1, len(copies) // 6)]:
         for i in answers[k:]:
             kernel.answer(c, i)
@@ -153,7 +155,7 @@ def stopped_kernel_game(prep: Any, seed: int, g: int, stop: int) -> kernel.GameS
 
 def unseen_rows(s: kernel.GameState, n: int) -> list[int]:
     """The hands (rows) seat 0 has not drafted from this round (while drafting)."""
-    if s.flat[POS_PHASE] != kernel.PH_DRAFT:
+    if s.flat[POS_PHASE] != PH_DRAFT:
         return []
     back = n - 1 if s.flat[POS_ROUND] % 2 == 0 else 1
     seen = {(s2 * back) % n for s2 in range(int(s.flat[POS_STEP]) + 1)}
@@ -171,7 +173,7 @@ def hidden_changes(s: kernel.GameState, n: int, deck_size: int) -> list[kernel.G
         c = kernel.copy_state(s)
         c.flat[DECK + top : DECK + deck_size] = s.flat[DECK + top : DECK + deck_size][::-1]
         out.append(c)
-    drafting = s.flat[POS_PHASE] == kernel.PH_DRAFT
+    drafting = s.flat[POS_PHASE] == PH_DRAFT
     if top < deck_size and drafting and s.kept_n[1] > 0 and s.kept[1, 0] != s.flat[DECK + top]:
         c = kernel.copy_state(s)
         c.kept[1, 0], c.flat[DECK + top] = s.flat[DECK + top], s.kept[1, 0]
@@ -230,7 +232,7 @@ def test_kernel_search_sees_what_it_sees(cards: CardSet) -> None:
     prep = prepared(cards, "expert", ["mc:rollouts=3:top=3", "greedy", "random", "greedy"])
     tb = tuple(prep.tables)
     s = stopped_kernel_game(prep, 8, 1, 0)
-    assert s.flat[POS_PHASE] == kernel.PH_DRAFT
+    assert s.flat[POS_PHASE] == PH_DRAFT
     assert s.flat[POS_STEP] == 0
     top = int(s.flat[POS_TOP])
     c = kernel.copy_state(s)

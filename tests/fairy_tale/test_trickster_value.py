@@ -14,10 +14,19 @@ import numpy as np
 
 from simcore.games.fairy_tale import kernel
 from simcore.games.fairy_tale.engine import prepare, simulate_arrays
-from simcore.games.fairy_tale.layout import CAND, CNT, DCNT, FCNT, MC, NF, SM_CNT, SM_DCNT
-from simcore.games.fairy_tale.policies import (
+from simcore.games.fairy_tale.layout import (
+    CAND,
+    CNT,
     D_CLOSE,
     D_OPEN,
+    DCNT,
+    FCNT,
+    MC,
+    NF,
+    SM_CNT,
+    SM_DCNT,
+)
+from simcore.games.fairy_tale.policies import (
     Decision,
     Policy,
     choose_target,

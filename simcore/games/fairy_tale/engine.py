@@ -17,7 +17,13 @@ from simcore import engine_kit, policy_spec
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
-from .kernel import INVARIANTS, new_chunk_out, simulate_chunk, simulate_chunk_search
+from .kernel import (
+    INVARIANTS,
+    new_chunk_out,
+    score_end_state,
+    simulate_chunk,
+    simulate_chunk_search,
+)
 from .policies import POLICY_NAMES, Policy, default_weights
 from .reference import BREAKDOWN, FairyTaleGame, Rules, Search, play_reference
 from .tables import PICKS, CardSet, Tables, compile_tables, load_cardset
@@ -116,7 +122,7 @@ def simulate_arrays(
     table = slot_table(prepared)
     searches = bool((table[:, 0] == Policy.MC).any())
     (simulate_chunk_search if searches else simulate_chunk)(
-        tuple(prepared.tables),
+        prepared.tables,
         prepared.weights,
         table,
         prepared.seat_slot,
@@ -316,7 +322,16 @@ def narrate(event: dict[str, Any]) -> str:
 
 
 def score_state(state: dict[str, Any], cards: CardSet | None = None) -> dict[str, Any]:
-    """Score breakdown of an end state given as JSON (see ``state_io``)."""
+    """Score breakdown of an end state given as JSON (see ``state_io``), by the compiled
+    final scoring the kernel plays with (``kernel.score_end_state``)."""
+    cards = cards or load_cardset()
+    variant, tableaux = state_io.parse_state(state, cards)
+    scored = score_end_state(compile_tables(cards, variant), tableaux)
+    return state_io.kernel_result(cards, tableaux, scored)
+
+
+def score_state_reference(state: dict[str, Any], cards: CardSet | None = None) -> dict[str, Any]:
+    """``score_state`` by ``reference.py`` (the oracle it is tested against)."""
     cards = cards or load_cardset()
     variant, tableaux = state_io.parse_state(state, cards)
     rules = Rules(cards, variant)

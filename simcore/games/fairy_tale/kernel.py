@@ -23,93 +23,22 @@ from simcore.buffers import zeroed_buffers
 from simcore.jit import alloc, hot, hot_inline, hot_outline, parallel
 from simcore.rng import _U32, _U_GOLDEN, _mix64_jit, rng_below, rng_next, rng_start, search_state
 
+from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
+
+# The codes and offsets passed as call arguments are imported by name: numba types an
+# imported name as a literal, so each decision's ``_decide`` / ``policies.choose*`` and each
+# matching's ``_augment`` compile specialised to their value, as a module attribute (an
+# ``int64``) would not (one general copy of each, a slower compile: see ``layout.py``).
 from .layout import (
-    ASK_CAND,
-    ASK_DEC,
-    ASK_HYP,
-    ASK_N,
-    ASK_NEIGH,
-    ASK_SEAT,
-    BFS_PREV,
-    BFS_QUEUE,
-    BREAKDOWN,
     CAND,
-    CAND_SLOT,
-    CE,
-    CE_N,
-    CNT,
-    DCNT,
-    DECK,
+    D_CLOSE,
+    D_DRAFT,
+    D_OPEN,
+    D_PLAY,
     EFF_MATCH,
-    FCNT,
-    FORCE_IDX,
-    FORCE_SEAT,
-    HAND,
-    HAND_N,
-    HFC,
-    HUNTED,
-    HYP,
-    K_DECK,
-    K_DECK_SIZE,
-    K_EFF_COUNT,
-    K_EFF_FACTION,
-    K_EFFECT,
-    K_FACTION,
-    K_ID_ORDER,
-    K_IN_DECK,
-    K_N_CARDS,
-    K_POINTS,
-    K_RULES,
-    K_SCOPE,
-    K_VALUE,
-    KEPT,
-    KEPT_N,
-    KEPT_PICK,
-    KM_SEL,
-    MC,
-    MC_DN,
-    MC_PAR,
-    MC_PO,
-    MC_RANK,
-    MC_SUM,
-    N_BREAKDOWN,
-    NF,
-    PICK_CARD,
-    PICK_N,
-    PICK_NO,
-    PICK_ROUND,
-    PICK_SLOT,
-    POINTS,
-    POLICY,
-    POS_PHASE,
-    POS_ROUND,
-    POS_SEAT,
-    POS_SHIFT,
-    POS_STEP,
-    POS_SUB,
-    POS_TOP,
-    POS_VIOL,
-    REV_SLOT,
-    REVEALED,
-    SCORE,
-    SEAT_MODE,
-    SEAT_W,
-    SLOT,
     SLOT_MATCH,
-    SM_CNT,
-    SM_DCNT,
-    SM_HYP,
-    SM_RNG,
-    SM_SIZE,
-    STATE_FIXED,
-    TAB,
-    TAB_N,
-    TAB_UP,
-    TALLY,
     TMP_EFF,
     TMP_SLOT,
-    TRICK_AS,
-    ZERO,
     bit,
     build_tables,
     data_ptr,
@@ -119,59 +48,8 @@ from .layout import (
     state_size,
 )
 from .mc import determinize, outcome, rank, rewind_step
-from .policies import (
-    D_CLOSE,
-    D_DRAFT,
-    D_OPEN,
-    D_PLAY,
-    P_MC,
-    P_RANDOM,
-    choose,
-    choose_plain,
-    choose_target,
-    plain,
-    policy_weights,
-)
-from .scoring import (
-    V_COUNT,
-    V_FIXED,
-    V_MAJORITY,
-    V_WILD,
-    closed_gain,
-    closed_gain_cards,
-    copy_value,
-    gain_if_added,
-)
-from .tables import (
-    DEAL,
-    MAX_CLOSES,
-    MAX_PLAYERS,
-    PICKS,
-    PLAYS,
-    R_BEGINNER,
-    R_EFFECTS,
-    R_HUNT,
-    R_MAJ_STRICT,
-    ROUNDS,
-    TABLEAU,
-    Effect,
-    Scope,
-)
-
-E_HUNT = int(Effect.HUNT)
-E_OPEN = int(Effect.OPEN)
-E_CLOSE = int(Effect.CLOSE)
-S_YOU = int(Scope.YOU)
-S_OTHERS = int(Scope.OTHERS)
-
-# How a seat decides (``SEAT_MODE``, set once a game by ``_seat_modes``).
-M_RANDOM, M_PLAIN, M_OTHER, M_SEARCH = range(4)
-
-# Where a game is (``POS_PHASE``): what ``_play_on`` does next.
-PH_DEAL, PH_DRAFT, PH_PLAY, PH_OPEN, PH_CLOSE, PH_END = range(6)
-
-# Score breakdown columns (seats table): which value kinds feed which column.
-B_FIXED, B_VARIABLE, B_CONDITIONAL, B_MAJORITY, B_TRICKSTER = range(N_BREAKDOWN)
+from .policies import choose, choose_plain, choose_target, plain, policy_weights
+from .scoring import closed_gain, closed_gain_cards, copy_value, gain_if_added
 
 
 class GameState(NamedTuple):
@@ -208,8 +86,8 @@ class GameState(NamedTuple):
 
 def new_state(n_cards: int, deck_size: int) -> GameState:
     """A zeroed game state (``n_cards`` distinct cards, fewer than ``MC``) with its views."""
-    assert n_cards < MC
-    return state_views(np.zeros(state_size(deck_size), np.int32), np.zeros(SM_SIZE, np.uint64))
+    assert n_cards < L.MC
+    return state_views(np.zeros(state_size(deck_size), np.int32), np.zeros(L.SM_SIZE, np.uint64))
 
 
 def copy_state(s: GameState) -> GameState:
@@ -219,7 +97,7 @@ def copy_state(s: GameState) -> GameState:
 
 def state_views(flat: np.ndarray, sm: np.ndarray) -> GameState:
     """The ``GameState`` of the arrays ``flat`` (``st``) and ``sm``."""
-    P = MAX_PLAYERS
+    P = L.MAX_PLAYERS
 
     def rows(off: int, width: int) -> np.ndarray:
         return flat[off : off + P * width].reshape(P, width)
@@ -227,35 +105,35 @@ def state_views(flat: np.ndarray, sm: np.ndarray) -> GameState:
     return GameState(
         flat,
         sm,
-        rows(HAND, DEAL),
-        flat[HAND_N : HAND_N + P],
-        rows(KEPT, DEAL),
-        flat[KEPT_N : KEPT_N + P],
-        rows(TAB, TABLEAU),
-        rows(TAB_UP, TABLEAU),
-        flat[TAB_N : TAB_N + P],
-        rows(CNT, MC),
-        rows(DCNT, MC),
-        rows(HYP, MC),
-        rows(FCNT, NF),
-        rows(HFC, NF),
-        rows(PICK_CARD, PICKS),
-        rows(PICK_ROUND, PICKS),
-        rows(PICK_NO, PICKS),
-        rows(PICK_SLOT, PICKS),
-        flat[PICK_N : PICK_N + P],
-        flat[POLICY : POLICY + P],
-        flat[TRICK_AS : TRICK_AS + P],
-        rows(POINTS, TABLEAU),
-        flat[SCORE : SCORE + P],
-        rows(BREAKDOWN, N_BREAKDOWN),
-        rows(MC_PAR, 3),
-        flat[MC_PO : MC_PO + P],
+        rows(L.HAND, L.DEAL),
+        flat[L.HAND_N : L.HAND_N + P],
+        rows(L.KEPT, L.DEAL),
+        flat[L.KEPT_N : L.KEPT_N + P],
+        rows(L.TAB, L.TABLEAU),
+        rows(L.TAB_UP, L.TABLEAU),
+        flat[L.TAB_N : L.TAB_N + P],
+        rows(L.CNT, L.MC),
+        rows(L.DCNT, L.MC),
+        rows(L.HYP, L.MC),
+        rows(L.FCNT, L.NF),
+        rows(L.HFC, L.NF),
+        rows(L.PICK_CARD, L.PICKS),
+        rows(L.PICK_ROUND, L.PICKS),
+        rows(L.PICK_NO, L.PICKS),
+        rows(L.PICK_SLOT, L.PICKS),
+        flat[L.PICK_N : L.PICK_N + P],
+        flat[L.POLICY : L.POLICY + P],
+        flat[L.TRICK_AS : L.TRICK_AS + P],
+        rows(L.POINTS, L.TABLEAU),
+        flat[L.SCORE : L.SCORE + P],
+        rows(L.BREAKDOWN, L.N_BREAKDOWN),
+        rows(L.MC_PAR, 3),
+        flat[L.MC_PO : L.MC_PO + P],
     )
 
 
 def kernel_tables(tb: tuple) -> np.ndarray:
-    """The card tables ``kt`` of a ``tables.Tables`` (as a tuple)."""
+    """The card tables ``kt`` of a ``tables.Tables`` (or its arrays as a plain tuple)."""
     return build_tables(*tb)
 
 
@@ -281,51 +159,51 @@ def _count_down(st, sm, row, mask, c):
 @hot
 def _receive(st, p, c, rnd, pick_no):
     """Player ``p`` receives card ``c`` (drafted, or the beginner starting card)."""
-    k = st[ix(PICK_N + p)]
-    i = p * PICKS + k
-    st[ix(PICK_CARD + i)] = c
-    st[ix(PICK_ROUND + i)] = rnd + 1
-    st[ix(PICK_NO + i)] = pick_no
-    st[ix(PICK_SLOT + i)] = -1
-    st[ix(PICK_N + p)] = k + 1
+    k = st[ix(L.PICK_N + p)]
+    i = p * L.PICKS + k
+    st[ix(L.PICK_CARD + i)] = c
+    st[ix(L.PICK_ROUND + i)] = rnd + 1
+    st[ix(L.PICK_NO + i)] = pick_no
+    st[ix(L.PICK_SLOT + i)] = -1
+    st[ix(L.PICK_N + p)] = k + 1
     return k
 
 
 @hot
 def _to_tableau(kt, st, sm, p, c, pick):
     """Put ``c`` face up at the end of ``p``'s tableau; returns its slot."""
-    slot = st[ix(TAB_N + p)]
-    st[ix(TAB + p * TABLEAU + slot)] = c
-    st[ix(TAB_UP + p * TABLEAU + slot)] = 1
-    st[ix(TAB_N + p)] = slot + 1
-    st[ix(PICK_SLOT + p * PICKS + pick)] = slot
-    _count_up(st, sm, CNT + p * MC, SM_CNT + p, c)
-    st[ix(FCNT + p * NF + kt[ix(K_FACTION + c)])] += 1
+    slot = st[ix(L.TAB_N + p)]
+    st[ix(L.TAB + p * L.TABLEAU + slot)] = c
+    st[ix(L.TAB_UP + p * L.TABLEAU + slot)] = 1
+    st[ix(L.TAB_N + p)] = slot + 1
+    st[ix(L.PICK_SLOT + p * L.PICKS + pick)] = slot
+    _count_up(st, sm, L.CNT + p * L.MC, L.SM_CNT + p, c)
+    st[ix(L.FCNT + p * L.NF + kt[ix(L.K_FACTION + c)])] += 1
     return slot
 
 
 @hot
 def _close(kt, st, sm, p, slot):
-    c = st[ix(TAB + p * TABLEAU + slot)]
-    f = kt[ix(K_FACTION + c)]
-    st[ix(TAB_UP + p * TABLEAU + slot)] = 0
-    _count_down(st, sm, CNT + p * MC, SM_CNT + p, c)
-    st[ix(FCNT + p * NF + f)] -= 1
-    _count_up(st, sm, DCNT + p * MC, SM_DCNT + p, c)
-    _count_down(st, sm, HYP + p * MC, SM_HYP + p, c)
-    st[ix(HFC + p * NF + f)] -= 1
+    c = st[ix(L.TAB + p * L.TABLEAU + slot)]
+    f = kt[ix(L.K_FACTION + c)]
+    st[ix(L.TAB_UP + p * L.TABLEAU + slot)] = 0
+    _count_down(st, sm, L.CNT + p * L.MC, L.SM_CNT + p, c)
+    st[ix(L.FCNT + p * L.NF + f)] -= 1
+    _count_up(st, sm, L.DCNT + p * L.MC, L.SM_DCNT + p, c)
+    _count_down(st, sm, L.HYP + p * L.MC, L.SM_HYP + p, c)
+    st[ix(L.HFC + p * L.NF + f)] -= 1
 
 
 @hot
 def _open(kt, st, sm, p, slot):
-    c = st[ix(TAB + p * TABLEAU + slot)]
-    f = kt[ix(K_FACTION + c)]
-    st[ix(TAB_UP + p * TABLEAU + slot)] = 1
-    _count_up(st, sm, CNT + p * MC, SM_CNT + p, c)
-    st[ix(FCNT + p * NF + f)] += 1
-    _count_down(st, sm, DCNT + p * MC, SM_DCNT + p, c)
-    _count_up(st, sm, HYP + p * MC, SM_HYP + p, c)
-    st[ix(HFC + p * NF + f)] += 1
+    c = st[ix(L.TAB + p * L.TABLEAU + slot)]
+    f = kt[ix(L.K_FACTION + c)]
+    st[ix(L.TAB_UP + p * L.TABLEAU + slot)] = 1
+    _count_up(st, sm, L.CNT + p * L.MC, L.SM_CNT + p, c)
+    st[ix(L.FCNT + p * L.NF + f)] += 1
+    _count_down(st, sm, L.DCNT + p * L.MC, L.SM_DCNT + p, c)
+    _count_up(st, sm, L.HYP + p * L.MC, L.SM_HYP + p, c)
+    st[ix(L.HFC + p * L.NF + f)] += 1
 
 
 @hot
@@ -336,59 +214,61 @@ def _seat_modes(weights, st, n_players):
     game stops at its decisions, ``_play_game`` searches). Worked out once a game instead
     of at every decision."""
     for p in range(n_players):
-        policy = st[ix(POLICY + p)]
-        mode = M_OTHER
-        if policy == P_RANDOM:
-            mode = M_RANDOM
-        elif policy == P_MC:
-            mode = M_SEARCH
+        policy = st[ix(L.POLICY + p)]
+        mode = L.M_OTHER
+        if policy == L.P_RANDOM:
+            mode = L.M_RANDOM
+        elif policy == L.P_MC:
+            mode = L.M_SEARCH
         else:
             w = policy_weights(weights, policy)
             if plain(w, D_DRAFT):  # the same answer for D_PLAY
-                mode = M_PLAIN
-                st[ix(SEAT_W + p * 2)] = np.int32(w[0])
-                st[ix(SEAT_W + p * 2 + 1)] = np.int32(w[1])
-        st[ix(SEAT_MODE + p)] = mode
+                mode = L.M_PLAIN
+                st[ix(L.SEAT_W + p * 2)] = np.int32(w[0])
+                st[ix(L.SEAT_W + p * 2 + 1)] = np.int32(w[1])
+        st[ix(L.SEAT_MODE + p)] = mode
 
 
 @hot
-def _decide(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neighbour):
+def _decide(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neighbour, search):
     """Index chosen among the candidates ``st[cand : cand + n]`` (a hand, kept cards, or
     ``CAND``: read where they are, not copied); a forced choice (n == 1) asks no policy, and
     ``random`` needs no look at the state. A decision made already (``FORCE_SEAT``: by a
     search, or a playout's candidate) is taken as it is. An ``mc`` seat's decision is
     asked, not made: the decision is stored at ``ASK_*`` and -1 returned, and the caller
-    stores where the game is and returns (the game stops; ``_play_game`` searches and
-    plays on). The outlined decision functions get the arrays as data pointers
-    (``data_ptr``: a word each instead of seven)."""
+    stores where the game is and returns (the game stops; ``_play_game_search`` searches
+    and plays on). Both happen only in a game that can search (``search``, a compile-time
+    constant: the heuristics' kernel compiles neither check). The outlined decision
+    functions get the arrays as data pointers (``data_ptr``: a word each instead of
+    seven)."""
     if n == 1:
         return 0
-    if st[ix(FORCE_SEAT)] == p:
-        st[ix(FORCE_SEAT)] = -1
-        return st[ix(FORCE_IDX)]
-    mode = st[ix(SEAT_MODE + p)]
-    if mode == M_RANDOM:
+    if search and st[ix(L.FORCE_SEAT)] == p:
+        st[ix(L.FORCE_SEAT)] = -1
+        return st[ix(L.FORCE_IDX)]
+    mode = st[ix(L.SEAT_MODE + p)]
+    if mode == L.M_RANDOM:
         return rng_below(sm, n)
-    if mode == M_SEARCH:
-        st[ix(ASK_DEC)] = decision
-        st[ix(ASK_CAND)] = cand
-        st[ix(ASK_N)] = n
-        st[ix(ASK_SEAT)] = p
-        st[ix(ASK_HYP)] = 1 if use_hyp else 0
-        st[ix(ASK_NEIGH)] = neighbour
+    if search and mode == L.M_SEARCH:
+        st[ix(L.ASK_DEC)] = decision
+        st[ix(L.ASK_CAND)] = cand
+        st[ix(L.ASK_N)] = n
+        st[ix(L.ASK_SEAT)] = p
+        st[ix(L.ASK_HYP)] = 1 if use_hyp else 0
+        st[ix(L.ASK_NEIGH)] = neighbour
         return -1
-    own = HYP + p * MC if use_hyp else CNT + p * MC
-    ownf = HFC + p * NF if use_hyp else FCNT + p * NF
-    held = sm[ix(SM_HYP + p)] if use_hyp else sm[ix(SM_CNT + p)]
-    if decision == D_OPEN or decision == D_CLOSE:  # the weights do not enter
+    own = L.HYP + p * L.MC if use_hyp else L.CNT + p * L.MC
+    ownf = L.HFC + p * L.NF if use_hyp else L.FCNT + p * L.NF
+    held = sm[ix(L.SM_HYP + p)] if use_hyp else sm[ix(L.SM_CNT + p)]
+    if decision == L.D_OPEN or decision == L.D_CLOSE:  # the weights do not enter
         return choose_target(
             data_ptr(kt), data_ptr(st), decision, cand, n, own, ownf, held, n_players, p
         )
-    if mode == M_PLAIN:  # one outlined call less per decision (greedy)
-        face_down = sm[ix(SM_DCNT + p)]
+    if mode == L.M_PLAIN:  # one outlined call less per decision (greedy)
+        face_down = sm[ix(L.SM_DCNT + p)]
         return choose_plain(
-            np.int64(st[ix(SEAT_W + p * 2)]),
-            np.int64(st[ix(SEAT_W + p * 2 + 1)]),
+            np.int64(st[ix(L.SEAT_W + p * 2)]),
+            np.int64(st[ix(L.SEAT_W + p * 2 + 1)]),
             data_ptr(kt),
             data_ptr(st),
             cand,
@@ -400,7 +280,7 @@ def _decide(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neigh
             n_players,
             p,
         )
-    policy = st[ix(POLICY + p)]
+    policy = st[ix(L.POLICY + p)]
     w = policy_weights(weights, policy)
     return choose(
         policy,
@@ -428,14 +308,14 @@ def _shuffle_deck(st, sm, deck_size):
     """``simcore.rng.rng_shuffle`` of the deck at ``DECK``, the same draws, with the stream's
     state in a local variable: ``rng_shuffle`` writes it back to ``sm`` and reloads it after
     every swap (the arrays may alias), a store-to-load wait on the stream's dependency chain."""
-    s = sm[ix(SM_RNG)]
+    s = sm[ix(L.SM_RNG)]
     for i in range(deck_size - 1, 0, -1):
         s = s + _U_GOLDEN  # rng_next
         j = np.int64(((_mix64_jit(s) >> _U32) * np.uint64(i + 1)) >> _U32)  # rng_below(i + 1)
-        tmp = st[ix(DECK + i)]
-        st[ix(DECK + i)] = st[ix(DECK + j)]
-        st[ix(DECK + j)] = tmp
-    sm[ix(SM_RNG)] = s
+        tmp = st[ix(L.DECK + i)]
+        st[ix(L.DECK + i)] = st[ix(L.DECK + j)]
+        st[ix(L.DECK + j)] = tmp
+    sm[ix(L.SM_RNG)] = s
 
 
 @hot
@@ -444,19 +324,19 @@ def _beginner_start(kt, st, sm, n_players, deck_size, top):
     goes back to a random place in the undealt deck and the player draws again."""
     for p in range(n_players):
         while True:
-            e = kt[ix(K_EFFECT + st[ix(DECK + top)])]
-            if e != E_OPEN and e != E_CLOSE:
+            e = kt[ix(L.K_EFFECT + st[ix(L.DECK + top)])]
+            if e != L.E_OPEN and e != L.E_CLOSE:
                 break
             j = top + 1 + rng_below(sm, deck_size - top - 1)
-            tmp = st[ix(DECK + top)]
-            st[ix(DECK + top)] = st[ix(DECK + j)]
-            st[ix(DECK + j)] = tmp
-        c = st[ix(DECK + top)]
+            tmp = st[ix(L.DECK + top)]
+            st[ix(L.DECK + top)] = st[ix(L.DECK + j)]
+            st[ix(L.DECK + j)] = tmp
+        c = st[ix(L.DECK + top)]
         top += 1
         k = _receive(st, p, c, 0, 0)
         _to_tableau(kt, st, sm, p, c, k)
-        _count_up(st, sm, HYP + p * MC, SM_HYP + p, c)
-        st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] += 1
+        _count_up(st, sm, L.HYP + p * L.MC, L.SM_HYP + p, c)
+        st[ix(L.HFC + p * L.NF + kt[ix(L.K_FACTION + c)])] += 1
     return top
 
 
@@ -464,67 +344,75 @@ def _beginner_start(kt, st, sm, n_players, deck_size, top):
 def _deal(st, n_players, hand_size):
     """Deal ``hand_size`` cards to each seat (row p of ``HAND``) from ``POS_TOP``; the
     draft starts (step 0, seat 0)."""
-    top = st[ix(POS_TOP)]
+    top = st[ix(L.POS_TOP)]
     for p in range(n_players):
         for k in range(hand_size):
-            st[ix(HAND + p * DEAL + k)] = st[ix(DECK + top)]
+            st[ix(L.HAND + p * L.DEAL + k)] = st[ix(L.DECK + top)]
             top += 1
-        st[ix(HAND_N + p)] = hand_size
-        st[ix(KEPT_N + p)] = 0
-    st[ix(POS_TOP)] = top
-    st[ix(POS_PHASE)] = PH_DRAFT
-    st[ix(POS_STEP)] = 0
-    st[ix(POS_SEAT)] = 0
-    st[ix(POS_SHIFT)] = 0
+        st[ix(L.HAND_N + p)] = hand_size
+        st[ix(L.KEPT_N + p)] = 0
+    st[ix(L.POS_TOP)] = top
+    st[ix(L.POS_PHASE)] = L.PH_DRAFT
+    st[ix(L.POS_STEP)] = 0
+    st[ix(L.POS_SEAT)] = 0
+    st[ix(L.POS_SHIFT)] = 0
 
 
 @hot
-def _draft(kt, weights, st, sm, n_players, rnd, hand_size, pick_offset):
+def _draft(kt, weights, st, sm, n_players, rnd, hand_size, pick_offset, search):
     """Pick one card at a time, passing left (seat+1) in rounds 1 and 3 and right (seat-1)
     in rounds 2 and 4, until every card is kept, from the step and seat at ``POS_*``.
     Picks are numbered 1..20 (``pick_offset`` = 1 when a beginner starting card came
     first). A hand stays where it was dealt (row h of ``HAND``/``HAND_N``): passing it
     moves which seat reads it, seat p reading row ``p + shift`` (mod n), the shift moving
     by ``-direction`` a step. Returns True when an ``mc`` seat was asked (the position
-    is stored), False when the draft is over."""
+    is stored), False when the draft is over. Without ``search`` (a compile-time
+    constant) the draft always starts at its beginning and never stops."""
     direction = 1 if rnd % 2 == 0 else n_players - 1  # q = p + direction - (n if >= n)
     back = n_players - direction  # the row a seat reads moves by -direction a step
-    shift = st[ix(POS_SHIFT)]  # seat p reads row p + shift (mod n)
-    first = st[ix(POS_SEAT)]
-    for step in range(st[ix(POS_STEP)], hand_size):
+    shift = 0  # seat p reads row p + shift (mod n)
+    first = 0
+    start = 0
+    if search:
+        shift = st[ix(L.POS_SHIFT)]
+        first = st[ix(L.POS_SEAT)]
+        start = st[ix(L.POS_STEP)]
+    for step in range(start, hand_size):
         for p in range(first, n_players):
             h = p + shift
             if h >= n_players:
                 h -= n_players
-            hand = HAND + h * DEAL
-            n = st[ix(HAND_N + h)]
+            hand = L.HAND + h * L.DEAL
+            n = st[ix(L.HAND_N + h)]
             neighbour = p + direction
             if neighbour >= n_players:
                 neighbour -= n_players
-            i = _decide(kt, weights, st, sm, D_DRAFT, hand, n, n_players, p, True, neighbour)
-            if i < 0:
-                st[ix(POS_STEP)] = step
-                st[ix(POS_SEAT)] = p
-                st[ix(POS_SHIFT)] = shift
+            i = _decide(
+                kt, weights, st, sm, D_DRAFT, hand, n, n_players, p, True, neighbour, search
+            )
+            if search and i < 0:
+                st[ix(L.POS_STEP)] = step
+                st[ix(L.POS_SEAT)] = p
+                st[ix(L.POS_SHIFT)] = shift
                 return True
             c = st[ix(hand + i)]
             for j in range(i, n - 1):
                 st[ix(hand + j)] = st[ix(hand + j + 1)]
-            st[ix(HAND_N + h)] = n - 1
-            pick = _receive(st, p, c, rnd, st[ix(PICK_N + p)] + 1 - pick_offset)
-            k = st[ix(KEPT_N + p)]
-            st[ix(KEPT + p * DEAL + k)] = c
-            st[ix(KEPT_PICK + p * DEAL + k)] = pick
-            st[ix(KEPT_N + p)] = k + 1
-            _count_up(st, sm, HYP + p * MC, SM_HYP + p, c)
-            st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] += 1
+            st[ix(L.HAND_N + h)] = n - 1
+            pick = _receive(st, p, c, rnd, st[ix(L.PICK_N + p)] + 1 - pick_offset)
+            k = st[ix(L.KEPT_N + p)]
+            st[ix(L.KEPT + p * L.DEAL + k)] = c
+            st[ix(L.KEPT_PICK + p * L.DEAL + k)] = pick
+            st[ix(L.KEPT_N + p)] = k + 1
+            _count_up(st, sm, L.HYP + p * L.MC, L.SM_HYP + p, c)
+            st[ix(L.HFC + p * L.NF + kt[ix(L.K_FACTION + c)])] += 1
         first = 0
         shift += back
         if shift >= n_players:
             shift -= n_players
-    st[ix(POS_PHASE)] = PH_PLAY
-    st[ix(POS_STEP)] = 0
-    st[ix(POS_SEAT)] = 0
+    st[ix(L.POS_PHASE)] = L.PH_PLAY
+    st[ix(L.POS_STEP)] = 0
+    st[ix(L.POS_SEAT)] = 0
     return False
 
 
@@ -536,11 +424,11 @@ def _candidates(kt, st, p, e, face_up):
     """Fill ``CAND`` / ``CAND_SLOT`` with ``p``'s tableau cards that are face up
     (``face_up`` = 1) or face down (0) and that effect card ``e`` can select; return count."""
     n = 0
-    for slot in range(st[ix(TAB_N + p)]):
-        t = st[ix(TAB + p * TABLEAU + slot)]
-        if st[ix(TAB_UP + p * TABLEAU + slot)] == face_up and selects(kt, e, t):
-            st[ix(CAND + n)] = t
-            st[ix(CAND_SLOT + n)] = slot
+    for slot in range(st[ix(L.TAB_N + p)]):
+        t = st[ix(L.TAB + p * L.TABLEAU + slot)]
+        if st[ix(L.TAB_UP + p * L.TABLEAU + slot)] == face_up and selects(kt, e, t):
+            st[ix(L.CAND + n)] = t
+            st[ix(L.CAND_SLOT + n)] = slot
             n += 1
     return n
 
@@ -552,18 +440,20 @@ def _augment(kt, st, p, start, n_eff, slot_match, eff_match):
     matching being grown (``SLOT_MATCH``/``EFF_MATCH`` or the ``TMP_*`` copies); updated in
     place on success."""
     for e in range(n_eff):
-        st[ix(BFS_PREV + e)] = -2  # unvisited
-    st[ix(BFS_QUEUE)] = start
+        st[ix(L.BFS_PREV + e)] = -2  # unvisited
+    st[ix(L.BFS_QUEUE)] = start
     head = 0
     tail = 1
     while head < tail:
-        slot = st[ix(BFS_QUEUE + head)]
+        slot = st[ix(L.BFS_QUEUE + head)]
         head += 1
-        c = st[ix(TAB + p * TABLEAU + slot)]
+        c = st[ix(L.TAB + p * L.TABLEAU + slot)]
         for e in range(n_eff):
-            if st[ix(BFS_PREV + e)] != -2 or not selects(kt, st[ix(CE + p * MAX_CLOSES + e)], c):
+            if st[ix(L.BFS_PREV + e)] != -2 or not selects(
+                kt, st[ix(L.CE + p * L.MAX_CLOSES + e)], c
+            ):
                 continue
-            st[ix(BFS_PREV + e)] = slot
+            st[ix(L.BFS_PREV + e)] = slot
             if st[ix(eff_match + e)] == -1:
                 cur_e = e
                 cur_s = slot
@@ -574,71 +464,71 @@ def _augment(kt, st, p, start, n_eff, slot_match, eff_match):
                     if prev_e == -1:
                         return True
                     cur_e = prev_e
-                    cur_s = st[ix(BFS_PREV + cur_e)]
-            st[ix(BFS_QUEUE + tail)] = st[ix(eff_match + e)]
+                    cur_s = st[ix(L.BFS_PREV + cur_e)]
+            st[ix(L.BFS_QUEUE + tail)] = st[ix(eff_match + e)]
             tail += 1
     return False
 
 
 @hot
-def _resolve_closes(kt, weights, st, sm, n_players, p, begun):
+def _resolve_closes(kt, weights, st, sm, n_players, p, begun, search):
     """Player ``p`` closes as many distinct face-up cards as the Close effects aimed at them
     allow (a maximum matching, reference §4.4), choosing the cards one at a time; ``begun``:
     the matching at ``SLOT_MATCH``/``EFF_MATCH`` holds the cards closed so far (a resumed
     game). Returns True when an ``mc`` seat was asked (``POS_SUB`` = 1: matching begun)."""
-    n_eff = st[ix(CE_N + p)]
+    n_eff = st[ix(L.CE_N + p)]
     if n_eff == 1:  # the usual case: one effect, close one matching card (no matching needed)
-        n = _candidates(kt, st, p, st[ix(CE + p * MAX_CLOSES)], 1)
+        n = _candidates(kt, st, p, st[ix(L.CE + p * L.MAX_CLOSES)], 1)
         if n > 0:
-            i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p)
-            if i < 0:
+            i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p, search)
+            if search and i < 0:
                 return True
-            _close(kt, st, sm, p, st[ix(CAND_SLOT + i)])
+            _close(kt, st, sm, p, st[ix(L.CAND_SLOT + i)])
         return False
-    if not begun:
-        for i in range(TABLEAU):
-            st[ix(SLOT_MATCH + i)] = -1
+    if not (search and begun):
+        for i in range(L.TABLEAU):
+            st[ix(L.SLOT_MATCH + i)] = -1
         for e in range(n_eff):
-            st[ix(EFF_MATCH + e)] = -1
+            st[ix(L.EFF_MATCH + e)] = -1
     while True:
         # Whether a face-up slot can join the matching depends only on its card: each
         # distinct card is tried once (``tried``), ``closable`` holds the answers. A card
         # an unmatched effect selects joins at once (a path of one edge); a card no effect
         # selects never does; only the rest need the search for an augmenting path.
-        free = ZERO
-        any_sel = ZERO
+        free = L.ZERO
+        any_sel = L.ZERO
         for e in range(n_eff):
-            sel = kmask(kt, KM_SEL + st[ix(CE + p * MAX_CLOSES + e)])
+            sel = kmask(kt, L.KM_SEL + st[ix(L.CE + p * L.MAX_CLOSES + e)])
             any_sel |= sel
-            if st[ix(EFF_MATCH + e)] == -1:
+            if st[ix(L.EFF_MATCH + e)] == -1:
                 free |= sel
         n = 0
         tried = ~any_sel | free
         closable = free
-        for slot in range(st[ix(TAB_N + p)]):
-            if st[ix(TAB_UP + p * TABLEAU + slot)] == 0:
+        for slot in range(st[ix(L.TAB_N + p)]):
+            if st[ix(L.TAB_UP + p * L.TABLEAU + slot)] == 0:
                 continue
-            c = st[ix(TAB + p * TABLEAU + slot)]
+            c = st[ix(L.TAB + p * L.TABLEAU + slot)]
             b = bit(c)
-            if (tried & b) == ZERO:
+            if (tried & b) == L.ZERO:
                 tried |= b
-                for i in range(TABLEAU):
-                    st[ix(TMP_SLOT + i)] = st[ix(SLOT_MATCH + i)]
+                for i in range(L.TABLEAU):
+                    st[ix(L.TMP_SLOT + i)] = st[ix(L.SLOT_MATCH + i)]
                 for e in range(n_eff):
-                    st[ix(TMP_EFF + e)] = st[ix(EFF_MATCH + e)]
+                    st[ix(L.TMP_EFF + e)] = st[ix(L.EFF_MATCH + e)]
                 if _augment(kt, st, p, slot, n_eff, TMP_SLOT, TMP_EFF):
                     closable |= b
-            if (closable & b) != ZERO:
-                st[ix(CAND + n)] = c
-                st[ix(CAND_SLOT + n)] = slot
+            if (closable & b) != L.ZERO:
+                st[ix(L.CAND + n)] = c
+                st[ix(L.CAND_SLOT + n)] = slot
                 n += 1
         if n == 0:
             return False
-        i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p)
-        if i < 0:
-            st[ix(POS_SUB)] = 1
+        i = _decide(kt, weights, st, sm, D_CLOSE, CAND, n, n_players, p, False, p, search)
+        if search and i < 0:
+            st[ix(L.POS_SUB)] = 1
             return True
-        slot = st[ix(CAND_SLOT + i)]
+        slot = st[ix(L.CAND_SLOT + i)]
         _augment(kt, st, p, slot, n_eff, SLOT_MATCH, EFF_MATCH)
         _close(kt, st, sm, p, slot)
 
@@ -648,120 +538,134 @@ def _hunt(kt, st, sm, n_players):
     """Reference §4: each Hunt card turns face down every card of its faction revealed in
     this step by another player (``HUNTED``: their effects are cancelled)."""
     for p in range(n_players):
-        st[ix(HUNTED + p)] = 0
-    if kt[ix(K_RULES + R_HUNT)] == 1:
+        st[ix(L.HUNTED + p)] = 0
+    if kt[ix(L.K_RULES + L.R_HUNT)] == 1:
         for h in range(n_players):
-            e = st[ix(REVEALED + h)]
-            if kt[ix(K_EFFECT + e)] != E_HUNT:
+            e = st[ix(L.REVEALED + h)]
+            if kt[ix(L.K_EFFECT + e)] != L.E_HUNT:
                 continue
             for q in range(n_players):
-                if q != h and kt[ix(K_FACTION + st[ix(REVEALED + q)])] == kt[ix(K_EFF_FACTION + e)]:
-                    st[ix(HUNTED + q)] = 1
+                if (
+                    q != h
+                    and kt[ix(L.K_FACTION + st[ix(L.REVEALED + q)])] == kt[ix(L.K_EFF_FACTION + e)]
+                ):
+                    st[ix(L.HUNTED + q)] = 1
         for q in range(n_players):
-            if st[ix(HUNTED + q)] == 1 and st[ix(TAB_UP + q * TABLEAU + st[ix(REV_SLOT + q)])] == 1:
-                _close(kt, st, sm, q, st[ix(REV_SLOT + q)])
+            if (
+                st[ix(L.HUNTED + q)] == 1
+                and st[ix(L.TAB_UP + q * L.TABLEAU + st[ix(L.REV_SLOT + q)])] == 1
+            ):
+                _close(kt, st, sm, q, st[ix(L.REV_SLOT + q)])
 
 
 @hot
-def _resolve_step(kt, weights, st, sm, n_players):
+def _resolve_step(kt, weights, st, sm, n_players, search):
     """The Open, then the Close effects of one play step (reference §4), from the position
     at ``POS_*`` (``PH_OPEN``: seat and Open effects applied; ``PH_CLOSE``: seat, matching
-    begun). Returns True when an ``mc`` seat was asked (the position is stored)."""
-    if kt[ix(K_RULES + R_EFFECTS)] == 0:
+    begun). Returns True when an ``mc`` seat was asked (the position is stored). Without
+    ``search`` (a compile-time constant) the step starts at its Open effects and never
+    stops."""
+    if kt[ix(L.K_RULES + L.R_EFFECTS)] == 0:
         return False
-    if st[ix(POS_PHASE)] == PH_OPEN:
-        first = st[ix(POS_SEAT)]
-        done = st[ix(POS_SUB)]
+    if not search or st[ix(L.POS_PHASE)] == L.PH_OPEN:
+        first = 0
+        done = 0
+        if search:
+            first = st[ix(L.POS_SEAT)]
+            done = st[ix(L.POS_SUB)]
         for p in range(first, n_players):
-            e = st[ix(REVEALED + p)]
-            if st[ix(HUNTED + p)] == 1 or kt[ix(K_EFFECT + e)] != E_OPEN:
+            e = st[ix(L.REVEALED + p)]
+            if st[ix(L.HUNTED + p)] == 1 or kt[ix(L.K_EFFECT + e)] != L.E_OPEN:
                 continue
-            for k in range(done if p == first else 0, kt[ix(K_EFF_COUNT + e)]):
+            for k in range(done if p == first else 0, kt[ix(L.K_EFF_COUNT + e)]):
                 n = _candidates(kt, st, p, e, 0)
                 if n == 0:
                     break
-                i = _decide(kt, weights, st, sm, D_OPEN, CAND, n, n_players, p, False, p)
-                if i < 0:
-                    st[ix(POS_SEAT)] = p
-                    st[ix(POS_SUB)] = k
+                i = _decide(kt, weights, st, sm, D_OPEN, CAND, n, n_players, p, False, p, search)
+                if search and i < 0:
+                    st[ix(L.POS_SEAT)] = p
+                    st[ix(L.POS_SUB)] = k
                     return True
-                _open(kt, st, sm, p, st[ix(CAND_SLOT + i)])
+                _open(kt, st, sm, p, st[ix(L.CAND_SLOT + i)])
         for q in range(n_players):
-            st[ix(CE_N + q)] = 0
+            st[ix(L.CE_N + q)] = 0
         for p in range(n_players):
-            e = st[ix(REVEALED + p)]
-            if st[ix(HUNTED + p)] == 1 or kt[ix(K_EFFECT + e)] != E_CLOSE:
+            e = st[ix(L.REVEALED + p)]
+            if st[ix(L.HUNTED + p)] == 1 or kt[ix(L.K_EFFECT + e)] != L.E_CLOSE:
                 continue
-            scope = kt[ix(K_SCOPE + e)]
+            scope = kt[ix(L.K_SCOPE + e)]
             for q in range(n_players):
-                if (scope == S_YOU and q != p) or (scope == S_OTHERS and q == p):
+                if (scope == L.S_YOU and q != p) or (scope == L.S_OTHERS and q == p):
                     continue
-                for _ in range(kt[ix(K_EFF_COUNT + e)]):
-                    st[ix(CE + q * MAX_CLOSES + st[ix(CE_N + q)])] = e
-                    st[ix(CE_N + q)] += 1
-        st[ix(POS_PHASE)] = PH_CLOSE
-        st[ix(POS_SEAT)] = 0
-        st[ix(POS_SUB)] = 0
-    for q in range(st[ix(POS_SEAT)], n_players):
-        begun = st[ix(POS_SUB)] == 1
-        if st[ix(CE_N + q)] > 0 and _resolve_closes(kt, weights, st, sm, n_players, q, begun):
-            st[ix(POS_SEAT)] = q
+                for _ in range(kt[ix(L.K_EFF_COUNT + e)]):
+                    st[ix(L.CE + q * L.MAX_CLOSES + st[ix(L.CE_N + q)])] = e
+                    st[ix(L.CE_N + q)] += 1
+        st[ix(L.POS_PHASE)] = L.PH_CLOSE
+        st[ix(L.POS_SEAT)] = 0
+        st[ix(L.POS_SUB)] = 0
+    for q in range(st[ix(L.POS_SEAT)] if search else 0, n_players):
+        if st[ix(L.CE_N + q)] == 0:
+            continue
+        begun = st[ix(L.POS_SUB)] == 1
+        if _resolve_closes(kt, weights, st, sm, n_players, q, begun, search) and search:
+            st[ix(L.POS_SEAT)] = q
             return True
-        st[ix(POS_SUB)] = 0
+        st[ix(L.POS_SUB)] = 0
     return False
 
 
 @hot
-def _play_round(kt, weights, st, sm, n_players, plays, check):
+def _play_round(kt, weights, st, sm, n_players, plays, check, search):
     """``plays`` steps from the position at ``POS_*``: everyone picks a kept card, all
     reveal, effects apply; then the unplayed kept cards are discarded face down and the
     next round is dealt. In checking mode, ``POS_VIOL`` records the first invariant broken
     after a step (``check_state``). Returns True when an ``mc`` seat was asked (the
-    position is stored)."""
-    for step in range(st[ix(POS_STEP)], plays):
-        if st[ix(POS_PHASE)] == PH_PLAY:
-            for p in range(st[ix(POS_SEAT)], n_players):
-                kept = KEPT + p * DEAL
-                kept_pick = KEPT_PICK + p * DEAL
-                n = st[ix(KEPT_N + p)]
-                i = _decide(kt, weights, st, sm, D_PLAY, kept, n, n_players, p, False, p)
-                if i < 0:
-                    st[ix(POS_STEP)] = step
-                    st[ix(POS_SEAT)] = p
+    position is stored). Without ``search`` (a compile-time constant) the round starts at
+    its first step and never stops."""
+    for step in range(st[ix(L.POS_STEP)] if search else 0, plays):
+        if not search or st[ix(L.POS_PHASE)] == L.PH_PLAY:
+            for p in range(st[ix(L.POS_SEAT)] if search else 0, n_players):
+                kept = L.KEPT + p * L.DEAL
+                kept_pick = L.KEPT_PICK + p * L.DEAL
+                n = st[ix(L.KEPT_N + p)]
+                i = _decide(kt, weights, st, sm, D_PLAY, kept, n, n_players, p, False, p, search)
+                if search and i < 0:
+                    st[ix(L.POS_STEP)] = step
+                    st[ix(L.POS_SEAT)] = p
                     return True
-                st[ix(REVEALED + p)] = st[ix(kept + i)]
-                st[ix(REV_SLOT + p)] = st[
+                st[ix(L.REVEALED + p)] = st[ix(kept + i)]
+                st[ix(L.REV_SLOT + p)] = st[
                     ix(kept_pick + i)
                 ]  # pick index for now; slot after the reveal
                 for j in range(i, n - 1):
                     st[ix(kept + j)] = st[ix(kept + j + 1)]
                     st[ix(kept_pick + j)] = st[ix(kept_pick + j + 1)]
-                st[ix(KEPT_N + p)] = n - 1
+                st[ix(L.KEPT_N + p)] = n - 1
             for p in range(n_players):
-                st[ix(REV_SLOT + p)] = _to_tableau(
-                    kt, st, sm, p, st[ix(REVEALED + p)], st[ix(REV_SLOT + p)]
+                st[ix(L.REV_SLOT + p)] = _to_tableau(
+                    kt, st, sm, p, st[ix(L.REVEALED + p)], st[ix(L.REV_SLOT + p)]
                 )
             _hunt(kt, st, sm, n_players)
-            st[ix(POS_PHASE)] = PH_OPEN
-            st[ix(POS_SEAT)] = 0
-            st[ix(POS_SUB)] = 0
-        if _resolve_step(kt, weights, st, sm, n_players):
-            st[ix(POS_STEP)] = step
+            st[ix(L.POS_PHASE)] = L.PH_OPEN
+            st[ix(L.POS_SEAT)] = 0
+            st[ix(L.POS_SUB)] = 0
+        if _resolve_step(kt, weights, st, sm, n_players, search) and search:
+            st[ix(L.POS_STEP)] = step
             return True
-        if check and st[ix(POS_VIOL)] == 0:
-            st[ix(POS_VIOL)] = _check_state(kt, st, sm, n_players, st[ix(POS_TOP)])
-        st[ix(POS_PHASE)] = PH_PLAY
-        st[ix(POS_SEAT)] = 0
+        if check and st[ix(L.POS_VIOL)] == 0:
+            st[ix(L.POS_VIOL)] = _check_state(kt, st, sm, n_players, st[ix(L.POS_TOP)])
+        st[ix(L.POS_PHASE)] = L.PH_PLAY
+        st[ix(L.POS_SEAT)] = 0
     for p in range(n_players):
-        for i in range(st[ix(KEPT_N + p)]):
-            c = st[ix(KEPT + p * DEAL + i)]
-            _count_down(st, sm, HYP + p * MC, SM_HYP + p, c)
-            st[ix(HFC + p * NF + kt[ix(K_FACTION + c)])] -= 1
-        st[ix(KEPT_N + p)] = 0
-    st[ix(POS_ROUND)] += 1
-    st[ix(POS_PHASE)] = PH_DEAL
-    st[ix(POS_STEP)] = 0
-    st[ix(POS_SEAT)] = 0
+        for i in range(st[ix(L.KEPT_N + p)]):
+            c = st[ix(L.KEPT + p * L.DEAL + i)]
+            _count_down(st, sm, L.HYP + p * L.MC, L.SM_HYP + p, c)
+            st[ix(L.HFC + p * L.NF + kt[ix(L.K_FACTION + c)])] -= 1
+        st[ix(L.KEPT_N + p)] = 0
+    st[ix(L.POS_ROUND)] += 1
+    st[ix(L.POS_PHASE)] = L.PH_DEAL
+    st[ix(L.POS_STEP)] = 0
+    st[ix(L.POS_SEAT)] = 0
     return False
 
 
@@ -793,89 +697,92 @@ def _check_state(kt, st, sm, n_players, top):
     """Code of the first broken invariant of state ``st`` during play (0: all hold; a count
     mask that disagrees with its count row counts as that row's invariant). Cheap enough to
     run after every play step in checking mode."""
-    n_cards = kt[ix(K_N_CARDS)]
-    deck_size = kt[ix(K_DECK_SIZE)]
+    n_cards = kt[ix(L.K_N_CARDS)]
+    deck_size = kt[ix(L.K_DECK_SIZE)]
     if top < 0 or top > deck_size:
         return 6
     for p in range(n_players):
-        if not (0 <= st[ix(HAND_N + p)] <= DEAL and 0 <= st[ix(KEPT_N + p)] <= DEAL):
+        if not (0 <= st[ix(L.HAND_N + p)] <= L.DEAL and 0 <= st[ix(L.KEPT_N + p)] <= L.DEAL):
             return 6
-        if not (0 <= st[ix(TAB_N + p)] <= TABLEAU and 0 <= st[ix(PICK_N + p)] <= PICKS):
+        if not (0 <= st[ix(L.TAB_N + p)] <= L.TABLEAU and 0 <= st[ix(L.PICK_N + p)] <= L.PICKS):
             return 6
     # 1: every dealt card is in a hand or was received (and nothing else was)
     for c in range(n_cards):
-        st[ix(TALLY + c)] = 0
+        st[ix(L.TALLY + c)] = 0
     for i in range(top):
-        st[ix(TALLY + st[ix(DECK + i)])] += 1
+        st[ix(L.TALLY + st[ix(L.DECK + i)])] += 1
     for p in range(n_players):
-        for i in range(st[ix(HAND_N + p)]):
-            st[ix(TALLY + st[ix(HAND + p * DEAL + i)])] -= 1
-        for k in range(st[ix(PICK_N + p)]):
-            st[ix(TALLY + st[ix(PICK_CARD + p * PICKS + k)])] -= 1
+        for i in range(st[ix(L.HAND_N + p)]):
+            st[ix(L.TALLY + st[ix(L.HAND + p * L.DEAL + i)])] -= 1
+        for k in range(st[ix(L.PICK_N + p)]):
+            st[ix(L.TALLY + st[ix(L.PICK_CARD + p * L.PICKS + k)])] -= 1
     for c in range(n_cards):
-        if st[ix(TALLY + c)] != 0:
+        if st[ix(L.TALLY + c)] != 0:
             return 1
     for p in range(n_players):
-        tab = TAB + p * TABLEAU
-        up = TAB_UP + p * TABLEAU
-        n_tab = st[ix(TAB_N + p)]
+        tab = L.TAB + p * L.TABLEAU
+        up = L.TAB_UP + p * L.TABLEAU
+        n_tab = st[ix(L.TAB_N + p)]
         # 2, 3: the count arrays are exactly the tableau's face-up / face-down cards
         for c in range(n_cards):
-            st[ix(TALLY + c)] = 0
-        for f in range(NF):
+            st[ix(L.TALLY + c)] = 0
+        for f in range(L.NF):
             up_f = 0
             for slot in range(n_tab):
-                if st[ix(up + slot)] == 1 and kt[ix(K_FACTION + st[ix(tab + slot)])] == f:
+                if st[ix(up + slot)] == 1 and kt[ix(L.K_FACTION + st[ix(tab + slot)])] == f:
                     up_f += 1
-            if st[ix(FCNT + p * NF + f)] != up_f:
+            if st[ix(L.FCNT + p * L.NF + f)] != up_f:
                 return 2
         for slot in range(n_tab):
             if st[ix(up + slot)] == 1:
-                st[ix(TALLY + st[ix(tab + slot)])] += 1
+                st[ix(L.TALLY + st[ix(tab + slot)])] += 1
         for c in range(n_cards):
-            if st[ix(CNT + p * MC + c)] != st[ix(TALLY + c)] or st[ix(CNT + p * MC + c)] < 0:
+            if (
+                st[ix(L.CNT + p * L.MC + c)] != st[ix(L.TALLY + c)]
+                or st[ix(L.CNT + p * L.MC + c)] < 0
+            ):
                 return 2
-            if _mask_has(sm, SM_CNT + p, c) != (st[ix(TALLY + c)] > 0):
+            if _mask_has(sm, L.SM_CNT + p, c) != (st[ix(L.TALLY + c)] > 0):
                 return 2
         for c in range(n_cards):
-            st[ix(TALLY + c)] = 0
+            st[ix(L.TALLY + c)] = 0
         for slot in range(n_tab):
             if st[ix(up + slot)] == 0:
-                st[ix(TALLY + st[ix(tab + slot)])] += 1
+                st[ix(L.TALLY + st[ix(tab + slot)])] += 1
         for c in range(n_cards):
-            if st[ix(DCNT + p * MC + c)] != st[ix(TALLY + c)]:
+            if st[ix(L.DCNT + p * L.MC + c)] != st[ix(L.TALLY + c)]:
                 return 3
-            if _mask_has(sm, SM_DCNT + p, c) != (st[ix(TALLY + c)] > 0):
+            if _mask_has(sm, L.SM_DCNT + p, c) != (st[ix(L.TALLY + c)] > 0):
                 return 3
         # 4: what a drafter counts on = face up + kept
         for c in range(n_cards):
-            st[ix(TALLY + c)] = st[ix(CNT + p * MC + c)]
-        for i in range(st[ix(KEPT_N + p)]):
-            st[ix(TALLY + st[ix(KEPT + p * DEAL + i)])] += 1
+            st[ix(L.TALLY + c)] = st[ix(L.CNT + p * L.MC + c)]
+        for i in range(st[ix(L.KEPT_N + p)]):
+            st[ix(L.TALLY + st[ix(L.KEPT + p * L.DEAL + i)])] += 1
         for c in range(n_cards):
-            if st[ix(HYP + p * MC + c)] != st[ix(TALLY + c)]:
+            if st[ix(L.HYP + p * L.MC + c)] != st[ix(L.TALLY + c)]:
                 return 4
-            if _mask_has(sm, SM_HYP + p, c) != (st[ix(TALLY + c)] > 0):
+            if _mask_has(sm, L.SM_HYP + p, c) != (st[ix(L.TALLY + c)] > 0):
                 return 4
-        for f in range(NF):
+        for f in range(L.NF):
             kept_f = 0
-            for i in range(st[ix(KEPT_N + p)]):
-                if kt[ix(K_FACTION + st[ix(KEPT + p * DEAL + i)])] == f:
+            for i in range(st[ix(L.KEPT_N + p)]):
+                if kt[ix(L.K_FACTION + st[ix(L.KEPT + p * L.DEAL + i)])] == f:
                     kept_f += 1
-            if st[ix(HFC + p * NF + f)] != st[ix(FCNT + p * NF + f)] + kept_f:
+            if st[ix(L.HFC + p * L.NF + f)] != st[ix(L.FCNT + p * L.NF + f)] + kept_f:
                 return 4
         # 5: tableau slots and received cards correspond one to one
         for slot in range(n_tab):
             owners = 0
-            for k in range(st[ix(PICK_N + p)]):
-                if st[ix(PICK_SLOT + p * PICKS + k)] == slot:
+            for k in range(st[ix(L.PICK_N + p)]):
+                if st[ix(L.PICK_SLOT + p * L.PICKS + k)] == slot:
                     owners += 1
-                    if st[ix(PICK_CARD + p * PICKS + k)] != st[ix(tab + slot)]:
+                    if st[ix(L.PICK_CARD + p * L.PICKS + k)] != st[ix(tab + slot)]:
                         return 5
             if owners != 1:
                 return 5
-        for k in range(st[ix(PICK_N + p)]):
-            if st[ix(PICK_SLOT + p * PICKS + k)] >= n_tab:
+        for k in range(st[ix(L.PICK_N + p)]):
+            if st[ix(L.PICK_SLOT + p * L.PICKS + k)] >= n_tab:
                 return 5
     return 0
 
@@ -887,16 +794,16 @@ def _check_final(st, n_players):
     for p in range(n_players):
         total = 0
         by_card = 0
-        for b in range(N_BREAKDOWN):
-            total += st[ix(BREAKDOWN + p * N_BREAKDOWN + b)]
-        for slot in range(st[ix(TAB_N + p)]):
-            points = st[ix(POINTS + p * TABLEAU + slot)]
+        for b in range(L.N_BREAKDOWN):
+            total += st[ix(L.BREAKDOWN + p * L.N_BREAKDOWN + b)]
+        for slot in range(st[ix(L.TAB_N + p)]):
+            points = st[ix(L.POINTS + p * L.TABLEAU + slot)]
             by_card += points
-            if st[ix(TAB_UP + p * TABLEAU + slot)] == 0 and points != 0:
+            if st[ix(L.TAB_UP + p * L.TABLEAU + slot)] == 0 and points != 0:
                 return 8
-        if total != st[ix(SCORE + p)] or by_card != st[ix(SCORE + p)]:
+        if total != st[ix(L.SCORE + p)] or by_card != st[ix(L.SCORE + p)]:
             return 7
-        if st[ix(TAB_N + p)] != TABLEAU:
+        if st[ix(L.TAB_N + p)] != L.TABLEAU:
             return 9
     return 0
 
@@ -920,26 +827,26 @@ def _choose_trickster(kt, st, sm, n_players, p, wild):
     """A face-up Trickster becomes the copy of one other card that maximises its owner's
     score (ties: the lowest card id); it then counts as that card everywhere. One copy of a
     card of ``closed_gain_cards`` gains its closed form, the others are scored in full."""
-    strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
-    own = CNT + p * MC
-    ownf = FCNT + p * NF
+    strict = kt[ix(L.K_RULES + L.R_MAJ_STRICT)] == 1
+    own = L.CNT + p * L.MC
+    ownf = L.FCNT + p * L.NF
     k = st[ix(own + wild)]
-    fw = kt[ix(K_FACTION + wild)]
+    fw = kt[ix(L.K_FACTION + wild)]
     st[ix(own + wild)] = 0
     st[ix(ownf + fw)] -= k
-    closed = closed_gain_cards(kt, sm[ix(SM_CNT + p)]) if k == 1 else ZERO
+    closed = closed_gain_cards(kt, sm[ix(L.SM_CNT + p)]) if k == 1 else L.ZERO
     # The owner's score with the k wild copies as u is (score without them) + the gain of
     # adding k copies of u one by one; the first term is the same for every u.
     best = 0
     best_u = -1
-    for i in range(kt[ix(K_N_CARDS)]):
-        u = kt[ix(K_ID_ORDER + i)]
-        if u == wild or kt[ix(K_IN_DECK + u)] == 0:
+    for i in range(kt[ix(L.K_N_CARDS)]):
+        u = kt[ix(L.K_ID_ORDER + i)]
+        if u == wild or kt[ix(L.K_IN_DECK + u)] == 0:
             continue
-        if (closed & bit(u)) != ZERO:
+        if (closed & bit(u)) != L.ZERO:
             gain = closed_gain(kt, st, u, own)
         else:
-            fu = kt[ix(K_FACTION + u)]
+            fu = kt[ix(L.K_FACTION + u)]
             gain = 0
             for _ in range(k):
                 gain += gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
@@ -951,7 +858,7 @@ def _choose_trickster(kt, st, sm, n_players, p, wild):
             best = gain
             best_u = u
     st[ix(own + best_u)] += k
-    st[ix(ownf + kt[ix(K_FACTION + best_u)])] += k
+    st[ix(ownf + kt[ix(L.K_FACTION + best_u)])] += k
     return best_u
 
 
@@ -959,110 +866,154 @@ def _choose_trickster(kt, st, sm, n_players, p, wild):
 def _final_scores(kt, st, sm, n_players):
     """Reference §5: face-down cards score 0; Tricksters take their identity (seat order);
     then every face-up card scores with the final counts."""
-    strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
+    strict = kt[ix(L.K_RULES + L.R_MAJ_STRICT)] == 1
     for p in range(n_players):
-        st[ix(TRICK_AS + p)] = -1
-        for slot in range(st[ix(TAB_N + p)]):
-            c = st[ix(TAB + p * TABLEAU + slot)]
+        st[ix(L.TRICK_AS + p)] = -1
+        for slot in range(st[ix(L.TAB_N + p)]):
+            c = st[ix(L.TAB + p * L.TABLEAU + slot)]
             if (
-                st[ix(TAB_UP + p * TABLEAU + slot)] == 1
-                and kt[ix(K_VALUE + c)] == V_WILD
-                and st[ix(TRICK_AS + p)] < 0
+                st[ix(L.TAB_UP + p * L.TABLEAU + slot)] == 1
+                and kt[ix(L.K_VALUE + c)] == L.V_WILD
+                and st[ix(L.TRICK_AS + p)] < 0
             ):
-                st[ix(TRICK_AS + p)] = _choose_trickster(kt, st, sm, n_players, p, c)
+                st[ix(L.TRICK_AS + p)] = _choose_trickster(kt, st, sm, n_players, p, c)
     for p in range(n_players):
-        own = CNT + p * MC
-        ownf = FCNT + p * NF
+        own = L.CNT + p * L.MC
+        ownf = L.FCNT + p * L.NF
         score = 0
-        for b in range(N_BREAKDOWN):
-            st[ix(BREAKDOWN + p * N_BREAKDOWN + b)] = 0
-        for slot in range(st[ix(TAB_N + p)]):
-            st[ix(POINTS + p * TABLEAU + slot)] = 0
-            if st[ix(TAB_UP + p * TABLEAU + slot)] == 0:
+        for b in range(L.N_BREAKDOWN):
+            st[ix(L.BREAKDOWN + p * L.N_BREAKDOWN + b)] = 0
+        for slot in range(st[ix(L.TAB_N + p)]):
+            st[ix(L.POINTS + p * L.TABLEAU + slot)] = 0
+            if st[ix(L.TAB_UP + p * L.TABLEAU + slot)] == 0:
                 continue
-            c = st[ix(TAB + p * TABLEAU + slot)]
-            kind = kt[ix(K_VALUE + c)]
-            if kind == V_WILD:
-                u = st[ix(TRICK_AS + p)]
-                v = kt[ix(K_POINTS + c)] + copy_value(kt, st, u, own, ownf, n_players, p, strict)
-                b = B_TRICKSTER
+            c = st[ix(L.TAB + p * L.TABLEAU + slot)]
+            kind = kt[ix(L.K_VALUE + c)]
+            if kind == L.V_WILD:
+                u = st[ix(L.TRICK_AS + p)]
+                v = kt[ix(L.K_POINTS + c)] + copy_value(kt, st, u, own, ownf, n_players, p, strict)
+                b = L.B_TRICKSTER
             else:
                 v = copy_value(kt, st, c, own, ownf, n_players, p, strict)
-                if kind == V_FIXED:
-                    b = B_FIXED
-                elif kind == V_COUNT:
-                    b = B_VARIABLE
-                elif kind == V_MAJORITY:
-                    b = B_MAJORITY
+                if kind == L.V_FIXED:
+                    b = L.B_FIXED
+                elif kind == L.V_COUNT:
+                    b = L.B_VARIABLE
+                elif kind == L.V_MAJORITY:
+                    b = L.B_MAJORITY
                 else:
-                    b = B_CONDITIONAL
-            st[ix(POINTS + p * TABLEAU + slot)] = v
-            st[ix(BREAKDOWN + p * N_BREAKDOWN + b)] += v
+                    b = L.B_CONDITIONAL
+            st[ix(L.POINTS + p * L.TABLEAU + slot)] = v
+            st[ix(L.BREAKDOWN + p * L.N_BREAKDOWN + b)] += v
             score += v
-        st[ix(SCORE + p)] = score
+        st[ix(L.SCORE + p)] = score
+
+
+@hot_outline
+def _score_end(kt, st, sm, n_players):
+    """``_final_scores`` of an end state laid out by ``score_end_state``: the entry of
+    ``talesim score`` (a small compile of its own; the simulation kernels inline the same
+    function)."""
+    _final_scores(kt, st, sm, n_players)
+
+
+def score_end_state(tb: tuple, tableaux: list[tuple[list[int], list[int]]]) -> GameState:
+    """The kernel's final scoring (``_final_scores``) of the given tableaux, one (face-up,
+    face-down) pair of card-index lists per seat, laid out face-up cards first: the
+    returned state holds each slot's points, the totals, breakdowns and Trickster
+    identities (``points``, ``score``, ``breakdown``, ``trick_as``)."""
+    ct = tb[0]
+    s = new_state(ct.shape[0], tb[2].shape[0])
+    for p, (up, down) in enumerate(tableaux):
+        for slot, (c, face_up) in enumerate([(c, 1) for c in up] + [(c, 0) for c in down]):
+            s.tab[p, slot] = c
+            s.tab_up[p, slot] = face_up
+            if face_up:
+                s.cnt[p, c] += 1
+                s.fcnt[p, ct[c, L.C_FACTION]] += 1
+            else:
+                s.dcnt[p, c] += 1
+        s.tab_n[p] = len(up) + len(down)
+        s.sm[L.SM_CNT + p] = _mask(s.cnt[p])
+        s.sm[L.SM_DCNT + p] = _mask(s.dcnt[p])
+    _score_end(kernel_tables(tb), s.flat, s.sm, len(tableaux))
+    return s
+
+
+def _mask(row: np.ndarray) -> np.uint64:
+    """The card mask (bit t = card t) of the cards with a count above 0 in ``row``."""
+    return np.uint64(sum(1 << int(t) for t in np.flatnonzero(row > 0)))
 
 
 @hot
 def _new_game(kt, weights, st, sm, n_players, seed, game_id):
     """A new game in ``st`` (policies already set at ``POLICY``, an mc seat's parameters at
     ``MC_PAR``): the deck shuffled, the beginner start done, the position at the first deal."""
-    deck_size = kt[ix(K_DECK_SIZE)]
+    deck_size = kt[ix(L.K_DECK_SIZE)]
     rng_start(sm, seed, game_id)
     for i in range(deck_size):
-        st[ix(DECK + i)] = kt[ix(K_DECK + i)]
+        st[ix(L.DECK + i)] = kt[ix(L.K_DECK + i)]
     _shuffle_deck(st, sm, deck_size)
     _seat_modes(weights, st, n_players)
-    for p in range(MAX_PLAYERS):
-        sm[ix(SM_CNT + p)] = 0
-        sm[ix(SM_DCNT + p)] = 0
-        sm[ix(SM_HYP + p)] = 0
-        st[ix(HAND_N + p)] = 0
-        st[ix(KEPT_N + p)] = 0
-        st[ix(TAB_N + p)] = 0
-        st[ix(PICK_N + p)] = 0
-        st[ix(MC_DN + p)] = 0
-        st[ix(MC_PO + p)] = 0
-    for i in range(HFC + MAX_PLAYERS * NF - CNT):  # the count rows CNT, DCNT, HYP, FCNT, HFC
-        st[ix(CNT + i)] = 0
+    for p in range(L.MAX_PLAYERS):
+        sm[ix(L.SM_CNT + p)] = 0
+        sm[ix(L.SM_DCNT + p)] = 0
+        sm[ix(L.SM_HYP + p)] = 0
+        st[ix(L.HAND_N + p)] = 0
+        st[ix(L.KEPT_N + p)] = 0
+        st[ix(L.TAB_N + p)] = 0
+        st[ix(L.PICK_N + p)] = 0
+        st[ix(L.MC_DN + p)] = 0
+        st[ix(L.MC_PO + p)] = 0
+    for i in range(
+        L.HFC + L.MAX_PLAYERS * L.NF - L.CNT
+    ):  # the count rows CNT, DCNT, HYP, FCNT, HFC
+        st[ix(L.CNT + i)] = 0
     top = 0
-    if kt[ix(K_RULES + R_BEGINNER)] == 1:
+    if kt[ix(L.K_RULES + L.R_BEGINNER)] == 1:
         top = _beginner_start(kt, st, sm, n_players, deck_size, top)
-    st[ix(POS_ROUND)] = 0
-    st[ix(POS_PHASE)] = PH_DEAL
-    st[ix(POS_STEP)] = 0
-    st[ix(POS_SEAT)] = 0
-    st[ix(POS_SUB)] = 0
-    st[ix(POS_SHIFT)] = 0
-    st[ix(POS_TOP)] = top
-    st[ix(POS_VIOL)] = 0
-    st[ix(FORCE_SEAT)] = -1
+    st[ix(L.POS_ROUND)] = 0
+    st[ix(L.POS_PHASE)] = L.PH_DEAL
+    st[ix(L.POS_STEP)] = 0
+    st[ix(L.POS_SEAT)] = 0
+    st[ix(L.POS_SUB)] = 0
+    st[ix(L.POS_SHIFT)] = 0
+    st[ix(L.POS_TOP)] = top
+    st[ix(L.POS_VIOL)] = 0
+    st[ix(L.FORCE_SEAT)] = -1
 
 
 @hot_outline
-def _play_on(kt, weights, st, sm, n_players, check):
+def _play_on(kt, weights, st, sm, n_players, check, search):
     """Play the game in ``st`` on from where it is (``POS_*``) to the end, final scoring
     included; with ``check``, verify every invariant after each step and at the end
     (``POS_VIOL``: the code of the first one broken, ``INVARIANTS``). Returns True when it
     stopped at an ``mc`` seat's decision instead (``ASK_*``; call again once
-    ``FORCE_SEAT`` / ``FORCE_IDX`` hold the choice)."""
-    beginner = kt[ix(K_RULES + R_BEGINNER)] == 1
-    while st[ix(POS_ROUND)] < ROUNDS:
-        rnd = st[ix(POS_ROUND)]
+    ``FORCE_SEAT`` / ``FORCE_IDX`` hold the choice). ``search``, a compile-time constant
+    (a literal ``True`` or ``False`` at every call): whether the game can stop or resume
+    within a round (an ``mc`` seat, a playout's forced first decision). The heuristics'
+    kernel passes ``False``, so every stop check and resumed position is pruned from it
+    and it plays a game from its start to its end."""
+    beginner = kt[ix(L.K_RULES + L.R_BEGINNER)] == 1
+    while st[ix(L.POS_ROUND)] < L.ROUNDS:
+        rnd = st[ix(L.POS_ROUND)]
         first = beginner and rnd == 0
-        if st[ix(POS_PHASE)] == PH_DEAL:
-            _deal(st, n_players, DEAL - 1 if first else DEAL)
-        if st[ix(POS_PHASE)] == PH_DRAFT:
-            hand_size = DEAL - 1 if first else DEAL
-            if _draft(kt, weights, st, sm, n_players, rnd, hand_size, 1 if beginner else 0):
+        if not search or st[ix(L.POS_PHASE)] == L.PH_DEAL:
+            _deal(st, n_players, L.DEAL - 1 if first else L.DEAL)
+        if not search or st[ix(L.POS_PHASE)] == L.PH_DRAFT:
+            hand_size = L.DEAL - 1 if first else L.DEAL
+            pick_offset = 1 if beginner else 0
+            if _draft(kt, weights, st, sm, n_players, rnd, hand_size, pick_offset, search):
                 return True
-            if check and st[ix(POS_VIOL)] == 0:
-                st[ix(POS_VIOL)] = _check_state(kt, st, sm, n_players, st[ix(POS_TOP)])
-        if _play_round(kt, weights, st, sm, n_players, PLAYS - 1 if first else PLAYS, check):
+            if check and st[ix(L.POS_VIOL)] == 0:
+                st[ix(L.POS_VIOL)] = _check_state(kt, st, sm, n_players, st[ix(L.POS_TOP)])
+        plays = L.PLAYS - 1 if first else L.PLAYS
+        if _play_round(kt, weights, st, sm, n_players, plays, check, search):
             return True
     _final_scores(kt, st, sm, n_players)
-    st[ix(POS_PHASE)] = PH_END
-    if check and st[ix(POS_VIOL)] == 0:
-        st[ix(POS_VIOL)] = _check_final(st, n_players)
+    st[ix(L.POS_PHASE)] = L.PH_END
+    if check and st[ix(L.POS_VIOL)] == 0:
+        st[ix(L.POS_VIOL)] = _check_final(st, n_players)
     return False
 
 
@@ -1076,61 +1027,61 @@ def _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id):
     number comes from the search stream of (seed, game, seat, decision number), none from
     the game's. The index of the candidate with the best summed outcome (ties: greedy's
     first best)."""
-    p = np.int64(st[ix(ASK_SEAT)])  # int64, as the decisions' own seat: no new specialisation
-    rollouts = st[ix(MC_PAR + p * 3)]
-    playout = st[ix(MC_PAR + p * 3 + 2)]
-    number = st[ix(MC_DN + p)]
-    st[ix(MC_DN + p)] = number + 1
+    p = np.int64(st[ix(L.ASK_SEAT)])  # int64, as the decisions' own seat: no new specialisation
+    rollouts = st[ix(L.MC_PAR + p * 3)]
+    playout = st[ix(L.MC_PAR + p * 3 + 2)]
+    number = st[ix(L.MC_DN + p)]
+    st[ix(L.MC_DN + p)] = number + 1
     m = rank(
         kt,
         weights,
         st,
         sm,
-        st[ix(ASK_DEC)],
-        st[ix(ASK_CAND)],
-        st[ix(ASK_N)],
+        st[ix(L.ASK_DEC)],
+        st[ix(L.ASK_CAND)],
+        st[ix(L.ASK_N)],
         n_players,
         p,
-        st[ix(ASK_HYP)] == 1,
-        st[ix(ASK_NEIGH)],
-        st[ix(MC_PAR + p * 3 + 1)],
+        st[ix(L.ASK_HYP)] == 1,
+        st[ix(L.ASK_NEIGH)],
+        st[ix(L.MC_PAR + p * 3 + 1)],
     )
     if m == 1:
-        return st[ix(MC_RANK)]
-    st[ix(MC_PO + p)] += m * rollouts
-    size = STATE_FIXED + kt[ix(K_DECK_SIZE)]
+        return st[ix(L.MC_RANK)]
+    st[ix(L.MC_PO + p)] += m * rollouts
+    size = L.STATE_FIXED + kt[ix(L.K_DECK_SIZE)]
     for j in range(m):
-        st[ix(MC_SUM + j)] = 0
+        st[ix(L.MC_SUM + j)] = 0
     stream = search_state(seed, game_id, p, number)
     no_check = n_players < 0  # False, typed like _play_game's check (one _play_on compiled)
     for _ in range(rollouts):
         for i in range(size):
             stw[ix(i)] = st[ix(i)]
-        for i in range(SM_SIZE):
+        for i in range(L.SM_SIZE):
             smw[ix(i)] = sm[ix(i)]
-        smw[ix(SM_RNG)] = stream
+        smw[ix(L.SM_RNG)] = stream
         rewind_step(stw, n_players, p)
         determinize(kt, stw, smw, n_players, p)
         playout_state = rng_next(smw)
-        stream = smw[ix(SM_RNG)]
+        stream = smw[ix(L.SM_RNG)]
         for q in range(n_players):
-            stw[ix(POLICY + q)] = playout
+            stw[ix(L.POLICY + q)] = playout
         _seat_modes(weights, stw, n_players)
         for j in range(m):
             for i in range(size):
                 stp[ix(i)] = stw[ix(i)]
-            for i in range(SM_SIZE):
+            for i in range(L.SM_SIZE):
                 smp[ix(i)] = smw[ix(i)]
-            smp[ix(SM_RNG)] = playout_state
-            stp[ix(FORCE_SEAT)] = p
-            stp[ix(FORCE_IDX)] = st[ix(MC_RANK + j)]
-            _play_on(kt, weights, stp, smp, n_players, no_check)
-            st[ix(MC_SUM + j)] += outcome(stp, n_players, p)
+            smp[ix(L.SM_RNG)] = playout_state
+            stp[ix(L.FORCE_SEAT)] = p
+            stp[ix(L.FORCE_IDX)] = st[ix(L.MC_RANK + j)]
+            _play_on(kt, weights, stp, smp, n_players, no_check, True)
+            st[ix(L.MC_SUM + j)] += outcome(stp, n_players, p)
     best = 0
     for j in range(1, m):
-        if st[ix(MC_SUM + j)] > st[ix(MC_SUM + best)]:
+        if st[ix(L.MC_SUM + j)] > st[ix(L.MC_SUM + best)]:
             best = j
-    return st[ix(MC_RANK + best)]
+    return st[ix(L.MC_RANK + best)]
 
 
 @hot_outline
@@ -1139,8 +1090,8 @@ def _play_game(kt, weights, st, sm, n_players, seed, game_id, check):
     ``POLICY``): a new game, then play on (it never stops: no seat searches). With
     ``check``, returns the code of the first invariant broken (``INVARIANTS``), else 0."""
     _new_game(kt, weights, st, sm, n_players, seed, game_id)
-    _play_on(kt, weights, st, sm, n_players, check)
-    return st[ix(POS_VIOL)]
+    _play_on(kt, weights, st, sm, n_players, check, False)
+    return st[ix(L.POS_VIOL)]
 
 
 @hot_outline
@@ -1150,11 +1101,18 @@ def _play_game_search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, 
     sizes), and the game plays on with that choice. A kernel of its own
     (``simulate_chunk_search``), so runs of heuristics alone never compile the search."""
     _new_game(kt, weights, st, sm, n_players, seed, game_id)
-    while _play_on(kt, weights, st, sm, n_players, check):
+    while _play_on(kt, weights, st, sm, n_players, check, True):
         i = _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id)
-        st[ix(FORCE_SEAT)] = st[ix(ASK_SEAT)]
-        st[ix(FORCE_IDX)] = i
-    return st[ix(POS_VIOL)]
+        st[ix(L.FORCE_SEAT)] = st[ix(L.ASK_SEAT)]
+        st[ix(L.FORCE_IDX)] = i
+    return st[ix(L.POS_VIOL)]
+
+
+@hot_outline
+def _resume(kt, weights, st, sm, n_players):
+    """``_play_on`` of a game that can stop and resume (``search``), as ``_search`` and
+    ``_play_game_search`` compile it, without checking: the entry of ``play_on``."""
+    return _play_on(kt, weights, st, sm, n_players, n_players < 0, True)
 
 
 def play_game(
@@ -1187,7 +1145,7 @@ def new_game(
 
 def play_on(tb: tuple, weights: np.ndarray, s: GameState, n_players: int) -> bool:
     """``_play_on`` on a ``GameState``: True if it stopped at an mc seat's decision."""
-    return bool(_play_on(kernel_tables(tb), weights, s.flat, s.sm, n_players, False))
+    return bool(_resume(kernel_tables(tb), weights, s.flat, s.sm, n_players))
 
 
 def search(
@@ -1200,15 +1158,19 @@ def search(
     i = _search(
         kernel_tables(tb), weights, s.flat, s.sm, stw, smw, stp, smp, n_players, seed, game_id
     )
-    cand, n, top = int(s.flat[ASK_CAND]), int(s.flat[ASK_N]), int(s.mc_par[s.flat[ASK_SEAT], 1])
+    cand, n, top = (
+        int(s.flat[L.ASK_CAND]),
+        int(s.flat[L.ASK_N]),
+        int(s.mc_par[s.flat[L.ASK_SEAT], 1]),
+    )
     m = min(top, len(set(s.flat[cand : cand + n].tolist())))
-    return int(i), [int(x) for x in s.flat[MC_SUM : MC_SUM + m]]
+    return int(i), [int(x) for x in s.flat[L.MC_SUM : L.MC_SUM + m]]
 
 
 def answer(s: GameState, i: int) -> None:
     """Give the decision ``s`` stopped at the answer ``i`` (then ``play_on`` again)."""
-    s.flat[FORCE_SEAT] = s.flat[ASK_SEAT]
-    s.flat[FORCE_IDX] = i
+    s.flat[L.FORCE_SEAT] = s.flat[L.ASK_SEAT]
+    s.flat[L.FORCE_IDX] = i
 
 
 # --- many games --------------------------------------------------------------------------
@@ -1239,16 +1201,16 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
         *zeroed_buffers(
             [
                 ((n, P), np.int16),
-                ((n, P, N_BREAKDOWN), np.int16),
+                ((n, P, L.N_BREAKDOWN), np.int16),
                 ((n, P), np.int8),
                 ((n, P), np.int8),
                 ((n,), np.int16),
-                ((n, P, PICKS), np.int16),
-                ((n, P, PICKS), np.int8),
-                ((n, P, PICKS), np.int8),
-                ((n, P, PICKS), np.bool_),
-                ((n, P, PICKS), np.bool_),
-                ((n, P, PICKS), np.int16),
+                ((n, P, L.PICKS), np.int16),
+                ((n, P, L.PICKS), np.int8),
+                ((n, P, L.PICKS), np.int8),
+                ((n, P, L.PICKS), np.bool_),
+                ((n, P, L.PICKS), np.bool_),
+                ((n, P, L.PICKS), np.int16),
                 ((n,), np.int8),
             ]
         )
@@ -1260,10 +1222,10 @@ def _seat_up(st, slot_table, seat_slot, rotate, n_players, g):
     """Game ``g``'s seats: each seat's slot, policy and mc parameters (``slot_table``)."""
     for p in range(n_players):
         slot = seat_slot[(p + g) % n_players] if rotate else seat_slot[p]
-        st[ix(SLOT + p)] = slot
-        st[ix(POLICY + p)] = slot_table[slot, 0]
+        st[ix(L.SLOT + p)] = slot
+        st[ix(L.POLICY + p)] = slot_table[slot, 0]
         for k in range(3):
-            st[ix(MC_PAR + p * 3 + k)] = slot_table[slot, 1 + k]
+            st[ix(L.MC_PAR + p * 3 + k)] = slot_table[slot, 1 + k]
 
 
 @hot
@@ -1273,25 +1235,25 @@ def _store(out, st, u, n_players):
     out.trick[u] = -1
     for p in range(n_players):
         q = ix(p)
-        out.score[u, q] = st[ix(SCORE + p)]
-        out.policy[u, q] = st[ix(SLOT + p)]
-        for b in range(N_BREAKDOWN):
-            out.breakdown[u, q, ix(b)] = st[ix(BREAKDOWN + p * N_BREAKDOWN + b)]
+        out.score[u, q] = st[ix(L.SCORE + p)]
+        out.policy[u, q] = st[ix(L.SLOT + p)]
+        for b in range(L.N_BREAKDOWN):
+            out.breakdown[u, q, ix(b)] = st[ix(L.BREAKDOWN + p * L.N_BREAKDOWN + b)]
         down = 0
-        for slot in range(st[ix(TAB_N + p)]):
-            down += 1 - st[ix(TAB_UP + p * TABLEAU + slot)]
+        for slot in range(st[ix(L.TAB_N + p)]):
+            down += 1 - st[ix(L.TAB_UP + p * L.TABLEAU + slot)]
         out.face_down[u, q] = down
-        if st[ix(TRICK_AS + p)] >= 0:
-            out.trick[u] = st[ix(TRICK_AS + p)]
-        for k in range(PICKS):
+        if st[ix(L.TRICK_AS + p)] >= 0:
+            out.trick[u] = st[ix(L.TRICK_AS + p)]
+        for k in range(L.PICKS):
             v = ix(k)
-            slot = st[ix(PICK_SLOT + p * PICKS + k)]
-            out.card[u, q, v] = st[ix(PICK_CARD + p * PICKS + k)]
-            out.round[u, q, v] = st[ix(PICK_ROUND + p * PICKS + k)]
-            out.pick[u, q, v] = st[ix(PICK_NO + p * PICKS + k)]
+            slot = st[ix(L.PICK_SLOT + p * L.PICKS + k)]
+            out.card[u, q, v] = st[ix(L.PICK_CARD + p * L.PICKS + k)]
+            out.round[u, q, v] = st[ix(L.PICK_ROUND + p * L.PICKS + k)]
+            out.pick[u, q, v] = st[ix(L.PICK_NO + p * L.PICKS + k)]
             out.played[u, q, v] = slot >= 0
-            out.face_up[u, q, v] = slot >= 0 and st[ix(TAB_UP + p * TABLEAU + slot)] == 1
-            out.points[u, q, v] = st[ix(POINTS + p * TABLEAU + slot)] if slot >= 0 else 0
+            out.face_up[u, q, v] = slot >= 0 and st[ix(L.TAB_UP + p * L.TABLEAU + slot)] == 1
+            out.points[u, q, v] = st[ix(L.POINTS + p * L.TABLEAU + slot)] if slot >= 0 else 0
 
 
 @alloc  # the block scratch
@@ -1300,8 +1262,8 @@ def _run_block(
 ):
     """Play game offsets ``lo .. hi-1`` of a chunk of heuristic seats with one scratch
     state."""
-    st = np.zeros(state_size(kt[ix(K_DECK_SIZE)]), np.int32)
-    sm = np.zeros(SM_SIZE, np.uint64)
+    st = np.zeros(state_size(kt[ix(L.K_DECK_SIZE)]), np.int32)
+    sm = np.zeros(L.SM_SIZE, np.uint64)
     for i in range(lo, hi):
         g = first_game + i
         _seat_up(st, slot_table, seat_slot, rotate, n_players, g)
@@ -1316,13 +1278,13 @@ def _run_block_search(
 ):
     """``_run_block`` with ``mc`` seats: one scratch state and, for the searches, two
     copies of it (allocated once per block)."""
-    size = state_size(kt[ix(K_DECK_SIZE)])
+    size = state_size(kt[ix(L.K_DECK_SIZE)])
     st = np.zeros(size, np.int32)
-    sm = np.zeros(SM_SIZE, np.uint64)
+    sm = np.zeros(L.SM_SIZE, np.uint64)
     stw = np.zeros(size, np.int32)
-    smw = np.zeros(SM_SIZE, np.uint64)
+    smw = np.zeros(L.SM_SIZE, np.uint64)
     stp = np.zeros(size, np.int32)
-    smp = np.zeros(SM_SIZE, np.uint64)
+    smp = np.zeros(L.SM_SIZE, np.uint64)
     for i in range(lo, hi):
         g = first_game + i
         _seat_up(st, slot_table, seat_slot, rotate, n_players, g)
@@ -1349,12 +1311,13 @@ def simulate_chunk(
     check,
 ):
     """Play games ``first_game .. first_game + n_games - 1`` of heuristic seats into ``out``
-    (a ``ChunkOut``); ``tb`` is the ``tables.Tables`` tuple. Blocks of games run in
-    parallel; each block allocates its scratch once. Seat s of game g plays the spec of
+    (a ``ChunkOut``); ``tb`` is the ``tables.Tables`` (a NamedTuple of arrays, read by
+    name). Blocks of games run in parallel; each block allocates its scratch once. Seat s
+    of game g plays the spec of
     slot ``seat_slot[(s + g) % n]`` if ``rotate`` (else ``seat_slot[s]``): row
     ``slot_table[slot]`` = (policy, mc rollouts, mc top, mc playout policy). ``check``:
     checking mode (``out.violation``). A run with ``mc`` seats: ``simulate_chunk_search``."""
-    kt = build_tables(tb[0], tb[1], tb[2], tb[3], tb[4], tb[5], tb[6])
+    kt = build_tables(tb.ct, tb.deps, tb.deck, tb.id_order, tb.in_deck, tb.rules, tb.sel)
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
@@ -1391,7 +1354,7 @@ def simulate_chunk_search(
 ):
     """``simulate_chunk`` for runs with ``mc`` seats (a kernel of its own: a run of
     heuristics never compiles the search)."""
-    kt = build_tables(tb[0], tb[1], tb[2], tb[3], tb[4], tb[5], tb[6])
+    kt = build_tables(tb.ct, tb.deps, tb.deck, tb.id_order, tb.in_deck, tb.rules, tb.sel)
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks

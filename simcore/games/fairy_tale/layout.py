@@ -53,10 +53,22 @@ copy of them (and of ``sm``) plays on from where the game is (``POS_*``).
 keeps them in step with every count change; checking mode verifies it). The policies'
 look-ahead changes counts without touching the masks, so it reads a mask as a superset and
 tests the count of every card it visits.
+
+This module is the kernels' one schema: the compiled files (``kernel.py``, ``scoring.py``,
+``policies.py``, ``mc.py``) read every constant as an attribute of it (``from . import
+layout as L``, ``L.K_FACTION``): the offsets above, the bounds of ``tables.py``, and the
+integer codes (card value kinds ``V_*``, effects ``E_*``, scopes ``S_*``, rule switches
+``R_*``, decisions ``D_*``, policies ``P_*``, seat modes ``M_*``, game phases ``PH_*``,
+score breakdown columns ``B_*``). numba freezes a module attribute as a compile-time
+constant just as it does an imported name (the same machine code in an expression), but
+types it as a plain ``int64``, an imported name as a literal: a constant passed as a call
+argument selects the callee's specialisation, so the few passed that way
+(``kernel._decide(..., D_DRAFT, ...)``) are imported by name where they are passed.
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -66,6 +78,7 @@ from numba.extending import intrinsic
 
 from simcore.jit import alloc, hot, hot_inline
 
+from . import tables
 from .tables import (
     C_CATEGORY,
     C_EFF_CATEGORY,
@@ -95,18 +108,63 @@ from .tables import (
     Value,
 )
 
+# The other bounds and the rule switches of ``tables.py`` the kernels read (``L.ROUNDS``).
+MAX_NEEDS = tables.MAX_NEEDS
+PLAYS = tables.PLAYS
+ROUNDS = tables.ROUNDS
+R_EFFECTS = tables.R_EFFECTS
+R_HUNT = tables.R_HUNT
+R_BEGINNER = tables.R_BEGINNER
+R_MAJ_STRICT = tables.R_MAJ_STRICT
+
+
+class Policy(IntEnum):
+    """The players (``policies.py``; ``mc``: ``kernel._search``)."""
+
+    RANDOM = 0
+    GREEDY = 1
+    COLLECTOR = 2
+    MC = 3  # determinized flat Monte-Carlo search (kernel.py, reference.py); no weights
+
+
+class Decision(IntEnum):
+    DRAFT = 0  # keep one card of the hand being drafted
+    PLAY = 1  # reveal one kept card
+    OPEN = 2  # which own face-down card to turn face up
+    CLOSE = 3  # which own face-up card to turn face down
+
+
+# --- integer codes (enums for people, ints for kernels, same values) ------------------------
+V_FIXED = int(Value.FIXED)
+V_COUNT = int(Value.COUNT)
+V_QUEST_CARDS = int(Value.QUEST_CARDS)
+V_QUEST_MAJORITY = int(Value.QUEST_MAJORITY)
+V_MAJORITY = int(Value.MAJORITY)
+V_WILD = int(Value.WILD)
+E_HUNT = int(Effect.HUNT)
+E_OPEN = int(Effect.OPEN)
+E_CLOSE = int(Effect.CLOSE)
+S_YOU = int(Scope.YOU)
+S_OTHERS = int(Scope.OTHERS)
+D_DRAFT = int(Decision.DRAFT)
+D_PLAY = int(Decision.PLAY)
+D_OPEN = int(Decision.OPEN)
+D_CLOSE = int(Decision.CLOSE)
+P_RANDOM = int(Policy.RANDOM)
+P_GREEDY = int(Policy.GREEDY)
+P_MC = int(Policy.MC)
+# How a seat decides (``SEAT_MODE``, set once a game by ``kernel._seat_modes``).
+M_RANDOM, M_PLAIN, M_OTHER, M_SEARCH = range(4)
+# Where a game is (``POS_PHASE``): what ``kernel._play_on`` does next.
+PH_DEAL, PH_DRAFT, PH_PLAY, PH_OPEN, PH_CLOSE, PH_END = range(6)
+
 MC = MAX_CARDS + 1  # row stride of every card-indexed row
 NO_CARD = MC - 1  # a card index nobody holds: padding with zero counts (and per 0)
 DEP_W = 2  # dependents visited unconditionally (enough for the reference deck; more: a loop)
 NF = len(FACTIONS)
 P = MAX_PLAYERS
-N_BREAKDOWN = 5  # score breakdown columns (kernel.B_*)
-V_WILD = int(Value.WILD)
-V_FIXED = int(Value.FIXED)
-V_COUNT = int(Value.COUNT)
-E_OPEN = int(Effect.OPEN)
-E_CLOSE = int(Effect.CLOSE)
-S_OTHERS = int(Scope.OTHERS)
+N_BREAKDOWN = 5  # score breakdown columns of the seats table, by the value kinds they sum
+B_FIXED, B_VARIABLE, B_CONDITIONAL, B_MAJORITY, B_TRICKSTER = range(N_BREAKDOWN)
 #: ``K_EFF_BOUND`` of an effect whose value has no bound here (an Open; a Close when some
 #: card's loss could be negative other than by its own points): never below a best value.
 EFF_UNBOUNDED = 1 << 20
@@ -183,16 +241,16 @@ TMP_EFF = TMP_SLOT + TABLEAU  # [MAX_CLOSES]
 BFS_PREV = TMP_EFF + MAX_CLOSES  # [MAX_CLOSES]
 BFS_QUEUE = BFS_PREV + MAX_CLOSES  # [MAX_CLOSES + 1]
 POLICY = BFS_QUEUE + MAX_CLOSES + 1  # [P] policy of each seat this game
-SEAT_MODE = POLICY + P  # [P] how the seat decides this game (kernel.M_*: random, plain, other)
+SEAT_MODE = POLICY + P  # [P] how the seat decides this game (M_*: random, plain, other, mc)
 SEAT_W = SEAT_MODE + P  # [P x 2] a plain seat's whole-number gain and effect weights
 TRICK_AS = SEAT_W + P * 2  # [P] identity taken by a face-up Trickster, -1
 POINTS = TRICK_AS + P  # [P x TABLEAU] final points of each tableau card
 SCORE = POINTS + P * TABLEAU  # [P]
 BREAKDOWN = SCORE + P  # [P x N_BREAKDOWN]
 TALLY = BREAKDOWN + P * N_BREAKDOWN  # [MC] per-card counter of the checking mode
-# Where the game is (``kernel.PH_*``), so that a copy of ``st`` plays on from there:
+# Where the game is (``PH_*``), so that a copy of ``st`` plays on from there:
 POS_ROUND = TALLY + MC  # round 0..3 (ROUNDS: the game is over)
-POS_PHASE = POS_ROUND + 1  # kernel.PH_*: deal, draft, play, open, close, end
+POS_PHASE = POS_ROUND + 1  # PH_*: deal, draft, play, open, close, end
 POS_STEP = POS_PHASE + 1  # draft step or play step
 POS_SEAT = POS_STEP + 1  # the seat deciding next (draft, play) or resolving (open, close)
 POS_SUB = POS_SEAT + 1  # open: the seat's Open effects applied; close: 1 = matching begun

@@ -14,61 +14,9 @@ import numpy as np
 from simcore.jit import hot
 from simcore.rng import rng_below
 
-from .layout import (
-    CNT,
-    D_GRP,
-    D_PLACE,
-    D_POOL,
-    D_ROW,
-    D_STEP,
-    DECK,
-    FCNT,
-    HAND,
-    HAND_N,
-    HFC,
-    HYP,
-    K_DECK,
-    K_DECK_SIZE,
-    K_FACTION,
-    K_N_CARDS,
-    K_RULES,
-    KEPT,
-    KEPT_N,
-    KEPT_PICK,
-    MC,
-    MC_LIDX,
-    MC_LIST,
-    MC_RANK,
-    NF,
-    PICK_CARD,
-    PICK_N,
-    PICK_SLOT,
-    POS_PHASE,
-    POS_ROUND,
-    POS_SEAT,
-    POS_SHIFT,
-    POS_STEP,
-    POS_TOP,
-    REV_SLOT,
-    REVEALED,
-    SCORE,
-    SM_CNT,
-    SM_HYP,
-    SM_RNG,
-    TAB,
-    TAB_N,
-    ZERO,
-    bit,
-    data_ptr,
-    ix,
-    places_cap,
-)
-from .policies import P_GREEDY, choose, policy_weights
-from .tables import DEAL, MAX_PLAYERS, PICKS, R_BEGINNER, TABLEAU
-
-# kernel.PH_* (the kernel imports this module)
-PH_DRAFT = 1
-PH_PLAY = 2
+from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from .layout import P_GREEDY, bit, data_ptr, ix, places_cap
+from .policies import choose, policy_weights
 
 #: A playout's outcome in whole units (``reference.OUTCOME_UNIT`` etc.): a win is worth
 #: ``OUTCOME_UNIT // k`` shared k ways, plus ``MARGIN_WEIGHT`` a point of margin over the
@@ -85,31 +33,31 @@ def rank(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neighbou
     first best among those not ranked yet, one after the other (``policies.choose``, the
     same values as greedy's decisions). Returns how many."""
     k = 0
-    seen = ZERO
+    seen = L.ZERO
     for i in range(n):
         c = st[ix(cand + i)]
-        if (seen & bit(c)) == ZERO:
+        if (seen & bit(c)) == L.ZERO:
             seen |= bit(c)
-            st[ix(MC_LIST + k)] = c
-            st[ix(MC_LIDX + k)] = i
+            st[ix(L.MC_LIST + k)] = c
+            st[ix(L.MC_LIDX + k)] = i
             k += 1
-    own = HYP + p * MC if use_hyp else CNT + p * MC
-    ownf = HFC + p * NF if use_hyp else FCNT + p * NF
-    held = sm[ix(SM_HYP + p)] if use_hyp else sm[ix(SM_CNT + p)]
-    w = policy_weights(weights, P_GREEDY)
+    own = L.HYP + p * L.MC if use_hyp else L.CNT + p * L.MC
+    ownf = L.HFC + p * L.NF if use_hyp else L.FCNT + p * L.NF
+    held = sm[ix(L.SM_HYP + p)] if use_hyp else sm[ix(L.SM_CNT + p)]
+    w = policy_weights(weights, P_GREEDY)  # a literal, as the kernel's own calls
     m = min(top, k)
     for r in range(m):
         left = k - r
         j = 0
         if left > 1:
             j = choose(  # argument types as kernel._decide's calls: no new specialisation
-                np.int32(P_GREEDY),
+                np.int32(L.P_GREEDY),
                 w,
                 np.int64(decision),
                 data_ptr(kt),
                 data_ptr(st),
                 data_ptr(sm),
-                np.int64(MC_LIST),
+                np.int64(L.MC_LIST),
                 np.int32(left),
                 own,
                 ownf,
@@ -118,10 +66,10 @@ def rank(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neighbou
                 np.int64(p),
                 np.int64(neighbour),
             )
-        st[ix(MC_RANK + r)] = st[ix(MC_LIDX + j)]
+        st[ix(L.MC_RANK + r)] = st[ix(L.MC_LIDX + j)]
         for i in range(j, left - 1):
-            st[ix(MC_LIST + i)] = st[ix(MC_LIST + i + 1)]
-            st[ix(MC_LIDX + i)] = st[ix(MC_LIDX + i + 1)]
+            st[ix(L.MC_LIST + i)] = st[ix(L.MC_LIST + i + 1)]
+            st[ix(L.MC_LIDX + i)] = st[ix(L.MC_LIDX + i + 1)]
     return m
 
 
@@ -130,34 +78,34 @@ def rewind_step(st, n_players, p):
     """Take back the choices of the seats before ``p`` in this draft or play step (the step
     is simultaneous: ``p`` does not know them; the playouts make them again) and move the
     position to the step's first seat."""
-    phase = st[ix(POS_PHASE)]
-    if phase == PH_DRAFT:
-        shift = st[ix(POS_SHIFT)]
+    phase = st[ix(L.POS_PHASE)]
+    if phase == L.PH_DRAFT:
+        shift = st[ix(L.POS_SHIFT)]
         for q in range(p):
-            k = st[ix(KEPT_N + q)] - 1
-            c = st[ix(KEPT + q * DEAL + k)]
-            st[ix(KEPT_N + q)] = k
-            st[ix(PICK_N + q)] -= 1
+            k = st[ix(L.KEPT_N + q)] - 1
+            c = st[ix(L.KEPT + q * L.DEAL + k)]
+            st[ix(L.KEPT_N + q)] = k
+            st[ix(L.PICK_N + q)] -= 1
             h = q + shift
             if h >= n_players:
                 h -= n_players
-            st[ix(HAND + h * DEAL + st[ix(HAND_N + h)])] = c
-            st[ix(HAND_N + h)] += 1
-    elif phase == PH_PLAY:
+            st[ix(L.HAND + h * L.DEAL + st[ix(L.HAND_N + h)])] = c
+            st[ix(L.HAND_N + h)] += 1
+    elif phase == L.PH_PLAY:
         for q in range(p):
-            c = st[ix(REVEALED + q)]
-            pick = st[ix(REV_SLOT + q)]  # the pick index until the reveal
-            i = st[ix(KEPT_N + q)]
-            while i > 0 and st[ix(KEPT_PICK + q * DEAL + i - 1)] > pick:
-                st[ix(KEPT + q * DEAL + i)] = st[ix(KEPT + q * DEAL + i - 1)]
-                st[ix(KEPT_PICK + q * DEAL + i)] = st[ix(KEPT_PICK + q * DEAL + i - 1)]
+            c = st[ix(L.REVEALED + q)]
+            pick = st[ix(L.REV_SLOT + q)]  # the pick index until the reveal
+            i = st[ix(L.KEPT_N + q)]
+            while i > 0 and st[ix(L.KEPT_PICK + q * L.DEAL + i - 1)] > pick:
+                st[ix(L.KEPT + q * L.DEAL + i)] = st[ix(L.KEPT + q * L.DEAL + i - 1)]
+                st[ix(L.KEPT_PICK + q * L.DEAL + i)] = st[ix(L.KEPT_PICK + q * L.DEAL + i - 1)]
                 i -= 1
-            st[ix(KEPT + q * DEAL + i)] = c
-            st[ix(KEPT_PICK + q * DEAL + i)] = pick
-            st[ix(KEPT_N + q)] += 1
+            st[ix(L.KEPT + q * L.DEAL + i)] = c
+            st[ix(L.KEPT_PICK + q * L.DEAL + i)] = pick
+            st[ix(L.KEPT_N + q)] += 1
     else:
         return
-    st[ix(POS_SEAT)] = 0
+    st[ix(L.POS_SEAT)] = 0
 
 
 @hot
@@ -168,7 +116,7 @@ def _group(n_players, p, back, h, step):
     for s in range(step):
         if (p + s * back) % n_players == h:
             looks += 1
-    return 1 + h * DEAL + looks - 1 if looks > 0 else 0
+    return 1 + h * L.DEAL + looks - 1 if looks > 0 else 0
 
 
 @hot
@@ -177,7 +125,7 @@ def _deal_group(kt, st, sm, g, grp, places, pgrp, n_places, cards):
     ``cards``) and deal them to the places of group ``g`` in order (a kept card's pick
     record follows it); the pool may have more cards than places (the rest: discards)."""
     n = 0
-    for c in range(kt[ix(K_N_CARDS)]):
+    for c in range(kt[ix(L.K_N_CARDS)]):
         for _ in range(st[ix(grp + c)]):
             st[ix(cards + n)] = c
             n += 1
@@ -194,53 +142,53 @@ def _deal_group(kt, st, sm, g, grp, places, pgrp, n_places, cards):
         c = st[ix(cards + k)]
         k += 1
         st[ix(off)] = c
-        if KEPT <= off < KEPT + MAX_PLAYERS * DEAL:
-            q = (off - KEPT) // DEAL
-            st[ix(PICK_CARD + q * PICKS + st[ix(off - KEPT + KEPT_PICK)])] = c
+        if L.KEPT <= off < L.KEPT + L.MAX_PLAYERS * L.DEAL:
+            q = (off - L.KEPT) // L.DEAL
+            st[ix(L.PICK_CARD + q * L.PICKS + st[ix(off - L.KEPT + L.KEPT_PICK)])] = c
 
 
 @hot
 def determinize(kt, st, sm, n_players, p):
     """Deal the cards seat ``p`` cannot see anew, consistently with what it has seen, from
     the stream at ``sm[SM_RNG]`` (``reference.FairyTaleGame.determinize``, same draws)."""
-    deck_size = kt[ix(K_DECK_SIZE)]
-    n_cards = kt[ix(K_N_CARDS)]
-    base = DECK + deck_size
-    grp = base + D_GRP
-    stepg = base + D_STEP
-    rowg = base + D_ROW
-    pool = base + D_POOL
-    places = base + D_PLACE
+    deck_size = kt[ix(L.K_DECK_SIZE)]
+    n_cards = kt[ix(L.K_N_CARDS)]
+    base = L.DECK + deck_size
+    grp = base + L.D_GRP
+    stepg = base + L.D_STEP
+    rowg = base + L.D_ROW
+    pool = base + L.D_POOL
+    places = base + L.D_PLACE
     cap = places_cap(deck_size)
     pgrp = places + cap
     cards = pgrp + cap
-    rnd = st[ix(POS_ROUND)]
-    drafting = st[ix(POS_PHASE)] == PH_DRAFT
-    beginner = kt[ix(K_RULES + R_BEGINNER)] == 1
-    hand_size = DEAL - 1 if beginner and rnd == 0 else DEAL
+    rnd = st[ix(L.POS_ROUND)]
+    drafting = st[ix(L.POS_PHASE)] == L.PH_DRAFT
+    beginner = kt[ix(L.K_RULES + L.R_BEGINNER)] == 1
+    hand_size = L.DEAL - 1 if beginner and rnd == 0 else L.DEAL
     back = n_players - 1 if rnd % 2 == 0 else 1
-    now = st[ix(POS_STEP)]
+    now = st[ix(L.POS_STEP)]
     seen = now if drafting else hand_size
-    n_groups = 1 + n_players * DEAL
-    for i in range(n_groups * MC):
+    n_groups = 1 + n_players * L.DEAL
+    for i in range(n_groups * L.MC):
         st[ix(grp + i)] = 0
     for q in range(n_players):
         if q == p:
             continue
-        first = st[ix(PICK_N + q)] - seen
+        first = st[ix(L.PICK_N + q)] - seen
         for s in range(seen):
             g = _group(n_players, p, back, (q + s * back) % n_players, s)
-            st[ix(stepg + q * DEAL + s)] = g
+            st[ix(stepg + q * L.DEAL + s)] = g
             if g > 0:
-                st[ix(grp + g * MC + st[ix(PICK_CARD + q * PICKS + first + s)])] += 1
+                st[ix(grp + g * L.MC + st[ix(L.PICK_CARD + q * L.PICKS + first + s)])] += 1
     own_row = (p + now * back) % n_players if drafting else -1
     for h in range(n_players):
         g = 0
         if drafting and h != own_row:
             g = _group(n_players, p, back, h, now)
             if g > 0:
-                for j in range(st[ix(HAND_N + h)]):
-                    st[ix(grp + g * MC + st[ix(HAND + h * DEAL + j)])] += 1
+                for j in range(st[ix(L.HAND_N + h)]):
+                    st[ix(grp + g * L.MC + st[ix(L.HAND + h * L.DEAL + j)])] += 1
         st[ix(rowg + h)] = g
     # The play steps: a group that a card a seat revealed this round could come from (the
     # seat took a card of the group, and the group holds that card) is forgotten, its
@@ -249,115 +197,115 @@ def determinize(kt, st, sm, n_players, p):
         for q in range(n_players):
             if q == p:
                 continue
-            n_rev = hand_size - st[ix(KEPT_N + q)]
+            n_rev = hand_size - st[ix(L.KEPT_N + q)]
             for s in range(seen):
-                g = st[ix(stepg + q * DEAL + s)]
+                g = st[ix(stepg + q * L.DEAL + s)]
                 if g == 0:
                     continue
                 hit = False
                 for r in range(n_rev):
-                    c = st[ix(TAB + q * TABLEAU + st[ix(TAB_N + q)] - n_rev + r)]
-                    if st[ix(grp + g * MC + c)] > 0:
+                    c = st[ix(L.TAB + q * L.TABLEAU + st[ix(L.TAB_N + q)] - n_rev + r)]
+                    if st[ix(grp + g * L.MC + c)] > 0:
                         hit = True
                 if hit:
-                    for c in range(MC):
-                        st[ix(grp + g * MC + c)] = 0
+                    for c in range(L.MC):
+                        st[ix(grp + g * L.MC + c)] = 0
         for q in range(n_players):
             if q == p:
                 continue
             for s in range(seen):
-                g = st[ix(stepg + q * DEAL + s)]
+                g = st[ix(stepg + q * L.DEAL + s)]
                 if g > 0:
                     empty = True
                     for c in range(n_cards):
-                        if st[ix(grp + g * MC + c)] > 0:
+                        if st[ix(grp + g * L.MC + c)] > 0:
                             empty = False
                     if empty:
-                        st[ix(stepg + q * DEAL + s)] = 0
+                        st[ix(stepg + q * L.DEAL + s)] = 0
     # the hidden places in order: the other seats' kept cards, the hands, the deck
     n_places = 0
     for q in range(n_players):
         if q == p:
             continue
-        free = hand_size - st[ix(KEPT_N + q)] if not drafting else 0  # picks revealed
+        free = hand_size - st[ix(L.KEPT_N + q)] if not drafting else 0  # picks revealed
         i = 0
         for s in range(seen):
-            g = st[ix(stepg + q * DEAL + s)]
+            g = st[ix(stepg + q * L.DEAL + s)]
             if g == 0 and free > 0:
                 free -= 1  # a revealed card came from this pick
                 continue
-            st[ix(places + n_places)] = KEPT + q * DEAL + i
+            st[ix(places + n_places)] = L.KEPT + q * L.DEAL + i
             st[ix(pgrp + n_places)] = g
             n_places += 1
             i += 1
     for h in range(n_players):
         if drafting and h != own_row:
-            for j in range(st[ix(HAND_N + h)]):
-                st[ix(places + n_places)] = HAND + h * DEAL + j
+            for j in range(st[ix(L.HAND_N + h)]):
+                st[ix(places + n_places)] = L.HAND + h * L.DEAL + j
                 st[ix(pgrp + n_places)] = st[ix(rowg + h)]
                 n_places += 1
-    for i in range(st[ix(POS_TOP)], deck_size):
-        st[ix(places + n_places)] = DECK + i
+    for i in range(st[ix(L.POS_TOP)], deck_size):
+        st[ix(places + n_places)] = L.DECK + i
         st[ix(pgrp + n_places)] = 0
         n_places += 1
     # the pool: the deck minus what p sees minus the groups
-    for c in range(MC):
+    for c in range(L.MC):
         st[ix(pool + c)] = 0
     for i in range(deck_size):
-        st[ix(pool + kt[ix(K_DECK + i)])] += 1
+        st[ix(pool + kt[ix(L.K_DECK + i)])] += 1
     for q in range(n_players):
-        for slot in range(st[ix(TAB_N + q)]):
-            st[ix(pool + st[ix(TAB + q * TABLEAU + slot)])] -= 1
-    for k in range(st[ix(PICK_N + p)]):
-        if st[ix(PICK_SLOT + p * PICKS + k)] < 0:
-            st[ix(pool + st[ix(PICK_CARD + p * PICKS + k)])] -= 1
+        for slot in range(st[ix(L.TAB_N + q)]):
+            st[ix(pool + st[ix(L.TAB + q * L.TABLEAU + slot)])] -= 1
+    for k in range(st[ix(L.PICK_N + p)]):
+        if st[ix(L.PICK_SLOT + p * L.PICKS + k)] < 0:
+            st[ix(pool + st[ix(L.PICK_CARD + p * L.PICKS + k)])] -= 1
     if drafting:
-        for j in range(st[ix(HAND_N + own_row)]):
-            st[ix(pool + st[ix(HAND + own_row * DEAL + j)])] -= 1
+        for j in range(st[ix(L.HAND_N + own_row)]):
+            st[ix(pool + st[ix(L.HAND + own_row * L.DEAL + j)])] -= 1
     for g in range(1, n_groups):
         for c in range(n_cards):
-            st[ix(pool + c)] -= st[ix(grp + g * MC + c)]
+            st[ix(pool + c)] -= st[ix(grp + g * L.MC + c)]
     for g in range(1, n_groups):
-        _deal_group(kt, st, sm, g, grp + g * MC, places, pgrp, n_places, cards)
+        _deal_group(kt, st, sm, g, grp + g * L.MC, places, pgrp, n_places, cards)
     _deal_group(kt, st, sm, 0, pool, places, pgrp, n_places, cards)
     # what a drafter counts on: the other seats' face-up cards and their new kept cards
     for q in range(n_players):
         if q == p:
             continue
-        for c in range(MC):
-            st[ix(HYP + q * MC + c)] = st[ix(CNT + q * MC + c)]
-        for f in range(NF):
-            st[ix(HFC + q * NF + f)] = st[ix(FCNT + q * NF + f)]
-        for i in range(st[ix(KEPT_N + q)]):
-            c = st[ix(KEPT + q * DEAL + i)]
-            st[ix(HYP + q * MC + c)] += 1
-            st[ix(HFC + q * NF + kt[ix(K_FACTION + c)])] += 1
-        m = ZERO
-        for c in range(MC):
-            if st[ix(HYP + q * MC + c)] > 0:
+        for c in range(L.MC):
+            st[ix(L.HYP + q * L.MC + c)] = st[ix(L.CNT + q * L.MC + c)]
+        for f in range(L.NF):
+            st[ix(L.HFC + q * L.NF + f)] = st[ix(L.FCNT + q * L.NF + f)]
+        for i in range(st[ix(L.KEPT_N + q)]):
+            c = st[ix(L.KEPT + q * L.DEAL + i)]
+            st[ix(L.HYP + q * L.MC + c)] += 1
+            st[ix(L.HFC + q * L.NF + kt[ix(L.K_FACTION + c)])] += 1
+        m = L.ZERO
+        for c in range(L.MC):
+            if st[ix(L.HYP + q * L.MC + c)] > 0:
                 m |= bit(c)
-        sm[ix(SM_HYP + q)] = m
+        sm[ix(L.SM_HYP + q)] = m
 
 
 @hot
 def outcome(st, n_players, p):
     """Seat ``p``'s result of a finished game in ``OUTCOME_UNIT``s: its share of the win
     plus ``MARGIN_WEIGHT`` x its margin over the best other score, clipped."""
-    own = st[ix(SCORE + p)]
+    own = st[ix(L.SCORE + p)]
     top = own
     other = -(1 << 30)
     for q in range(n_players):
-        s = st[ix(SCORE + q)]
+        s = st[ix(L.SCORE + q)]
         top = max(top, s)
         if q != p:
             other = max(other, s)
     k = 0
     for q in range(n_players):
-        if st[ix(SCORE + q)] == top:
+        if st[ix(L.SCORE + q)] == top:
             k += 1
     win = OUTCOME_UNIT // k if own == top else 0
     margin = max(-MARGIN_CLIP, min(MARGIN_CLIP, own - other))
     return win + MARGIN_WEIGHT * margin
 
 
-_ = SM_RNG  # the stream a determinization draws from (rng_below reads sm[SM_RNG])
+_ = L.SM_RNG  # the stream a determinization draws from (rng_below reads sm[SM_RNG])

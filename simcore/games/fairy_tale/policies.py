@@ -26,63 +26,18 @@ deciding player's count rows in ``st`` (``HYP``/``HFC`` while drafting, else ``C
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 import numpy as np
 
 from simcore.jit import hot, hot_outline
 from simcore.rng import rng_below
 
-from .layout import (
-    CNT,
-    DCNT,
-    FCNT,
-    K_DEPS,
-    K_EFF_BOUND,
-    K_EFF_COUNT,
-    K_EFFECT,
-    K_FACTION,
-    K_GAIN_C,
-    K_NEED0,
-    K_OF,
-    K_POINTS,
-    K_RULES,
-    K_SCOPE,
-    K_VALUE,
-    KM_COPYABLE,
-    KM_SEL,
-    MC,
-    NF,
-    ONE,
-    SM_CNT,
-    SM_DCNT,
-    ZERO,
-    bit,
-    ix,
-    kmask,
-    lowest,
-)
+from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from .layout import Decision as Decision  # re-exported: the decisions' names
+from .layout import Policy, bit, ix, kmask, lowest
 from .scoring import closed_gain, closed_gain_cards, gain_if_added, loss_if_removed
-from .tables import MAX_NEEDS, R_MAJ_STRICT, Effect, Scope, Value
-
-
-class Policy(IntEnum):
-    RANDOM = 0
-    GREEDY = 1
-    COLLECTOR = 2
-    MC = 3  # determinized flat Monte-Carlo search (kernel.py, reference.py); no weights
-
 
 #: The heuristics: the policies a search's playouts can use.
 HEURISTICS = (Policy.RANDOM, Policy.GREEDY, Policy.COLLECTOR)
-
-
-class Decision(IntEnum):
-    DRAFT = 0  # keep one card of the hand being drafted
-    PLAY = 1  # reveal one kept card
-    OPEN = 2  # which own face-down card to turn face up
-    CLOSE = 3  # which own face-up card to turn face down
-
 
 W_GAIN, W_EFFECT, W_HARM, W_SYNERGY, W_DENY = range(5)
 N_WEIGHTS = 5
@@ -98,29 +53,13 @@ def default_weights() -> np.ndarray:
     return w
 
 
-D_DRAFT = int(Decision.DRAFT)
-D_PLAY = int(Decision.PLAY)
-D_OPEN = int(Decision.OPEN)
-D_CLOSE = int(Decision.CLOSE)
-P_RANDOM = int(Policy.RANDOM)
-P_GREEDY = int(Policy.GREEDY)
-P_MC = int(Policy.MC)
-E_OPEN = int(Effect.OPEN)
-E_CLOSE = int(Effect.CLOSE)
-S_YOU = int(Scope.YOU)
-S_OTHERS = int(Scope.OTHERS)
-V_WILD = int(Value.WILD)
-V_COUNT = int(Value.COUNT)
-V_QUEST_CARDS = int(Value.QUEST_CARDS)
-
-
 @hot
 def card_gain(kt, st, c, own, ownf, held, n_players, p, strict):
     """Own score change if ``c`` joined ``own`` face up (a Trickster: its points plus its best
     copy, ``best_copy_gain``). ``held``: a mask of at least the cards counted in ``own``."""
-    if kt[ix(K_VALUE + c)] != V_WILD:
+    if kt[ix(L.K_VALUE + c)] != L.V_WILD:
         return gain_if_added(kt, st, c, own, ownf, n_players, p, strict)
-    return kt[ix(K_POINTS + c)] + best_copy_gain(kt, st, own, ownf, held, n_players, p, strict)
+    return kt[ix(L.K_POINTS + c)] + best_copy_gain(kt, st, own, ownf, held, n_players, p, strict)
 
 
 @hot
@@ -130,13 +69,13 @@ def best_copy_gain(kt, st, own, ownf, held, n_players, p, strict):
     and whose gain has a closed form gains exactly its ``K_GAIN_*`` terms: only the others
     are scored in full."""
     closed = closed_gain_cards(kt, held)
-    copyable = kmask(kt, KM_COPYABLE)
+    copyable = kmask(kt, L.KM_COPYABLE)
     best = 0
     first = True
     m = copyable & closed
     while m != 0:
         u = lowest(m)
-        m &= m - ONE
+        m &= m - L.ONE
         d = closed_gain(kt, st, u, own)
         if first or d > best:
             best = d
@@ -144,7 +83,7 @@ def best_copy_gain(kt, st, own, ownf, held, n_players, p, strict):
     m = copyable & ~closed
     while m != 0:
         u = lowest(m)
-        m &= m - ONE
+        m &= m - L.ONE
         d = gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
         if first or d > best:
             best = d
@@ -157,7 +96,7 @@ def wild_gain(kt, st, c, own, ownf, held, n_players, p, strict):
     """``card_gain`` of a wild card ``c`` (its points plus ``best_copy_gain``), not inlined:
     for the Open/Close look-aheads and decisions, where a Trickster is rarely a target, one
     compiled copy of the copy loop instead of one per call site."""
-    return kt[ix(K_POINTS + c)] + best_copy_gain(kt, st, own, ownf, held, n_players, p, strict)
+    return kt[ix(L.K_POINTS + c)] + best_copy_gain(kt, st, own, ownf, held, n_players, p, strict)
 
 
 @hot
@@ -165,7 +104,7 @@ def target_gain(kt, st, t, own, ownf, held, n_players, p, strict):
     """``card_gain`` of an Open target ``t`` (face down, not counted in ``own``; ``held``: a
     mask of at least the cards counted in ``own``): a Trickster is worth its best copy as in
     the draft, not its printed points."""
-    if kt[ix(K_VALUE + t)] != V_WILD:
+    if kt[ix(L.K_VALUE + t)] != L.V_WILD:
         return gain_if_added(kt, st, t, own, ownf, n_players, p, strict)
     return wild_gain(kt, st, t, own, ownf, held, n_players, p, strict)
 
@@ -175,9 +114,9 @@ def target_loss(kt, st, t, own, ownf, held, n_players, p, strict):
     """Points lost if one face-up ``t`` (counted in ``own``; ``held``: a mask of at least the
     cards counted) were closed: ``target_gain`` of ``t`` without it. A Trickster loses its
     points and its best copy (``loss_if_removed`` would count only its points)."""
-    if kt[ix(K_VALUE + t)] != V_WILD:
+    if kt[ix(L.K_VALUE + t)] != L.V_WILD:
         return loss_if_removed(kt, st, t, own, ownf, n_players, p, strict)
-    f = kt[ix(K_FACTION + t)]
+    f = kt[ix(L.K_FACTION + t)]
     st[ix(own + t)] -= 1
     st[ix(ownf + f)] -= 1
     d = wild_gain(kt, st, t, own, ownf, held, n_players, p, strict)
@@ -195,15 +134,15 @@ def least_close_loss(kt, st, e, own, ownf, held, n_players, p, strict, known, kn
     total = 0
     removed0 = -1
     removed1 = -1
-    count = kt[ix(K_EFF_COUNT + e)]
-    targets = held & kmask(kt, KM_SEL + e)
+    count = kt[ix(L.K_EFF_COUNT + e)]
+    targets = held & kmask(kt, L.KM_SEL + e)
     for k in range(count):
         best = 0
         bt = -1
         m = targets
         while m != 0:
             t = lowest(m)
-            m &= m - ONE
+            m &= m - L.ONE
             if st[ix(own + t)] > 0:
                 if t == known:
                     loss = known_loss
@@ -219,17 +158,17 @@ def least_close_loss(kt, st, e, own, ownf, held, n_players, p, strict, known, kn
             break  # the last card closed: no count to change (count <= MAX_EFFECT_COUNT = 3)
         known = -1  # the counts change: nothing is known any more
         st[ix(own + bt)] -= 1
-        st[ix(ownf + kt[ix(K_FACTION + bt)])] -= 1
+        st[ix(ownf + kt[ix(L.K_FACTION + bt)])] -= 1
         if k == 0:
             removed0 = bt
         else:
             removed1 = bt
     if removed1 >= 0:
         st[ix(own + removed1)] += 1
-        st[ix(ownf + kt[ix(K_FACTION + removed1)])] += 1
+        st[ix(ownf + kt[ix(L.K_FACTION + removed1)])] += 1
     if removed0 >= 0:
         st[ix(own + removed0)] += 1
-        st[ix(ownf + kt[ix(K_FACTION + removed0)])] += 1
+        st[ix(ownf + kt[ix(L.K_FACTION + removed0)])] += 1
     return total
 
 
@@ -239,17 +178,17 @@ def open_gain(kt, st, e, own, ownf, held, down, face_down, n_players, p, strict)
     the lowest card on ties). ``held`` / ``face_down``: masks of at least the cards counted in
     ``own`` / ``down``."""
     total = 0
-    count = kt[ix(K_EFF_COUNT + e)]
+    count = kt[ix(L.K_EFF_COUNT + e)]
     opened0 = -1
     opened1 = -1
-    targets = face_down & kmask(kt, KM_SEL + e)
+    targets = face_down & kmask(kt, L.KM_SEL + e)
     for k in range(count):
         best = 0
         bt = -1
         m = targets
         while m != 0:
             t = lowest(m)
-            m &= m - ONE
+            m &= m - L.ONE
             if st[ix(down + t)] > 0:
                 g = target_gain(kt, st, t, own, ownf, held, n_players, p, strict)
                 if bt < 0 or g > best:
@@ -261,7 +200,7 @@ def open_gain(kt, st, e, own, ownf, held, down, face_down, n_players, p, strict)
         if k == count - 1:
             break  # the last card opened: no count to change (count <= MAX_EFFECT_COUNT = 3)
         st[ix(own + bt)] += 1
-        st[ix(ownf + kt[ix(K_FACTION + bt)])] += 1
+        st[ix(ownf + kt[ix(L.K_FACTION + bt)])] += 1
         st[ix(down + bt)] -= 1
         held |= bit(bt)
         if k == 0:
@@ -271,7 +210,7 @@ def open_gain(kt, st, e, own, ownf, held, down, face_down, n_players, p, strict)
     for bt in (opened1, opened0):
         if bt >= 0:
             st[ix(own + bt)] -= 1
-            st[ix(ownf + kt[ix(K_FACTION + bt)])] -= 1
+            st[ix(ownf + kt[ix(L.K_FACTION + bt)])] -= 1
             st[ix(down + bt)] += 1
     return total
 
@@ -282,9 +221,9 @@ def _own_effect(kt, st, c, kind, own, ownf, held, down, face_down, n_players, p,
     ``gain``: ``card_gain(c)`` before ``c`` was counted: closing that ``c`` again loses it
     (``target_loss``, a wild card's best copy included)."""
     held_c = held | bit(c)
-    if kind == E_OPEN:
+    if kind == L.E_OPEN:
         return open_gain(kt, st, c, own, ownf, held_c, down, face_down, n_players, p, strict)
-    if kt[ix(K_SCOPE + c)] == S_OTHERS:
+    if kt[ix(L.K_SCOPE + c)] == L.S_OTHERS:
         return 0
     return -least_close_loss(kt, st, c, own, ownf, held_c, n_players, p, strict, c, gain)
 
@@ -294,25 +233,25 @@ def effect_terms(kt, st, sm, c, own, ownf, held, down, n_players, p, strict, wan
     """(own effect value, harm to others) of revealing ``c`` with ``own`` as p's face-up row
     (``held``: a mask of at least its cards; ``down``: p's face-down row; ``gain``: ``c``'s
     ``card_gain``, needed for a Close)."""
-    kind = kt[ix(K_EFFECT + c)]
-    if kind != E_OPEN and kind != E_CLOSE:
+    kind = kt[ix(L.K_EFFECT + c)]
+    if kind != L.E_OPEN and kind != L.E_CLOSE:
         return 0, 0
-    f = kt[ix(K_FACTION + c)]
+    f = kt[ix(L.K_FACTION + c)]
     st[ix(own + c)] += 1
     st[ix(ownf + f)] += 1
-    face_down = sm[ix(SM_DCNT + p)]
+    face_down = sm[ix(L.SM_DCNT + p)]
     eff = _own_effect(kt, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain)
     harm = 0
-    if kind == E_CLOSE and kt[ix(K_SCOPE + c)] != S_YOU and want_harm:
+    if kind == L.E_CLOSE and kt[ix(L.K_SCOPE + c)] != L.S_YOU and want_harm:
         for q in range(n_players):
             if q != p:
                 harm += least_close_loss(
                     kt,
                     st,
                     c,
-                    CNT + q * MC,
-                    FCNT + q * NF,
-                    sm[ix(SM_CNT + q)],
+                    L.CNT + q * L.MC,
+                    L.FCNT + q * L.NF,
+                    sm[ix(L.SM_CNT + q)],
                     n_players,
                     q,
                     strict,
@@ -329,19 +268,19 @@ def own_effect(kt, st, c, own, ownf, held, down, face_down, n_players, p, strict
     """``effect_terms``' own effect value alone (no harm look-ahead: a smaller function).
     Only an effect with a choice to make is played out: an Open without a face-down card to
     open gains 0, a one-card Close that can only close ``c`` itself loses ``gain``."""
-    kind = kt[ix(K_EFFECT + c)]
-    sel = kmask(kt, KM_SEL + c)
-    if kind == E_OPEN:
-        if (face_down & sel) == ZERO:
+    kind = kt[ix(L.K_EFFECT + c)]
+    sel = kmask(kt, L.KM_SEL + c)
+    if kind == L.E_OPEN:
+        if (face_down & sel) == L.ZERO:
             return 0
-    elif kind == E_CLOSE:
-        if kt[ix(K_SCOPE + c)] == S_OTHERS:
+    elif kind == L.E_CLOSE:
+        if kt[ix(L.K_SCOPE + c)] == L.S_OTHERS:
             return 0
-        if (held & ~bit(c) & sel) == ZERO and kt[ix(K_EFF_COUNT + c)] == 1:
-            return -gain if (sel & bit(c)) != ZERO else 0
+        if (held & ~bit(c) & sel) == L.ZERO and kt[ix(L.K_EFF_COUNT + c)] == 1:
+            return -gain if (sel & bit(c)) != L.ZERO else 0
     else:
         return 0
-    f = kt[ix(K_FACTION + c)]
+    f = kt[ix(L.K_FACTION + c)]
     st[ix(own + c)] += 1
     st[ix(ownf + f)] += 1
     eff = _own_effect(kt, st, c, kind, own, ownf, held, down, face_down, n_players, p, strict, gain)
@@ -354,7 +293,7 @@ def own_effect(kt, st, c, own, ownf, held, down, face_down, n_players, p, strict
 def _interaction(kt, st, c, u, own, ownf, n_players, p, strict):
     """How much more one extra ``u`` is worth once ``c`` is held: Δ(u | own+c) − Δ(u | own)."""
     without = gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
-    f = kt[ix(K_FACTION + c)]
+    f = kt[ix(L.K_FACTION + c)]
     st[ix(own + c)] += 1
     st[ix(ownf + f)] += 1
     with_c = gain_if_added(kt, st, u, own, ownf, n_players, p, strict)
@@ -367,21 +306,21 @@ def _interaction(kt, st, c, u, own, ownf, n_players, p, strict):
 def synergy(kt, st, c, own, ownf, n_players, p, strict):
     """Largest interaction of ``c`` with a related card: itself, what it counts or needs,
     and the cards that count or need it (``deps[c]``). Wild cards relate to nothing."""
-    kind = kt[ix(K_VALUE + c)]
-    if kind == V_WILD:
+    kind = kt[ix(L.K_VALUE + c)]
+    if kind == L.V_WILD:
         return 0
     best = _interaction(kt, st, c, c, own, ownf, n_players, p, strict)
-    if kind == V_COUNT and kt[ix(K_OF + c)] != c:
-        v = _interaction(kt, st, c, kt[ix(K_OF + c)], own, ownf, n_players, p, strict)
+    if kind == L.V_COUNT and kt[ix(L.K_OF + c)] != c:
+        v = _interaction(kt, st, c, kt[ix(L.K_OF + c)], own, ownf, n_players, p, strict)
         best = max(best, v)
-    if kind == V_QUEST_CARDS:
-        for k in range(MAX_NEEDS):
-            u = kt[ix(K_NEED0 + k * MC + c)]
+    if kind == L.V_QUEST_CARDS:
+        for k in range(L.MAX_NEEDS):
+            u = kt[ix(L.K_NEED0 + k * L.MC + c)]
             if u >= 0:
                 v = _interaction(kt, st, c, u, own, ownf, n_players, p, strict)
                 best = max(best, v)
-    for k in range(MC):
-        u = kt[ix(K_DEPS + c * MC + k)]
+    for k in range(L.MC):
+        u = kt[ix(L.K_DEPS + c * L.MC + k)]
         if u < 0:
             break
         v = _interaction(kt, st, c, u, own, ownf, n_players, p, strict)
@@ -392,22 +331,22 @@ def synergy(kt, st, c, own, ownf, n_players, p, strict):
 @hot
 def evaluate(decision, w, kt, st, sm, c, own, ownf, held, down, n_players, p, neighbour, strict):
     """Policy value of candidate card ``c`` for player ``p`` (see module docstring)."""
-    if decision == D_OPEN:
+    if decision == L.D_OPEN:
         return float(target_gain(kt, st, c, own, ownf, held, n_players, p, strict))
-    if decision == D_CLOSE:
+    if decision == L.D_CLOSE:
         return float(-target_loss(kt, st, c, own, ownf, held, n_players, p, strict))
     gain = 0
     eff = 0
     harm = 0
     syn = 0
     deny = 0
-    if w[W_GAIN] != 0.0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
+    if w[W_GAIN] != 0.0 or kt[ix(L.K_EFFECT + c)] == L.E_CLOSE:  # a Close reads the gain
         gain = card_gain(kt, st, c, own, ownf, held, n_players, p, strict)
     if w[W_EFFECT] != 0.0 or w[W_HARM] != 0.0:
         eff, harm = effect_terms(
             kt, st, sm, c, own, ownf, held, down, n_players, p, strict, w[W_HARM] != 0.0, gain
         )
-    if decision == D_DRAFT:
+    if decision == L.D_DRAFT:
         if w[W_SYNERGY] != 0.0:
             syn = synergy(kt, st, c, own, ownf, n_players, p, strict)
         if w[W_DENY] != 0.0 and neighbour != p:
@@ -415,9 +354,9 @@ def evaluate(decision, w, kt, st, sm, c, own, ownf, held, down, n_players, p, ne
                 kt,
                 st,
                 c,
-                CNT + neighbour * MC,
-                FCNT + neighbour * NF,
-                sm[ix(SM_CNT + neighbour)],
+                L.CNT + neighbour * L.MC,
+                L.FCNT + neighbour * L.NF,
+                sm[ix(L.SM_CNT + neighbour)],
                 n_players,
                 neighbour,
                 strict,
@@ -452,16 +391,16 @@ def choose(policy, w, decision, kt, st, sm, cand, n, own, ownf, held, n_players,
     count rows (``held``: a mask of at least the cards in ``own``); ``sm``: the random stream
     and the count masks. A draft or play decision of ``plain`` weights goes to
     ``choose_plain`` instead (``kernel._decide`` calls it directly)."""
-    if policy == P_RANDOM:
+    if policy == L.P_RANDOM:
         return rng_below(sm, n)
-    down = DCNT + p * MC
-    strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
+    down = L.DCNT + p * L.MC
+    strict = kt[ix(L.K_RULES + L.R_MAJ_STRICT)] == 1
     best = -np.inf  # every finite value beats it: the first candidate is taken
     bi = 0
-    seen = ZERO
+    seen = L.ZERO
     for i in range(n):
         c = st[ix(cand + i)]
-        if (seen & bit(c)) != ZERO:
+        if (seen & bit(c)) != L.ZERO:
             continue
         seen |= bit(c)
         v = evaluate(
@@ -483,16 +422,16 @@ def choose_target(kt, st, decision, cand, n, own, ownf, held, n_players, p):
     deck, so ``KM_COPYABLE`` drops exactly the wild ones, valued at their best copy by
     ``target_gain`` / ``target_loss``. A card that is a candidate twice is scored twice
     (rare: no ``seen`` mask)."""
-    strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
-    closed = closed_gain_cards(kt, held) & kmask(kt, KM_COPYABLE)
+    strict = kt[ix(L.K_RULES + L.R_MAJ_STRICT)] == 1
+    closed = closed_gain_cards(kt, held) & kmask(kt, L.KM_COPYABLE)
     bi = 0
     best = -np.inf  # every finite value beats it: the first candidate is taken
     for i in range(n):
         c = st[ix(cand + i)]
-        if (closed & bit(c)) != ZERO:  # opening adds the closed form, closing loses one less
+        if (closed & bit(c)) != L.ZERO:  # opening adds the closed form, closing loses one less
             g = closed_gain(kt, st, c, own)
-            v = float(g) if decision == D_OPEN else float(kt[ix(K_GAIN_C + c)] - g)
-        elif decision == D_OPEN:
+            v = float(g) if decision == L.D_OPEN else float(kt[ix(L.K_GAIN_C + c)] - g)
+        elif decision == L.D_OPEN:
             v = float(target_gain(kt, st, c, own, ownf, held, n_players, p, strict))
         else:
             v = float(-target_loss(kt, st, c, own, ownf, held, n_players, p, strict))
@@ -512,7 +451,7 @@ def plain(w, decision):
     """Do weights ``w`` (``policy_weights``) read only gain and effect in ``decision``, both
     whole numbers (``choose_plain`` weighs in integers), so that ``choose_plain`` makes it?"""
     return (
-        (decision == D_DRAFT or decision == D_PLAY)
+        (decision == L.D_DRAFT or decision == L.D_PLAY)
         and w[W_HARM] == 0.0
         and w[W_SYNERGY] == 0.0
         and w[W_DENY] == 0.0
@@ -536,22 +475,22 @@ def choose_plain(w_gain, w_effect, kt, st, cand, n, own, ownf, held, face_down, 
     candidate whose gain plus its effect's upper bound (``K_EFF_BOUND``: 0 for most, a
     Close's least possible loss) cannot beat the best so far is not looked ahead: it could
     not be the first best."""
-    down = DCNT + p * MC
-    strict = kt[ix(K_RULES + R_MAJ_STRICT)] == 1
+    down = L.DCNT + p * L.MC
+    strict = kt[ix(L.K_RULES + L.R_MAJ_STRICT)] == 1
     bounded = w_effect >= 0  # the effect's upper bound bounds the value
     best = np.iinfo(np.int64).min  # below every value: the first candidate is taken
     bi = 0
-    seen = ZERO
+    seen = L.ZERO
     for i in range(n):
         c = st[ix(cand + i)]
-        if (seen & bit(c)) != ZERO:
+        if (seen & bit(c)) != L.ZERO:
             continue
         seen |= bit(c)
         gain = 0
         eff = 0
-        if w_gain != 0 or kt[ix(K_EFFECT + c)] == E_CLOSE:  # a Close reads the gain
+        if w_gain != 0 or kt[ix(L.K_EFFECT + c)] == L.E_CLOSE:  # a Close reads the gain
             gain = card_gain(kt, st, c, own, ownf, held, n_players, p, strict)
-        if bounded and w_gain * gain + w_effect * kt[ix(K_EFF_BOUND + c)] <= best:
+        if bounded and w_gain * gain + w_effect * kt[ix(L.K_EFF_BOUND + c)] <= best:
             continue  # cannot beat the best so far (nor be the first best on a tie)
         if w_effect != 0:
             eff = own_effect(

@@ -19,83 +19,47 @@ import numpy as np
 
 from simcore.jit import hot, hot_inline
 
-from .layout import (
-    CNT,
-    DEP_W,
-    FCNT,
-    HFC,
-    HYP,
-    K_COUNT_DEPS,
-    K_FACTION,
-    K_GAIN_A,
-    K_GAIN_B,
-    K_GAIN_C,
-    K_GAIN_OF,
-    K_GAIN_SLOW,
-    K_MAJ_FACTION,
-    K_NEED0,
-    K_OF,
-    K_OTHER_DEPS,
-    K_PER,
-    K_POINTS,
-    K_VALUE,
-    KM_READERS,
-    KM_SLOW,
-    MC,
-    NF,
-    ONE,
-    STATE_FIXED,
-    build_tables,
-    ix,
-    kmask,
-    lowest,
-)
-from .tables import MAX_NEEDS, N_RULES, Value
+from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from .layout import build_tables, ix, kmask, lowest
 
-V_FIXED = int(Value.FIXED)
-V_COUNT = int(Value.COUNT)
-V_QUEST_CARDS = int(Value.QUEST_CARDS)
-V_QUEST_MAJORITY = int(Value.QUEST_MAJORITY)
-V_MAJORITY = int(Value.MAJORITY)
-V_WILD = int(Value.WILD)
-assert DEP_W == 2  # gain_if_added visits the first two dependents unrolled
+assert L.DEP_W == 2  # gain_if_added visits the first two dependents unrolled
 
 
 @hot_inline
 def copy_value(kt, st, u, own, ownf, n_players, p, strict):
     """Points of one face-up copy of card ``u`` for player ``p`` (WILD: its own points only)."""
-    kind = kt[ix(K_VALUE + u)]
-    if kind == V_FIXED or kind == V_WILD:
-        return kt[ix(K_POINTS + u)]
-    if kind == V_COUNT:
-        return kt[ix(K_PER + u)] * st[ix(own + kt[ix(K_OF + u)])]
-    if kind == V_QUEST_CARDS:
-        for k in range(MAX_NEEDS):
-            need = kt[ix(K_NEED0 + k * MC + u)]
+    kind = kt[ix(L.K_VALUE + u)]
+    if kind == L.V_FIXED or kind == L.V_WILD:
+        return kt[ix(L.K_POINTS + u)]
+    if kind == L.V_COUNT:
+        return kt[ix(L.K_PER + u)] * st[ix(own + kt[ix(L.K_OF + u)])]
+    if kind == L.V_QUEST_CARDS:
+        for k in range(L.MAX_NEEDS):
+            need = kt[ix(L.K_NEED0 + k * L.MC + u)]
             if need >= 0 and st[ix(own + need)] == 0:
                 return 0
-        return kt[ix(K_POINTS + u)]
-    if kind == V_QUEST_MAJORITY:
-        f = kt[ix(K_MAJ_FACTION + u)]
+        return kt[ix(L.K_POINTS + u)]
+    if kind == L.V_QUEST_MAJORITY:
+        f = kt[ix(L.K_MAJ_FACTION + u)]
         mine = st[ix(ownf + f)]
         if mine == 0:
             return 0
         for q in range(n_players):
             if q != p:
-                theirs = st[ix(FCNT + q * NF + f)]
+                theirs = st[ix(L.FCNT + q * L.NF + f)]
                 if theirs > mine or (strict and theirs == mine):
                     return 0
-        return kt[ix(K_POINTS + u)]
+        return kt[ix(L.K_POINTS + u)]
     # V_MAJORITY: points per copy, only for the player(s) with the most face-up copies
     mine = st[ix(own + u)]
     if mine == 0:
         return 0
     for q in range(n_players):
         if q != p:
-            theirs = st[ix(CNT + q * MC + u)]
+            theirs = st[ix(L.CNT + q * L.MC + u)]
             if theirs > mine or (strict and theirs == mine):
                 return 0
-    return kt[ix(K_POINTS + u)]
+    return kt[ix(L.K_POINTS + u)]
 
 
 @hot
@@ -117,33 +81,33 @@ def gain_if_added(kt, st, c, own, ownf, n_players, p, strict):
     that count, a card counting itself adds per × (2n + 1), and each card counting ``c``
     gains its per), the rest are scored before and after. The counts are restored. Pinned
     to full rescoring by the scoring tests."""
-    f = kt[ix(K_FACTION + c)]
+    f = kt[ix(L.K_FACTION + c)]
     n = st[ix(own + c)]
-    if kt[ix(K_GAIN_SLOW + c)] == 0:
+    if kt[ix(L.K_GAIN_SLOW + c)] == 0:
         d = (
-            kt[ix(K_GAIN_A + c)]
-            + kt[ix(K_GAIN_B + c)] * st[ix(own + kt[ix(K_GAIN_OF + c)])]
-            + kt[ix(K_GAIN_C + c)] * n
+            kt[ix(L.K_GAIN_A + c)]
+            + kt[ix(L.K_GAIN_B + c)] * st[ix(own + kt[ix(L.K_GAIN_OF + c)])]
+            + kt[ix(L.K_GAIN_C + c)] * n
         )
     else:
         before, after = _values_around(kt, st, c, c, f, own, ownf, n_players, p, strict)
         d = (n + 1) * after - n * before
     # Each copy of a card u counting c gains per(u). The first DEP_W entries are cards or
     # NO_CARD (count 0): no test, no loop exit to mispredict.
-    deps = K_COUNT_DEPS + c * MC
+    deps = L.K_COUNT_DEPS + c * L.MC
     u0 = kt[ix(deps)]
     u1 = kt[ix(deps + 1)]
-    d += st[ix(own + u0)] * kt[ix(K_PER + u0)] + st[ix(own + u1)] * kt[ix(K_PER + u1)]
-    for k in range(DEP_W, MC):
+    d += st[ix(own + u0)] * kt[ix(L.K_PER + u0)] + st[ix(own + u1)] * kt[ix(L.K_PER + u1)]
+    for k in range(L.DEP_W, L.MC):
         u = kt[ix(deps + k)]
         if u < 0:
             break
-        d += st[ix(own + u)] * kt[ix(K_PER + u)]
+        d += st[ix(own + u)] * kt[ix(L.K_PER + u)]
     # Quests that need c, majority quests of its faction: only held ones can change.
-    deps = K_OTHER_DEPS + c * MC
+    deps = L.K_OTHER_DEPS + c * L.MC
     d += _dep_change(kt, st, c, f, kt[ix(deps)], own, ownf, n_players, p, strict)
     d += _dep_change(kt, st, c, f, kt[ix(deps + 1)], own, ownf, n_players, p, strict)
-    for k in range(DEP_W, MC):
+    for k in range(L.DEP_W, L.MC):
         u = kt[ix(deps + k)]
         if u < 0:
             break
@@ -168,29 +132,29 @@ def _values_around(kt, st, u, c, f, own, ownf, n_players, p, strict):
     for a card ``u`` without a closed-form gain (``K_GAIN_SLOW``: quest, majority quest,
     majority; only those read other cards' counts), computed from the counts as they are: no
     count is changed, and the other players are read once."""
-    kind = kt[ix(K_VALUE + u)]
-    points = kt[ix(K_POINTS + u)]
-    if kind == V_QUEST_CARDS:
+    kind = kt[ix(L.K_VALUE + u)]
+    points = kt[ix(L.K_POINTS + u)]
+    if kind == L.V_QUEST_CARDS:
         ok_before = True
         ok_after = True
-        for k in range(MAX_NEEDS):
-            need = kt[ix(K_NEED0 + k * MC + u)]
+        for k in range(L.MAX_NEEDS):
+            need = kt[ix(L.K_NEED0 + k * L.MC + u)]
             if need >= 0:
                 held = st[ix(own + need)]
                 ok_before = ok_before and held > 0
                 ok_after = ok_after and (held > 0 or need == c)
         return (points if ok_before else 0), (points if ok_after else 0)
-    if kind == V_QUEST_MAJORITY:  # the most face-up cards of faction g
-        g = kt[ix(K_MAJ_FACTION + u)]
+    if kind == L.V_QUEST_MAJORITY:  # the most face-up cards of faction g
+        g = kt[ix(L.K_MAJ_FACTION + u)]
         mine = st[ix(ownf + g)]
         after = mine + 1 if f == g else mine
-        others = FCNT + g
-        stride = NF
+        others = L.FCNT + g
+        stride = L.NF
     else:  # V_MAJORITY: the most face-up copies of u
         mine = st[ix(own + u)]
         after = mine + 1 if u == c else mine
-        others = CNT + u
-        stride = MC
+        others = L.CNT + u
+        stride = L.MC
     most = 0  # the others' largest count; a majority needs more (or as many, if not strict)
     for q in range(n_players):
         if q != p:
@@ -206,12 +170,12 @@ def closed_gain_cards(kt, held):
     """Cards whose ``gain_if_added`` is exactly their closed form (``closed_gain``) while
     only cards of ``held`` (a mask of at least the cards counted) are counted: those with a
     closed form (not ``KM_SLOW``) none of whose dependents is held. The complement mask."""
-    slow = kmask(kt, KM_SLOW)
+    slow = kmask(kt, L.KM_SLOW)
     m = held
     while m != 0:
         v = lowest(m)
-        m &= m - ONE
-        slow |= kmask(kt, KM_READERS + v)
+        m &= m - L.ONE
+        slow |= kmask(kt, L.KM_READERS + v)
     return ~slow
 
 
@@ -219,16 +183,16 @@ def closed_gain_cards(kt, held):
 def closed_gain(kt, st, c, own):
     """``gain_if_added(c)`` of a card of ``closed_gain_cards``: its ``K_GAIN_*`` terms."""
     return (
-        kt[ix(K_GAIN_A + c)]
-        + kt[ix(K_GAIN_B + c)] * st[ix(own + kt[ix(K_GAIN_OF + c)])]
-        + kt[ix(K_GAIN_C + c)] * st[ix(own + c)]
+        kt[ix(L.K_GAIN_A + c)]
+        + kt[ix(L.K_GAIN_B + c)] * st[ix(own + kt[ix(L.K_GAIN_OF + c)])]
+        + kt[ix(L.K_GAIN_C + c)] * st[ix(own + c)]
     )
 
 
 @hot
 def loss_if_removed(kt, st, c, own, ownf, n_players, p, strict):
     """Points lost if one face-up ``c`` (counted in ``own``) were turned face down."""
-    f = kt[ix(K_FACTION + c)]
+    f = kt[ix(L.K_FACTION + c)]
     st[ix(own + c)] -= 1
     st[ix(ownf + f)] -= 1
     d = gain_if_added(kt, st, c, own, ownf, n_players, p, strict)
@@ -249,31 +213,31 @@ def _flat(ct, deps, own, own_fc, cnt, fcnt):
         empty,
         np.arange(ct.shape[0], dtype=np.int32),
         np.ones(ct.shape[0], np.int32),
-        np.zeros(N_RULES, np.int32),
+        np.zeros(L.N_RULES, np.int32),
         np.full((ct.shape[0], 1), -1, np.int32),
     )
-    st = np.zeros(STATE_FIXED, np.int32)
+    st = np.zeros(L.STATE_FIXED, np.int32)
     for q in range(cnt.shape[0]):
-        st[CNT + q * MC : CNT + q * MC + cnt.shape[1]] = cnt[q]
-        st[FCNT + q * NF : FCNT + (q + 1) * NF] = fcnt[q]
-    st[HYP : HYP + own.shape[0]] = own
-    st[HFC : HFC + NF] = own_fc
+        st[L.CNT + q * L.MC : L.CNT + q * L.MC + cnt.shape[1]] = cnt[q]
+        st[L.FCNT + q * L.NF : L.FCNT + (q + 1) * L.NF] = fcnt[q]
+    st[L.HYP : L.HYP + own.shape[0]] = own
+    st[L.HFC : L.HFC + L.NF] = own_fc
     return kt, st
 
 
 def delta_add(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     """``gain_if_added`` on plain count arrays (``own``/``own_fc``: p's row)."""
     kt, st = _flat(ct, deps, own, own_fc, cnt, fcnt)
-    return gain_if_added(kt, st, c, HYP, HFC, n_players, p, strict)
+    return gain_if_added(kt, st, c, L.HYP, L.HFC, n_players, p, strict)
 
 
 def loss_remove(ct, deps, c, own, own_fc, cnt, fcnt, n_players, p, strict):
     """``loss_if_removed`` on plain count arrays."""
     kt, st = _flat(ct, deps, own, own_fc, cnt, fcnt)
-    return loss_if_removed(kt, st, c, HYP, HFC, n_players, p, strict)
+    return loss_if_removed(kt, st, c, L.HYP, L.HFC, n_players, p, strict)
 
 
 def player_total(ct, own, own_fc, cnt, fcnt, n_players, p, strict):
     """``row_total`` on plain count arrays."""
     kt, st = _flat(ct, np.full((ct.shape[0], 1), -1, np.int32), own, own_fc, cnt, fcnt)
-    return row_total(kt, st, ct.shape[0], HYP, HFC, n_players, p, strict)
+    return row_total(kt, st, ct.shape[0], L.HYP, L.HFC, n_players, p, strict)

@@ -17,7 +17,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from .reference import FairyTaleGame, Slot
+from .reference import BREAKDOWN, FairyTaleGame, Slot
 from .tables import MAX_PLAYERS, TABLEAU, CardSet
 
 
@@ -91,6 +91,36 @@ def place(game: FairyTaleGame, tableaux: list[tuple[list[int], list[int]]]) -> N
         for c in down:
             game.players[p].tableau.append(Slot(c, False, -1))
             game.down[p][c] += 1
+
+
+def kernel_result(
+    cards: CardSet, tableaux: list[tuple[list[int], list[int]]], scored: Any
+) -> dict[str, Any]:
+    """``result`` of the kernel's scoring of ``tableaux`` (``kernel.score_end_state``'s
+    ``GameState``; the slots are laid out face-up cards first, as ``place`` does)."""
+    ids = [c.id for c in cards.cards]
+    players: list[dict[str, Any]] = []
+    totals = [int(scored.score[p]) for p in range(len(tableaux))]
+    for p, (up, down) in enumerate(tableaux):
+        laid = [(c, True) for c in up] + [(c, False) for c in down]
+        trick = int(scored.trick_as[p])
+        players.append(
+            {
+                "seat": p,
+                "total": totals[p],
+                "cards": [
+                    {"card": ids[c], "points": int(scored.points[p, slot]), "face_up": face_up}
+                    for slot, (c, face_up) in enumerate(laid)
+                ],
+                "breakdown": {
+                    name: int(scored.breakdown[p, b]) for b, name in enumerate(BREAKDOWN)
+                },
+                "face_down": len(down),
+                "trickster_as": ids[trick] if trick >= 0 else None,
+            }
+        )
+    top = max(totals)
+    return {"players": players, "winners": [p for p, t in enumerate(totals) if t == top]}
 
 
 def result(game: FairyTaleGame) -> dict[str, Any]:
