@@ -17,6 +17,7 @@ from typing import Any, cast
 import numpy as np
 
 from simcore import engine_kit
+from simcore.buffers import zeroed_buffers
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
@@ -365,20 +366,17 @@ def simulate_arrays(
 
     bounds = (prepared.players, np.uint64(seed), first_game, n_games, engine_kit.blocks(n_games))
     seats = (prepared.weights, prepared.seat_policy, prepared.rotate_seats)
-    nb = prepared.tables.bt.shape[0]
+    out: Any = result_buffers(prepared, n_games)
     if prepared.cards.legends:
-        from .kernel_legends import LEGENDS_INVARIANTS, legends_lx, new_chunk_out, simulate_chunk_l
+        from .kernel_legends import LEGENDS_INVARIANTS, legends_lx, simulate_chunk_l
 
-        out: Any = new_chunk_out(n_games, prepared.players, nb)
         lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
         lx = (*lx[:3], legends_rows(prepared), *lx[4:])  # a row per policy code
         simulate_chunk_l(kernel_tables(prepared.tables), lx, *seats, *bounds, out, check)
         invariants: tuple[str, ...] = LEGENDS_INVARIANTS
     else:
         from .kernel import INVARIANTS, simulate_chunk
-        from .kernel import new_chunk_out as base_out
 
-        out = base_out(n_games, prepared.players, nb)
         simulate_chunk(kernel_tables(prepared.tables), *seats, *bounds, out, check)
         invariants = INVARIANTS
     if check:
@@ -387,6 +385,49 @@ def simulate_arrays(
         g = first_game + int(out.overflow.nonzero()[0][0])
         raise RuntimeError(f"paper-tales game {g} (seed {seed}) exceeded a kernel bound")
     return dict(out._asdict())
+
+
+def result_buffers(prepared: Prepared, n_games: int) -> Any:
+    """A chunk's result buffers (``kernel.ChunkOut``; Legends: ``kernel_legends.LChunkOut``),
+    zeroed and backed by memory before the kernel writes them (``zeroed_buffers``: one
+    populated mapping, in huge pages where the OS allows, instead of a page fault per 4 KiB
+    in the kernel's threads). Fresh for every chunk: the frames built from them may share
+    their memory, so a buffer is free only once its frames are gone."""
+    from .kernel import MAX_LOGS, N_BLOG, N_LOG, N_PARTS, ChunkOut
+
+    n, P = n_games, prepared.players
+    nb = max(prepared.tables.bt.shape[0], 1)
+    specs: list[tuple[tuple[int, ...], Any]] = [
+        ((n,), np.int8),  # turns
+        ((n,), np.int8),  # reshuffles
+        ((n, P), np.int8),  # policy
+        ((n, P), np.int16),  # score
+        ((n, P, N_PARTS), np.int16),  # parts
+        ((n, P), np.int8),  # wars_won
+        ((n, P), np.int16),  # gold
+        ((n, P), np.bool_),  # winner
+        ((n, P), np.int8),  # n_logs
+        ((n, P, MAX_LOGS, N_LOG - 1), np.int16),  # log
+        ((n, P, nb, N_BLOG), np.int8),  # blog
+        ((n,), np.int8),  # violation
+        ((n,), np.bool_),  # overflow
+    ]
+    if not prepared.cards.legends:
+        return ChunkOut(*zeroed_buffers(specs))
+    from .kernel_legends import N_LL, N_LPARTS, LChunkOut
+    from .tables import MAX_ARTIFACTS
+
+    specs += [
+        ((n, P, N_LPARTS), np.int16),  # lparts
+        ((n, P, MAX_LOGS, N_LL), np.int16),  # llog
+        ((n, P), np.int8),  # zone_n
+        ((n, P), np.int16),  # art_gold
+        ((n,), np.int8),  # pair
+        ((n, P, MAX_ARTIFACTS), np.int16),  # zone (-1: empty)
+    ]
+    out = LChunkOut(*zeroed_buffers(specs))
+    out.zone.fill(-1)
+    return out
 
 
 def warmup(prepared: Prepared) -> None:
