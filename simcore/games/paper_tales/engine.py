@@ -360,25 +360,21 @@ def simulate_arrays(
     prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
 ) -> dict[str, np.ndarray]:
     """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields; Legends:
-    ``kernel_legends.LChunkOut``). ``check``: verify the rule invariants after every phase
+    ``kernel.LChunkOut``). ``check``: verify the rule invariants after every phase
     (``InvariantError`` naming the game and how to replay it)."""
     from .evaluate import kernel_tables
+    from .kernel import INVARIANTS, LEGENDS_INVARIANTS, legends_lx, simulate_chunk
 
     bounds = (prepared.players, np.uint64(seed), first_game, n_games, engine_kit.blocks(n_games))
     seats = (prepared.weights, prepared.seat_policy, prepared.rotate_seats)
     out: Any = result_buffers(prepared, n_games)
+    lx: tuple | None = None  # a base game: numba prunes the Legends branches
+    invariants: tuple[str, ...] = INVARIANTS
     if prepared.cards.legends:
-        from .kernel_legends import LEGENDS_INVARIANTS, legends_lx, simulate_chunk_l
-
         lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
         lx = (*lx[:3], legends_rows(prepared), *lx[4:])  # a row per policy code
-        simulate_chunk_l(kernel_tables(prepared.tables), lx, *seats, *bounds, out, check)
-        invariants: tuple[str, ...] = LEGENDS_INVARIANTS
-    else:
-        from .kernel import INVARIANTS, simulate_chunk
-
-        simulate_chunk(kernel_tables(prepared.tables), *seats, *bounds, out, check)
-        invariants = INVARIANTS
+        invariants = LEGENDS_INVARIANTS
+    simulate_chunk(kernel_tables(prepared.tables), lx, *seats, *bounds, out, check)
     if check:
         raise_first_violation(out.violation, invariants, "paper-tales", seed, first_game)
     if out.overflow.any():
@@ -388,7 +384,7 @@ def simulate_arrays(
 
 
 def result_buffers(prepared: Prepared, n_games: int) -> Any:
-    """A chunk's result buffers (``kernel.ChunkOut``; Legends: ``kernel_legends.LChunkOut``),
+    """A chunk's result buffers (``kernel.ChunkOut``; Legends: ``kernel.LChunkOut``),
     zeroed and backed by memory before the kernel writes them (``zeroed_buffers``: one
     populated mapping, in huge pages where the OS allows, instead of a page fault per 4 KiB
     in the kernel's threads). Fresh for every chunk: the frames built from them may share
@@ -414,7 +410,7 @@ def result_buffers(prepared: Prepared, n_games: int) -> Any:
     ]
     if not prepared.cards.legends:
         return ChunkOut(*zeroed_buffers(specs))
-    from .kernel_legends import N_LL, N_LPARTS, LChunkOut
+    from .kernel import N_LL, N_LPARTS, LChunkOut
     from .tables import MAX_ARTIFACTS
 
     specs += [
@@ -511,9 +507,9 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     hows: tuple[str, ...] = HOWS
     row_names: tuple[str, ...] = ("front", "back")
     if legends:
-        from . import kernel_legends as kl
+        from . import kernel as kl
 
-        fates, hows, row_names = kl.FATES, kl.HOWS, kl.ROWS[1:]
+        fates, hows, row_names = kl.LEGENDS_FATES, kl.LEGENDS_HOWS, kl.LEGENDS_ROWS[1:]
     n, P = a["score"].shape
     game_id = engine_kit.game_ids(first_game, n)
     score = a["score"]
@@ -621,7 +617,7 @@ def _legends_card_columns(prepared: Prepared, llog: np.ndarray, unit: np.ndarray
     deployed), how_deployed (null: never deployed)."""
     import polars as pl
 
-    from .kernel_legends import HOW_DEPLOYED, LL_COST, LL_HOW, NO_COST
+    from .kernel import HOW_DEPLOYED, LL_COST, LL_HOW, NO_COST
 
     n_units = len(prepared.cards.units)
     cost = llog[:, LL_COST].astype(np.int16)
