@@ -29,7 +29,8 @@ SETUPS = [
 def test_checking_mode_passes_and_changes_nothing(
     variant: str, players: int, policies: list[str]
 ) -> None:
-    """Both kernels (the Legends checker: ``kernel_legends.check_state_l``)."""
+    """Both variants (one ``kernel.check_state``; the Legends invariants:
+    ``tests/paper_tales_legends/test_legends_check_mode.py``)."""
     prepared = prepare(load_cardset(variant=variant), variant, players, policies, True)
     games = 300 if variant == "base" else 150
     checked = simulate_arrays(prepared, 11, 500, games, check=True)
@@ -46,7 +47,7 @@ def finished_game(cards: CardSet) -> tuple[tuple, kernel.State]:
     s = kernel.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
     for g in range(50):
         s.pi[:4, kernel.I_POLICY] = 1
-        assert kernel.play_game(tb, prepared.weights, s, 4, np.uint64(3), g, True) == 0
+        assert kernel.play_game(tb, None, prepared.weights, s, None, 4, np.uint64(3), g, True) == 0
         if (s.sp[:4, :, kernel.S_CARD] >= 0).sum(axis=1).min() >= 2 and s.blevel[:4].any():
             return tb, s
     raise AssertionError("no game with 2 units a seat and a building in 50")
@@ -116,9 +117,9 @@ def test_each_corruption_is_reported(
     cards: CardSet, corrupt: Callable[[kernel.State], None], code: int
 ) -> None:
     tb, s = finished_game(cards)
-    assert kernel.check_state(tb, s, 4) == 0
+    assert kernel.check_state(tb, None, s, None, 4) == 0
     corrupt(s)
-    assert kernel.check_state(tb, s, 4) == code
+    assert kernel.check_state(tb, None, s, None, 4) == code
     assert kernel.INVARIANTS[code]
 
 
@@ -140,11 +141,11 @@ def test_a_unit_on_a_closed_spot_is_reported(cards: CardSet) -> None:
     tb = kernel_tables(prepared.tables)
     s = kernel.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
     s.pi[:4, kernel.I_POLICY] = 1
-    assert kernel.play_game(tb, prepared.weights, s, 4, np.uint64(3), 0, True) == 0
+    assert kernel.play_game(tb, None, prepared.weights, s, None, 4, np.uint64(3), 0, True) == 0
     spot = spot_of(s, 0)
     s.sp[0, 4] = s.sp[0, spot]
     s.sp[0, spot, kernel.S_CARD] = -1
-    assert kernel.check_state(tb, s, 4) == kernel.V_SPOT
+    assert kernel.check_state(tb, None, s, None, 4) == kernel.V_SPOT
 
 
 def test_a_violation_names_the_game_and_how_to_replay_it() -> None:

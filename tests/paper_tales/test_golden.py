@@ -63,7 +63,7 @@ def test_every_golden_event_narrates(path: Path) -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
 def test_kernel_replays_golden_game(path: Path) -> None:
-    """The numba kernel (base: kernel.py in checking mode; Legends: kernel_legends.py)
+    """The numba kernel (``kernel.py``, both variants, in checking mode)
     stores each pinned game with the pinned scores, parts, gold, wars and reshuffles."""
     g = pinned(path)
     variant = g["variant"]

@@ -15,8 +15,16 @@ from numba import njit
 
 from simcore.games.paper_tales import evaluate as ev
 from simcore.games.paper_tales import kernel as k
-from simcore.games.paper_tales.policies import default_weights
-from simcore.games.paper_tales.tables import CardSet, compile_tables
+from simcore.games.paper_tales.policies import F_STRENGTH, W_UNAFFORDABLE, default_weights
+from simcore.games.paper_tales.tables import (
+    MAX_BUILD_OPTIONS,
+    MAX_DEPLOY_OPTIONS,
+    MAX_FRONT,
+    MAX_HAND,
+    U_COST,
+    CardSet,
+    compile_tables,
+)
 
 
 @njit
@@ -43,7 +51,7 @@ def _added_value(tb, weights, s, u, spot, n_players):
     s.pc[n, ev.PC_AGE] = 0
     s.pc[n, ev.PC_PENDING] = 1
     s.pc[n, ev.PC_FRESH] = 1
-    gold = s.pi[0, k.I_GOLD] - tb[0][u, k.U_COST]
+    gold = s.pi[0, k.I_GOLD] - tb[0][u, U_COST]
     return k._value(tb, weights, s, 0, n + 1, gold, n_players)
 
 
@@ -59,8 +67,8 @@ def _card_values(tb, weights, s, n_players, out):
         best = -np.inf
         for spot in (0, k.BACK0):
             best = max(best, _added_value(tb, weights, s, u, spot, n_players))
-        if ut[u, k.U_COST] > s.pi[0, k.I_GOLD]:
-            best -= weights[s.pi[0, k.I_POLICY], k.W_UNAFFORDABLE]
+        if ut[u, U_COST] > s.pi[0, k.I_GOLD]:
+            best -= weights[s.pi[0, k.I_POLICY], W_UNAFFORDABLE]
         out[u, 1] = best
 
 
@@ -110,7 +118,7 @@ def test_options_valued_from_one_first_pass_equal_the_full_value(
     cards: CardSet, n_players: int
 ) -> None:
     tb, weights, s, rng = _setup(cards, n_players, n_players)
-    out = np.zeros((k.MAX_DEPLOY_OPTIONS, 2))
+    out = np.zeros((MAX_DEPLOY_OPTIONS, 2))
     cv = np.zeros((tb[0].shape[0], 2))
     options = 0
     for trial in range(300):
@@ -174,8 +182,8 @@ def test_a_base_sketch_kept_from_step_to_step_values_as_a_new_one(cards: CardSet
     weights = default_weights()
     states = [k.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0]) for _ in range(2)]
     rng = np.random.default_rng(11)
-    out = np.zeros((4, k.MAX_DEPLOY_OPTIONS, 2))
-    keep = np.zeros((k.MAX_HAND, 2))
+    out = np.zeros((4, MAX_DEPLOY_OPTIONS, 2))
+    keep = np.zeros((MAX_HAND, 2))
     steps = 0
     for _ in range(250):
         _position(states[0], tb, rng, 4)
@@ -222,7 +230,7 @@ def test_construction_options_from_one_first_pass_equal_the_full_value(cards: Ca
     weights = default_weights()
     s = k.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
     rng = np.random.default_rng(7)
-    out = np.zeros((k.MAX_BUILD_OPTIONS, 2))
+    out = np.zeros((MAX_BUILD_OPTIONS, 2))
     for _ in range(400):
         _position(s, tb, rng, 4)
         n = _build_values(tb, weights, s, 4, out)
@@ -361,7 +369,7 @@ def test_front_first_units_and_what_turns_the_skip_off(cards: CardSet) -> None:
     u = index["archer"]
     weights = default_weights()
     assert _holds(tb, weights, s, u)
-    weights[1, k.F_STRENGTH] = -0.1
+    weights[1, F_STRENGTH] = -0.1
     assert not _holds(tb, weights, s, u)
     weights = default_weights()
     assert _strong_ok(tb[1], s.bc[0])  # no building: no face term
@@ -389,7 +397,7 @@ def _deploy_chosen(tb, weights, s, n_players):
     """(``deploy_choice``'s step, the first best of every option valued in full, options)
     for seat 0: the kernel skips the Back-row twin of a dominating Front-row placement."""
     n_opt = k.moves(tb, s, 0)
-    chosen, _, _ = k.deploy_choice(tb, weights, s, 0, n_opt, n_players, -1, 0)
+    chosen, _, _ = k.deploy_choice(tb, None, weights, s, None, 0, n_opt, n_players, -1, 0)
     best = -np.inf
     want = 0
     for i in range(n_opt):
@@ -409,7 +417,7 @@ def test_a_deployment_step_skipping_back_row_twins_chooses_the_first_best(
         chosen, want, n_opt = _deploy_chosen(tb, weights, s, n_players)
         assert chosen == want, trial
         options += n_opt
-        back_chosen += int(s.opt[want, 0] == k.M_PLACE and s.opt[want, 2] >= k.MAX_FRONT)
+        back_chosen += int(s.opt[want, 0] == k.M_PLACE and s.opt[want, 2] >= MAX_FRONT)
     assert options > 800 * 5
     assert back_chosen > 20  # Back-row placements do win where the Front does not dominate
 
@@ -418,7 +426,7 @@ def test_a_deployment_step_skipping_back_row_twins_chooses_the_first_best(
 def _keep_chosen(tb, weights, s, n_players):
     """(``keep_choice``'s pick for seat 0, the first strictly best card value of every hand
     card, each valued from a new base sketch): the kernel skips a repeated unit."""
-    chosen = k.keep_choice(tb, weights, s, 0, n_players, -1, 0)
+    chosen = k.keep_choice(tb, None, weights, s, None, 0, n_players, -1, 0)
     best = -np.inf
     want = 0
     for i in range(1, s.pi[0, k.I_HAND_N] + 1):

@@ -10,18 +10,18 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from simcore.games.paper_tales import kernel, kernel_legends
+from simcore.games.paper_tales import kernel
 from simcore.games.paper_tales.engine import prepare
 from simcore.games.paper_tales.evaluate import kernel_tables
 from simcore.games.paper_tales.evaluate_legends import Z_CARD, Z_FRESH, Z_PAID
-from simcore.games.paper_tales.kernel_legends import (
+from simcore.games.paper_tales.kernel import (
     LEGENDS_INVARIANTS,
     V_ART_PLACE,
     V_CARDS_L,
     V_OUT_OF_SET,
     V_ZONE,
     LState,
-    check_state_l,
+    check_state,
     legends_lx,
 )
 from simcore.games.paper_tales.tables import CardSet
@@ -39,12 +39,10 @@ def finished(legends: CardSet) -> Callable[[], Position]:
     lx = legends_lx(legends, prepared.tables)
     n_types = tb[0].shape[0] + lx[0].shape[0]
     s = kernel.new_state(4, tb[4].shape[0], tb[1].shape[0], n_types)
-    ls = kernel_legends._new_lstate(4, tb[1].shape[0])
+    ls = kernel._new_lstate(4, tb[1].shape[0])
     for g in range(100):
         s.pi[:4, kernel.I_POLICY] = 1
-        violation = kernel_legends.play_game_l(
-            tb, lx, prepared.weights, s, ls, 4, np.uint64(3), g, True
-        )
+        violation = kernel.play_game(tb, lx, prepared.weights, s, ls, 4, np.uint64(3), g, True)
         assert violation == 0
         units = (s.sp[:4, :, kernel.S_CARD] >= 0).sum(axis=1).min()
         if units >= 2 and ls.zn[:4].min() >= 1 and s.blevel[:4].any(axis=1).all():
@@ -92,7 +90,7 @@ def fresh_artifact(tb: tuple, s: kernel.State, ls: LState) -> None:
 
 
 def artifact_lp_off(tb: tuple, s: kernel.State, ls: LState) -> None:
-    ls.lparts[0, kernel_legends.LP_ARTIFACTS] += 1  # booked but not on the score marker
+    ls.lparts[0, kernel.LP_ARTIFACTS] += 1  # booked but not on the score marker
 
 
 @pytest.mark.parametrize(
@@ -113,16 +111,16 @@ def test_each_corruption_is_reported(
     code: int,
 ) -> None:
     tb, lx, s, ls = finished()
-    assert check_state_l(tb, lx, s, ls, 4) == 0
+    assert check_state(tb, lx, s, ls, 4) == 0
     corrupt(tb, s, ls)
-    assert check_state_l(tb, lx, s, ls, 4) == code
+    assert check_state(tb, lx, s, ls, 4) == code
     assert LEGENDS_INVARIANTS[code]
 
 
 def test_the_base_invariants_are_checked_too(finished: Callable[[], Position]) -> None:
     tb, lx, s, ls = finished()
     s.pi[2, kernel.I_GOLD] = -1
-    assert check_state_l(tb, lx, s, ls, 4) == kernel.V_GOLD
+    assert check_state(tb, lx, s, ls, 4) == kernel.V_GOLD
 
 
 def test_every_legends_invariant_has_a_corruption_test() -> None:

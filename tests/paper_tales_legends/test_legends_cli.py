@@ -1,6 +1,6 @@
 """The Legends variant through the CLI (Typer's CliRunner): listed by ``talesim games``,
 its catalog by ``talesim cards``, a game narrated by ``talesim play`` (reference.py), a run
-written by ``simulate`` (the numba kernel, ``kernel_legends.py``) whose stored games
+written by ``simulate`` (the numba kernel, ``kernel.py``) whose stored games
 ``play`` replays, ``bench``, and ``simulate --check`` (checking mode writes the same run)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Differential test of the Legends variant: the numba kernel (``kernel_legends.py``) plays
+"""Differential test of the Legends variant: the numba kernel (``kernel.py``, ``lx`` given) plays
 exactly the games of the readable reference (``reference.py``, ``deployment_order =
 "tiers"``).
 

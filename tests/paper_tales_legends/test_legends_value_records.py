@@ -15,7 +15,7 @@ from numba import njit
 
 from simcore.games.paper_tales import evaluate as ev
 from simcore.games.paper_tales import evaluate_legends as el
-from simcore.games.paper_tales.kernel_legends import legends_lx
+from simcore.games.paper_tales.kernel import legends_lx
 from simcore.games.paper_tales.policies import W_UNAFFORDABLE, default_weights
 from simcore.games.paper_tales.tables import (
     A_KIND,
@@ -123,7 +123,7 @@ def _options(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, opts
     its options ``opts[k, o]`` = (row changed, ``n``: a new one, -1: none; spot, unit,
     tokens, 1 if placed now) valued from that pass (``l_option_pass``, ``LV_GIVEN``), in
     full (``LV_FULL``) and step by step (``l_value_full``), each option on a copy of the
-    base (one cache and one base pass for the decision, as ``kernel_legends.deploy_l``)."""
+    base (one cache and one base pass for the decision, as ``kernel.deploy_choice``)."""
     wpc = np.zeros((ev.MAX_PIECES, ev.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
     zx = np.full(el.fixed_size(bls.shape[1]), -1, np.int32)

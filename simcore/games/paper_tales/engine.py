@@ -17,6 +17,7 @@ from typing import Any, cast
 import numpy as np
 
 from simcore import engine_kit
+from simcore.buffers import zeroed_buffers
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
@@ -359,34 +360,70 @@ def simulate_arrays(
     prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
 ) -> dict[str, np.ndarray]:
     """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields; Legends:
-    ``kernel_legends.LChunkOut``). ``check``: verify the rule invariants after every phase
+    ``kernel.LChunkOut``). ``check``: verify the rule invariants after every phase
     (``InvariantError`` naming the game and how to replay it)."""
     from .evaluate import kernel_tables
+    from .kernel import INVARIANTS, LEGENDS_INVARIANTS, legends_lx, simulate_chunk
 
     bounds = (prepared.players, np.uint64(seed), first_game, n_games, engine_kit.blocks(n_games))
     seats = (prepared.weights, prepared.seat_policy, prepared.rotate_seats)
-    nb = prepared.tables.bt.shape[0]
+    out: Any = result_buffers(prepared, n_games)
+    lx: tuple | None = None  # a base game: numba prunes the Legends branches
+    invariants: tuple[str, ...] = INVARIANTS
     if prepared.cards.legends:
-        from .kernel_legends import LEGENDS_INVARIANTS, legends_lx, new_chunk_out, simulate_chunk_l
-
-        out: Any = new_chunk_out(n_games, prepared.players, nb)
         lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
         lx = (*lx[:3], legends_rows(prepared), *lx[4:])  # a row per policy code
-        simulate_chunk_l(kernel_tables(prepared.tables), lx, *seats, *bounds, out, check)
-        invariants: tuple[str, ...] = LEGENDS_INVARIANTS
-    else:
-        from .kernel import INVARIANTS, simulate_chunk
-        from .kernel import new_chunk_out as base_out
-
-        out = base_out(n_games, prepared.players, nb)
-        simulate_chunk(kernel_tables(prepared.tables), *seats, *bounds, out, check)
-        invariants = INVARIANTS
+        invariants = LEGENDS_INVARIANTS
+    simulate_chunk(kernel_tables(prepared.tables), lx, *seats, *bounds, out, check)
     if check:
         raise_first_violation(out.violation, invariants, "paper-tales", seed, first_game)
     if out.overflow.any():
         g = first_game + int(out.overflow.nonzero()[0][0])
         raise RuntimeError(f"paper-tales game {g} (seed {seed}) exceeded a kernel bound")
     return dict(out._asdict())
+
+
+def result_buffers(prepared: Prepared, n_games: int) -> Any:
+    """A chunk's result buffers (``kernel.ChunkOut``; Legends: ``kernel.LChunkOut``),
+    zeroed and backed by memory before the kernel writes them (``zeroed_buffers``: one
+    populated mapping, in huge pages where the OS allows, instead of a page fault per 4 KiB
+    in the kernel's threads). Fresh for every chunk: the frames built from them may share
+    their memory, so a buffer is free only once its frames are gone."""
+    from .kernel import MAX_LOGS, N_BLOG, N_LOG, N_PARTS, ChunkOut
+
+    n, P = n_games, prepared.players
+    nb = max(prepared.tables.bt.shape[0], 1)
+    specs: list[tuple[tuple[int, ...], Any]] = [
+        ((n,), np.int8),  # turns
+        ((n,), np.int8),  # reshuffles
+        ((n, P), np.int8),  # policy
+        ((n, P), np.int16),  # score
+        ((n, P, N_PARTS), np.int16),  # parts
+        ((n, P), np.int8),  # wars_won
+        ((n, P), np.int16),  # gold
+        ((n, P), np.bool_),  # winner
+        ((n, P), np.int8),  # n_logs
+        ((n, P, MAX_LOGS, N_LOG - 1), np.int16),  # log
+        ((n, P, nb, N_BLOG), np.int8),  # blog
+        ((n,), np.int8),  # violation
+        ((n,), np.bool_),  # overflow
+    ]
+    if not prepared.cards.legends:
+        return ChunkOut(*zeroed_buffers(specs))
+    from .kernel import N_LL, N_LPARTS, LChunkOut
+    from .tables import MAX_ARTIFACTS
+
+    specs += [
+        ((n, P, N_LPARTS), np.int16),  # lparts
+        ((n, P, MAX_LOGS, N_LL), np.int16),  # llog
+        ((n, P), np.int8),  # zone_n
+        ((n, P), np.int16),  # art_gold
+        ((n,), np.int8),  # pair
+        ((n, P, MAX_ARTIFACTS), np.int16),  # zone (-1: empty)
+    ]
+    out = LChunkOut(*zeroed_buffers(specs))
+    out.zone.fill(-1)
+    return out
 
 
 def warmup(prepared: Prepared) -> None:
@@ -470,9 +507,9 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     hows: tuple[str, ...] = HOWS
     row_names: tuple[str, ...] = ("front", "back")
     if legends:
-        from . import kernel_legends as kl
+        from . import kernel as kl
 
-        fates, hows, row_names = kl.FATES, kl.HOWS, kl.ROWS[1:]
+        fates, hows, row_names = kl.LEGENDS_FATES, kl.LEGENDS_HOWS, kl.LEGENDS_ROWS[1:]
     n, P = a["score"].shape
     game_id = engine_kit.game_ids(first_game, n)
     score = a["score"]
@@ -580,7 +617,7 @@ def _legends_card_columns(prepared: Prepared, llog: np.ndarray, unit: np.ndarray
     deployed), how_deployed (null: never deployed)."""
     import polars as pl
 
-    from .kernel_legends import HOW_DEPLOYED, LL_COST, LL_HOW, NO_COST
+    from .kernel import HOW_DEPLOYED, LL_COST, LL_HOW, NO_COST
 
     n_units = len(prepared.cards.units)
     cost = llog[:, LL_COST].astype(np.int16)

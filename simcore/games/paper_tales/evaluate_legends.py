@@ -534,7 +534,7 @@ def l_end_lp(ut, bt, ab, xt, pc, n, bl, zx, nz, extra_age, wood, food, crystal, 
 # virtual artifact of a draft / keep / Jester option.
 SA_X, SA_PENDING, SA_DONE = 0, 1, 2
 N_SA = 3
-# The artifact zone's columns (``kernel_legends.LState.zone``) and the per-spot tier
+# The artifact zone's columns (``kernel.LState.zone``) and the per-spot tier
 # bookkeeping (``LState.sx``); here because the policies' sketches read them.
 Z_CARD, Z_X, Z_FRESH, Z_PAID, Z_ENTERED, Z_DONE = range(6)
 N_Z = 6
@@ -1147,7 +1147,7 @@ def l_card_value(
     return v
 
 
-# --- the table ``l_value`` reads (``kernel_legends.legends_lx``' ``lx[4]``) -------------------
+# --- the table ``l_value`` reads (``kernel.legends_lx``' ``lx[4]``) -------------------
 
 # The Legends kinds no step of a kingdom's value reads: they act through the deployment
 # tiers, the payments and ``l_project`` only.

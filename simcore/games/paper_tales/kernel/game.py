@@ -1,0 +1,287 @@
+"""One game (``play_game``) and many (``simulate_chunk``: ``prange`` over blocks
+of games), both variants: a base game passes ``lx`` = None and gets ``ls`` = None, and
+numba prunes every Legends branch at compile time. The result buffers' layout
+(``ChunkOut``, ``LChunkOut``; built by ``engine.result_buffers``) and ``legends_lx``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from simcore.jit import alloc, hot, hot_outline, parallel
+from simcore.rng import rng_below, rng_shuffle, rng_start
+
+from ..evaluate_legends import SX_DONE, SX_SKIP, Z_CARD, legends_dyn
+from ..policies import legends_weights
+from ..tables import L_BUILDING_PAIR, MAX_SPOTS, R_START_GOLD, R_TURNS, CardSet, LegendsTables
+from .aging import aging
+from .build import construction
+from .deploy import deployment
+from .end import check_state, end
+from .recruit import recruitment
+from .state import (
+    G_DECK_N,
+    G_OVERFLOW,
+    G_RESHUFFLES,
+    G_TURN,
+    I_GOLD,
+    I_KEPT,
+    I_LOG_N,
+    I_LP,
+    I_POLICY,
+    I_WARS,
+    I_WINNER,
+    LG_PAIR,
+    LL_COST,
+    LL_HOW,
+    MAX_LOGS,
+    N_BLOG,
+    N_G,
+    N_LL,
+    N_LOG,
+    N_LPARTS,
+    N_PARTS,
+    N_PI,
+    N_SP,
+    NO_COST,
+    S_UNIT,
+    _new_lstate,
+    _new_state,
+)
+from .wars import income, wars
+
+
+@hot
+def _new_game(tb, s, n_players, seed, game_id):
+    """Setup (``Game.setup`` step 1): the game's stream, every seat's start, the draw pile
+    shuffled (policies already in ``s.pi[:, I_POLICY]``)."""
+    rules, deck = tb[3], tb[4]
+    rng_start(s.rng, seed, game_id)
+    D = deck.shape[0]
+    for k in range(N_G):
+        s.g[k] = 0
+    for p in range(n_players):
+        for k in range(N_PI):
+            if k != I_POLICY:
+                s.pi[p, k] = 0
+        s.pi[p, I_GOLD] = rules[R_START_GOLD]
+        s.pi[p, I_KEPT] = -1
+        for k in range(N_PARTS):
+            s.parts[p, k] = 0
+        for spot in range(MAX_SPOTS):
+            for c in range(N_SP):
+                s.sp[p, spot, c] = -1 if c <= S_UNIT else 0
+        for b in range(s.blevel.shape[1]):
+            s.blevel[p, b] = 0
+            for c in range(N_BLOG):
+                s.blog[p, b, c] = 0
+    for c in range(D):
+        s.deck[c] = c
+    s.g[G_DECK_N] = D
+    rng_shuffle(s.rng, s.deck, D)
+
+
+def legends_lx(cards: CardSet, tables: LegendsTables) -> tuple:
+    """``lx = (xt, lrules, pair_sets, lweights, ldyn)``: ``pair_sets[k, b]`` = 1 when
+    building ``b`` is in every player's set of a game that drew pair ``k``
+    (``CardSet.building_set``); ``lweights`` = ``policies.legends_weights()`` (the ``LF_*``
+    weights); ``ldyn`` = ``evaluate_legends.legends_dyn`` (the steps ``l_value`` computes
+    from the kingdom, per unit)."""
+    n_pairs = len(cards.building_pairs())
+    sets = np.zeros((n_pairs, max(tables.bt.shape[0], 1)), np.int32)
+    for k in range(n_pairs):
+        for b in cards.building_set(k):
+            sets[k, b] = 1
+    return (
+        np.ascontiguousarray(tables.xt, np.int32),
+        np.ascontiguousarray(tables.lrules, np.int32),
+        sets,
+        np.ascontiguousarray(legends_weights(), np.float64),
+        legends_dyn(tables.ut, tables.ab),
+    )
+
+
+@hot
+def _new_legends_game(tb, lx, s, ls, n_players):
+    """Legends setup (LEGENDS.md §B.1 step 2): the building pair (always drawn, after the
+    shuffle), every seat's empty zone, LP parts, tier bookkeeping and card-log columns."""
+    lr = lx[1]
+    drawn = rng_below(s.rng, lx[2].shape[0])
+    pair = drawn if lr[L_BUILDING_PAIR] < 0 else lr[L_BUILDING_PAIR]
+    ls.lg[LG_PAIR] = pair
+    for b in range(ls.inset.shape[0]):
+        ls.inset[b] = lx[2][pair, b]
+    for p in range(n_players):
+        ls.zn[p] = 0
+        ls.art_gold[p] = 0
+        for c in range(N_LPARTS):
+            ls.lparts[p, c] = 0
+        for spot in range(MAX_SPOTS):
+            ls.sx[p, spot, SX_DONE] = -1
+            ls.sx[p, spot, SX_SKIP] = 0
+        for r in range(MAX_LOGS):
+            ls.llog[p, r, LL_COST] = NO_COST
+            ls.llog[p, r, LL_HOW] = 0
+
+
+@hot_outline
+def play_game(tb, lx, weights, s, ls, n_players, seed, game_id, check):
+    """Play one complete game into ``s`` (Legends: and ``ls``; ``lx`` / ``ls`` are None in a
+    base game, where numba prunes every Legends branch), policies already in
+    ``s.pi[:, I_POLICY]``. Returns the first broken invariant's code when ``check``, else 0."""
+    rules = tb[3]
+    _new_game(tb, s, n_players, seed, game_id)
+    if lx is not None:
+        _new_legends_game(tb, lx, s, ls, n_players)
+    violation = 0
+    if check:
+        violation = check_state(tb, lx, s, ls, n_players)
+    for turn in range(1, rules[R_TURNS] + 1):
+        s.g[G_TURN] = turn
+        for phase in range(6):
+            if phase == 0:
+                recruitment(tb, weights, s, n_players, turn, lx, ls)
+            elif phase == 1:
+                deployment(tb, lx, weights, s, ls, n_players, turn)
+            elif phase == 2:
+                wars(tb, lx, s, ls, n_players)
+            elif phase == 3:
+                income(tb, lx, s, ls, n_players)
+            elif phase == 4:
+                construction(tb, lx, weights, s, ls, n_players, turn)
+            else:
+                aging(tb, lx, weights, s, ls, n_players)
+            if check and violation == 0:
+                violation = check_state(tb, lx, s, ls, n_players)
+    end(tb, lx, s, ls, n_players)
+    if check and violation == 0:
+        violation = check_state(tb, lx, s, ls, n_players)
+    return violation
+
+
+class ChunkOut(NamedTuple):
+    """Result buffers of a chunk, indexed by game offset ``i`` (then seat, then row); built
+    by ``engine.result_buffers``."""
+
+    turns: np.ndarray  # int8[n]
+    reshuffles: np.ndarray  # int8[n]
+    policy: np.ndarray  # int8[n, P]
+    score: np.ndarray  # int16[n, P]
+    parts: np.ndarray  # int16[n, P, N_PARTS]: reference.BREAKDOWN order
+    wars_won: np.ndarray  # int8[n, P]
+    gold: np.ndarray  # int16[n, P]
+    winner: np.ndarray  # bool[n, P]
+    n_logs: np.ndarray  # int8[n, P]
+    log: np.ndarray  # int16[n, P, MAX_LOGS, N_LOG - 1]: card logs without the card id
+    blog: np.ndarray  # int8[n, P, B, N_BLOG]
+    violation: np.ndarray  # int8[n]: checking mode: first broken invariant, 0
+    overflow: np.ndarray  # bool[n]: a fixed bound was too small (never with base data)
+
+
+class LChunkOut(NamedTuple):
+    """``ChunkOut``'s buffers (``parts`` in the base order) plus the Legends ones."""
+
+    turns: np.ndarray
+    reshuffles: np.ndarray
+    policy: np.ndarray
+    score: np.ndarray
+    parts: np.ndarray
+    wars_won: np.ndarray
+    gold: np.ndarray
+    winner: np.ndarray
+    n_logs: np.ndarray
+    log: np.ndarray
+    blog: np.ndarray
+    violation: np.ndarray
+    overflow: np.ndarray
+    lparts: np.ndarray  # int16[n, P, N_LPARTS]: war_artifacts, artifacts
+    llog: np.ndarray  # int16[n, P, MAX_LOGS, N_LL]: deploy cost (NO_COST: none), how deployed
+    zone_n: np.ndarray  # int8[n, P]: artifacts in the zone at the end
+    art_gold: np.ndarray  # int16[n, P]: gold spent on artifacts
+    pair: np.ndarray  # int8[n]: the building pair (``CardSet.building_pairs`` index)
+    zone: np.ndarray  # int16[n, P, X]: the zone's card ids (entry order; -1: empty)
+
+
+@alloc  # the block scratch
+def _run_block(
+    tb, lx, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
+):
+    """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state (Legends: and one
+    ``LState``; its card types are the units, then the artifacts)."""
+    n_types = tb[0].shape[0]
+    if lx is not None:
+        n_types += lx[0].shape[0]
+    s = _new_state(n_players, tb[4].shape[0], tb[1].shape[0], n_types)
+    if lx is None:  # noqa: SIM108 (statements: numba prunes the dead branch)
+        ls = None
+    else:
+        ls = _new_lstate(n_players, tb[1].shape[0])
+    nb = tb[1].shape[0]
+    for i in range(lo, hi):
+        g = first_game + i
+        for p in range(n_players):
+            s.pi[p, I_POLICY] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
+        out.violation[i] = play_game(tb, lx, weights, s, ls, n_players, seed, g, check)
+        _write_out(s, out, i, n_players, nb)
+        if lx is not None:
+            _write_legends_out(s, ls, out, i, n_players)
+
+
+@hot
+def _write_out(s, out, i, n_players, nb):
+    """Game offset ``i``'s results from the finished state ``s`` into ``out``."""
+    out.turns[i] = s.g[G_TURN]
+    out.reshuffles[i] = s.g[G_RESHUFFLES]
+    out.overflow[i] = s.g[G_OVERFLOW] != 0
+    for p in range(n_players):
+        out.policy[i, p] = s.pi[p, I_POLICY]
+        out.score[i, p] = s.pi[p, I_LP]
+        out.wars_won[i, p] = s.pi[p, I_WARS]
+        out.gold[i, p] = s.pi[p, I_GOLD]
+        out.winner[i, p] = s.pi[p, I_WINNER] != 0
+        for k in range(N_PARTS):
+            out.parts[i, p, k] = s.parts[p, k]
+        m = s.pi[p, I_LOG_N]
+        out.n_logs[i, p] = m
+        for r in range(m):
+            for c in range(1, N_LOG):
+                out.log[i, p, r, c - 1] = s.log[p, r, c]
+        for b in range(nb):
+            for c in range(N_BLOG):
+                out.blog[i, p, b, c] = s.blog[p, b, c]
+
+
+@hot
+def _write_legends_out(s, ls, out, i, n_players):
+    """Game offset ``i``'s Legends results (``LChunkOut``'s own buffers) from ``ls``."""
+    out.pair[i] = ls.lg[LG_PAIR]
+    for p in range(n_players):
+        for c in range(N_LPARTS):
+            out.lparts[i, p, c] = ls.lparts[p, c]
+        for r in range(s.pi[p, I_LOG_N]):
+            for c in range(N_LL):
+                out.llog[i, p, r, c] = ls.llog[p, r, c]
+        out.zone_n[i, p] = ls.zn[p]
+        out.art_gold[i, p] = ls.art_gold[p]
+        for z in range(ls.zn[p]):
+            out.zone[i, p, z] = ls.zone[p, z, Z_CARD]
+
+
+@parallel
+def simulate_chunk(
+    tb, lx, weights, seat_policy, rotate, n_players, seed, first_game, n_games, n_blocks, out,
+    check,
+):  # fmt: skip
+    """Play games ``first_game .. first_game + n_games - 1`` into ``out`` (a ``ChunkOut``;
+    Legends: ``lx`` = ``legends_lx``, ``out`` an ``LChunkOut``; ``lx`` None: a base game).
+    Blocks of games run in parallel; each block allocates its scratch once. Seat s of
+    game g plays ``seat_policy[(s + g) % n]`` if ``rotate``."""
+    for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
+        _run_block(
+            tb, lx, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
+        )

@@ -1,0 +1,262 @@
+"""§2.2 Deployment, the reveal (base game): payment, then each unit's deployment
+abilities (tokens, Golem's upgrade, Kraken's LP, Shapeshifter).
+"""
+
+from __future__ import annotations
+
+from simcore.jit import hot, hot_outline
+
+from ..evaluate import PC_AGE, PC_SPOT, base_facts, per_value, production, when_holds
+from ..scoring import (
+    K_ADD_AGE,
+    K_LP,
+    K_SHAPESHIFT,
+    K_UPGRADE_BUILDINGS,
+    PH_DEPLOYMENT,
+    T_OTHERS,
+    T_SELF,
+)
+from ..tables import (
+    A_AGE,
+    A_AMOUNT,
+    A_KIND,
+    A_MAX_COST,
+    A_ON_DEPLOY,
+    A_PER,
+    A_PHASE,
+    A_TARGET,
+    A_WHEN,
+    MAX_FRONT,
+    MAX_SPOTS,
+    R_KRAKEN_AT_END,
+    R_SHAPE_FREE,
+    R_SHAPE_ON_DEPLOY,
+    U_AB0,
+    U_COST,
+    U_NAB,
+)
+from .decide import age_target_choice
+from .place import _pay, _put, _replaces
+from .state import (
+    BL_HOW,
+    BL_LEVEL,
+    BL_UPGRADED,
+    F_IN_PLAY,
+    F_SHAPESHIFTED,
+    F_UNPAID,
+    G_DECK_N,
+    G_DISC_N,
+    G_OVERFLOW,
+    G_PENDING_N,
+    H_GOLEM,
+    I_GOLD,
+    L_CARD,
+    L_DEPLOYED,
+    L_FATE,
+    L_ROW,
+    L_TURN_DEPLOYED,
+    L_UNIT,
+    LP_DEPLOYMENT,
+    MAX_PENDING,
+    ROW_BACK,
+    ROW_FRONT,
+    S_AGE,
+    S_CARD,
+    S_FRESH,
+    S_MOVED,
+    S_RESOLVED,
+    S_UNIT,
+    _draw,
+    _kill,
+    _load,
+    _receive,
+    _score,
+    _settle,
+    _to_discard,
+)
+
+
+@hot
+def _add_age(tb, weights, s, p, spot, j, n_players):
+    """``Game.add_age``: ability ``j`` of the unit on ``spot`` puts tokens on itself, on each
+    other unit, or on one unit chosen by the policy."""
+    ut, bt, ab = tb[0], tb[1], tb[2]
+    n = _load(s, p)
+    me = 0
+    for i in range(n):
+        if s.pc[i, PC_SPOT] == spot:
+            me = i
+    wood, food, crystal = production(ut, bt, s.pc, n, s.bl)
+    age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
+    amount = ab[j, A_AMOUNT] * per_value(
+        ab[j, A_PER], s.pc[me, PC_AGE], age_all, wood, food, crystal, 0, n_level2, 0
+    )
+    if amount <= 0:
+        return
+    target = ab[j, A_TARGET]
+    if target == T_SELF:
+        s.sp[p, spot, S_AGE] += amount
+    elif target == T_OTHERS:
+        for i in range(n):
+            if s.pc[i, PC_SPOT] != spot:
+                s.sp[p, s.pc[i, PC_SPOT], S_AGE] += amount
+    else:
+        for i in range(n):
+            s.spots[i] = s.pc[i, PC_SPOT]
+        k = age_target_choice(tb, None, weights, s, None, p, n, amount, n_players)
+        s.sp[p, s.spots[k], S_AGE] += amount
+
+
+@hot
+def _upgrade_all(tb, s, p, turn):
+    """Golem: every level-1 building becomes level 2, free."""
+    for b in range(tb[1].shape[0]):
+        if s.blevel[p, b] == 1:
+            s.blevel[p, b] = 2
+            s.blog[p, b, BL_LEVEL] = 2
+            s.blog[p, b, BL_UPGRADED] = turn
+            s.blog[p, b, BL_HOW] = H_GOLEM
+
+
+@hot
+def _deployment_lp(tb, s, p, spot, j):
+    """``Game.deployment_lp``: ability ``j`` (deployment ``lp``) of the unit on ``spot``."""
+    ut, bt, ab = tb[0], tb[1], tb[2]
+    n = _load(s, p)
+    wood, food, crystal = production(ut, bt, s.pc, n, s.bl)
+    age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
+    age = 0
+    for i in range(n):
+        if s.pc[i, PC_SPOT] == spot:
+            age = s.pc[i, PC_AGE]
+    on = spot if s.sp[p, spot, S_CARD] >= 0 else -1
+    lp = 0
+    if when_holds(ab[j, A_WHEN], age, on, food, crystal):
+        lp = ab[j, A_AMOUNT] * per_value(
+            ab[j, A_PER], age, age_all, wood, food, crystal, 0, n_level2, 0
+        )
+    _score(s, p, LP_DEPLOYMENT, lp)
+
+
+@hot
+def _shapeshift(tb, s, p, spot, j, turn):
+    """``Game.shapeshift``: reveal until a unit of cost <= max_cost; it takes the spot with
+    ``age`` tokens. Returns 1 when the revealed unit is on the spot and its on-deploy
+    abilities must resolve (``shapeshift_on_deploy``), else 0."""
+    rules = tb[3]
+    k = _shapeshift_reveal(tb, s, p, spot, j, turn)
+    if k < 0:
+        return 0
+    _put(s, p, spot, s.log[p, k, L_CARD], s.log[p, k, L_UNIT], tb[2][j, A_AGE], 1)
+    return 1 if rules[R_SHAPE_ON_DEPLOY] else 0
+
+
+@hot
+def _shapeshift_reveal(tb, s, p, spot, j, turn):
+    """``Game.shapeshift_reveal``: the Shapeshifter on ``spot`` leaves; cards are revealed
+    (and discarded) until a unit (not a Legends artifact: card type < U) of cost <=
+    ``max_cost``, which is received and paid (``shapeshift_free``). Returns its log row,
+    or -1 (none found, or unpaid)."""
+    ut, ab, rules, deck = tb[0], tb[2], tb[3], tb[4]
+    _kill(s, p, spot, F_SHAPESHIFTED)
+    found = -1
+    budget = s.g[G_DECK_N] + s.g[G_DISC_N]
+    for _ in range(budget):
+        card = _draw(tb, s)
+        if card < 0:
+            break
+        if deck[card] < ut.shape[0] and ut[deck[card], U_COST] <= ab[j, A_MAX_COST]:
+            found = card
+            break
+        _to_discard(s, card)
+    if found < 0:
+        return -1
+    u = deck[found]
+    k = _receive(s, p, found, u, turn, 0)
+    cost = 0 if rules[R_SHAPE_FREE] else ut[u, U_COST]
+    row = s.log[p, k]
+    if cost > s.pi[p, I_GOLD]:
+        _to_discard(s, found)
+        row[L_FATE] = F_UNPAID
+        return -1
+    s.pi[p, I_GOLD] -= cost
+    row[L_DEPLOYED] = 1
+    row[L_TURN_DEPLOYED] = turn
+    row[L_FATE] = F_IN_PLAY
+    row[L_ROW] = ROW_FRONT if spot < MAX_FRONT else ROW_BACK
+    return k
+
+
+@hot
+def _on_deploy(tb, weights, s, p, spot, turn, n_players):
+    """``Game.on_deploy``: the new unit's on-deploy abilities in ability order; a
+    Shapeshifter's revealed unit resolves its own at once (the reference's tail call,
+    as a loop)."""
+    ut, ab, rules = tb[0], tb[2], tb[3]
+    again = True
+    while again:
+        again = False
+        s.sp[p, spot, S_RESOLVED] = 1
+        u = s.sp[p, spot, S_UNIT]
+        for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+            if not ab[j, A_ON_DEPLOY]:
+                continue
+            kind = ab[j, A_KIND]
+            if kind == K_ADD_AGE:
+                _add_age(tb, weights, s, p, spot, j, n_players)
+            elif kind == K_UPGRADE_BUILDINGS:
+                _upgrade_all(tb, s, p, turn)
+            elif kind == K_LP:
+                if rules[R_KRAKEN_AT_END]:
+                    k = s.g[G_PENDING_N]
+                    if k >= MAX_PENDING:
+                        s.g[G_OVERFLOW] = 1
+                    else:
+                        s.pend[k, 0] = p
+                        s.pend[k, 1] = spot
+                        s.pend[k, 2] = j
+                        s.g[G_PENDING_N] = k + 1
+                else:
+                    _deployment_lp(tb, s, p, spot, j)
+            elif kind == K_SHAPESHIFT:
+                again = _shapeshift(tb, s, p, spot, j, turn) == 1
+                break
+
+
+@hot_outline
+def _reveal(tb, weights, s, n_players, turn):
+    """``Game.reveal``: pay, on-deploy abilities seat by seat (the Shapeshifters first,
+    then the other new units, each in spot order), every-turn deployment abilities, then
+    the deployment LP and each seat's LP step."""
+    ut, ab = tb[0], tb[2]
+    for p in range(n_players):
+        _pay(tb, s, p, turn)
+    s.g[G_PENDING_N] = 0
+    for p in range(n_players):
+        for replacing in (True, False):  # card replacement (Shapeshifter) first
+            for spot in range(MAX_SPOTS):
+                if (
+                    s.sp[p, spot, S_CARD] >= 0
+                    and not s.sp[p, spot, S_RESOLVED]
+                    and _replaces(ut, ab, s.sp[p, spot, S_UNIT]) == replacing
+                ):
+                    _on_deploy(tb, weights, s, p, spot, turn, n_players)
+        for spot in range(MAX_SPOTS):
+            if s.sp[p, spot, S_CARD] < 0:
+                continue
+            u = s.sp[p, spot, S_UNIT]
+            for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+                if (
+                    ab[j, A_PHASE] == PH_DEPLOYMENT
+                    and not ab[j, A_ON_DEPLOY]
+                    and ab[j, A_KIND] == K_ADD_AGE
+                ):
+                    _add_age(tb, weights, s, p, spot, j, n_players)
+    for k in range(s.g[G_PENDING_N]):
+        _deployment_lp(tb, s, s.pend[k, 0], s.pend[k, 1], s.pend[k, 2])
+    for p in range(n_players):
+        _settle(tb, s, p)
+        for spot in range(MAX_SPOTS):
+            if s.sp[p, spot, S_CARD] >= 0:
+                s.sp[p, spot, S_FRESH] = 0
+                s.sp[p, spot, S_MOVED] = 0

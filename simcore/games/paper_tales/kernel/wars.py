@@ -1,0 +1,92 @@
+"""§2.3 Wars and §2.4 Income, both variants."""
+
+from __future__ import annotations
+
+from simcore.jit import hot, hot_outline
+
+from ..evaluate import fight, war_phase_lp
+from ..evaluate_legends import l_assess, l_war_phase_lp
+from .state import (
+    I_GOLD,
+    I_WARS,
+    LP_PER_WAR_WON,
+    LP_WAR_ARTIFACTS,
+    LP_WAR_BUILDINGS,
+    LP_WAR_UNITS,
+    LP_WARS,
+    _assess_seat,
+    _lassess,
+    _lload,
+    _lscore,
+    _score,
+    _settle,
+    _strength_of,
+    _two,
+)
+
+
+@hot
+def _fight_seat(rules, s, p, n_players, strength):
+    """(wars won, war LP) of seat ``p``'s ``strength`` against its neighbours' in
+    ``s.strength`` (2 players: the single war)."""
+    if n_players == 2:
+        return fight(rules, True, strength, s.strength[1 - p], 0)
+    right = s.strength[(p - 1) % n_players]  # seat p-1: the right neighbour
+    left = s.strength[(p + 1) % n_players]  # seat p+1: the left neighbour
+    return fight(rules, False, strength, right, left)
+
+
+@hot
+def _score_wars(s, p, won, lp, per_war, war_units, war_buildings):
+    """The wars phase's results of seat ``p`` (wars won and the four base LP parts)."""
+    s.pi[p, I_WARS] += won
+    _score(s, p, LP_WARS, lp)
+    _score(s, p, LP_PER_WAR_WON, per_war)
+    _score(s, p, LP_WAR_UNITS, war_units)
+    _score(s, p, LP_WAR_BUILDINGS, war_buildings)
+
+
+@hot_outline
+def wars(tb, lx, s, ls, n_players):
+    """``Game.wars``: each seat against its neighbours' strengths, then the war-phase LP and
+    gold (Legends: the artifacts count, and their war-phase LP is its own part)."""
+    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    two = _two(n_players)
+    for q in range(n_players):
+        if lx is None:
+            s.strength[q] = _strength_of(tb, s, q)
+        else:
+            s.strength[q] = _lassess(tb, lx, s, ls, q)[4]
+    for p in range(n_players):
+        if lx is None:
+            n, facts = _assess_seat(tb, s, p)
+        else:
+            n, nz = _lload(s, ls, p)
+            facts = l_assess(ut, bt, ab, rules, lx[0], s.pc, n, s.bl, ls.zx, nz)
+        wood, food, crystal, income, strength, age_all, n_level2, n_strong = facts
+        won, lp = _fight_seat(rules, s, p, n_players, strength)
+        if lx is None:
+            per_war, war_units, war_buildings, gold = war_phase_lp(
+                ut, bt, ab, rules, s.pc, n, s.bl, two, won, wood, food, crystal, income,
+                age_all, n_level2, n_strong,
+            )  # fmt: skip
+            _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
+        else:
+            per_war, war_units, war_buildings, war_arts, gold = l_war_phase_lp(
+                ut, bt, ab, rules, lx[0], s.pc, n, s.bl, ls.zx, nz, two, won, wood, food,
+                crystal, income, age_all, n_level2, n_strong,
+            )  # fmt: skip
+            _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
+            _lscore(s, ls, p, LP_WAR_ARTIFACTS, war_arts)
+        s.pi[p, I_GOLD] += gold
+        _settle(tb, s, p)
+
+
+@hot_outline
+def income(tb, lx, s, ls, n_players):
+    """``Game.income``: every seat's income (Legends: with the artifacts')."""
+    for p in range(n_players):
+        if lx is None:
+            s.pi[p, I_GOLD] += _assess_seat(tb, s, p)[1][3]
+        else:
+            s.pi[p, I_GOLD] += _lassess(tb, lx, s, ls, p)[3]
