@@ -213,7 +213,7 @@ GAMES: dict[str, Game] = {
             (
                 "mc",
                 (
-                    Param("rollouts", 16, lo=1, hi=1024, help="playouts per candidate"),
+                    Param("rollouts", 32, lo=1, hi=1024, help="playouts per candidate"),
                     Param("top", 4, lo=1, hi=33, help="candidates searched, best by greedy"),
                     Param(
                         "playout",
