@@ -207,8 +207,23 @@ GAMES: dict[str, Game] = {
             ),
         ),
         default_variant="brief",
-        policies=("random", "greedy", "legend-hunter"),
+        policies=("random", "greedy", "legend-hunter", "mc"),
         tables=("games", "seats", "cards", "legends"),
+        policy_params=(
+            (
+                "mc",
+                (
+                    Param("rollouts", 32, lo=1, hi=1024, help="playouts per candidate"),
+                    Param("top", 4, lo=1, hi=33, help="candidates searched, best by greedy"),
+                    Param(
+                        "playout",
+                        "greedy",
+                        choices=("random", "greedy", "legend-hunter"),
+                        help="the heuristic every seat plays in the playouts",
+                    ),
+                ),
+            ),
+        ),
         weight_names=("gain", "legend", "near", "tame", "take-bar"),
         variant_option="rules",
     ),

@@ -12,17 +12,17 @@ compiles, ``bench`` measures. ``play``/``narrate`` replay one game with ``refere
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import polars as pl
 
-from simcore import engine_kit
+from simcore import engine_kit, policy_spec
 from simcore.buffers import zeroed_buffers
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
-from .policies import POLICY_NAMES, default_weights
+from .policies import POLICY_NAMES, Policy, default_weights
 from .tables import (
     BREAKDOWN,
     CELLS,
@@ -111,6 +111,7 @@ class Prepared(engine_kit.Prepared):
     compiled tables."""
 
     POLICY_NAMES = POLICY_NAMES
+    POLICY_PARAMS: ClassVar[policy_spec.Declared] = dict(GAME.policy_params)
     cards: DrakoData
     tables: Tables
 
@@ -149,13 +150,16 @@ def simulate_arrays(
 ) -> dict[str, np.ndarray]:
     """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields). ``check``:
     verify the rule invariants after every turn (``InvariantError`` naming the game)."""
-    from .kernel import INVARIANTS, simulate_chunk
+    from .kernel import INVARIANTS, simulate_chunk, simulate_chunk_search
 
     out = result_buffers(n_games, prepared.players)
-    simulate_chunk(
+    table, seat_slot = slot_table(prepared)
+    searches = bool((table[seat_slot, 0] == Policy.MC).any())
+    (simulate_chunk_search if searches else simulate_chunk)(
         tuple(prepared.tables),
         prepared.weights,
-        prepared.seat_policy,
+        table,
+        seat_slot,
         prepared.rotate_seats,
         prepared.players,
         np.uint64(seed),
@@ -167,7 +171,64 @@ def simulate_arrays(
     )
     if check:
         raise_first_violation(out.violation, INVARIANTS, "drako", seed, first_game)
-    return out._asdict()
+    a = out._asdict()
+    if not searches:  # heuristics: the result arrays as they always were
+        for key in SEARCH_ONLY:
+            del a[key]
+    return a
+
+
+#: Result arrays only the search kernel fills (``kernel.ChunkOut``): left out of heuristic runs.
+SEARCH_ONLY = ("playouts", "end_visible", "end_alt")
+
+
+def slot_table(prepared: Prepared) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's seats: int32[slots, 4], each slot's (policy code, mc rollouts, mc top,
+    mc playout policy code), and the int32 slot of each seat (before rotation). A heuristic
+    seat's slot is its policy code (rows ``0 .. len(code_names) - 1``), so the ``policy``
+    result column of heuristic runs is the policy code as it always was; each distinct mc
+    spec gets a row after them (``slot_names``)."""
+    n = len(prepared.code_names)
+    rows = [[code, 0, 0, 0] for code in range(n)]
+    seat_slot = []
+    mc: list[str] = []
+    for spec in prepared.specs:
+        if spec.name != "mc":
+            seat_slot.append(prepared.code_names.index(spec.name))
+            continue
+        if spec.canonical not in mc:
+            mc.append(spec.canonical)
+            playout = POLICY_NAMES.index(str(spec["playout"]))
+            rows.append([int(Policy.MC), int(spec["rollouts"]), int(spec["top"]), playout])
+        seat_slot.append(n + mc.index(spec.canonical))
+    return np.array(rows, dtype=np.int32), np.array(seat_slot, dtype=np.int32)
+
+
+def slot_names(prepared: Prepared) -> list[str]:
+    """The name of each slot of ``slot_table``: the policy names, then the mc specs'
+    canonical strings (the categories of the dataset's ``policy`` column)."""
+    names = list(prepared.code_names)
+    for spec in prepared.specs:
+        if spec.name == "mc" and spec.canonical not in names:
+            names.append(spec.canonical)
+    return names
+
+
+def reference_seats(prepared: Prepared, game_id: int) -> tuple[list[int], list[Any]]:
+    """The policy code and (an mc seat's) ``reference.Search`` of each seat in game
+    ``game_id``, for ``reference.py``."""
+    from .reference import Search
+
+    table, seat_slot = slot_table(prepared)
+    slots = engine_kit.seat_policies(seat_slot, prepared.rotate_seats, game_id)
+    codes = [int(table[s, 0]) for s in slots]
+    searches = [
+        Search(int(table[s, 1]), int(table[s, 2]), int(table[s, 3]))
+        if table[s, 0] == Policy.MC
+        else None
+        for s in slots
+    ]
+    return codes, searches
 
 
 def result_buffers(n_games: int, n_players: int) -> Any:
@@ -231,7 +292,7 @@ def frames(
     seats = pl.DataFrame(
         {
             **engine_kit.seat_keys(game_id, P),
-            "policy": engine_kit.categorical(prepared.code_names, a["policy"]),
+            "policy": engine_kit.categorical(slot_names(prepared), a["policy"]),
             "score": score.reshape(-1),
             "rank": rank.reshape(-1),
             "win": win.reshape(-1),
@@ -271,9 +332,15 @@ def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     stores under that id: ``tests/drako/test_reference_vs_kernel.py``)."""
     from .reference import Rules, play_reference
 
-    seat_policy = engine_kit.seat_policies(prepared.seat_policy, prepared.rotate_seats, game_id)
+    seat_policy, searches = reference_seats(prepared, game_id)
     rules = Rules(prepared.cards, prepared.variant, prepared.players)
-    game = play_reference(rules, prepared.weights, seat_policy, seed, game_id, record=True)
+    game = play_reference(
+        rules, prepared.weights, seat_policy, seed, game_id, record=True, searches=searches
+    )
+    names = [
+        prepared.policies[s]
+        for s in engine_kit.seat_policies(range(prepared.players), prepared.rotate_seats, game_id)
+    ]
     start = {
         "event": "start",
         "game": "drako",
@@ -281,7 +348,7 @@ def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
         "seed": seed,
         "game_id": game_id,
         "players": prepared.players,
-        "policies": [prepared.code_names[p] for p in seat_policy],
+        "policies": names,
     }
     return [start, *game.events]
 
@@ -312,6 +379,20 @@ def narrate(event: dict[str, Any]) -> str:
         how = "takes the discard" if event["source"] == "discard" else "draws"
         old = ("face-down " if event["was_face_down"] else "") + event["replaced"]
         return f"{head} {how} {event['card']} -> cell {event['cell']} (replaces {old})"
+    if kind == "search":
+        forced = "" if event["candidates"][0]["playouts"] else " (top=1: greedy's choice)"
+        rows = [
+            f"      {c['option']:<28} greedy {c['value']:+.3f}"
+            + (f"  mean {c['mean']:+.4f} over {c['playouts']} playouts" if c["playouts"] else "")
+            for c in event["candidates"]
+        ]
+        return "\n".join(
+            [
+                f"          seat {event['seat']} searches its {event['decision']}{forced}:",
+                *rows,
+                f"      -> {event['chosen']}",
+            ]
+        )
     if kind == "claim":
         return (
             f"          seat {event['seat']} claims {event['legend']} ({event['when']} the action)"
@@ -348,7 +429,7 @@ def bench(
     cards = load_data()
     prepared = prepare(cards, variant, players, [policy] * players, False)
     rules = Rules(cards, variant, players)
-    seat_policy = [int(x) for x in prepared.seat_policy]
+    seat_policy, searches = reference_seats(prepared, 0)
     return engine_kit.bench(
         "drako",
         variant,
@@ -359,5 +440,5 @@ def bench(
         reference_games,
         lambda: warmup(prepared),
         lambda n: simulate_arrays(prepared, 1, 0, n),
-        lambda g: play_reference(rules, prepared.weights, seat_policy, 1, g),
+        lambda g: play_reference(rules, prepared.weights, seat_policy, 1, g, searches=searches),
     )

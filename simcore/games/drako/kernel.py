@@ -20,23 +20,40 @@ import numpy as np
 from numba import prange
 
 from simcore.jit import alloc, hot, hot_outline, parallel
-from simcore.rng import rng_shuffle, rng_start
+from simcore.rng import rng_next, rng_shuffle, rng_start, search_state
 
 from .incremental import N_KFACTS, claims_after_slots
+from .mc import copy_state, determinize, forget_caches, outcome, rank
 from .policies import (
+    M_ALT,
+    M_CAP,
+    M_CELL,
     M_CLAIMS_LEFT,
     M_CLAIMS_OK,
     M_DECK_N,
     M_DISC_N,
+    M_END_REC,
+    M_FORCE_IDX,
+    M_FORCE_SEAT,
+    M_HAND,
     M_LD_N,
     M_LOADED,
     M_MEMO_OK,
     M_MET_OK,
     M_PMAX,
+    M_SRC,
+    M_STEP,
     M_TURN,
+    M_VIOL,
     N_META,
+    P_MC,
     P_RANDOM,
+    SRC_DECK,
     SRC_DISCARD,
+    STEP_ACTION,
+    STEP_SOURCE,
+    STEP_TURN,
+    W_TAKE_BAR,
     after_action,
     choose_action,
     choose_source,
@@ -62,6 +79,7 @@ from .tables import (
     R_KEEP_TOP,
     R_LEGEND_ROW,
     R_LEGENDS_PER_TURN,
+    R_SAME_KIND_FORBIDDEN,
     R_TIE_CATEGORIES,
     R_TIE_TRIBES_SUMMED,
     R_TURN_CAP,
@@ -146,6 +164,19 @@ class GameState(NamedTuple):
     seat_prow: np.ndarray  # int32[P, CELLS, N_KINDS]
     seat_goal: np.ndarray  # int32[P, N_KINDS]
     seat_ready: np.ndarray  # int64[P, N_LEGENDS, 2]
+    # the seats' specs and the mc search (``_search``)
+    mc_par: np.ndarray  # int32[P, 3]: an mc seat's rollouts, top, playout policy code
+    slot: np.ndarray  # int32[P]: each seat's spec (slot of the run), the ``policy`` column
+    mc_dn: np.ndarray  # int32[P]: decisions each mc seat has searched (its search streams)
+    mc_po: np.ndarray  # int64[P]: playouts each mc seat has run
+    mc_list: np.ndarray  # int64[MAX_OPTIONS]: scratch of ``mc.rank``: the options left
+    mc_rank: np.ndarray  # int32[MAX_OPTIONS]: the options searched, greedy's best first
+    mc_sum: np.ndarray  # int64[MAX_OPTIONS]: each one's summed outcome (``mc.OUTCOME_UNIT``)
+    end_vis: np.ndarray  # int32[P]: visible score of each seat as the game ended (``_record_end``)
+
+
+#: The most options of one decision: 16 placements and 16 reveals, or 16 placements + draw.
+MAX_OPTIONS = 2 * CELLS + 1
 
 
 @alloc  # keeps NRT
@@ -213,6 +244,14 @@ def new_state(n_players, deck_size):
         seat_prow,
         seat_goal,
         seat_ready,
+        z((P, 3), np.int32),
+        z(P, np.int32),
+        z(P, np.int32),
+        z(P, np.int64),
+        z(MAX_OPTIONS, np.int64),
+        z(MAX_OPTIONS, np.int32),
+        z(MAX_OPTIONS, np.int64),
+        z(P, np.int32),
     )
 
 
@@ -273,6 +312,14 @@ def seat_view(s, p):
         s.seat_prow,
         s.seat_goal,
         s.seat_ready,
+        s.mc_par,
+        s.slot,
+        s.mc_dn,
+        s.mc_po,
+        s.mc_list,
+        s.mc_rank,
+        s.mc_sum,
+        s.end_vis,
     )
 
 
@@ -440,42 +487,83 @@ def _face_down(s, p):
 
 
 @hot
-def take_turn(tb, weights, s, p):
-    """One turn of seat ``p`` (reference ``DrakoGame.take_turn``): source, claim before?,
-    action, claims after (not after the final reveal), reshuffle. Returns 1 when this
-    action revealed ``p``'s last face-down card (the game ends), else 0.
+def _source_options(tb, s, p):
+    """How many options an mc seat's source decision has: each placement of the top
+    discard (``s.act_*`` filled), and drawing when the deck has cards."""
+    n = 0
+    if s.meta[M_DISC_N] > 0:
+        n = legal_actions(tb, s, p, SRC_DISCARD, s.discard[s.meta[M_DISC_N] - 1])
+    return n + (1 if s.meta[M_DECK_N] > 0 else 0)
 
-    Inlined into ``play_game``, its one caller: an outlined call marshals every array of
+
+@hot
+def take_turn(tb, weights, s, p):
+    """Seat ``p``'s turn from where it is (``meta[M_STEP]``; reference
+    ``DrakoGame.take_turn``): source, claim before?, action, claims after (not after the
+    final reveal), reshuffle. Returns 1 when this action revealed ``p``'s last face-down
+    card (the game ends), 0 when the game goes on, -1 when an mc seat's decision stopped
+    the turn (``M_STEP`` says which: the search answers at ``M_FORCE_*``, then the turn
+    goes on from there).
+
+    Inlined into ``_play_on``, its one caller: an outlined call marshals every array of
     the state and the tables (~430 words) each turn (measured +4% games per CPU-second)."""
     rules = tb[9]
     s = seat_view(s, p)  # p's kingdom caches
-    s.meta[M_TURN] += 1
-    s.turns[ix(p)] += 1
-    s.meta[M_CLAIMS_LEFT] = rules[R_LEGENDS_PER_TURN]
-    source, planned = choose_source(tb, weights, s, p)  # planned: greedy's discard action
+    step = s.meta[M_STEP]
+    if step == STEP_TURN:
+        s.meta[M_TURN] += 1
+        s.turns[ix(p)] += 1
+        s.meta[M_CLAIMS_LEFT] = rules[R_LEGENDS_PER_TURN]
     p_cell = -1
-    if planned >= 0:
-        p_cell = s.act_cell[ix(planned)]
-    # ``random`` never claims before its action: skip the (side-effect free) Legend check
-    if rules[R_CLAIM_BEFORE] != 0 and s.meta[M_CLAIMS_LEFT] > 0 and s.policy[ix(p)] != P_RANDOM:
-        n_slots = claimable(tb, s, p)
-        slot = claim_before(tb, s, p, n_slots, source, p_cell)
-        if slot >= 0:
-            _claim(tb, s, p, slot)
-    if source == SRC_DISCARD:
-        s.meta[M_DISC_N] -= 1
-        card = s.discard[s.meta[M_DISC_N]]
-        s.seen[ix(card)] -= 1  # in hand: unseen by the others until placed (``_apply``)
+    if step != STEP_ACTION:
+        if s.meta[M_FORCE_SEAT] == p:  # decided already: option i of ``_source_options``
+            s.meta[M_FORCE_SEAT] = -1
+            i = s.meta[M_FORCE_IDX]
+            source = SRC_DECK
+            if i < _source_options(tb, s, p) - (1 if s.meta[M_DECK_N] > 0 else 0):
+                source = SRC_DISCARD
+                p_cell = s.act_cell[ix(i)]
+        elif s.policy[ix(p)] == P_MC and _source_options(tb, s, p) > 1:
+            s.meta[M_STEP] = STEP_SOURCE
+            return -1
+        else:
+            source, planned = choose_source(tb, weights, s, p)  # planned: greedy's action
+            if planned >= 0:
+                p_cell = s.act_cell[ix(planned)]
+        # ``random`` never claims before its action: skip the (side-effect free) Legend check
+        if rules[R_CLAIM_BEFORE] != 0 and s.meta[M_CLAIMS_LEFT] > 0 and s.policy[ix(p)] != P_RANDOM:
+            n_slots = claimable(tb, s, p)
+            slot = claim_before(tb, s, p, n_slots, source, p_cell)
+            if slot >= 0:
+                _claim(tb, s, p, slot)
+        if source == SRC_DISCARD:
+            s.meta[M_DISC_N] -= 1
+            card = s.discard[s.meta[M_DISC_N]]
+            s.seen[ix(card)] -= 1  # in hand: unseen by the others until placed (``_apply``)
+        else:
+            card = _pop_deck(s)
+        s.meta[M_HAND] = card
+        s.meta[M_SRC] = source
     else:
-        card = _pop_deck(s)
+        card = s.meta[M_HAND]
+        source = s.meta[M_SRC]
     if p_cell < 0:
         n_act = legal_actions(tb, s, p, source, card)
-        a = choose_action(tb, weights, s, p, card, n_act)
+        if n_act > 1 and s.meta[M_FORCE_SEAT] == p:
+            s.meta[M_FORCE_SEAT] = -1
+            a = s.meta[M_FORCE_IDX]
+        elif n_act > 1 and s.policy[ix(p)] == P_MC:
+            s.meta[M_STEP] = STEP_ACTION
+            return -1
+        else:
+            a = choose_action(tb, weights, s, p, card, n_act)
         cell = s.act_cell[ix(a)]
         reveal = s.act_rev[ix(a)]
     else:
         cell = p_cell
         reveal = 0
+    s.meta[M_STEP] = STEP_TURN
+    s.meta[M_CELL] = cell
     before = s.grid[ix(p), ix(cell)] if s.up[ix(p), ix(cell)] != 0 else -1
     _apply(s, p, card, cell, reveal)
     after_action(tb, s, p, cell, before)  # p's kingdom changed: its caches follow
@@ -595,16 +683,18 @@ def check_final(s, n_players):
 # --- one game ------------------------------------------------------------------------------
 
 
-@hot_outline
-def play_game(tb, weights, s, n_players, seed, game_id, check):
-    """Play one complete game into ``s`` (policies already set in ``s.policy``). Returns
-    ``(turns, cap_hit, violation)``; ``violation`` is the first broken invariant's code
-    when ``check``, else 0."""
+@hot
+def _new_game(tb, s, n_players, seed, game_id, check):
+    """A new game in ``s`` (seats already set: ``policy``, ``slot``, ``mc_par``): setup done,
+    the position at seat 0's first turn; with ``check``, ``meta[M_VIOL]`` holds the first
+    invariant broken by the setup (``INVARIANTS``), else 0."""
     rng_start(s.rng, seed, game_id)
     for p in range(n_players):
         s.claim_n[ix(p)] = 0
         s.turns[ix(p)] = 0
         s.ended[ix(p)] = 0
+        s.mc_dn[ix(p)] = 0
+        s.mc_po[ix(p)] = 0
     for i in range(N_LEGENDS):
         s.river[ix(i)] = -1
     s.meta[M_TURN] = 0
@@ -613,32 +703,173 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
     s.meta[M_CLAIMS_OK] = 0
     s.meta[M_MEMO_OK] = 0
     s.meta[M_MET_OK] = 0
+    s.meta[M_STEP] = STEP_TURN
+    s.meta[M_FORCE_SEAT] = -1
+    s.meta[M_CAP] = 0
+    s.meta[M_VIOL] = 0
     for p in range(n_players):
         s.kept[ix(p)] = 0
         s.kept_claims[ix(p)] = 0
         s.dirty[ix(p)] = 0
-    max_turns = tb[9][R_TURN_CAP] * n_players
-    violation = 0
     if check:
-        violation = check_state(tb, s, n_players, max_turns)
-    cap_hit = 0
+        s.meta[M_VIOL] = check_state(tb, s, n_players, tb[9][R_TURN_CAP] * n_players)
+
+
+@hot_outline  # once a game, and in the search kernel only: kept out of the turn loop
+def _record_end(tb, s, n_players, p):
+    """How the game ended, before its face-down cards are revealed: every seat's visible
+    score (face-up cards + held Legends, ``s.end_vis``), and whether the ender ``p`` could
+    have placed its card on another cell, one face up before its action (``meta[M_ALT]``):
+    a move that would not have ended the game (the blunder measure of
+    ``benchmarks/mc_strength.py``)."""
+    kind_cat, kind_blind, kind_tame, kind_locked = tb[0], tb[1], tb[2], tb[3]
+    land_pts, rival, legend = tb[4], tb[5], tb[6]
+    dragon_values, adj, rules = tb[7], tb[8], tb[9]
+    for q in range(n_players):
+        vis = visible_mask(s.up[ix(q)])
+        total = score_kingdom(
+            s.grid[ix(q)], vis, kind_cat, kind_blind, kind_tame, land_pts, rival,
+            dragon_values, adj, rules, s.direct, s.full, s.sbd,
+        )  # fmt: skip
+        for k in range(s.claim_n[ix(q)]):
+            total += legend[s.claim_g[ix(q), ix(k)], LG_POINTS]
+        s.end_vis[ix(q)] = total
+    card = s.meta[M_HAND]
+    same = rules[R_SAME_KIND_FORBIDDEN] != 0
+    alt = 0
+    for c in range(CELLS):
+        k = s.grid[ix(p), ix(c)]
+        if c != s.meta[M_CELL] and kind_locked[ix(k)] == 0 and not (same and k == card):
+            alt = 1
+    s.meta[M_ALT] = alt
+
+
+@hot_outline
+def _play_on(tb, weights, s, n_players, check):
+    """Play the game in ``s`` on from where it is (``meta[M_TURN]``, ``meta[M_STEP]``) to
+    the end, final scoring included; with ``check``, verify the invariants after each turn
+    and at the end (``meta[M_VIOL]``). Returns True when it stopped at an mc seat's
+    decision instead (call again once ``meta[M_FORCE_*]`` hold the choice)."""
+    max_turns = tb[9][R_TURN_CAP] * n_players
     while True:
-        # seat of this turn; not a loop-carried ``p = 0``, whose literal type would make
-        # numba compile the whole turn twice (for ``Literal[int](0)``, then for int64)
-        p = s.meta[M_TURN] % n_players
+        # the seat of this turn (counted already from STEP_SOURCE on); not a loop-carried
+        # ``p = 0``, whose literal type would make numba compile the whole turn twice
+        turn = s.meta[M_TURN] - (0 if s.meta[M_STEP] == STEP_TURN else 1)
+        p = turn % n_players
         final = take_turn(tb, weights, s, p)
-        if check and violation == 0:
-            violation = check_state(tb, s, n_players, max_turns)
+        if final < 0:
+            return True
+        if check and s.meta[M_VIOL] == 0:
+            s.meta[M_VIOL] = check_state(tb, s, n_players, max_turns)
         if final:
             s.ended[ix(p)] = 1
+            if s.meta[M_END_REC] != 0:
+                _record_end(tb, s, n_players, p)
             break
         if s.meta[M_TURN] >= max_turns:
-            cap_hit = 1
+            s.meta[M_CAP] = 1
             break
     final_scoring(tb, s, n_players)
-    if check and violation == 0:
-        violation = check_final(s, n_players)
-    return s.meta[M_TURN], cap_hit, violation
+    if check and s.meta[M_VIOL] == 0:
+        s.meta[M_VIOL] = check_final(s, n_players)
+    return False
+
+
+@hot_outline
+def play_game(tb, weights, s, n_players, seed, game_id, check):
+    """Play one complete game of heuristic seats into ``s`` (seats already set): a new game,
+    then play on (it never stops: no seat searches). Returns ``(turns, cap_hit,
+    violation)``; ``violation`` is the first broken invariant's code when ``check``, else
+    0."""
+    _new_game(tb, s, n_players, seed, game_id, check)
+    _play_on(tb, weights, s, n_players, check)
+    return s.meta[M_TURN], s.meta[M_CAP], s.meta[M_VIOL]
+
+
+@hot
+def _asking(s, n_players):
+    """The seat whose decision the game stopped at (its turn is counted)."""
+    return (s.meta[M_TURN] - 1) % n_players
+
+
+@hot_outline
+def _search(tb, weights, s, w, c, n_players, seed, game_id):
+    """The mc decision the game in ``s`` stopped at (``meta[M_STEP]``: the source or the
+    action): the ``top`` options best by greedy's value (``mc.rank``), each played out
+    ``rollouts`` times from the same determinized worlds (``w``: a copy of the game,
+    ``mc.determinize``, one world a rollout) by copies (``c``) in which every seat plays
+    the ``playout`` heuristic, the option taken first (``meta[M_FORCE_*]``). Every random
+    number comes from the search stream of (seed, game, seat, decision number), none from
+    the game's. The index of the option with the best summed outcome (ties: greedy's
+    first best)."""
+    p = _asking(s, n_players)
+    rollouts = s.mc_par[ix(p), 0]
+    top = s.mc_par[ix(p), 1]
+    playout = s.mc_par[ix(p), 2]
+    number = s.mc_dn[ix(p)]
+    s.mc_dn[ix(p)] = number + 1
+    v = seat_view(s, p)
+    hand = -1
+    if s.meta[M_STEP] == STEP_SOURCE:
+        n_act = 0
+        card = np.int32(-1)
+        if s.meta[M_DISC_N] > 0:
+            card = s.discard[s.meta[M_DISC_N] - 1]
+            n_act = legal_actions(tb, v, p, SRC_DISCARD, card)
+        bar = weights[ix(s.policy[ix(p)]), W_TAKE_BAR]
+        m = rank(tb, weights, v, p, card, n_act, top, s.meta[M_DECK_N] > 0, bar)
+    else:
+        card = s.meta[M_HAND]
+        hand = card
+        n_act = legal_actions(tb, v, p, s.meta[M_SRC], card)
+        m = rank(tb, weights, v, p, card, n_act, top, False, 0.0)
+    if m == 1:
+        return s.mc_rank[0]
+    s.mc_po[ix(p)] += m * rollouts
+    for j in range(m):
+        s.mc_sum[ix(j)] = 0
+    stream = search_state(seed, game_id, p, number)
+    no_check = n_players < 0  # False, typed like play_game's check (one _play_on compiled)
+    for _ in range(rollouts):
+        copy_state(w, s)
+        w.meta[M_END_REC] = 0
+        w.rng[0] = stream
+        determinize(w, n_players, hand)
+        playout_state = rng_next(w.rng)
+        stream = w.rng[0]
+        for q in range(n_players):
+            w.policy[ix(q)] = playout
+        forget_caches(w, n_players)
+        for j in range(m):
+            copy_state(c, w)
+            c.rng[0] = playout_state
+            c.meta[M_FORCE_SEAT] = p
+            c.meta[M_FORCE_IDX] = s.mc_rank[ix(j)]
+            _play_on(tb, weights, c, n_players, no_check)
+            s.mc_sum[ix(j)] += outcome(c, n_players, p)
+    best = 0
+    for j in range(1, m):
+        if s.mc_sum[ix(j)] > s.mc_sum[ix(best)]:
+            best = j
+    return s.mc_rank[ix(best)]
+
+
+@hot_outline
+def play_game_search(tb, weights, s, w, c, n_players, seed, game_id, check):
+    """``play_game`` with mc seats: at each of their decisions the game stops, ``_search``
+    decides on copies (``w``, ``c``: states allocated alike), and the game plays on with
+    that choice. A kernel of its own (``simulate_chunk_search``), so runs of heuristics
+    alone never compile the search."""
+    _new_game(tb, s, n_players, seed, game_id, check)
+    s.meta[M_END_REC] = 1
+    s.meta[M_ALT] = 0
+    for p in range(n_players):
+        s.end_vis[ix(p)] = 0
+    while _play_on(tb, weights, s, n_players, check):
+        i = _search(tb, weights, s, w, c, n_players, seed, game_id)
+        s.meta[M_FORCE_SEAT] = _asking(s, n_players)
+        s.meta[M_FORCE_IDX] = i
+    return s.meta[M_TURN], s.meta[M_CAP], s.meta[M_VIOL]
 
 
 # --- many games ------------------------------------------------------------------------------
@@ -662,6 +893,10 @@ class ChunkOut(NamedTuple):
     claim_legend: np.ndarray  # int8[n, P, N_LEGENDS]: legend index, claim order; -1 pad
     claim_turn: np.ndarray  # int16[n, P, N_LEGENDS]
     violation: np.ndarray  # int8[n]: checking mode: first broken invariant, 0
+    playouts: np.ndarray  # int64[n]: playouts the mc seats ran (0 without one)
+    # search kernel only (``_record_end``): how the game ended
+    end_visible: np.ndarray  # int16[n, P]: each seat's visible score before the final reveal
+    end_alt: np.ndarray  # bool[n]: the ender had a placement that would not have ended it
 
 
 def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
@@ -683,49 +918,155 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
         np.full((n, P, N_LEGENDS), -1, np.int8),
         np.zeros((n, P, N_LEGENDS), np.int16),
         np.zeros(n, np.int8),
+        np.zeros(n, np.int64),
+        np.zeros((n, P), np.int16),
+        np.zeros(n, np.bool_),
     )
 
 
+@hot
+def _seat_up(s, slot_table, seat_slot, rotate, n_players, g):
+    """Game ``g``'s seats: each seat's slot, policy code and mc parameters (``slot_table``
+    rows: policy, rollouts, top, playout)."""
+    for p in range(n_players):
+        slot = seat_slot[(p + g) % n_players] if rotate else seat_slot[ix(p)]
+        s.slot[ix(p)] = slot
+        s.policy[ix(p)] = slot_table[ix(slot), 0]
+        for k in range(3):
+            s.mc_par[ix(p), ix(k)] = slot_table[ix(slot), ix(k + 1)]
+
+
+@hot
+def _store(out, s, i, n_players, turns, cap_hit, violation):
+    """Game offset ``i``'s results from ``s`` into ``out``."""
+    out.turns[ix(i)] = turns
+    out.cap_hit[ix(i)] = cap_hit != 0
+    out.violation[ix(i)] = violation
+    playouts = 0
+    for p in range(n_players):
+        playouts += s.mc_po[ix(p)]
+        out.end_visible[ix(i), ix(p)] = s.end_vis[ix(p)]
+        out.policy[ix(i), ix(p)] = s.slot[ix(p)]
+        out.score[ix(i), ix(p)] = s.score[ix(p)]
+        out.rank[ix(i), ix(p)] = s.rank[ix(p)]
+        out.seat_turns[ix(i), ix(p)] = s.turns[ix(p)]
+        out.ended[ix(i), ix(p)] = s.ended[ix(p)] != 0
+        for b in range(N_BREAKDOWN):
+            out.breakdown[i, p, b] = s.bd[ix(p), ix(b)]
+        for c in range(CELLS):
+            out.grid[i, p, c] = s.grid[ix(p), ix(c)]
+            out.replaced[i, p, c] = s.replaced[ix(p), ix(c)] != 0
+            out.turn_placed[i, p, c] = s.placed[ix(p), ix(c)]
+        out.claim_n[ix(i), ix(p)] = s.claim_n[ix(p)]
+        for k in range(s.claim_n[ix(p)]):
+            out.claim_legend[i, p, k] = s.claim_g[ix(p), ix(k)]
+            out.claim_turn[i, p, k] = s.claim_t[ix(p), ix(k)]
+    out.playouts[ix(i)] = playouts
+    out.end_alt[ix(i)] = s.meta[M_ALT] != 0
+
+
 @alloc  # the block scratch
-def _run_block(tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check):
-    """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state."""
+def _run_block(
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check
+):
+    """Play game offsets ``lo .. hi-1`` of a chunk of heuristic seats with one scratch
+    state."""
     s = new_state(n_players, tb[10].shape[0])
     for i in range(lo, hi):
         g = first_game + i
-        for p in range(n_players):
-            s.policy[ix(p)] = seat_policy[(p + g) % n_players] if rotate else seat_policy[ix(p)]
+        _seat_up(s, slot_table, seat_slot, rotate, n_players, g)
         turns, cap_hit, violation = play_game(tb, weights, s, n_players, seed, g, check)
-        out.turns[ix(i)] = turns
-        out.cap_hit[ix(i)] = cap_hit != 0
-        out.violation[ix(i)] = violation
-        for p in range(n_players):
-            out.policy[ix(i), ix(p)] = s.policy[ix(p)]
-            out.score[ix(i), ix(p)] = s.score[ix(p)]
-            out.rank[ix(i), ix(p)] = s.rank[ix(p)]
-            out.seat_turns[ix(i), ix(p)] = s.turns[ix(p)]
-            out.ended[ix(i), ix(p)] = s.ended[ix(p)] != 0
-            for b in range(N_BREAKDOWN):
-                out.breakdown[i, p, b] = s.bd[ix(p), ix(b)]
-            for c in range(CELLS):
-                out.grid[i, p, c] = s.grid[ix(p), ix(c)]
-                out.replaced[i, p, c] = s.replaced[ix(p), ix(c)] != 0
-                out.turn_placed[i, p, c] = s.placed[ix(p), ix(c)]
-            out.claim_n[ix(i), ix(p)] = s.claim_n[ix(p)]
-            for k in range(s.claim_n[ix(p)]):
-                out.claim_legend[i, p, k] = s.claim_g[ix(p), ix(k)]
-                out.claim_turn[i, p, k] = s.claim_t[ix(p), ix(k)]
+        _store(out, s, i, n_players, turns, cap_hit, violation)
+
+
+@alloc  # the block scratch
+def _run_block_search(
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check
+):
+    """``_run_block`` with mc seats: one scratch state and, for the searches, two copies of
+    it (allocated once per block)."""
+    s = new_state(n_players, tb[10].shape[0])
+    w = new_state(n_players, tb[10].shape[0])
+    c = new_state(n_players, tb[10].shape[0])
+    for i in range(lo, hi):
+        g = first_game + i
+        _seat_up(s, slot_table, seat_slot, rotate, n_players, g)
+        turns, cap_hit, violation = play_game_search(
+            tb, weights, s, w, c, n_players, seed, g, check
+        )
+        _store(out, s, i, n_players, turns, cap_hit, violation)
 
 
 @parallel
 def simulate_chunk(
-    tb, weights, seat_policy, rotate, n_players, seed, first_game, n_games, n_blocks, out, check
-):
-    """Play games ``first_game .. first_game + n_games - 1`` into ``out`` (a ``ChunkOut``).
-    Blocks of games run in parallel; each block allocates its scratch once. Seat s of
-    game g plays ``seat_policy[(s + g) % n]`` if ``rotate``."""
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
+    out, check,
+):  # fmt: skip
+    """Play games ``first_game .. first_game + n_games - 1`` of heuristic seats into ``out``
+    (a ``ChunkOut``). Blocks of games run in parallel; each block allocates its scratch
+    once. Seat s of game g plays the spec of slot ``seat_slot[(s + g) % n]`` if ``rotate``
+    (else ``seat_slot[s]``): row ``slot_table[slot]`` = (policy code, mc rollouts, mc top,
+    mc playout policy). A run with mc seats: ``simulate_chunk_search``."""
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
         _run_block(
-            tb, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
-        )
+            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
+            out, check,
+        )  # fmt: skip
+
+
+@parallel
+def simulate_chunk_search(
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
+    out, check,
+):  # fmt: skip
+    """``simulate_chunk`` for runs with mc seats (a kernel of its own: a run of heuristics
+    never compiles the search)."""
+    for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
+        _run_block_search(
+            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
+            out, check,
+        )  # fmt: skip
+
+
+# --- the search from Python (tests, narration checks) ---------------------------------------
+
+
+def clone(s: GameState) -> GameState:
+    """A copy of ``s`` (its own arrays, the seat-row views rebuilt; ``mc.copy_state``)."""
+    d = new_state(s.grid.shape[0], s.deck.shape[0])
+    copy_state(d, s)
+    d.mc_po[:] = s.mc_po
+    return d
+
+
+def new_game(tb: tuple, s: GameState, n_players: int, seed: np.uint64, game_id: int) -> None:
+    """``_new_game`` (seats already set in ``s``)."""
+    _new_game(tb, s, n_players, seed, game_id, False)
+
+
+def play_on(tb: tuple, weights: np.ndarray, s: GameState, n_players: int) -> bool:
+    """``_play_on``: True if it stopped at an mc seat's decision."""
+    return bool(_play_on(tb, weights, s, n_players, False))
+
+
+def search(
+    tb: tuple, weights: np.ndarray, s: GameState, n_players: int, seed: np.uint64, game_id: int
+) -> tuple[int, list[int]]:
+    """``_search`` of the decision ``s`` stopped at: (the option chosen, the summed outcome
+    of each searched option in ``mc.OUTCOME_UNIT``s, greedy's best first, and zeros up to
+    ``top`` when fewer were searched; ``s`` as ``clone`` made it: ``mc_sum`` zeroed)."""
+    w, c = new_state(n_players, s.deck.shape[0]), new_state(n_players, s.deck.shape[0])
+    i = int(_search(tb, weights, s, w, c, n_players, seed, game_id))
+    p = (int(s.meta[M_TURN]) - 1) % n_players
+    top = min(int(s.mc_par[p, 1]), MAX_OPTIONS)
+    return i, [int(x) for x in s.mc_sum[:top]]
+
+
+def answer(s: GameState, n_players: int, i: int) -> None:
+    """Give the decision ``s`` stopped at the answer ``i`` (then ``play_on`` again)."""
+    s.meta[M_FORCE_SEAT] = (int(s.meta[M_TURN]) - 1) % n_players
+    s.meta[M_FORCE_IDX] = i

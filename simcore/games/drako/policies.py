@@ -31,9 +31,10 @@ class Policy(IntEnum):
     RANDOM = 0  # uniform over legal choices
     GREEDY = 1  # best immediate change of its own score, Legend claims included
     LEGEND_HUNTER = 2  # greedy + progress towards river Legends and tame dragons (a plan)
+    MC = 3  # determinized flat Monte-Carlo search (``kernel._search``, ``DrakoGame.search``)
 
 
-POLICY_NAMES = ("random", "greedy", "legend-hunter")
+POLICY_NAMES = ("random", "greedy", "legend-hunter", "mc")
 
 W_GAIN, W_LEGEND, W_NEAR, W_TAME, W_TAKE_BAR = range(5)
 N_WEIGHTS = 5
@@ -44,6 +45,7 @@ def default_weights() -> np.ndarray:
     w = np.zeros((len(Policy), N_WEIGHTS))
     w[Policy.GREEDY] = (1.0, 1.0, 0.0, 0.0, 1.0)
     w[Policy.LEGEND_HUNTER] = (1.0, 1.0, 1.0, 2.0, 1.0)
+    w[Policy.MC] = w[Policy.GREEDY]  # mc ranks its candidates by greedy's values
     return w
 
 
@@ -122,9 +124,24 @@ M_CLAIMS_OK = 6  # 1: ``load_claims``' caches hold that kingdom under the curren
 M_MEMO_OK = 7  # 1: ``s.xmask`` / ``s.xval`` hold values for that kingdom and river
 M_MET_OK = 8  # 1: ``kfacts[KF_MET]`` holds the Legends that kingdom meets (``after_action``)
 M_PMAX = 9  # ``portal_pair_max`` of the game's tables (``kernel.setup``), for the reveal bound
-N_META = 10
+# Where the game is (``kernel._play_on`` plays on from there) and the mc decisions:
+M_STEP = 10  # STEP_*: how far the current turn has got
+M_HAND = 11  # STEP_ACTION: the card in hand
+M_SRC = 12  # STEP_ACTION: its source (SRC_*)
+M_FORCE_SEAT = 13  # seat whose next asked decision is made already (-1: none) ...
+M_FORCE_IDX = 14  # ... as this candidate (a search's choice, a playout's candidate)
+M_VIOL = 15  # checking mode: the first broken invariant (kernel.INVARIANTS), 0
+M_CAP = 16  # 1: the turn cap ended the game
+M_CELL = 17  # the cell of the turn's action
+M_END_REC = 18  # 1: record how the game ended (``kernel._record_end``: the search kernel)
+M_ALT = 19  # the ender had a placement that would not have ended the game
+N_META = 20
+STEP_TURN = 0  # the turn of seat ``M_TURN % players`` begins
+STEP_SOURCE = 1  # the turn is counted; the seat chooses its source next (an mc seat: asked)
+STEP_ACTION = 2  # the card is in hand, the claim before made; the action next (asked)
 SRC_DISCARD, SRC_DECK = 0, 1  # reference.Source
 P_RANDOM = int(Policy.RANDOM)
+P_MC = int(Policy.MC)
 K_DRAGON = int(Kind.DRAGON)
 K_PORTAL = int(Kind.PORTAL)
 SHAPE_PRESENT = int(Shape.PRESENT)

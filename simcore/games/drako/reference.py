@@ -33,6 +33,7 @@ Scoring (``KingdomView``) is restated here with sets; ``scoring.py`` is the arra
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from simcore.rng import GameRng
+from simcore.rng import GameRng, search_start
 
 from .policies import N_WEIGHTS, W_GAIN, W_LEGEND, W_NEAR, W_TAKE_BAR, W_TAME, Policy
 from .tables import (
@@ -443,6 +444,12 @@ class Brain:
     def baseline(self, p: int, w: np.ndarray) -> tuple:
         return self.features(self.visible(p), w, True)
 
+    def action_values(self, p: int, card: int, actions: list[Action]) -> list[float]:
+        """The value of each action (``best_action``'s numbers, none skipped)."""
+        w = self.weights[self.game.players[p].policy]
+        base = self.baseline(p, w)
+        return [self.action_value(p, a, card, base, w) for a in actions]
+
     def best_action(self, p: int, card: int, actions: list[Action]) -> tuple[int, float]:
         w = self.weights[self.game.players[p].policy]
         base = self.baseline(p, w)
@@ -507,6 +514,37 @@ class Brain:
 # --- the game ------------------------------------------------------------------------------
 
 
+class Step(IntEnum):
+    """How far the current seat's turn has got (``DrakoGame.step``): where ``play_on``
+    continues (kernel ``policies.STEP_*``)."""
+
+    TURN = 0  # the turn begins: nothing of it done yet
+    SOURCE = 1  # the turn is counted; the seat chooses its source next
+    ACTION = 2  # the card is in hand (``DrakoGame.hand``), the claim before made; the action next
+
+
+#: A search outcome in whole units: a win is worth ``OUTCOME_UNIT`` (shared k ways by the
+#: k winners after the tie-break: ``OUTCOME_UNIT // k``, exact for k <= 4), plus
+#: ``MARGIN_WEIGHT`` per point of margin over the best other player, the margin clipped to
+#: ``±MARGIN_CLIP``: win + 0.001 x margin (kernel ``_outcome``).
+OUTCOME_UNIT = 60_000
+MARGIN_WEIGHT = 60
+MARGIN_CLIP = 50
+
+
+@dataclass(frozen=True)
+class Search:
+    """An ``mc`` seat's parameters (its policy spec)."""
+
+    rollouts: int
+    top: int
+    playout: int  # the heuristic (``Policy``) every seat plays in the playouts
+
+
+#: An option of the source decision: a placement of the top discard, or None: draw.
+SourceOption = Action | None
+
+
 class DrakoGame:
     """One game. ``run()`` plays it to the end; ``events`` narrates it if ``record``."""
 
@@ -518,10 +556,14 @@ class DrakoGame:
         seed: int,
         game_id: int,
         record: bool = False,
+        searches: list[Search | None] | None = None,
     ) -> None:
         assert 1 <= len(seat_policies) <= MAX_PLAYERS
         self.rules = rules
+        self.weights = weights
         self.n = len(seat_policies)
+        self.seed = seed
+        self.game_id = game_id
         self.rng = GameRng(seed, game_id)
         self.players = [Player(seat, pol) for seat, pol in enumerate(seat_policies)]
         self.brain = Brain(self, weights)
@@ -536,6 +578,12 @@ class DrakoGame:
         self.cap_hit = False
         self.record = record
         self.events: list[Event] = []
+        # resumable: where the current turn is, and the card in hand from STEP ACTION on
+        self.step = Step.TURN
+        self.hand: tuple[Source, int] | None = None
+        self.searches = list(searches) if searches is not None else [None] * self.n
+        self.search_count = [0] * self.n  # decisions each mc seat has searched
+        self.force: tuple[int, int] | None = None  # (seat, option index) decided already
 
     # -- helpers
     def emit(self, event: str, **data: Any) -> None:
@@ -626,24 +674,34 @@ class DrakoGame:
 
     # -- §4 one turn
     def take_turn(self) -> None:
-        """One turn of the current player: source, claim before?, action, claims after
-        (not after the final reveal), reshuffle, end of game or turn cap."""
+        """The current player's turn from where it is (``step``): source, claim before?,
+        action, claims after (not after the final reveal), reshuffle, end of game or turn
+        cap."""
         p = self.current
         player = self.players[p]
-        self.turn += 1
-        player.turns += 1
-        self.claims_left = self.rules.o.legends_per_turn
-        source, planned = self.brain.choose_source(p, self.sources())
-        if self.rules.o.legend_claim_timing == "before-or-after" and self.claims_left:
-            slot = self.brain.claim_before(p, self.claimable(p), source, planned)
-            if slot is not None:
-                self.claim(p, slot, "before")
-        card = self.discard.pop() if source == Source.DISCARD else self.deck.pop()
+        if self.step == Step.TURN:
+            self.turn += 1
+            player.turns += 1
+            self.claims_left = self.rules.o.legends_per_turn
+            self.step = Step.SOURCE
+        planned: Action | None = None
+        if self.step == Step.SOURCE:
+            source, planned = self.decide_source(p)
+            if self.rules.o.legend_claim_timing == "before-or-after" and self.claims_left:
+                slot = self.brain.claim_before(p, self.claimable(p), source, planned)
+                if slot is not None:
+                    self.claim(p, slot, "before")
+            card = self.discard.pop() if source == Source.DISCARD else self.deck.pop()
+            self.hand = (source, card)
+            self.step = Step.ACTION
+        assert self.hand is not None
+        source, card = self.hand
         actions = self.legal_actions(p, source, card)
         if planned is None:
-            planned = actions[self.brain.choose_action(p, card, actions)]
+            planned = actions[self.decide_action(p, card, actions)]
         assert planned in actions
         self.apply(p, source, card, planned)
+        self.step, self.hand = Step.TURN, None
         final = not player.face_down()
         if not final or self.rules.o.legend_claim_after_final_reveal:
             while self.claims_left and (slots := self.claimable(p)):
@@ -657,6 +715,173 @@ class DrakoGame:
             self.over = True
             self.cap_hit = True
         self.current = (p + 1) % self.n
+
+    def forced(self, p: int) -> int | None:
+        """The option of a decision made already for seat ``p`` (by a search; a playout's
+        candidate), consumed; else None."""
+        if self.force is not None and self.force[0] == p:
+            i = self.force[1]
+            self.force = None
+            return i
+        return None
+
+    def source_options(self, p: int) -> list[SourceOption]:
+        """The mc source decision's options: each placement of the top discard (in
+        enumeration order), then (when the deck has cards) None: draw."""
+        options: list[SourceOption] = []
+        if self.discard:
+            options += self.legal_actions(p, Source.DISCARD, self.discard[-1])
+        if self.deck:
+            options.append(None)
+        return options
+
+    def decide_source(self, p: int) -> tuple[Source, Action | None]:
+        sources = self.sources()
+        if len(sources) == 1 and sources[0] == Source.DECK:
+            return Source.DECK, None
+        search = self.searches[p]
+        i = self.forced(p)
+        if i is None and search is not None and len(options := self.source_options(p)) > 1:
+            i = self.search(search, "source", p, options, self.source_values(p, options))
+        if i is None:
+            return self.brain.choose_source(p, sources)
+        option = self.source_options(p)[i]
+        return (Source.DECK, None) if option is None else (Source.DISCARD, option)
+
+    def source_values(self, p: int, options: list[SourceOption]) -> list[float]:
+        """Greedy's value of each source option: a placement's own value, drawing the
+        take bar (greedy draws when no placement is worth that much)."""
+        card = self.discard[-1] if self.discard else -1
+        placements = [a for a in options if a is not None]
+        values = self.brain.action_values(p, card, placements) if placements else []
+        bar = float(self.weights[self.players[p].policy][W_TAKE_BAR])
+        return values + [bar] * (len(options) - len(placements))
+
+    def decide_action(self, p: int, card: int, actions: list[Action]) -> int:
+        if len(actions) == 1:
+            return 0
+        i = self.forced(p)
+        if i is not None:
+            return i
+        search = self.searches[p]
+        if search is not None:
+            return self.search(
+                search, "action", p, actions, self.brain.action_values(p, card, actions)
+            )
+        return self.brain.choose_action(p, card, actions)
+
+    # -- the mc search policy
+    def search(
+        self,
+        search: Search,
+        decision: str,
+        p: int,
+        options: Sequence[SourceOption],
+        values: list[float],
+    ) -> int:
+        """``mc``: determinized flat Monte-Carlo search (see the spec page). The ``top``
+        options best by greedy's value (ties in option order) each play ``rollouts``
+        playouts from the same worlds; the best summed outcome wins, ties to greedy's first
+        best. Returns the option's index."""
+        number = self.search_count[p]
+        self.search_count[p] += 1
+        ranked = sorted(range(len(options)), key=lambda i: (-values[i], i))[: search.top]
+        totals = [0] * len(ranked)
+        if len(ranked) > 1:
+            rng = GameRng.at(search_start(self.seed, self.game_id, p, number))
+            for _ in range(search.rollouts):
+                world = self.clone()
+                world.determinize(p, rng)
+                playout_state = rng.next_u64()
+                for q in range(self.n):
+                    world.players[q].policy = search.playout
+                for j, i in enumerate(ranked):
+                    game = world.clone()
+                    game.rng.state = playout_state
+                    game.force = (p, i)
+                    game.play_on()
+                    totals[j] += game.outcome(p)
+        best = totals.index(max(totals))  # the first best: greedy's order breaks ties
+        if self.record:
+            rollouts = search.rollouts if len(ranked) > 1 else 0
+            self.emit(
+                "search",
+                seat=p,
+                turn=self.turn,
+                decision=decision,
+                number=number,
+                candidates=[
+                    {
+                        "option": self.describe(p, decision, options[i]),
+                        "value": round(values[i], 4),
+                        "playouts": rollouts,
+                        "mean": round(totals[j] / rollouts / OUTCOME_UNIT, 4) if rollouts else None,
+                    }
+                    for j, i in enumerate(ranked)
+                ],
+                chosen=self.describe(p, decision, options[ranked[best]]),
+            )
+        return ranked[best]
+
+    def describe(self, p: int, decision: str, option: SourceOption) -> str:
+        """An option as text, for the narration."""
+        if option is None:
+            return "draw"
+        if decision == "source":
+            return f"take {KINDS[self.discard[-1]]} -> cell {option.cell}"
+        assert self.hand is not None
+        card = KINDS[self.hand[1]]
+        if option.reveal:
+            return f"discard {card}, reveal cell {option.cell}"
+        return f"place {card} -> cell {option.cell}"
+
+    def outcome(self, p: int) -> int:
+        """Seat ``p``'s result of a finished game, in ``OUTCOME_UNIT``s: its share of the win
+        (the §7.5 winners) plus ``MARGIN_WEIGHT`` x its margin over the best other score
+        (clipped)."""
+        won = self.winners()
+        win = OUTCOME_UNIT // len(won) if p in won else 0
+        scores = [pl.score for pl in self.players]
+        margin = scores[p] - max(s for q, s in enumerate(scores) if q != p)
+        return win + MARGIN_WEIGHT * max(-MARGIN_CLIP, min(MARGIN_CLIP, margin))
+
+    def clone(self) -> DrakoGame:
+        """A copy that plays on independently (silent: no events; heuristic seats only)."""
+        g = copy.copy(self)
+        g.rng = GameRng.at(self.rng.state)
+        g.brain = Brain(g, self.weights)
+        g.players = copy.deepcopy(self.players)
+        g.deck, g.discard = list(self.deck), list(self.discard)
+        g.legend_deck, g.river = list(self.legend_deck), list(self.river)
+        g.searches = [None] * self.n
+        g.search_count = list(self.search_count)
+        g.record, g.events = False, []
+        return g
+
+    def determinize(self, p: int, rng: GameRng) -> None:
+        """Deal what seat ``p`` cannot see anew, consistently with what it sees, from
+        ``rng``. It sees every face-up kingdom card, the discard pile, the river, the claims
+        and the card in hand; hidden are the face-down cards (its own too), the draw pile's
+        order and the legend deck's order. It does not remember which cards a reshuffle put
+        into the draw pile (as ``Brain.unseen``). So the pool is the box minus what it sees;
+        listed by kind, shuffled, it is dealt to every face-down cell (seat 0 first, cells
+        in order), then to the draw pile from the bottom up; the legend deck's cards, listed
+        by index, are shuffled (after the pool)."""
+        seen: Counter[int] = Counter(self.discard)
+        for pl in self.players:
+            seen.update(s.kind for s in pl.kingdom if s.face_up)
+        if self.hand is not None:
+            seen[self.hand[1]] += 1
+        pool = [k for k in sorted(self.rules.copies) for _ in range(self.rules.copies[k] - seen[k])]
+        rng.shuffle(pool)
+        cards = iter(pool)
+        for pl in self.players:
+            for s in pl.kingdom:
+                if not s.face_up:
+                    s.kind = next(cards)
+        self.deck = list(cards)
+        self.legend_deck = sorted(self.legend_deck)
+        rng.shuffle(self.legend_deck)
 
     def apply(self, p: int, source: Source, card: int, action: Action) -> bool:
         """Carry out ``action`` with ``card`` in hand; True when it revealed a card."""
@@ -691,9 +916,14 @@ class DrakoGame:
 
     # -- §8 end and §7 scoring
     def run(self, check: bool = False) -> DrakoGame:
+        """A new game (``setup``), then play on to the end."""
         self.setup()
         if check:
             self.check_invariants()
+        return self.play_on(check)
+
+    def play_on(self, check: bool = False) -> DrakoGame:
+        """Play from where the game is (``current``, ``step``) to the end, scoring included."""
         while not self.over:
             self.take_turn()
             if check:
@@ -750,9 +980,10 @@ def play_reference(
     game_id: int,
     record: bool = False,
     check: bool = False,
+    searches: list[Search | None] | None = None,
 ) -> DrakoGame:
-    """Play one game with the readable rules."""
-    return DrakoGame(rules, weights, seat_policies, seed, game_id, record).run(check)
+    """Play one game with the readable rules (``searches``: the mc seats' parameters)."""
+    return DrakoGame(rules, weights, seat_policies, seed, game_id, record, searches).run(check)
 
 
 def final_state(game: DrakoGame) -> dict[str, Any]:

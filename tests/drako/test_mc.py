@@ -1,0 +1,369 @@
+"""DRAKO's ``mc`` search policy and the resumable game it needs (kernel.py, mc.py,
+reference.py).
+
+* resumable: ``play_game`` is ``new_game`` then ``play_on``; a copy of a game stopped at a
+  decision plays on to the same end;
+* kernel = reference for games with mc seats at a small budget (``rollouts=2:top=2``),
+  both presets;
+* no peeking: states equal in what the seat sees and different in what it cannot see (the
+  draw pile's order, a face-down card of another kingdom or of its own, the legend deck's
+  order) give the same search, kernel and reference; a control changes a face-up card;
+* stream separation: the search never draws from the game's stream, and an mc seat's
+  budget changes nothing in the deal;
+* the same results whatever the chunk size or thread count;
+* spec errors through the CLI; the narration of a search.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from simcore.games.drako import kernel
+from simcore.games.drako.engine import (
+    GAME,
+    prepare,
+    reference_seats,
+    simulate_arrays,
+    slot_table,
+)
+from simcore.games.drako.mc import forget_caches
+from simcore.games.drako.policies import M_DECK_N, M_LD_N, M_STEP, STEP_ACTION, STEP_SOURCE
+from simcore.games.drako.reference import DrakoGame, Rules, final_state, play_reference
+from simcore.games.drako.tables import CELLS, DrakoData
+
+SMALL = "mc:rollouts=2:top=2"
+
+
+def prepared(data: DrakoData, preset: str, specs: list[str], rotate: bool = False) -> Any:
+    return prepare(data, preset, len(specs), GAME.canonical_policies(specs), rotate)
+
+
+def fresh_state(prep: Any, game_id: int) -> kernel.GameState:
+    """A zeroed ``GameState`` with game ``game_id``'s seats (slots, policies, mc
+    parameters), as ``kernel._seat_up`` sets them."""
+    s = kernel.new_state(prep.players, len(prep.tables.deck))
+    table, seat_slot = slot_table(prep)
+    n = prep.players
+    for p in range(n):
+        slot = int(seat_slot[(p + game_id) % n] if prep.rotate_seats else seat_slot[p])
+        s.slot[p] = slot
+        s.policy[p] = table[slot, 0]
+        s.mc_par[p] = table[slot, 1:]
+    return s
+
+
+def stopped_kernel_game(prep: Any, seed: int, g: int, stop: int) -> kernel.GameState:
+    """The kernel game stopped at its ``stop``-th mc decision (earlier ones searched)."""
+    tb = tuple(prep.tables)
+    s = fresh_state(prep, g)
+    kernel.new_game(tb, s, prep.players, np.uint64(seed), g)
+    for _ in range(stop):
+        assert kernel.play_on(tb, prep.weights, s, prep.players)
+        i, _ = kernel.search(tb, prep.weights, s, prep.players, np.uint64(seed), g)
+        kernel.answer(s, prep.players, i)
+    assert kernel.play_on(tb, prep.weights, s, prep.players)
+    return s
+
+
+# --- resumable games ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["brief", "published"])
+def test_play_game_is_new_game_then_play_on(data: DrakoData, preset: str) -> None:
+    """Resumable games: a new state played on to the end is the game ``play_game`` plays
+    (heuristic seats: ``play_on`` never stops)."""
+    prep = prepared(data, preset, ["greedy", "random", "legend-hunter"])
+    tb = tuple(prep.tables)
+    for g in range(4):
+        a, b = fresh_state(prep, g), fresh_state(prep, g)
+        kernel.play_game(tb, prep.weights, a, 3, np.uint64(11), g, False)
+        kernel.new_game(tb, b, 3, np.uint64(11), g)
+        assert not kernel.play_on(tb, prep.weights, b, 3)
+        for name in ("grid", "score", "rank", "claim_g", "claim_t", "turns", "placed", "meta"):
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+
+
+def test_a_copy_at_a_decision_plays_on_to_the_same_end(data: DrakoData) -> None:
+    """Resumable games: at every stop of a game with an mc seat (source and action
+    decisions), a copy of the state answered the same way plays on to the same end."""
+    prep = prepared(data, "brief", [SMALL, "greedy", "legend-hunter", "random"])
+    tb = tuple(prep.tables)
+    seed = np.uint64(5)
+    s = fresh_state(prep, 2)
+    kernel.new_game(tb, s, 4, seed, 2)
+    answers: list[int] = []
+    copies: list[tuple[kernel.GameState, int]] = []
+    steps = set()
+    while kernel.play_on(tb, prep.weights, s, 4):
+        steps.add(int(s.meta[M_STEP]))
+        copies.append((kernel.clone(s), len(answers)))
+        i, _ = kernel.search(tb, prep.weights, s, 4, seed, 2)
+        answers.append(i)
+        kernel.answer(s, 4, i)
+    assert len(answers) >= 10
+    assert steps == {STEP_SOURCE, STEP_ACTION}
+    for c, k in copies[:: max(1, len(copies) // 6)]:
+        for i in answers[k:]:
+            kernel.answer(c, 4, i)
+            if not kernel.play_on(tb, prep.weights, c, 4):
+                break
+        for name in ("grid", "score", "rank", "claim_g", "turns", "placed"):
+            np.testing.assert_array_equal(getattr(c, name), getattr(s, name), err_msg=name)
+
+
+# --- kernel = reference ---------------------------------------------------------------------
+
+MC_CASES = [
+    ("brief", [SMALL, "greedy"], 2),
+    ("published", ["greedy", SMALL], 2),
+    ("brief", ["mc:rollouts=2:top=2:playout=random", "legend-hunter", "random"], 1),
+    ("published", [SMALL, "random", "mc:rollouts=2:top=3:playout=legend-hunter"], 1),
+]
+
+
+@pytest.mark.parametrize(("preset", "specs", "games"), MC_CASES)
+def test_mc_kernel_equals_reference(
+    data: DrakoData, preset: str, specs: list[str], games: int
+) -> None:
+    """The kernel and reference.py play the same games with mc seats (same searches, same
+    streams), seats rotated; the ``policy`` column names each seat's spec."""
+    n = len(specs)
+    prep = prepared(data, preset, specs, rotate=True)
+    a = simulate_arrays(prep, 31, 0, games)
+    rules = Rules(data, preset, n)
+    table, _ = slot_table(prep)
+    for g in range(games):
+        codes, searches = reference_seats(prep, g)
+        ref = final_state(play_reference(rules, prep.weights, codes, 31, g, searches=searches))
+        assert [int(x) for x in table[a["policy"][g], 0]] == codes
+        assert a["score"][g].tolist() == ref["scores"], g
+        assert a["turns"][g] == ref["turns"], g
+        assert a["seat_turns"][g].tolist() == ref["player_turns"], g
+        ranks = a["rank"][g].tolist()
+        assert [p for p in range(n) if ranks[p] == 1] == ref["winners"], g
+        kinds = [[data.kinds[k].id for k in row] for row in a["grid"][g].tolist()]
+        assert kinds == ref["kingdoms"], g
+    assert a["playouts"].sum() > 0
+
+
+# --- no peeking -----------------------------------------------------------------------------
+
+
+def hidden_changes(s: kernel.GameState, n_players: int) -> list[kernel.GameState]:
+    """Copies of ``s`` that differ from it only in what the searching seat cannot see: the
+    draw pile reversed; a face-down card of another kingdom and of its own swapped with a
+    draw-pile card (or with each other); the legend deck reversed."""
+    p = (int(s.meta[kernel.M_TURN]) - 1) % n_players
+    out = []
+    deck_n = int(s.meta[M_DECK_N])
+    if deck_n > 1 and len(set(s.deck[:deck_n].tolist())) > 1:
+        c = kernel.clone(s)
+        c.deck[:deck_n] = s.deck[:deck_n][::-1]
+        out.append(c)
+    for q in (p, (p + 1) % n_players):
+        down = [cell for cell in range(CELLS) if s.up[q, cell] == 0]
+        for cell in down:
+            others = [i for i in range(deck_n) if s.deck[i] != s.grid[q, cell]]
+            if others:
+                c = kernel.clone(s)
+                i = others[0]
+                c.grid[q, cell], c.deck[i] = s.deck[i], s.grid[q, cell]
+                out.append(c)
+                break
+    ld = int(s.meta[M_LD_N])
+    if ld > 1:
+        c = kernel.clone(s)
+        c.ldeck[:ld] = s.ldeck[:ld][::-1]
+        out.append(c)
+    for c in out:
+        forget_caches(c, n_players)  # caches are exact: recomputed or kept, the same values
+    return out
+
+
+@pytest.mark.parametrize("preset", ["brief", "published"])
+@pytest.mark.parametrize("stop", [0, 5, 11])
+def test_kernel_search_does_not_peek(data: DrakoData, preset: str, stop: int) -> None:
+    """No peeking (kernel): the search at a decision is the same, playout for playout
+    (equal summed outcomes), in every state that differs only in what the seat cannot
+    see."""
+    prep = prepared(data, preset, ["mc:rollouts=3:top=3", "greedy", "random", "legend-hunter"])
+    tb = tuple(prep.tables)
+    s = stopped_kernel_game(prep, 8, 1, stop)
+    changed = hidden_changes(s, 4)
+    assert len(changed) >= 3
+    base = kernel.search(tb, prep.weights, kernel.clone(s), 4, np.uint64(8), 1)
+    assert any(base[1])
+    for c in changed:
+        assert kernel.search(tb, prep.weights, c, 4, np.uint64(8), 1) == base
+
+
+def test_kernel_search_sees_what_it_sees(data: DrakoData) -> None:
+    """Control for the no-peeking test: swapping two face-up cards of another kingdom
+    (what the seat sees) changes the search's outcomes."""
+    prep = prepared(data, "brief", ["mc:rollouts=3:top=3", "greedy", "random", "legend-hunter"])
+    tb = tuple(prep.tables)
+    s = stopped_kernel_game(prep, 8, 1, 5)
+    q = 1
+    up = [cell for cell in range(CELLS) if s.up[q, cell] == 1]
+    a, b = next((x, y) for x in up for y in up if s.grid[q, x] != s.grid[q, y])
+    c = kernel.clone(s)
+    c.grid[q, a], c.grid[q, b] = s.grid[q, b], s.grid[q, a]
+    forget_caches(c, 4)
+    base = kernel.search(tb, prep.weights, kernel.clone(s), 4, np.uint64(8), 1)
+    assert kernel.search(tb, prep.weights, c, 4, np.uint64(8), 1)[1] != base[1]
+
+
+def stopped_reference_game(
+    data: DrakoData, preset: str, specs: list[str], seed: int, g: int, stop: int
+) -> tuple[DrakoGame, tuple]:
+    """A copy of the reference game at seat 0's ``stop``-th mc decision, and the search's
+    arguments."""
+    prep = prepared(data, preset, specs)
+    codes, searches = reference_seats(prep, g)
+    game = DrakoGame(Rules(data, preset, len(specs)), prep.weights, codes, seed, g)
+    game.searches = searches
+    captured: list[tuple[DrakoGame, tuple]] = []
+    real = DrakoGame.search
+
+    def spy(self: DrakoGame, *args: Any) -> int:
+        if self.search_count[0] == stop and args[2] == 0 and not captured:
+            captured.append((self.clone(), args))
+        return real(self, *args)
+
+    DrakoGame.search = spy  # type: ignore[method-assign]
+    try:
+        game.setup()
+        while not captured and not game.over:
+            game.take_turn()
+    finally:
+        DrakoGame.search = real  # type: ignore[method-assign]
+    return captured[0]
+
+
+@pytest.mark.parametrize("stop", [0, 7])
+def test_reference_search_does_not_peek(data: DrakoData, stop: int) -> None:
+    """No peeking (reference.py): the same choice and recorded means from states that
+    differ in the draw pile's order, a face-down card and the legend deck's order; and a
+    control: a face-up card changed changes them."""
+    game, args = stopped_reference_game(
+        data, "brief", ["mc:rollouts=3:top=3", "greedy", "random"], 8, 1, stop
+    )
+    search, decision, p, options, values = args
+
+    def searched(g: DrakoGame) -> tuple[int, list]:
+        g.record, g.events = True, []
+        g.search_count = list(game.search_count)
+        i = g.search(search, decision, p, options, values)
+        return i, g.events
+
+    base = searched(game.clone())
+    variants = []
+    v = game.clone()
+    v.deck.reverse()
+    variants.append(v)
+    v = game.clone()
+    v.legend_deck.reverse()
+    variants.append(v)
+    for q in (0, 1):
+        v = game.clone()
+        slot = next(s for s in v.players[q].kingdom if not s.face_up)
+        i = next(i for i, k in enumerate(v.deck) if k != slot.kind)
+        slot.kind, v.deck[i] = v.deck[i], slot.kind
+        variants.append(v)
+    for v in variants:
+        assert searched(v) == base
+    v = game.clone()
+    ups = [s for s in v.players[1].kingdom if s.face_up]
+    a, b = next((x, y) for x in ups for y in ups if x.kind != y.kind)
+    a.kind, b.kind = b.kind, a.kind
+    assert searched(v)[1] != base[1]
+
+
+# --- streams ---------------------------------------------------------------------------------
+
+
+def test_the_search_never_draws_from_the_game_stream(data: DrakoData) -> None:
+    """Stream separation: a search leaves the game's stream, deck and kingdoms as they
+    were, and the deal is the same whatever the mc seat's budget (kernel and reference)."""
+    prep = prepared(data, "brief", [SMALL, "random", "greedy"])
+    tb = tuple(prep.tables)
+    s = stopped_kernel_game(prep, 4, 3, 2)
+    before = kernel.clone(s)
+    kernel.search(tb, prep.weights, s, 3, np.uint64(4), 3)
+    for name in ("rng", "deck", "grid", "up", "ldeck", "river", "discard"):
+        np.testing.assert_array_equal(getattr(s, name), getattr(before, name), err_msg=name)
+    setups = []
+    for spec in ("greedy", "mc:rollouts=1:top=2", "mc:rollouts=3:top=3"):
+        prep = prepared(data, "brief", [spec, "random", "greedy"])
+        codes, searches = reference_seats(prep, 3)
+        game = play_reference(
+            Rules(data, "brief", 3), prep.weights, codes, 4, 3, True, searches=searches
+        )
+        assert game.events[0]["event"] == "setup"
+        setups.append(game.events[0])
+    assert setups[0] == setups[1] == setups[2]
+
+
+def test_mc_runs_are_the_same_whatever_the_chunks_and_threads(data: DrakoData) -> None:
+    """Same results whatever the chunk size or thread count (the search streams belong to
+    (seed, game, seat, decision), not to a block)."""
+    prep = prepared(data, "brief", [SMALL, "greedy", "legend-hunter"], rotate=True)
+    old = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = simulate_arrays(prep, 9, 0, 9)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+        parts = [simulate_arrays(prep, 9, 0, 4), simulate_arrays(prep, 9, 4, 5)]
+    finally:
+        numba.set_num_threads(old)
+    for key, value in one.items():
+        np.testing.assert_array_equal(np.concatenate([p[key] for p in parts]), value, err_msg=key)
+
+
+# --- the CLI --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("mc:rollouts=0", "rollouts must be between 1 and 1024"),
+        ("mc:depth=3", "has no parameter 'depth'"),
+        ("mc:playout=mc", "playout must be one of random, greedy, legend-hunter"),
+        ("mc:top=two", "top must be an integer"),
+    ],
+)
+def test_bad_mc_specs_are_one_error_line(tmp_path: Any, spec: str, fragment: str) -> None:
+    """A bad mc spec: one ``error:`` line naming it, exit 2, no dataset."""
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        app,
+        ["simulate", "drako", "--games", "4", "--players", "2", "--seed", "1", "--policy",
+         f"{spec},greedy", "--out", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("error:"), result.output
+    assert fragment in lines[0]
+    assert not out.exists()
+
+
+def test_play_narrates_each_search(data: DrakoData) -> None:
+    """``talesim play drako`` shows, at each mc decision, every searched candidate with its
+    mean outcome and playout count, and the choice."""
+    result = CliRunner().invoke(
+        app,
+        ["play", "drako", "--seed", "3", "--players", "2", "--policy", f"{SMALL},greedy"],
+    )
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "seat 0 searches its source" in text
+    assert "seat 0 searches its action" in text
+    assert "over 2 playouts" in text
+    assert "-> draw" in text or "-> take" in text
