@@ -1,8 +1,10 @@
 """The import graph of ``simcore``, ``cli`` and ``reports`` has no cycle.
 
 Every ``import`` counts, at module level or inside a function (a function-level import
-only hides a cycle until the function runs). Relative imports are resolved against the
-importing module's package.
+only hides a cycle until the function runs), except those under ``if TYPE_CHECKING:``, which
+never run (a phase module of a rulebook names the ``Game`` it is handed for its type only).
+Relative imports are resolved against the importing module's package; ``from pkg import mod``
+of a submodule imports that submodule.
 """
 
 from __future__ import annotations
@@ -21,10 +23,24 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+def _type_checking_only(tree: ast.Module) -> set[ast.AST]:
+    """The import nodes inside ``if TYPE_CHECKING:`` blocks."""
+    hidden: set[ast.AST] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for stmt in node.body:
+                hidden.update(ast.walk(stmt))
+    return hidden
+
+
 def _imports(path: Path, name: str, known: set[str]) -> set[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    tree = ast.parse(path.read_text(), str(path))
+    hidden = _type_checking_only(tree)
+    for node in ast.walk(tree):
+        if node in hidden:
+            continue
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
@@ -33,7 +49,8 @@ def _imports(path: Path, name: str, known: set[str]) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
+            names = [f"{base}.{alias.name}" for alias in node.names]
+            targets = names if all(n in known for n in names) else [base, *names]
         for target in targets:
             # the longest known module the target names (``a.b.c`` -> ``a.b`` if ``c`` is an
             # attribute of module ``a.b``)
@@ -77,6 +94,18 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_find_cycle_finds_a_cycle_and_accepts_a_tree() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_type_only_imports_and_submodule_imports_are_read_as_they_run(tmp_path: Path) -> None:
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "game.py").write_text("from . import phase\n")
+    (pkg / "phase.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .game import Game\n"
+    )
+    known = {"pkg", "pkg.game", "pkg.phase"}
+    assert _imports(pkg / "game.py", "pkg.game", known) == {"pkg.phase"}
+    assert _imports(pkg / "phase.py", "pkg.phase", known) == set()
 
 
 def test_the_runner_and_the_dask_backend_do_not_import_each_other() -> None:
