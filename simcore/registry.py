@@ -249,8 +249,23 @@ GAMES: dict[str, Game] = {
             ),
         ),
         default_variant="base",
-        policies=("random", "greedy", "warlord", "builder"),
+        policies=("random", "greedy", "warlord", "builder", "mc"),
         tables=("games", "seats", "cards", "buildings"),
+        policy_params=(
+            (
+                "mc",
+                (
+                    Param("rollouts", 8, lo=1, hi=1024, help="playouts per candidate"),
+                    Param("top", 3, lo=1, hi=54, help="candidates searched, best by greedy"),
+                    Param(
+                        "playout",
+                        "greedy",
+                        choices=("random", "greedy", "warlord", "builder"),
+                        help="the heuristic every seat plays in the playouts",
+                    ),
+                ),
+            ),
+        ),
         weight_names=(
             "war-lp",
             "end-lp",

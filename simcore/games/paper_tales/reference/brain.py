@@ -328,6 +328,9 @@ class Brain:
         return self.draft_values[key]
 
     def draft_pick(self, p: int, pack: list[int]) -> int:
+        i = self.game.searched("draft", p, len(pack))
+        if i is not None:
+            return i
         return self.decide(p, len(pack), lambda i: self.draft_value(p, pack[i]))
 
     def draft_discard(self, p: int, pack: list[int]) -> int:
@@ -335,6 +338,9 @@ class Brain:
         return self.decide(p, len(pack), lambda i: -self.draft_value(p, pack[i]))
 
     def deploy_step(self, p: int, options: list[Move]) -> int:
+        i = self.game.searched("deploy", p, len(options))
+        if i is not None:
+            return i
         return self.decide(
             p, len(options), lambda i: self.value(p, self.game.after_move(p, options[i]))
         )
@@ -455,6 +461,9 @@ class Brain:
 
     def build(self, p: int, options: list[Build]) -> int:
         """0: build nothing; i: ``options[i - 1]``."""
+        chosen = self.game.searched("build", p, 1 + len(options))
+        if chosen is not None:
+            return chosen
 
         def value(i: int) -> float:
             sk = self.sketch(p)

@@ -26,9 +26,15 @@ class Build:
 
 
 def construction(game: Game) -> None:
-    game.phase = "construction"
-    game.freeze_strengths()
-    for p, pl in enumerate(game.players):
+    """Resumable: a game copied at a seat's choice (``search.py``) plays on from seat
+    ``game.seat``."""
+    if not game.begun:
+        game.phase = "construction"
+        game.freeze_strengths()
+        game.begun, game.seat = True, 0
+    for p in range(game.seat, game.n):
+        game.seat = p
+        pl = game.players[p]
         options = game.build_options(p)
         bound = MAX_BUILD_OPTIONS_LEGENDS if game.rules.legends else MAX_BUILD_OPTIONS
         assert 1 + len(options) <= bound

@@ -43,13 +43,18 @@ STOP = Move("stop")
 
 
 def deployment(game: Game) -> None:
-    game.phase = "deployment"
-    game.freeze_strengths()
-    game.extra_open = [game.open_spots(p) for p in range(game.n)]
+    """Resumable: a game copied at a placement step (``search.py``) plays on from seat
+    ``game.seat``'s step ``game.step``."""
+    if not game.begun:
+        game.phase = "deployment"
+        game.freeze_strengths()
+        game.extra_open = [game.open_spots(p) for p in range(game.n)]
+        game.begun, game.step, game.seat = True, 0, 0
     if game.rules.tiers:
         game.deployment_legends()
         return
-    for p in range(game.n):
+    for p in range(game.seat, game.n):
+        game.seat = p
         game.placement(p)
         game.keep_and_discard(p)
     game.reveal()
@@ -60,7 +65,8 @@ def deployment_legends(game: Game) -> None:
     seat pays in the canonical order (``pay_legends``); then the tiers (``tiers``);
     then seat by seat the keep (after the abilities: a Court Jester takes from the
     hand, §2.4 step 5) and the rest of the hand is discarded."""
-    for p in range(game.n):
+    for p in range(game.seat, game.n):
+        game.seat = p
         game.placement(p)
     for p in range(game.n):
         game.pay_legends(p)
@@ -84,14 +90,17 @@ def budget(game: Game, p: int) -> int:
 
 
 def placement(game: Game, p: int) -> None:
-    """Seat ``p``'s deployment steps (``moves``), each its policy's choice, until STOP."""
-    for _ in range(MAX_DEPLOY_STEPS + 1):
+    """Seat ``p``'s deployment steps (``moves``), each its policy's choice, until STOP
+    (``game.step``: the steps taken, so a copy plays on from the next one)."""
+    while game.step <= MAX_DEPLOY_STEPS:
         options = game.moves(p)
         assert len(options) <= MAX_DEPLOY_OPTIONS
         m = options[game.brain.deploy_step(p, options)]
         if m.kind == "stop":
+            game.step = 0
             return
         game.apply_move(p, m)
+        game.step += 1
     raise AssertionError("more deployment steps than MAX_DEPLOY_STEPS")
 
 
@@ -234,7 +243,7 @@ def keep_and_discard(game: Game, p: int) -> None:
         pl.kept = pl.hand.pop(k - 1)
         pl.log[pl.kept].fate = "kept"
     for card in pl.hand:
-        game.to_discard(card)
+        game.to_discard(card, by=p)
         pl.log[card].fate = "not_deployed"
     game.emit(
         "keep",

@@ -18,11 +18,12 @@ from simcore.rng import GameRng
 
 from ..policies import N_LEGENDS_FEATURES, legends_weights
 from ..tables import MAX_AGE, MAX_GAME_BUILDINGS, Ability
-from . import aging, construction, deployment, end, income, recruitment, reveal, wars
+from . import aging, construction, deployment, end, income, recruitment, reveal, search, wars
 from .brain import Brain
 from .end import winners
 from .kingdom import Assessment, BuildingLog, Player, Slot, assess
 from .rules import ABILITY_PARTS, EXTRA_SPOT, Rules
+from .search import Search
 
 Event = dict[str, Any]
 
@@ -40,11 +41,19 @@ class Game:
         record: bool = False,
         trace: bool = False,
         lweights: np.ndarray | None = None,
+        searches: list[Search | None] | None = None,
     ) -> None:
         assert len(seat_policies) == rules.players
         self.rules = rules
         self.n = rules.players
+        self.seed = seed
+        self.game_id = game_id
         self.rng = GameRng(seed, game_id)
+        # mc seats (``search.py``): their parameters, the decisions each has searched, and a
+        # decision taken already (seat, option index: a search's choice, a playout's candidate)
+        self.searches = list(searches) if searches is not None else [None] * self.n
+        self.search_count = [0] * self.n
+        self.force: tuple[int, int] | None = None
         nb = len(rules.buildings)
         self.players = [
             Player(
@@ -66,9 +75,22 @@ class Game:
         self.brain = Brain(self, weights)
         self.deck: list[int] = []  # draw pile, top = end
         self.discard: list[int] = []  # oldest first
+        # who put each discard face down (the draft's 2-player discards, a hand's unkept
+        # cards): only that seat knows it; -1 = face up (a unit that left play, an unpaid
+        # card, a card a Shapeshifter revealed)
+        self.discard_by: list[int] = []
         self.packs: list[list[int]] = [[] for _ in range(self.n)]  # draft in progress
+        self.drafted: list[list[int]] = [[] for _ in range(self.n)]  # this draft's picks
+        self.thrown: list[list[int]] = [[] for _ in range(self.n)]  # this draft's discards
         self.turn = 0
         self.phase = "setup"
+        # where the game is (resumable: a copy taken at any decision plays on from there):
+        # the phase (``PHASES`` index; len(PHASES): End; one more: over), whether the phase
+        # has begun, and its draft step (Recruitment) or deployment steps taken, and seat
+        self.ph = 0
+        self.begun = False
+        self.step = 0
+        self.seat = 0
         self.reshuffles = 0
         self.seen: list[list[int]] = [[0] for _ in range(self.n)]  # neighbours' strengths
         self.pending_lp: list[tuple[int, int, Ability]] = []  # (seat, spot, ability)
@@ -92,6 +114,7 @@ class Game:
         if not self.deck and self.rules.o["reshuffle_discard"] and self.discard:
             self.deck = self.discard
             self.discard = []
+            self.discard_by = []
             self.rng.shuffle(self.deck)
             self.reshuffles += 1
             self.emit("reshuffle", phase=self.phase, cards=len(self.deck))
@@ -103,8 +126,10 @@ class Game:
         assert sl is not None
         return sl
 
-    def to_discard(self, card: int) -> None:
+    def to_discard(self, card: int, by: int = -1) -> None:
+        """``card`` on the discard pile: face up, or face down by seat ``by``."""
         self.discard.append(card)
+        self.discard_by.append(by)
 
     def assessment(self, p: int) -> Assessment:
         pl = self.players[p]
@@ -182,6 +207,14 @@ class Game:
     add_age_legends = reveal.add_age_legends
     deploy_gain = reveal.deploy_gain
     shapeshift_legends = reveal.shapeshift_legends
+    # search.py: the mc policy
+    searched = search.searched
+    search_decide = search.search_decide
+    candidates = search.candidates
+    rewind_draft = search.rewind_draft
+    determinize = search.determinize
+    outcome = search.outcome
+    clone = search.clone
     # construction.py, aging.py
     build_options = construction.build_options
     payment = construction.payment
@@ -220,18 +253,29 @@ class Game:
     PHASES = ("recruitment", "deployment", "wars", "income", "construction", "aging")
 
     def run(self, check: bool = False) -> Game:
+        """A new game (``setup``), then play on to the end."""
         self.setup()
+        self.turn = 1
         if check:
             self.check_invariants()
-        for turn in range(1, self.rules.turns + 1):
-            self.turn = turn
-            for phase in self.PHASES:
-                getattr(self, phase)()
-                if check:
-                    self.check_invariants()
-        self.end()
-        if check:
-            self.check_invariants()
+        return self.play_on(check)
+
+    def play_on(self, check: bool = False) -> Game:
+        """Play from where the game is (``ph``, ``begun``, ``step``, ``seat``) to the end:
+        the phases of each turn, then End. A phase entered with ``begun`` set resumes at
+        its ``step`` and ``seat`` (a copy taken at a decision, ``search.py``)."""
+        while self.ph <= len(self.PHASES):
+            if self.ph == len(self.PHASES):
+                self.end()
+            else:
+                getattr(self, self.PHASES[self.ph])()
+            if check:
+                self.check_invariants()
+            self.begun, self.step, self.seat = False, 0, 0
+            self.ph += 1
+            if self.ph == len(self.PHASES) and self.turn < self.rules.turns:
+                self.turn += 1
+                self.ph = 0
         return self
 
     # -- invariants (tests)
@@ -281,11 +325,14 @@ def play_reference(
     check: bool = False,
     trace: bool = False,
     lweights: np.ndarray | None = None,
+    searches: list[Search | None] | None = None,
 ) -> Game:
     """Play one game with the readable rules (``record``: events; ``check``: invariants at
     every phase boundary; ``trace``: every decision in ``Game.trace``; ``lweights``: the
-    Legends feature weights, default ``policies.legends_weights()``)."""
-    return Game(rules, weights, seat_policies, seed, game_id, record, trace, lweights).run(check)
+    Legends feature weights, default ``policies.legends_weights()``; ``searches``: each
+    mc seat's ``Search``, None for a heuristic seat)."""
+    game = Game(rules, weights, seat_policies, seed, game_id, record, trace, lweights, searches)
+    return game.run(check)
 
 
 def final_state(game: Game) -> dict[str, Any]:
