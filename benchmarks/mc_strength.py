@@ -3,10 +3,12 @@
     python benchmarks/mc_strength.py fairy-tale --variant expert --threads 2
     python benchmarks/mc_strength.py fairy-tale --curve --curve-games 1000
     python benchmarks/mc_strength.py drako --variant brief --heuristics 4000 --blunders 300
+    python benchmarks/mc_strength.py paper-tales --variant legends --heuristics 4000
 
-* ``--heuristics``: which heuristic is strongest: 4-player games of the game's two
+* ``--heuristics``: which heuristic is strongest: 4-player games of two of the game's
   heuristics (``HEURISTICS``: Fairy Tale greedy and collector, DRAKO greedy and
-  legend-hunter; two seats each, rotated), win share of each (1.0 = an average seat);
+  legend-hunter, Paper Tales greedy, warlord and builder, each pair in turn; two seats
+  each, rotated), win share of each (1.0 = an average seat);
 * strength: one ``mc`` seat (``--spec``, default its defaults) against three copies of
   ``--opponent`` (default greedy), seats rotated (``--rotate-seats``: every seat equally
   often), ``--games`` games (default 4,000): the mc seat's win share with its 95% interval
@@ -29,6 +31,7 @@ mc seat's parameters (its randomness is its own stream).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import time
@@ -40,22 +43,38 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 #: The heuristics each game's strongest one is chosen from (``--heuristics``).
-HEURISTICS = {"fairy-tale": ("greedy", "collector"), "drako": ("greedy", "legend-hunter")}
+HEURISTICS = {
+    "fairy-tale": ("greedy", "collector"),
+    "drako": ("greedy", "legend-hunter"),
+    "paper-tales": ("greedy", "warlord", "builder"),
+}
 #: The ``top`` values of the curve.
-TOPS = {"fairy-tale": (1, 2, 3, 4, 5), "drako": (1, 2, 4, 8)}
+TOPS = {"fairy-tale": (1, 2, 3, 4, 5), "drako": (1, 2, 4, 8), "paper-tales": (1, 2, 3, 4, 6)}
+#: The ``rollouts`` values of the curve.
+ROLLOUTS = {"paper-tales": (1, 4, 8, 16)}
+
+
+def label(game: str, variant: str | None) -> str:
+    """The name of a game's curve files: Paper Tales has one per variant."""
+    return f"{game}-{variant or 'base'}" if game == "paper-tales" else game
 
 
 def seat_slots(game: str, engine: Any, prepared: Any) -> list[int]:
     """The value of the ``policy`` result column of each seat's spec (before rotation)."""
-    if game == "drako":  # heuristics keep their policy code; mc specs come after them
+    if game in ("drako", "paper-tales"):  # heuristics keep their code; mc specs after them
         return [int(x) for x in engine.slot_table(prepared)[1]]
     return [int(x) for x in prepared.seat_slot]
 
 
 def wins(a: dict[str, Any]) -> np.ndarray:
-    """Each seat's share of the win (1/k for k winners): rank 1 when the game ranks (DRAKO's
-    tie-break), else the top score."""
-    won = a["rank"] == 1 if "rank" in a else a["score"] == a["score"].max(axis=1, keepdims=True)
+    """Each seat's share of the win (1/k for k winners): the game's winners when it records
+    them (Paper Tales' gold tie-break), rank 1 when it ranks (DRAKO's), else the top score."""
+    if "winner" in a:
+        won = a["winner"]
+    elif "rank" in a:
+        won = a["rank"] == 1
+    else:
+        won = a["score"] == a["score"].max(axis=1, keepdims=True)
     return won / won.sum(axis=1, keepdims=True)
 
 
@@ -140,7 +159,7 @@ def prepare(game: str, variant: str | None, specs: list[str]) -> tuple[Any, Any]
 def self_play(game: str, variant: str | None, spec: str, n: int) -> dict[str, Any]:
     """Four mc seats, ``n`` games on one thread through ``kernel.play_game``: games/s and
     playouts per second (the kernel counts each seat's playouts, ``MC_PO``)."""
-    if game == "drako":  # the chunk's ``playouts`` column
+    if game in ("drako", "paper-tales"):  # the chunk's ``playouts`` column
         engine, prepared = prepare(game, variant, [spec] * 4)
         numba.set_num_threads(1)
         engine.warmup(prepared)
@@ -185,7 +204,7 @@ def self_play(game: str, variant: str | None, spec: str, n: int) -> dict[str, An
 
 def curve(game: str, variant: str | None, opponent: str, n: int, seed: int) -> list[dict]:
     rows = []
-    for key, values in (("rollouts", (1, 4, 16, 64)), ("top", TOPS[game])):
+    for key, values in (("rollouts", ROLLOUTS.get(game, (1, 4, 16, 64))), ("top", TOPS[game])):
         for v in values:
             spec = f"mc:{key}={v}"
             engine, prepared = prepare(game, variant, [spec, opponent, opponent, opponent])
@@ -195,7 +214,7 @@ def curve(game: str, variant: str | None, opponent: str, n: int, seed: int) -> l
     return rows
 
 
-def write_curve(game: str, rows: list[dict], opponent: str) -> None:
+def write_curve(game: str, variant: str | None, rows: list[dict], opponent: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -203,7 +222,8 @@ def write_curve(game: str, rows: list[dict], opponent: str) -> None:
 
     blunder = "blunder_share" in rows[0]
     lines = [
-        f"# mc win share against three {opponent} seats ({game}, 4 players, seats rotated)",
+        f"# mc win share against three {opponent} seats ({label(game, variant)}, 4 players,"
+        " seats rotated)",
         "",
         "| vary | value | spec | games | win share | 95% interval | games/s |"
         + (" mc blunders |" if blunder else ""),
@@ -215,7 +235,7 @@ def write_curve(game: str, rows: list[dict], opponent: str) -> None:
             f"| {r['lo']:.3f}-{r['hi']:.3f} | {r['games_per_s']:.1f} |"
             + (f" {r['blunder_share']:.4f} |" if blunder else "")
         )
-    (HERE / f"mc_strength_{game}.md").write_text("\n".join(lines) + "\n")
+    (HERE / f"mc_strength_{label(game, variant)}.md").write_text("\n".join(lines) + "\n")
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
     for ax, key in zip(axes, ("rollouts", "top"), strict=True):
         pts = [r for r in rows if r["vary"] == key]
@@ -230,7 +250,7 @@ def write_curve(game: str, rows: list[dict], opponent: str) -> None:
         ax.set_title(f"mc win share vs {key}")
     axes[0].set_ylabel(f"win share vs 3 x {opponent} (1.0 = average)")
     fig.tight_layout()
-    fig.savefig(HERE / f"mc_strength_{game}.png", dpi=110)
+    fig.savefig(HERE / f"mc_strength_{label(game, variant)}.png", dpi=110)
 
 
 def main() -> None:
@@ -251,12 +271,15 @@ def main() -> None:
     args = ap.parse_args()
     numba.set_num_threads(args.threads)
     if args.heuristics:
-        specs = list(HEURISTICS[args.game]) * 2
-        engine, prepared = prepare(args.game, args.variant, specs)
-        slots = seat_slots(args.game, engine, prepared)
-        for name in HEURISTICS[args.game]:
-            r = win_share(prepared, engine, args.seed, args.heuristics, slots[specs.index(name)])
-            print(json.dumps({"heuristic": name, **r}), flush=True)
+        for pair in itertools.combinations(HEURISTICS[args.game], 2):
+            specs = list(pair) * 2
+            engine, prepared = prepare(args.game, args.variant, specs)
+            slots = seat_slots(args.game, engine, prepared)
+            for name in pair:
+                r = win_share(
+                    prepared, engine, args.seed, args.heuristics, slots[specs.index(name)]
+                )
+                print(json.dumps({"pair": pair, "heuristic": name, **r}), flush=True)
     if args.blunders:
         blunder_examples(args.variant, args.blunders)
     if not args.no_strength:
@@ -268,7 +291,7 @@ def main() -> None:
         print(json.dumps({"spec": prepared.policies[0], "threads": args.threads, **r}), flush=True)
     if args.curve:
         rows = curve(args.game, args.variant, args.opponent, args.curve_games, args.seed)
-        write_curve(args.game, rows, args.opponent)
+        write_curve(args.game, args.variant, rows, args.opponent)
     if args.self_play:
         print(json.dumps(self_play(args.game, args.variant, args.spec, args.self_play)), flush=True)
 

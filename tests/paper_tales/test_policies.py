@@ -65,7 +65,7 @@ def test_weights_and_codes() -> None:
     assert w.shape == (len(Policy), N_FEATURES + 2)
     assert (w[Policy.RANDOM] == 0).all()
     assert [policy_code(n) for n in POLICY_NAMES] == list(range(len(POLICY_NAMES)))
-    with pytest.raises(ValueError, match="policies: random, greedy, warlord, builder"):
+    with pytest.raises(ValueError, match="policies: random, greedy, warlord, builder, mc"):
         policy_code("chaos")
 
 

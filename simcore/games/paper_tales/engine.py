@@ -21,7 +21,7 @@ from simcore.buffers import zeroed_buffers
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
-from .policies import POLICY_NAMES, default_weights
+from .policies import POLICY_NAMES, Policy, default_weights
 from .tables import (
     MAX_FRONT,
     MAX_HAND,
@@ -161,19 +161,23 @@ def play_events(
     seed: int,
     game_id: int,
     prepared: Prepared | None = None,
+    searches: list[Any] | None = None,
+    names: list[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Every event of one game played by ``reference.py`` (a ``start`` event first); the
-    built-in policies' weights, or ``prepared``'s (named policies included)."""
+    built-in policies' weights, or ``prepared``'s (named policies included); ``searches``:
+    each mc seat's ``Search``; ``names``: each seat's player (default: its policy)."""
     from .policies import default_weights
     from .reference import Rules, play_reference
 
     rules = Rules(cards, len(seat_policies))
     weights = default_weights() if prepared is None else prepared.weights
-    names = POLICY_NAMES if prepared is None else prepared.code_names
+    codes = POLICY_NAMES if prepared is None else prepared.code_names
     lweights = None if prepared is None else legends_rows(prepared)
     game = play_reference(
-        rules, weights, seat_policies, seed, game_id, record=True, lweights=lweights
-    )
+        rules, weights, seat_policies, seed, game_id, record=True, lweights=lweights,
+        searches=searches,
+    )  # fmt: skip
     start = {
         "event": "start",
         "game": "paper-tales",
@@ -181,7 +185,7 @@ def play_events(
         "seed": seed,
         "game_id": game_id,
         "players": len(seat_policies),
-        "policies": [names[p] for p in seat_policies],
+        "policies": names or [codes[p] for p in seat_policies],
     }
     return [start, *game.events]
 
@@ -282,6 +286,16 @@ def narrate(event: dict[str, Any]) -> str:
             f"{saved}"
             f" ({event['lp']:+d} LP, {event['gold']:+d} gold)"
         )
+    if kind == "search":
+        lines = [f"{head} searches its {event['decision']} decision:"]
+        for c in event["candidates"]:
+            mean = "-" if c["mean"] is None else f"{c['mean']:+.3f}"
+            lines.append(
+                f"    {c['option']:<44} greedy {c['value']:8.2f}   mean {mean}"
+                f" over {c['playouts']} playouts"
+            )
+        lines.append(f"    -> {event['chosen']}")
+        return "\n".join(lines)
     if kind == "final":
         lines = ["Game over. Final scores:"]
         for p, s in enumerate(event["scores"]):
@@ -362,25 +376,97 @@ def simulate_arrays(
     """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields; Legends:
     ``kernel.LChunkOut``). ``check``: verify the rule invariants after every phase
     (``InvariantError`` naming the game and how to replay it)."""
-    from .evaluate import kernel_tables
-    from .kernel import INVARIANTS, LEGENDS_INVARIANTS, legends_lx, simulate_chunk
+    from .kernel import INVARIANTS, LEGENDS_INVARIANTS, simulate_chunk
 
     bounds = (prepared.players, np.uint64(seed), first_game, n_games, engine_kit.blocks(n_games))
-    seats = (prepared.weights, prepared.seat_policy, prepared.rotate_seats)
     out: Any = result_buffers(prepared, n_games)
-    lx: tuple | None = None  # a base game: numba prunes the Legends branches
-    invariants: tuple[str, ...] = INVARIANTS
-    if prepared.cards.legends:
-        lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
-        lx = (*lx[:3], legends_rows(prepared), *lx[4:])  # a row per policy code
-        invariants = LEGENDS_INVARIANTS
-    simulate_chunk(kernel_tables(prepared.tables), lx, *seats, *bounds, out, check)
+    tb, lx = kernel_args(prepared)
+    invariants = LEGENDS_INVARIANTS if prepared.cards.legends else INVARIANTS
+    table, seat_slot = slot_table(prepared)
+    playouts = None
+    if (table[seat_slot, 0] == Policy.MC).any():
+        from .kernel.search import simulate_chunk_search
+
+        playouts = np.zeros(n_games, np.int64)
+        simulate_chunk_search(
+            tb, lx, prepared.weights, table, seat_slot,
+            prepared.rotate_seats, *bounds, out, playouts, check,
+        )  # fmt: skip
+    else:
+        seats = (prepared.weights, prepared.seat_policy, prepared.rotate_seats)
+        simulate_chunk(tb, lx, *seats, *bounds, out, check)
     if check:
         raise_first_violation(out.violation, invariants, "paper-tales", seed, first_game)
     if out.overflow.any():
         g = first_game + int(out.overflow.nonzero()[0][0])
         raise RuntimeError(f"paper-tales game {g} (seed {seed}) exceeded a kernel bound")
-    return dict(out._asdict())
+    a = dict(out._asdict())
+    if playouts is not None:  # runs with mc seats: each game's playouts
+        a["playouts"] = playouts
+    return a
+
+
+def kernel_args(prepared: Prepared) -> tuple[tuple, tuple | None]:
+    """The kernel's card tables: ``tb`` (``evaluate.kernel_tables``) and ``lx``
+    (``kernel.legends_lx`` with a Legends weight row per policy code; None in a base game,
+    where numba prunes the Legends branches)."""
+    from .evaluate import kernel_tables
+    from .kernel import legends_lx
+
+    lx: tuple | None = None
+    if prepared.cards.legends:
+        lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
+        lx = (*lx[:3], legends_rows(prepared), *lx[4:])
+    return kernel_tables(prepared.tables), lx
+
+
+def slot_table(prepared: Prepared) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's seats: int32[slots, 4], each slot's (policy code, mc rollouts, mc top,
+    mc playout policy code), and the int32 slot of each seat (before rotation). A heuristic
+    seat's slot is its policy code (rows ``0 .. len(code_names) - 1``), so the ``policy``
+    result column of heuristic runs is the policy code; each distinct mc spec gets a row
+    after them (``slot_names``)."""
+    n = len(prepared.code_names)
+    rows = [[code, 0, 0, 0] for code in range(n)]
+    seat_slot = []
+    mc: list[str] = []
+    for spec in prepared.specs:
+        if spec.name != "mc":
+            seat_slot.append(prepared.code_names.index(spec.name))
+            continue
+        if spec.canonical not in mc:
+            mc.append(spec.canonical)
+            playout = POLICY_NAMES.index(str(spec["playout"]))
+            rows.append([int(Policy.MC), int(spec["rollouts"]), int(spec["top"]), playout])
+        seat_slot.append(n + mc.index(spec.canonical))
+    return np.array(rows, dtype=np.int32), np.array(seat_slot, dtype=np.int32)
+
+
+def slot_names(prepared: Prepared) -> list[str]:
+    """The name of each slot of ``slot_table``: the policy names, then the mc specs'
+    canonical strings (the categories of the dataset's ``policy`` column)."""
+    names = list(prepared.code_names)
+    for spec in prepared.specs:
+        if spec.name == "mc" and spec.canonical not in names:
+            names.append(spec.canonical)
+    return names
+
+
+def reference_seats(prepared: Prepared, game_id: int) -> tuple[list[int], list[Any]]:
+    """The policy code and (an mc seat's) ``reference.search.Search`` of each seat in game
+    ``game_id``, for ``reference.py``."""
+    from .reference.search import Search
+
+    table, seat_slot = slot_table(prepared)
+    slots = engine_kit.seat_policies(seat_slot, prepared.rotate_seats, game_id)
+    codes = [int(table[s, 0]) for s in slots]
+    searches = [
+        Search(int(table[s, 1]), int(table[s, 2]), int(table[s, 3]))
+        if table[s, 0] == Policy.MC
+        else None
+        for s in slots
+    ]
+    return codes, searches
 
 
 def result_buffers(prepared: Prepared, n_games: int) -> Any:
@@ -540,7 +626,7 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     seats = pl.DataFrame(
         {
             **engine_kit.seat_keys(game_id, P),
-            "policy": engine_kit.categorical(prepared.code_names, a["policy"]),
+            "policy": engine_kit.categorical(slot_names(prepared), a["policy"]),
             "score": score.reshape(-1),
             "rank": engine_kit.ranks(score, a["gold"]).reshape(-1),
             "win": (winner / n_win[:, None]).reshape(-1),
@@ -644,11 +730,17 @@ def reference_frames(
     legends = prepared.cards.legends
     seat_parts = LEGENDS_SEAT_PARTS if legends else SEAT_PARTS
     out: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "cards": [], "buildings": []}
+    names = slot_names(prepared)
+    _, seat_slot = slot_table(prepared)
     for g in range(first_game, first_game + n_games):
-        sp = engine_kit.seat_policies(prepared.seat_policy, prepared.rotate_seats, g)
+        sp, searches = reference_seats(prepared, g)
+        slots = engine_kit.seat_policies(seat_slot, prepared.rotate_seats, g)
         fs = final_state(
-            play_reference(rules, prepared.weights, sp, seed, g, lweights=legends_rows(prepared))
-        )
+            play_reference(
+                rules, prepared.weights, sp, seed, g,
+                lweights=legends_rows(prepared), searches=searches,
+            )
+        )  # fmt: skip
         scores = fs["scores"]
         gold = [st["gold"] for st in fs["seats"]]
         game = {
@@ -668,7 +760,7 @@ def reference_frames(
             seat = {
                 "game_id": g,
                 "seat": p,
-                "policy": prepared.code_names[st["policy"]],
+                "policy": names[slots[p]],
                 "score": st["score"],
                 "rank": 1 + ahead,
                 "win": st["win"],
@@ -748,8 +840,14 @@ def frame_mismatch(actual: Any, rows: list[dict[str, Any]], table: str) -> str |
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     """Every event of game ``game_id``, played by ``reference.py`` (the same game the kernel
     stores under that id). The last event, ``final``, holds the scores ``simulate`` stores."""
-    seat_policy = engine_kit.seat_policies(prepared.seat_policy, prepared.rotate_seats, game_id)
-    return play_events(prepared.cards, prepared.variant, seat_policy, seed, game_id, prepared)
+    seat_policy, searches = reference_seats(prepared, game_id)
+    _, seat_slot = slot_table(prepared)
+    names = slot_names(prepared)
+    slots = engine_kit.seat_policies(seat_slot, prepared.rotate_seats, game_id)
+    return play_events(
+        prepared.cards, prepared.variant, seat_policy, seed, game_id, prepared, searches,
+        [names[s] for s in slots],
+    )  # fmt: skip
 
 
 # --- benchmark -------------------------------------------------------------------------------
@@ -765,7 +863,7 @@ def bench(
     cards = load_cardset()
     prepared = prepare(cards, variant, players, [policy] * players, False)
     rules = Rules(prepared.cards, players)
-    seat_policy = [int(x) for x in prepared.seat_policy]
+    seat_policy, searches = reference_seats(prepared, 0)
     return engine_kit.bench(
         "paper-tales",
         variant,
@@ -776,5 +874,8 @@ def bench(
         reference_games,
         lambda: warmup(prepared),
         lambda n: simulate_arrays(prepared, 1, 0, n),
-        lambda g: play_reference(rules, prepared.weights, seat_policy, 1, g),
-    )
+        lambda g: play_reference(
+            rules, prepared.weights, seat_policy, 1, g, lweights=legends_rows(prepared),
+            searches=searches,
+        ),
+    )  # fmt: skip

@@ -29,16 +29,21 @@ from ..tables import (
 )
 from .decide import build_choice
 from .state import (
+    ASK,
     BL_BUILT,
     BL_HOW,
     BL_LEVEL,
     BL_UPGRADED,
+    D_BUILD,
+    G_BEGUN,
+    G_SEAT,
     H_BUILD,
     H_DIRECT,
     I_GOLD,
     _facts,
     _freeze,
     _load,
+    _searched,
 )
 
 
@@ -194,31 +199,51 @@ def _land_terms(ab, lo, hi, land):
     return free_land, discount, subst
 
 
-@hot_outline
-def construction(tb, lx, weights, s, ls, n_players, turn):
-    """``Game.construction`` (Legends: over the game's building set, with the Legends land
-    terms: ``payment_facts_l``)."""
+@hot
+def build_options(tb, lx, s, ls, p):
+    """Seat ``p``'s construction options into ``s.bopt`` (``Game.build_options``: the
+    game's buildings in order, a new level 1 then a direct level 2, or the upgrade of a
+    level 1; each at its cheapest payment, held); how many."""
     bt = tb[1]
-    _freeze(tb, lx, s, ls, n_players)
-    for p in range(n_players):
-        n_opt = 0
-        if lx is None:  # noqa: SIM108 (statements: numba prunes the dead branch)
-            facts = payment_facts(tb, s, p)
-        else:
-            facts = payment_facts_l(tb, lx, s, ls, p)
-        for b in range(bt.shape[0]):
-            if lx is not None:  # noqa: SIM102 (``lx is not None`` alone: pruned in a base game)
-                if not ls.inset[b]:
-                    continue
-            lv = s.blevel[p, b]
-            if lv == LEVELS:
+    n_opt = 0
+    if lx is None:  # noqa: SIM108 (statements: numba prunes the dead branch)
+        facts = payment_facts(tb, s, p)
+    else:
+        facts = payment_facts_l(tb, lx, s, ls, p)
+    for b in range(bt.shape[0]):
+        if lx is not None:  # noqa: SIM102 (``lx is not None`` alone: pruned in a base game)
+            if not ls.inset[b]:
                 continue
-            for level in (1, 2):
-                if lv == 1 and level == 1:
-                    continue
-                upgrade = lv == 1
-                n_opt = offer(s, p, n_opt, b, level, upgrade, payment(tb, facts, b, level, upgrade))
-        k = build_choice(tb, lx, weights, s, ls, p, n_opt, n_players)
+        lv = s.blevel[p, b]
+        if lv == LEVELS:
+            continue
+        for level in (1, 2):
+            if lv == 1 and level == 1:
+                continue
+            upgrade = lv == 1
+            n_opt = offer(s, p, n_opt, b, level, upgrade, payment(tb, facts, b, level, upgrade))
+    return n_opt
+
+
+@hot_outline
+def construction(tb, lx, weights, s, ls, n_players, turn, search):
+    """``Game.construction`` (Legends: over the game's building set, with the Legends land
+    terms: ``payment_facts_l``). ``search`` (a compile-time constant): the game can stop at
+    an mc seat's choice and resume at seat ``G_SEAT``; returns True when it stopped."""
+    if not search or s.g[G_BEGUN] == 0:
+        _freeze(tb, lx, s, ls, n_players)
+        s.g[G_BEGUN] = 1
+        s.g[G_SEAT] = 0
+    for p in range(s.g[G_SEAT] if search else 0, n_players):
+        s.g[G_SEAT] = p
+        n_opt = build_options(tb, lx, s, ls, p)
+        k = -1
+        if search and n_opt > 0:
+            k = _searched(s, p, D_BUILD)
+            if k == ASK:
+                return True
+        if k < 0:
+            k = build_choice(tb, lx, weights, s, ls, p, n_opt, n_players)
         if not k:
             continue
         b, level, upgrade, gold = (
@@ -228,3 +253,4 @@ def construction(tb, lx, weights, s, ls, n_players, turn):
             s.bopt[k - 1, 3],
         )
         _build(s, p, b, level, upgrade, gold, turn)
+    return False

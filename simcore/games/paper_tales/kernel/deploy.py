@@ -15,27 +15,53 @@ from .payment import _l_apply_move, _pay_order, l_moves
 from .place import _apply_move, _keep, _opens_extra, moves
 from .reveal import _reveal
 from .sketch import _commit_step
-from .state import I_EXTRA, M_STOP, NONE, _freeze
+from .state import (
+    ASK,
+    D_DEPLOY,
+    G_BEGUN,
+    G_SEAT,
+    G_STEP,
+    I_EXTRA,
+    M_STOP,
+    NONE,
+    _freeze,
+    _searched,
+)
 from .tiers import _tiers
 
 
 @hot_outline
-def deployment(tb, lx, weights, s, ls, n_players, turn):
+def deployment(tb, lx, weights, s, ls, n_players, turn, search):
     """``Game.deployment``: placements seat by seat. Base game: each seat keeps right after
     its placements, then every seat reveals and pays (``_reveal``). Legends
     (``Game.deployment_legends``): payment in the canonical order (``_pay_order``), the
-    deployment tiers (``_tiers``), then the keep."""
-    _freeze(tb, lx, s, ls, n_players)
-    for p in range(n_players):
-        s.pi[p, I_EXTRA] = _opens_extra(tb, s, p)
-    for p in range(n_players):
+    deployment tiers (``_tiers``), then the keep. ``search`` (a compile-time constant):
+    the game can stop at an mc seat's step and resume at seat ``G_SEAT``'s step
+    ``G_STEP``; returns True when it stopped."""
+    if not search or s.g[G_BEGUN] == 0:
+        _freeze(tb, lx, s, ls, n_players)
+        for p in range(n_players):
+            s.pi[p, I_EXTRA] = _opens_extra(tb, s, p)
+        s.g[G_BEGUN] = 1
+        s.g[G_STEP] = 0
+        s.g[G_SEAT] = 0
+    for p in range(s.g[G_SEAT] if search else 0, n_players):
+        s.g[G_SEAT] = p
         n0, others = -1, 0  # the seat's base sketch, kept from step to step (base game)
-        for _ in range(MAX_DEPLOY_STEPS + 1):
+        for _ in range(s.g[G_STEP] if search else 0, MAX_DEPLOY_STEPS + 1):
             if lx is None:  # noqa: SIM108 (statements: numba prunes the dead branch)
                 n_opt = moves(tb, s, p)
             else:
                 n_opt = l_moves(tb, lx, s, ls, p)
-            k, n0, others = deploy_choice(tb, lx, weights, s, ls, p, n_opt, n_players, n0, others)
+            k = -1
+            if search and n_opt > 1:
+                k = _searched(s, p, D_DEPLOY)
+                if k == ASK:
+                    return True
+            if k < 0:
+                k, n0, others = deploy_choice(
+                    tb, lx, weights, s, ls, p, n_opt, n_players, n0, others
+                )
             kind, a, b = s.opt[k, 0], s.opt[k, 1], s.opt[k, 2]
             if kind == M_STOP:
                 break
@@ -44,6 +70,10 @@ def deployment(tb, lx, weights, s, ls, n_players, turn):
                 _apply_move(tb, s, p, kind, a, b)
             else:
                 _l_apply_move(tb, lx, s, ls, p, kind, a, b)
+            if search:
+                s.g[G_STEP] += 1
+        if search:
+            s.g[G_STEP] = 0
         if lx is None:
             _keep_step(tb, lx, weights, s, ls, p, n_players, n0, others)
     if lx is None:
@@ -54,6 +84,7 @@ def deployment(tb, lx, weights, s, ls, n_players, turn):
         _tiers(tb, lx, weights, s, ls, n_players, turn)
         for p in range(n_players):
             _keep_step(tb, lx, weights, s, ls, p, n_players, NONE, NONE)
+    return False
 
 
 @hot

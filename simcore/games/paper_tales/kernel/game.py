@@ -23,10 +23,16 @@ from .deploy import deployment
 from .end import check_state, end
 from .recruit import recruitment
 from .state import (
+    G_BEGUN,
     G_DECK_N,
+    G_FORCE_SEAT,
     G_OVERFLOW,
+    G_PHASE,
     G_RESHUFFLES,
+    G_SEAT,
+    G_STEP,
     G_TURN,
+    G_VIOL,
     I_GOLD,
     I_KEPT,
     I_LOG_N,
@@ -44,6 +50,7 @@ from .state import (
     N_LOG,
     N_LPARTS,
     N_PARTS,
+    N_PHASES,
     N_PI,
     N_SP,
     NO_COST,
@@ -127,39 +134,70 @@ def _new_legends_game(tb, lx, s, ls, n_players):
             ls.llog[p, r, LL_HOW] = 0
 
 
+@hot
+def _play_on(tb, lx, weights, s, ls, n_players, check, search):
+    """Play from where the game is (``G_PHASE`` of turn ``G_TURN``; a begun phase resumes at
+    its ``G_STEP`` / ``G_SEAT``) to the end: the turn's six phases, then End.
+    ``reference.Game.play_on``. Checking mode: the first broken invariant after each phase
+    into ``G_VIOL``. ``search`` (a compile-time constant): a game that can stop at an mc
+    seat's decision (``state._searched``); returns True when it stopped there (call again
+    once ``G_FORCE_*`` holds the choice), False at the end. Without ``search`` the
+    phases compile without their resume and stop code."""
+    rules = tb[3]
+    while s.g[G_PHASE] <= N_PHASES:
+        phase = s.g[G_PHASE]
+        turn = s.g[G_TURN]
+        if phase == 0:
+            if recruitment(tb, weights, s, n_players, turn, lx, ls, search) and search:
+                return True
+        elif phase == 1:
+            if deployment(tb, lx, weights, s, ls, n_players, turn, search) and search:
+                return True
+        elif phase == 2:
+            wars(tb, lx, s, ls, n_players)
+        elif phase == 3:
+            income(tb, lx, s, ls, n_players)
+        elif phase == 4:
+            if construction(tb, lx, weights, s, ls, n_players, turn, search) and search:
+                return True
+        elif phase == 5:
+            aging(tb, lx, weights, s, ls, n_players)
+        else:
+            end(tb, lx, s, ls, n_players)
+        if check and s.g[G_VIOL] == 0:
+            s.g[G_VIOL] = check_state(tb, lx, s, ls, n_players)
+        s.g[G_BEGUN] = 0
+        s.g[G_STEP] = 0
+        s.g[G_SEAT] = 0
+        s.g[G_PHASE] = phase + 1
+        if phase + 1 == N_PHASES and turn < rules[R_TURNS]:
+            s.g[G_TURN] = turn + 1
+            s.g[G_PHASE] = 0
+    return False
+
+
 @hot_outline
 def play_game(tb, lx, weights, s, ls, n_players, seed, game_id, check):
     """Play one complete game into ``s`` (Legends: and ``ls``; ``lx`` / ``ls`` are None in a
     base game, where numba prunes every Legends branch), policies already in
-    ``s.pi[:, I_POLICY]``. Returns the first broken invariant's code when ``check``, else 0."""
-    rules = tb[3]
+    ``s.pi[:, I_POLICY]``; no seat searches. Returns the first broken invariant's code when
+    ``check``, else 0."""
+    new_game(tb, lx, s, ls, n_players, seed, game_id, check)
+    _play_on(tb, lx, weights, s, ls, n_players, check, False)
+    return s.g[G_VIOL]
+
+
+@hot
+def new_game(tb, lx, s, ls, n_players, seed, game_id, check):
+    """Setup (``Game.setup``; Legends: and its pair and zones), turn 1 next, nothing
+    forced; checking mode: the setup checked."""
     _new_game(tb, s, n_players, seed, game_id)
     if lx is not None:
         _new_legends_game(tb, lx, s, ls, n_players)
-    violation = 0
     if check:
-        violation = check_state(tb, lx, s, ls, n_players)
-    for turn in range(1, rules[R_TURNS] + 1):
-        s.g[G_TURN] = turn
-        for phase in range(6):
-            if phase == 0:
-                recruitment(tb, weights, s, n_players, turn, lx, ls)
-            elif phase == 1:
-                deployment(tb, lx, weights, s, ls, n_players, turn)
-            elif phase == 2:
-                wars(tb, lx, s, ls, n_players)
-            elif phase == 3:
-                income(tb, lx, s, ls, n_players)
-            elif phase == 4:
-                construction(tb, lx, weights, s, ls, n_players, turn)
-            else:
-                aging(tb, lx, weights, s, ls, n_players)
-            if check and violation == 0:
-                violation = check_state(tb, lx, s, ls, n_players)
-    end(tb, lx, s, ls, n_players)
-    if check and violation == 0:
-        violation = check_state(tb, lx, s, ls, n_players)
-    return violation
+        s.g[G_VIOL] = check_state(tb, lx, s, ls, n_players)
+    s.g[G_TURN] = 1
+    s.g[G_FORCE_SEAT] = -1
 
 
 class ChunkOut(NamedTuple):

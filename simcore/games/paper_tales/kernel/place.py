@@ -55,7 +55,7 @@ from .state import (
     _kill,
     _load,
     _score,
-    _to_discard,
+    _to_discard_by,
 )
 
 
@@ -262,6 +262,6 @@ def _keep(s, p, k):
         s.log[p, s.card_log[card], L_FATE] = F_KEPT
     for i in range(s.pi[p, I_HAND_N]):
         card = s.hand[p, i]
-        _to_discard(s, card)
+        _to_discard_by(s, card, p)
         s.log[p, s.card_log[card], L_FATE] = F_NOT_DEPLOYED
     s.pi[p, I_HAND_N] = 0

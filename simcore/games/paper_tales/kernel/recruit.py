@@ -13,6 +13,11 @@ from ..evaluate_legends import l_strength
 from ..tables import MAX_SPOTS, R2_DEAL, R2_DISCARD, R_DEAL, R_FIRST_DIRECTION, ix
 from .sketch import _card_value_from, _l_base_pass, _l_card_value, _sketch_base, first_best
 from .state import (
+    ASK,
+    D_DRAFT,
+    G_BEGUN,
+    G_SEAT,
+    G_STEP,
     I_DRAFT_N,
     I_GOLD,
     I_HAND_N,
@@ -32,8 +37,9 @@ from .state import (
     _freeze,
     _load,
     _receive,
+    _searched,
     _set_seen,
-    _to_discard,
+    _to_discard_by,
     _two,
 )
 
@@ -108,53 +114,65 @@ def draft_choice(tb, weights, s, p, pack, m, discard, n_players, lx, ls):
 
 
 @hot_outline
-def recruitment(tb, weights, s, n_players, turn, lx, ls):
-    """``Game.recruitment`` (``lx`` / ``ls``: see ``draft_choice``)."""
+def recruitment(tb, weights, s, n_players, turn, lx, ls, search):
+    """``Game.recruitment`` (``lx`` / ``ls``: see ``draft_choice``). ``search`` (a
+    compile-time constant): the game can stop at an mc seat's pick and resume at its draft
+    step ``G_STEP`` and seat ``G_SEAT``; returns True when it stopped."""
     rules = tb[3]
     two = _two(n_players)
     deal = rules[R2_DEAL] if two else rules[R_DEAL]
     discards = rules[R2_DISCARD] if two else 0
-    if lx is None:
-        _freeze(tb, lx, s, ls, n_players)
-    else:
-        for q in range(n_players):
-            n = _load(s, q)
-            s.strength[q] = l_strength(tb, lx, s.pc, n, s.bl, ls, q)
-        _set_seen(s, n_players)
-    for p in range(n_players):
-        for u in range(s.dvs.shape[1]):
-            s.dvs[p, u] = 0
-        s.pi[p, I_TWIN] = p if lx is not None else _draft_twin(s, p)
-    for p in range(n_players):
-        for i in range(deal):
-            card = _draw(tb, s)
-            s.packs[p, i] = card  # the reference asserts the piles never run dry
-        s.pi[p, I_PACK_N] = deal
-        s.pi[p, I_DRAFT_N] = 0
+    if not search or s.g[G_BEGUN] == 0:
+        if lx is None:
+            _freeze(tb, lx, s, ls, n_players)
+        else:
+            for q in range(n_players):
+                n = _load(s, q)
+                s.strength[q] = l_strength(tb, lx, s.pc, n, s.bl, ls, q)
+            _set_seen(s, n_players)
+        for p in range(n_players):
+            for u in range(s.dvs.shape[1]):
+                s.dvs[p, u] = 0
+            s.pi[p, I_TWIN] = p if lx is not None else _draft_twin(s, p)
+        for p in range(n_players):
+            for i in range(deal):
+                card = _draw(tb, s)
+                s.packs[p, i] = card  # the reference asserts the piles never run dry
+            s.pi[p, I_PACK_N] = deal
+            s.pi[p, I_DRAFT_N] = 0
+        s.g[G_BEGUN] = 1
+        s.g[G_STEP] = 1
+        s.g[G_SEAT] = 0
     first = rules[R_FIRST_DIRECTION]
     direction = first if turn % 2 == 1 else -first
-    step = 0
-    while s.pi[0, I_PACK_N] > 0:
-        step += 1
-        for p in range(n_players):
+    while s.g[G_SEAT] > 0 or s.pi[0, I_PACK_N] > 0:  # packs are equal at a step's start
+        step = s.g[G_STEP]
+        for p in range(s.g[G_SEAT], n_players):
+            s.g[G_SEAT] = p
             m = s.pi[p, I_PACK_N]
             pack = s.packs[p]
             for r in range(1 + discards):  # the pick, then (2 players) the discards
                 if r > 0 and m == 0:
                     break
-                # one call site: each inlined copy of a decision is compiled again
-                k = draft_choice(tb, weights, s, p, pack, m, r > 0, n_players, lx, ls)
+                k = -1
+                if search and r == 0 and m > 1:
+                    k = _searched(s, p, D_DRAFT)
+                    if k == ASK:
+                        return True
+                if k < 0:
+                    # one call site: each inlined copy of a decision is compiled again
+                    k = draft_choice(tb, weights, s, p, pack, m, r > 0, n_players, lx, ls)
                 card = pack[k]
                 for i in range(k, m - 1):
                     pack[i] = pack[i + 1]
                 m -= 1
+                s.pi[p, I_PACK_N] = m
                 if r == 0:
                     s.drafted[p, s.pi[p, I_DRAFT_N]] = card
                     s.pi[p, I_DRAFT_N] += 1
                     _receive(s, p, card, tb[4][card], turn, step)
                 else:
-                    _to_discard(s, card)
-            s.pi[p, I_PACK_N] = m
+                    _to_discard_by(s, card, p)
         for q in range(n_players):
             src = (q - direction) % n_players
             s.tmp_n[q] = s.pi[src, I_PACK_N]
@@ -164,6 +182,8 @@ def recruitment(tb, weights, s, n_players, turn, lx, ls):
             s.pi[q, I_PACK_N] = s.tmp_n[q]
             for i in range(s.tmp_n[q]):
                 s.packs[q, i] = s.tmp[q, i]
+        s.g[G_STEP] = step + 1
+        s.g[G_SEAT] = 0
     for p in range(n_players):
         m = s.pi[p, I_DRAFT_N]
         for i in range(m):
@@ -173,3 +193,5 @@ def recruitment(tb, weights, s, n_players, turn, lx, ls):
             m += 1
         s.pi[p, I_KEPT] = -1
         s.pi[p, I_HAND_N] = m
+        s.pi[p, I_DRAFT_N] = 0
+    return False

@@ -62,6 +62,7 @@ from ..tables import (
 )
 
 P_RANDOM = int(Policy.RANDOM)
+P_MC = int(Policy.MC)
 EXTRA_SPOT = 2  # the 5th spot (Front), open with a level-2 face (reference.EXTRA_SPOT)
 BACK0 = MAX_FRONT  # first Back spot
 MAX_DEAL = max(DEAL, DEAL_2P)  # cards in a pack: 9 (2 players)
@@ -95,7 +96,18 @@ H_BUILD, H_DIRECT, H_GOLEM = 1, 2, 3
 
 # --- per-game counters (State.g) -------------------------------------------------------------
 G_TURN, G_DECK_N, G_DISC_N, G_RESHUFFLES, G_PENDING_N, G_OVERFLOW = range(6)
-N_G = 6
+# where the game is (``game._play_on`` resumes there; ``reference.Game.ph`` etc.): the phase
+# (0..5 the turn's phases, 6 End, 7 over), whether it has begun, its draft step or the
+# deployment steps taken, its seat; the first broken invariant (checking mode)
+G_PHASE, G_BEGUN, G_STEP, G_SEAT, G_VIOL = 6, 7, 8, 9, 10
+# a game that can search (``search.py``): the option a seat's next searched decision takes
+# (a search's choice, a playout's candidate; seat -1: none), and the decision asked
+G_FORCE_SEAT, G_FORCE_IDX, G_ASK_SEAT, G_ASK_DEC = 11, 12, 13, 14
+N_G = 15
+N_PHASES = 6  # G_PHASE of End
+# the decisions an mc seat searches (G_ASK_DEC; ``reference.search.DECISIONS``)
+D_DRAFT, D_DEPLOY, D_BUILD = 0, 1, 2
+ASK = -2  # ``_searched``: the game stops at an mc seat's decision
 
 # --- per-seat ints (State.pi) ----------------------------------------------------------------
 I_GOLD, I_LP, I_STEP, I_WARS, I_HAND_N, I_KEPT, I_LOG_N, I_EXTRA = range(8)
@@ -135,6 +147,7 @@ class State(NamedTuple):
     g: np.ndarray  # int32[N_G]: turn, draw/discard pile sizes, reshuffles, pending LP, overflow
     deck: np.ndarray  # int32[D]: draw pile, top = deck[g[G_DECK_N] - 1]
     disc: np.ndarray  # int32[D]: discard pile, oldest first
+    disc_by: np.ndarray  # int32[D]: the seat that put it there face down, -1: face up
     packs: np.ndarray  # int32[P, MAX_DEAL]: the pack each seat holds, in order
     tmp: np.ndarray  # int32[P, MAX_DEAL]: packs being passed
     tmp_n: np.ndarray  # int32[P]
@@ -176,6 +189,7 @@ def new_state(n_players: int, deck_size: int, n_buildings: int, n_units: int) ->
 def _new_state(P, D, B, U):
     return State(
         np.zeros(N_G, np.int32),
+        np.zeros(D, np.int32),
         np.zeros(D, np.int32),
         np.zeros(D, np.int32),
         np.full((P, MAX_DEAL), -1, np.int32),
@@ -235,8 +249,32 @@ def _draw(tb, s):
 
 @hot
 def _to_discard(s, card):
+    """``Game.to_discard``: ``card`` face up on the discard pile."""
+    _to_discard_by(s, card, -1)
+
+
+@hot
+def _to_discard_by(s, card, by):
+    """``card`` on the discard pile, face down by seat ``by`` (-1: face up)."""
     s.disc[s.g[G_DISC_N]] = card
+    s.disc_by[s.g[G_DISC_N]] = by
     s.g[G_DISC_N] += 1
+
+
+@hot
+def _searched(s, p, decision):
+    """In a game that can search, seat ``p``'s searched ``decision`` (``D_*``, more than
+    one option): the option decided already (``G_FORCE_*``: a search's choice, a playout's
+    candidate; taken once), ``ASK`` for an mc seat (the decision is stored at
+    ``G_ASK_*``: the game stops there), else -1 (its policy decides)."""
+    if s.g[G_FORCE_SEAT] == p:
+        s.g[G_FORCE_SEAT] = -1
+        return s.g[G_FORCE_IDX]
+    if s.pi[p, I_POLICY] == P_MC:
+        s.g[G_ASK_SEAT] = p
+        s.g[G_ASK_DEC] = decision
+        return ASK
+    return -1
 
 
 @hot

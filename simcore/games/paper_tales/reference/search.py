@@ -163,9 +163,10 @@ def rewind_draft(game: Game, p: int) -> None:
     make them again (the position moves to the step's first seat). A card taken back goes
     to the end of its pack; discards come back from the top of the discard pile, the last
     seat's first."""
+    thrown = min(game.rules.discard_per_step, len(game.packs[p]) - 1)  # each seat's, this step
     for q in range(p - 1, -1, -1):
         pack, pl = game.packs[q], game.players[q]
-        for _ in range(len(game.thrown[q]) - _discards(game, game.step - 1)):
+        for _ in range(thrown):
             game.discard.pop()
             game.discard_by.pop()
             pack.append(game.thrown[q].pop())
@@ -177,18 +178,6 @@ def rewind_draft(game: Game, p: int) -> None:
                 pl.log[card] = lg
         pack.append(card)
     game.seat = 0
-
-
-def _discards(game: Game, steps: int) -> int:
-    """Discards a seat makes in its first ``steps`` draft steps (the pack shrinks by one
-    pick and ``discard_per_step`` discards a step, while it lasts)."""
-    left, out = game.rules.deal, 0
-    for _ in range(steps):
-        left -= 1
-        k = min(game.rules.discard_per_step, left)
-        out += k
-        left -= k
-    return out
 
 
 def determinize(game: Game, p: int, rng: GameRng) -> None:

@@ -1,0 +1,606 @@
+"""The ``mc`` policy compiled: ``reference/search.py`` restated on the kernel's state, the
+same draws in the same order (``tests/paper_tales/test_mc.py`` plays both).
+
+A game with mc seats runs in a kernel of its own (``simulate_chunk_search``), so runs of
+heuristics never compile the search: ``play_game_search`` plays on (``game._play_on``
+with ``search`` True) until an mc seat's draft pick, deployment step or construction
+choice, ``_search`` decides it on copies of the state, and the game plays on with that
+choice (``G_FORCE_*``). ``_search``: the distinct options ranked by greedy's value
+(``rank``), the ``top`` best each played out ``rollouts`` times from the same worlds (a copy
+of the state, the draft step rewound, ``determinize``; one world a rollout) by copies in
+which every seat plays the ``playout`` heuristic, the option taken first; the best summed
+``outcome`` wins, ties to greedy's first best.
+
+``Search`` is a block's search scratch: the mc seats' parameters, each seat's decision
+count (its search streams), the candidates and their sums, the hidden slots of a world.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from simcore.jit import alloc, hot, hot_outline, parallel
+from simcore.rng import rng_next, rng_shuffle, search_state
+
+from ..evaluate_legends import LV_FULL, Z_CARD, Z_PAID, Z_X
+from ..tables import MAX_DEPLOY_OPTIONS, MAX_SPOTS, R2_DISCARD, R_FIRST_DIRECTION, ix
+from .build import build_options
+from .decide import _l_step_value
+from .game import _play_on, _write_legends_out, _write_out, new_game
+from .payment import l_moves
+from .place import moves
+from .sketch import (
+    _build_value,
+    _card_value_from,
+    _kept_base,
+    _l_base_pass,
+    _l_card_value,
+    _lsketch,
+    _lv,
+    _repeated_units,
+    _sketch_base,
+    _step_value,
+    _upgrade_pending,
+)
+from .state import (
+    D_BUILD,
+    D_DRAFT,
+    G_ASK_DEC,
+    G_ASK_SEAT,
+    G_BEGUN,
+    G_DECK_N,
+    G_DISC_N,
+    G_FORCE_IDX,
+    G_FORCE_SEAT,
+    G_PENDING_N,
+    G_PHASE,
+    G_SEAT,
+    G_STEP,
+    G_TURN,
+    G_VIOL,
+    I_DRAFT_N,
+    I_GOLD,
+    I_HAND_N,
+    I_KEPT,
+    I_LOG_N,
+    I_LP,
+    I_PACK_N,
+    I_POLICY,
+    I_TWIN,
+    I_WINNER,
+    L_CARD,
+    L_UNIT,
+    M_PLACE,
+    M_PLACE_ARTIFACT,
+    NONE,
+    S_CARD,
+    S_FRESH,
+    S_UNIT,
+    _new_lstate,
+    _new_state,
+)
+
+#: A playout's outcome in whole units (``reference.search.OUTCOME_UNIT`` etc.).
+OUTCOME_UNIT = 60_000
+MARGIN_WEIGHT = 60
+MARGIN_CLIP = 50
+
+#: Candidates of one decision: a deployment step's options bound them all (a pack holds
+#: at most ``MAX_DEAL``, construction 1 + ``MAX_BUILD_OPTIONS``).
+MAX_CAND = MAX_DEPLOY_OPTIONS
+
+# where a hidden card lies (``Search.where``; ``reference.search.determinize``'s slots)
+W_PACK, W_DRAFTED, W_HAND, W_KEPT, W_SPOT, W_ZONE, W_DECK, W_DISC = range(8)
+_LOGGED = (W_DRAFTED, W_HAND, W_KEPT, W_SPOT, W_ZONE)
+
+
+class Search(NamedTuple):
+    """A block's search scratch (allocated once per block, beside the states)."""
+
+    par: np.ndarray  # int32[P, 3]: each seat's (rollouts, top, playout policy code)
+    dn: np.ndarray  # int32[P]: decisions each seat has searched (its search streams)
+    rank: np.ndarray  # int32[MAX_CAND]: the options searched, greedy's best first
+    val: np.ndarray  # float64[MAX_CAND]: greedy's value of each distinct option
+    idx: np.ndarray  # int32[MAX_CAND]: the distinct options not ranked yet
+    sums: np.ndarray  # int64[MAX_CAND]: summed outcome of each searched option
+    where: np.ndarray  # int32[D]: a world's hidden slots: what holds the card (W_*)
+    seat: np.ndarray  # int32[D]: ... whose (-1: the piles)
+    pos: np.ndarray  # int32[D]: ... at which index or spot
+    old: np.ndarray  # int32[D]: ... its card
+    row: np.ndarray  # int32[D]: ... the holder's log row of that card (-1: none)
+    pool: np.ndarray  # int32[D]: the hidden cards, by card id, then shuffled
+    used: np.ndarray  # int32[D]: a pool card dealt already
+    mark: np.ndarray  # int32[D]: scratch: cards in the pool (to list them by id)
+    playouts: np.ndarray  # int64[1]: playouts of the game being played
+
+
+@alloc
+def new_search(P, D):
+    return Search(
+        np.zeros((P, 3), np.int32),
+        np.zeros(P, np.int32),
+        np.zeros(MAX_CAND, np.int32),
+        np.zeros(MAX_CAND, np.float64),
+        np.zeros(MAX_CAND, np.int32),
+        np.zeros(MAX_CAND, np.int64),
+        np.zeros(D, np.int32),
+        np.zeros(D, np.int32),
+        np.zeros(D, np.int32),
+        np.zeros(D, np.int32),
+        np.zeros(D, np.int32),
+        np.zeros(D, np.int32),
+        np.zeros(D, np.int32),
+        np.zeros(D, np.int32),
+        np.zeros(1, np.int64),
+    )
+
+
+# --- candidates ------------------------------------------------------------------------------
+
+
+@hot_outline
+def rank(tb, lx, weights, s, ls, ms, p, decision, top, n_players):
+    """Fill ``ms.rank`` with the ``top`` best distinct options of seat ``p``'s ``decision``
+    by greedy's value, best first, ties in option order (``reference.search.candidates``:
+    draft, one card of each unit of the pack; deployment, not a placement of a hand card
+    whose unit an earlier hand card has; construction, 0 = nothing, then ``s.bopt``).
+    Returns how many."""
+    k = 0
+    if decision == D_DRAFT:
+        m = s.pi[p, I_PACK_N]
+        t = ix(s.pi[p, I_TWIN])
+        n0 = -1
+        others = 0
+        for i in range(m):
+            u = tb[4][ix(s.packs[p, i])]
+            twin = False  # an earlier card of its unit: the same pick
+            for j in range(i):
+                if tb[4][ix(s.packs[p, j])] == u:
+                    twin = True
+            if twin:
+                continue
+            if not s.dvs[t, ix(u)]:
+                if lx is None:
+                    if n0 < 0:
+                        n0, others = _sketch_base(tb, s, p)
+                    s.dvf[t, ix(u)] = _card_value_from(tb, weights, s, p, u, n0, others, n_players)
+                else:
+                    if n0 < 0:
+                        n0, others = _l_base_pass(tb, lx, weights, s, ls, p, n_players)
+                    s.dvf[t, ix(u)] = _l_card_value(
+                        tb, lx, weights, s, ls, p, u, n0, others, n_players
+                    )
+                s.dvs[t, ix(u)] = 1
+            ms.idx[k] = i
+            ms.val[k] = s.dvf[t, ix(u)]
+            k += 1
+    elif decision == D_BUILD:
+        n_opt = build_options(tb, lx, s, ls, p)
+        if lx is None:
+            n0, _ = _sketch_base(tb, s, p)
+            raised = not _upgrade_pending(tb[0], s.pc, n0)
+        for i in range(n_opt + 1):
+            if lx is None:
+                v = _build_value(tb, weights, s, p, n0, i, n_players, raised)
+            else:
+                n, na = _lsketch(s, ls, p)
+                gold = s.pi[p, I_GOLD]
+                if i:
+                    s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
+                    gold -= s.bopt[i - 1, 3]
+                v = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
+            ms.idx[k] = i
+            ms.val[k] = v
+            k += 1
+    else:
+        if lx is None:
+            n_opt = moves(tb, s, p)
+            n0, others = _kept_base(tb, s, p, NONE, np.int64(0))
+        else:
+            n_opt = l_moves(tb, lx, s, ls, p)
+            n0, others = _l_base_pass(tb, lx, weights, s, ls, p, n_players)
+        again = _repeated_units(tb, s, p)
+        paid_none = -1
+        for i in range(n_opt):
+            kind, a, b = s.opt[ix(i), 0], s.opt[ix(i), 1], s.opt[ix(i), 2]
+            if (kind == M_PLACE or kind == M_PLACE_ARTIFACT) and (again >> a) & 1:
+                continue
+            if lx is None:
+                v = _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players)
+            else:
+                v, paid_none = _l_step_value(
+                    tb, lx, weights, s, ls, p, n0, others, kind, a, b, n_players, paid_none
+                )
+            ms.idx[k] = i
+            ms.val[k] = v
+            k += 1
+    m = min(top, k)
+    for r in range(m):  # the first best of those left, one after the other
+        j = 0
+        for i in range(1, k - r):
+            if ms.val[i] > ms.val[j]:
+                j = i
+        ms.rank[r] = ms.idx[j]
+        for i in range(j, k - r - 1):
+            ms.idx[i] = ms.idx[i + 1]
+            ms.val[i] = ms.val[i + 1]
+    return m
+
+
+# --- a world: the draft step rewound, the hidden cards dealt anew -------------------------
+
+
+@hot
+def rewind_draft(tb, s, n_players, p):
+    """``reference.search.rewind_draft``: the picks (and 2-player discards) of the seats
+    before ``p`` in this draft step taken back, each card to the end of its pack (the
+    discards from the top of the discard pile, the last seat's first); the position moves
+    to the step's first seat."""
+    discards = tb[3][R2_DISCARD] if n_players == 2 else 0
+    m = s.pi[p, I_PACK_N]  # every pack held m cards when the step began
+    thrown = min(discards, m - 1)
+    for q in range(p - 1, -1, -1):
+        for _ in range(thrown):
+            s.g[G_DISC_N] -= 1
+            s.packs[q, s.pi[q, I_PACK_N]] = s.disc[s.g[G_DISC_N]]
+            s.pi[q, I_PACK_N] += 1
+        s.pi[q, I_DRAFT_N] -= 1
+        s.pi[q, I_LOG_N] -= 1
+        s.packs[q, s.pi[q, I_PACK_N]] = s.drafted[q, s.pi[q, I_DRAFT_N]]
+        s.pi[q, I_PACK_N] += 1
+    s.g[G_SEAT] = 0
+
+
+@hot
+def _slot(ms, k, where, q, i, card):
+    ms.where[k] = where
+    ms.seat[k] = q
+    ms.pos[k] = i
+    ms.old[k] = card
+    return k + 1
+
+
+@hot
+def determinize(tb, lx, s, ls, ms, n_players, p):
+    """``reference.search.determinize``, the same slots in the same order, the same draws
+    (one ``rng_shuffle`` of the hidden cards listed by card id, from ``s.rng``)."""
+    U = tb[0].shape[0]
+    drafting = s.g[G_PHASE] == 0 and s.g[G_BEGUN] != 0
+    deploying = s.g[G_PHASE] == 1 and s.g[G_BEGUN] != 0
+    known = -1
+    if drafting and s.g[G_STEP] > 1:
+        first = tb[3][R_FIRST_DIRECTION]
+        direction = first if s.g[G_TURN] % 2 == 1 else -first
+        known = (p + direction) % n_players
+    k = 0
+    for q in range(n_players):
+        if q == p:
+            continue
+        if drafting:
+            if q == known:
+                _sort(s.packs[q], s.pi[q, I_PACK_N])
+            else:
+                for i in range(s.pi[q, I_PACK_N]):
+                    k = _slot(ms, k, W_PACK, q, i, s.packs[q, i])
+            for i in range(s.pi[q, I_DRAFT_N]):
+                k = _slot(ms, k, W_DRAFTED, q, i, s.drafted[q, i])
+        for i in range(s.pi[q, I_HAND_N]):
+            k = _slot(ms, k, W_HAND, q, i, s.hand[q, i])
+        if s.pi[q, I_KEPT] >= 0:
+            k = _slot(ms, k, W_KEPT, q, 0, s.pi[q, I_KEPT])
+        if deploying:
+            for spot in range(MAX_SPOTS):
+                if s.sp[q, spot, S_CARD] >= 0 and s.sp[q, spot, S_FRESH]:
+                    k = _slot(ms, k, W_SPOT, q, spot, s.sp[q, spot, S_CARD])
+            if lx is not None:
+                for i in range(ls.zn[q]):
+                    if not ls.zone[q, i, Z_PAID]:
+                        k = _slot(ms, k, W_ZONE, q, i, ls.zone[q, i, Z_CARD])
+    for i in range(s.g[G_DECK_N]):
+        k = _slot(ms, k, W_DECK, -1, i, s.deck[i])
+    for i in range(s.g[G_DISC_N]):
+        by = s.disc_by[i]
+        if by >= 0 and by != p:
+            k = _slot(ms, k, W_DISC, -1, i, s.disc[i])
+    for j in range(k):  # the log rows, before any card moves
+        w = ms.where[j]
+        logged = w == W_DRAFTED or w == W_HAND or w == W_KEPT or w == W_SPOT or w == W_ZONE
+        ms.row[j] = s.card_log[ms.old[j]] if logged else -1
+    D = tb[4].shape[0]
+    for c in range(D):
+        ms.mark[c] = 0
+    for j in range(k):
+        ms.mark[ms.old[j]] = 1
+    n = 0
+    for c in range(D):
+        if ms.mark[c]:
+            ms.pool[n] = c
+            ms.used[n] = 0
+            n += 1
+    rng_shuffle(s.rng, ms.pool, n)
+    for j in range(k):  # face-down spots take units, face-down zone cards artifacts
+        w = ms.where[j]
+        if w == W_SPOT or w == W_ZONE:
+            want = w == W_ZONE
+            for i in range(n):
+                if not ms.used[i] and (tb[4][ms.pool[i]] >= U) == want:
+                    ms.used[i] = 1
+                    _put(tb, s, ls, ms, j, ms.pool[i], U)
+                    break
+    i = 0
+    for j in range(k):
+        w = ms.where[j]
+        if w == W_SPOT or w == W_ZONE:
+            continue
+        while ms.used[i]:
+            i += 1
+        ms.used[i] = 1
+        _put(tb, s, ls, ms, j, ms.pool[i], U)
+
+
+@hot
+def _sort(a, n):
+    """``a[:n]`` in increasing order (insertion sort: a pack)."""
+    for i in range(1, n):
+        x = a[i]
+        j = i
+        while j > 0 and a[j - 1] > x:
+            a[j] = a[j - 1]
+            j -= 1
+        a[j] = x
+
+
+@hot
+def _put(tb, s, ls, ms, j, card, U):
+    """Card ``card`` into hidden slot ``j``; a logged slot's log row follows it."""
+    w, q, i = ms.where[j], ms.seat[j], ms.pos[j]
+    if w == W_PACK:
+        s.packs[q, i] = card
+    elif w == W_DRAFTED:
+        s.drafted[q, i] = card
+    elif w == W_HAND:
+        s.hand[q, i] = card
+    elif w == W_KEPT:
+        s.pi[q, I_KEPT] = card
+    elif w == W_SPOT:
+        s.sp[q, i, S_CARD] = card
+        s.sp[q, i, S_UNIT] = tb[4][card]
+    elif w == W_ZONE:
+        if ls is not None:  # a base game has no zone (numba prunes this)
+            ls.zone[q, i, Z_CARD] = card
+            ls.zone[q, i, Z_X] = tb[4][card] - U
+    elif w == W_DECK:
+        s.deck[i] = card
+    else:
+        s.disc[i] = card
+    r = ms.row[j]
+    if r >= 0:
+        s.card_log[card] = r
+        s.log[q, r, L_CARD] = card
+        s.log[q, r, L_UNIT] = tb[4][card]
+
+
+@hot
+def outcome(s, n_players, p):
+    """``reference.search.outcome``: seat ``p``'s share of the win (``I_WINNER``) plus
+    ``MARGIN_WEIGHT`` x its LP margin over the best other seat, clipped."""
+    k = 0
+    other = -(1 << 30)
+    for q in range(n_players):
+        k += s.pi[q, I_WINNER]
+        if q != p:
+            other = max(other, s.pi[q, I_LP])
+    win = OUTCOME_UNIT // k if s.pi[p, I_WINNER] else 0
+    margin = max(-MARGIN_CLIP, min(MARGIN_CLIP, s.pi[p, I_LP] - other))
+    return win + MARGIN_WEIGHT * margin
+
+
+# --- copies ----------------------------------------------------------------------------------
+
+
+@hot
+def _cp1(dst, src):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@hot
+def _cp2(dst, src):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@hot
+def _cp3(dst, src):
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            for k in range(src.shape[2]):
+                dst[i, j, k] = src[i, j, k]
+
+
+@hot
+def copy_state(d, s):
+    """Copy game state ``s`` into ``d`` (allocated alike, once per block)."""
+    _cp1(d.g, s.g)
+    _cp1(d.deck, s.deck)
+    _cp1(d.disc, s.disc)
+    _cp1(d.disc_by, s.disc_by)
+    _cp2(d.packs, s.packs)
+    _cp2(d.drafted, s.drafted)
+    _cp2(d.hand, s.hand)
+    _cp2(d.pi, s.pi)
+    _cp2(d.parts, s.parts)
+    _cp3(d.sp, s.sp)
+    _cp2(d.blevel, s.blevel)
+    _cp3(d.blog, s.blog)
+    _cp3(d.log, s.log)
+    _cp1(d.card_log, s.card_log)
+    _cp1(d.strength, s.strength)
+    _cp2(d.dvf, s.dvf)
+    _cp2(d.dvs, s.dvs)
+    _cp2(d.bc, s.bc)
+    for r in range(s.g[G_PENDING_N]):
+        for k in range(s.pend.shape[1]):
+            d.pend[r, k] = s.pend[r, k]
+    _cp1(d.rng, s.rng)
+
+
+@hot
+def copy_lstate(d, s):
+    """Copy a Legends state ``s`` into ``d`` (the fields that outlive a decision)."""
+    _cp3(d.zone, s.zone)
+    _cp1(d.zn, s.zn)
+    _cp3(d.sx, s.sx)
+    _cp3(d.llog, s.llog)
+    _cp2(d.lparts, s.lparts)
+    _cp1(d.art_gold, s.art_gold)
+    _cp1(d.inset, s.inset)
+    _cp1(d.lg, s.lg)
+    _cp2(d.copies, s.copies)
+    _cp1(d.zx, s.zx)
+
+
+# --- the search ------------------------------------------------------------------------------
+
+
+@hot_outline
+def _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
+    """The mc decision the game in ``s`` stopped at (``G_ASK_*``); returns the option
+    chosen (the module docstring). Every random number comes from the search stream of
+    (seed, game, seat, decision number), none from the game's."""
+    p = np.int64(s.g[G_ASK_SEAT])
+    decision = s.g[G_ASK_DEC]
+    rollouts = ms.par[p, 0]
+    top = ms.par[p, 1]
+    playout = ms.par[p, 2]
+    number = ms.dn[p]
+    ms.dn[p] = number + 1
+    m = rank(tb, lx, weights, s, ls, ms, p, decision, top, n_players)
+    if m == 1:
+        return ms.rank[0]
+    ms.playouts[0] += m * rollouts
+    for j in range(m):
+        ms.sums[j] = 0
+    stream = search_state(seed, game_id, p, number)
+    no_check = n_players < 0  # False, typed like play_game's check (one _play_on compiled)
+    for _ in range(rollouts):
+        copy_state(w, s)
+        if lx is not None:
+            copy_lstate(wl, ls)
+        w.rng[0] = stream
+        if decision == D_DRAFT:
+            rewind_draft(tb, w, n_players, p)
+        determinize(tb, lx, w, wl, ms, n_players, p)
+        playout_state = rng_next(w.rng)
+        stream = w.rng[0]
+        for q in range(n_players):
+            w.pi[q, I_POLICY] = playout
+            for u in range(w.dvs.shape[1]):  # draft values of the policies before
+                w.dvs[q, u] = 0
+        for j in range(m):
+            copy_state(c, w)
+            if lx is not None:
+                copy_lstate(cl, wl)
+            c.rng[0] = playout_state
+            c.g[G_FORCE_SEAT] = p
+            c.g[G_FORCE_IDX] = ms.rank[j]
+            _play_on(tb, lx, weights, c, cl, n_players, no_check, True)
+            ms.sums[j] += outcome(c, n_players, p)
+    best = 0
+    for j in range(1, m):
+        if ms.sums[j] > ms.sums[best]:
+            best = j
+    return ms.rank[best]
+
+
+@hot_outline
+def play_game_search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id, check):
+    """``game.play_game`` with mc seats (their parameters in ``ms.par``): at each of their
+    searched decisions the game stops, ``_search`` decides on copies (``w``/``wl``,
+    ``c``/``cl``: states allocated alike), and the game plays on with that choice."""
+    new_game(tb, lx, s, ls, n_players, seed, game_id, check)
+    ms.playouts[0] = 0
+    for p in range(n_players):
+        ms.dn[p] = 0
+    while _play_on(tb, lx, weights, s, ls, n_players, check, True):
+        i = _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id)
+        s.g[G_FORCE_SEAT] = s.g[G_ASK_SEAT]
+        s.g[G_FORCE_IDX] = i
+    return s.g[G_VIOL]
+
+
+@alloc  # the block scratch
+def _run_block_search(
+    tb, lx, weights, table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out,
+    playouts, check,
+):  # fmt: skip
+    """``game._run_block`` with mc seats: one game state, two copies for the searches
+    (Legends: with their ``LState``) and the search scratch, allocated once."""
+    n_types = tb[0].shape[0]
+    if lx is not None:
+        n_types += lx[0].shape[0]
+    D, B = tb[4].shape[0], tb[1].shape[0]
+    s = _new_state(n_players, D, B, n_types)
+    w = _new_state(n_players, D, B, n_types)
+    c = _new_state(n_players, D, B, n_types)
+    if lx is None:
+        ls = wl = cl = None
+    else:
+        ls = _new_lstate(n_players, B)
+        wl = _new_lstate(n_players, B)
+        cl = _new_lstate(n_players, B)
+    ms = new_search(n_players, D)
+    for i in range(lo, hi):
+        g = first_game + i
+        for p in range(n_players):
+            slot = seat_slot[(p + g) % n_players] if rotate else seat_slot[p]
+            s.pi[p, I_POLICY] = table[slot, 0]
+            for k in range(3):
+                ms.par[p, k] = table[slot, 1 + k]
+        out.violation[i] = play_game_search(
+            tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, g, check
+        )
+        _write_out(s, out, i, n_players, B)
+        if lx is not None:
+            _write_legends_out(s, ls, out, i, n_players)
+        for p in range(n_players):
+            out.policy[i, p] = seat_slot[(p + g) % n_players] if rotate else seat_slot[p]
+        playouts[i] = ms.playouts[0]
+
+
+@parallel
+def simulate_chunk_search(
+    tb, lx, weights, table, seat_slot, rotate, n_players, seed, first_game, n_games,
+    n_blocks, out, playouts, check,
+):  # fmt: skip
+    """``game.simulate_chunk`` with mc seats: seat s of game g plays slot
+    ``seat_slot[(s + g) % n]`` (``rotate``) of ``table`` (int32[slots, 4]: policy code, mc
+    rollouts, top, playout policy code); ``out.policy`` holds the slots, ``playouts`` each
+    game's playouts."""
+    for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
+        _run_block_search(
+            tb, lx, weights, table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
+            out, playouts, check,
+        )  # fmt: skip
+
+
+# --- the search from Python (tests) ----------------------------------------------------------
+
+
+@hot_outline
+def advance(tb, lx, weights, s, ls, n_players):
+    """``_play_on`` of a game that can search, without checking: True if it stopped at an
+    mc seat's decision (tests)."""
+    return _play_on(tb, lx, weights, s, ls, n_players, n_players < 0, True)
+
+
+@hot_outline
+def decide(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
+    """``_search`` (tests)."""
+    return _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id)
