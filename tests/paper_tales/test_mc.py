@@ -242,6 +242,12 @@ def hidden_changes(k: KGame) -> list[KGame]:
 
                 out.append(_swap_with_deck(k, lambda st, h=h: int(st.packs[h, 0]), put, -1))
                 break
+    if int(s.g[kst.G_PHASE]) == 0 and s.pi[q, kst.I_DRAFT_N] > 0:  # its picks this turn
+
+        def put_pick(st: Any, card: int) -> None:
+            st.drafted[q, 0] = card
+
+        out.append(_swap_with_deck(k, lambda st: int(st.drafted[q, 0]), put_pick, q))
     if s.pi[q, kst.I_HAND_N] > 0:
 
         def put_hand(st: Any, card: int) -> None:
@@ -389,9 +395,7 @@ def test_the_search_never_draws_from_the_game_stream(cards: CardSet) -> None:
     before = k.clone()
     k.decide()
     for name in ("rng", "deck", "disc", "packs", "hand", "sp", "pi"):
-        np.testing.assert_array_equal(
-            getattr(k.s, name), getattr(before.s, name), err_msg=name
-        )
+        np.testing.assert_array_equal(getattr(k.s, name), getattr(before.s, name), err_msg=name)
     game, search = stopped_reference(prep, 4, 3, "draft", 1)
     state = game.rng.state
     deck = list(game.deck)

@@ -12,11 +12,11 @@ to the kernel game for game by ``tests/paper_tales/test_reference_vs_kernel.py``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
-from simcore import engine_kit
+from simcore import engine_kit, policy_spec
 from simcore.buffers import zeroed_buffers
 from simcore.registry import GameError, get_game, raise_first_violation
 
@@ -317,6 +317,7 @@ class Prepared(engine_kit.Prepared):
     """A validated request: card set, seats and the compiled tables (``tables.Tables``)."""
 
     POLICY_NAMES = POLICY_NAMES
+    POLICY_PARAMS: ClassVar[policy_spec.Declared] = dict(GAME.policy_params)
     cards: CardSet
     tables: Tables
 
