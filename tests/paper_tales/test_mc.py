@@ -320,9 +320,9 @@ def stopped_reference(prep: Any, seed: int, g: int, decision: str, turn: int) ->
     real = Game.search_decide
 
     def spy(self: Game, search: Any, dec: str, p: int) -> int:
-        if not captured and dec == decision and self.turn >= turn:
-            if dec != "draft" or self.step >= 2:
-                captured.append(self.clone())
+        later = self.turn >= turn and (dec != "draft" or self.step >= 2)
+        if not captured and dec == decision and later:
+            captured.append(self.clone())
         return real(self, search, dec, p)
 
     Game.search_decide = spy  # type: ignore[method-assign]
