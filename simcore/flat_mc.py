@@ -27,7 +27,9 @@ class SearchGame(Protocol):
     game_id: int
     rng: GameRng
     force: Any
-    players: Sequence[Any]
+
+    @property
+    def players(self) -> Sequence[Any]: ...  # each with a settable ``policy``
 
     def clone(self) -> Any: ...
     def determinize(self, p: int, rng: GameRng) -> None: ...

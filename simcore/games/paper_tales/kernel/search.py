@@ -468,6 +468,13 @@ def copy_lstate(d, s):
 
 
 @hot_outline
+def _play_on_search(tb, lx, weights, s, ls, n_players, check):
+    """``game._play_on`` of a game that can stop at an mc seat's decision: one compiled
+    copy of the whole game, shared by the game itself, its playouts and the tests."""
+    return _play_on(tb, lx, weights, s, ls, n_players, check, True)
+
+
+@hot_outline
 def _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
     """The mc decision the game in ``s`` stopped at (``G_ASK_*``); returns the option
     chosen (the module docstring). Every random number comes from the search stream of
@@ -508,7 +515,7 @@ def _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
             c.rng[0] = playout_state
             c.g[G_FORCE_SEAT] = p
             c.g[G_FORCE_IDX] = ms.rank[j]
-            _play_on(tb, lx, weights, c, cl, n_players, no_check, True)
+            _play_on_search(tb, lx, weights, c, cl, n_players, no_check)
             ms.sums[j] += outcome(c, n_players, p)
     best = 0
     for j in range(1, m):
@@ -526,7 +533,7 @@ def play_game_search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, 
     ms.playouts[0] = 0
     for p in range(n_players):
         ms.dn[p] = 0
-    while _play_on(tb, lx, weights, s, ls, n_players, check, True):
+    while _play_on_search(tb, lx, weights, s, ls, n_players, check):
         i = _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id)
         s.g[G_FORCE_SEAT] = s.g[G_ASK_SEAT]
         s.g[G_FORCE_IDX] = i
@@ -597,7 +604,7 @@ def simulate_chunk_search(
 def advance(tb, lx, weights, s, ls, n_players):
     """``_play_on`` of a game that can search, without checking: True if it stopped at an
     mc seat's decision (tests)."""
-    return _play_on(tb, lx, weights, s, ls, n_players, n_players < 0, True)
+    return _play_on_search(tb, lx, weights, s, ls, n_players, n_players < 0)
 
 
 @hot_outline
