@@ -497,33 +497,35 @@ def _source_options(tb, s, p):
 
 
 @hot
-def take_turn(tb, weights, s, p):
+def take_turn(tb, weights, s, p, search):
     """Seat ``p``'s turn from where it is (``meta[M_STEP]``; reference
     ``DrakoGame.take_turn``): source, claim before?, action, claims after (not after the
     final reveal), reshuffle. Returns 1 when this action revealed ``p``'s last face-down
     card (the game ends), 0 when the game goes on, -1 when an mc seat's decision stopped
     the turn (``M_STEP`` says which: the search answers at ``M_FORCE_*``, then the turn
-    goes on from there).
+    goes on from there). The stops, the answers and the resumed positions happen only in
+    a game that can search (``search``, a compile-time constant, ``_play_on``'s): without
+    it the turn starts at ``STEP_TURN`` and asks every decision of the seat's heuristic.
 
     Inlined into ``_play_on``, its one caller: an outlined call marshals every array of
     the state and the tables (~430 words) each turn (measured +4% games per CPU-second)."""
     rules = tb[9]
     s = seat_view(s, p)  # p's kingdom caches
-    step = s.meta[M_STEP]
+    step = s.meta[M_STEP] if search else STEP_TURN
     if step == STEP_TURN:
         s.meta[M_TURN] += 1
         s.turns[ix(p)] += 1
         s.meta[M_CLAIMS_LEFT] = rules[R_LEGENDS_PER_TURN]
     p_cell = -1
     if step != STEP_ACTION:
-        if s.meta[M_FORCE_SEAT] == p:  # decided already: option i of ``_source_options``
+        if search and s.meta[M_FORCE_SEAT] == p:  # decided already: option i of ``_source_options``
             s.meta[M_FORCE_SEAT] = -1
             i = s.meta[M_FORCE_IDX]
             source = SRC_DECK
             if i < _source_options(tb, s, p) - (1 if s.meta[M_DECK_N] > 0 else 0):
                 source = SRC_DISCARD
                 p_cell = s.act_cell[ix(i)]
-        elif s.policy[ix(p)] == P_MC and _source_options(tb, s, p) > 1:
+        elif search and s.policy[ix(p)] == P_MC and _source_options(tb, s, p) > 1:
             s.meta[M_STEP] = STEP_SOURCE
             return -1
         else:
@@ -549,10 +551,10 @@ def take_turn(tb, weights, s, p):
         source = s.meta[M_SRC]
     if p_cell < 0:
         n_act = legal_actions(tb, s, p, source, card)
-        if n_act > 1 and s.meta[M_FORCE_SEAT] == p:
+        if search and n_act > 1 and s.meta[M_FORCE_SEAT] == p:
             s.meta[M_FORCE_SEAT] = -1
             a = s.meta[M_FORCE_IDX]
-        elif n_act > 1 and s.policy[ix(p)] == P_MC:
+        elif search and n_act > 1 and s.policy[ix(p)] == P_MC:
             s.meta[M_STEP] = STEP_ACTION
             return -1
         else:
@@ -715,7 +717,7 @@ def _new_game(tb, s, n_players, seed, game_id, check):
         s.meta[M_VIOL] = check_state(tb, s, n_players, tb[9][R_TURN_CAP] * n_players)
 
 
-@hot_outline  # once a game, and in the search kernel only: kept out of the turn loop
+@hot_outline  # once a game, and in the search kernel only (``search``): kept out of the turn loop
 def _record_end(tb, s, n_players, p):
     """How the game ended, before its face-down cards are revealed: every seat's visible
     score (face-up cards + held Legends, ``s.end_vis``), and whether the ender ``p`` could
@@ -745,25 +747,30 @@ def _record_end(tb, s, n_players, p):
 
 
 @hot_outline
-def _play_on(tb, weights, s, n_players, check):
+def _play_on(tb, weights, s, n_players, check, search):
     """Play the game in ``s`` on from where it is (``meta[M_TURN]``, ``meta[M_STEP]``) to
     the end, final scoring included; with ``check``, verify the invariants after each turn
     and at the end (``meta[M_VIOL]``). Returns True when it stopped at an mc seat's
-    decision instead (call again once ``meta[M_FORCE_*]`` hold the choice)."""
+    decision instead (call again once ``meta[M_FORCE_*]`` hold the choice). ``search``, a
+    compile-time constant (a literal ``True`` or ``False`` at every call): whether the
+    game can stop and resume within a turn (an mc seat, a playout's forced first
+    decision) and records how it ended (``_record_end``). The heuristics' kernel passes
+    ``False``, so every stop check, answer and resumed position is pruned from it and
+    each turn starts at ``STEP_TURN``."""
     max_turns = tb[9][R_TURN_CAP] * n_players
     while True:
         # the seat of this turn (counted already from STEP_SOURCE on); not a loop-carried
         # ``p = 0``, whose literal type would make numba compile the whole turn twice
-        turn = s.meta[M_TURN] - (0 if s.meta[M_STEP] == STEP_TURN else 1)
+        turn = s.meta[M_TURN] - (0 if not search or s.meta[M_STEP] == STEP_TURN else 1)
         p = turn % n_players
-        final = take_turn(tb, weights, s, p)
-        if final < 0:
+        final = take_turn(tb, weights, s, p, search)
+        if search and final < 0:
             return True
         if check and s.meta[M_VIOL] == 0:
             s.meta[M_VIOL] = check_state(tb, s, n_players, max_turns)
         if final:
             s.ended[ix(p)] = 1
-            if s.meta[M_END_REC] != 0:
+            if search and s.meta[M_END_REC] != 0:
                 _record_end(tb, s, n_players, p)
             break
         if s.meta[M_TURN] >= max_turns:
@@ -782,7 +789,7 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
     violation)``; ``violation`` is the first broken invariant's code when ``check``, else
     0."""
     _new_game(tb, s, n_players, seed, game_id, check)
-    _play_on(tb, weights, s, n_players, check)
+    _play_on(tb, weights, s, n_players, check, False)
     return s.meta[M_TURN], s.meta[M_CAP], s.meta[M_VIOL]
 
 
@@ -845,7 +852,7 @@ def _search(tb, weights, s, w, c, n_players, seed, game_id):
             c.rng[0] = playout_state
             c.meta[M_FORCE_SEAT] = p
             c.meta[M_FORCE_IDX] = s.mc_rank[ix(j)]
-            _play_on(tb, weights, c, n_players, no_check)
+            _play_on(tb, weights, c, n_players, no_check, True)
             s.mc_sum[ix(j)] += outcome(c, n_players, p)
     best = 0
     for j in range(1, m):
@@ -865,7 +872,7 @@ def play_game_search(tb, weights, s, w, c, n_players, seed, game_id, check):
     s.meta[M_ALT] = 0
     for p in range(n_players):
         s.end_vis[ix(p)] = 0
-    while _play_on(tb, weights, s, n_players, check):
+    while _play_on(tb, weights, s, n_players, check, True):
         i = _search(tb, weights, s, w, c, n_players, seed, game_id)
         s.meta[M_FORCE_SEAT] = _asking(s, n_players)
         s.meta[M_FORCE_IDX] = i
@@ -1048,9 +1055,16 @@ def new_game(tb: tuple, s: GameState, n_players: int, seed: np.uint64, game_id: 
     _new_game(tb, s, n_players, seed, game_id, False)
 
 
+@hot_outline
+def _resume(tb, weights, s, n_players):
+    """``_play_on`` of a game that can stop and resume (``search``), as ``_search`` and
+    ``play_game_search`` compile it, without checking: the entry of ``play_on``."""
+    return _play_on(tb, weights, s, n_players, n_players < 0, True)
+
+
 def play_on(tb: tuple, weights: np.ndarray, s: GameState, n_players: int) -> bool:
-    """``_play_on``: True if it stopped at an mc seat's decision."""
-    return bool(_play_on(tb, weights, s, n_players, False))
+    """``_play_on`` of the search kernel: True if it stopped at an mc seat's decision."""
+    return bool(_resume(tb, weights, s, n_players))
 
 
 def search(

@@ -42,7 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from simcore.rng import GameRng, search_start
+from simcore import flat_mc
+from simcore.rng import GameRng
 
 from .policies import N_WEIGHTS, W_GAIN, W_LEGEND, W_NEAR, W_TAKE_BAR, W_TAME, Policy
 from .tables import (
@@ -565,7 +566,10 @@ class DrakoGame:
         self.seed = seed
         self.game_id = game_id
         self.rng = GameRng(seed, game_id)
-        self.players = [Player(seat, pol) for seat, pol in enumerate(seat_policies)]
+        # typed as flat_mc.SearchGame declares it (mypy matches a settable member exactly)
+        self.players: Sequence[Player] = [
+            Player(seat, pol) for seat, pol in enumerate(seat_policies)
+        ]
         self.brain = Brain(self, weights)
         self.deck: list[int] = []  # draw pile, top = end
         self.discard: list[int] = []  # discard pile, top = end
@@ -786,22 +790,8 @@ class DrakoGame:
         number = self.search_count[p]
         self.search_count[p] += 1
         ranked = sorted(range(len(options)), key=lambda i: (-values[i], i))[: search.top]
-        totals = [0] * len(ranked)
-        if len(ranked) > 1:
-            rng = GameRng.at(search_start(self.seed, self.game_id, p, number))
-            for _ in range(search.rollouts):
-                world = self.clone()
-                world.determinize(p, rng)
-                playout_state = rng.next_u64()
-                for q in range(self.n):
-                    world.players[q].policy = search.playout
-                for j, i in enumerate(ranked):
-                    game = world.clone()
-                    game.rng.state = playout_state
-                    game.force = (p, i)
-                    game.play_on()
-                    totals[j] += game.outcome(p)
-        best = totals.index(max(totals))  # the first best: greedy's order breaks ties
+        totals = flat_mc.playout_totals(self, p, number, ranked, search.rollouts, search.playout)
+        best = flat_mc.first_best(totals)  # greedy's order breaks ties
         if self.record:
             rollouts = search.rollouts if len(ranked) > 1 else 0
             self.emit(

@@ -18,13 +18,15 @@ Rules (reference §0, §3-§5):
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
-from simcore.rng import GameRng, search_start
+from simcore import flat_mc
+from simcore.rng import GameRng
 
 from .policies import N_WEIGHTS, W_DENY, W_EFFECT, W_GAIN, W_HARM, W_SYNERGY, Decision, Policy
 from .tables import (
@@ -456,7 +458,10 @@ class FairyTaleGame:
         self.game_id = game_id
         self.rng = GameRng(seed, game_id)
         self.brain = Brain(rules, weights, self.rng)
-        self.players = [Player(seat, pol) for seat, pol in enumerate(seat_policies)]
+        # typed as flat_mc.SearchGame declares it (mypy matches a settable member exactly)
+        self.players: Sequence[Player] = [
+            Player(seat, pol) for seat, pol in enumerate(seat_policies)
+        ]
         self.searches = list(searches) if searches is not None else [None] * self.n
         self.search_count = [0] * self.n  # decisions each search seat has made
         n_cards = len(rules.cards)
@@ -851,23 +856,16 @@ class FairyTaleGame:
         number = self.search_count[p]
         self.search_count[p] += 1
         ranked = self.ranked_options(decision, p, options, neighbour)[: search.top]
-        totals = [0] * len(ranked)
-        if len(ranked) > 1:
-            rng = GameRng.at(search_start(self.seed, self.game_id, p, number))
-            for _ in range(search.rollouts):
-                world = self.clone()
-                world.rewind_step(p)
-                world.determinize(p, rng)
-                playout_state = rng.next_u64()
-                for q in range(self.n):
-                    world.players[q].policy = search.playout
-                for j, i in enumerate(ranked):
-                    game = world.clone()
-                    game.rng.state = playout_state
-                    game.force = (p, i)
-                    game.play_on()
-                    totals[j] += game.outcome(p)
-        best = totals.index(max(totals))  # the first best: greedy's order breaks ties
+        totals = flat_mc.playout_totals(
+            self,
+            p,
+            number,
+            ranked,
+            search.rollouts,
+            search.playout,
+            prepare=lambda world: world.rewind_step(p),
+        )
+        best = flat_mc.first_best(totals)  # greedy's order breaks ties
         if self.record:
             rollouts = search.rollouts if len(ranked) > 1 else 0
             self.emit(
