@@ -255,11 +255,11 @@ GAMES: dict[str, Game] = {
             (
                 "mc",
                 (
-                    Param("rollouts", 8, lo=1, hi=1024, help="playouts per candidate"),
+                    Param("rollouts", 6, lo=1, hi=1024, help="playouts per candidate"),
                     Param("top", 3, lo=1, hi=54, help="candidates searched, best by greedy"),
                     Param(
                         "playout",
-                        "greedy",
+                        "warlord",
                         choices=("random", "greedy", "warlord", "builder"),
                         help="the heuristic every seat plays in the playouts",
                     ),

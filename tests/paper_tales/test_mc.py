@@ -460,4 +460,4 @@ def test_play_narrates_each_search() -> None:
     for decision in ("draft", "deploy", "build"):
         assert f"seat 0 searches its {decision} decision" in text
     assert "over 2 playouts" in text
-    assert "mc:rollouts=2:top=2:playout=greedy" in text
+    assert "mc:rollouts=2:top=2:playout=warlord" in text
