@@ -183,52 +183,26 @@ SEARCH_ONLY = ("playouts", "end_visible", "end_alt")
 
 
 def slot_table(prepared: Prepared) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's seats: int32[slots, 4], each slot's (policy code, mc rollouts, mc top,
-    mc playout policy code), and the int32 slot of each seat (before rotation). A heuristic
-    seat's slot is its policy code (rows ``0 .. len(code_names) - 1``), so the ``policy``
-    result column of heuristic runs is the policy code as it always was; each distinct mc
-    spec gets a row after them (``slot_names``)."""
-    n = len(prepared.code_names)
-    rows = [[code, 0, 0, 0] for code in range(n)]
-    seat_slot = []
-    mc: list[str] = []
-    for spec in prepared.specs:
-        if spec.name != "mc":
-            seat_slot.append(prepared.code_names.index(spec.name))
-            continue
-        if spec.canonical not in mc:
-            mc.append(spec.canonical)
-            playout = POLICY_NAMES.index(str(spec["playout"]))
-            rows.append([int(Policy.MC), int(spec["rollouts"]), int(spec["top"]), playout])
-        seat_slot.append(n + mc.index(spec.canonical))
-    return np.array(rows, dtype=np.int32), np.array(seat_slot, dtype=np.int32)
+    """The kernel's seats (``engine_kit.search_slots``): each slot's (policy code, mc
+    rollouts, mc top, mc playout policy code), and the slot of each seat (before rotation);
+    a heuristic seat's slot is its policy code."""
+    return engine_kit.search_slots(prepared, int(Policy.MC), POLICY_NAMES)
 
 
 def slot_names(prepared: Prepared) -> list[str]:
-    """The name of each slot of ``slot_table``: the policy names, then the mc specs'
-    canonical strings (the categories of the dataset's ``policy`` column)."""
-    names = list(prepared.code_names)
-    for spec in prepared.specs:
-        if spec.name == "mc" and spec.canonical not in names:
-            names.append(spec.canonical)
-    return names
+    """The name of each slot of ``slot_table`` (``engine_kit.search_slot_names``)."""
+    return engine_kit.search_slot_names(prepared)
 
 
 def reference_seats(prepared: Prepared, game_id: int) -> tuple[list[int], list[Any]]:
-    """The policy code and (an mc seat's) ``reference.Search`` of each seat in game
-    ``game_id``, for ``reference.py``."""
+    """The policy code and (an mc seat's) ``Search`` of each seat in game ``game_id``,
+    for ``reference.py``."""
     from .reference import Search
 
     table, seat_slot = slot_table(prepared)
-    slots = engine_kit.seat_policies(seat_slot, prepared.rotate_seats, game_id)
-    codes = [int(table[s, 0]) for s in slots]
-    searches = [
-        Search(int(table[s, 1]), int(table[s, 2]), int(table[s, 3]))
-        if table[s, 0] == Policy.MC
-        else None
-        for s in slots
-    ]
-    return codes, searches
+    return engine_kit.search_seats(
+        table, seat_slot, prepared.rotate_seats, game_id, int(Policy.MC), Search
+    )
 
 
 def result_buffers(n_games: int, n_players: int) -> Any:
