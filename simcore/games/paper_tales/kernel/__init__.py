@@ -34,7 +34,10 @@ Modules, by phase (each imports only the ones above it):
 ``build``      §2.5 Construction (payment facts, prices, options)
 ``aging``      §2.6 Aging
 ``end``        §2.7 End and checking mode (``check_state``)
-``game``       ``play_game``, ``simulate_chunk``, the result buffers' layout, ``legends_lx``
+``game``       ``play_game``, the resumable ``_play_on``, ``simulate_chunk``, the result
+               buffers' layout, ``legends_lx``
+``search``     the ``mc`` policy's kernel of its own (``simulate_chunk_search``): the
+               candidates, the draft rewind, the determinization, the search
 =============  ===========================================================================
 
 State (``State``; P = players, S = ``MAX_SPOTS``, D = deck size, B = buildings, U = card

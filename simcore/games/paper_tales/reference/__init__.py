@@ -55,6 +55,8 @@ same name, so ``game.pay(p)`` is ``deployment.pay(game, p)``)
   aging.py         ``dies``, ``death_rewards``, the Aging phase.
   end.py           ``end_lp``, ``winners``, the End phase.
   brain.py         the players: ``Brain`` (every decision), ``Sketch``, ``Art``.
+  search.py        the ``mc`` policy: which decisions it searches, their candidates, the
+                   draft rewind, the determinization, the outcome, ``Game.clone``.
   game.py          ``Game``: state, draw pile, LP steps, the loop, invariants;
                    ``play_reference``, ``final_state``.
 
