@@ -60,6 +60,7 @@ def construction(game: Game) -> None:
             upgrade=o.upgrade,
             gold=o.gold,
         )
+    game.begun, game.seat = False, 0  # over (a phase may be called alone)
 
 
 def build_options(game: Game, p: int) -> list[Build]:

@@ -52,12 +52,13 @@ def deployment(game: Game) -> None:
         game.begun, game.step, game.seat = True, 0, 0
     if game.rules.tiers:
         game.deployment_legends()
-        return
-    for p in range(game.seat, game.n):
-        game.seat = p
-        game.placement(p)
-        game.keep_and_discard(p)
-    game.reveal()
+    else:
+        for p in range(game.seat, game.n):
+            game.seat = p
+            game.placement(p)
+            game.keep_and_discard(p)
+        game.reveal()
+    game.begun, game.step, game.seat = False, 0, 0  # over (a phase may be called alone)
 
 
 def deployment_legends(game: Game) -> None:

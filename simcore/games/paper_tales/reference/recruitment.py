@@ -62,3 +62,4 @@ def recruitment(game: Game) -> None:
         )
     game.drafted = [[] for _ in range(game.n)]
     game.thrown = [[] for _ in range(game.n)]
+    game.begun, game.step, game.seat = False, 0, 0  # over (a phase may be called alone)
