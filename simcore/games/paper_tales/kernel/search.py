@@ -94,7 +94,6 @@ MAX_CAND = MAX_DEPLOY_OPTIONS
 
 # where a hidden card lies (``Search.where``; ``reference.search.determinize``'s slots)
 W_PACK, W_DRAFTED, W_HAND, W_KEPT, W_SPOT, W_ZONE, W_DECK, W_DISC = range(8)
-_LOGGED = (W_DRAFTED, W_HAND, W_KEPT, W_SPOT, W_ZONE)
 
 
 class Search(NamedTuple):
