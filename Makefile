@@ -2,6 +2,8 @@
 PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
+# what talesim itself needs (make demo); the test extras on top of it (make test, lint, bench)
+RUNTIME := $(VENV)/.runtime
 STAMP   := $(VENV)/.installed
 
 .PHONY: help demo test test-all lint bench clean
@@ -9,9 +11,13 @@ STAMP   := $(VENV)/.installed
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml
+$(RUNTIME): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
@@ -26,7 +32,7 @@ DEMO_JOBS  ?= 3
 DEMO_RUN    = runs/demo-$(GAME)$(if $(VARIANT),-$(VARIANT))
 DEMO_ARGS   = --games $(DEMO_GAMES) --players 4 --policy greedy --seed 2026 --overwrite --summary
 
-demo: $(STAMP) ## simulate 100,000 games of each game (4 greedy players), summarise, write the reports
+demo: $(RUNTIME) ## simulate 100,000 games of each game (4 greedy players), summarise, write the reports
 ifeq ($(GAME),)
 	$(MAKE) --no-print-directory -j$(DEMO_JOBS) -O demo-fairy-tale demo-paper-tales demo-drako
 else
@@ -36,13 +42,13 @@ else
 endif
 
 .PHONY: demo-fairy-tale demo-paper-tales demo-drako
-demo-fairy-tale: $(STAMP)
+demo-fairy-tale: $(RUNTIME)
 	$(BIN)/talesim simulate fairy-tale --variant expert $(DEMO_ARGS) --out runs/demo-fairy-tale
 	$(BIN)/talesim report runs/demo-fairy-tale --out runs/demo-fairy-tale-report
-demo-paper-tales: $(STAMP)
+demo-paper-tales: $(RUNTIME)
 	$(BIN)/talesim simulate paper-tales $(DEMO_ARGS) --out runs/demo-paper-tales
 	$(BIN)/talesim report runs/demo-paper-tales --out runs/demo-paper-tales-report
-demo-drako: $(STAMP)
+demo-drako: $(RUNTIME)
 	$(BIN)/talesim simulate drako --variant brief $(DEMO_ARGS) --out runs/demo-drako
 	$(BIN)/talesim report runs/demo-drako --out runs/demo-drako-report
 

@@ -59,13 +59,6 @@ def label(game: str, variant: str | None) -> str:
     return f"{game}-{variant or 'base'}" if game == "paper-tales" else game
 
 
-def seat_slots(game: str, engine: Any, prepared: Any) -> list[int]:
-    """The value of the ``policy`` result column of each seat's spec (before rotation)."""
-    if game in ("drako", "paper-tales"):  # heuristics keep their code; mc specs after them
-        return [int(x) for x in engine.slot_table(prepared)[1]]
-    return [int(x) for x in prepared.seat_slot]
-
-
 def wins(a: dict[str, Any]) -> np.ndarray:
     """Each seat's share of the win (1/k for k winners): the game's winners when it records
     them (Paper Tales' gold tie-break), rank 1 when it ranks (DRAKO's), else the top score."""
@@ -137,7 +130,7 @@ def blunder_examples(variant: str | None, n: int) -> None:
 
     for first in ("greedy", "mc"):
         engine, prepared = prepare("drako", variant, [first, "legend-hunter", "random"])
-        table, seat_slot = engine.slot_table(prepared)
+        table, seat_slot = prepared.slot_table()
         out = engine.result_buffers(n, 3)
         kernel.simulate_chunk_search(
             tuple(prepared.tables), prepared.weights, table, seat_slot, True, 3,
@@ -176,13 +169,13 @@ def self_play(game: str, variant: str | None, spec: str, n: int) -> dict[str, An
             "playouts_per_game": round(playouts / n),
         }
     from simcore.games.fairy_tale import kernel
-    from simcore.games.fairy_tale.engine import reference_seats, slot_table
+    from simcore.games.fairy_tale.reference import Search
 
     _, prepared = prepare(game, variant, [spec] * 4)
     tb = tuple(prepared.tables)
     s = kernel.new_state(tb[0].shape[0], tb[2].shape[0])
-    table = slot_table(prepared)
-    codes, _ = reference_seats(prepared, 0)
+    table, _ = prepared.slot_table()
+    codes, _ = prepared.reference_seats(0, Search)
     for p in range(4):
         s.policy[p] = codes[p]
         s.mc_par[p] = table[0, 1:]
@@ -208,7 +201,7 @@ def curve(game: str, variant: str | None, opponent: str, n: int, seed: int) -> l
         for v in values:
             spec = f"mc:{key}={v}"
             engine, prepared = prepare(game, variant, [spec, opponent, opponent, opponent])
-            r = win_share(prepared, engine, seed, n, seat_slots(game, engine, prepared)[0])
+            r = win_share(prepared, engine, seed, n, int(prepared.slot_table()[1][0]))
             rows.append({"vary": key, "value": v, "spec": prepared.policies[0], **r})
             print(json.dumps(rows[-1]), flush=True)
     return rows
@@ -274,7 +267,7 @@ def main() -> None:
         for pair in itertools.combinations(HEURISTICS[args.game], 2):
             specs = list(pair) * 2
             engine, prepared = prepare(args.game, args.variant, specs)
-            slots = seat_slots(args.game, engine, prepared)
+            slots = [int(x) for x in prepared.slot_table()[1]]
             for name in pair:
                 r = win_share(
                     prepared, engine, args.seed, args.heuristics, slots[specs.index(name)]
@@ -286,7 +279,7 @@ def main() -> None:
         specs = [args.spec] + [args.opponent] * 3
         engine, prepared = prepare(args.game, args.variant, specs)
         engine.warmup(prepared)
-        slots = seat_slots(args.game, engine, prepared)
+        slots = [int(x) for x in prepared.slot_table()[1]]
         r = win_share(prepared, engine, args.seed, args.games, slots[0], slots[1])
         print(json.dumps({"spec": prepared.policies[0], "threads": args.threads, **r}), flush=True)
     if args.curve:

@@ -29,7 +29,7 @@ def bench(
 ) -> None:
     """Measure games/s of GAME's numba engine and of its plain-Python reference."""
     with reported():
-        from simcore import registry, runner
+        from simcore import engine_kit, registry, runner
 
         g = registry.get_game(game)
         v = g.check_players(variant, players)
@@ -40,7 +40,9 @@ def bench(
         reference_games = g.bench_reference_games if reference_games is None else reference_games
         runner.check_int("games", games, 1)
         runner.check_int("reference games", reference_games, 1)
-        result = registry.engine(g).bench(players, policy, threads, games, reference_games, v.name)
+        result = engine_kit.bench(
+            registry.engine(g), g, players, policy, threads, games, reference_games, v.name
+        )
     if as_json:
         typer.echo(json.dumps(result))
         return

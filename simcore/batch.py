@@ -98,8 +98,8 @@ Update = Callable[[str, int], None]
 class Batch:
     """The chunks still missing from a run, handed to a backend, and where results go.
 
-    A backend computes ``engine.run_chunk(prepared, seed, first_game, n_games, check)`` for
-    each chunk (in any order, anywhere), checks the frames with ``check_frames``, hands
+    A backend computes ``engine_kit.run_chunk(engine, prepared, seed, first_game, n_games,
+    check)`` for each chunk (in any order, anywhere), checks the frames with ``check_frames``, hands
     them, or their ``encode_part`` encodings, to ``store`` (which writes the parts and
     marks the chunk done in the manifest; only ever called from one thread at a time),
     reports ``update(description, games)`` and submits no new chunk once ``stop()`` is

@@ -7,7 +7,7 @@ after it.
 
 Who does what:
 
-* **workers compute, the client writes.** A task runs ``engine.run_chunk`` on one chunk,
+* **workers compute, the client writes.** A task runs ``engine_kit.run_chunk`` on one chunk,
   checks the frames and encodes each table as Parquet bytes (``batch.encode_part``, the
   same encoder as the local path, hence the same bytes); the client (the ``talesim
   simulate`` process) writes those bytes with the runner's ``write_part``/manifest code as
@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import simcore
+from simcore import engine_kit
 from simcore.batch import Batch, Chunk, EncodedPart, RunError, Setup, check_frames, encode_part
 from simcore.registry import Game
 
@@ -180,7 +181,7 @@ def run_chunk_task(
     if numba is not None and request.client != _PROCESS_TOKEN:
         numba.set_num_threads(1)  # thread-local; also if numba was imported before us
     t0 = time.perf_counter()
-    frames = engine.run_chunk(prepared, seed, chunk.first_game, chunk.n_games, check)
+    frames = engine_kit.run_chunk(engine, prepared, seed, chunk.first_game, chunk.n_games, check)
     seconds = time.perf_counter() - t0
     check_frames(request.game, chunk, frames)
     return {table: encode_part(frame) for table, frame in frames.items()}, seconds

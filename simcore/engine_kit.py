@@ -1,9 +1,14 @@
 """Plain-Python glue shared by the game engines (``simcore/games/<game>/engine.py``).
 
-What every engine did the same way: how many parallel blocks a chunk gets, the seats'
-policies of one game (``--rotate-seats``), the polars columns every dataset table starts
-with, categorical columns from code arrays, and the ``talesim bench`` harness. No numba
-and no game knowledge here; polars is imported by the functions that need it.
+An engine (``simcore.registry.Engine``) gives its game's data, ``prepare`` and the two
+halves of a chunk (``simulate_arrays``: the kernel's result arrays; ``frames``: the
+dataset's tables); what every engine would otherwise write again lives here: the request
+checks every ``prepare`` starts with, the ``Prepared`` request with its seats and search
+slots, a chunk as tables (``run_chunk``), how many parallel blocks a chunk gets, the
+seats' policies of one game (``--rotate-seats``), the columns every dataset table starts
+with, categorical columns from code arrays, the first event of a narrated game and the
+``talesim bench`` harness. No numba and no game knowledge here; polars is imported by the
+functions that need it.
 """
 
 from __future__ import annotations
@@ -18,9 +23,19 @@ import numpy as np
 
 from simcore import policy_spec
 from simcore.policy_file import NamedPolicy
+from simcore.registry import Engine, Game, GameError
 
 if TYPE_CHECKING:
     import polars as pl
+
+
+def check_request(game: Game, variant: str, players: int, policies: Sequence[str]) -> None:
+    """The checks every ``prepare`` starts with: the variant takes ``players`` players, every
+    policy spec is valid, one spec per seat (``GameError``)."""
+    game.check_players(variant, players)
+    game.check_policies(policies)
+    if len(policies) != players:
+        raise GameError(f"{len(policies)} policies given for {players} players")
 
 
 @dataclass(frozen=True)
@@ -32,6 +47,8 @@ class Prepared:
 
     POLICY_NAMES: ClassVar[tuple[str, ...]] = ()
     POLICY_PARAMS: ClassVar[policy_spec.Declared] = {}
+    #: The policy code of the search (``mc``) in ``POLICY_NAMES``.
+    MC_CODE: ClassVar[int] = -1
 
     cards: Any
     variant: str
@@ -88,6 +105,31 @@ class Prepared:
     def weight_rows(self) -> dict[str, list[float]]:
         """The weights as the manifest stores them: policy name -> row."""
         return {name: [float(x) for x in self.weights[i]] for i, name in enumerate(self.code_names)}
+
+    def slot_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """The kernel's seats: int32[slots, 4], each slot's (policy code, mc rollouts, mc
+        top, mc playout policy code), and the int32 slot of each seat (before rotation).
+        By default a heuristic seat's slot is its policy code (``search_slots``)."""
+        return search_slots(self, self.MC_CODE, self.POLICY_NAMES)
+
+    def slot_names(self) -> list[str]:
+        """The name of each slot of ``slot_table``: the categories of the dataset's
+        ``policy`` column (``search_slot_names``)."""
+        return search_slot_names(self)
+
+    def seat_names(self, game_id: int) -> list[str]:
+        """Each seat's policy spec in game ``game_id`` (seats rotated when asked)."""
+        seats = seat_policies(range(self.players), self.rotate_seats, game_id)
+        return [self.policies[s] for s in seats]
+
+    def reference_seats(
+        self, game_id: int, search: Callable[[int, int, int], Any]
+    ) -> tuple[list[int], list[Any]]:
+        """The policy code of each seat in game ``game_id`` and, for an mc seat, its
+        ``Search`` (``search(rollouts, top, playout)``; None for a heuristic seat), for the
+        game's ``reference.py``."""
+        table, seat_slot = self.slot_table()
+        return search_seats(table, seat_slot, self.rotate_seats, game_id, self.MC_CODE, search)
 
 
 def search_slots(
@@ -162,6 +204,32 @@ def with_named(prepared: Any, named: Sequence[NamedPolicy], policies: Sequence[s
     )
 
 
+def run_chunk(
+    engine: Engine, prepared: Any, seed: int, first_game: int, n_games: int, check: bool = False
+) -> dict[str, Any]:
+    """Games ``first_game .. first_game + n_games - 1`` as the dataset's tables: the
+    engine's ``simulate_arrays`` and ``frames`` in a row (the local backend calls them apart,
+    so a chunk's tables are built on its writer thread while the next chunk's kernel runs)."""
+    arrays = engine.simulate_arrays(prepared, seed, first_game, n_games, check)
+    return engine.frames(prepared, arrays, first_game)
+
+
+def start_event(
+    game: str, prepared: Any, seed: int, game_id: int, event: str = "start"
+) -> dict[str, Any]:
+    """The first event of a narrated game (``talesim play``): the game, variant, seed, game
+    id, player count and each seat's policy."""
+    return {
+        "event": event,
+        "game": game,
+        "variant": prepared.variant,
+        "seed": seed,
+        "game_id": game_id,
+        "players": prepared.players,
+        "policies": prepared.seat_names(game_id),
+    }
+
+
 def blocks(n_games: int) -> int:
     """Parallel blocks per chunk: enough to balance the threads, each long enough that its
     one scratch allocation does not matter."""
@@ -215,43 +283,45 @@ BENCH_RUNS = 3
 
 
 def bench(
-    game: str,
-    variant: str,
+    engine: Engine,
+    game: Game,
     players: int,
     policy: str,
     threads: int,
     n_games: int,
     reference_games: int,
-    warmup: Callable[[], Any],
-    simulate: Callable[[int], Any],
-    reference_game: Callable[[int], Any],
+    variant: str | None = None,
 ) -> dict[str, Any]:
-    """games/s of a kernel (``threads`` numba threads) and of its reference.py, same seeds.
+    """``talesim bench``: games/s of a kernel (``threads`` numba threads) and of its
+    reference.py, games 0.. of seed 1, every seat playing ``policy``.
 
-    ``warmup()`` compiles; ``simulate(n)`` runs games 0..n-1 of seed 1 through the kernel;
-    ``reference_game(g)`` plays game g of seed 1 with the reference. The kernel's rate is
-    the median of ``BENCH_RUNS`` timed runs: one run of a fraction of a second moves by
-    10-15% on a shared machine."""
+    The engine's ``warmup`` compiles; its ``simulate_arrays`` runs the kernel (the tables
+    are not built); ``reference_player(prepared)`` gives the function that plays one game
+    with the reference. The kernel's rate is the median of ``BENCH_RUNS`` timed runs: one
+    run of a fraction of a second moves by 10-15% on a shared machine."""
     import numba
 
+    variant = variant or game.default_variant
+    prepared = engine.prepare(engine.load_cards(), variant, players, [policy] * players, False)
+    play_reference = engine.reference_player(prepared)
     old = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        warmup()
+        engine.warmup(prepared)
         rates = []
         for _ in range(BENCH_RUNS):
             t = time.perf_counter()
-            simulate(n_games)
+            engine.simulate_arrays(prepared, 1, 0, n_games)
             rates.append(n_games / (time.perf_counter() - t))
         numba_rate = statistics.median(rates)
     finally:
         numba.set_num_threads(old)
     t = time.perf_counter()
     for g in range(reference_games):
-        reference_game(g)
+        play_reference(1, g)
     ref_rate = reference_games / (time.perf_counter() - t)
     return {
-        "game": game,
+        "game": game.name,
         "variant": variant,
         "players": players,
         "policy": policy,

@@ -533,18 +533,16 @@ def _run_local(batch: Batch) -> float:
     """The local backend: kernels on this thread (numba threads), tables and writes on one
     other.
 
-    An engine with ``simulate_arrays`` and ``frames`` (every game's; ``run_chunk`` is the
-    two in a row) has its result arrays turned into tables on the writer thread, so the
-    next chunk's kernel runs meanwhile instead of leaving a core idle (Paper Tales: ~0.3
-    CPU-s of tables per 50,000 games, 20 times in a million). The writer owns the manifest
-    while it runs (the caller reads it only after the pool has drained), so every manifest
-    write happens after that chunk's parts are in place. Compilation (``warmup``) is
-    excluded from the returned seconds.
+    The engine's ``simulate_arrays`` gives a chunk's result arrays; ``frames`` turns them
+    into tables on the writer thread, so the next chunk's kernel runs meanwhile instead of
+    leaving a core idle (Paper Tales: ~0.3 CPU-s of tables per 50,000 games, 20 times in a
+    million). The writer owns the manifest while it runs (the caller reads it only after
+    the pool has drained), so every manifest write happens after that chunk's parts are in
+    place. Compilation (``warmup``) is excluded from the returned seconds.
     """
     s = batch.setup
     if batch.chunks:
         s.engine.warmup(s.prepared)
-    split = hasattr(s.engine, "simulate_arrays") and hasattr(s.engine, "frames")
     batch.update("simulating", 0)
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="talesim-writer") as pool:
@@ -553,35 +551,27 @@ def _run_local(batch: Batch) -> float:
             if batch.stop():
                 break
             t0 = time.perf_counter()
-            if split:
-                result: Any = s.engine.simulate_arrays(
-                    s.prepared, batch.seed, chunk.first_game, chunk.n_games, batch.check
-                )
-            else:
-                result = s.engine.run_chunk(
-                    s.prepared, batch.seed, chunk.first_game, chunk.n_games, batch.check
-                )
-                check_frames(s.game, chunk, result)
+            result = s.engine.simulate_arrays(
+                s.prepared, batch.seed, chunk.first_game, chunk.n_games, batch.check
+            )
             seconds = time.perf_counter() - t0
             if pending is not None:
                 pending.result()  # surface a write error before queueing more work
-            pending = pool.submit(_store_chunk, batch, chunk, result, seconds, split)
+            pending = pool.submit(_store_chunk, batch, chunk, result, seconds)
             batch.update("simulating", chunk.n_games)
         if pending is not None:
             pending.result()
     return time.perf_counter() - start
 
 
-def _store_chunk(batch: Batch, chunk: Chunk, result: Any, seconds: float, arrays: bool) -> None:
-    """The writer thread's work for one chunk: its tables (``arrays``: from the engine's
-    result arrays, their time added to the chunk's seconds), checked, then stored."""
-    if arrays:
-        t0 = time.perf_counter()
-        s = batch.setup
-        result = s.engine.frames(s.prepared, result, chunk.first_game)
-        check_frames(s.game, chunk, result)
-        seconds += time.perf_counter() - t0
-    batch.store(chunk, result, seconds)
+def _store_chunk(batch: Batch, chunk: Chunk, arrays: Any, seconds: float) -> None:
+    """The writer thread's work for one chunk: its tables from the engine's result arrays
+    (their time added to the chunk's seconds), checked, then stored."""
+    t0 = time.perf_counter()
+    s = batch.setup
+    tables = s.engine.frames(s.prepared, arrays, chunk.first_game)
+    check_frames(s.game, chunk, tables)
+    batch.store(chunk, tables, seconds + time.perf_counter() - t0)
 
 
 def _check_backend(backend: str, scheduler: str | None, threads: int | None) -> None:

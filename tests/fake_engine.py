@@ -1,20 +1,22 @@
 """Test double of a game engine: the "toy" drafting game, for runner and CLI tests.
 
-It implements the engine API of ``simcore/games/<game>/engine.py`` (``load_cards``,
-``card_catalog``, ``prepare``, ``warmup``, ``run_chunk``, ``play``, ``narrate``,
-``score_state``, ``bench``) in plain Python with the same dataset tables as Fairy Tale
-(a subset of their columns). Every game draws from ``GameRng(seed, game_id)`` only, so a
-game is the same whatever chunk it falls in: determinism and resume tests are meaningful.
+It implements the engine API of ``simcore/games/<game>/engine.py``
+(``simcore.registry.Engine``: ``load_cards``, ``card_catalog``, ``prepare``, ``warmup``,
+``simulate_arrays``, ``frames``, ``play``, ``narrate``, ``reference_player``,
+``score_state``) in plain Python with the same dataset tables as Fairy Tale (a subset of
+their columns); ``simulate_arrays`` plays the games, ``frames`` makes the tables. Every
+game draws from ``GameRng(seed, game_id)`` only, so a game is the same whatever chunk it falls
+in: determinism and resume tests are meaningful.
 
 Rules: each seat makes ``PICKS`` picks over ``ROUNDS`` rounds; at each pick it is offered
 ``OFFER`` random card types and keeps one (``greedy``: highest value; ``random``: any;
 ``collector``: most of a faction it already holds). A kept card is played unless a coin
 says otherwise; a played card scores its value (sky cards double in ``expert``).
 
-Test hooks (reset by ``reset()``): ``fail_at_first_game`` makes ``run_chunk`` raise once
-for the chunk starting at that game id; ``calls`` records ``(first_game, n_games)`` of each
-``run_chunk`` and ``checks`` its ``check`` argument; ``warmups`` counts ``warmup`` calls;
-``broken_game`` is a game id whose play breaks an "invariant": ``run_chunk(...,
+Test hooks (reset by ``reset()``): ``fail_at_first_game`` makes ``simulate_arrays`` raise
+once for the chunk starting at that game id; ``calls`` records ``(first_game, n_games)`` of
+each ``simulate_arrays`` and ``checks`` its ``check`` argument; ``warmups`` counts ``warmup``
+calls; ``broken_game`` is a game id whose play breaks an "invariant": ``simulate_arrays(...,
 check=True)`` raises ``InvariantError`` naming the seed and that game (unchecked, the game
 is stored like any other); ``chunk_delay`` sleeps that many seconds per chunk.
 """
@@ -177,7 +179,7 @@ def _choose(rng: GameRng, policy: str, offer: list[Card], kept: list[Card]) -> C
 
 
 def _game(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
-    """One game as its event list (the single source for run_chunk and play)."""
+    """One game as its event list (the single source for simulate_arrays and play)."""
     rng = GameRng(seed, game_id)
     types = prepared.cards.cards
     n = prepared.players
@@ -217,10 +219,11 @@ def _game(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     return events
 
 
-def run_chunk(
+def simulate_arrays(
     prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
 ) -> dict[str, Any]:
-    """Tables games/seats/cards for games ``first_game .. first_game + n_games - 1``.
+    """The columns of the tables games/seats/cards for games ``first_game .. first_game +
+    n_games - 1``, as lists (``frames`` makes them tables).
 
     ``check``: checking mode; the only "invariant" it can find broken is ``broken_game``.
     """
@@ -261,6 +264,12 @@ def run_chunk(
             cards["game_id"].append(g)
             for k in ("seat", "card", "pick", "round", "played", "face_up", "points"):
                 cards[k].append(e[k])
+    return {"games": games, "seats": seats, "cards": cards}
+
+
+def frames(prepared: Prepared, a: dict[str, Any], first_game: int) -> dict[str, pl.DataFrame]:
+    """The columns of ``simulate_arrays`` as the dataset's tables."""
+    games, seats, cards = a["games"], a["seats"], a["cards"]
     return {
         "games": pl.DataFrame(
             games, schema={"game_id": pl.Int64, "n_winners": pl.Int8, "top_score": pl.Int16}
@@ -293,7 +302,7 @@ def run_chunk(
 
 
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
-    """The events of one game (the same game ``run_chunk`` stores as ``game_id``)."""
+    """The events of one game (the same game ``simulate_arrays`` stores as ``game_id``)."""
     return _game(prepared, seed, game_id)
 
 
@@ -347,29 +356,6 @@ def score_state(state: dict[str, Any], cards: Any = None) -> dict[str, Any]:
     return {"players": players, "winners": [p["seat"] for p in players if p["total"] == top]}
 
 
-def bench(
-    players: int,
-    policy: str,
-    threads: int,
-    n_games: int,
-    reference_games: int,
-    variant: str | None,
-) -> dict[str, object]:
-    """Time ``run_chunk`` (standing in for numba) against one-game-at-a-time play."""
-    prepared = prepare(load_cards(), variant or "expert", players, [policy] * players, False)
-    t0 = time.perf_counter()
-    run_chunk(prepared, 1, 0, n_games)
-    fast = n_games / max(time.perf_counter() - t0, 1e-9)
-    t0 = time.perf_counter()
-    for g in range(reference_games):
-        play(prepared, 1, g)
-    slow = reference_games / max(time.perf_counter() - t0, 1e-9)
-    return {
-        "game": "toy",
-        "players": players,
-        "policy": policy,
-        "threads": threads,
-        "numba_games_per_s": fast,
-        "reference_games_per_s": slow,
-        "ratio": fast / slow,
-    }
+def reference_player(prepared: Prepared) -> Any:
+    """``play(seed, game_id)``: one game at a time (what ``talesim bench`` compares with)."""
+    return lambda seed, game_id: _game(prepared, seed, game_id)

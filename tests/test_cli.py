@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from cli.main import app
-from simcore import registry
+from simcore import engine_kit, registry
 
 COMMANDS = ("games", "cards", "simulate", "play", "score", "bench")
 
@@ -213,12 +213,13 @@ def test_score_table_and_json(fake: ModuleType, tmp_path: Path) -> None:
     assert "winners: seat 1" in result.stdout
 
 
-def test_bench_json_is_exactly_the_engine_dict(fake: ModuleType) -> None:
+def test_bench_json_is_exactly_the_engine_kit_dict(fake: ModuleType) -> None:
     result = invoke("bench", "toy", "--games", "50", "--reference-games", "5", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert set(data) == {
         "game",
+        "variant",
         "players",
         "policy",
         "threads",
@@ -226,6 +227,7 @@ def test_bench_json_is_exactly_the_engine_dict(fake: ModuleType) -> None:
         "reference_games_per_s",
         "ratio",
     }
+    assert (data["game"], data["variant"]) == ("toy", "expert")
     assert (data["players"], data["policy"], data["threads"]) == (4, "greedy", 2)
     result = invoke("bench", "toy", "--games", "50", "--reference-games", "5", "--threads", "1")
     assert result.exit_code == 0
@@ -238,12 +240,12 @@ def test_bench_defaults_to_the_game_s_own_game_counts(
 ) -> None:
     calls: list[tuple[int, int]] = []
 
-    def bench(players, policy, threads, n_games, reference_games, variant):  # type: ignore[no-untyped-def]
+    def bench(engine, game, players, policy, threads, n_games, reference_games, variant):  # type: ignore[no-untyped-def]
         calls.append((n_games, reference_games))
         return {"game": "toy", "players": players, "policy": policy, "threads": threads,
                 "numba_games_per_s": 1.0, "reference_games_per_s": 1.0, "ratio": 1.0}  # fmt: skip
 
-    monkeypatch.setattr(fake, "bench", bench)
+    monkeypatch.setattr(engine_kit, "bench", bench)
     toy = registry.GAMES["toy"]
     assert invoke("bench", "toy", "--json").exit_code == 0
     assert invoke("bench", "toy", "--games", "7", "--reference-games", "3").exit_code == 0

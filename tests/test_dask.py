@@ -27,7 +27,7 @@ pytest.importorskip("distributed")
 from distributed import Client, LocalCluster
 
 from cli.main import app
-from simcore import dask_backend, runner
+from simcore import dask_backend, engine_kit, runner
 from simcore.registry import InvariantError
 from simcore.runner import RunError, RunInterrupted
 
@@ -153,14 +153,14 @@ def test_ctrl_c_stops_a_dask_run_and_a_local_resume_finishes_it(
     run(whole, n_games=60, chunk_size=3)
     fake.reset()
     fake.chunk_delay = 0.02
-    original = fake.run_chunk
+    original = fake.simulate_arrays
 
-    def run_chunk(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
+    def simulate_arrays(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
         if first == 9:  # chunk 3, on a worker thread: the signal goes to the main thread
             os.kill(os.getpid(), signal.SIGINT)
         return original(prepared, seed, first, n, check)
 
-    monkeypatch.setattr(fake, "run_chunk", run_chunk)
+    monkeypatch.setattr(fake, "simulate_arrays", simulate_arrays)
     out = tmp_path / "run"
     with pytest.raises(RunInterrupted) as caught:
         run(out, n_games=60, chunk_size=3, backend="dask", scheduler=scheduler)
@@ -171,7 +171,7 @@ def test_ctrl_c_stops_a_dask_run_and_a_local_resume_finishes_it(
     assert runner.read_manifest(out)["status"] == "running"
     assert not list(out.rglob("*.tmp"))
 
-    monkeypatch.setattr(fake, "run_chunk", original)
+    monkeypatch.setattr(fake, "simulate_arrays", original)
     fake.chunk_delay = 0.0
     run(out, n_games=60, chunk_size=3, resume=True)
     assert part_bytes(out) == part_bytes(whole)
@@ -277,7 +277,7 @@ def test_a_task_from_another_talesim_is_refused(fake: ModuleType) -> None:
     request = dask_backend.chunk_request(s)
     chunk = runner.Chunk(0, 0, 4)
     parts, seconds = dask_backend.run_chunk_task(request, 1, chunk, False)
-    frames = s.engine.run_chunk(s.prepared, 1, 0, 4)
+    frames = engine_kit.run_chunk(s.engine, s.prepared, 1, 0, 4)
     assert parts == {table: runner.encode_part(frame) for table, frame in frames.items()}
     assert parts["games"].rows == 4
     assert seconds >= 0
@@ -292,12 +292,12 @@ def test_a_task_checks_the_engine_contract(
 ) -> None:
     s = runner.setup("toy", variant=None, players=3, policies="greedy", rotate_seats=False)
     request = dask_backend.chunk_request(s)
-    real = fake.run_chunk
+    real = fake.simulate_arrays
 
     def one_game_short(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
         return real(prepared, seed, first, n - 1, check)
 
-    monkeypatch.setattr(fake, "run_chunk", one_game_short)
+    monkeypatch.setattr(fake, "simulate_arrays", one_game_short)
     with pytest.raises(RuntimeError, match=r"returned 4 game rows for chunk 0 \(5 games\)"):
         dask_backend.run_chunk_task(request, 1, runner.Chunk(0, 0, 5), False)
 

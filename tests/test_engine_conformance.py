@@ -17,7 +17,7 @@ from typing import Any
 import polars as pl
 import pytest
 
-from simcore import registry, runner
+from simcore import engine_kit, registry, runner
 
 CASES = [
     pytest.param(g.name, v.name, id=f"{g.name}-{v.name}")
@@ -45,7 +45,7 @@ def _setup(game: str, variant: str) -> runner.Setup:
 
 
 def _chunk(s: runner.Setup, first: int, n: int) -> dict[str, Any]:
-    return s.engine.run_chunk(s.prepared, SEED, first, n)
+    return engine_kit.run_chunk(s.engine, s.prepared, SEED, first, n)
 
 
 @pytest.mark.parametrize(("game", "variant"), CASES)
@@ -92,7 +92,7 @@ def test_engine_bench_runs(game: str, variant: str) -> None:
     heuristic = next(p for p in g.policies if p != "random")
     players = g.variant(variant).min_players
     engine = registry.engine(g)
-    out = engine.bench(players, heuristic, 1, 20, 1, variant)
+    out = engine_kit.bench(engine, g, players, heuristic, 1, 20, 1, variant)
     assert out["game"] == game
     assert out["variant"] == variant
     assert out["numba_games_per_s"] > 0

@@ -66,16 +66,16 @@ def ctrl_c_during(
     monkeypatch: pytest.MonkeyPatch, fake: ModuleType, first_game: int, presses: int = 1
 ) -> None:
     """Press Ctrl-C ``presses`` times while the toy chunk at ``first_game`` is computed."""
-    original = fake.run_chunk
+    original = fake.simulate_arrays
 
     @functools.wraps(original)
-    def run_chunk(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
+    def simulate_arrays(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
         if first == first_game:
             for _ in range(presses):
                 signal.raise_signal(signal.SIGINT)
         return original(prepared, seed, first, n, check)
 
-    monkeypatch.setattr(fake, "run_chunk", run_chunk)
+    monkeypatch.setattr(fake, "simulate_arrays", simulate_arrays)
 
 
 # --- the CLI, toy engine -------------------------------------------------------------------
@@ -100,7 +100,7 @@ def test_ctrl_c_prints_how_to_resume_and_exits_130(
     assert "Traceback" not in result.output
     assert [c["done"] for c in runner.read_manifest(out)["chunks"]] == [True, True, False, False]
 
-    monkeypatch.setattr(fake, "run_chunk", fake.run_chunk.__wrapped__)
+    monkeypatch.setattr(fake, "simulate_arrays", fake.simulate_arrays.__wrapped__)
     command = shlex.split(again)
     assert command[0] == "talesim"
     result = invoke(*command[1:])

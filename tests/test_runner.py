@@ -163,42 +163,38 @@ def test_same_data_whatever_the_chunk_size(
         assert a.sort(keys).equals(b.sort(keys)), table
 
 
-def test_an_engine_with_result_arrays_builds_its_tables_on_the_writer_thread(
+def test_the_tables_of_a_chunk_are_built_on_the_writer_thread(
     fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``simulate_arrays`` + ``frames`` (every real engine): the next chunk's kernel runs
-    while the writer builds this chunk's tables; the parts are those of ``run_chunk``."""
-    whole = tmp_path / "run-chunk"
+    """``simulate_arrays`` on this thread, ``frames`` on the writer: the next chunk's kernel
+    runs while the writer builds this chunk's tables; the parts are the same."""
+    whole = tmp_path / "whole"
     run(whole)
     builders: list[str] = []
-
-    def simulate_arrays(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
-        return {"frames": fake.run_chunk(prepared, seed, first, n, check)}
+    original = fake.frames
 
     def frames(prepared: Any, a: dict[str, Any], first: int) -> Any:
         builders.append(threading.current_thread().name)
-        return a["frames"]
+        return original(prepared, a, first)
 
-    monkeypatch.setattr(fake, "simulate_arrays", simulate_arrays, raising=False)
-    monkeypatch.setattr(fake, "frames", frames, raising=False)
+    monkeypatch.setattr(fake, "frames", frames)
     out = tmp_path / "arrays"
     run(out)
     assert part_bytes(out) == part_bytes(whole)
     assert len(builders) == 8
     assert all(b.startswith("talesim-writer") for b in builders)
+    assert threading.current_thread().name not in builders
 
 
 def test_a_bad_table_from_frames_fails_the_run_and_keeps_the_chunks_before(
     fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def simulate_arrays(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
-        return {"first": first, "frames": fake.run_chunk(prepared, seed, first, n, check)}
+    original = fake.frames
 
     def frames(prepared: Any, a: dict[str, Any], first: int) -> Any:
-        return {k: v for k, v in a["frames"].items() if first < 14 or k != "cards"}
+        return {k: v for k, v in original(prepared, a, first).items() if first < 14 or k != "cards"}
 
-    monkeypatch.setattr(fake, "simulate_arrays", simulate_arrays, raising=False)
-    monkeypatch.setattr(fake, "frames", frames, raising=False)
+    monkeypatch.setattr(fake, "frames", frames)
     out = tmp_path / "run"
     with pytest.raises(RuntimeError, match="returned tables"):
         run(out)
@@ -740,18 +736,18 @@ def ctrl_c_after_chunk(
     monkeypatch: pytest.MonkeyPatch, fake: ModuleType, first_game: int, presses: int = 1
 ) -> None:
     """Deliver ``presses`` SIGINTs to this process as the chunk at ``first_game`` ends
-    (``fake.run_chunk.__wrapped__`` is the undisturbed engine)."""
-    original = fake.run_chunk
+    (``fake.simulate_arrays.__wrapped__`` is the undisturbed engine)."""
+    original = fake.simulate_arrays
 
     @functools.wraps(original)
-    def run_chunk(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
+    def simulate_arrays(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
         frames = original(prepared, seed, first, n, check)
         if first == first_game:
             for _ in range(presses):
                 signal.raise_signal(signal.SIGINT)
         return frames
 
-    monkeypatch.setattr(fake, "run_chunk", run_chunk)
+    monkeypatch.setattr(fake, "simulate_arrays", simulate_arrays)
 
 
 def test_ctrl_c_stops_after_the_current_chunk(
@@ -780,7 +776,7 @@ def test_ctrl_c_stops_after_the_current_chunk(
     assert [c["done"] for c in m["chunks"]] == [True] * 3 + [False] * 5
     assert stray_files(out) == []
 
-    monkeypatch.setattr(fake, "run_chunk", fake.run_chunk.__wrapped__)
+    monkeypatch.setattr(fake, "simulate_arrays", fake.simulate_arrays.__wrapped__)
     run(out, n_games=50, chunk_size=7, resume=True)
     assert part_bytes(out) == part_bytes(whole)
 
@@ -799,7 +795,7 @@ def test_a_second_ctrl_c_aborts_at_once(
     assert m["status"] == "running"
     assert [c["done"] for c in m["chunks"]] == [True] * 2 + [False] * 6  # chunk 2 not stored
     assert stray_files(out) == []
-    monkeypatch.setattr(fake, "run_chunk", fake.run_chunk.__wrapped__)
+    monkeypatch.setattr(fake, "simulate_arrays", fake.simulate_arrays.__wrapped__)
     run(out, n_games=50, chunk_size=7, resume=True)
     assert manifest(out)["status"] == "complete"
 

@@ -4,6 +4,7 @@ thread counts, the four dataset tables and their invariants, the checking mode, 
 
 from __future__ import annotations
 
+import functools
 import mmap
 from pathlib import Path
 
@@ -14,10 +15,14 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from simcore.games.drako.engine import prepare, result_buffers, run_chunk, simulate_arrays
+from simcore import engine_kit
+from simcore.games.drako import engine
+from simcore.games.drako.engine import prepare, result_buffers, simulate_arrays
 from simcore.games.drako.kernel import new_chunk_out
 from simcore.games.drako.tables import BREAKDOWN, CELLS, KINDS, DrakoData
 from simcore.registry import GameError
+
+run_chunk = functools.partial(engine_kit.run_chunk, engine)
 
 MIXED = ["greedy", "random", "legend-hunter", "random"]
 TABLES = ("games", "seats", "cards", "legends")

@@ -28,13 +28,17 @@ from simcore.games.drako import kernel
 from simcore.games.drako.engine import (
     GAME,
     prepare,
-    reference_seats,
     simulate_arrays,
-    slot_table,
 )
 from simcore.games.drako.mc import forget_caches
 from simcore.games.drako.policies import M_DECK_N, M_LD_N, M_STEP, STEP_ACTION, STEP_SOURCE
-from simcore.games.drako.reference import DrakoGame, Rules, final_state, play_reference
+from simcore.games.drako.reference import (
+    DrakoGame,
+    Rules,
+    Search,
+    final_state,
+    play_reference,
+)
 from simcore.games.drako.tables import CELLS, DrakoData
 
 SMALL = "mc:rollouts=2:top=2"
@@ -48,7 +52,7 @@ def fresh_state(prep: Any, game_id: int) -> kernel.GameState:
     """A zeroed ``GameState`` with game ``game_id``'s seats (slots, policies, mc
     parameters), as ``kernel._seat_up`` sets them."""
     s = kernel.new_state(prep.players, len(prep.tables.deck))
-    table, seat_slot = slot_table(prep)
+    table, seat_slot = prep.slot_table()
     n = prep.players
     for p in range(n):
         slot = int(seat_slot[(p + game_id) % n] if prep.rotate_seats else seat_slot[p])
@@ -137,9 +141,9 @@ def test_mc_kernel_equals_reference(
     prep = prepared(data, preset, specs, rotate=True)
     a = simulate_arrays(prep, 31, 0, games)
     rules = Rules(data, preset, n)
-    table, _ = slot_table(prep)
+    table, _ = prep.slot_table()
     for g in range(games):
-        codes, searches = reference_seats(prep, g)
+        codes, searches = prep.reference_seats(g, Search)
         ref = final_state(play_reference(rules, prep.weights, codes, 31, g, searches=searches))
         assert [int(x) for x in table[a["policy"][g], 0]] == codes
         assert a["score"][g].tolist() == ref["scores"], g
@@ -225,7 +229,7 @@ def stopped_reference_game(
     """A copy of the reference game at seat 0's ``stop``-th mc decision, and the search's
     arguments."""
     prep = prepared(data, preset, specs)
-    codes, searches = reference_seats(prep, g)
+    codes, searches = prep.reference_seats(g, Search)
     game = DrakoGame(Rules(data, preset, len(specs)), prep.weights, codes, seed, g)
     game.searches = searches
     captured: list[tuple[DrakoGame, tuple]] = []
@@ -301,7 +305,7 @@ def test_the_search_never_draws_from_the_game_stream(data: DrakoData) -> None:
     setups = []
     for spec in ("greedy", "mc:rollouts=1:top=2", "mc:rollouts=3:top=3"):
         prep = prepared(data, "brief", [spec, "random", "greedy"])
-        codes, searches = reference_seats(prep, 3)
+        codes, searches = prep.reference_seats(3, Search)
         game = play_reference(
             Rules(data, "brief", 3), prep.weights, codes, 4, 3, True, searches=searches
         )

@@ -15,14 +15,19 @@ slow`` plays >= 300 of each policy per (player count, preset) and >= 1,000 rando
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 import polars as pl
 import pytest
 
-from simcore.games.drako.engine import prepare, run_chunk, simulate_arrays
+from simcore import engine_kit
+from simcore.games.drako import engine
+from simcore.games.drako.engine import prepare, simulate_arrays
 from simcore.games.drako.reference import Rules, final_state, play_reference
 from simcore.games.drako.tables import KINDS, DrakoData
+
+run_chunk = functools.partial(engine_kit.run_chunk, engine)
 
 PRESETS = ("brief", "published")
 PLAYERS = (2, 3, 4)

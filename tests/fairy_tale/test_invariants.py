@@ -8,6 +8,7 @@ independence).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 import numba
@@ -16,10 +17,15 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simcore.games.fairy_tale.engine import GAME, prepare, run_chunk, simulate_arrays
+from simcore import engine_kit
+from simcore.games.fairy_tale import engine
+from simcore.games.fairy_tale.engine import GAME, prepare, simulate_arrays
 from simcore.games.fairy_tale.policies import POLICY_NAMES
 from simcore.games.fairy_tale.tables import compile_tables
 from simcore.rng import GameRng
+
+run_chunk = functools.partial(engine_kit.run_chunk, engine)
+
 
 MAX_PLAYERS = {"basic": 4, "beginner": 4, "expert": 5}
 #: Every heuristic, and mc at a small budget (its games keep every invariant too).

@@ -22,9 +22,7 @@ from simcore.games.fairy_tale import kernel
 from simcore.games.fairy_tale.engine import (
     GAME,
     prepare,
-    reference_seats,
     simulate_arrays,
-    slot_table,
 )
 from simcore.games.fairy_tale.layout import (
     DECK,
@@ -38,7 +36,13 @@ from simcore.games.fairy_tale.layout import (
     POS_STEP,
     POS_TOP,
 )
-from simcore.games.fairy_tale.reference import FairyTaleGame, Phase, Rules, play_reference
+from simcore.games.fairy_tale.reference import (
+    FairyTaleGame,
+    Phase,
+    Rules,
+    Search,
+    play_reference,
+)
 from simcore.games.fairy_tale.tables import DEAL, CardSet
 
 SMALL = "mc:rollouts=2:top=2"
@@ -52,8 +56,8 @@ def fresh_state(prep: Any, game_id: int) -> kernel.GameState:
     """A zeroed ``GameState`` with game ``game_id``'s seats (policies, mc parameters)."""
     tb = tuple(prep.tables)
     s = kernel.new_state(tb[0].shape[0], tb[2].shape[0])
-    table = slot_table(prep)
-    codes, _ = reference_seats(prep, game_id)
+    table, _ = prep.slot_table()
+    codes, _ = prep.reference_seats(game_id, Search)
     slots = [int(x) for x in prep.seat_slot]
     for p in range(prep.players):
         s.policy[p] = codes[p]
@@ -129,7 +133,7 @@ def test_kernel_equals_reference_with_mc_seats(cards: CardSet, case: tuple) -> N
     a = simulate_arrays(prep, 31, 0, games)
     rules = Rules(cards, variant)
     for g in range(games):
-        codes, searches = reference_seats(prep, g)
+        codes, searches = prep.reference_seats(g, Search)
         game = play_reference(rules, prep.weights, codes, 31, g, searches=searches)
         assert a["score"][g].tolist() == [pl.score for pl in game.players], (variant, g)
         for p, pl in enumerate(game.players):
@@ -247,7 +251,7 @@ def stopped_reference_game(
 ) -> tuple[FairyTaleGame, tuple]:
     """A copy of the reference game at seat 0's ``stop``-th mc decision, and its arguments."""
     prep = prepared(cards, variant, specs)
-    codes, searches = reference_seats(prep, g)
+    codes, searches = prep.reference_seats(g, Search)
     rules = Rules(cards, variant)
     game = FairyTaleGame(rules, prep.weights, codes, seed, g, searches=searches)
     captured: list[tuple[FairyTaleGame, tuple]] = []
@@ -327,7 +331,7 @@ def test_mc_budget_changes_nothing_in_the_deal(cards: CardSet) -> None:
         s = fresh_state(prep, 4)
         kernel.play_game(tb, prep.weights, s, 4, np.uint64(2), 4, False)
         decks.append(s.flat[DECK : DECK + len(prep.tables.deck)].tolist())
-        codes, searches = reference_seats(prep, 4)
+        codes, searches = prep.reference_seats(4, Search)
         game = play_reference(Rules(cards, "expert"), prep.weights, codes, 2, 4, True, searches)
         deals.append([e for e in game.events if e["event"] == "deal"])
     assert decks[0] == decks[1] == decks[2]

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.games.fairy_tale.engine import GAME, prepare, reference_seats, simulate_arrays
+from simcore.games.fairy_tale.engine import GAME, prepare, simulate_arrays
 from simcore.games.fairy_tale.policies import POLICY_NAMES
-from simcore.games.fairy_tale.reference import Rules, final_state, play_reference
+from simcore.games.fairy_tale.reference import Rules, Search, final_state, play_reference
 
 MIXED = ("greedy", "random", "collector", "greedy", "random")
 
@@ -87,7 +87,7 @@ def compare(
     tricksters = 0
     for i in range(n):
         g = first + i
-        seats, searches = reference_seats(prep, g)
+        seats, searches = prep.reference_seats(g, Search)
         game = play_reference(rules, prep.weights, seats, seed, g, searches=searches)
         ref = final_state(game)
         where = f"{variant} {players}p {policies} seed {seed} game {g}"

@@ -8,6 +8,7 @@ random stream: review the diff, then run ``tests/make_golden.py paper-tales``.
 
 from __future__ import annotations
 
+import functools
 import json
 from functools import cache
 from pathlib import Path
@@ -16,16 +17,20 @@ from typing import Any
 import polars as pl
 import pytest
 
+from simcore import engine_kit
+from simcore.games.paper_tales import engine
 from simcore.games.paper_tales.engine import (
     LEGENDS_SEAT_PARTS,
     SEAT_PARTS,
     narrate,
     play_events,
     prepare,
-    run_chunk,
 )
 from simcore.games.paper_tales.policies import POLICY_NAMES
 from simcore.games.paper_tales.tables import CardSet, load_cardset
+
+run_chunk = functools.partial(engine_kit.run_chunk, engine)
+
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FILES = sorted(GOLDEN.glob("*.json"))

@@ -16,6 +16,7 @@ kernel/search.py, reference/search.py), both variants.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numba
@@ -25,22 +26,24 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from simcore import engine_kit
+from simcore.games.paper_tales import engine
 from simcore.games.paper_tales.engine import (
     GAME,
     frame_mismatch,
     kernel_args,
     prepare,
     reference_frames,
-    reference_seats,
-    run_chunk,
     simulate_arrays,
-    slot_table,
 )
 from simcore.games.paper_tales.kernel import game as kgame
 from simcore.games.paper_tales.kernel import search as ks
 from simcore.games.paper_tales.kernel import state as kst
 from simcore.games.paper_tales.reference import Game, Rules
+from simcore.games.paper_tales.reference.search import Search
 from simcore.games.paper_tales.tables import CardSet
+
+run_chunk = functools.partial(engine_kit.run_chunk, engine)
 
 SMALL = "mc:rollouts=2:top=2"
 
@@ -69,7 +72,7 @@ class KGame:
         self.wl = kst._new_lstate(self.n, B) if legends else None
         self.cl = kst._new_lstate(self.n, B) if legends else None
         self.ms = ks.new_search(self.n, D)
-        table, seat_slot = slot_table(prep)
+        table, seat_slot = prep.slot_table()
         for p in range(self.n):
             slot = int(seat_slot[(p + g) % self.n] if prep.rotate_seats else seat_slot[p])
             self.s.pi[p, kst.I_POLICY] = table[slot, 0]
@@ -314,7 +317,7 @@ def test_kernel_search_sees_what_it_sees(cards: CardSet) -> None:
 def stopped_reference(prep: Any, seed: int, g: int, decision: str, turn: int) -> tuple[Game, Any]:
     """A copy of the reference game at its mc seat's first ``decision`` of turn ``turn``
     or later, and that seat's ``Search``."""
-    codes, searches = reference_seats(prep, g)
+    codes, searches = prep.reference_seats(g, Search)
     game = Game(Rules(prep.cards, prep.players), prep.weights, codes, seed, g, searches=searches)
     captured: list[Game] = []
     real = Game.search_decide

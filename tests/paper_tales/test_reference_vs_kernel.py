@@ -1,7 +1,7 @@
 """Differential test: the numba kernel plays exactly the games of the readable reference.
 
 For the same (seed, game id, seat policies, card data, rules options) both must produce the
-same dataset, column by column: the four tables ``engine.run_chunk`` writes are compared
+same dataset, column by column: the four tables ``engine_kit.run_chunk`` writes are compared
 with the same tables built from ``reference.final_state`` (``engine.reference_frames``), so every
 stored field (scores, the nine-part LP breakdown and its summaries, gold, wars, winners and
 ranks, every card's story, every building's history, reshuffles) is checked.
@@ -15,6 +15,7 @@ count with every policy, mixed seats rotated, and every non-default option on 10
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 import numpy as np
@@ -22,14 +23,17 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
+from simcore import engine_kit
+from simcore.games.paper_tales import engine
 from simcore.games.paper_tales.engine import (
     SEAT_PARTS,
     frame_mismatch,
     prepare,
     reference_frames,
-    run_chunk,
 )
 from simcore.games.paper_tales.tables import CardSet
+
+run_chunk = functools.partial(engine_kit.run_chunk, engine)
 
 PLAYERS = (2, 3, 4, 5)
 MIXED = ("greedy", "random", "warlord", "builder", "greedy")

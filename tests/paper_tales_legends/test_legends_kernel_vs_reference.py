@@ -3,7 +3,7 @@ exactly the games of the readable reference (``reference.py``, ``deployment_orde
 "tiers"``).
 
 For the same (seed, game id, seat policies, card data, options) both produce the same
-dataset, column by column: the four tables ``engine.run_chunk`` writes for ``--variant
+dataset, column by column: the four tables ``engine_kit.run_chunk`` writes for ``--variant
 legends`` (with the Legends columns: ``games.building_pool``, the eleven breakdown parts,
 ``seats.artifacts_in_zone`` / ``artifact_gold``, ``cards.kind`` / ``deploy_cost`` /
 ``how_deployed``) against ``engine.reference_frames`` (built from ``reference.final_state``).
@@ -17,19 +17,23 @@ policy (the issue's requirement).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any
 
 import polars as pl
 import pytest
 
+from simcore import engine_kit
+from simcore.games.paper_tales import engine
 from simcore.games.paper_tales.engine import (
     LEGENDS_SEAT_PARTS,
     frame_mismatch,
     prepare,
     reference_frames,
-    run_chunk,
 )
 from simcore.games.paper_tales.tables import CardSet
+
+run_chunk = functools.partial(engine_kit.run_chunk, engine)
 
 PLAYERS = (2, 3, 4, 5)
 MIXED = ("greedy", "random", "warlord", "builder", "greedy")

@@ -3,14 +3,16 @@
 ``load_cards`` (the rules file), ``card_catalog`` (``talesim cards drako``),
 ``score_state`` (``talesim score drako``), and the simulation: ``prepare`` validates the
 request and compiles the tables, ``simulate_arrays`` runs the numba kernel
-(``kernel.simulate_chunk``) on a chunk of games, ``run_chunk`` turns its fixed-size result
+(``kernel.simulate_chunk``) on a chunk of games, ``frames`` turns its fixed-size result
 arrays into the polars tables of the dataset (games, seats, cards, legends), ``warmup``
-compiles, ``bench`` measures. ``play``/``narrate`` replay one game with ``reference.py``
-(proven equal to the kernel by the differential tests).
+compiles. ``reference_player``, ``play`` and ``narrate`` replay one game with
+``reference.py`` (proven equal to the kernel by the differential tests). What the three
+engines share (``run_chunk``, ``bench``, the request) is ``simcore.engine_kit``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -112,6 +114,7 @@ class Prepared(engine_kit.Prepared):
 
     POLICY_NAMES = POLICY_NAMES
     POLICY_PARAMS: ClassVar[policy_spec.Declared] = dict(GAME.policy_params)
+    MC_CODE = int(Policy.MC)
     cards: DrakoData
     tables: Tables
 
@@ -128,10 +131,7 @@ def prepare(
     cards: DrakoData, variant: str, players: int, policies: list[str], rotate_seats: bool
 ) -> Prepared:
     """Validate preset, player count and policies; compile the tables (``GameError``)."""
-    GAME.check_players(variant, players)
-    GAME.check_policies(policies)
-    if len(policies) != players:
-        raise GameError(f"{len(policies)} policies given for {players} players")
+    engine_kit.check_request(GAME, variant, players, policies)
     _preset(cards, variant)
     from .reference import Rules  # its constructor checks the deck is big enough
 
@@ -153,7 +153,7 @@ def simulate_arrays(
     from .kernel import INVARIANTS, simulate_chunk, simulate_chunk_search
 
     out = result_buffers(n_games, prepared.players)
-    table, seat_slot = slot_table(prepared)
+    table, seat_slot = prepared.slot_table()
     searches = bool((table[seat_slot, 0] == Policy.MC).any())
     (simulate_chunk_search if searches else simulate_chunk)(
         tuple(prepared.tables),
@@ -182,37 +182,12 @@ def simulate_arrays(
 SEARCH_ONLY = ("playouts", "end_visible", "end_alt")
 
 
-def slot_table(prepared: Prepared) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's seats (``engine_kit.search_slots``): each slot's (policy code, mc
-    rollouts, mc top, mc playout policy code), and the slot of each seat (before rotation);
-    a heuristic seat's slot is its policy code."""
-    return engine_kit.search_slots(prepared, int(Policy.MC), POLICY_NAMES)
-
-
-def slot_names(prepared: Prepared) -> list[str]:
-    """The name of each slot of ``slot_table`` (``engine_kit.search_slot_names``)."""
-    return engine_kit.search_slot_names(prepared)
-
-
-def reference_seats(prepared: Prepared, game_id: int) -> tuple[list[int], list[Any]]:
-    """The policy code and (an mc seat's) ``Search`` of each seat in game ``game_id``,
-    for ``reference.py``."""
-    from .reference import Search
-
-    table, seat_slot = slot_table(prepared)
-    return engine_kit.search_seats(
-        table, seat_slot, prepared.rotate_seats, game_id, int(Policy.MC), Search
-    )
-
-
 def result_buffers(n_games: int, n_players: int) -> Any:
     """``kernel.new_chunk_out(n_games, n_players)`` from ``simcore.buffers.zeroed_buffers``:
     a large chunk's buffers in one mapping whose pages are allocated before the games run,
     in huge pages where the kernel allows it (a DRAKO game writes ~530 bytes, so 200,000
-    four-player games use ~106 MB). Huge pages: 200,000 greedy games, 2 threads, 3 runs a
-    process as ``talesim bench`` times them, games per CPU-second 10,106-10,393 with,
-    9,687-10,004 without (one earlier pair of single runs at a higher load had them the
-    other way round, within 1%)."""
+    four-player games use ~106 MB; huge pages gave a few percent more games per
+    CPU-second)."""
     from .kernel import ChunkOut, new_chunk_out
 
     specs = [((n_games, *e.shape[1:]), e.dtype) for e in new_chunk_out(0, n_players)]
@@ -224,14 +199,6 @@ def result_buffers(n_games: int, n_players: int) -> Any:
 def warmup(prepared: Prepared) -> None:
     """Compile (or load from the cache) the kernel for this configuration."""
     simulate_arrays(prepared, 0, 0, 2)
-
-
-def run_chunk(
-    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
-) -> dict[str, pl.DataFrame]:
-    """Games ``first_game .. first_game + n_games - 1`` as the dataset's four tables."""
-    a = simulate_arrays(prepared, seed, first_game, n_games, check)
-    return frames(prepared, a, first_game)
 
 
 def frames(
@@ -266,7 +233,7 @@ def frames(
     seats = pl.DataFrame(
         {
             **engine_kit.seat_keys(game_id, P),
-            "policy": engine_kit.categorical(slot_names(prepared), a["policy"]),
+            "policy": engine_kit.categorical(prepared.slot_names(), a["policy"]),
             "score": score.reshape(-1),
             "rank": rank.reshape(-1),
             "win": win.reshape(-1),
@@ -301,30 +268,27 @@ def frames(
 # --- one game, narrated -------------------------------------------------------------------
 
 
-def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
-    """Every event of game ``game_id``, played by ``reference.py`` (the same game the kernel
-    stores under that id: ``tests/drako/test_reference_vs_kernel.py``)."""
-    from .reference import Rules, play_reference
+def reference_player(prepared: Prepared) -> Callable[..., Any]:
+    """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference.py``
+    (the same game the kernel stores under that id: ``tests/drako/test_reference_vs_kernel.py``);
+    ``record`` keeps its events."""
+    from .reference import Rules, Search, play_reference
 
-    seat_policy, searches = reference_seats(prepared, game_id)
     rules = Rules(prepared.cards, prepared.variant, prepared.players)
-    game = play_reference(
-        rules, prepared.weights, seat_policy, seed, game_id, record=True, searches=searches
-    )
-    names = [
-        prepared.policies[s]
-        for s in engine_kit.seat_policies(range(prepared.players), prepared.rotate_seats, game_id)
-    ]
-    start = {
-        "event": "start",
-        "game": "drako",
-        "variant": prepared.variant,
-        "seed": seed,
-        "game_id": game_id,
-        "players": prepared.players,
-        "policies": names,
-    }
-    return [start, *game.events]
+
+    def play(seed: int, game_id: int, record: bool = False) -> Any:
+        seat_policy, searches = prepared.reference_seats(game_id, Search)
+        return play_reference(
+            rules, prepared.weights, seat_policy, seed, game_id, record=record, searches=searches
+        )
+
+    return play
+
+
+def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
+    """Every event of game ``game_id``, played by ``reference.py``."""
+    game = reference_player(prepared)(seed, game_id, record=True)
+    return [engine_kit.start_event("drako", prepared, seed, game_id), *game.events]
 
 
 def narrate(event: dict[str, Any]) -> str:
@@ -388,31 +352,3 @@ def narrate(event: dict[str, Any]) -> str:
         )  # fmt: skip
         return "\n".join(lines)
     return str(event)
-
-
-# --- benchmark -------------------------------------------------------------------------------
-
-
-def bench(
-    players: int, policy: str, threads: int, n_games: int, reference_games: int, variant: str | None
-) -> dict[str, Any]:
-    """games/s of the kernel (``threads`` threads) and of reference.py, same seeds."""
-    from .reference import Rules, play_reference
-
-    variant = variant or GAME.default_variant
-    cards = load_data()
-    prepared = prepare(cards, variant, players, [policy] * players, False)
-    rules = Rules(cards, variant, players)
-    seat_policy, searches = reference_seats(prepared, 0)
-    return engine_kit.bench(
-        "drako",
-        variant,
-        players,
-        policy,
-        threads,
-        n_games,
-        reference_games,
-        lambda: warmup(prepared),
-        lambda n: simulate_arrays(prepared, 1, 0, n),
-        lambda g: play_reference(rules, prepared.weights, seat_policy, 1, g, searches=searches),
-    )

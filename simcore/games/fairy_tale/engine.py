@@ -7,6 +7,7 @@ fixed-size result arrays into polars frames. ``play`` and ``score_state`` use th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -36,8 +37,29 @@ class Prepared(engine_kit.Prepared):
 
     POLICY_NAMES = POLICY_NAMES
     POLICY_PARAMS: ClassVar[policy_spec.Declared] = dict(GAME.policy_params)
+    MC_CODE = int(Policy.MC)
     cards: CardSet
     tables: Tables
+
+    def slot_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """The kernel's seats: int32[slots, 4], each distinct spec's (policy code, mc
+        rollouts, mc top, mc playout policy code; zeros after the code for a heuristic),
+        and each seat's slot (``seat_slot``: its spec's index in ``slots.names``)."""
+        rows = []
+        for spec in self.slots.specs:
+            row = [self.code_names.index(spec.name), 0, 0, 0]
+            if spec.name == "mc":
+                row[1:] = [
+                    int(spec["rollouts"]),
+                    int(spec["top"]),
+                    POLICY_NAMES.index(str(spec["playout"])),
+                ]
+            rows.append(row)
+        return np.array(rows, dtype=np.int32).reshape(-1, 4), self.seat_slot
+
+    def slot_names(self) -> list[str]:
+        """The name of each slot: the distinct specs (``slots.names``)."""
+        return list(self.slots.names)
 
     def config(self) -> dict[str, Any]:
         """Rule options that determine the data (stored in the manifest)."""
@@ -88,10 +110,7 @@ def _variant_rules(cards: CardSet, variant: str) -> Any:
 def prepare(
     cards: CardSet, variant: str, players: int, policies: list[str], rotate_seats: bool
 ) -> Prepared:
-    GAME.check_players(variant, players)
-    GAME.check_policies(policies)
-    if len(policies) != players:
-        raise GameError(f"{len(policies)} policies given for {players} players")
+    engine_kit.check_request(GAME, variant, players, policies)
     vr = _variant_rules(cards, variant)
     tables = compile_tables(cards, variant)
     needed = players * PICKS
@@ -119,13 +138,13 @@ def simulate_arrays(
     """Run the kernel on a chunk; raw result arrays (no polars). ``check``: checking mode,
     ``InvariantError`` naming the first game that broke a rule invariant."""
     out = new_chunk_out(n_games, prepared.players)
-    table = slot_table(prepared)
+    table, seat_slot = prepared.slot_table()
     searches = bool((table[:, 0] == Policy.MC).any())
     (simulate_chunk_search if searches else simulate_chunk)(
         prepared.tables,
         prepared.weights,
         table,
-        prepared.seat_slot,
+        seat_slot,
         prepared.rotate_seats,
         prepared.players,
         np.uint64(seed),
@@ -142,44 +161,6 @@ def simulate_arrays(
 
 def warmup(prepared: Prepared) -> None:
     simulate_arrays(prepared, 0, 0, 2)
-
-
-def run_chunk(
-    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
-) -> dict[str, pl.DataFrame]:
-    a = simulate_arrays(prepared, seed, first_game, n_games, check)
-    return frames(prepared, a, first_game)
-
-
-def slot_table(prepared: Prepared) -> np.ndarray:
-    """int32[slots, 4]: each distinct spec's (policy code, mc rollouts, mc top, mc playout
-    policy code); zeros after the code for a heuristic."""
-    rows = []
-    for spec in prepared.slots.specs:
-        row = [prepared.code_names.index(spec.name), 0, 0, 0]
-        if spec.name == "mc":
-            row[1:] = [
-                int(spec["rollouts"]),
-                int(spec["top"]),
-                POLICY_NAMES.index(str(spec["playout"])),
-            ]
-        rows.append(row)
-    return np.array(rows, dtype=np.int32).reshape(-1, 4)
-
-
-def reference_seats(prepared: Prepared, game_id: int) -> tuple[list[int], list[Search | None]]:
-    """The policy code and (an mc seat's) search parameters of each seat in game
-    ``game_id``, for ``reference.py``."""
-    table = slot_table(prepared)
-    slots = engine_kit.seat_policies(prepared.seat_slot, prepared.rotate_seats, game_id)
-    codes = [int(table[s, 0]) for s in slots]
-    searches = [
-        Search(int(table[s, 1]), int(table[s, 2]), int(table[s, 3]))
-        if table[s, 0] == Policy.MC
-        else None
-        for s in slots
-    ]
-    return codes, searches
 
 
 def frames(
@@ -235,26 +216,24 @@ def frames(
 # --- one game, narrated -------------------------------------------------------------------
 
 
+def reference_player(prepared: Prepared) -> Callable[..., FairyTaleGame]:
+    """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference.py``
+    (the same game the kernel stores under that id); ``record`` keeps its events."""
+    rules = Rules(prepared.cards, prepared.variant)
+
+    def play(seed: int, game_id: int, record: bool = False) -> FairyTaleGame:
+        seat_policy, searches = prepared.reference_seats(game_id, Search)
+        return play_reference(
+            rules, prepared.weights, seat_policy, seed, game_id, record=record, searches=searches
+        )
+
+    return play
+
+
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     """Every event of game ``game_id`` (same game as ``simulate`` stores under that id)."""
-    seat_policy, searches = reference_seats(prepared, game_id)
-    rules = Rules(prepared.cards, prepared.variant)
-    game = play_reference(
-        rules, prepared.weights, seat_policy, seed, game_id, record=True, searches=searches
-    )
-    names = [
-        prepared.policies[s]
-        for s in engine_kit.seat_policies(range(prepared.players), prepared.rotate_seats, game_id)
-    ]
-    start = {
-        "event": "setup",
-        "game": "fairy-tale",
-        "variant": prepared.variant,
-        "seed": seed,
-        "game_id": game_id,
-        "players": prepared.players,
-        "policies": names,
-    }
+    game = reference_player(prepared)(seed, game_id, record=True)
+    start = engine_kit.start_event("fairy-tale", prepared, seed, game_id, event="setup")
     return [start, *game.events]
 
 
@@ -339,29 +318,3 @@ def score_state_reference(state: dict[str, Any], cards: CardSet | None = None) -
     state_io.place(game, tableaux)
     game.final_scoring()
     return state_io.result(game)
-
-
-# --- benchmark -------------------------------------------------------------------------------
-
-
-def bench(
-    players: int, policy: str, threads: int, n_games: int, reference_games: int, variant: str | None
-) -> dict[str, Any]:
-    """games/s of the kernel (``threads`` threads) and of reference.py, same seeds."""
-    variant = variant or GAME.default_variant
-    cards = load_cardset()
-    prepared = prepare(cards, variant, players, [policy] * players, False)
-    rules = Rules(cards, variant)
-    seat_policy, searches = reference_seats(prepared, 0)
-    return engine_kit.bench(
-        "fairy-tale",
-        variant,
-        players,
-        policy,
-        threads,
-        n_games,
-        reference_games,
-        lambda: warmup(prepared),
-        lambda n: simulate_arrays(prepared, 1, 0, n),
-        lambda g: play_reference(rules, prepared.weights, seat_policy, 1, g, searches=searches),
-    )

@@ -3,14 +3,16 @@
 ``load_cards`` (cards.toml + rules.toml), ``card_catalog`` (``talesim cards paper-tales``),
 ``score_state`` (``talesim score paper-tales``), and the simulation: ``prepare`` validates
 the request and compiles the tables, ``simulate_arrays`` runs the numba kernel
-(``kernel.simulate_chunk``) on a chunk of games, ``run_chunk`` turns its fixed-size result
-arrays into the dataset's tables (games, seats, cards, buildings), ``warmup`` compiles,
-``bench`` measures. ``play``/``narrate`` replay one game with ``reference.py`` (proven equal
-to the kernel game for game by ``tests/paper_tales/test_reference_vs_kernel.py``).
+(``kernel.simulate_chunk``) on a chunk of games, ``frames`` turns its fixed-size result
+arrays into the dataset's tables (games, seats, cards, buildings), ``warmup`` compiles.
+``reference_player``, ``play`` and ``narrate`` replay one game with ``reference.py``
+(proven equal to the kernel game for game by ``tests/paper_tales/test_reference_vs_kernel.py``).
+What the three engines share (``run_chunk``, ``bench``, the request) is ``simcore.engine_kit``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, cast
 
@@ -318,6 +320,7 @@ class Prepared(engine_kit.Prepared):
 
     POLICY_NAMES = POLICY_NAMES
     POLICY_PARAMS: ClassVar[policy_spec.Declared] = dict(GAME.policy_params)
+    MC_CODE = int(Policy.MC)
     cards: CardSet
     tables: Tables
 
@@ -346,10 +349,7 @@ def prepare(
 ) -> Prepared:
     """Validate variant, player count, policies and the deck; compile the tables
     (``GameError`` for bad input, before anything is written)."""
-    GAME.check_players(variant, players)
-    GAME.check_policies(policies)
-    if len(policies) != players:
-        raise GameError(f"{len(policies)} policies given for {players} players")
+    engine_kit.check_request(GAME, variant, players, policies)
     if variant not in cards.rules.variants:
         raise GameError(f"the rules file has no [variant.{variant}] table")
     cards = for_variant(cards, variant)
@@ -383,7 +383,7 @@ def simulate_arrays(
     out: Any = result_buffers(prepared, n_games)
     tb, lx = kernel_args(prepared)
     invariants = LEGENDS_INVARIANTS if prepared.cards.legends else INVARIANTS
-    table, seat_slot = slot_table(prepared)
+    table, seat_slot = prepared.slot_table()
     playouts = None
     if (table[seat_slot, 0] == Policy.MC).any():
         from .kernel.search import simulate_chunk_search
@@ -419,29 +419,6 @@ def kernel_args(prepared: Prepared) -> tuple[tuple, tuple | None]:
         lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
         lx = (*lx[:3], legends_rows(prepared), *lx[4:])
     return kernel_tables(prepared.tables), lx
-
-
-def slot_table(prepared: Prepared) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's seats (``engine_kit.search_slots``): each slot's (policy code, mc
-    rollouts, mc top, mc playout policy code), and the slot of each seat (before rotation);
-    a heuristic seat's slot is its policy code."""
-    return engine_kit.search_slots(prepared, int(Policy.MC), POLICY_NAMES)
-
-
-def slot_names(prepared: Prepared) -> list[str]:
-    """The name of each slot of ``slot_table`` (``engine_kit.search_slot_names``)."""
-    return engine_kit.search_slot_names(prepared)
-
-
-def reference_seats(prepared: Prepared, game_id: int) -> tuple[list[int], list[Any]]:
-    """The policy code and (an mc seat's) ``Search`` of each seat in game ``game_id``,
-    for ``reference.py``."""
-    from .reference.search import Search
-
-    table, seat_slot = slot_table(prepared)
-    return engine_kit.search_seats(
-        table, seat_slot, prepared.rotate_seats, game_id, int(Policy.MC), Search
-    )
 
 
 def result_buffers(prepared: Prepared, n_games: int) -> Any:
@@ -490,14 +467,6 @@ def result_buffers(prepared: Prepared, n_games: int) -> Any:
 def warmup(prepared: Prepared) -> None:
     """Compile (or load from the cache) the kernel for this configuration."""
     simulate_arrays(prepared, 0, 0, 2)
-
-
-def run_chunk(
-    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
-) -> dict[str, Any]:
-    """Games ``first_game .. first_game + n_games - 1`` as the dataset's four tables."""
-    a = simulate_arrays(prepared, seed, first_game, n_games, check)
-    return frames(prepared, a, first_game)
 
 
 LEGENDS_SEAT_PARTS = (
@@ -601,7 +570,7 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     seats = pl.DataFrame(
         {
             **engine_kit.seat_keys(game_id, P),
-            "policy": engine_kit.categorical(slot_names(prepared), a["policy"]),
+            "policy": engine_kit.categorical(prepared.slot_names(), a["policy"]),
             "score": score.reshape(-1),
             "rank": engine_kit.ranks(score, a["gold"]).reshape(-1),
             "win": (winner / n_win[:, None]).reshape(-1),
@@ -697,25 +666,19 @@ def _legends_card_columns(prepared: Prepared, llog: np.ndarray, unit: np.ndarray
 def reference_frames(
     prepared: Prepared, seed: int, first_game: int, n_games: int
 ) -> dict[str, list[dict[str, Any]]]:
-    """The rows of the dataset tables ``run_chunk`` writes, built from ``reference.py``'s
+    """The rows of the dataset tables ``frames`` builds, built from ``reference.py``'s
     ``final_state`` of the same games (the differential tests' oracle; slow)."""
-    from .reference import Rules, final_state, play_reference
+    from .reference import final_state
 
-    rules = Rules(prepared.cards, prepared.players)
+    play = reference_player(prepared)
     legends = prepared.cards.legends
     seat_parts = LEGENDS_SEAT_PARTS if legends else SEAT_PARTS
     out: dict[str, list[dict[str, Any]]] = {"games": [], "seats": [], "cards": [], "buildings": []}
-    names = slot_names(prepared)
-    _, seat_slot = slot_table(prepared)
+    names = prepared.slot_names()
+    _, seat_slot = prepared.slot_table()
     for g in range(first_game, first_game + n_games):
-        sp, searches = reference_seats(prepared, g)
         slots = engine_kit.seat_policies(seat_slot, prepared.rotate_seats, g)
-        fs = final_state(
-            play_reference(
-                rules, prepared.weights, sp, seed, g,
-                lweights=legends_rows(prepared), searches=searches,
-            )
-        )  # fmt: skip
+        fs = final_state(play(seed, g))
         scores = fs["scores"]
         gold = [st["gold"] for st in fs["seats"]]
         game = {
@@ -812,45 +775,32 @@ def frame_mismatch(actual: Any, rows: list[dict[str, Any]], table: str) -> str |
 # --- one game, narrated -------------------------------------------------------------------
 
 
+def reference_player(prepared: Prepared) -> Callable[..., Any]:
+    """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference.py``
+    (the same game the kernel stores under that id); ``record`` keeps its events."""
+    from .reference import Rules, play_reference
+    from .reference.search import Search
+
+    rules = Rules(prepared.cards, prepared.players)
+    lweights = legends_rows(prepared)
+
+    def play(seed: int, game_id: int, record: bool = False) -> Any:
+        seat_policy, searches = prepared.reference_seats(game_id, Search)
+        return play_reference(
+            rules, prepared.weights, seat_policy, seed, game_id, record=record,
+            lweights=lweights, searches=searches,
+        )  # fmt: skip
+
+    return play
+
+
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     """Every event of game ``game_id``, played by ``reference.py`` (the same game the kernel
     stores under that id). The last event, ``final``, holds the scores ``simulate`` stores."""
-    seat_policy, searches = reference_seats(prepared, game_id)
-    _, seat_slot = slot_table(prepared)
-    names = slot_names(prepared)
-    slots = engine_kit.seat_policies(seat_slot, prepared.rotate_seats, game_id)
+    from .reference.search import Search
+
+    seat_policy, searches = prepared.reference_seats(game_id, Search)
     return play_events(
         prepared.cards, prepared.variant, seat_policy, seed, game_id, prepared, searches,
-        [names[s] for s in slots],
-    )  # fmt: skip
-
-
-# --- benchmark -------------------------------------------------------------------------------
-
-
-def bench(
-    players: int, policy: str, threads: int, n_games: int, reference_games: int, variant: str | None
-) -> dict[str, Any]:
-    """games/s of the kernel (``threads`` threads) and of reference.py, same seeds."""
-    from .reference import Rules, play_reference
-
-    variant = variant or GAME.default_variant
-    cards = load_cardset()
-    prepared = prepare(cards, variant, players, [policy] * players, False)
-    rules = Rules(prepared.cards, players)
-    seat_policy, searches = reference_seats(prepared, 0)
-    return engine_kit.bench(
-        "paper-tales",
-        variant,
-        players,
-        policy,
-        threads,
-        n_games,
-        reference_games,
-        lambda: warmup(prepared),
-        lambda n: simulate_arrays(prepared, 1, 0, n),
-        lambda g: play_reference(
-            rules, prepared.weights, seat_policy, 1, g, lweights=legends_rows(prepared),
-            searches=searches,
-        ),
+        prepared.seat_names(game_id),
     )  # fmt: skip
