@@ -15,7 +15,7 @@ ROOT = Path(simcore.__file__).resolve().parent
 
 
 def test_each_game_caches_in_its_own_directory() -> None:
-    ft = simcore.cache_dir_for(str(ROOT / "games" / "fairy_tale" / "kernel.py"))
+    ft = simcore.cache_dir_for(str(ROOT / "games" / "fairy_tale" / "kernel" / "game.py"))
     ft_policy = simcore.cache_dir_for(str(ROOT / "games" / "fairy_tale" / "policies.py"))
     drako = simcore.cache_dir_for(str(ROOT / "games" / "drako" / "kernel.py"))
     core = simcore.cache_dir_for(str(ROOT / "rng.py"))

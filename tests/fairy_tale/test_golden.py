@@ -1,6 +1,6 @@
 """The kernel replays the golden playthroughs of tests/fairy_tale/golden/*.json.
 
-``tests/test_golden.py`` replays them in ``reference.py``; the differential test proves
+``tests/test_golden.py`` replays them in ``reference/``; the differential test proves
 kernel == reference on many more games; this proves the kernel still plays the games pinned
 when the files were written (regenerate: ``tests/make_golden.py fairy-tale``).
 """

@@ -1,4 +1,4 @@
-"""The ``mc`` search policy and the resumable game it needs (kernel.py, mc.py, reference.py).
+"""The ``mc`` search policy and the resumable game it needs (kernel/, mc.py, reference/).
 
 * resumable: ``play_game`` is ``new_game`` then ``play_on``; a copy of a game stopped at a
   decision plays on to the same end;
@@ -126,7 +126,7 @@ MC_CASES = [
 
 @pytest.mark.parametrize("case", MC_CASES, ids=lambda c: f"{c[0]}-{len(c[1])}p")
 def test_kernel_equals_reference_with_mc_seats(cards: CardSet, case: tuple) -> None:
-    """The kernel and reference.py play the same games with mc seats: the same searches
+    """The kernel and reference/ play the same games with mc seats: the same searches
     (streams, determinizations, playouts), so every stored field agrees."""
     variant, specs, games = case
     prep = prepared(cards, variant, specs)
@@ -273,7 +273,7 @@ def stopped_reference_game(
 
 @pytest.mark.parametrize("stop", [0, 9, 18])
 def test_reference_search_does_not_peek(cards: CardSet, stop: int) -> None:
-    """No peeking (reference.py): the same search outcome (chosen candidate and recorded
+    """No peeking (reference/): the same search outcome (chosen candidate and recorded
     means) from states that differ in another hand, the deck order and a discard."""
     game, args = stopped_reference_game(
         cards, "expert", ["mc:rollouts=3:top=3", "greedy", "random", "greedy"], 8, 1, stop

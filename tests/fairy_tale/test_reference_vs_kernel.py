@@ -3,7 +3,7 @@
 For the same (seed, game id, seat policies, cards, variant) both must agree on everything
 stored: scores, score breakdown, every received card in order (card, round, pick number),
 whether it was played and ends face up, its points, face-down counts and the Trickster's
-identity. Reference: design of ``reference.py`` (module docstring) and §3-§5 of
+identity. Reference: design of ``reference/`` (package docstring) and §3-§5 of
 /work/shared/reference/fairy-tale.md.
 
 Budget: the reference plays ~30 (collector, 4-5 players) to ~2000 (random) games/s, so the
@@ -130,7 +130,7 @@ def _id(case: tuple) -> str:
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
 def test_kernel_equals_reference(cards, case) -> None:
-    """The kernel and reference.py agree field by field on every game (§3-§5)."""
+    """The kernel and reference/ agree field by field on every game (§3-§5)."""
     variant, players, spec, games = case
     compare(cards, variant, players, seat_policies(spec, players), 20240 + players, 0, games)
 

@@ -1,6 +1,6 @@
 """The random streams (``simcore.rng``) and the ``talesim`` CLI with the real Fairy Tale engine.
 
-RNG: ``GameRng`` (plain Python, used by reference.py) and the numba twin (used by the
+RNG: ``GameRng`` (plain Python, used by reference/) and the numba twin (used by the
 kernel) must give the same numbers for every (seed, game id). CLI: ``simulate`` stores
 what ``play`` replays; ``--resume`` rebuilds identical data; bad input is one
 ``error:`` line with exit code 2.

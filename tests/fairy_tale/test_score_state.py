@@ -1,6 +1,6 @@
 """``talesim score fairy-tale``: answered by the kernel's compiled final scoring
 (``kernel.score_end_state``, the ``_final_scores`` every simulated game ends with), pinned
-to ``reference.py``'s scoring (``engine.score_state_reference``) on random end states of
+to ``reference/``'s scoring (``engine.score_state_reference``) on random end states of
 every variant: the same JSON, byte for byte.
 """
 

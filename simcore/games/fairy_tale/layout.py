@@ -54,7 +54,7 @@ keeps them in step with every count change; checking mode verifies it). The poli
 look-ahead changes counts without touching the masks, so it reads a mask as a superset and
 tests the count of every card it visits.
 
-This module is the kernels' one schema: the compiled files (``kernel.py``, ``scoring.py``,
+This module is the kernels' one schema: the compiled files (``kernel/``, ``scoring.py``,
 ``policies.py``, ``mc.py``) read every constant as an attribute of it (``from . import
 layout as L``, ``L.K_FACTION``): the offsets above, the bounds of ``tables.py``, and the
 integer codes (card value kinds ``V_*``, effects ``E_*``, scopes ``S_*``, rule switches

@@ -26,6 +26,19 @@ assert L.DEP_W == 2  # gain_if_added visits the first two dependents unrolled
 
 
 @hot_inline
+def _leads(st, mine, row, width, n_players, p, strict):
+    """A majority: does ``p``'s count ``mine`` beat every other seat's count
+    ``st[row + q * width]`` (a face-up row: ``CNT + u`` by card, ``FCNT + f`` by faction)?
+    A tie beats nobody under ``strict`` ties, else it shares the majority."""
+    for q in range(n_players):
+        if q != p:
+            theirs = st[ix(row + q * width)]
+            if theirs > mine or (strict and theirs == mine):
+                return False
+    return True
+
+
+@hot_inline
 def copy_value(kt, st, u, own, ownf, n_players, p, strict):
     """Points of one face-up copy of card ``u`` for player ``p`` (WILD: its own points only)."""
     kind = kt[ix(L.K_VALUE + u)]
@@ -42,23 +55,13 @@ def copy_value(kt, st, u, own, ownf, n_players, p, strict):
     if kind == L.V_QUEST_MAJORITY:
         f = kt[ix(L.K_MAJ_FACTION + u)]
         mine = st[ix(ownf + f)]
-        if mine == 0:
+        if mine == 0 or not _leads(st, mine, L.FCNT + f, L.NF, n_players, p, strict):
             return 0
-        for q in range(n_players):
-            if q != p:
-                theirs = st[ix(L.FCNT + q * L.NF + f)]
-                if theirs > mine or (strict and theirs == mine):
-                    return 0
         return kt[ix(L.K_POINTS + u)]
     # V_MAJORITY: points per copy, only for the player(s) with the most face-up copies
     mine = st[ix(own + u)]
-    if mine == 0:
+    if mine == 0 or not _leads(st, mine, L.CNT + u, L.MC, n_players, p, strict):
         return 0
-    for q in range(n_players):
-        if q != p:
-            theirs = st[ix(L.CNT + q * L.MC + u)]
-            if theirs > mine or (strict and theirs == mine):
-                return 0
     return kt[ix(L.K_POINTS + u)]
 
 

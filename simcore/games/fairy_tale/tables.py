@@ -414,11 +414,7 @@ def dependents(ct: np.ndarray) -> np.ndarray:
                 )
             ):
                 lists[t].append(u)
-    width = max(1, max(len(x) for x in lists))
-    out = np.full((n, width), -1, dtype=np.int32)
-    for t, deps in enumerate(lists):
-        out[t, : len(deps)] = deps
-    return out
+    return _padded(lists)
 
 
 def selectable(ct: np.ndarray) -> np.ndarray:
@@ -437,10 +433,15 @@ def selectable(ct: np.ndarray) -> np.ndarray:
             if ct[e, C_EFF_CATEGORY] not in (ANY, ct[t, C_CATEGORY]):
                 continue
             lists[e].append(t)
+    return _padded(lists)
+
+
+def _padded(lists: list[list[int]]) -> np.ndarray:
+    """The lists as the rows of one int32 table, padded with -1 to the longest (width >= 1)."""
     width = max(1, max(len(x) for x in lists))
-    out = np.full((n, width), -1, dtype=np.int32)
-    for e, sel in enumerate(lists):
-        out[e, : len(sel)] = sel
+    out = np.full((len(lists), width), -1, dtype=np.int32)
+    for i, row in enumerate(lists):
+        out[i, : len(row)] = row
     return out
 
 

@@ -1,0 +1,215 @@
+"""One game: the resumable ``_play_on``, ``_play_game`` (heuristic seats),
+``_play_game_search`` and ``_search`` (``mc`` seats), and their Python entries for tests
+and tools (``play_game``, ``new_game``, ``play_on``, ``search``, ``answer``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.jit import hot, hot_outline
+from simcore.rng import rng_next, search_state
+
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import ix
+from ..mc import determinize, outcome, rank, rewind_step
+from .check import _check_final, _check_state
+from .decide import _seat_modes
+from .draft import _deal, _draft, _new_game
+from .final import _final_scores
+from .play import _play_round
+from .state import GameState, kernel_tables
+
+
+@hot_outline
+def _play_on(kt, weights, st, sm, n_players, check, search):
+    """Play the game in ``st`` on from where it is (``POS_*``) to the end, final scoring
+    included; with ``check``, verify every invariant after each step and at the end
+    (``POS_VIOL``: the code of the first one broken, ``INVARIANTS``). Returns True when it
+    stopped at an ``mc`` seat's decision instead (``ASK_*``; call again once
+    ``FORCE_SEAT`` / ``FORCE_IDX`` hold the choice). ``search``, a compile-time constant
+    (a literal ``True`` or ``False`` at every call): whether the game can stop or resume
+    within a round (an ``mc`` seat, a playout's forced first decision). The heuristics'
+    kernel passes ``False``, so every stop check and resumed position is pruned from it
+    and it plays a game from its start to its end."""
+    beginner = kt[ix(L.K_RULES + L.R_BEGINNER)] == 1
+    while st[ix(L.POS_ROUND)] < L.ROUNDS:
+        rnd = st[ix(L.POS_ROUND)]
+        first = beginner and rnd == 0
+        if not search or st[ix(L.POS_PHASE)] == L.PH_DEAL:
+            _deal(st, n_players, L.DEAL - 1 if first else L.DEAL)
+        if not search or st[ix(L.POS_PHASE)] == L.PH_DRAFT:
+            hand_size = L.DEAL - 1 if first else L.DEAL
+            pick_offset = 1 if beginner else 0
+            if _draft(kt, weights, st, sm, n_players, rnd, hand_size, pick_offset, search):
+                return True
+            if check and st[ix(L.POS_VIOL)] == 0:
+                st[ix(L.POS_VIOL)] = _check_state(kt, st, sm, n_players, st[ix(L.POS_TOP)])
+        plays = L.PLAYS - 1 if first else L.PLAYS
+        if _play_round(kt, weights, st, sm, n_players, plays, check, search):
+            return True
+    _final_scores(kt, st, sm, n_players)
+    st[ix(L.POS_PHASE)] = L.PH_END
+    if check and st[ix(L.POS_VIOL)] == 0:
+        st[ix(L.POS_VIOL)] = _check_final(st, n_players)
+    return False
+
+
+@hot
+def _copy_game(st, sm, st_to, sm_to, size):
+    """Copy the game in ``st[:size]`` / ``sm`` into ``st_to`` / ``sm_to`` (a search's world or
+    playout: ``size`` = ``STATE_FIXED`` + the deck size)."""
+    for i in range(size):
+        st_to[ix(i)] = st[ix(i)]
+    for i in range(L.SM_SIZE):
+        sm_to[ix(i)] = sm[ix(i)]
+
+
+@hot_outline
+def _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id):
+    """The ``mc`` decision asked at ``ASK_*`` (``mc.py``): the ``top`` distinct candidates
+    best by greedy's value (``mc.rank``), each played out ``rollouts`` times from the same
+    determinized worlds (``stw``/``smw``: ``mc.rewind_step`` and ``mc.determinize`` on a
+    copy of the game, one world a rollout) by copies (``stp``/``smp``) in which every seat
+    plays the ``playout`` heuristic, the candidate taken first (``FORCE_*``). Every random
+    number comes from the search stream of (seed, game, seat, decision number), none from
+    the game's. The index of the candidate with the best summed outcome (ties: greedy's
+    first best)."""
+    p = np.int64(st[ix(L.ASK_SEAT)])  # int64, as the decisions' own seat: no new specialisation
+    rollouts = st[ix(L.MC_PAR + p * 3)]
+    playout = st[ix(L.MC_PAR + p * 3 + 2)]
+    number = st[ix(L.MC_DN + p)]
+    st[ix(L.MC_DN + p)] = number + 1
+    m = rank(
+        kt,
+        weights,
+        st,
+        sm,
+        st[ix(L.ASK_DEC)],
+        st[ix(L.ASK_CAND)],
+        st[ix(L.ASK_N)],
+        n_players,
+        p,
+        st[ix(L.ASK_HYP)] == 1,
+        st[ix(L.ASK_NEIGH)],
+        st[ix(L.MC_PAR + p * 3 + 1)],
+    )
+    if m == 1:
+        return st[ix(L.MC_RANK)]
+    st[ix(L.MC_PO + p)] += m * rollouts
+    size = L.STATE_FIXED + kt[ix(L.K_DECK_SIZE)]
+    for j in range(m):
+        st[ix(L.MC_SUM + j)] = 0
+    stream = search_state(seed, game_id, p, number)
+    no_check = n_players < 0  # False, typed like _play_game's check (one _play_on compiled)
+    for _ in range(rollouts):
+        _copy_game(st, sm, stw, smw, size)
+        smw[ix(L.SM_RNG)] = stream
+        rewind_step(stw, n_players, p)
+        determinize(kt, stw, smw, n_players, p)
+        playout_state = rng_next(smw)
+        stream = smw[ix(L.SM_RNG)]
+        for q in range(n_players):
+            stw[ix(L.POLICY + q)] = playout
+        _seat_modes(weights, stw, n_players)
+        for j in range(m):
+            _copy_game(stw, smw, stp, smp, size)
+            smp[ix(L.SM_RNG)] = playout_state
+            stp[ix(L.FORCE_SEAT)] = p
+            stp[ix(L.FORCE_IDX)] = st[ix(L.MC_RANK + j)]
+            _play_on(kt, weights, stp, smp, n_players, no_check, True)
+            st[ix(L.MC_SUM + j)] += outcome(stp, n_players, p)
+    best = 0
+    for j in range(1, m):
+        if st[ix(L.MC_SUM + j)] > st[ix(L.MC_SUM + best)]:
+            best = j
+    return st[ix(L.MC_RANK + best)]
+
+
+@hot_outline
+def _play_game(kt, weights, st, sm, n_players, seed, game_id, check):
+    """Play one complete game of heuristic seats into ``st`` (policies already set at
+    ``POLICY``): a new game, then play on (it never stops: no seat searches). With
+    ``check``, returns the code of the first invariant broken (``INVARIANTS``), else 0."""
+    _new_game(kt, weights, st, sm, n_players, seed, game_id)
+    _play_on(kt, weights, st, sm, n_players, check, False)
+    return st[ix(L.POS_VIOL)]
+
+
+@hot_outline
+def _play_game_search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id, check):
+    """``_play_game`` with ``mc`` seats: at each of their decisions the game stops,
+    ``_search`` decides on copies (``stw``/``smw``, ``stp``/``smp``: scratch of the same
+    sizes), and the game plays on with that choice. A kernel of its own
+    (``simulate_chunk_search``), so runs of heuristics alone never compile the search."""
+    _new_game(kt, weights, st, sm, n_players, seed, game_id)
+    while _play_on(kt, weights, st, sm, n_players, check, True):
+        i = _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id)
+        st[ix(L.FORCE_SEAT)] = st[ix(L.ASK_SEAT)]
+        st[ix(L.FORCE_IDX)] = i
+    return st[ix(L.POS_VIOL)]
+
+
+@hot_outline
+def _resume(kt, weights, st, sm, n_players):
+    """``_play_on`` of a game that can stop and resume (``search``), as ``_search`` and
+    ``_play_game_search`` compile it, without checking: the entry of ``play_on``."""
+    return _play_on(kt, weights, st, sm, n_players, n_players < 0, True)
+
+
+def play_game(
+    tb: tuple,
+    weights: np.ndarray,
+    s: GameState,
+    n_players: int,
+    seed: np.uint64,
+    game_id: int,
+    check: bool,
+) -> int:
+    """``_play_game_search`` on a ``GameState`` (tables as the ``Tables`` tuple; policies at
+    ``s.policy``, an mc seat's parameters at ``s.mc_par``)."""
+    stw, smw = np.zeros_like(s.flat), np.zeros_like(s.sm)
+    stp, smp = np.zeros_like(s.flat), np.zeros_like(s.sm)
+    return int(
+        _play_game_search(
+            kernel_tables(tb), weights, s.flat, s.sm, stw, smw, stp, smp, n_players, seed,
+            game_id, check,
+        )
+    )  # fmt: skip
+
+
+def new_game(
+    tb: tuple, weights: np.ndarray, s: GameState, n_players: int, seed: np.uint64, game_id: int
+) -> None:
+    """``_new_game`` on a ``GameState`` (policies at ``s.policy``)."""
+    _new_game(kernel_tables(tb), weights, s.flat, s.sm, n_players, seed, game_id)
+
+
+def play_on(tb: tuple, weights: np.ndarray, s: GameState, n_players: int) -> bool:
+    """``_play_on`` on a ``GameState``: True if it stopped at an mc seat's decision."""
+    return bool(_resume(kernel_tables(tb), weights, s.flat, s.sm, n_players))
+
+
+def search(
+    tb: tuple, weights: np.ndarray, s: GameState, n_players: int, seed: np.uint64, game_id: int
+) -> tuple[int, list[int]]:
+    """``_search`` of the decision ``s`` stopped at: (the candidate chosen, each searched
+    candidate's summed outcome in ``mc.OUTCOME_UNIT``s, in greedy's order)."""
+    stw, smw = np.zeros_like(s.flat), np.zeros_like(s.sm)
+    stp, smp = np.zeros_like(s.flat), np.zeros_like(s.sm)
+    i = _search(
+        kernel_tables(tb), weights, s.flat, s.sm, stw, smw, stp, smp, n_players, seed, game_id
+    )
+    cand, n, top = (
+        int(s.flat[L.ASK_CAND]),
+        int(s.flat[L.ASK_N]),
+        int(s.mc_par[s.flat[L.ASK_SEAT], 1]),
+    )
+    m = min(top, len(set(s.flat[cand : cand + n].tolist())))
+    return int(i), [int(x) for x in s.flat[L.MC_SUM : L.MC_SUM + m]]
+
+
+def answer(s: GameState, i: int) -> None:
+    """Give the decision ``s`` stopped at the answer ``i`` (then ``play_on`` again)."""
+    s.flat[L.FORCE_SEAT] = s.flat[L.ASK_SEAT]
+    s.flat[L.FORCE_IDX] = i
