@@ -2,7 +2,7 @@
 
 Validates the request, compiles the card tables, runs the numba kernel, and turns its
 fixed-size result arrays into polars frames. ``play`` and ``score_state`` use the readable
-``reference.py`` (proven equal to the kernel by the differential tests).
+``reference`` (proven equal to the kernel by the differential tests).
 """
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ def frames(
 
 
 def reference_player(prepared: Prepared) -> Callable[..., FairyTaleGame]:
-    """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference.py``
+    """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference``
     (the same game the kernel stores under that id); ``record`` keeps its events."""
     rules = Rules(prepared.cards, prepared.variant)
 
@@ -310,7 +310,7 @@ def score_state(state: dict[str, Any], cards: CardSet | None = None) -> dict[str
 
 
 def score_state_reference(state: dict[str, Any], cards: CardSet | None = None) -> dict[str, Any]:
-    """``score_state`` by ``reference.py`` (the oracle it is tested against)."""
+    """``score_state`` by ``reference`` (the oracle it is tested against)."""
     cards = cards or load_cardset()
     variant, tableaux = state_io.parse_state(state, cards)
     rules = Rules(cards, variant)
