@@ -11,6 +11,66 @@ from .effects import EFFECT_CODE, N_RES, Per, Phase, Resource, Target, Tier, Whe
 from .legends import building_pair_index
 from .model import Ability, CardSet, LegendsTables, Rules, Tables
 
+#: The fields copied into their column as they are (an int or a bool); the encoded ones
+#: (codes, masks, -1 sentinels) are set one by one below.
+_ABILITY_FIELDS = (
+    (c.A_ON_DEPLOY, "on_deploy"),
+    (c.A_AMOUNT, "amount"),
+    (c.A_VALUE, "value"),
+    (c.A_MAX_COST, "max_cost"),
+    (c.A_AGE, "age"),
+    (c.A_MIN_AGE, "min_age"),
+)
+_LEGENDS_ABILITY_FIELDS = (
+    (c.A_GOLD, "gold"),
+    (c.A_LP, "lp"),
+    (c.A_MIN, "minimum"),
+    (c.A_PER_COST, "per_cost"),
+    (c.A_PER_OTHER, "per_other"),
+    (c.A_COUNT, "count"),
+    (c.A_COST, "cost"),
+    (c.A_BUILD_LEVEL, "level"),
+    (c.A_TIMES, "times"),
+)
+_RULE_OPTIONS = (  # [rules]
+    (c.R_TURNS, "turns"),
+    (c.R_START_GOLD, "start_gold"),
+    (c.R_DEAL, "deal"),
+    (c.R_KEEP, "keep"),
+    (c.R_FRONT_SPOTS, "front_spots"),
+    (c.R_BACK_SPOTS, "back_spots"),
+    (c.R_EXTRA_FRONT, "extra_front_spots"),
+    (c.R_WAR_LP, "war_lp"),
+    (c.R_BASE_INCOME, "base_income"),
+    (c.R_LAND_COST, "land_cost_per_building"),
+    (c.R_SCORE_FLOOR, "score_floor"),
+    (c.R_RESHUFFLE, "reshuffle_discard"),
+    (c.R_LAND_ON_UPGRADE, "land_cost_on_upgrade"),
+    (c.R_HEALED_AGE, "healed_units_age"),
+    (c.R_STRONG_MIN, "strong_units_min"),
+    (c.R_SHAPE_ON_DEPLOY, "shapeshift_on_deploy"),
+    (c.R_SHAPE_FREE, "shapeshift_free"),
+    (c.R_KRAKEN_AT_END, "kraken_count_at_end"),
+)
+_TWO_PLAYER_FIELDS = (  # [two_player]
+    (c.R2_DEAL, "deal"),
+    (c.R2_DISCARD, "discard_per_step"),
+    (c.R2_SINGLE_WAR, "single_war"),
+    (c.R2_WAR_LP, "war_lp"),
+    (c.R2_DOUBLE_RATIO, "double_ratio"),
+    (c.R2_DOUBLE_LP, "double_war_lp"),
+    (c.R2_ZERO_WINS, "zero_strength_wins"),
+    (c.R2_PWW_TIMES, "per_war_won_times"),
+)
+_LEGENDS_OPTIONS = (  # [variant.legends]
+    (c.L_ART_COST_BASE, "artifact_cost_base"),
+    (c.L_ART_COST_STEP, "artifact_cost_step"),
+    (c.L_ART_COST_FLOOR, "artifact_cost_floor"),
+    (c.L_DISCOUNT_SAME_PHASE, "discount_active_when_paid_same_phase"),
+    (c.L_USE_PORT_ABBEY, "use_port_abbey"),
+    (c.L_TITAN_LEVEL, "titan_level"),
+)
+
 
 def ability_row(
     a: Ability, owner: int, building: int, level: int, legends: bool = False
@@ -23,28 +83,17 @@ def ability_row(
     row[c.A_LEVEL] = level
     row[c.A_PHASE] = Phase[a.phase.upper()]
     row[c.A_KIND] = EFFECT_CODE[a.kind]
-    row[c.A_ON_DEPLOY] = a.on_deploy
-    row[c.A_AMOUNT] = a.amount
-    row[c.A_VALUE] = a.value
+    for col, attr in _ABILITY_FIELDS:
+        row[col] = getattr(a, attr)
     row[c.A_PER] = Per[a.per.upper()]
     row[c.A_WHEN] = When[a.when.upper()]
     row[c.A_TARGET] = Target[a.target.upper()]
-    row[c.A_MAX_COST] = a.max_cost
-    row[c.A_AGE] = a.age
-    row[c.A_MIN_AGE] = a.min_age
     row[c.A_RES_MASK] = sum(1 << Resource[r.upper()] for r in a.resources)
     if legends:
-        row[c.A_GOLD] = a.gold
-        row[c.A_LP] = a.lp
+        for col, attr in _LEGENDS_ABILITY_FIELDS:
+            row[col] = getattr(a, attr)
         row[c.A_REQ0 : c.A_REQ0 + N_RES] = a.requires
         row[c.A_COUNTER] = Per[a.counter.upper()]
-        row[c.A_MIN] = a.minimum
-        row[c.A_PER_COST] = a.per_cost
-        row[c.A_PER_OTHER] = a.per_other
-        row[c.A_COUNT] = a.count
-        row[c.A_COST] = a.cost
-        row[c.A_BUILD_LEVEL] = a.level
-        row[c.A_TIMES] = a.times
         row[c.A_DISCOUNT] = -1 if a.discount == 0 else a.discount
         row[c.A_TIER] = ability_tier(a.kind, a.on_deploy) if a.phase == "deployment" else Tier.NONE
     return row
@@ -54,37 +103,15 @@ def rule_vector(rules: Rules) -> np.ndarray:
     """The int32 rule switches (``R_*``)."""
     o, t = rules.options, rules.two_player
     v = np.zeros(c.N_RULES, dtype=np.int32)
-    v[c.R_TURNS] = o["turns"]
-    v[c.R_START_GOLD] = o["start_gold"]
-    v[c.R_DEAL] = o["deal"]
-    v[c.R_KEEP] = o["keep"]
-    v[c.R_FRONT_SPOTS] = o["front_spots"]
-    v[c.R_BACK_SPOTS] = o["back_spots"]
-    v[c.R_EXTRA_FRONT] = o["extra_front_spots"]
-    v[c.R_WAR_LP] = o["war_lp"]
-    v[c.R_BASE_INCOME] = o["base_income"]
-    v[c.R_LAND_COST] = o["land_cost_per_building"]
-    v[c.R_SCORE_FLOOR] = o["score_floor"]
-    v[c.R_RESHUFFLE] = o["reshuffle_discard"]
+    for col, key in _RULE_OPTIONS:
+        v[col] = o[key]
+    for col, attr in _TWO_PLAYER_FIELDS:
+        v[col] = getattr(t, attr)
     v[c.R_FIRST_DIRECTION] = 1 if o["first_draft_direction"] == "next" else -1
     v[c.R_DIRECT_L2_SUM] = o["direct_level2_requirement"] == "sum"
-    v[c.R_LAND_ON_UPGRADE] = o["land_cost_on_upgrade"]
     v[c.R_DISCARD_IS_DEATH] = o["deploy_discard"] == "death"
-    v[c.R_HEALED_AGE] = o["healed_units_age"]
     v[c.R_STRONG_FRONT_ONLY] = o["strong_units_scope"] == "front"
-    v[c.R_STRONG_MIN] = o["strong_units_min"]
     v[c.R_PWW_FRONT_ONLY] = o["per_war_won_rows"] == "front"
-    v[c.R_SHAPE_ON_DEPLOY] = o["shapeshift_on_deploy"]
-    v[c.R_SHAPE_FREE] = o["shapeshift_free"]
-    v[c.R_KRAKEN_AT_END] = o["kraken_count_at_end"]
-    v[c.R2_DEAL] = t.deal
-    v[c.R2_DISCARD] = t.discard_per_step
-    v[c.R2_SINGLE_WAR] = t.single_war
-    v[c.R2_WAR_LP] = t.war_lp
-    v[c.R2_DOUBLE_RATIO] = t.double_ratio
-    v[c.R2_DOUBLE_LP] = t.double_war_lp
-    v[c.R2_ZERO_WINS] = t.zero_strength_wins
-    v[c.R2_PWW_TIMES] = t.per_war_won_times
     return v
 
 
@@ -150,11 +177,7 @@ def compile_legends_tables(cards: CardSet) -> LegendsTables:
     lr = np.zeros(c.N_LRULES, dtype=np.int32)
     lr[c.L_BUILDING_PAIR] = building_pair_index(cards)
     lr[c.L_SIMULTANEITY_MORE_GOLD] = o["simultaneity_gold"] == "more"
-    lr[c.L_ART_COST_BASE] = o["artifact_cost_base"]
-    lr[c.L_ART_COST_STEP] = o["artifact_cost_step"]
-    lr[c.L_ART_COST_FLOOR] = o["artifact_cost_floor"]
-    lr[c.L_DISCOUNT_SAME_PHASE] = o["discount_active_when_paid_same_phase"]
-    lr[c.L_USE_PORT_ABBEY] = o["use_port_abbey"]
-    lr[c.L_TITAN_LEVEL] = o["titan_level"]
+    for col, key in _LEGENDS_OPTIONS:
+        lr[col] = o[key]
     lr[c.L_ABBEY_MODE] = ("set_flat", "per_set", "per_resource").index(o["abbey_mode"])
     return LegendsTables(*t, xt=xt, lrules=lr)
