@@ -74,11 +74,12 @@ TOY = Game(
 
 
 #: Test directory -> the numba kernel its tests compile; every other test (CLI, runner,
-#: reports, bad input) uses Fairy Tale, the foundation game.
+#: reports, bad input) uses Fairy Tale, the foundation game. In ``paper_tales`` the tests
+#: whose id names Legends (the ``test_legends_*.py`` files, the cases parametrised by the
+#: ``legends`` variant) compile the Legends kernel: group ``paper-tales-legends``.
 KERNEL_GROUPS = {
     "drako": "drako",
     "paper_tales": "paper-tales",
-    "paper_tales_legends": "paper-tales-legends",
 }
 
 
@@ -88,9 +89,10 @@ CONFORMANCE = "test_engine_conformance.py"
 
 def kernel_group(nodeid: str) -> str:
     """The kernel group of a test id such as ``tests/drako/test_x.py::test_y``. The Paper
-    Tales base tests whose id names the Legends variant (check mode, golden games) go with
-    the Legends tests: the two kernels are the suite's longest compiles (~4-8 min each),
-    and two groups let two workers compile them at the same time."""
+    Tales tests whose id names Legends (the ``test_legends_*.py`` files, the check-mode,
+    golden and differential cases of the ``legends`` variant) form their own group: the two
+    kernels are the suite's longest compiles (~4-8 min each), and two groups let two
+    workers compile them at the same time."""
     parts = nodeid.split("::")[0].split("/")
     folder = parts[1] if len(parts) > 2 and parts[0] == "tests" else ""
     group = KERNEL_GROUPS.get(folder, "fairy-tale")

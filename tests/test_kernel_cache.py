@@ -101,7 +101,7 @@ def test_a_rulebook_package_is_plain_python_too() -> None:
     sources = set(simcore.kernel_sources("paper_tales"))
     assert not sources & set(rulebook)
     assert package / "kernel" / "game.py" in sources
-    assert package / "tables.py" in sources
+    assert package / "tables" / "__init__.py" in sources
 
 
 def test_the_decorators_compile_into_the_game_directory() -> None:

@@ -1,15 +1,25 @@
-"""Shared helpers for the Paper Tales tests (tests can't import each other under
-``--import-mode=importlib``, so helpers are handed out as fixtures).
+"""Shared helpers for the Paper Tales tests, base game and Legends (tests can't import each
+other under ``--import-mode=importlib``, so helpers are handed out as fixtures).
 
-* ``cards``  - the built-in card set (loaded once per session).
-* ``seat``   - ``seat("knight commander+1", "archer", mine=2, gold=3)`` -> one player's JSON:
-               units separated by spaces, ``+n`` = n age tokens; first the Front row,
-               then the Back row; buildings and gold/lp as keywords.
-* ``score``  - ``score(seat0, seat1, ...)`` -> the ``score_state`` result (seats in order).
-* ``table``  - ``table(players=3, policies="greedy", seed=1)`` -> a ``Table``: a reference
-               ``Game`` after setup (turn 1) with helpers that move real cards from the
-               draw pile onto spots, into hands or into buildings, so the phase code of
-               ``reference.py`` runs on a constructed position and card conservation holds.
+* ``cards``    - the built-in card set (loaded once per session).
+* ``legends``  - the Legends card set (loaded once per session).
+* ``cardsets`` - both by variant name, ``cardsets["legends"]`` (tests parametrised by variant).
+* ``seat``     - ``seat("knight commander+1", "archer", mine=2, gold=3)`` -> one player's JSON:
+                 units separated by spaces, ``+n`` = n age tokens; first the Front row,
+                 then the Back row; buildings and gold/lp as keywords.
+* ``score``    - ``score(seat0, seat1, ...)`` -> the ``score_state`` result (seats in order).
+* ``table``    - ``table(players=3, policies="greedy", seed=1, **options)`` -> a ``Table``: a
+                 reference ``Game`` after setup (turn 1) with helpers that move real cards
+                 from the draw pile onto spots, into hands or into buildings, so the phase
+                 code of ``reference/`` runs on a constructed position and card conservation
+                 holds.
+* ``ltable``   - the same on the Legends card set: the game is in its Deployment phase, its
+                 seats build every building of the catalog's base and Legends pools (and
+                 Port and Abbey with ``use_port_abbey=True``), and the helpers also move
+                 artifacts into the zone.
+
+The Legends tests are the files ``test_legends_*.py`` and the cases whose id names the
+Legends variant: ``tests/conftest.py`` sends them to an xdist group of their own.
 """
 
 from __future__ import annotations
@@ -22,7 +32,7 @@ import pytest
 
 from simcore.games.paper_tales.engine import score_state
 from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
-from simcore.games.paper_tales.reference import CardLog, Game, Rules, Slot
+from simcore.games.paper_tales.reference import CardLog, Game, Rules, Slot, ZoneCard
 from simcore.games.paper_tales.tables import CardSet, load_cardset
 
 
@@ -51,6 +61,16 @@ def cards() -> CardSet:
     return load_cardset()
 
 
+@pytest.fixture(scope="session")
+def legends() -> CardSet:
+    return load_cardset(variant="legends")
+
+
+@pytest.fixture(scope="session")
+def cardsets(cards: CardSet, legends: CardSet) -> dict[str, CardSet]:
+    return {"base": cards, "legends": legends}
+
+
 @pytest.fixture
 def seat() -> Callable[..., dict[str, Any]]:
     return make_seat
@@ -65,7 +85,8 @@ def score(cards: CardSet) -> Callable[..., dict[str, Any]]:
 
 
 class Table:
-    """A reference game after setup, with helpers to build a position from real cards."""
+    """A reference game after setup, with helpers to build a position from real cards (units
+    and, in a Legends game, artifacts)."""
 
     def __init__(self, cards: CardSet, players: int, policies: str, seed: int, **options: Any):
         if options:
@@ -76,39 +97,62 @@ class Table:
         codes = [POLICY_NAMES.index(n) for n in names]
         self.game = Game(self.rules, default_weights(), codes, seed, 0, record=True)
         self.game.setup()
+        if cards.legends:
+            pools = (
+                ("base", "legends", "integral")
+                if options.get("use_port_abbey")
+                else ("base", "legends")
+            )
+            self.game.bset = [b for b, bd in enumerate(cards.buildings) if bd.pool in pools]
+            self.game.phase = "deployment"
         self.game.turn = 1
         self.game.freeze_strengths()
 
-    def take(self, unit: str) -> int:
-        """Remove a card of ``unit`` from the draw pile (its top-most copy)."""
+    def take(self, cid: str) -> int:
+        """Remove a card (unit or artifact id) from the draw pile (its top-most copy)."""
         g = self.game
         for i in range(len(g.deck) - 1, -1, -1):
-            if g.rules.unit(g.deck[i]).id == unit:
+            if g.rules.card_id(g.deck[i]) == cid:
                 return g.deck.pop(i)
-        raise LookupError(f"no {unit} left in the draw pile")
+        raise LookupError(f"no {cid} left in the draw pile")
+
+    def _log(self, p: int, card: int) -> CardLog:
+        kind = "artifact" if self.rules.is_artifact(card) else "unit"
+        return self.game.players[p].receive(
+            CardLog(card, self.rules.card_id(card), self.game.turn, 1, kind=kind)
+        )
 
     def put(self, p: int, spot: int, unit: str, age: int = 0, fresh: bool = False) -> Slot:
         """A unit on seat ``p``'s ``spot`` (``fresh``: placed this phase, not revealed)."""
         card = self.take(unit)
-        pl = self.game.players[p]
-        log = pl.receive(CardLog(card, unit, self.game.turn, 1))
+        log = self._log(p, card)
         log.deployed, log.fate = not fresh, "in_play" if not fresh else "hand"
         slot = Slot(card, age=age, fresh=fresh, resolved=not fresh)
-        pl.spots[spot] = slot
+        self.game.players[p].spots[spot] = slot
         return slot
 
-    def hand(self, p: int, *units: str) -> list[int]:
-        cards = [self.take(u) for u in units]
-        pl = self.game.players[p]
+    def art(self, p: int, artifact: str, placed: bool = False) -> ZoneCard:
+        """An artifact in seat ``p``'s zone (``placed``: face down this phase, unpaid)."""
+        card = self.take(artifact)
+        log = self._log(p, card)
+        if not placed:
+            log.deployed, log.fate, log.row = True, "in_zone", "zone"
+        z = ZoneCard(card, self.rules.artifact_of(card), fresh=placed, paid=not placed)
+        self.game.players[p].zone.append(z)
+        return z
+
+    def hand(self, p: int, *cids: str) -> list[int]:
+        cards = [self.take(c) for c in cids]
         for c in cards:
-            pl.receive(CardLog(c, self.rules.unit(c).id, self.game.turn, 1))
-        pl.hand = cards
+            self._log(p, c)
+        self.game.players[p].hand = cards
         return cards
 
     def build(self, p: int, **levels: int) -> None:
+        """Buildings at these levels (a keyword's ``_`` stands for the id's ``-``)."""
         pl = self.game.players[p]
         for name, lv in levels.items():
-            b = self.rules.cards.building_index[name]
+            b = self.rules.cards.building_index[name.replace("_", "-")]
             pl.blevel[b] = lv
             pl.buildings[b].level = lv
 
@@ -118,13 +162,22 @@ class Table:
     def units(self, p: int) -> list[tuple[str, int] | None]:
         """(unit id, age) per spot."""
         return [
-            (self.rules.unit(sl.card).id, sl.age) if sl is not None else None
+            (self.rules.card_id(sl.card), sl.age) if sl is not None else None
             for sl in self.game.players[p].spots
         ]
+
+    def zone(self, p: int) -> list[str]:
+        return [self.rules.card_id(z.card) for z in self.game.players[p].zone]
 
     def event(self, kind: str, p: int) -> dict[str, Any]:
         """Seat ``p``'s latest event of ``kind``."""
         return next(e for e in reversed(self.game.events) if e["event"] == kind and e["seat"] == p)
+
+    def reveal(self) -> None:
+        """Legends: payment then the tiers, every seat (the Deployment phase after placement)."""
+        for p in range(self.game.n):
+            self.game.pay_legends(p)
+        self.game.tiers()
 
     def wars(self, p: int = 0) -> dict[str, Any]:
         """Run the Wars phase; seat ``p``'s event (strength, against, won, lp, gold)."""
@@ -142,10 +195,14 @@ class Table:
         self.game.aging()
         return self.event("aging", p)
 
+    def end(self, p: int = 0) -> dict[str, int]:
+        """Run the End; seat ``p``'s LP parts."""
+        self.game.end()
+        return self.seat(p).parts
+
     def end_buildings(self, p: int = 0) -> int:
         """Run the End; seat ``p``'s building LP."""
-        self.game.end()
-        return self.seat(p).parts["buildings"]
+        return self.end(p)["buildings"]
 
     def level(self, p: int, building: str) -> int:
         return self.game.players[p].blevel[self.rules.cards.building_index[building]]
@@ -155,5 +212,13 @@ class Table:
 def table(cards: CardSet) -> Callable[..., Table]:
     def make(players: int = 3, policies: str = "greedy", seed: int = 1, **options: Any) -> Table:
         return Table(cards, players, policies, seed, **options)
+
+    return make
+
+
+@pytest.fixture
+def ltable(legends: CardSet) -> Callable[..., Table]:
+    def make(players: int = 3, policies: str = "greedy", seed: int = 1, **options: Any) -> Table:
+        return Table(legends, players, policies, seed, **options)
 
     return make

@@ -1,7 +1,7 @@
 """Checking mode (`talesim simulate --check`): the kernel verifies the rule invariants after
 every phase. It must pass on real games of both variants without changing them, and it must
 catch each kind of corruption it claims to catch (a checker that cannot fail proves
-nothing; the Legends corruptions: ``tests/paper_tales_legends/test_legends_check_mode.py``)."""
+nothing; the Legends corruptions: ``tests/paper_tales/test_legends_check_mode.py``)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_checking_mode_passes_and_changes_nothing(
     variant: str, players: int, policies: list[str]
 ) -> None:
     """Both variants (one ``kernel.check_state``; the Legends invariants:
-    ``tests/paper_tales_legends/test_legends_check_mode.py``)."""
+    ``tests/paper_tales/test_legends_check_mode.py``)."""
     prepared = prepare(load_cardset(variant=variant), variant, players, policies, True)
     games = 300 if variant == "base" else 150
     checked = simulate_arrays(prepared, 11, 500, games, check=True)

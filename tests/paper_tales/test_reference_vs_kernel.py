@@ -6,10 +6,16 @@ with the same tables built from ``reference.final_state`` (``engine.reference_fr
 stored field (scores, the nine-part LP breakdown and its summaries, gold, wars, winners and
 ranks, every card's story, every building's history, reshuffles) is checked.
 
-Budget: reference.py plays ~190 random but only ~10 greedy/warlord/builder four-player
-games/s, so the default run plays 500 ``random`` games per player count (2-5) and a few
-dozen of each other policy and of mixed rotated seats; ``-m slow`` plays 500 per player
-count with every policy, mixed seats rotated, and every non-default option on 100 games.
+Both variants: the Legends games (``deployment_order = "tiers"``, the kernel given ``lx``)
+are compared on the same tables with their Legends columns (``games.building_pool``, the
+eleven breakdown parts, ``seats.artifacts_in_zone`` / ``artifact_gold``, ``cards.kind`` /
+``deploy_cost`` / ``how_deployed``). Their cases' ids name the variant.
+
+Budget: the reference plays ~190 random but only ~10 greedy/warlord/builder four-player
+base games/s (~100 random, a few greedy Legends games/s), so the default run plays 500
+``random`` games per player count (2-5; Legends 150) and a dozen or so of each other policy
+and of mixed rotated seats; ``-m slow`` plays 500 per player count with every policy (base
+``random``: 2000), mixed seats rotated, and every non-default base option on 100 games.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from polars.testing import assert_frame_equal
 from simcore import engine_kit
 from simcore.games.paper_tales import engine
 from simcore.games.paper_tales.engine import (
+    LEGENDS_SEAT_PARTS,
     SEAT_PARTS,
     frame_mismatch,
     prepare,
@@ -38,11 +45,30 @@ run_chunk = functools.partial(engine_kit.run_chunk, engine)
 PLAYERS = (2, 3, 4, 5)
 MIXED = ("greedy", "random", "warlord", "builder", "greedy")
 
-DEFAULT = (("random", 500), ("greedy", 12), ("warlord", 12), ("builder", 12), ("mixed", 16))
-SLOW = (("random", 2000), ("greedy", 500), ("warlord", 500), ("builder", 500), ("mixed", 500))
+# Per variant: the seed (+ the player count) and the games per policy spec.
+DEFAULT = {
+    "base": (
+        11,
+        (("random", 500), ("greedy", 12), ("warlord", 12), ("builder", 12), ("mixed", 16)),
+    ),
+    "legends": (
+        31,
+        (("random", 150), ("greedy", 12), ("warlord", 12), ("builder", 12), ("mixed", 12)),
+    ),
+}
+SLOW = {
+    "base": (
+        101,
+        (("random", 2000), ("greedy", 500), ("warlord", 500), ("builder", 500), ("mixed", 500)),
+    ),
+    "legends": (
+        301,
+        (("random", 500), ("greedy", 500), ("warlord", 500), ("builder", 500), ("mixed", 500)),
+    ),
+}
 
 # Every §8 option and rule constant away from its default (rules.toml), one at a time.
-OPTIONS: tuple[dict[str, Any], ...] = (
+BASE_OPTIONS: tuple[dict[str, Any], ...] = (
     {"first_draft_direction": "previous"},
     {"direct_level2_requirement": "max"},
     {"land_cost_on_upgrade": True},
@@ -60,6 +86,20 @@ OPTIONS: tuple[dict[str, Any], ...] = (
     {"turns": 3, "start_gold": 8, "base_income": 4, "war_lp": 2, "land_cost_per_building": 1},
     {"deal": 4, "strong_units_min": 2},
 )
+# The Legends switches away from their defaults (rules.toml [variant.legends]), one at a time.
+LEGENDS_OPTIONS: tuple[dict[str, Any], ...] = (
+    {"simultaneity_gold": "less"},
+    {"discount_active_when_paid_same_phase": False},
+    {"use_port_abbey": True},
+    {"artifact_cost_base": 0, "artifact_cost_step": 2},
+    {"deploy_discard": "death", "shapeshift_on_deploy": False},
+    {"legends_buildings": ("royal-palace", "inn"), "artifact_cost_floor": 1},
+)
+# Per variant, the two runs each option plays: (seats, seed, games); mixed seats rotate.
+OPTION_RUNS = {
+    "base": (("mixed", 5, 30), ("random", 6, 60)),
+    "legends": (("random", 9, 60), ("mixed", 10, 8)),
+}
 TWO_PLAYER: tuple[dict[str, Any], ...] = (
     {"zero_strength_wins": True, "per_war_won_times": 2},
     {"double_ratio": 3, "double_war_lp": 5, "war_lp": 2, "discard_per_step": 2},
@@ -82,13 +122,24 @@ def with_options(cards: CardSet, two: bool = False, **options: Any) -> CardSet:
     return dataclasses.replace(cards, rules=rules)
 
 
+def runs(table: dict[str, tuple[int, tuple[tuple[str, int], ...]]]) -> list[Any]:
+    """The (variant, seed, policy spec, games) cases of ``DEFAULT`` or ``SLOW``."""
+    return [
+        pytest.param(variant, seed, spec, n, id=f"{variant}-{spec}-{n}")
+        for variant, (seed, specs) in table.items()
+        for spec, n in specs
+    ]
+
+
 def compare(
     cards: CardSet, players: int, policies: list[str], seed: int, first: int, n: int,
     rotate: bool = False,
 ) -> dict[str, pl.DataFrame]:  # fmt: skip
-    """Play games ``first .. first+n-1`` both ways; assert every dataset column is equal."""
-    prep = prepare(cards, "base", players, policies, rotate)
-    got = run_chunk(prep, seed, first, n, check=True)
+    """Play games ``first .. first+n-1`` both ways; assert every dataset column is equal.
+    The base games run in checking mode too (the Legends one: ``test_legends_check_mode``)."""
+    variant = "legends" if cards.legends else "base"
+    prep = prepare(cards, variant, players, policies, rotate)
+    got = run_chunk(prep, seed, first, n, check=not cards.legends)
     want = reference_frames(prep, seed, first, n)
     for table, frame in got.items():
         mismatch = frame_mismatch(frame, want[table], table)
@@ -97,30 +148,47 @@ def compare(
 
 
 @pytest.mark.parametrize("players", PLAYERS)
-@pytest.mark.parametrize(("spec", "n"), DEFAULT)
-def test_kernel_plays_the_reference_games(cards: CardSet, players: int, spec: str, n: int) -> None:
-    got = compare(cards, players, seat_policies(spec, players), 11 + players, 0, n, spec == "mixed")
-    assert got["seats"]["score"].sum() > 0
+@pytest.mark.parametrize(("variant", "seed", "spec", "n"), runs(DEFAULT))
+def test_kernel_plays_the_reference_games(
+    cardsets: dict[str, CardSet], variant: str, seed: int, spec: str, n: int, players: int
+) -> None:
+    policies = seat_policies(spec, players)
+    got = compare(cardsets[variant], players, policies, seed + players, 0, n, spec == "mixed")
+    seats = got["seats"]
+    assert seats["score"].sum() > 0
+    if variant == "legends":
+        total = seats.select(pl.sum_horizontal(list(LEGENDS_SEAT_PARTS)))[:, 0]
+        assert (total == seats["score"]).all()
+        assert seats["artifacts_in_zone"].sum() > 0
+        if spec == "random":
+            assert got["games"]["building_pool"].n_unique() == 3
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", PLAYERS)
-@pytest.mark.parametrize(("spec", "n"), SLOW)
+@pytest.mark.parametrize(("variant", "seed", "spec", "n"), runs(SLOW))
 def test_kernel_plays_the_reference_games_long(
-    cards: CardSet, players: int, spec: str, n: int
+    cardsets: dict[str, CardSet], variant: str, seed: int, spec: str, n: int, players: int
 ) -> None:
-    compare(cards, players, seat_policies(spec, players), 101 + players, 1000, n, spec == "mixed")
+    policies = seat_policies(spec, players)
+    compare(cardsets[variant], players, policies, seed + players, 1000, n, spec == "mixed")
 
 
 @pytest.mark.parametrize(
-    "options", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
+    ("variant", "options"),
+    [("base", o) for o in BASE_OPTIONS] + [("legends", o) for o in LEGENDS_OPTIONS],
+    ids=lambda v: v if isinstance(v, str) else ",".join(f"{k}={x}" for k, x in v.items()),
 )
-def test_every_option_is_honoured(cards: CardSet, options: dict[str, Any]) -> None:
-    """Each non-default option, 4 mixed rotated seats (3 when the deck is too small)."""
-    modified = with_options(cards, **options)
+def test_every_option_is_honoured(
+    cardsets: dict[str, CardSet], variant: str, options: dict[str, Any]
+) -> None:
+    """Each non-default option or switch, 4 seats (3 when the deck is too small): mixed
+    rotated ones and random ones."""
+    modified = with_options(cardsets[variant], **options)
     players = 3 if options.get("reshuffle_discard") is False else 4
-    compare(modified, players, list(MIXED[:players]), 5, 0, 30, rotate=True)
-    compare(modified, players, ["random"] * players, 6, 0, 60)
+    for spec, seed, n in OPTION_RUNS[variant]:
+        policies = seat_policies(spec, players)
+        compare(modified, players, policies, seed, 0, n, rotate=spec == "mixed")
 
 
 @pytest.mark.parametrize("options", TWO_PLAYER, ids=lambda o: ",".join(o))
@@ -131,7 +199,7 @@ def test_two_player_options_are_honoured(cards: CardSet, options: dict[str, Any]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("options", OPTIONS + TWO_PLAYER, ids=lambda o: ",".join(o))
+@pytest.mark.parametrize("options", BASE_OPTIONS + TWO_PLAYER, ids=lambda o: ",".join(o))
 def test_every_option_is_honoured_long(cards: CardSet, options: dict[str, Any]) -> None:
     two = options in TWO_PLAYER
     modified = with_options(cards, two=two, **options)

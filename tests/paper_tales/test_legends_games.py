@@ -25,7 +25,7 @@ from simcore.games.paper_tales.reference import (
 from simcore.games.paper_tales.tables import load_cardset
 
 WEIGHTS = default_weights()
-GOLDEN = Path(__file__).resolve().parents[1] / "paper_tales" / "golden"
+GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
 @st.composite
