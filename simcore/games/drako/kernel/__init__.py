@@ -17,7 +17,8 @@ Modules, in the order of the rules (each imports only the ones above it):
 ``state``   ``GameState``, ``new_state``, ``seat_view``, the fixed sizes, ``INVARIANTS``
 ``setup``   §3 setup, ``count_seen``
 ``turn``    §4 one turn (``take_turn``): claims, the action, the reshuffle
-``end``     §7 final scoring and ranking, ``_record_end``, the checking mode
+``end``     §7 final scoring and ranking, ``_record_end``, the checking mode,
+            ``score_end_state`` (``talesim score drako``)
 ``game``    ``_new_game``, the resumable ``_play_on``, ``play_game``, ``ChunkOut``,
             ``simulate_chunk``
 ``search``  the mc seats' kernel (``_search``, ``simulate_chunk_search``) and the search
@@ -33,10 +34,12 @@ from ..policies import M_TURN
 from .end import (
     _held_points,
     _record_end,
+    _seat_cells,
     _visible_kingdom,
     check_final,
     check_state,
     final_scoring,
+    score_end_state,
 )
 from .game import (
     ChunkOut,
@@ -99,6 +102,7 @@ __all__ = [
     "_run_block",
     "_run_block_search",
     "_search",
+    "_seat_cells",
     "_seat_up",
     "_source_options",
     "_store",
@@ -115,6 +119,7 @@ __all__ = [
     "play_game",
     "play_game_search",
     "play_on",
+    "score_end_state",
     "search",
     "seat_view",
     "setup",

@@ -1,12 +1,15 @@
 """DRAKO's compiled end of game: §7 final scoring and ranking, how a searched game ended
-(``_record_end``), the checking mode's invariants."""
+(``_record_end``), the checking mode's invariants, and ``score_end_state`` (the final
+scoring of given kingdoms, ``talesim score drako``)."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from simcore.jit import hot, hot_outline
 
 from ..policies import M_ALT, M_CELL, M_DECK_N, M_DISC_N, M_HAND, M_LD_N, M_TURN, face_down
-from ..scoring import score_kingdom, tie_key, visible_mask
+from ..scoring import cell_points, legends_met, link_masks, score_kingdom, tie_key, visible_mask
 from ..tables import (
     B_LEGENDS,
     CELLS,
@@ -14,12 +17,13 @@ from ..tables import (
     N_BREAKDOWN,
     N_KINDS,
     R_LEGEND_ROW,
+    R_PORTAL_CHAINING,
     R_SAME_KIND_FORBIDDEN,
     R_TIE_CATEGORIES,
     R_TIE_TRIBES_SUMMED,
     ix,
 )
-from .state import N_BORDER
+from .state import N_BORDER, GameState, new_state
 
 # --- §7 final scoring ------------------------------------------------------------------------
 
@@ -153,3 +157,45 @@ def check_final(s, n_players):
         if t != s.score[ix(p)]:
             return 5
     return 0
+
+
+# --- the final scoring of given kingdoms (``talesim score drako``) ----------------------------
+
+
+@hot_outline
+def _seat_cells(tb, s, p, points, met):
+    """Seat ``p``'s per-card points (``scoring.cell_points``) into ``points`` and the
+    Legends its kingdom meets (``scoring.legends_met``) into ``met``, over its face-up
+    cards."""
+    kind_cat, kind_blind, kind_tame, land_pts = tb[0], tb[1], tb[2], tb[4]
+    legend, dragon_values, adj, rules = tb[6], tb[7], tb[8], tb[9]
+    grid = s.grid[ix(p)]
+    vis = visible_mask(s.up[ix(p)])
+    link_masks(grid, vis, adj, rules[R_PORTAL_CHAINING] != 0, s.direct, s.full)
+    cell_points(
+        grid, vis, kind_cat, kind_blind, kind_tame, land_pts, dragon_values, rules,
+        s.direct, s.full, points,
+    )  # fmt: skip
+    legends_met(legend, grid, vis, kind_blind, rules, s.direct, s.full, met)
+
+
+def score_end_state(
+    tb: tuple, grids: list[list[int]], held: list[list[int]]
+) -> tuple[GameState, np.ndarray, np.ndarray]:
+    """The kernel's final scoring (``final_scoring``) of the given kingdoms, one grid of
+    ``CELLS`` kind ids and one list of held Legend indices per seat, every card face up.
+    Returns the state (``score``, ``bd``, ``rank``: totals, breakdowns, 1 = winner), each
+    card's points (int32[P, CELLS]) and each seat's Legends met (int32[P, Legends], 1 =
+    met)."""
+    n = len(grids)
+    s = new_state(n, tb[10].shape[0])
+    for p in range(n):
+        s.grid[p] = grids[p]
+        s.claim_n[p] = len(held[p])
+        s.claim_g[p, : len(held[p])] = held[p]
+    final_scoring(tb, s, n)
+    points = np.zeros((n, CELLS), np.int32)
+    met = np.zeros((n, tb[6].shape[0]), np.int32)
+    for p in range(n):
+        _seat_cells(tb, s, p, points[p], met[p])
+    return s, points, met
