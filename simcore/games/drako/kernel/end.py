@@ -188,7 +188,7 @@ def score_end_state(
     card's points (int32[P, CELLS]) and each seat's Legends met (int32[P, Legends], 1 =
     met)."""
     n = len(grids)
-    s = new_state(n, tb[10].shape[0])
+    s = new_state.py_func(n, tb[10].shape[0])  # the same arrays, without compiling new_state
     for p in range(n):
         s.grid[p] = grids[p]
         s.claim_n[p] = len(held[p])
