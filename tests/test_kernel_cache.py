@@ -17,7 +17,7 @@ ROOT = Path(simcore.__file__).resolve().parent
 def test_each_game_caches_in_its_own_directory() -> None:
     ft = simcore.cache_dir_for(str(ROOT / "games" / "fairy_tale" / "kernel" / "game.py"))
     ft_policy = simcore.cache_dir_for(str(ROOT / "games" / "fairy_tale" / "policies.py"))
-    drako = simcore.cache_dir_for(str(ROOT / "games" / "drako" / "kernel.py"))
+    drako = simcore.cache_dir_for(str(ROOT / "games" / "drako" / "kernel" / "game.py"))
     core = simcore.cache_dir_for(str(ROOT / "rng.py"))
     assert Path(ft).name == f"fairy_tale-{simcore.cache_key('fairy_tale')}"
     assert ft_policy == ft  # one game, one directory: its helpers compile into its kernel
@@ -37,7 +37,7 @@ def test_a_game_hash_covers_its_package_and_the_shared_files_only() -> None:
     files = [ROOT / "jit.py", ROOT / "rng.py"]
     files += [p for p in package.rglob("*.py") if p.name not in plain]
     assert package / "engine.py" not in files
-    assert package / "kernel.py" in files
+    assert package / "kernel" / "game.py" in files  # the kernel package's modules too
     assert package / "tables.py" in files  # constants are frozen into the kernel
     digest = hashlib.sha256()
     for path in sorted(set(files)):

@@ -13,7 +13,11 @@ Plain, everything else face down (invisible to ``view``: it counts as empty).
 * ``data``    - the built-in rules file (loaded once per session).
 * ``grid``    - ``grid("H P S S / ...")`` -> (kinds: list[int], face_up: list[bool]).
 * ``view``    - ``view(ascii, preset="brief")`` -> ``KingdomView`` of the face-up cards.
-* ``score``   - ``score(ascii, preset="brief", legends=())`` -> the ``score_state`` row of
+* ``view``    - also checks that the compiled scoring (``scoring.score_kingdom``,
+                ``cell_points``, ``legends_met``) of those face-up cards agrees with it.
+* ``scored``  - ``scored(state)`` -> ``score_state(state, data)`` (the compiled scoring),
+                checked equal, as JSON text, to ``score_state_reference`` (the readable one).
+* ``score``   - ``score(ascii, preset="brief", legends=())`` -> the ``scored`` row of
                 a one-player state (all cards face up; case ignored).
 * ``new_game``- ``new_game(players=2, preset="brief", policies=None, seed=1, game_id=0)``
                 -> a ``DrakoGame`` after setup.
@@ -21,15 +25,27 @@ Plain, everything else face down (invisible to ``view``: it counts as empty).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import pytest
 
-from simcore.games.drako.engine import score_state
+from simcore.games.drako import scoring
+from simcore.games.drako.engine import score_state, score_state_reference
 from simcore.games.drako.policies import Policy, default_weights
 from simcore.games.drako.reference import DrakoGame, KingdomView, Rules
-from simcore.games.drako.tables import KINDS, SIDE, DrakoData, load_data
+from simcore.games.drako.tables import (
+    BREAKDOWN,
+    CELLS,
+    KINDS,
+    N_BREAKDOWN,
+    SIDE,
+    DrakoData,
+    compile_tables,
+    load_data,
+)
 
 LETTERS = {
     "P": "plain",
@@ -77,10 +93,38 @@ def json_grid() -> Callable[[str], list[list[str]]]:
     return as_json_grid
 
 
+def check_compiled(data: DrakoData, preset: str, kinds: list[int], up: list[bool]) -> None:
+    """The compiled scoring of the face-up cards equals ``reference.KingdomView``'s:
+    breakdown, each card's points, the Legends met."""
+    t = compile_tables(data, preset)
+    grid = np.array(kinds, dtype=np.int32)
+    vis = int(scoring.visible_mask(np.array(up)))
+    direct, full = np.zeros(CELLS, np.int64), np.zeros(CELLS, np.int64)
+    out, points = np.zeros(N_BREAKDOWN, np.int32), np.zeros(CELLS, np.int32)
+    met = np.zeros(len(data.legends), np.int32)
+    scoring.score_kingdom(
+        grid, vis, t.kind_cat, t.kind_blind, t.kind_tame, t.land_pts, t.rival,
+        t.dragon_values, t.adj, t.rules, direct, full, out,
+    )  # fmt: skip
+    scoring.cell_points(
+        grid, vis, t.kind_cat, t.kind_blind, t.kind_tame, t.land_pts, t.dragon_values,
+        t.rules, direct, full, points,
+    )  # fmt: skip
+    scoring.legends_met(t.legend, grid, vis, t.kind_blind, t.rules, direct, full, met)
+    view = KingdomView(
+        Rules(data, preset, 4), [k if u else None for k, u in zip(kinds, up, strict=True)]
+    )
+    expected = view.breakdown()
+    assert out.tolist() == [expected[b] for b in BREAKDOWN], (kinds, up)
+    assert points.tolist() == view.cell_points(), (kinds, up)
+    assert met.tolist() == [int(view.legend_met(lg)) for lg in data.legends], (kinds, up)
+
+
 @pytest.fixture
 def view(data: DrakoData) -> Callable[..., KingdomView]:
     def make(text: str, preset: str = "brief") -> KingdomView:
         kinds, up = parse_grid(text)
+        check_compiled(data, preset, kinds, up)
         return KingdomView(
             Rules(data, preset, 4), [k if u else None for k, u in zip(kinds, up, strict=True)]
         )
@@ -89,13 +133,23 @@ def view(data: DrakoData) -> Callable[..., KingdomView]:
 
 
 @pytest.fixture
-def score(data: DrakoData) -> Callable[..., dict[str, Any]]:
+def scored(data: DrakoData) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def run(state: dict[str, Any]) -> dict[str, Any]:
+        result = score_state(state, data)
+        assert json.dumps(result) == json.dumps(score_state_reference(state, data)), state
+        return result
+
+    return run
+
+
+@pytest.fixture
+def score(scored: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[..., dict[str, Any]]:
     def run(text: str, preset: str = "brief", legends: Sequence[str] = ()) -> dict[str, Any]:
         state = {
             "rules": preset,
             "players": [{"grid": as_json_grid(text), "legends": list(legends)}],
         }
-        return score_state(state, data)["players"][0]
+        return scored(state)["players"][0]
 
     return run
 

@@ -392,18 +392,16 @@ def test_tie_break_prefers_higher_subtotals_even_with_negatives() -> None:
     assert winners([3, 3], [a, b], categories=True) == [0]
 
 
-def test_tie_break_through_score_state(data, json_grid) -> None:
+def test_tie_break_through_score_state(scored, json_grid) -> None:
     """Seat 0: Human 0 between Plains 1 and 4: human 4. Seat 1: Goblin 0 with Swamp 1 (+3),
     Human 15 with Plain 11 (+2) and Swamp 14 (−1): goblin 3 + human 1 = 4. Key [4] > [3, 1]."""
-    from simcore.games.drako.engine import score_state
-
     seat0 = "H P F F / P F F F / M F M M / M M M M"
     seat1 = "G S S S / P S S S / S P P P / P P S H"
     state = {
         "rules": "published",
         "players": [{"grid": json_grid(seat0)}, {"grid": json_grid(seat1)}],
     }
-    r = score_state(state, data)
+    r = scored(state)
     assert [p["total"] for p in r["players"]] == [4, 4]
     assert r["players"][1]["goblin"] == 3
     assert r["players"][1]["human"] == 1
@@ -431,15 +429,13 @@ def test_tie_break_brief_sums_the_tribes_into_one_category() -> None:
 
 
 @pytest.mark.parametrize(("preset", "expected"), [("brief", [0, 1]), ("published", [0])])
-def test_tie_break_categories_through_score_state(data, json_grid, preset, expected) -> None:
+def test_tie_break_categories_through_score_state(scored, json_grid, preset, expected) -> None:
     """The hand-built human / human + elf tie: brief shares the win, published seat 0."""
-    from simcore.games.drako.engine import score_state
-
     state = {
         "rules": preset,
         "players": [{"grid": json_grid(TIE_SEAT_0)}, {"grid": json_grid(TIE_SEAT_1)}],
     }
-    r = score_state(state, data)
+    r = scored(state)
     assert [p["total"] for p in r["players"]] == [4, 4]
     assert [(p["human"], p["elf"]) for p in r["players"]] == [(4, 0), (2, 2)]
     assert r["winners"] == expected

@@ -1,4 +1,6 @@
-"""``scoring.py`` (numba arrays, for the kernel) and ``reference.py`` (readable sets) agree.
+"""``scoring.py`` (numba arrays, for the kernel) and ``reference.py`` (readable sets) agree,
+and so do ``engine.score_state`` (``talesim score drako``, the kernel's final scoring) and
+``engine.score_state_reference``.
 
 Reference §6-§7: both implement links, tribe land points, conflicts, dragons, Legends and
 the §7.5 tie-break; they must give the same numbers on every grid, visibility mask and
@@ -8,17 +10,22 @@ combination of the §9 options that change scoring.
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import numpy as np
 import pytest
 
 from simcore.games.drako import scoring
+from simcore.games.drako.engine import score_state, score_state_reference
 from simcore.games.drako.reference import KingdomView, Rules, winners
 from simcore.games.drako.tables import (
     BREAKDOWN,
     CELLS,
+    KINDS,
+    MAX_PLAYERS,
     N_BREAKDOWN,
     N_KINDS,
+    SIDE,
     compile_tables,
 )
 
@@ -32,6 +39,7 @@ SCORING_OPTIONS = (
     "legend_goblin_via_portal",
 )
 GRIDS = 3000
+STATES = 300
 
 
 def random_options(data, rng: np.random.Generator):
@@ -52,6 +60,7 @@ def test_scoring_agrees_with_reference_on_random_grids(data) -> None:
     full = np.zeros(CELLS, dtype=np.int64)
     out = np.zeros(N_BREAKDOWN, dtype=np.int32)
     met = np.zeros(len(data.legends), dtype=np.int32)
+    points = np.zeros(CELLS, dtype=np.int32)
     variant = data
     for n in range(GRIDS):
         if n % 100 == 0:
@@ -69,11 +78,51 @@ def test_scoring_agrees_with_reference_on_random_grids(data) -> None:
             t.dragon_values, t.adj, t.rules, direct, full, out,
         )  # fmt: skip
         scoring.legends_met(t.legend, grid, vis, t.kind_blind, t.rules, direct, full, met)
+        scoring.cell_points(
+            grid, vis, t.kind_cat, t.kind_blind, t.kind_tame, t.land_pts, t.dragon_values,
+            t.rules, direct, full, points,
+        )  # fmt: skip
         view = KingdomView(rules, [int(k) if u else None for k, u in zip(grid, up, strict=True)])
         expected = view.breakdown()
         assert out.tolist() == [expected[b] for b in BREAKDOWN], (n, grid.tolist(), up.tolist())
         assert total == sum(expected.values())
         assert met.tolist() == [int(view.legend_met(lg)) for lg in variant.legends], n
+        assert points.tolist() == view.cell_points(), n
+
+
+def random_state(data, rng: np.random.Generator) -> dict:
+    """A ``talesim score drako`` state: 1 to 4 kingdoms dealt from the shuffled 4-player box
+    (skewed, as above, by dealing only the kinds drawn), each holding a random share of the
+    Legends, under a random preset."""
+    box = np.array(data.deck(MAX_PLAYERS))
+    n = int(rng.integers(1, MAX_PLAYERS + 1))
+    weights = rng.random(N_KINDS)[box]
+    cards = rng.choice(box, size=n * CELLS, replace=False, p=weights / weights.sum())
+    legends = [lg.id for lg in data.legends]
+    owner = rng.integers(-1, n, size=len(legends))  # -1: nobody holds it
+    return {
+        "rules": str(rng.choice(list(data.presets))),
+        "players": [
+            {
+                "grid": [
+                    [KINDS[k] for k in cards[p * CELLS + r * SIDE : p * CELLS + (r + 1) * SIDE]]
+                    for r in range(SIDE)
+                ],
+                "legends": [lid for lid, q in zip(legends, owner, strict=True) if q == p],
+            }
+            for p in range(n)
+        ],
+    }
+
+
+def test_score_state_agrees_with_reference_on_random_states(data) -> None:
+    """``talesim score drako`` by the kernel's compiled final scoring and by ``reference.py``:
+    the same JSON text, per card points, Legends met and winners included."""
+    rng = np.random.default_rng(23)
+    for n in range(STATES):
+        state = random_state(data, rng)
+        kernel = json.dumps(score_state(state, data))
+        assert kernel == json.dumps(score_state_reference(state, data)), (n, state)
 
 
 def test_link_masks_match_reference_links(data) -> None:

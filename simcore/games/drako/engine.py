@@ -99,7 +99,19 @@ def card_catalog(data: DrakoData, variant: str) -> list[dict[str, object]]:
 
 
 def score_state(state: dict[str, Any], data: DrakoData | None = None) -> dict[str, Any]:
-    """Score breakdown of an end state given as JSON (see ``state_io``)."""
+    """Score breakdown of an end state given as JSON (see ``state_io``), by the compiled
+    final scoring the kernel plays with (``kernel.score_end_state``)."""
+    from .kernel import score_end_state
+
+    data = data or load_data()
+    preset, players = state_io.parse_state(state, data)
+    grids, held = [pl.grid for pl in players], [pl.legends for pl in players]
+    scored = score_end_state(compile_tables(data, preset), grids, held)
+    return state_io.kernel_result(data, players, *scored)
+
+
+def score_state_reference(state: dict[str, Any], data: DrakoData | None = None) -> dict[str, Any]:
+    """``score_state`` by ``reference.py`` (the oracle it is tested against)."""
     data = data or load_data()
     preset, players = state_io.parse_state(state, data)
     return state_io.score_players(preset, players, data)

@@ -7,7 +7,7 @@ category, then every river Legend) was nearly all of the greedy players' time. I
 the visible kingdom is read once per decision (``load_kingdom``) into the caches below,
 and a candidate costs a walk over the few cells linked to the changed one.
 
-Caches (``GameState`` scratch, see ``kernel.py``). Invariant: after ``load_kingdom(tb, s,
+Caches (``GameState`` scratch, see ``kernel/state.py``). Invariant: after ``load_kingdom(tb, s,
 grid, vis)`` they describe exactly that kingdom (kind ids ``grid``, visible cells ``vis``);
 ``change_kingdom`` keeps them so when its owner's action changes one card (the kernel keeps
 each seat's caches between its turns: ``policies.park`` / ``policies.load_seat``); nothing

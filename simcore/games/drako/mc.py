@@ -19,6 +19,7 @@ from .policies import (
     M_MEMO_OK,
     M_MET_OK,
     best_action,
+    hidden_pool,
 )
 from .tables import CELLS, N_KINDS, ix
 
@@ -127,7 +128,8 @@ def copy_state(d, s):
 
 @hot
 def forget_caches(s, n_players):
-    """Drop every kept cache and the value memo (the seats change policy in a world)."""
+    """Drop every kept cache and the value memo: a new game, or a world whose seats change
+    policy."""
     s.meta[M_LOADED] = -1
     s.meta[M_CLAIMS_OK] = 0
     s.meta[M_MEMO_OK] = 0
@@ -146,10 +148,7 @@ def determinize(s, n_players, hand):
     kind and shuffled, goes to every face-down cell (seat 0 first, cells in order), then to
     the draw pile from the bottom up; then the legend deck, listed by index, is
     shuffled."""
-    for k in range(N_KINDS):
-        s.pool[ix(k)] = s.copies[ix(k)] - s.seen[ix(k)]
-    if hand >= 0:
-        s.pool[ix(hand)] -= 1
+    hidden_pool(s, hand)
     n = 0
     for k in range(N_KINDS):
         for _ in range(s.pool[ix(k)]):

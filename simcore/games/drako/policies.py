@@ -60,7 +60,7 @@ def policy_code(name: str) -> int:
 # --- the numba policies (part 2) ------------------------------------------------------------
 #
 # The decisions of ``reference.Brain`` over the kernel's ``GameState`` (``s``, see
-# ``kernel.py``) and the card tables ``tb`` (``tables.Tables`` as a tuple: kind_cat,
+# ``kernel/state.py``) and the card tables ``tb`` (``tables.Tables`` as a tuple: kind_cat,
 # kind_blind, kind_tame, kind_locked, land_pts, rival, legend, dragon_values, adj, rules,
 # deck, pair_adjacent, pair_portal). Every float is computed in the reference's order of
 # operations, so first-best ties break alike; ``random`` draws the reference's numbers in
@@ -157,7 +157,7 @@ def pick(s, n):
 
 
 @hot
-def _face_down(s, p):
+def face_down(s, p):
     n = 0
     for c in range(CELLS):
         if s.up[ix(p), ix(c)] == 0:
@@ -350,14 +350,20 @@ def greedy_value(w_gain, w_legend, score, claim, b_claim):
 
 
 @hot
-def unseen(tb, s, p, in_hand):
-    """Fill ``s.pool`` with the kinds nobody sees (copies − face-up kingdom cards − discard
-    pile − the card in hand, floored at 0); returns their total (``Brain.unseen``). The seen
-    cards are counted as they move (``s.seen``, kept by the kernel)."""
+def hidden_pool(s, in_hand):
+    """Fill ``s.pool`` with the copies of each kind nobody sees: the deck's copies − the
+    face-up kingdom cards and the discard pile (``s.seen``, kept by the kernel as cards
+    move) − the card in hand ``in_hand`` (-1: none)."""
     for k in range(N_KINDS):
         s.pool[ix(k)] = s.copies[ix(k)] - s.seen[ix(k)]
     if in_hand >= 0:
         s.pool[ix(in_hand)] -= 1
+
+
+@hot
+def unseen(tb, s, p, in_hand):
+    """``hidden_pool`` floored at 0; returns its total (``Brain.unseen``)."""
+    hidden_pool(s, in_hand)
     n = 0
     for k in range(N_KINDS):
         if s.pool[ix(k)] < 0:
@@ -587,7 +593,7 @@ def claim_before(tb, s, p, n_slots, source, cell):
     if source == SRC_DECK or cell < 0:
         return best
     rules = tb[9]
-    final = _face_down(s, p) == 1 and s.up[ix(p), ix(cell)] == 0
+    final = face_down(s, p) == 1 and s.up[ix(p), ix(cell)] == 0
     if final and rules[R_CLAIM_AFTER_FINAL] == 0:
         return best
     load_seat(tb, s, p)

@@ -209,33 +209,55 @@ def legend_mask(i, blind_i, blinds, direct, full, via_portal):
 
 
 @hot
-def tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, full, out):
-    """§7.1: add each tribe's points for its distinct linked lands to ``out[0:4]``
-    (elf, dwarf, human, goblin)."""
-    blinds = blind_mask(grid, vis, kind_blind)
+def land_mask(grid, vis, kind_cat):
+    """Bitmask of the visible land cards."""
     lands = 0
     for c in range(CELLS):
         if (vis >> c) & 1 and kind_cat[grid[ix(c)]] == CAT_LAND:
             lands |= 1 << c
+    return lands
+
+
+@hot
+def tribe_column(t, kind_cat):
+    """The breakdown column of a tribe kind ``t`` (``TRIBE_COLUMNS``), -1 for any other."""
+    col = -1
+    if kind_cat[ix(t)] == CAT_TRIBE:
+        for k, b in TRIBE_COLUMNS:
+            if k == t:
+                col = b
+    return col
+
+
+@hot
+def tribe_points(i, grid, kind_blind, land_pts, blinds, lands, via, direct, full):
+    """§7.1: the land points of the tribe card in cell ``i``, each distinct linked land
+    (of ``lands``) once; ``blinds``: the blind cards, ``via``: the §9 goblin option."""
+    t = grid[ix(i)]
+    m = partner_mask(i, kind_blind[ix(t)] != 0, blinds, direct, full, via) & lands
+    pts = 0
+    while m:
+        pts += land_pts[t, grid[trailing_zeros(m)]]
+        m &= m - 1
+    return pts
+
+
+@hot
+def tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, full, out):
+    """§7.1: add each tribe's points for its distinct linked lands to ``out[0:4]``
+    (elf, dwarf, human, goblin)."""
+    blinds = blind_mask(grid, vis, kind_blind)
+    lands = land_mask(grid, vis, kind_cat)
     via = rules[R_GOBLIN_LAND_VIA_PORTAL] != 0
     for i in range(CELLS):
         if not (vis >> i) & 1:
             continue
-        t = grid[ix(i)]
-        if kind_cat[ix(t)] != CAT_TRIBE:
-            continue
-        col = -1
-        for k, b in TRIBE_COLUMNS:
-            if k == t:
-                col = b
+        col = tribe_column(grid[ix(i)], kind_cat)
         if col < 0:
             continue
-        m = partner_mask(i, kind_blind[ix(t)] != 0, blinds, direct, full, via) & lands
-        pts = 0
-        while m:
-            pts += land_pts[t, grid[trailing_zeros(m)]]
-            m &= m - 1
-        out[ix(col)] += pts
+        out[ix(col)] += tribe_points(
+            i, grid, kind_blind, land_pts, blinds, lands, via, direct, full
+        )
 
 
 @hot
@@ -291,6 +313,39 @@ def dragon_points(grid, vis, kind_blind, kind_tame, dragon_values, rules, direct
     v = dragon_value(n, dragon_values)
     pos = min(tame, rules[R_DRAGON_MAX_POSITIVE])
     return v * pos - v * (n - pos)
+
+
+@hot
+def cell_points(
+    grid, vis, kind_cat, kind_blind, kind_tame, land_pts, dragon_values, rules, direct, full, out
+):  # fmt: skip
+    """Each visible card's points into ``out`` (int32[CELLS], 0 elsewhere): a tribe its land
+    points (§7.1), a dragon its signed value (§7.3: the first ``dragon_max_positive`` tame
+    dragons in cell order +v, every other −v), any other card 0 (conflicts and Legends
+    belong to no single card). Links from ``link_masks`` on the same ``vis``."""
+    blinds = blind_mask(grid, vis, kind_blind)
+    lands = land_mask(grid, vis, kind_cat)
+    via = rules[R_GOBLIN_LAND_VIA_PORTAL] != 0
+    n = popcount(kind_mask(grid, vis, K_DRAGON))
+    v = dragon_value(n, dragon_values) if n > 0 else 0
+    plus = rules[R_DRAGON_MAX_POSITIVE]
+    for i in range(CELLS):
+        out[ix(i)] = 0
+        if not (vis >> i) & 1:
+            continue
+        t = grid[ix(i)]
+        if tribe_column(t, kind_cat) >= 0:
+            out[ix(i)] = tribe_points(
+                i, grid, kind_blind, land_pts, blinds, lands, via, direct, full
+            )
+        elif t == K_DRAGON:
+            if plus > 0 and dragon_is_tame(
+                i, grid, vis, kind_blind, kind_tame, rules, direct, full
+            ):
+                out[ix(i)] = v
+                plus -= 1
+            else:
+                out[ix(i)] = -v
 
 
 @hot

@@ -105,36 +105,40 @@ def parse_state(state: Any, data: DrakoData) -> tuple[str, list[PlayerState]]:
     return preset, out
 
 
+def _row(
+    seat: int, pl: PlayerState, breakdown: dict[str, int], met: list[str], points: list[int]
+) -> dict[str, Any]:
+    """One player's object of the output (``total``: the breakdown's sum)."""
+    return {
+        "seat": seat,
+        **breakdown,
+        "total": sum(breakdown.values()),
+        "legends_met": met,
+        "breakdown": breakdown,
+        "cards": [
+            {
+                "card": KINDS[k],
+                "row": c // SIDE,
+                "col": c % SIDE,
+                "points": points[c],
+                "face_up": True,
+            }
+            for c, k in enumerate(pl.grid)
+        ],
+        "face_down": 0,
+        "trickster_as": None,
+    }
+
+
 def score_players(preset: str, players: list[PlayerState], data: DrakoData) -> dict[str, Any]:
-    """Score every kingdom (all cards face up) and apply the tie-break."""
+    """Score every kingdom (all cards face up) and apply the tie-break, by ``reference.py``."""
     rules = Rules(data, preset, max(MIN_PLAYERS, len(players)))
     rows: list[dict[str, Any]] = []
     for seat, pl in enumerate(players):
         view = KingdomView(rules, pl.grid)
-        held = sum(data.legends[g].points for g in pl.legends)
-        breakdown = view.breakdown(held)
-        points = view.cell_points()
-        rows.append(
-            {
-                "seat": seat,
-                **breakdown,
-                "total": sum(breakdown.values()),
-                "legends_met": [lg.id for lg in data.legends if view.legend_met(lg)],
-                "breakdown": breakdown,
-                "cards": [
-                    {
-                        "card": KINDS[k],
-                        "row": c // SIDE,
-                        "col": c % SIDE,
-                        "points": points[c],
-                        "face_up": True,
-                    }
-                    for c, k in enumerate(pl.grid)
-                ],
-                "face_down": 0,
-                "trickster_as": None,
-            }
-        )
+        breakdown = view.breakdown(sum(data.legends[g].points for g in pl.legends))
+        met = [lg.id for lg in data.legends if view.legend_met(lg)]
+        rows.append(_row(seat, pl, breakdown, met, view.cell_points()))
     won = winners(
         [r["total"] for r in rows],
         [{b: r[b] for b in BREAKDOWN} for r in rows],
@@ -142,3 +146,21 @@ def score_players(preset: str, players: list[PlayerState], data: DrakoData) -> d
         rules.o.tie_break_tribes == "summed",
     )
     return {"players": rows, "winners": won}
+
+
+def kernel_result(
+    data: DrakoData, players: list[PlayerState], scored: Any, points: Any, met: Any
+) -> dict[str, Any]:
+    """``score_players``'s output from the kernel's scoring (``kernel.score_end_state``: the
+    state with the breakdowns and ranks, each card's points, the Legends met)."""
+    rows = [
+        _row(
+            seat,
+            pl,
+            {name: int(scored.bd[seat, b]) for b, name in enumerate(BREAKDOWN)},
+            [lg.id for g, lg in enumerate(data.legends) if met[seat, g]],
+            [int(x) for x in points[seat]],
+        )
+        for seat, pl in enumerate(players)
+    ]
+    return {"players": rows, "winners": [p for p in range(len(players)) if scored.rank[p] == 1]}

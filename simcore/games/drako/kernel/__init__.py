@@ -1,0 +1,129 @@
+"""DRAKO rules, compiled: one game per call of ``play_game``, many games per
+``simulate_chunk`` (``prange`` over blocks of games, scratch allocated once per block).
+
+Line by line the same game as ``reference.py`` (setup, turns, Legend claims, reshuffles,
+end, scoring), drawing the same random numbers in the same order from the game's
+SplitMix64 stream (``simcore.rng``), so ``tests/drako/test_reference_vs_kernel.py`` can
+require identical games. The policies' decisions (``random``, ``greedy``,
+``legend-hunter``) are in ``policies.py``.
+
+All state is fixed-shape integer arrays (``GameState``), allocated once per block; piles
+are stacks whose top is the last used entry (``meta[M_DECK_N] - 1``), as the reference's
+lists. Card tables arrive as the tuple ``tb`` (``tables.Tables``), never as globals.
+
+Modules, in the order of the rules (each imports only the ones above it):
+
+==========  ===================================================================================
+``state``   ``GameState``, ``new_state``, ``seat_view``, the fixed sizes, ``INVARIANTS``
+``setup``   §3 setup, ``count_seen``
+``turn``    §4 one turn (``take_turn``): claims, the action, the reshuffle
+``end``     §7 final scoring and ranking, ``_record_end``, the checking mode,
+            ``score_end_state`` (``talesim score drako``)
+``game``    ``_new_game``, the resumable ``_play_on``, ``play_game``, ``ChunkOut``,
+            ``simulate_chunk``
+``search``  the mc seats' kernel (``_search``, ``simulate_chunk_search``) and the search
+            driven from Python (``clone``, ``play_on``, ``search``, ``answer``)
+==========  ===================================================================================
+
+This package re-exports the names the engine, the tests and the benchmarks use.
+"""
+
+from __future__ import annotations
+
+from ..policies import M_TURN
+from .end import (
+    _held_points,
+    _record_end,
+    _seat_cells,
+    _visible_kingdom,
+    check_final,
+    check_state,
+    final_scoring,
+    score_end_state,
+)
+from .game import (
+    ChunkOut,
+    _new_game,
+    _play_on,
+    _run_block,
+    _seat_up,
+    _store,
+    new_chunk_out,
+    play_game,
+    simulate_chunk,
+)
+from .search import (
+    _asking,
+    _resume,
+    _run_block_search,
+    _search,
+    answer,
+    clone,
+    new_game,
+    play_game_search,
+    play_on,
+    search,
+    simulate_chunk_search,
+)
+from .setup import _pop_deck, count_seen, setup
+from .state import (
+    BORDER_CELLS,
+    CENTRE_CELLS,
+    INVARIANTS,
+    MAX_OPTIONS,
+    N_BORDER,
+    N_CENTRE,
+    GameState,
+    new_state,
+    seat_view,
+)
+from .turn import _apply, _claim, _reshuffle, _source_options, take_turn
+
+__all__ = [
+    "BORDER_CELLS",
+    "CENTRE_CELLS",
+    "INVARIANTS",
+    "MAX_OPTIONS",
+    "M_TURN",
+    "N_BORDER",
+    "N_CENTRE",
+    "ChunkOut",
+    "GameState",
+    "_apply",
+    "_asking",
+    "_claim",
+    "_held_points",
+    "_new_game",
+    "_play_on",
+    "_pop_deck",
+    "_record_end",
+    "_reshuffle",
+    "_resume",
+    "_run_block",
+    "_run_block_search",
+    "_search",
+    "_seat_cells",
+    "_seat_up",
+    "_source_options",
+    "_store",
+    "_visible_kingdom",
+    "answer",
+    "check_final",
+    "check_state",
+    "clone",
+    "count_seen",
+    "final_scoring",
+    "new_chunk_out",
+    "new_game",
+    "new_state",
+    "play_game",
+    "play_game_search",
+    "play_on",
+    "score_end_state",
+    "search",
+    "seat_view",
+    "setup",
+    "simulate_chunk",
+    "simulate_chunk_search",
+    "take_turn",
+]

@@ -1,0 +1,201 @@
+"""DRAKO's compiled end of game: §7 final scoring and ranking, how a searched game ended
+(``_record_end``), the checking mode's invariants, and ``score_end_state`` (the final
+scoring of given kingdoms, ``talesim score drako``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.jit import hot, hot_outline
+
+from ..policies import M_ALT, M_CELL, M_DECK_N, M_DISC_N, M_HAND, M_LD_N, M_TURN, face_down
+from ..scoring import cell_points, legends_met, link_masks, score_kingdom, tie_key, visible_mask
+from ..tables import (
+    B_LEGENDS,
+    CELLS,
+    LG_POINTS,
+    N_BREAKDOWN,
+    N_KINDS,
+    R_LEGEND_ROW,
+    R_PORTAL_CHAINING,
+    R_SAME_KIND_FORBIDDEN,
+    R_TIE_CATEGORIES,
+    R_TIE_TRIBES_SUMMED,
+    ix,
+)
+from .state import N_BORDER, GameState, new_state
+
+# --- §7 final scoring ------------------------------------------------------------------------
+
+
+@hot
+def _visible_kingdom(tb, s, p):
+    """Seat ``p``'s kingdom total over its face-up cards (``scoring.score_kingdom``; the
+    breakdown in ``s.sbd``, the links in ``s.direct`` / ``s.full``). The visible cells are
+    a run-time value even when every card is up: a literal ``ALL_CELLS`` would compile the
+    scorer twice."""
+    vis = visible_mask(s.up[ix(p)])
+    return score_kingdom(
+        s.grid[ix(p)], vis, tb[0], tb[1], tb[2], tb[4], tb[5], tb[7], tb[8], tb[9],
+        s.direct, s.full, s.sbd,
+    )  # fmt: skip
+
+
+@hot
+def _held_points(tb, s, p):
+    """§7.4: the points of the Legends seat ``p`` holds."""
+    held = 0
+    for k in range(s.claim_n[ix(p)]):
+        held += tb[6][s.claim_g[ix(p), ix(k)], LG_POINTS]
+    return held
+
+
+@hot_outline
+def final_scoring(tb, s, n_players):
+    """Reveal every card where it lies, score each kingdom, rank by total then (``categories``)
+    the §7.5 key (the tribes one category under ``tie_break_tribes = "summed"``); the rank-1
+    players are the winners."""
+    rules = tb[9]
+    for p in range(n_players):
+        for c in range(CELLS):
+            s.up[ix(p), ix(c)] = 1
+        total = _visible_kingdom(tb, s, p)
+        held = _held_points(tb, s, p)
+        for b in range(N_BREAKDOWN):
+            s.bd[ix(p), ix(b)] = s.sbd[ix(b)]
+        s.bd[ix(p), B_LEGENDS] = held
+        s.score[ix(p)] = total + held
+        tie_key(s.bd[ix(p)], s.keys[ix(p)], rules[R_TIE_TRIBES_SUMMED] != 0)
+    categories = rules[R_TIE_CATEGORIES] != 0
+    for p in range(n_players):
+        ahead = 0
+        for q in range(n_players):
+            if s.score[ix(q)] > s.score[ix(p)]:
+                ahead += 1
+            elif s.score[ix(q)] == s.score[ix(p)] and categories:
+                for b in range(N_BREAKDOWN):
+                    if s.keys[ix(q), ix(b)] != s.keys[ix(p), ix(b)]:
+                        if s.keys[ix(q), ix(b)] > s.keys[ix(p), ix(b)]:
+                            ahead += 1
+                        break
+        s.rank[ix(p)] = 1 + ahead
+
+
+@hot_outline  # once a game, and in the search kernel only (``search``): kept out of the turn loop
+def _record_end(tb, s, n_players, p):
+    """How the game ended, before its face-down cards are revealed: every seat's visible
+    score (face-up cards + held Legends, ``s.end_vis``), and whether the ender ``p`` could
+    have placed its card on another cell, one face up before its action (``meta[M_ALT]``):
+    a move that would not have ended the game (the blunder measure of
+    ``benchmarks/mc_strength.py``)."""
+    kind_locked, rules = tb[3], tb[9]
+    for q in range(n_players):
+        s.end_vis[ix(q)] = _visible_kingdom(tb, s, q) + _held_points(tb, s, q)
+    card = s.meta[M_HAND]
+    same = rules[R_SAME_KIND_FORBIDDEN] != 0
+    alt = 0
+    for c in range(CELLS):
+        k = s.grid[ix(p), ix(c)]
+        if c != s.meta[M_CELL] and kind_locked[ix(k)] == 0 and not (same and k == card):
+            alt = 1
+    s.meta[M_ALT] = alt
+
+
+# --- checking mode ---------------------------------------------------------------------------
+
+
+@hot_outline  # checking mode only: one compiled copy, not one per call site
+def check_state(tb, s, n_players, max_turns):
+    """Code of the first broken rule invariant (``INVARIANTS``), 0 when all hold."""
+    deck0 = tb[10]
+    for k in range(N_KINDS):
+        s.pool[ix(k)] = 0
+    for i in range(deck0.shape[0]):
+        s.pool[deck0[ix(i)]] += 1
+    for i in range(s.meta[M_DECK_N]):
+        s.pool[s.deck[ix(i)]] -= 1
+    for i in range(s.meta[M_DISC_N]):
+        s.pool[s.discard[ix(i)]] -= 1
+    for p in range(n_players):
+        for c in range(CELLS):
+            k = s.grid[ix(p), ix(c)]
+            if k < 0 or k >= N_KINDS:
+                return 2
+            s.pool[ix(k)] -= 1
+        if face_down(s, p) > N_BORDER:
+            return 6
+    for k in range(N_KINDS):
+        if s.pool[ix(k)] != 0:
+            return 1
+    n_legends = tb[6].shape[0]
+    seen = 0
+    count = 0
+    for p in range(n_players):
+        for k in range(s.claim_n[ix(p)]):
+            seen |= 1 << s.claim_g[ix(p), ix(k)]
+            count += 1
+    for slot in range(tb[9][R_LEGEND_ROW]):
+        if s.river[ix(slot)] >= 0:
+            seen |= 1 << s.river[ix(slot)]
+            count += 1
+    for k in range(s.meta[M_LD_N]):
+        seen |= 1 << s.ldeck[ix(k)]
+        count += 1
+    if count != n_legends or seen != (1 << n_legends) - 1:
+        return 3
+    if s.meta[M_TURN] > max_turns:
+        return 4
+    return 0
+
+
+@hot
+def check_final(s, n_players):
+    for p in range(n_players):
+        t = 0
+        for b in range(N_BREAKDOWN):
+            t += s.bd[ix(p), ix(b)]
+        if t != s.score[ix(p)]:
+            return 5
+    return 0
+
+
+# --- the final scoring of given kingdoms (``talesim score drako``) ----------------------------
+
+
+@hot_outline
+def _seat_cells(tb, s, p, points, met):
+    """Seat ``p``'s per-card points (``scoring.cell_points``) into ``points`` and the
+    Legends its kingdom meets (``scoring.legends_met``) into ``met``, over its face-up
+    cards."""
+    kind_cat, kind_blind, kind_tame, land_pts = tb[0], tb[1], tb[2], tb[4]
+    legend, dragon_values, adj, rules = tb[6], tb[7], tb[8], tb[9]
+    grid = s.grid[ix(p)]
+    vis = visible_mask(s.up[ix(p)])
+    link_masks(grid, vis, adj, rules[R_PORTAL_CHAINING] != 0, s.direct, s.full)
+    cell_points(
+        grid, vis, kind_cat, kind_blind, kind_tame, land_pts, dragon_values, rules,
+        s.direct, s.full, points,
+    )  # fmt: skip
+    legends_met(legend, grid, vis, kind_blind, rules, s.direct, s.full, met)
+
+
+def score_end_state(
+    tb: tuple, grids: list[list[int]], held: list[list[int]]
+) -> tuple[GameState, np.ndarray, np.ndarray]:
+    """The kernel's final scoring (``final_scoring``) of the given kingdoms, one grid of
+    ``CELLS`` kind ids and one list of held Legend indices per seat, every card face up.
+    Returns the state (``score``, ``bd``, ``rank``: totals, breakdowns, 1 = winner), each
+    card's points (int32[P, CELLS]) and each seat's Legends met (int32[P, Legends], 1 =
+    met)."""
+    n = len(grids)
+    s = new_state.py_func(n, tb[10].shape[0])  # the same arrays, without compiling new_state
+    for p in range(n):
+        s.grid[p] = grids[p]
+        s.claim_n[p] = len(held[p])
+        s.claim_g[p, : len(held[p])] = held[p]
+    final_scoring(tb, s, n)
+    points = np.zeros((n, CELLS), np.int32)
+    met = np.zeros((n, tb[6].shape[0]), np.int32)
+    for p in range(n):
+        _seat_cells(tb, s, p, points[p], met[p])
+    return s, points, met

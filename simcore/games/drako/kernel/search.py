@@ -1,0 +1,202 @@
+"""The ``mc`` seats' kernel of its own (``simulate_chunk_search``): a game stops at each
+of their decisions, ``_search`` plays the options out on copies of it, the game goes on
+with the choice; and the same search driven from Python (``clone``, ``play_on``,
+``search``, ``answer``: the tests and the narration checks)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from simcore.jit import alloc, hot, hot_outline, parallel
+from simcore.rng import rng_next, search_state
+
+from ..mc import copy_state, determinize, forget_caches, outcome, rank
+from ..policies import (
+    M_ALT,
+    M_CAP,
+    M_DECK_N,
+    M_DISC_N,
+    M_END_REC,
+    M_FORCE_IDX,
+    M_FORCE_SEAT,
+    M_HAND,
+    M_SRC,
+    M_STEP,
+    M_TURN,
+    M_VIOL,
+    SRC_DISCARD,
+    STEP_SOURCE,
+    W_TAKE_BAR,
+    legal_actions,
+)
+from ..tables import ix
+from .game import _new_game, _play_on, _seat_up, _store
+from .state import MAX_OPTIONS, GameState, new_state, seat_view
+
+
+@hot
+def _asking(s, n_players):
+    """The seat whose decision the game stopped at (its turn is counted)."""
+    return (s.meta[M_TURN] - 1) % n_players
+
+
+@hot_outline
+def _search(tb, weights, s, w, c, n_players, seed, game_id):
+    """The mc decision the game in ``s`` stopped at (``meta[M_STEP]``: the source or the
+    action): the ``top`` options best by greedy's value (``mc.rank``), each played out
+    ``rollouts`` times from the same determinized worlds (``w``: a copy of the game,
+    ``mc.determinize``, one world a rollout) by copies (``c``) in which every seat plays
+    the ``playout`` heuristic, the option taken first (``meta[M_FORCE_*]``). Every random
+    number comes from the search stream of (seed, game, seat, decision number), none from
+    the game's. The index of the option with the best summed outcome (ties: greedy's
+    first best)."""
+    p = _asking(s, n_players)
+    rollouts = s.mc_par[ix(p), 0]
+    top = s.mc_par[ix(p), 1]
+    playout = s.mc_par[ix(p), 2]
+    number = s.mc_dn[ix(p)]
+    s.mc_dn[ix(p)] = number + 1
+    v = seat_view(s, p)
+    hand = -1
+    if s.meta[M_STEP] == STEP_SOURCE:
+        n_act = 0
+        card = np.int32(-1)
+        if s.meta[M_DISC_N] > 0:
+            card = s.discard[s.meta[M_DISC_N] - 1]
+            n_act = legal_actions(tb, v, p, SRC_DISCARD, card)
+        bar = weights[ix(s.policy[ix(p)]), W_TAKE_BAR]
+        m = rank(tb, weights, v, p, card, n_act, top, s.meta[M_DECK_N] > 0, bar)
+    else:
+        card = s.meta[M_HAND]
+        hand = card
+        n_act = legal_actions(tb, v, p, s.meta[M_SRC], card)
+        m = rank(tb, weights, v, p, card, n_act, top, False, 0.0)
+    if m == 1:
+        return s.mc_rank[0]
+    s.mc_po[ix(p)] += m * rollouts
+    for j in range(m):
+        s.mc_sum[ix(j)] = 0
+    stream = search_state(seed, game_id, p, number)
+    no_check = n_players < 0  # False, typed like play_game's check (one _play_on compiled)
+    for _ in range(rollouts):
+        copy_state(w, s)
+        w.meta[M_END_REC] = 0
+        w.rng[0] = stream
+        determinize(w, n_players, hand)
+        playout_state = rng_next(w.rng)
+        stream = w.rng[0]
+        for q in range(n_players):
+            w.policy[ix(q)] = playout
+        forget_caches(w, n_players)
+        for j in range(m):
+            copy_state(c, w)
+            c.rng[0] = playout_state
+            c.meta[M_FORCE_SEAT] = p
+            c.meta[M_FORCE_IDX] = s.mc_rank[ix(j)]
+            _play_on(tb, weights, c, n_players, no_check, True)
+            s.mc_sum[ix(j)] += outcome(c, n_players, p)
+    best = 0
+    for j in range(1, m):
+        if s.mc_sum[ix(j)] > s.mc_sum[ix(best)]:
+            best = j
+    return s.mc_rank[ix(best)]
+
+
+@hot_outline
+def play_game_search(tb, weights, s, w, c, n_players, seed, game_id, check):
+    """``play_game`` with mc seats: at each of their decisions the game stops, ``_search``
+    decides on copies (``w``, ``c``: states allocated alike), and the game plays on with
+    that choice. A kernel of its own (``simulate_chunk_search``), so runs of heuristics
+    alone never compile the search."""
+    _new_game(tb, s, n_players, seed, game_id, check)
+    s.meta[M_END_REC] = 1
+    s.meta[M_ALT] = 0
+    for p in range(n_players):
+        s.end_vis[ix(p)] = 0
+    while _play_on(tb, weights, s, n_players, check, True):
+        i = _search(tb, weights, s, w, c, n_players, seed, game_id)
+        s.meta[M_FORCE_SEAT] = _asking(s, n_players)
+        s.meta[M_FORCE_IDX] = i
+    return s.meta[M_TURN], s.meta[M_CAP], s.meta[M_VIOL]
+
+
+@alloc  # the block scratch
+def _run_block_search(
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check
+):
+    """``_run_block`` with mc seats: one scratch state and, for the searches, two copies of
+    it (allocated once per block)."""
+    s = new_state(n_players, tb[10].shape[0])
+    w = new_state(n_players, tb[10].shape[0])
+    c = new_state(n_players, tb[10].shape[0])
+    for i in range(lo, hi):
+        g = first_game + i
+        _seat_up(s, slot_table, seat_slot, rotate, n_players, g)
+        turns, cap_hit, violation = play_game_search(
+            tb, weights, s, w, c, n_players, seed, g, check
+        )
+        _store(out, s, i, n_players, turns, cap_hit, violation)
+
+
+@parallel
+def simulate_chunk_search(
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
+    out, check,
+):  # fmt: skip
+    """``simulate_chunk`` for runs with mc seats (a kernel of its own: a run of heuristics
+    never compiles the search)."""
+    for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
+        _run_block_search(
+            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
+            out, check,
+        )  # fmt: skip
+
+
+# --- the search from Python (tests, narration checks) ---------------------------------------
+
+
+def clone(s: GameState) -> GameState:
+    """A copy of ``s`` (its own arrays, the seat-row views rebuilt; ``mc.copy_state``)."""
+    d = new_state(s.grid.shape[0], s.deck.shape[0])
+    copy_state(d, s)
+    d.mc_po[:] = s.mc_po
+    return d
+
+
+def new_game(tb: tuple, s: GameState, n_players: int, seed: np.uint64, game_id: int) -> None:
+    """``_new_game`` (seats already set in ``s``)."""
+    _new_game(tb, s, n_players, seed, game_id, False)
+
+
+@hot_outline
+def _resume(tb, weights, s, n_players):
+    """``_play_on`` of a game that can stop and resume (``search``), as ``_search`` and
+    ``play_game_search`` compile it, without checking: the entry of ``play_on``."""
+    return _play_on(tb, weights, s, n_players, n_players < 0, True)
+
+
+def play_on(tb: tuple, weights: np.ndarray, s: GameState, n_players: int) -> bool:
+    """``_play_on`` of the search kernel: True if it stopped at an mc seat's decision."""
+    return bool(_resume(tb, weights, s, n_players))
+
+
+def search(
+    tb: tuple, weights: np.ndarray, s: GameState, n_players: int, seed: np.uint64, game_id: int
+) -> tuple[int, list[int]]:
+    """``_search`` of the decision ``s`` stopped at: (the option chosen, the summed outcome
+    of each searched option in ``mc.OUTCOME_UNIT``s, greedy's best first, and zeros up to
+    ``top`` when fewer were searched; ``s`` as ``clone`` made it: ``mc_sum`` zeroed)."""
+    w, c = new_state(n_players, s.deck.shape[0]), new_state(n_players, s.deck.shape[0])
+    i = int(_search(tb, weights, s, w, c, n_players, seed, game_id))
+    p = (int(s.meta[M_TURN]) - 1) % n_players
+    top = min(int(s.mc_par[p, 1]), MAX_OPTIONS)
+    return i, [int(x) for x in s.mc_sum[:top]]
+
+
+def answer(s: GameState, n_players: int, i: int) -> None:
+    """Give the decision ``s`` stopped at the answer ``i`` (then ``play_on`` again)."""
+    s.meta[M_FORCE_SEAT] = (int(s.meta[M_TURN]) - 1) % n_players
+    s.meta[M_FORCE_IDX] = i
