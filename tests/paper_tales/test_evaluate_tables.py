@@ -36,7 +36,7 @@ def _both(tb, weights, pcs, ns, bls, misc, out):
     for k in range(pcs.shape[0]):
         gold, seen0, seen1, two, turn, pol = misc[k]
         args = (pol, pcs[k], ns[k], bls[k], gold, seen0, seen1, two == 1, turn, wpc, wbl)
-        out[k, 0] = ev.value(tb, weights, *args, bc, acc)
+        out[k, 0] = ev.value.value(tb, weights, *args, bc, acc)
         out[k, 1] = ev.project.value_full(tb, weights, *args)
 
 
