@@ -7,7 +7,9 @@ other under ``--import-mode=importlib``, so helpers are handed out as fixtures).
 * ``seat``     - ``seat("knight commander+1", "archer", mine=2, gold=3)`` -> one player's JSON:
                  units separated by spaces, ``+n`` = n age tokens; first the Front row,
                  then the Back row; buildings and gold/lp as keywords.
-* ``score``    - ``score(seat0, seat1, ...)`` -> the ``score_state`` result (seats in order).
+* ``score``    - ``score(seat0, seat1, ...)`` -> the ``score_state`` result (seats in order),
+                 checked equal to ``score_state_reference``'s (the compiled scoring against
+                 the rulebook, on every position a scoring test builds).
 * ``table``    - ``table(players=3, policies="greedy", seed=1, **options)`` -> a ``Table``: a
                  reference ``Game`` after setup (turn 1) with helpers that move real cards
                  from the draw pile onto spots, into hands or into buildings, so the phase
@@ -30,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from simcore.games.paper_tales.engine import score_state
+from simcore.games.paper_tales.engine import score_state, score_state_reference
 from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
 from simcore.games.paper_tales.reference import CardLog, Game, Rules, Slot, ZoneCard
 from simcore.games.paper_tales.tables import CardSet, load_cardset
@@ -79,7 +81,9 @@ def seat() -> Callable[..., dict[str, Any]]:
 @pytest.fixture
 def score(cards: CardSet) -> Callable[..., dict[str, Any]]:
     def run(*seats: dict[str, Any]) -> dict[str, Any]:
-        return score_state({"players": list(seats)}, cards)
+        result = score_state({"players": list(seats)}, cards)
+        assert result == score_state_reference({"players": list(seats)}, cards)
+        return result
 
     return run
 

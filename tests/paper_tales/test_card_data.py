@@ -124,7 +124,7 @@ def test_every_effect_kind_is_used_and_known() -> None:
 
 
 def test_later_phase_list_is_exactly_the_non_scoring_kinds() -> None:
-    """Every kind acting in a scored phase (war, income, end) is implemented by scoring.py;
+    """Every kind acting in a scored phase (war, income, end) is implemented by the static scoring;
     the later-phase list is exactly the kinds that never act there."""
     in_scored_phases = {a["kind"] for _, a in _abilities() if a["phase"] in SCORED_PHASES}
     assert in_scored_phases == SCORED_EFFECTS

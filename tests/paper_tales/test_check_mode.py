@@ -12,7 +12,7 @@ import pytest
 
 from simcore.games.paper_tales import kernel
 from simcore.games.paper_tales.engine import prepare, simulate_arrays
-from simcore.games.paper_tales.evaluate import kernel_tables
+from simcore.games.paper_tales.evaluate.records import kernel_tables
 from simcore.games.paper_tales.tables import MAX_AGE, CardSet, load_cardset
 from simcore.registry import InvariantError, raise_first_violation
 

@@ -27,29 +27,31 @@ from simcore.games.paper_tales.tables import (
 @njit
 def _both(tb, weights, pcs, ns, bls, misc, out):
     """``value`` (one building cache for the whole run) and ``value_full`` per kingdom."""
-    wpc = np.zeros((ev.MAX_PIECES, ev.N_PC), np.int32)
+    wpc = np.zeros((ev.layout.MAX_PIECES, ev.layout.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
-    bc = np.full(ev.BC_TERMS + ev.N_BS * ev.face_room(bls.shape[1]) * 3, -1, np.int32)
-    acc = np.zeros(ev.N_AC, np.int64)
+    bc = np.full(
+        ev.layout.BC_TERMS + ev.layout.N_BS * ev.cache.face_room(bls.shape[1]) * 3, -1, np.int32
+    )
+    acc = np.zeros(ev.layout.N_AC, np.int64)
     for k in range(pcs.shape[0]):
         gold, seen0, seen1, two, turn, pol = misc[k]
         args = (pol, pcs[k], ns[k], bls[k], gold, seen0, seen1, two == 1, turn, wpc, wbl)
-        out[k, 0] = ev.value(tb, weights, *args, bc, acc)
-        out[k, 1] = ev.value_full(tb, weights, *args)
+        out[k, 0] = ev.value.value(tb, weights, *args, bc, acc)
+        out[k, 1] = ev.project.value_full(tb, weights, *args)
 
 
 def _kingdoms(n_units: int, n_buildings: int, count: int, max_age: int, seed: int) -> tuple:
     """Random kingdoms: up to 5 spots + a virtual draft piece on spot 0 or 3; building
     levels shared by runs of 8 kingdoms (as the options of one decision) or not."""
     rng = np.random.default_rng(seed)
-    pcs = np.zeros((count, ev.MAX_PIECES, ev.N_PC), np.int32)
+    pcs = np.zeros((count, ev.layout.MAX_PIECES, ev.layout.N_PC), np.int32)
     ns = np.zeros(count, np.int32)
     bls = np.zeros((count, max(n_buildings, 1)), np.int32)
     misc = np.zeros((count, 6), np.int32)
     for k in range(count):
-        n = int(rng.integers(0, ev.MAX_PIECES + 1))
+        n = int(rng.integers(0, ev.layout.MAX_PIECES + 1))
         spots = [int(x) for x in rng.permutation(5)[: min(n, 5)]]
-        if n == ev.MAX_PIECES:
+        if n == ev.layout.MAX_PIECES:
             spots.append(int(rng.choice([0, 3])))
         for i, spot in enumerate(spots):
             fresh = int(rng.random() < 0.5)
@@ -70,9 +72,9 @@ def _kingdoms(n_units: int, n_buildings: int, count: int, max_age: int, seed: in
     return pcs, ns, bls, misc
 
 
-@pytest.mark.parametrize("max_age", [4, ev.UR_AGES + 2])
+@pytest.mark.parametrize("max_age", [4, ev.layout.UR_AGES + 2])
 def test_value_equals_the_full_evaluation(cards: CardSet, max_age: int) -> None:
-    tb = ev.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards))
     weights = default_weights()
     pcs, ns, bls, misc = _kingdoms(tb[0].shape[0], tb[1].shape[0], 20_000, max_age, max_age)
     out = np.zeros((pcs.shape[0], 2))
@@ -85,13 +87,14 @@ def test_unit_columns_mark_what_reads_the_kingdom(cards: CardSet) -> None:
     """A unit's steps are computed from the kingdom's totals exactly when one of its
     abilities has a kingdom-wide multiplier or condition; most base units are all tables."""
     tables = compile_tables(cards)
-    ut, ab = ev.kernel_tables(tables)[0], tables.ab
+    ut, ab = ev.records.kernel_tables(tables)[0], tables.ab
     for u, unit in enumerate(cards.units):
         rows = range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB])
         reads_kingdom = any(
-            ab[j, A_PER] not in ev.SELF_CONTAINED_PER or ab[j, A_WHEN] not in ev.SELF_CONTAINED_WHEN
+            ab[j, A_PER] not in ev.records.SELF_CONTAINED_PER
+            or ab[j, A_WHEN] not in ev.records.SELF_CONTAINED_WHEN
             for j in rows
-            if int(ab[j, A_KIND]) in ev.STEPS_OF_KIND
+            if int(ab[j, A_KIND]) in ev.records.STEPS_OF_KIND
         )
-        assert bool(ut[u, ev.KU_DYN]) == reads_kingdom, unit.id
-    assert 0 < np.count_nonzero(ut[:, ev.KU_DYN]) < len(cards.units) // 2
+        assert bool(ut[u, ev.layout.KU_DYN]) == reads_kingdom, unit.id
+    assert 0 < np.count_nonzero(ut[:, ev.layout.KU_DYN]) < len(cards.units) // 2

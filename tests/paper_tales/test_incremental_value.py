@@ -15,6 +15,7 @@ from numba import njit
 
 from simcore.games.paper_tales import evaluate as ev
 from simcore.games.paper_tales import kernel as k
+from simcore.games.paper_tales import schema
 from simcore.games.paper_tales.policies import F_STRENGTH, W_UNAFFORDABLE, default_weights
 from simcore.games.paper_tales.tables import (
     MAX_BUILD_OPTIONS,
@@ -46,11 +47,11 @@ def _added_value(tb, weights, s, u, spot, n_players):
     """``value`` of seat 0's kingdom with unit ``u`` added on ``spot``, pending and fresh,
     its cost paid: the whole sketch valued in full."""
     n = k._load(s, 0)
-    s.pc[n, ev.PC_SPOT] = spot
-    s.pc[n, ev.PC_UNIT] = u
-    s.pc[n, ev.PC_AGE] = 0
-    s.pc[n, ev.PC_PENDING] = 1
-    s.pc[n, ev.PC_FRESH] = 1
+    s.pc[n, ev.layout.PC_SPOT] = spot
+    s.pc[n, ev.layout.PC_UNIT] = u
+    s.pc[n, ev.layout.PC_AGE] = 0
+    s.pc[n, ev.layout.PC_PENDING] = 1
+    s.pc[n, ev.layout.PC_FRESH] = 1
     gold = s.pi[0, k.I_GOLD] - tb[0][u, U_COST]
     return k._value(tb, weights, s, 0, n + 1, gold, n_players)
 
@@ -85,7 +86,9 @@ def _position(s: k.State, tb: tuple, rng: np.random.Generator, max_age: int) -> 
         s.sp[0, spot] = (card, deck[card], age, fresh, resolved, int(rng.random() < 0.3))
     # a few Golems / Time Masters pending: projections the options must not share
     if rng.random() < 0.3:
-        projecting = np.flatnonzero((ut[:, ev.KU_OTHERS_AGE] != 0) | (ut[:, ev.KU_UPGRADE] != 0))
+        projecting = np.flatnonzero(
+            (ut[:, ev.layout.KU_OTHERS_AGE] != 0) | (ut[:, ev.layout.KU_UPGRADE] != 0)
+        )
         cards = np.flatnonzero(np.isin(deck, projecting))
         spot = int(rng.integers(0, 5))
         card = int(rng.choice(cards))
@@ -107,7 +110,7 @@ def _position(s: k.State, tb: tuple, rng: np.random.Generator, max_age: int) -> 
 
 def _setup(cards: CardSet, n_players: int, seed: int) -> tuple:
     """The kernel's tables, the default weights, a state and a random generator."""
-    tb = ev.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards))
     s = k.new_state(n_players, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
     return tb, default_weights(), s, np.random.default_rng(seed)
 
@@ -122,7 +125,7 @@ def test_options_valued_from_one_first_pass_equal_the_full_value(
     cv = np.zeros((tb[0].shape[0], 2))
     options = 0
     for trial in range(300):
-        _position(s, tb, rng, ev.UR_AGES + 2 if trial % 5 == 0 else 4)
+        _position(s, tb, rng, ev.layout.UR_AGES + 2 if trial % 5 == 0 else 4)
         n_opt = _deploy_values(tb, weights, s, n_players, out)
         options += n_opt
         np.testing.assert_array_equal(out[:n_opt, 0], out[:n_opt, 1])
@@ -178,7 +181,7 @@ def test_a_base_sketch_kept_from_step_to_step_values_as_a_new_one(cards: CardSet
     """The kernel keeps a seat's base sketch through its deployment steps (rows no longer
     in spot order, a replaced or moved piece's row changed in place): every later option
     and keep value equals the one from a new ``_sketch_base``."""
-    tb = ev.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards))
     weights = default_weights()
     states = [k.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0]) for _ in range(2)]
     rng = np.random.default_rng(11)
@@ -226,7 +229,7 @@ def _build_values(tb, weights, s, n_players, out):
 
 
 def test_construction_options_from_one_first_pass_equal_the_full_value(cards: CardSet) -> None:
-    tb = ev.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards))
     weights = default_weights()
     s = k.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
     rng = np.random.default_rng(7)
@@ -244,7 +247,7 @@ def _assessments(tb, s, out):
     for c in range(8):
         out[0, c] = facts[c]
     n = k._load(s, 0)
-    full = ev.assess(tb[0], tb[1], tb[2], tb[3], s.pc, n, s.bl)
+    full = ev.strength.assess(tb[0], tb[1], tb[2], tb[3], s.pc, n, s.bl)
     for c in range(8):
         out[1, c] = full[c]
 
@@ -253,13 +256,13 @@ def test_a_seat_assessed_from_its_first_pass_as_in_full(cards: CardSet) -> None:
     """Wars, Income, the End and the frozen strengths read ``_assess_seat`` (unit records,
     the building cache): on random kingdoms, old units up to past the records' tokens,
     every building configuration, its 8 totals equal ``assess``'s, pending pieces or not."""
-    tb = ev.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards))
     s = k.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
     rng = np.random.default_rng(5)
     out = np.zeros((2, 8), np.int64)
     strengths = set()
     for trial in range(1500):
-        _position(s, tb, rng, ev.UR_AGES + 2 if trial % 4 == 0 else 4)
+        _position(s, tb, rng, ev.layout.UR_AGES + 2 if trial % 4 == 0 else 4)
         if trial % 3:  # between phases every piece is resolved
             s.sp[0, :, k.S_RESOLVED] = 1
         _assessments(tb, s, out)
@@ -278,7 +281,7 @@ def test_seats_that_value_every_unit_alike_share_their_draft_values(cards: CardS
     """Recruitment's draft values are shared by seats with the same policy, gold, neighbour
     strengths, pieces (unit, tokens, states; not the physical card) and levels, and by no
     others: each of those differences makes a seat its own twin."""
-    tb = ev.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards))
     deck = tb[4]
     s = k.new_state(4, deck.shape[0], tb[1].shape[0], tb[0].shape[0])
     twins = np.zeros(4, np.int64)
@@ -337,7 +340,7 @@ def test_card_value_skips_the_back_row_only_when_it_cannot_be_worth_more(
     out = np.zeros((tb[0].shape[0], 3))
     held = cases = 0
     for trial in range(400):
-        _position(s, tb, rng, ev.UR_AGES + 2 if trial % 5 == 0 else 4)
+        _position(s, tb, rng, ev.layout.UR_AGES + 2 if trial % 5 == 0 else 4)
         _front_and_back(tb, weights, s, n_players, out)
         holds = out[:, 2] == 1.0
         assert (out[holds, 0] >= out[holds, 1]).all()
@@ -351,15 +354,15 @@ def test_front_first_units_and_what_turns_the_skip_off(cards: CardSet) -> None:
     the Front only), the Archer (fights from the Back: the same strength in both rows, so
     it dominates), none whose on-deploy tokens or upgrade are projected (Golem). A negative
     weight of strength, or a face losing LP per strong unit, turns the skip off."""
-    tb = ev.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards))
     ut = tb[0]
     index = {u.id: i for i, u in enumerate(cards.units)}
-    flag = {uid: int(ut[i, ev.KU_FRONT_FIRST]) for uid, i in index.items()}
+    flag = {uid: int(ut[i, ev.layout.KU_FRONT_FIRST]) for uid, i in index.items()}
     assert flag["hunter"] == 0
     assert flag["archer"] == 1
     assert flag["golem"] == 0
-    projecting = (ut[:, ev.KU_OTHERS_AGE] != 0) | (ut[:, ev.KU_UPGRADE] != 0)
-    assert not ut[projecting, ev.KU_FRONT_FIRST].any()
+    projecting = (ut[:, ev.layout.KU_OTHERS_AGE] != 0) | (ut[:, ev.layout.KU_UPGRADE] != 0)
+    assert not ut[projecting, ev.layout.KU_FRONT_FIRST].any()
     assert sum(flag.values()) >= len(flag) // 2
     s = k.new_state(4, tb[4].shape[0], tb[1].shape[0], ut.shape[0])
     s.sp[0] = -1
@@ -373,9 +376,11 @@ def test_front_first_units_and_what_turns_the_skip_off(cards: CardSet) -> None:
     assert not _holds(tb, weights, s, u)
     weights = default_weights()
     assert _strong_ok(tb[1], s.bc[0])  # no building: no face term
-    s.bc[0, ev.BC_N0 + ev.BS_WAR] = 1  # a cached war-phase face term: -1 LP per strong unit
-    t = ev.BC_TERMS + ev.BS_WAR * ev.face_room(tb[1].shape[0]) * 3
-    s.bc[0, t : t + 3] = (ev.W_ALWAYS, ev.P_STRONG_UNITS, -1)
+    s.bc[0, ev.layout.BC_N0 + ev.layout.BS_WAR] = (
+        1  # a cached war-phase face term: -1 LP per strong unit
+    )
+    t = ev.layout.BC_TERMS + ev.layout.BS_WAR * ev.cache.face_room(tb[1].shape[0]) * 3
+    s.bc[0, t : t + 3] = (schema.W_ALWAYS, schema.P_STRONG_UNITS, -1)
     assert not _strong_ok(tb[1], s.bc[0])
     assert not _holds(tb, weights, s, u)  # the same levels: the cache is kept
 
@@ -389,7 +394,7 @@ def _holds(tb, weights, s, u):
 
 @njit
 def _strong_ok(bt, bc):
-    return ev.strong_terms_nonnegative(bt, bc)
+    return ev.cache.strong_terms_nonnegative(bt, bc)
 
 
 @njit
@@ -413,7 +418,7 @@ def test_a_deployment_step_skipping_back_row_twins_chooses_the_first_best(
     tb, weights, s, rng = _setup(cards, n_players, 20 + n_players)
     back_chosen = options = 0
     for trial in range(800):
-        _position(s, tb, rng, ev.UR_AGES + 2 if trial % 5 == 0 else 4)
+        _position(s, tb, rng, ev.layout.UR_AGES + 2 if trial % 5 == 0 else 4)
         chosen, want, n_opt = _deploy_chosen(tb, weights, s, n_players)
         assert chosen == want, trial
         options += n_opt
@@ -444,7 +449,7 @@ def test_a_keep_skipping_repeated_units_chooses_the_first_best(
     tb, weights, s, rng = _setup(cards, n_players, 40 + n_players)
     repeats = 0
     for trial in range(400):
-        _position(s, tb, rng, ev.UR_AGES + 2 if trial % 5 == 0 else 4)
+        _position(s, tb, rng, ev.layout.UR_AGES + 2 if trial % 5 == 0 else 4)
         chosen, want, again = _keep_chosen(tb, weights, s, n_players)
         assert chosen == want, trial
         repeats += again != 0

@@ -12,8 +12,8 @@ import pytest
 
 from simcore.games.paper_tales import kernel
 from simcore.games.paper_tales.engine import prepare
-from simcore.games.paper_tales.evaluate import kernel_tables
-from simcore.games.paper_tales.evaluate_legends import Z_CARD, Z_FRESH, Z_PAID
+from simcore.games.paper_tales.evaluate.layout import Z_CARD, Z_FRESH, Z_PAID
+from simcore.games.paper_tales.evaluate.records import kernel_tables
 from simcore.games.paper_tales.kernel import (
     LEGENDS_INVARIANTS,
     V_ART_PLACE,

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from cli.main import app
-from simcore.games.paper_tales.engine import score_state
+from simcore.games.paper_tales.engine import score_state, score_state_reference
 from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
 from simcore.games.paper_tales.reference import (
     LEGENDS_BREAKDOWN,
@@ -54,7 +54,10 @@ def base() -> CardSet:
 
 
 def score(*seats: dict[str, Any]) -> dict[str, Any]:
-    return score_state({"players": list(seats)}, variant="legends")
+    """The compiled scoring of a Legends position, checked equal to the rulebook's."""
+    result = score_state({"players": list(seats)}, variant="legends")
+    assert result == score_state_reference({"players": list(seats)}, variant="legends")
+    return result
 
 
 def solo(player: dict[str, Any]) -> dict[str, Any]:
@@ -238,8 +241,8 @@ THREE_SEATS = [
     ids=["3 seats", "2 seats", "5 seats"],
 )
 def test_base_positions_score_the_same_with_the_rulebook(base: CardSet, players: list) -> None:
-    """A position without Legends cards: ``scoring.py`` (base) and ``reference.py``
-    (legends) give the same numbers, per seat and per source; the Legends parts are 0."""
+    """A position without Legends cards scores the same in the base and the Legends
+    variants, per seat and per source; the Legends parts are 0."""
     old = score_state({"players": players}, base)
     assert score_state({"players": players}, base, variant="base") == old
     new = score(*players)
@@ -279,7 +282,9 @@ def test_end_lp_of_finished_games_matches_the_game_record(players: int) -> None:
     for seed in range(3):
         game = play_reference(rules, default_weights(), [greedy] * players, seed, 0)
         final = final_state(game)
-        result = score_state({"players": [kingdom_json(s) for s in final["seats"]]}, cards)
+        state = {"players": [kingdom_json(s) for s in final["seats"]]}
+        result = score_state(state, cards)
+        assert result == score_state_reference(state, cards)
         check_sums(result)
         for recorded, scored in zip(final["seats"], result["players"], strict=True):
             b = scored["breakdown"]

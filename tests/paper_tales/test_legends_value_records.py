@@ -1,4 +1,4 @@
-"""The policies' Legends value ``evaluate_legends.l_value`` reads each unit's share of the
+"""The policies' Legends value ``evaluate.l_value`` reads each unit's share of the
 steps it does not compute from the kingdom from the base unit records (``legends_dyn``
 says which). It must give the very same float as ``l_value_full``, the step-by-step
 evaluation (project, assess, wars, end, deployment, deaths), on any Legends kingdom: every
@@ -14,7 +14,7 @@ import pytest
 from numba import njit
 
 from simcore.games.paper_tales import evaluate as ev
-from simcore.games.paper_tales import evaluate_legends as el
+from simcore.games.paper_tales import schema
 from simcore.games.paper_tales.kernel import legends_lx
 from simcore.games.paper_tales.policies import W_UNAFFORDABLE, default_weights
 from simcore.games.paper_tales.tables import (
@@ -35,9 +35,9 @@ def _both(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, out):
     """``l_value`` (one faces-and-artifacts cache for the whole run) and ``l_value_full``
     of each kingdom (both on copies: the projection writes the scratch rows,
     ``F_BUILDABLE`` the scratch levels)."""
-    wpc = np.zeros((ev.MAX_PIECES, ev.N_PC), np.int32)
+    wpc = np.zeros((ev.layout.MAX_PIECES, ev.layout.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
-    zx = np.full(el.fixed_size(bls.shape[1]), -1, np.int32)  # one cache for the run
+    zx = np.full(ev.cache.fixed_size(bls.shape[1]), -1, np.int32)  # one cache for the run
     for k in range(pcs.shape[0]):
         gold, bonus, seen0, seen1, two, turn, pol = misc[k]
         for m in range(2):
@@ -47,9 +47,9 @@ def _both(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, out):
                 seen0, seen1, two == 1, turn, wpc, wbl, zx, insets[k],
             )  # fmt: skip
             if m == 0:
-                out[k, 0] = el.l_value(*args, np.int64(el.LV_FULL))
+                out[k, 0] = ev.value.l_value(*args, np.int64(ev.layout.LV_FULL))
             else:
-                out[k, 1] = el.l_value_full(*args)
+                out[k, 1] = ev.project.l_value_full(*args)
 
 
 def _kingdoms(tb: tuple, lx: tuple, count: int, max_age: int, seed: int) -> tuple:
@@ -60,19 +60,19 @@ def _kingdoms(tb: tuple, lx: tuple, count: int, max_age: int, seed: int) -> tupl
     ut, bt = tb[0], tb[1]
     n_units, n_buildings, n_arts = ut.shape[0], bt.shape[0], lx[0].shape[0]
     rng = np.random.default_rng(seed)
-    special = [u for u in range(n_units) if lx[4][u] or ut[u, ev.KU_DYN]]
-    pcs = np.zeros((count, ev.MAX_PIECES, ev.N_PC), np.int32)
+    special = [u for u in range(n_units) if lx[4][u] or ut[u, ev.layout.KU_DYN]]
+    pcs = np.zeros((count, ev.layout.MAX_PIECES, ev.layout.N_PC), np.int32)
     ns = np.zeros(count, np.int32)
-    pdones = np.full((count, ev.MAX_PIECES), -1, np.int32)
+    pdones = np.full((count, ev.layout.MAX_PIECES), -1, np.int32)
     bls = np.zeros((count, max(n_buildings, 1)), np.int32)
-    sas = np.zeros((count, MAX_ARTIFACTS + 1, el.N_SA), np.int32)
+    sas = np.zeros((count, MAX_ARTIFACTS + 1, ev.layout.N_SA), np.int32)
     nas = np.zeros(count, np.int32)
     insets = np.ones((count, max(n_buildings, 1)), np.int32)
     misc = np.zeros((count, 7), np.int32)
     for k in range(count):
-        n = int(rng.integers(0, ev.MAX_PIECES + 1))
+        n = int(rng.integers(0, ev.layout.MAX_PIECES + 1))
         spots = [int(x) for x in rng.permutation(5)[: min(n, 5)]]
-        if n == ev.MAX_PIECES:
+        if n == ev.layout.MAX_PIECES:
             spots.append(int(rng.choice([0, 3])))
         for i, spot in enumerate(spots):
             fresh = int(rng.random() < 0.5)
@@ -81,7 +81,7 @@ def _kingdoms(tb: tuple, lx: tuple, count: int, max_age: int, seed: int) -> tupl
             age = int(rng.integers(0, top + 1))
             u = int(rng.choice(special)) if rng.random() < 0.5 else int(rng.integers(0, n_units))
             pcs[k, i] = (spot, u, age, pending, fresh)
-            pdones[k, i] = rng.integers(-1, el.T_COUNT + 1)
+            pdones[k, i] = rng.integers(-1, schema.T_COUNT + 1)
         ns[k] = len(spots)
         bls[k] = bls[k - 1] if k % 8 and rng.random() < 0.8 else rng.integers(0, 3, n_buildings)
         insets[k] = rng.random(n_buildings) < 0.7
@@ -103,10 +103,10 @@ def _kingdoms(tb: tuple, lx: tuple, count: int, max_age: int, seed: int) -> tupl
     return pcs, ns, pdones, bls, sas, nas, insets, misc
 
 
-@pytest.mark.parametrize("max_age", [4, ev.UR_AGES + 2])
+@pytest.mark.parametrize("max_age", [4, ev.layout.UR_AGES + 2])
 def test_value_equals_the_full_evaluation(legends: CardSet, max_age: int) -> None:
     tables = compile_legends_tables(legends)
-    tb = ev.kernel_tables(tables)
+    tb = ev.records.kernel_tables(tables)
     lx = legends_lx(legends, tables)
     weights = default_weights()
     kingdoms = _kingdoms(tb, lx, 20_000, max_age, max_age)
@@ -123,22 +123,22 @@ def _options(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, opts
     its options ``opts[k, o]`` = (row changed, ``n``: a new one, -1: none; spot, unit,
     tokens, 1 if placed now) valued from that pass (``l_option_pass``, ``LV_GIVEN``), in
     full (``LV_FULL``) and step by step (``l_value_full``), each option on a copy of the
-    base (one cache and one base pass for the decision, as ``kernel.deploy_choice``)."""
-    wpc = np.zeros((ev.MAX_PIECES, ev.N_PC), np.int32)
+    base (one cache and one base pass for the decision, as ``kernev.deploy_choice``)."""
+    wpc = np.zeros((ev.layout.MAX_PIECES, ev.layout.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
-    zx = np.full(el.fixed_size(bls.shape[1]), -1, np.int32)
+    zx = np.full(ev.cache.fixed_size(bls.shape[1]), -1, np.int32)
     for k in range(pcs.shape[0]):
         gold, bonus, seen0, seen1, two, turn, pol = misc[k]
         n0 = np.int64(ns[k])
-        el.l_value(
+        ev.value.l_value(
             tb, lx, weights, pol, pcs[k].copy(), n0, pdones[k].copy(), bls[k].copy(),
             sas[k].copy(), np.int64(nas[k]), np.int64(gold), np.int64(bonus), seen0, seen1,
-            two == 1, turn, wpc, wbl, zx, insets[k], np.int64(el.LV_BASE),
+            two == 1, turn, wpc, wbl, zx, insets[k], np.int64(ev.layout.LV_BASE),
         )  # fmt: skip
         for o in range(opts.shape[1]):
             row, spot, u, age, new = opts[k, o]
             pc, pdone = pcs[k].copy(), pdones[k].copy()
-            n = el.l_option_pass(tb, lx, pc, n0, np.int64(row), spot, u, age, new, turn, zx)
+            n = ev.value.l_option_pass(tb, lx, pc, n0, np.int64(row), spot, u, age, new, turn, zx)
             if new:
                 pdone[row] = -1
             for m in range(3):
@@ -148,30 +148,30 @@ def _options(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, opts
                     seen1, two == 1, turn, wpc, wbl, zx, insets[k],
                 )  # fmt: skip
                 if m < 2:
-                    mode = el.LV_GIVEN if m == 0 else el.LV_FULL
-                    out[k, o, m] = el.l_value(*args, np.int64(mode))
+                    mode = ev.layout.LV_GIVEN if m == 0 else ev.layout.LV_FULL
+                    out[k, o, m] = ev.value.l_value(*args, np.int64(mode))
                 else:
-                    out[k, o, m] = el.l_value_full(*args)
+                    out[k, o, m] = ev.project.l_value_full(*args)
 
 
-@pytest.mark.parametrize("max_age", [4, ev.UR_AGES + 2])
+@pytest.mark.parametrize("max_age", [4, ev.layout.UR_AGES + 2])
 def test_options_from_one_first_pass_equal_the_full_value(legends: CardSet, max_age: int) -> None:
     """A decision's options valued from its base sketch's first pass with one row's share
     replaced (a unit placed on a new row or replacing a row, a row moved or aged, none)
     give the same float as the full ``l_value`` and ``l_value_full``, projecting or not."""
     tables = compile_legends_tables(legends)
-    tb = ev.kernel_tables(tables)
+    tb = ev.records.kernel_tables(tables)
     lx = legends_lx(legends, tables)
     weights = default_weights()
     kingdoms = _kingdoms(tb, lx, 10_000, max_age, 100 + max_age)
     ns = kingdoms[1]
     n_units = tb[0].shape[0]
-    special = [u for u in range(n_units) if lx[4][u] or tb[0][u, ev.KU_DYN]]
+    special = [u for u in range(n_units) if lx[4][u] or tb[0][u, ev.layout.KU_DYN]]
     rng = np.random.default_rng(max_age)
     opts = np.zeros((ns.size, 3, 5), np.int32)
     for k, n in enumerate(ns):
         for o in range(3):
-            row = int(rng.integers(-1, min(n, ev.MAX_PIECES - 1) + 1))
+            row = int(rng.integers(-1, min(n, ev.layout.MAX_PIECES - 1) + 1))
             u = int(rng.choice(special)) if rng.random() < 0.5 else int(rng.integers(0, n_units))
             top = max_age if rng.random() < 0.3 else 2
             new = 1 if row == n or (row >= 0 and rng.random() < 0.5) else 0
@@ -193,20 +193,20 @@ def _cards(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, cards,
     a new pending piece on spot 0, then 3 (the better), an artifact pending in the zone at
     its cost now; minus ``W_UNAFFORDABLE`` when its cost is more than the gold."""
     ut = tb[0]
-    wpc = np.zeros((ev.MAX_PIECES, ev.N_PC), np.int32)
+    wpc = np.zeros((ev.layout.MAX_PIECES, ev.layout.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
-    zx = np.full(el.fixed_size(bls.shape[1]), -1, np.int32)
+    zx = np.full(ev.cache.fixed_size(bls.shape[1]), -1, np.int32)
     for k in range(pcs.shape[0]):
         gold, _, seen0, seen1, two, turn, pol = misc[k]
         n0, na = np.int64(ns[k]), np.int64(nas[k])
         pc, pdone, bl, sa = pcs[k].copy(), pdones[k].copy(), bls[k].copy(), sas[k].copy()
-        el.l_value(
+        ev.value.l_value(
             tb, lx, weights, pol, pc, n0, pdone, bl, sa, na, np.int64(0), np.int64(0), seen0,
-            seen1, two == 1, turn, wpc, wbl, zx, insets[k], np.int64(el.LV_BASE),
+            seen1, two == 1, turn, wpc, wbl, zx, insets[k], np.int64(ev.layout.LV_BASE),
         )  # fmt: skip
         for c in range(cards.shape[1]):
             t = cards[k, c]
-            out[k, c, 0] = el.l_card_value(
+            out[k, c, 0] = ev.value.l_card_value(
                 tb, lx, weights, pol, pc, n0, pdone, bl, sa, na, gold, t, seen0, seen1,
                 two == 1, turn, wpc, wbl, zx, insets[k],
             )  # fmt: skip
@@ -217,26 +217,26 @@ def _cards(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, cards,
                 placed, done, zone = pcs[k].copy(), pdones[k].copy(), sas[k].copy()
                 n, n_art = n0, na
                 if artifact:
-                    zone[na, el.SA_X] = t - ut.shape[0]
-                    zone[na, el.SA_PENDING] = 1
-                    zone[na, el.SA_DONE] = -1
+                    zone[na, ev.layout.SA_X] = t - ut.shape[0]
+                    zone[na, ev.layout.SA_PENDING] = 1
+                    zone[na, ev.layout.SA_DONE] = -1
                     n_art = na + 1
-                    cost = el.l_art_cost_now(
+                    cost = ev.value.l_art_cost_now(
                         ut, tb[1], tb[2], lx[1], pcs[k], n0, bls[k], insets[k], na
                     )
                 else:
-                    placed[n0, ev.PC_SPOT] = 0 if o == 0 else MAX_FRONT
-                    placed[n0, ev.PC_UNIT] = t
-                    placed[n0, ev.PC_AGE] = 0
-                    placed[n0, ev.PC_PENDING] = 1
-                    placed[n0, ev.PC_FRESH] = 1
+                    placed[n0, ev.layout.PC_SPOT] = 0 if o == 0 else MAX_FRONT
+                    placed[n0, ev.layout.PC_UNIT] = t
+                    placed[n0, ev.layout.PC_AGE] = 0
+                    placed[n0, ev.layout.PC_PENDING] = 1
+                    placed[n0, ev.layout.PC_FRESH] = 1
                     done[n0] = -1
                     n = n0 + 1
                     cost = ut[t, U_COST]
-                w = el.l_value(
+                w = ev.value.l_value(
                     tb, lx, weights, pol, placed, n, done, bls[k].copy(), zone, n_art,
                     np.int64(gold - cost), np.int64(0), seen0, seen1, two == 1, turn, wpc, wbl,
-                    zx, insets[k], np.int64(el.LV_FULL),
+                    zx, insets[k], np.int64(ev.layout.LV_FULL),
                 )  # fmt: skip
                 v = max(v, w)
             if cost > gold:
@@ -246,14 +246,14 @@ def _cards(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, cards,
 
 def test_card_values_from_one_first_pass_equal_the_full_value(legends: CardSet) -> None:
     """The draft and the keep value every card from the sketch's one first pass
-    (``kernel._l_base_pass``): the same float as the card valued in full, for units and
+    (``kernev._l_base_pass``): the same float as the card valued in full, for units and
     artifacts, affordable or not, projecting or not."""
     tables = compile_legends_tables(legends)
-    tb = ev.kernel_tables(tables)
+    tb = ev.records.kernel_tables(tables)
     lx = legends_lx(legends, tables)
     weights = default_weights()
-    kingdoms = _kingdoms(tb, lx, 6_000, ev.UR_AGES + 2, 7)
-    keep = kingdoms[1] < ev.MAX_PIECES  # room for the card's piece
+    kingdoms = _kingdoms(tb, lx, 6_000, ev.layout.UR_AGES + 2, 7)
+    keep = kingdoms[1] < ev.layout.MAX_PIECES  # room for the card's piece
     kingdoms = tuple(part[keep] for part in kingdoms)
     n_cards = tb[0].shape[0] + lx[0].shape[0]
     rng = np.random.default_rng(7)
@@ -272,17 +272,17 @@ def test_legends_dyn_marks_what_reads_the_kingdom(legends: CardSet) -> None:
     base kinds has its base ``KU_DYN``; a ``conditional_gain`` of the Income or War phase
     marks that step."""
     tables = compile_legends_tables(legends)
-    tb = ev.kernel_tables(tables)
+    tb = ev.records.kernel_tables(tables)
     ut, ab = tb[0], tb[2]
-    ldyn = el.legends_dyn(tables.ut, tables.ab)
-    steps = {el.PH_INCOME: ev.D_INCOME, el.PH_WAR: ev.D_WAR}
+    ldyn = ev.records.legends_dyn(tables.ut, tables.ab)
+    steps = {schema.PH_INCOME: ev.layout.D_INCOME, schema.PH_WAR: ev.layout.D_WAR}
     gains = 0
     for u in range(ut.shape[0]):
         rows = range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB])
-        if {int(ab[j, A_KIND]) for j in rows} <= ev.BASE_KINDS:
-            assert ldyn[u] == ut[u, ev.KU_DYN], u
+        if {int(ab[j, A_KIND]) for j in rows} <= ev.records.BASE_KINDS:
+            assert ldyn[u] == ut[u, ev.layout.KU_DYN], u
         for j in rows:
-            if ab[j, A_KIND] == el.K_CONDITIONAL_GAIN and int(ab[j, A_PHASE]) in steps:
+            if ab[j, A_KIND] == schema.K_CONDITIONAL_GAIN and int(ab[j, A_PHASE]) in steps:
                 assert ldyn[u] & steps[int(ab[j, A_PHASE])], u
                 gains += 1
     assert gains  # the card set has some

@@ -162,7 +162,7 @@ def kernel_moves(cards, g) -> list[tuple[str, int, int]]:
 
     from simcore.games.paper_tales import kernel as k
     from simcore.games.paper_tales.engine import prepare
-    from simcore.games.paper_tales.evaluate import kernel_tables
+    from simcore.games.paper_tales.evaluate.records import kernel_tables
 
     prepared = prepare(cards, "base", 3, ["greedy"] * 3, False)
     tb = kernel_tables(prepared.tables)
@@ -455,7 +455,7 @@ def kernel_reveal(cards, necromancer: int, shapeshifter: int) -> list[tuple[str 
 
     from simcore.games.paper_tales import kernel as k
     from simcore.games.paper_tales.engine import prepare
-    from simcore.games.paper_tales.evaluate import kernel_tables
+    from simcore.games.paper_tales.evaluate.records import kernel_tables
 
     prepared = prepare(cards, "base", 3, ["greedy"] * 3, False)
     tb = kernel_tables(prepared.tables)

@@ -144,16 +144,30 @@ def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
 def score_state(
     state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
 ) -> dict[str, Any]:
-    """Static evaluation of a position given as JSON (see ``state_io``); ``variant``
-    ``legends`` (``for_variant``) reads artifacts and the Legends buildings and scores the
-    position with ``reference.py``."""
+    """Static evaluation of a position given as JSON (see ``state_io``) by the compiled
+    evaluation the kernel plays with (``evaluate.score``); ``variant`` ``legends``
+    (``for_variant``) reads artifacts and the Legends buildings."""
+    cards = _score_cards(cards, variant)
+    return state_io.score_position(cards, state_io.parse_state(state, cards))
+
+
+def score_state_reference(
+    state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
+) -> dict[str, Any]:
+    """``score_state`` by ``reference.py`` (the oracle it is tested against)."""
+    cards = _score_cards(cards, variant)
+    return state_io.score_reference(cards, state_io.parse_state(state, cards))
+
+
+def _score_cards(cards: CardSet | None, variant: str | None) -> CardSet:
+    """The card set a position of ``variant`` is scored with (default: the built-in set)."""
     cards = cards or load_cardset()
     if variant is not None:
         if variant not in cards.rules.variants:
             known = ", ".join(cards.rules.variants)
             raise ValueError(f"paper-tales has no variant '{variant}' (variants: {known})")
         cards = for_variant(cards, variant)
-    return state_io.score_position(cards, state_io.parse_state(state, cards))
+    return cards
 
 
 def play_events(
@@ -411,7 +425,7 @@ def kernel_args(prepared: Prepared) -> tuple[tuple, tuple | None]:
     """The kernel's card tables: ``tb`` (``evaluate.kernel_tables``) and ``lx``
     (``kernel.legends_lx`` with a Legends weight row per policy code; None in a base game,
     where numba prunes the Legends branches)."""
-    from .evaluate import kernel_tables
+    from .evaluate.records import kernel_tables
     from .kernel import legends_lx
 
     lx: tuple | None = None

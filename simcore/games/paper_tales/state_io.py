@@ -26,9 +26,13 @@ Output (``--json``), one object per seat::
 ``cards``/``face_down``/``trickster_as`` are the keys the shared table renderer of
 ``cli/score.py`` reads (Fairy Tale's names). ``winners``: see ``winners``.
 
+Both variants are scored by the compiled evaluation the kernel plays with
+(``score_position``: ``evaluate.score``); ``score_reference`` gives the same JSON from
+``reference.py``'s rulebook functions, its oracle in the tests.
+
 Legends (a Legends card set: ``--variant legends``): each seat may add
 ``"artifacts": ["shield-of-power", ...]`` (the zone, in order) and build the Legends
-buildings; the position is scored with ``reference.py`` (``score_legends``). The output
+buildings. The output
 adds ``breakdown.war_artifacts`` (after ``war_buildings``) and ``breakdown.artifacts``
 (after ``relic``), ``income_breakdown.artifacts`` and sources of ``type`` ``"artifact"``
 (``where`` = ``"zone k"``); ``war_lp`` / ``end_lp`` include them.
@@ -41,37 +45,23 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from .scoring import (
-    END_PARTS,
-    G_BASE,
-    G_INCOME_BUILDINGS,
-    G_INCOME_UNITS,
-    G_WAR,
-    GOLD_PART_NAMES,
-    LP_PART_NAMES,
-    N_GOLD_PARTS,
-    N_LP_PARTS,
-    WAR_PARTS,
-    has_extra_spot,
-    production,
-)
-from .scoring import score_seats as _score_seats
 from .tables import (
+    B_EXTRA_SPOT,
     BACK_ROW,
     FRONT_ROW,
     MAX_AGE,
     MAX_PLAYERS,
     MAX_SPOTS,
     MIN_PLAYERS,
-    N_RES,
     RESOURCES,
     Ability,
     CardSet,
-    Tables,
+    LegendsTables,
+    compile_legends_tables,
     compile_tables,
     load_cardset,
 )
@@ -82,7 +72,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Position:
-    """A parsed position: the arrays of ``scoring`` plus gold and LP already scored."""
+    """A parsed position: the seats' spots, tokens and building levels, gold and LP
+    already scored (Legends: the zones)."""
 
     units: np.ndarray  # int32[P, MAX_SPOTS], -1 empty
     ages: np.ndarray  # int32[P, MAX_SPOTS]
@@ -90,6 +81,11 @@ class Position:
     gold: np.ndarray  # int32[P]
     lp: np.ndarray  # int32[P]
     arts: tuple[tuple[int, ...], ...] = ()  # Legends: artifact indices per seat (zone order)
+
+
+def has_extra_spot(bt: np.ndarray, blevel: np.ndarray, p: int) -> int:
+    """1 if seat ``p`` owns a building whose current face opens the extra Front spot."""
+    return int(any(bt[b, k, B_EXTRA_SPOT] for b in range(bt.shape[0]) for k in range(blevel[p, b])))
 
 
 def _short(value: Any) -> str:
@@ -226,60 +222,6 @@ def _artifacts(cards: CardSet, where: str, ids: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class Scores:
-    """The output arrays of ``scoring.score_seats`` for one position."""
-
-    strength: np.ndarray
-    unit_str: np.ndarray
-    wars_won: np.ndarray
-    lp_parts: np.ndarray
-    gold_parts: np.ndarray
-    unit_lp: np.ndarray
-    unit_gold: np.ndarray
-    bld_lp: np.ndarray
-    bld_gold: np.ndarray
-    bld_str: np.ndarray
-
-
-def score_arrays(tables: Tables, pos: Position) -> Scores:
-    """Allocate the outputs and run the array scorer."""
-    n, nb = pos.units.shape[0], pos.blevel.shape[1]
-
-    def z(*shape: int) -> np.ndarray:
-        return np.zeros(shape, dtype=np.int32)
-
-    out = Scores(
-        z(n),
-        z(n, MAX_SPOTS),
-        z(n),
-        z(n, N_LP_PARTS),
-        z(n, N_GOLD_PARTS),
-        z(n, MAX_SPOTS),
-        z(n, MAX_SPOTS),
-        z(n, nb),
-        z(n, nb),
-        z(n, nb),
-    )
-    _score_seats(
-        tables,
-        pos.units,
-        pos.ages,
-        pos.blevel,
-        out.strength,
-        out.unit_str,
-        out.wars_won,
-        out.lp_parts,
-        out.gold_parts,
-        out.unit_lp,
-        out.unit_gold,
-        out.bld_lp,
-        out.bld_gold,
-        out.bld_str,
-    )
-    return out
-
-
 def _label(source: dict[str, Any]) -> str:
     """``knight`` for a unit, ``mine L2`` for a building (the table's cards column)."""
     if source["type"] == "building":
@@ -304,6 +246,21 @@ def _source_keys(sources: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _result(seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The seats with their wars (each opponent's strength and the outcome) and the
+    winners."""
+    n = len(seats)
+    for p, seat in enumerate(seats):
+        me = seat["strength"]
+        opponents = [1 - p] if n == 2 else sorted({(p - 1) % n, (p + 1) % n})
+        seat["wars"] = [
+            {
+                "against": q,
+                "strength": me,
+                "opponent_strength": seats[q]["strength"],
+                "won": bool(seat["wars_won"]) if n == 2 else me >= seats[q]["strength"],
+            }
+            for q in opponents
+        ]
     return {
         "players": seats,
         "winners": winners([s["total"] for s in seats], [s["gold"] for s in seats]),
@@ -311,87 +268,131 @@ def _result(seats: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def score_position(cards: CardSet, pos: Position) -> dict[str, Any]:
-    """The JSON result (see the module docstring) of a parsed position."""
-    if cards.legends:
-        return score_legends(cards, pos)
-    tables = compile_tables(cards)
-    sc = score_arrays(tables, pos)
-    n = pos.units.shape[0]
-    floor = cards.rules["score_floor"]
-    seats: list[dict[str, Any]] = []
+    """The JSON result (see the module docstring) of a parsed position, scored by the
+    compiled evaluation the kernel plays with (``evaluate.score``; both variants)."""
+    from .evaluate.layout import MAX_PIECES, N_PC, PC_AGE, PC_SPOT, PC_UNIT
+    from .evaluate.records import masked_tables
+    from .evaluate.score import N_SC, N_SRC
+    from .evaluate.score import score_position as score_compiled
+
+    legends = cards.legends
+    tables = compile_legends_tables(cards) if legends else compile_tables(cards)
+    n, nb = pos.units.shape[0], pos.blevel.shape[1]
+    arts = pos.arts if legends else tuple(() for _ in range(n))
+    pcs = np.zeros((n, MAX_PIECES, N_PC), np.int32)
+    ns = np.zeros(n, np.int32)
     for p in range(n):
-        prod = np.zeros(N_RES, dtype=np.int32)
-        production(tables.ut, tables.bt, pos.units, pos.ages, pos.blevel, p, prod)
-        lp = [int(x) for x in sc.lp_parts[p]]
-        g = [int(x) for x in sc.gold_parts[p]]
-        income = g[G_BASE] + g[G_INCOME_UNITS] + g[G_INCOME_BUILDINGS]
-        breakdown = {"earlier": int(pos.lp[p]), **dict(zip(LP_PART_NAMES, lp, strict=True))}
-        total = max(floor, sum(breakdown.values()))
-        sources: list[dict[str, Any]] = []
         for s in range(MAX_SPOTS):
-            u = int(pos.units[p, s])
-            if u >= 0:
-                row, k = ("front", s) if s in FRONT_ROW else ("back", s - len(FRONT_ROW))
-                sources.append(
-                    {
-                        "source": cards.units[u].id,
-                        "type": "unit",
-                        "where": f"{row} {k}",
-                        "age": int(pos.ages[p, s]),
-                        "strength": int(sc.unit_str[p, s]),
-                        "lp": int(sc.unit_lp[p, s]),
-                        "gold": int(sc.unit_gold[p, s]),
-                    }
-                )
-        for b, building in enumerate(cards.buildings):
-            if pos.blevel[p, b]:
-                sources.append(
-                    {
-                        "source": building.id,
-                        "type": "building",
-                        "where": f"level {int(pos.blevel[p, b])}",
-                        "strength": int(sc.bld_str[p, b]),
-                        "lp": int(sc.bld_lp[p, b]),
-                        "gold": int(sc.bld_gold[p, b]),
-                    }
-                )
-        wars = []
-        opponents = [1 - p] if n == 2 else sorted({(p - 1) % n, (p + 1) % n})
-        for q in opponents:
-            me, opp = int(sc.strength[p]), int(sc.strength[q])
-            won = bool(sc.wars_won[p]) if n == 2 else me >= opp
-            wars.append({"against": q, "strength": me, "opponent_strength": opp, "won": won})
-        seats.append(
+            if pos.units[p, s] >= 0:
+                row = pcs[p, ns[p]]
+                row[PC_SPOT], row[PC_UNIT], row[PC_AGE] = s, pos.units[p, s], pos.ages[p, s]
+                ns[p] += 1
+    room = max(1, *(len(zone) for zone in arts))
+    zxs = np.zeros((n, room), np.int32)
+    for p, zone in enumerate(arts):
+        zxs[p, : len(zone)] = zone
+    nzs = np.array([len(zone) for zone in arts], np.int32)
+    xt = cast(LegendsTables, tables).xt if legends else None
+    seat = np.zeros((n, N_SC), np.int64)
+    src = np.zeros((n, MAX_SPOTS + nb + room, N_SRC), np.int64)
+    score_compiled(masked_tables(tables), xt, pcs, ns, pos.blevel, zxs, nzs, seat, src)
+    return _result([_seat_json(cards, pos, p, seat[p], src[p], int(ns[p])) for p in range(n)])
+
+
+def _seat_json(
+    cards: CardSet, pos: Position, p: int, sc: np.ndarray, src: np.ndarray, n_units: int
+) -> dict[str, Any]:
+    """Seat ``p``'s JSON from its row of ``evaluate.score``'s ``seat`` and ``src``."""
+    from .evaluate.score import (
+        END_PARTS,
+        INCOME_PARTS,
+        LP_PARTS,
+        SC_INCOME,
+        SC_LP,
+        SC_STRENGTH,
+        SC_WAR_GOLD,
+        SC_WARS_WON,
+        SC_WOOD,
+        SRC_GOLD,
+        SRC_LP,
+        SRC_STRENGTH,
+        WAR_PARTS,
+    )
+
+    nb = pos.blevel.shape[1]
+    legends = cards.legends
+    only_legends = ("war_artifacts", "artifacts")
+    lp = {
+        k: int(v)
+        for k, v in zip(LP_PARTS, sc[SC_LP : SC_LP + len(LP_PARTS)], strict=True)
+        if legends or k not in only_legends
+    }
+    inc = {
+        k: int(v)
+        for k, v in zip(INCOME_PARTS, sc[SC_INCOME : SC_INCOME + len(INCOME_PARTS)], strict=True)
+        if legends or k not in only_legends
+    }
+    breakdown = {"earlier": int(pos.lp[p]), **lp}
+    income = sum(inc.values())
+    war_gold = int(sc[SC_WAR_GOLD])
+    sources: list[dict[str, Any]] = []
+
+    def source(key: str, kind: str, where: str, row: np.ndarray, **more: int) -> None:
+        sources.append(
             {
-                "seat": p,
-                "strength": int(sc.strength[p]),
-                "wars_won": int(sc.wars_won[p]),
-                "war_lp": sum(lp[i] for i in WAR_PARTS),
-                "income": income,
-                "war_gold": g[G_WAR],
-                "end_lp": sum(lp[i] for i in END_PARTS),
-                "gold": int(pos.gold[p]) + income + g[G_WAR],
-                "total": total,
-                "breakdown": breakdown,
-                "income_breakdown": dict(zip(GOLD_PART_NAMES[:G_WAR], g[:G_WAR], strict=True)),
-                "production": dict(zip(RESOURCES, (int(x) for x in prod), strict=True)),
-                "wars": wars,
-                **_source_keys(sources),
+                "source": key,
+                "type": kind,
+                "where": where,
+                **more,
+                "strength": int(row[SRC_STRENGTH]),
+                "lp": int(row[SRC_LP]),
+                "gold": int(row[SRC_GOLD]),
             }
         )
-    return _result(seats)
+
+    i = 0
+    for s in range(MAX_SPOTS):
+        u = int(pos.units[p, s])
+        if u >= 0:
+            row, k = ("front", s) if s in FRONT_ROW else ("back", s - len(FRONT_ROW))
+            source(cards.units[u].id, "unit", f"{row} {k}", src[i], age=int(pos.ages[p, s]))
+            i += 1
+    for b, building in enumerate(cards.buildings):
+        lv = int(pos.blevel[p, b])
+        if lv:
+            source(building.id, "building", f"level {lv}", src[n_units + b])
+    for k, x in enumerate(pos.arts[p] if legends else ()):
+        source(cards.artifacts[x].id, "artifact", f"zone {k}", src[n_units + nb + k])
+    return {
+        "seat": p,
+        "strength": int(sc[SC_STRENGTH]),
+        "wars_won": int(sc[SC_WARS_WON]),
+        "war_lp": sum(lp.get(k, 0) for k in WAR_PARTS),
+        "income": income,
+        "war_gold": war_gold,
+        "end_lp": sum(lp.get(k, 0) for k in END_PARTS),
+        "gold": int(pos.gold[p]) + income + war_gold,
+        "total": max(cards.rules["score_floor"], sum(breakdown.values())),
+        "breakdown": breakdown,
+        "income_breakdown": inc,
+        "production": dict(
+            zip(RESOURCES, (int(v) for v in sc[SC_WOOD : SC_WOOD + 3]), strict=True)
+        ),
+        "wars": [],  # filled by ``_wars``
+        **_source_keys(sources),
+    }
 
 
-# --- Legends positions: scored by reference.py's rulebook functions (LEGENDS.md §J.3) ------
+# --- the oracle: the same JSON from reference.py's rulebook functions ------------------------
 
 LEGENDS_WAR_PARTS = ("wars", "per_war_won", "war_units", "war_buildings", "war_artifacts")
 LEGENDS_END_PARTS = ("buildings", "relic", "artifacts")
 
 
-def score_legends(cards: CardSet, pos: Position) -> dict[str, Any]:
-    """A Legends position, scored with ``reference.py`` (``assess``, ``fight``,
-    ``war_phase_lp``, ``end_lp``): the base keys plus the artifacts' parts
-    (``war_artifacts``, ``artifacts``, ``income_breakdown.artifacts``, ``artifact``
+def score_reference(cards: CardSet, pos: Position) -> dict[str, Any]:
+    """``score_position`` by ``reference.py`` (``assess``, ``fight``, ``war_phase_lp``,
+    ``end_lp``): the oracle of the compiled scoring (tests). Legends adds the artifacts'
+    parts (``war_artifacts``, ``artifacts``, ``income_breakdown.artifacts``, ``artifact``
     sources in the zone)."""
     from .reference import Piece, Rules, assess, end_lp, fight, war_phase_lp
 
@@ -404,7 +405,7 @@ def score_legends(cards: CardSet, pos: Position) -> dict[str, Any]:
     ]
     pieces = [[pc for pc in row if pc.unit >= 0] for row in pieces]
     blevel = [[int(v) for v in pos.blevel[p]] for p in range(n)]
-    arts = [list(pos.arts[p]) for p in range(n)]
+    arts = [list(pos.arts[p]) if cards.legends else [] for p in range(n)]
     a = [assess(rules, pieces[p], blevel[p], arts[p]) for p in range(n)]
     seats: list[dict[str, Any]] = []
     for p in range(n):
@@ -414,42 +415,36 @@ def score_legends(cards: CardSet, pos: Position) -> dict[str, Any]:
         end = end_lp(rules, pieces[p], blevel[p], a[p], arts[p])
         breakdown = {"earlier": int(pos.lp[p]), "wars": wars_lp, **parts, **end}
         income = a[p].income
-        sources = _legends_sources(rules, pieces[p], blevel[p], arts[p], a[p], won, nb)
+        sources = _reference_sources(rules, pieces[p], blevel[p], arts[p], a[p], won, nb)
+        income_breakdown = {
+            "base": rules.o["base_income"],
+            "units": a[p].income_units,
+            "buildings": a[p].income_buildings,
+        }
+        if cards.legends:
+            income_breakdown["artifacts"] = a[p].income_artifacts
         seats.append(
             {
                 "seat": p,
                 "strength": a[p].strength,
                 "wars_won": won,
-                "war_lp": sum(breakdown[k] for k in LEGENDS_WAR_PARTS),
+                "war_lp": sum(breakdown.get(k, 0) for k in LEGENDS_WAR_PARTS),
                 "income": income,
                 "war_gold": war_gold,
-                "end_lp": sum(breakdown[k] for k in LEGENDS_END_PARTS),
+                "end_lp": sum(breakdown.get(k, 0) for k in LEGENDS_END_PARTS),
                 "gold": int(pos.gold[p]) + income + war_gold,
                 "total": max(rules.floor, sum(breakdown.values())),
                 "breakdown": breakdown,
-                "income_breakdown": {
-                    "base": rules.o["base_income"],
-                    "units": a[p].income_units,
-                    "buildings": a[p].income_buildings,
-                    "artifacts": a[p].income_artifacts,
-                },
+                "income_breakdown": income_breakdown,
                 "production": dict(zip(RESOURCES, a[p].prod, strict=True)),
-                "wars": [
-                    {
-                        "against": q,
-                        "strength": a[p].strength,
-                        "opponent_strength": a[q].strength,
-                        "won": fight(rules, a[p].strength, [a[q].strength])[0] > 0,
-                    }
-                    for q in sorted(set(rules.neighbours(p)))
-                ],
+                "wars": [],
                 **_source_keys(sources),
             }
         )
     return _result(seats)
 
 
-def _legends_sources(
+def _reference_sources(
     rules: Rules,
     pieces: list[Piece],
     blevel: list[int],

@@ -6,8 +6,8 @@ It follows ``reference.py`` phase by phase, decision by decision: same option en
 order, same random draws in the same order (the reference's module docstring: "RNG draw
 order", "Discard pile order", "Decisions and their option order"; Legends: "Legends
 variant", LEGENDS.md §B), same float64 values (``evaluate.value``,
-``evaluate_legends.l_value``). A kingdom is scored with ``evaluate.py``'s functions
-(Legends: ``evaluate_legends.py``'s, with the artifacts) on a *pieces* list built from
+``evaluate.l_value``). A kingdom is scored with the ``evaluate`` package's functions
+(Legends: their twins with the artifacts) on a *pieces* list built from
 the seat's spots (``state._load``), exactly as the reference builds ``Player.pieces``.
 
 One function per phase and per decision for both variants: the Legends tables ``lx``

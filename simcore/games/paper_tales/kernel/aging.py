@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from ..evaluate import dies
-from ..evaluate_legends import Z_CARD, Z_X
-from ..scoring import K_HEAL
+from ..evaluate.end import dies
+from ..evaluate.layout import Z_CARD, Z_X
+from ..schema import K_HEAL
 from ..tables import (
     A_AGE,
     A_KIND,

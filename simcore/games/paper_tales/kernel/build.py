@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from ..evaluate import PC_UNIT, production
-from ..scoring import K_GOLD_FOR_RESOURCE, K_NO_LAND_COST
+from ..evaluate.facts import production
+from ..evaluate.layout import PC_UNIT
+from ..schema import K_GOLD_FOR_RESOURCE, K_NO_LAND_COST
 from ..tables import (
     A_DISCOUNT,
     A_KIND,

@@ -11,15 +11,10 @@ import numpy as np
 from simcore.jit import hot, hot_outline
 from simcore.rng import rng_below
 
-from ..evaluate import N_PC, PC_AGE, PC_PENDING, PC_SPOT, PC_UNIT, production
-from ..evaluate_legends import (
-    K_BUILD_FREE,
-    K_DEPLOY_ARTIFACT,
-    LV_FULL,
-    LV_GIVEN,
-    l_option_pass,
-    l_production,
-)
+from ..evaluate.facts import production
+from ..evaluate.layout import LV_FULL, LV_GIVEN, N_PC, PC_AGE, PC_PENDING, PC_SPOT, PC_UNIT
+from ..evaluate.value import l_option_pass
+from ..schema import K_BUILD_FREE, K_DEPLOY_ARTIFACT
 from ..tables import A_COST, A_KIND, A_ON_DEPLOY, MAX_FRONT, U_AB0, U_NAB, ix
 from .payment import _has_k5, _pay_order
 from .sketch import (
@@ -285,7 +280,7 @@ def heal_choice(tb, lx, weights, s, ls, p, n_save):
         wood, food, crystal = production(tb[0], tb[1], s.pc, n, s.bl)
     else:
         n, nz = _lload(s, ls, p)
-        wood, food, crystal = l_production(tb[0], tb[1], lx[0], s.pc, n, s.bl, ls.zx, nz)
+        wood, food, crystal = production(tb[0], tb[1], s.pc, n, s.bl, lx[0], ls.zx, nz)
     return best_save(tb, weights, s, p, n_save, n, wood, food, crystal)
 
 

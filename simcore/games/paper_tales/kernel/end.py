@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from ..evaluate import end_lp
-from ..evaluate_legends import Z_CARD, Z_FRESH, Z_PAID, l_assess, l_end_lp
+from ..evaluate.end import end_lp, l_end_lp
+from ..evaluate.layout import Z_CARD, Z_FRESH, Z_PAID
+from ..evaluate.strength import l_assess
 from ..tables import LEVELS, MAX_AGE, MAX_SPOTS, R_SCORE_FLOOR
 from .place import _opens_extra, _spot_open
 from .state import (

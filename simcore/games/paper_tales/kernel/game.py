@@ -14,7 +14,8 @@ from numba import prange
 from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
-from ..evaluate_legends import SX_DONE, SX_SKIP, Z_CARD, legends_dyn
+from ..evaluate.layout import SX_DONE, SX_SKIP, Z_CARD
+from ..evaluate.records import legends_dyn
 from ..policies import legends_weights
 from ..tables import L_BUILDING_PAIR, MAX_SPOTS, R_START_GOLD, R_TURNS, CardSet, LegendsTables
 from .aging import aging
@@ -95,7 +96,7 @@ def legends_lx(cards: CardSet, tables: LegendsTables) -> tuple:
     """``lx = (xt, lrules, pair_sets, lweights, ldyn)``: ``pair_sets[k, b]`` = 1 when
     building ``b`` is in every player's set of a game that drew pair ``k``
     (``CardSet.building_set``); ``lweights`` = ``policies.legends_weights()`` (the ``LF_*``
-    weights); ``ldyn`` = ``evaluate_legends.legends_dyn`` (the steps ``l_value`` computes
+    weights); ``ldyn`` = ``evaluate.legends_dyn`` (the steps ``l_value`` computes
     from the kingdom, per unit)."""
     n_pairs = len(cards.building_pairs())
     sets = np.zeros((n_pairs, max(tables.bt.shape[0], 1)), np.int32)

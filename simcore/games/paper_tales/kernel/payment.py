@@ -9,10 +9,12 @@ import numpy as np
 
 from simcore.jit import hot, hot_outline
 
-from ..evaluate import KB_MASK, KU_MASK, PC_SPOT, death_rewards
-from ..evaluate_legends import (
-    K_ART_COST_MODIFIER,
+from ..evaluate.end import death_rewards
+from ..evaluate.layout import (
+    KB_MASK,
+    KU_MASK,
     N_Z,
+    PC_SPOT,
     Z_CARD,
     Z_DONE,
     Z_ENTERED,
@@ -20,6 +22,7 @@ from ..evaluate_legends import (
     Z_PAID,
     Z_X,
 )
+from ..schema import K_ART_COST_MODIFIER
 from ..tables import (
     A_AMOUNT,
     A_KIND,

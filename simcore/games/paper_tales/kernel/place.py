@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from simcore.jit import hot
 
-from ..evaluate import PC_SPOT, base_facts, death_rewards, production
-from ..scoring import K_SHAPESHIFT
+from ..evaluate.end import death_rewards
+from ..evaluate.facts import base_facts, production
+from ..evaluate.layout import PC_SPOT
+from ..schema import K_SHAPESHIFT
 from ..tables import (
     A_KIND,
     A_ON_DEPLOY,

@@ -9,7 +9,7 @@ import numpy as np
 from simcore.jit import hot, hot_outline
 from simcore.rng import rng_below
 
-from ..evaluate_legends import l_strength
+from ..evaluate.strength import l_strength
 from ..tables import MAX_SPOTS, R2_DEAL, R2_DISCARD, R_DEAL, R_FIRST_DIRECTION, ix
 from .sketch import _card_value_from, _l_base_pass, _l_card_value, _sketch_base, first_best
 from .state import (

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from ..evaluate import PC_AGE, PC_SPOT, base_facts, per_value, production, when_holds
-from ..scoring import (
+from ..evaluate.facts import base_facts, per_value, production, when_holds
+from ..evaluate.layout import PC_AGE, PC_SPOT
+from ..schema import (
     K_ADD_AGE,
     K_LP,
     K_SHAPESHIFT,

@@ -25,7 +25,7 @@ from numba import prange
 from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_next, rng_shuffle, search_state
 
-from ..evaluate_legends import LV_FULL, Z_CARD, Z_PAID, Z_X
+from ..evaluate.layout import LV_FULL, Z_CARD, Z_PAID, Z_X
 from ..tables import MAX_DEPLOY_OPTIONS, MAX_SPOTS, R2_DISCARD, R_FIRST_DIRECTION, ix
 from .build import build_options
 from .decide import _l_step_value

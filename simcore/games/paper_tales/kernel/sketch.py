@@ -1,6 +1,6 @@
 """The policies' valuation helpers (``reference.Brain.value`` and its sketches): a
 seat's pieces sketched, a first pass made once per decision, one changed row valued from
-it (base game: ``evaluate.value``'s unit records; Legends: ``evaluate_legends.l_value``).
+it (base game: ``evaluate.value``'s unit records; Legends: ``evaluate.l_value``).
 """
 
 from __future__ import annotations
@@ -10,13 +10,18 @@ import numpy as np
 from simcore.jit import hot, hot_inline
 from simcore.rng import rng_below
 
-from ..evaluate import (
+from ..evaluate.cache import project_levels, raise_building, strong_terms_nonnegative
+from ..evaluate.end import death_rewards
+from ..evaluate.facts import base_facts
+from ..evaluate.layout import (
     AC_DYN,
     AC_PER_WAR,
     D_WAR,
     KU_FRONT_FIRST,
     KU_OTHERS_AGE,
     KU_UPGRADE,
+    LV_BASE,
+    LV_FULL,
     N_AC,
     N_PC,
     PC_AGE,
@@ -24,29 +29,14 @@ from ..evaluate import (
     PC_PENDING,
     PC_SPOT,
     PC_UNIT,
-    W_DYN,
-    base_facts,
-    death_rewards,
-    first_pass,
-    piece_terms,
-    project_levels,
-    raise_building,
-    strong_terms_nonnegative,
-    value,
-    value_totals,
-)
-from ..evaluate_legends import (
-    LV_BASE,
-    LV_FULL,
     SA_DONE,
     SA_PENDING,
     SA_X,
     SX_DONE,
-    l_card_value,
-    l_project,
-    l_sketch,
-    l_value,
+    W_DYN,
 )
+from ..evaluate.project import l_project, l_sketch
+from ..evaluate.value import first_pass, l_card_value, l_value, piece_terms, value, value_totals
 from ..policies import (
     F_GOLD,
     F_MARGIN,
@@ -348,7 +338,7 @@ def _l_base_pass(tb, lx, weights, s, ls, p, n_players):
 
 @hot
 def _l_card_value(tb, lx, weights, s, ls, p, u, n, na, n_players):
-    """``Brain.card_value`` of card type ``u`` in a Legends game (``evaluate_legends``), from
+    """``Brain.card_value`` of card type ``u`` in a Legends game (``evaluate.l_card_value``), from
     the base ``_l_base_pass`` made (``n`` pieces, ``na`` sketch artifacts)."""
     return l_card_value(
         tb, lx, weights, s.pi[p, I_POLICY], s.pc, n, ls.pdone, s.bl, ls.sa, na, s.pi[p, I_GOLD],

@@ -13,35 +13,29 @@ import numpy as np
 from simcore.jit import alloc, hot, hot_outline
 from simcore.rng import rng_shuffle
 
-from ..evaluate import (
+from ..evaluate.cache import face_room, fixed_size
+from ..evaluate.facts import base_facts, production
+from ..evaluate.layout import (
     BC_TERMS,
     MAX_PIECES,
     N_AC,
     N_BS,
     N_PC,
+    N_SA,
+    N_SX,
+    N_Z,
     PC_AGE,
     PC_FRESH,
     PC_PENDING,
     PC_SPOT,
     PC_UNIT,
-    assess,
-    base_facts,
-    face_room,
-    first_pass,
-    kingdom_totals,
-)
-from ..evaluate_legends import (
-    K_ART_COST_MODIFIER,
-    N_SA,
-    N_SX,
-    N_Z,
     Z_PAID,
     Z_X,
-    fixed_size,
-    l_assess,
-    l_production,
 )
+from ..evaluate.strength import assess, l_assess
+from ..evaluate.value import first_pass, kingdom_totals
 from ..policies import Policy
+from ..schema import K_ART_COST_MODIFIER
 from ..tables import (
     DEAL,
     DEAL_2P,
@@ -427,7 +421,7 @@ BREAKDOWN_COLUMNS = (0, 1, 2, 3, 9, 4, 5, 6, 7, 10, 8)
 
 # --- the artifact zone (LState.zone[P, X, N_Z]), in order of entry ------------------------
 # --- per-spot tier bookkeeping (LState.sx[P, S, N_SX]) ---------------------------------------
-# (Z_* and SX_*, the zone's and the spots' columns, are in evaluate_legends: the
+# (Z_* and SX_*, the zone's and the spots' columns, are in evaluate.layout: the
 # policies' sketches read them)
 # --- per-game ints (LState.lg) ------------------------------------------------------------------
 LG_PAIR, LG_COPIES, LG_SOURCES = 0, 1, 2
@@ -452,7 +446,7 @@ class LState(NamedTuple):
     copies: np.ndarray  # int32[MAX_SOURCES, 4]: (copier kind, copier card, target card, times)
     src: np.ndarray  # int32[MAX_SOURCES, 3]: a tier's sources (kind, card, spot)
     zx: np.ndarray  # int32[fixed_size(B)]: scratch: a kingdom's artifact indices, then
-    # ``l_value``'s cache of its faces' and artifacts' terms (``evaluate_legends.FX_*``)
+    # ``l_value``'s cache of its faces' and artifacts' terms (``evaluate.layout.FX_*``)
     bopt: np.ndarray  # int32[MAX_CATALOG_BUILDINGS]: Titan options
     order: np.ndarray  # int32[MAX_PLAYERS]: simultaneity order (tier 0)
     tied: np.ndarray  # int32[MAX_PLAYERS]
@@ -525,7 +519,7 @@ def _facts(tb, lx, s, ls, p):
     ``reference.base_facts`` with the Legends counters (no income, no strong units)."""
     ut, bt = tb[0], tb[1]
     n, nz = _lload(s, ls, p)
-    wood, food, crystal = l_production(ut, bt, lx[0], s.pc, n, s.bl, ls.zx, nz)
+    wood, food, crystal = production(ut, bt, s.pc, n, s.bl, lx[0], ls.zx, nz)
     age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
     return n, nz, wood, food, crystal, (age_all, n_level2, 0, 0, nz)
 

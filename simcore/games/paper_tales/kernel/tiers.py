@@ -9,12 +9,10 @@ import numpy as np
 from simcore.jit import hot, hot_outline
 from simcore.rng import rng_below
 
-from ..evaluate import PC_AGE, PC_SPOT, when_holds
-from ..evaluate_legends import (
-    K_BUILD_FREE,
-    K_CONDITIONAL_GAIN,
-    K_DEPLOY_ARTIFACT,
-    K_REPEAT_DEPLOY,
+from ..evaluate.facts import gain_holds, l_per, when_holds
+from ..evaluate.layout import (
+    PC_AGE,
+    PC_SPOT,
     SX_DONE,
     SX_SKIP,
     Z_CARD,
@@ -23,10 +21,19 @@ from ..evaluate_legends import (
     Z_FRESH,
     Z_PAID,
     Z_X,
-    gain_holds,
-    l_per,
 )
-from ..scoring import K_ADD_AGE, K_LP, K_UPGRADE_BUILDINGS, PH_DEPLOYMENT, T_OTHERS, T_SELF
+from ..schema import (
+    K_ADD_AGE,
+    K_BUILD_FREE,
+    K_CONDITIONAL_GAIN,
+    K_DEPLOY_ARTIFACT,
+    K_LP,
+    K_REPEAT_DEPLOY,
+    K_UPGRADE_BUILDINGS,
+    PH_DEPLOYMENT,
+    T_OTHERS,
+    T_SELF,
+)
 from ..tables import (
     A_AGE,
     A_AMOUNT,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from ..evaluate import fight, war_phase_lp
-from ..evaluate_legends import l_assess, l_war_phase_lp
+from ..evaluate.strength import fight, l_assess, l_war_phase_lp, war_phase_lp
 from .state import (
     I_GOLD,
     I_WARS,

@@ -1,5 +1,5 @@
 """A kingdom and how it scores (§2.2-§2.4): the pieces on its spots, production, income
-and strength (``assess``; ``scoring.py`` is the array twin, ``evaluate.py`` the kernel's),
+and strength (``assess``; the ``evaluate`` package is the kernel's twin),
 the conditions and multipliers of abilities (``when_holds``, ``per_value``), and the game
 objects a seat holds (``Slot``, ``ZoneCard``, ``CardLog``, ``BuildingLog``, ``Player``)."""
 

@@ -1,0 +1,312 @@
+"""Paper Tales evaluation: the facts of a kingdom and its production and income terms.
+
+Conditions (``when_holds``), multipliers (``per_value``; Legends ``l_per``, which also
+reads the pieces and the zone), ``conditional_gain`` (``gain_holds``), production
+(``unit_production``, ``production``), the multipliers every phase knows (``base_facts``),
+and the per-source gains of the income step (``unit_gain``, ``face_gain``; Legends
+``income_gain`` and its unit / face-and-artifact sums). The kernel's twins of
+``reference``'s ``when_holds``, ``per_value``, ``gain_holds``, ``production``,
+``income_gain``. Ability kinds, conditions and multipliers are read from the ``ab``
+opcode table; no card is named.
+"""
+
+from __future__ import annotations
+
+from simcore.jit import hot, hot_inline
+
+from ..schema import (
+    K_CONDITIONAL_GAIN,
+    K_GOLD,
+    P_AGE_KINGDOM,
+    P_AGE_SELF,
+    P_ARTIFACTS,
+    P_CRYSTAL,
+    P_FOOD,
+    P_INCOME_GOLD,
+    P_LEVEL2_BUILDINGS,
+    P_ONE,
+    P_RESOURCE_SETS,
+    P_RESOURCES,
+    P_STRONG_UNITS,
+    P_UNITS_COST_GE,
+    P_UNITS_COST_LE,
+    P_WOOD,
+    PH_INCOME,
+    W_AGED,
+    W_ALWAYS,
+    W_EXACTLY_ONE_AGE,
+    W_FRONT_ROW,
+    W_HAS_FOOD,
+)
+from ..tables import (
+    A_AMOUNT,
+    A_COUNTER,
+    A_GOLD,
+    A_KIND,
+    A_MIN,
+    A_PER,
+    A_PER_COST,
+    A_PER_OTHER,
+    A_PHASE,
+    A_REQ0,
+    A_WHEN,
+    B_AB0,
+    B_NAB,
+    B_PROD0,
+    LEVELS,
+    MAX_FRONT,
+    U_AB0,
+    U_COST,
+    U_NAB,
+    U_PROD0,
+    U_PROD_PER,
+    U_PROD_WHEN,
+    X_AB0,
+    X_NAB,
+    X_PROD0,
+)
+from .layout import KB_MASK, KU_MASK, M_INCOME_L, PC_AGE, PC_SPOT, PC_UNIT
+
+
+@hot_inline
+def when_holds(when, age, spot, food, crystal):
+    """Condition ``when`` for a unit with ``age`` tokens on ``spot`` (a building: 0, -1)."""
+    if when == W_ALWAYS:
+        return True
+    if when == W_AGED:
+        return age >= 1
+    if when == W_EXACTLY_ONE_AGE:
+        return age == 1
+    if when == W_FRONT_ROW:
+        return 0 <= spot < MAX_FRONT
+    if when == W_HAS_FOOD:
+        return food >= 1
+    return crystal >= 1  # W_HAS_CRYSTAL
+
+
+@hot_inline
+def per_value(per, age, age_all, wood, food, crystal, income, n_level2, n_strong):
+    """Multiplier ``per`` (``age``: tokens on the unit, 0 for a building). A multiplier a
+    phase does not know (the loader forbids those) is 0."""
+    if per == P_ONE:
+        return 1
+    if per == P_AGE_SELF:
+        return age
+    if per == P_AGE_KINGDOM:
+        return age_all
+    if per == P_WOOD:
+        return wood
+    if per == P_FOOD:
+        return food
+    if per == P_CRYSTAL:
+        return crystal
+    if per == P_INCOME_GOLD:
+        return income
+    if per == P_LEVEL2_BUILDINGS:
+        return n_level2
+    if per == P_STRONG_UNITS:
+        return n_strong
+    return 0
+
+
+@hot
+def l_per(ut, ab, j, per, age, spot, pc, n, wood, food, crystal, facts):
+    """``reference.per_value`` of ability row ``j`` with multiplier code ``per`` for a source
+    with ``age`` tokens on ``spot`` (-1: a building face or an artifact). ``facts`` =
+    (age_all, n_level2, income, n_strong, n_artifacts): what the phase knows."""
+    age_all, n_level2, income, n_strong, n_arts = facts
+    if per == P_ONE:
+        return 1
+    if per == P_AGE_SELF:
+        return age
+    if per == P_WOOD:
+        return wood
+    if per == P_FOOD:
+        return food
+    if per == P_CRYSTAL:
+        return crystal
+    if per == P_AGE_KINGDOM:
+        return age_all
+    if per == P_LEVEL2_BUILDINGS:
+        return n_level2
+    if per == P_INCOME_GOLD:
+        return income
+    if per == P_STRONG_UNITS:
+        return n_strong
+    if per == P_ARTIFACTS:
+        return n_arts
+    if per in (P_UNITS_COST_GE, P_UNITS_COST_LE):
+        count = 0
+        for i in range(n):
+            if ab[j, A_PER_OTHER] and spot >= 0 and pc[i, PC_SPOT] == spot:
+                continue
+            cost = ut[pc[i, PC_UNIT], U_COST]
+            if per == P_UNITS_COST_GE:
+                count += cost >= ab[j, A_PER_COST]
+            else:
+                count += cost <= ab[j, A_PER_COST]
+        return count
+    if per == P_RESOURCE_SETS:
+        return min(wood, min(food, crystal))
+    if per == P_RESOURCES:
+        return wood + food + crystal
+    return 0
+
+
+@hot
+def gain_holds(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts):
+    """``reference.gain_holds``: ``conditional_gain`` row ``j`` of a source (``age``,
+    ``spot``; -1: no piece) holds."""
+    return (
+        when_holds(ab[j, A_WHEN], age, spot, food, crystal)
+        and wood >= ab[j, A_REQ0]
+        and food >= ab[j, A_REQ0 + 1]
+        and crystal >= ab[j, A_REQ0 + 2]
+        and l_per(ut, ab, j, ab[j, A_COUNTER], age, spot, pc, n, wood, food, crystal, facts)
+        >= ab[j, A_MIN]
+    )
+
+
+@hot
+def unit_production(ut, u, age, spot, food, crystal):
+    """(wood, food, crystal) one unit produces (gated by its own tokens/row)."""
+    if not when_holds(ut[u, U_PROD_WHEN], age, spot, food, crystal):
+        return 0, 0, 0
+    mult = age if ut[u, U_PROD_PER] == P_AGE_SELF else 1
+    return ut[u, U_PROD0] * mult, ut[u, U_PROD0 + 1] * mult, ut[u, U_PROD0 + 2] * mult
+
+
+@hot
+def production(ut, bt, pc, n, bl, xt=None, zx=None, nz=0):
+    """``reference.production``: (wood, food, crystal) of the units (gated by their own
+    tokens/row) and the building faces; Legends (artifact table ``xt``, None in a base
+    game, where numba prunes the loop): then the artifacts ``zx[:nz]``."""
+    wood = food = crystal = 0
+    for i in range(n):
+        w, f, c = unit_production(ut, pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT], food, crystal)
+        wood += w
+        food += f
+        crystal += c
+    for b in range(bt.shape[0]):
+        for k in range(bl[b]):
+            wood += bt[b, k, B_PROD0]
+            food += bt[b, k, B_PROD0 + 1]
+            crystal += bt[b, k, B_PROD0 + 2]
+    if xt is not None:
+        for i in range(nz):
+            x = zx[i]
+            wood += xt[x, X_PROD0]
+            food += xt[x, X_PROD0 + 1]
+            crystal += xt[x, X_PROD0 + 2]
+    return wood, food, crystal
+
+
+@hot
+def base_facts(bt, pc, n, bl):
+    """(tokens on all units, level-2 buildings): the multipliers every phase knows."""
+    age_all = 0
+    for i in range(n):
+        age_all += pc[i, PC_AGE]
+    n_level2 = 0
+    for b in range(bt.shape[0]):
+        if bl[b] == LEVELS:
+            n_level2 += 1
+    return age_all, n_level2
+
+
+@hot
+def face_mask(bt, bl):
+    """The kinds of every building face a kingdom shows."""
+    m = 0
+    for b in range(bt.shape[0]):
+        for k in range(bl[b]):
+            m |= bt[b, k, KB_MASK]
+    return m
+
+
+@hot
+def unit_gain(ut, ab, u, kind, phase, age, spot, wood, food, crystal, age_all, n_level2):
+    """One unit's ``kind`` abilities of ``phase`` whose condition holds, times their
+    multiplier: income ``gold``; ``lp`` of the End (Relic) or Deployment (Kraken)."""
+    gain = 0
+    if not ut[u, KU_MASK] & (1 << kind):
+        return gain
+    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+        if (
+            ab[j, A_KIND] == kind
+            and ab[j, A_PHASE] == phase
+            and when_holds(ab[j, A_WHEN], age, spot, food, crystal)
+        ):
+            gain += ab[j, A_AMOUNT] * per_value(
+                ab[j, A_PER], age, age_all, wood, food, crystal, 0, n_level2, 0
+            )
+    return gain
+
+
+@hot
+def face_gain(
+    bt, ab, bl, kind, phase, check_when, age_all, wood, food, crystal, income, n_level2, n_strong
+):
+    """Sum over the faces a kingdom shows of their ``kind`` abilities (of ``phase``; -1: any
+    phase; ``check_when``: only those whose condition holds)."""
+    total = 0
+    bit = 1 << kind
+    for b in range(bt.shape[0]):
+        for k in range(bl[b]):
+            if not bt[b, k, KB_MASK] & bit:
+                continue
+            for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
+                if (
+                    ab[j, A_KIND] == kind
+                    and (phase < 0 or ab[j, A_PHASE] == phase)
+                    and (not check_when or when_holds(ab[j, A_WHEN], 0, -1, food, crystal))
+                ):
+                    total += ab[j, A_AMOUNT] * per_value(
+                        ab[j, A_PER], 0, age_all, wood, food, crystal, income, n_level2, n_strong
+                    )
+    return total
+
+
+@hot
+def income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts):
+    """``reference.income_gain`` of ability row ``j``."""
+    if ab[j, A_PHASE] != PH_INCOME:
+        return 0
+    kind = ab[j, A_KIND]
+    if kind == K_GOLD and when_holds(ab[j, A_WHEN], age, spot, food, crystal):
+        return ab[j, A_AMOUNT] * l_per(
+            ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts
+        )
+    if kind == K_CONDITIONAL_GAIN and gain_holds(
+        ut, ab, j, age, spot, pc, n, wood, food, crystal, facts
+    ):
+        return ab[j, A_GOLD]
+    return 0
+
+
+@hot
+def l_unit_income(ut, ab, u, age, spot, pc, n, wood, food, crystal, facts):
+    """One unit's income gold (``income_gain`` of each of its abilities)."""
+    income = 0
+    if not ut[u, KU_MASK] & M_INCOME_L:
+        return income
+    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+        income += income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts)
+    return income
+
+
+@hot
+def l_fixed_income(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts):
+    """The income gold of the building faces shown and of the artifacts ``zx[:nz]``."""
+    income = 0
+    for b in range(bt.shape[0]):
+        for k in range(bl[b]):
+            if not bt[b, k, KB_MASK] & M_INCOME_L:
+                continue
+            for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
+                income += income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
+    for i in range(nz):
+        x = zx[i]
+        for j in range(xt[x, X_AB0], xt[x, X_AB0] + xt[x, X_NAB]):
+            income += income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
+    return income
