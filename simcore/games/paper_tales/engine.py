@@ -422,7 +422,7 @@ def simulate_arrays(
 
 
 def kernel_args(prepared: Prepared) -> tuple[tuple, tuple | None]:
-    """The kernel's card tables: ``tb`` (``evaluate.kernel_tables``) and ``lx``
+    """The kernel's card tables: ``tb`` (``evaluate.records.kernel_tables``) and ``lx``
     (``kernel.legends_lx`` with a Legends weight row per policy code; None in a base game,
     where numba prunes the Legends branches)."""
     from .evaluate.records import kernel_tables

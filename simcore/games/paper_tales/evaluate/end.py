@@ -83,7 +83,9 @@ def end_lp(ut, bt, ab, pc, n, bl, extra_age, wood, food, crystal, age_all, n_lev
 @hot
 def l_end_lp(ut, bt, ab, xt, pc, n, bl, zx, nz, extra_age, wood, food, crystal, age_all, n_level2):
     """``reference.end_lp`` (Legends): (buildings, relic, artifacts) LP. ``extra_age``:
-    tokens added to the units that never die (policies' end projection; 0 at the End)."""
+    tokens added to the units that never die (policies' end projection; 0 at the End).
+    Beside ``end_lp``, not folded into it: a third part and the Legends multipliers
+    (``l_per``), which the base game's End and value do not read."""
     facts = (age_all, n_level2, 0, 0, nz)
     buildings, arts = l_fixed_end(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts)
     relic = 0

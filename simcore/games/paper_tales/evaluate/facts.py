@@ -113,7 +113,9 @@ def per_value(per, age, age_all, wood, food, crystal, income, n_level2, n_strong
 def l_per(ut, ab, j, per, age, spot, pc, n, wood, food, crystal, facts):
     """``reference.per_value`` of ability row ``j`` with multiplier code ``per`` for a source
     with ``age`` tokens on ``spot`` (-1: a building face or an artifact). ``facts`` =
-    (age_all, n_level2, income, n_strong, n_artifacts): what the phase knows."""
+    (age_all, n_level2, income, n_strong, n_artifacts): what the phase knows. Beside
+    ``per_value``, not folded into it: the Legends counters read the pieces and the zone,
+    and the base game's innermost loops keep ``per_value``'s nine integers."""
     age_all, n_level2, income, n_strong, n_arts = facts
     if per == P_ONE:
         return 1

@@ -115,7 +115,10 @@ def l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl):
     into ``zx``): the pending sources' on-deploy effects of the tiers still to come, in tier
     order (``upgrade_buildings``; ``add_age`` per one on self / others / all; flat
     ``conditional_gain``). Returns (gold gained, deployment LP gained, False when nothing
-    projects: the pieces are then ``pc`` itself, not copied into ``wpc``)."""
+    projects: the pieces are then ``pc`` itself, not copied into ``wpc``). Beside
+    ``project``, not folded into it: the base one is a single pass over the per-unit
+    amounts ``KU_SELF_AGE`` / ``KU_OTHERS_AGE`` / ``KU_UPGRADE``, this one walks the tiers
+    over pieces and artifacts."""
     for b in range(bt.shape[0]):
         wbl[b] = bl[b]
     pending = False
@@ -299,7 +302,8 @@ def l_value_full(
 ):  # fmt: skip
     """``l_value`` step by step with the kingdom functions above (the reference's
     structure: project, assess, fight, war-phase LP, end LP, deployment LP, deaths): the
-    oracle of ``l_value`` (tests; the kernel does not call it)."""
+    oracle of ``l_value`` (tests; the kernel does not call it). Two oracles, as there are
+    two values (``value.py``)."""
     ut, bt, ab, rules, xt = tb[0], tb[1], tb[2], tb[3], lx[0]
     gain, more, projected = l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl)
     gold += gain

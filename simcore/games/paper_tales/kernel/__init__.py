@@ -5,8 +5,8 @@ block; Legends: and one ``LState``).
 It follows ``reference.py`` phase by phase, decision by decision: same option enumeration
 order, same random draws in the same order (the reference's module docstring: "RNG draw
 order", "Discard pile order", "Decisions and their option order"; Legends: "Legends
-variant", LEGENDS.md §B), same float64 values (``evaluate.value``,
-``evaluate.l_value``). A kingdom is scored with the ``evaluate`` package's functions
+variant", LEGENDS.md §B), same float64 values (``evaluate.value.value``,
+``evaluate.value.l_value``). A kingdom is scored with the ``evaluate`` package's functions
 (Legends: their twins with the artifacts) on a *pieces* list built from
 the seat's spots (``state._load``), exactly as the reference builds ``Player.pieces``.
 
@@ -45,7 +45,7 @@ types; -1 marks an empty slot) and ``LState`` (P seats, S spots, X = ``MAX_ARTIF
 the artifact zone in order of entry, the per-spot tier bookkeeping, the two new LP parts,
 the new card-log columns and the game's building set): see the field comments. Card tables
 come in as arguments, never as globals, so ``--cards FILE`` works: ``tb`` =
-``evaluate.kernel_tables(tables)`` (Legends: of a ``LegendsTables``, whose ``deck`` holds
+``evaluate.records.kernel_tables(tables)`` (Legends: of a ``LegendsTables``, whose ``deck`` holds
 card types, ``t >= U`` the artifact ``t - U``) and ``lx``. This package re-exports the
 names the engine and the tests use.
 """

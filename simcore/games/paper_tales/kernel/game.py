@@ -96,7 +96,7 @@ def legends_lx(cards: CardSet, tables: LegendsTables) -> tuple:
     """``lx = (xt, lrules, pair_sets, lweights, ldyn)``: ``pair_sets[k, b]`` = 1 when
     building ``b`` is in every player's set of a game that drew pair ``k``
     (``CardSet.building_set``); ``lweights`` = ``policies.legends_weights()`` (the ``LF_*``
-    weights); ``ldyn`` = ``evaluate.legends_dyn`` (the steps ``l_value`` computes
+    weights); ``ldyn`` = ``evaluate.records.legends_dyn`` (the steps ``l_value`` computes
     from the kingdom, per unit)."""
     n_pairs = len(cards.building_pairs())
     sets = np.zeros((n_pairs, max(tables.bt.shape[0], 1)), np.int32)

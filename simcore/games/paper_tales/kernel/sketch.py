@@ -1,6 +1,6 @@
 """The policies' valuation helpers (``reference.Brain.value`` and its sketches): a
 seat's pieces sketched, a first pass made once per decision, one changed row valued from
-it (base game: ``evaluate.value``'s unit records; Legends: ``evaluate.l_value``).
+it (base game: ``value``'s unit records; Legends: ``l_value``; both ``evaluate.value``).
 """
 
 from __future__ import annotations
@@ -277,7 +277,7 @@ def _card_value_from(tb, weights, s, p, unit, n0, others, n_players):
 def front_first_holds(tb, weights, s, p, unit, n, n_players):
     """After ``card_value``'s Front-row option (its first pass in ``s.acc[1]``): the
     Back-row one cannot be worth more (``n``: the option's pieces). ``unit``'s Front-row
-    records dominate its Back-row ones (``evaluate.front_first``): the two kingdoms have
+    records dominate its Back-row ones (``evaluate.records.front_first``): the two kingdoms have
     the same totals except strength and strong units, at least as high in the Front. Every
     feature is then at least as high in the Front, given: no piece computes its war-phase
     step from the kingdom's totals (the only step that reads strong units; no step reads
@@ -338,7 +338,7 @@ def _l_base_pass(tb, lx, weights, s, ls, p, n_players):
 
 @hot
 def _l_card_value(tb, lx, weights, s, ls, p, u, n, na, n_players):
-    """``Brain.card_value`` of card type ``u`` in a Legends game (``evaluate.l_card_value``), from
+    """``Brain.card_value`` of card type ``u`` in a Legends game (``l_card_value``), from
     the base ``_l_base_pass`` made (``n`` pieces, ``na`` sketch artifacts)."""
     return l_card_value(
         tb, lx, weights, s.pi[p, I_POLICY], s.pc, n, ls.pdone, s.bl, ls.sa, na, s.pi[p, I_GOLD],
