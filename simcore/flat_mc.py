@@ -15,9 +15,35 @@ each game's differential test pins the two equal. No numba here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from simcore.rng import GameRng, search_start
+
+#: A search outcome in whole units: a win is worth ``OUTCOME_UNIT``, shared k ways by the k
+#: winners (``OUTCOME_UNIT // k``, exact for k <= 5), plus ``MARGIN_WEIGHT`` per point of
+#: margin over the best other seat, the margin clipped to ``±MARGIN_CLIP``: win + 0.001 x
+#: margin. Every game's kernel restates these in its own compiled ``_outcome``.
+OUTCOME_UNIT = 60_000
+MARGIN_WEIGHT = 60
+MARGIN_CLIP = 50
+
+
+@dataclass(frozen=True)
+class Search:
+    """An ``mc`` seat's parameters (its canonical spec ``mc:rollouts=R:top=T:playout=NAME``)."""
+
+    rollouts: int
+    top: int
+    playout: int  # the heuristic (the game's ``Policy`` code) every seat plays in the playouts
+
+
+def outcome(won: bool, winners: int, margin: int) -> int:
+    """A seat's result of a finished game in ``OUTCOME_UNIT``s: its share of the win (``won``,
+    one of ``winners`` seats) plus ``MARGIN_WEIGHT`` x its ``margin`` over the best other
+    seat, clipped."""
+    win = OUTCOME_UNIT // winners if won else 0
+    return win + MARGIN_WEIGHT * max(-MARGIN_CLIP, min(MARGIN_CLIP, margin))
 
 
 class SearchGame(Protocol):

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from simcore import flat_mc
+from simcore.flat_mc import OUTCOME_UNIT, Search
 from simcore.rng import GameRng
 
 from .policies import N_WEIGHTS, W_GAIN, W_LEGEND, W_NEAR, W_TAKE_BAR, W_TAME, Policy
@@ -524,24 +525,6 @@ class Step(IntEnum):
     ACTION = 2  # the card is in hand (``DrakoGame.hand``), the claim before made; the action next
 
 
-#: A search outcome in whole units: a win is worth ``OUTCOME_UNIT`` (shared k ways by the
-#: k winners after the tie-break: ``OUTCOME_UNIT // k``, exact for k <= 4), plus
-#: ``MARGIN_WEIGHT`` per point of margin over the best other player, the margin clipped to
-#: ``±MARGIN_CLIP``: win + 0.001 x margin (kernel ``_outcome``).
-OUTCOME_UNIT = 60_000
-MARGIN_WEIGHT = 60
-MARGIN_CLIP = 50
-
-
-@dataclass(frozen=True)
-class Search:
-    """An ``mc`` seat's parameters (its policy spec)."""
-
-    rollouts: int
-    top: int
-    playout: int  # the heuristic (``Policy``) every seat plays in the playouts
-
-
 #: An option of the source decision: a placement of the top discard, or None: draw.
 SourceOption = Action | None
 
@@ -830,10 +813,9 @@ class DrakoGame:
         (the §7.5 winners) plus ``MARGIN_WEIGHT`` x its margin over the best other score
         (clipped)."""
         won = self.winners()
-        win = OUTCOME_UNIT // len(won) if p in won else 0
         scores = [pl.score for pl in self.players]
         margin = scores[p] - max(s for q, s in enumerate(scores) if q != p)
-        return win + MARGIN_WEIGHT * max(-MARGIN_CLIP, min(MARGIN_CLIP, margin))
+        return flat_mc.outcome(p in won, len(won), margin)
 
     def clone(self) -> DrakoGame:
         """A copy that plays on independently (silent: no events; heuristic seats only)."""

@@ -33,11 +33,12 @@ and ``search`` as its methods of the same name, so ``game.hunt()`` is
 
 from __future__ import annotations
 
+from simcore.flat_mc import MARGIN_CLIP, MARGIN_WEIGHT, OUTCOME_UNIT, Search
+
 from .brain import Brain
 from .game import FairyTaleGame, final_state, play_reference
 from .rules import BREAKDOWN, KIND_COLUMN, Event, Phase, Player, Position, Received, Rules, Slot
 from .scoring import Counts, _shift, card_gain, card_loss, copy_value, gain_of_adding, total
-from .search import MARGIN_CLIP, MARGIN_WEIGHT, OUTCOME_UNIT, Search
 
 __all__ = [
     "BREAKDOWN",

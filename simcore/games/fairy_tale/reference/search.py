@@ -6,10 +6,10 @@ and ``clone``.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from simcore import flat_mc
+from simcore.flat_mc import OUTCOME_UNIT, Search
 from simcore.rng import GameRng
 
 from ..policies import Decision, Policy
@@ -22,23 +22,6 @@ from .scoring import _shift
 
 if TYPE_CHECKING:
     from .game import FairyTaleGame
-
-
-#: A search outcome in whole units: a win is worth ``OUTCOME_UNIT`` (shared k ways:
-#: ``OUTCOME_UNIT // k``, exact for k <= 5), plus ``MARGIN_WEIGHT`` per point of margin over
-#: the best other player, the margin clipped to ``±MARGIN_CLIP``: win + 0.001 x margin.
-OUTCOME_UNIT = 60_000
-MARGIN_WEIGHT = 60
-MARGIN_CLIP = 50
-
-
-@dataclass(frozen=True)
-class Search:
-    """An ``mc`` seat's parameters (its policy spec)."""
-
-    rollouts: int
-    top: int
-    playout: int  # the heuristic (``Policy``) every seat plays in the playouts
 
 
 def search_decide(
@@ -107,9 +90,8 @@ def outcome(game: FairyTaleGame, p: int) -> int:
     plus ``MARGIN_WEIGHT`` x its margin over the best other score (clipped)."""
     scores = [pl.score for pl in game.players]
     top = max(scores)
-    win = OUTCOME_UNIT // scores.count(top) if scores[p] == top else 0
     margin = scores[p] - max(s for q, s in enumerate(scores) if q != p)
-    return win + MARGIN_WEIGHT * max(-MARGIN_CLIP, min(MARGIN_CLIP, margin))
+    return flat_mc.outcome(scores[p] == top, scores.count(top), margin)
 
 
 def clone(game: FairyTaleGame) -> FairyTaleGame:

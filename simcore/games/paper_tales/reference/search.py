@@ -21,10 +21,10 @@ cards dealt do not depend on any mc seat's parameters. The kernel's search
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from simcore.flat_mc import first_best, playout_totals
+from simcore import flat_mc
+from simcore.flat_mc import OUTCOME_UNIT, Search, first_best, playout_totals
 from simcore.rng import GameRng
 
 from ..tables import MAX_FRONT
@@ -33,24 +33,8 @@ from .brain import Brain
 if TYPE_CHECKING:
     from .game import Game
 
-#: A playout's outcome in whole units: a win is worth ``OUTCOME_UNIT // k`` shared k ways
-#: (the winners after the tie-break: LP, then gold), plus ``MARGIN_WEIGHT`` a point of LP
-#: margin over the best other seat, clipped to ``±MARGIN_CLIP``: win + 0.001 x margin.
-OUTCOME_UNIT = 60_000
-MARGIN_WEIGHT = 60
-MARGIN_CLIP = 50
-
 #: The decisions an mc seat searches, in the order of ``kernel/search.py``'s codes.
 DECISIONS = ("draft", "deploy", "build")
-
-
-@dataclass(frozen=True)
-class Search:
-    """An mc seat's parameters (its canonical spec ``mc:rollouts=R:top=T:playout=NAME``)."""
-
-    rollouts: int
-    top: int
-    playout: int  # the heuristic (``Policy``) every seat plays in the playouts
 
 
 def searched(game: Game, decision: str, p: int, n: int) -> int | None:
@@ -311,10 +295,8 @@ def outcome(game: Game, p: int) -> int:
     (the winners after the tie-break) plus ``MARGIN_WEIGHT`` x its LP margin over the best
     other seat (clipped)."""
     won = game.winners()
-    win = OUTCOME_UNIT // len(won) if p in won else 0
     other = max(pl.lp for q, pl in enumerate(game.players) if q != p)
-    margin = max(-MARGIN_CLIP, min(MARGIN_CLIP, game.players[p].lp - other))
-    return win + MARGIN_WEIGHT * margin
+    return flat_mc.outcome(p in won, len(won), game.players[p].lp - other)
 
 
 def clone(game: Game) -> Game:
