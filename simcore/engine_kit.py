@@ -117,6 +117,12 @@ class Prepared:
         ``policy`` column (``search_slot_names``)."""
         return search_slot_names(self)
 
+    @property
+    def has_search(self) -> bool:
+        """Whether a seat plays the search (``mc``): the run needs the search kernel."""
+        table, seat_slot = self.slot_table()
+        return bool((table[seat_slot, 0] == self.MC_CODE).any())
+
     def seat_names(self, game_id: int) -> list[str]:
         """Each seat's policy spec in game ``game_id`` (seats rotated when asked)."""
         seats = seat_policies(range(self.players), self.rotate_seats, game_id)
@@ -228,6 +234,14 @@ def start_event(
         "players": prepared.players,
         "policies": prepared.seat_names(game_id),
     }
+
+
+def chunk_bounds(
+    prepared: Prepared, seed: int, first_game: int, n_games: int
+) -> tuple[int, np.uint64, int, int, int]:
+    """The arguments every chunk kernel takes after its tables and seats: the player count,
+    the seed, the chunk's first game and size, and its parallel blocks (``blocks``)."""
+    return prepared.players, np.uint64(seed), first_game, n_games, blocks(n_games)
 
 
 def blocks(n_games: int) -> int:

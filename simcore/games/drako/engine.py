@@ -166,21 +166,11 @@ def simulate_arrays(
 
     out = result_buffers(n_games, prepared.players)
     table, seat_slot = prepared.slot_table()
-    searches = bool((table[seat_slot, 0] == Policy.MC).any())
-    (simulate_chunk_search if searches else simulate_chunk)(
-        tuple(prepared.tables),
-        prepared.weights,
-        table,
-        seat_slot,
-        prepared.rotate_seats,
-        prepared.players,
-        np.uint64(seed),
-        first_game,
-        n_games,
-        engine_kit.blocks(n_games),
-        out,
-        check,
-    )
+    searches = prepared.has_search
+    kernel = simulate_chunk_search if searches else simulate_chunk
+    seats = (prepared.weights, table, seat_slot, prepared.rotate_seats)
+    bounds = engine_kit.chunk_bounds(prepared, seed, first_game, n_games)
+    kernel(tuple(prepared.tables), *seats, *bounds, out, check)
     if check:
         raise_first_violation(out.violation, INVARIANTS, "drako", seed, first_game)
     a = out._asdict()

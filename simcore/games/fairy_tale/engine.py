@@ -139,21 +139,10 @@ def simulate_arrays(
     ``InvariantError`` naming the first game that broke a rule invariant."""
     out = new_chunk_out(n_games, prepared.players)
     table, seat_slot = prepared.slot_table()
-    searches = bool((table[:, 0] == Policy.MC).any())
-    (simulate_chunk_search if searches else simulate_chunk)(
-        prepared.tables,
-        prepared.weights,
-        table,
-        seat_slot,
-        prepared.rotate_seats,
-        prepared.players,
-        np.uint64(seed),
-        first_game,
-        n_games,
-        engine_kit.blocks(n_games),
-        out,
-        check,
-    )
+    kernel = simulate_chunk_search if prepared.has_search else simulate_chunk
+    seats = (prepared.weights, table, seat_slot, prepared.rotate_seats)
+    bounds = engine_kit.chunk_bounds(prepared, seed, first_game, n_games)
+    kernel(prepared.tables, *seats, *bounds, out, check)
     if check:
         raise_first_violation(out.violation, INVARIANTS, "fairy-tale", seed, first_game)
     return out._asdict()

@@ -393,13 +393,13 @@ def simulate_arrays(
     (``InvariantError`` naming the game and how to replay it)."""
     from .kernel import INVARIANTS, LEGENDS_INVARIANTS, simulate_chunk
 
-    bounds = (prepared.players, np.uint64(seed), first_game, n_games, engine_kit.blocks(n_games))
+    bounds = engine_kit.chunk_bounds(prepared, seed, first_game, n_games)
     out: Any = result_buffers(prepared, n_games)
     tb, lx = kernel_args(prepared)
     invariants = LEGENDS_INVARIANTS if prepared.cards.legends else INVARIANTS
     table, seat_slot = prepared.slot_table()
     playouts = None
-    if (table[seat_slot, 0] == Policy.MC).any():
+    if prepared.has_search:
         from .kernel.search import simulate_chunk_search
 
         playouts = np.zeros(n_games, np.int64)
