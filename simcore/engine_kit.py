@@ -109,13 +109,33 @@ class Prepared:
     def slot_table(self) -> tuple[np.ndarray, np.ndarray]:
         """The kernel's seats: int32[slots, 4], each slot's (policy code, mc rollouts, mc
         top, mc playout policy code), and the int32 slot of each seat (before rotation).
-        By default a heuristic seat's slot is its policy code (``search_slots``)."""
-        return search_slots(self, self.MC_CODE, self.POLICY_NAMES)
+        By default (DRAKO, Paper Tales) a heuristic seat's slot is its policy code: rows
+        ``0 .. len(code_names) - 1`` are the policy codes (so the ``policy`` result column
+        of heuristic runs is the policy code), and each distinct mc spec gets a row after
+        them, its playout the index of a name of ``POLICY_NAMES``."""
+        n = len(self.code_names)
+        rows = [[code, 0, 0, 0] for code in range(n)]
+        seat_slot = []
+        mc: list[str] = []
+        for spec in self.specs:
+            if spec.name != "mc":
+                seat_slot.append(self.code_names.index(spec.name))
+                continue
+            if spec.canonical not in mc:
+                mc.append(spec.canonical)
+                playout = self.POLICY_NAMES.index(str(spec["playout"]))
+                rows.append([self.MC_CODE, int(spec["rollouts"]), int(spec["top"]), playout])
+            seat_slot.append(n + mc.index(spec.canonical))
+        return np.array(rows, dtype=np.int32), np.array(seat_slot, dtype=np.int32)
 
     def slot_names(self) -> list[str]:
-        """The name of each slot of ``slot_table``: the categories of the dataset's
-        ``policy`` column (``search_slot_names``)."""
-        return search_slot_names(self)
+        """The name of each slot of ``slot_table``: the policy names, then the mc specs'
+        canonical strings (the categories of the dataset's ``policy`` column)."""
+        names = list(self.code_names)
+        for spec in self.specs:
+            if spec.name == "mc" and spec.canonical not in names:
+                names.append(spec.canonical)
+        return names
 
     @property
     def has_search(self) -> bool:
@@ -135,65 +155,15 @@ class Prepared:
         ``Search`` (``search(rollouts, top, playout)``; None for a heuristic seat), for the
         game's ``reference.py``."""
         table, seat_slot = self.slot_table()
-        return search_seats(table, seat_slot, self.rotate_seats, game_id, self.MC_CODE, search)
-
-
-def search_slots(
-    prepared: Prepared, mc_code: int, playouts: Sequence[str]
-) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's seats in a game whose heuristics keep their policy code as their slot
-    (DRAKO, Paper Tales): int32[slots, 4], each slot's (policy code, mc rollouts, mc top,
-    mc playout policy code), and the int32 slot of each seat (before rotation). Rows
-    ``0 .. len(code_names) - 1`` are the policy codes (so the ``policy`` result column of
-    heuristic runs is the policy code); each distinct mc spec (``mc_code``; its playout is
-    a name of ``playouts``, whose index is its code) gets a row after them
-    (``search_slot_names``)."""
-    n = len(prepared.code_names)
-    rows = [[code, 0, 0, 0] for code in range(n)]
-    seat_slot = []
-    mc: list[str] = []
-    for spec in prepared.specs:
-        if spec.name != "mc":
-            seat_slot.append(prepared.code_names.index(spec.name))
-            continue
-        if spec.canonical not in mc:
-            mc.append(spec.canonical)
-            playout = list(playouts).index(str(spec["playout"]))
-            rows.append([mc_code, int(spec["rollouts"]), int(spec["top"]), playout])
-        seat_slot.append(n + mc.index(spec.canonical))
-    return np.array(rows, dtype=np.int32), np.array(seat_slot, dtype=np.int32)
-
-
-def search_slot_names(prepared: Prepared) -> list[str]:
-    """The name of each slot of ``search_slots``: the policy names, then the mc specs'
-    canonical strings (the categories of the dataset's ``policy`` column)."""
-    names = list(prepared.code_names)
-    for spec in prepared.specs:
-        if spec.name == "mc" and spec.canonical not in names:
-            names.append(spec.canonical)
-    return names
-
-
-def search_seats(
-    table: np.ndarray,
-    seat_slot: np.ndarray,
-    rotate: bool,
-    game_id: int,
-    mc_code: int,
-    search: Callable[[int, int, int], Any],
-) -> tuple[list[int], list[Any]]:
-    """The policy code of each seat in game ``game_id`` and, for an mc seat, its game's
-    ``Search`` (``search(rollouts, top, playout)``; None for a heuristic seat), from a
-    slot table (``search_slots``), for a game's ``reference.py``."""
-    slots = seat_policies(seat_slot, rotate, game_id)
-    codes = [int(table[s, 0]) for s in slots]
-    searches = [
-        search(int(table[s, 1]), int(table[s, 2]), int(table[s, 3]))
-        if table[s, 0] == mc_code
-        else None
-        for s in slots
-    ]
-    return codes, searches
+        slots = seat_policies(seat_slot, self.rotate_seats, game_id)
+        codes = [int(table[s, 0]) for s in slots]
+        searches = [
+            search(int(table[s, 1]), int(table[s, 2]), int(table[s, 3]))
+            if table[s, 0] == self.MC_CODE
+            else None
+            for s in slots
+        ]
+        return codes, searches
 
 
 def with_named(prepared: Any, named: Sequence[NamedPolicy], policies: Sequence[str]) -> Any:
