@@ -133,7 +133,7 @@ def blunder_examples(variant: str | None, n: int) -> None:
         table, seat_slot = prepared.slot_table()
         out = engine.result_buffers(n, 3)
         kernel.simulate_chunk_search(
-            tuple(prepared.tables), prepared.weights, table, seat_slot, True, 3,
+            prepared.tables, prepared.weights, table, seat_slot, True, 3,
             np.uint64(3), 0, n, engine_kit.blocks(n), out, False,
         )  # fmt: skip
         a = out._asdict()
@@ -172,8 +172,8 @@ def self_play(game: str, variant: str | None, spec: str, n: int) -> dict[str, An
     from simcore.games.fairy_tale.reference import Search
 
     _, prepared = prepare(game, variant, [spec] * 4)
-    tb = tuple(prepared.tables)
-    s = kernel.new_state(tb[0].shape[0], tb[2].shape[0])
+    tb = prepared.tables
+    s = kernel.new_state(tb.ct.shape[0], tb.deck.shape[0])
     table, _ = prepared.slot_table()
     codes, _ = prepared.reference_seats(0, Search)
     for p in range(4):

@@ -54,7 +54,7 @@ def variant(data, preset: str, switches: tuple[bool, ...]) -> tuple[Rules, tuple
     )
     VARIANTS[preset, switches] = (
         Rules(changed, preset, 4),
-        tuple(compile_tables(changed, preset, 4)),
+        compile_tables(changed, preset, 4),
     )
     return VARIANTS[preset, switches]
 

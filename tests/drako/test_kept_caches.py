@@ -143,7 +143,7 @@ def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) ->
     (``incremental.claims_after_card``), or after a claim refilled a river slot
     (``kernel._claim``, ``incremental.claims_after_slots``: at once for the loaded seat, at
     its next ``load_seat`` for the others), are the ones a fresh ``load_claims`` finds."""
-    tb = tuple(compile_tables(data, preset, P))
+    tb = compile_tables(data, preset, P)
     s = new_state(P, 80)
     s.river[:8] = river
     rest = [g for g in range(N_LEGENDS) if g not in river]

@@ -50,7 +50,7 @@ def seat(s, p):
 def position(data, preset: str, up: list[int]):
     """Tables and a 4-player state whose seat 0 (greedy) holds ``PORTAL_BATTLE`` with the
     face-up flags ``up``, the river ``RIVER``."""
-    tb = tuple(compile_tables(data, preset, P))
+    tb = compile_tables(data, preset, P)
     s = new_state(P, 80)
     index = data.legend_index()
     river = [index[x] for x in RIVER]
@@ -100,7 +100,7 @@ TIE_SEATS = ("H P S S / P S S S / F F F F / M M M M", "H F P P / F P P P / D D S
 @pytest.mark.parametrize(("preset", "ranks"), [("brief", [1, 1]), ("published", [1, 2])])
 def test_kernel_final_ranks_break_ties_on_the_presets_categories(data, preset, ranks) -> None:
     """§7.5: brief (tribes one category) ranks both first; published seat 0 alone."""
-    tb = tuple(compile_tables(data, preset, 2))
+    tb = compile_tables(data, preset, 2)
     s = new_state(2, 40)
     for p, text in enumerate(TIE_SEATS):
         s.grid[p] = kinds(text)

@@ -64,7 +64,7 @@ def fresh_state(prep: Any, game_id: int) -> kernel.GameState:
 
 def stopped_kernel_game(prep: Any, seed: int, g: int, stop: int) -> kernel.GameState:
     """The kernel game stopped at its ``stop``-th mc decision (earlier ones searched)."""
-    tb = tuple(prep.tables)
+    tb = prep.tables
     s = fresh_state(prep, g)
     kernel.new_game(tb, s, prep.players, np.uint64(seed), g)
     for _ in range(stop):
@@ -83,7 +83,7 @@ def test_play_game_is_new_game_then_play_on(data: DrakoData, preset: str) -> Non
     """Resumable games: a new state played on to the end is the game ``play_game`` plays
     (heuristic seats: ``play_on`` never stops)."""
     prep = prepared(data, preset, ["greedy", "random", "legend-hunter"])
-    tb = tuple(prep.tables)
+    tb = prep.tables
     for g in range(4):
         a, b = fresh_state(prep, g), fresh_state(prep, g)
         kernel.play_game(tb, prep.weights, a, 3, np.uint64(11), g, False)
@@ -97,7 +97,7 @@ def test_a_copy_at_a_decision_plays_on_to_the_same_end(data: DrakoData) -> None:
     """Resumable games: at every stop of a game with an mc seat (source and action
     decisions), a copy of the state answered the same way plays on to the same end."""
     prep = prepared(data, "brief", [SMALL, "greedy", "legend-hunter", "random"])
-    tb = tuple(prep.tables)
+    tb = prep.tables
     seed = np.uint64(5)
     s = fresh_state(prep, 2)
     kernel.new_game(tb, s, 4, seed, 2)
@@ -197,7 +197,7 @@ def test_kernel_search_does_not_peek(data: DrakoData, preset: str, stop: int) ->
     (equal summed outcomes), in every state that differs only in what the seat cannot
     see."""
     prep = prepared(data, preset, ["mc:rollouts=3:top=3", "greedy", "random", "legend-hunter"])
-    tb = tuple(prep.tables)
+    tb = prep.tables
     s = stopped_kernel_game(prep, 8, 1, stop)
     changed = hidden_changes(s, 4)
     assert len(changed) >= 3
@@ -211,7 +211,7 @@ def test_kernel_search_sees_what_it_sees(data: DrakoData) -> None:
     """Control for the no-peeking test: swapping two face-up cards of another kingdom
     (what the seat sees) changes the search's outcomes."""
     prep = prepared(data, "brief", ["mc:rollouts=3:top=3", "greedy", "random", "legend-hunter"])
-    tb = tuple(prep.tables)
+    tb = prep.tables
     s = stopped_kernel_game(prep, 8, 1, 5)
     q = 1
     up = [cell for cell in range(CELLS) if s.up[q, cell] == 1]
@@ -296,7 +296,7 @@ def test_the_search_never_draws_from_the_game_stream(data: DrakoData) -> None:
     """Stream separation: a search leaves the game's stream, deck and kingdoms as they
     were, and the deal is the same whatever the mc seat's budget (kernel and reference)."""
     prep = prepared(data, "brief", [SMALL, "random", "greedy"])
-    tb = tuple(prep.tables)
+    tb = prep.tables
     s = stopped_kernel_game(prep, 4, 3, 2)
     before = kernel.clone(s)
     kernel.search(tb, prep.weights, s, 3, np.uint64(4), 3)

@@ -39,8 +39,8 @@ def finished_game(cards: CardSet) -> tuple[Prepared, tuple, kernel.GameState]:
     """A played 4-player expert game in which no Trickster ended face up (so the face-up
     counts still match the tableau card for card)."""
     prepared = prepare(cards, "expert", 4, ["greedy"] * 4, False)
-    tb = tuple(prepared.tables)
-    s = kernel.new_state(tb[0].shape[0], tb[2].shape[0])
+    tb = prepared.tables
+    s = kernel.new_state(tb.ct.shape[0], tb.deck.shape[0])
     for g in range(100):
         for p in range(4):
             s.policy[p] = 1
@@ -101,7 +101,7 @@ def test_check_state_catches_each_corruption(
 ) -> None:
     _, tb, s = finished_game(cards)
     assert kernel.check_state(tb, s, 4, TOP) == 0
-    corrupt(s, tb[0])
+    corrupt(s, tb.ct)
     assert kernel.check_state(tb, s, 4, TOP) == code
     assert kernel.INVARIANTS[code] != "ok"
 

@@ -59,8 +59,8 @@ def test_count_masks_match_the_count_rows_after_every_game(cards: CardSet) -> No
     prepared = prepare(
         cards, "expert", 5, ["greedy", "random", "collector", "greedy", "random"], False
     )
-    tb = tuple(prepared.tables)
-    s = kernel.new_state(tb[0].shape[0], tb[2].shape[0])
+    tb = prepared.tables
+    s = kernel.new_state(tb.ct.shape[0], tb.deck.shape[0])
     for g in range(30):
         s.policy[:5] = [1, 0, 2, 1, 0]
         assert kernel.play_game(tb, prepared.weights, s, 5, np.uint64(9), g, True) == 0
@@ -94,7 +94,7 @@ def test_result_buffers_of_a_large_chunk_are_zeroed_writable_and_shaped_like_sma
 
 
 def _effect_bounds(cards: CardSet) -> dict[str, int]:
-    kt = kernel.kernel_tables(tuple(compile_tables(cards, "expert")))
+    kt = kernel.kernel_tables(compile_tables(cards, "expert"))
     return {card.id: int(kt[K_EFF_BOUND + c]) for c, card in enumerate(cards.cards)}
 
 

@@ -54,8 +54,8 @@ def prepared(cards: CardSet, variant: str, specs: list[str], rotate: bool = Fals
 
 def fresh_state(prep: Any, game_id: int) -> kernel.GameState:
     """A zeroed ``GameState`` with game ``game_id``'s seats (policies, mc parameters)."""
-    tb = tuple(prep.tables)
-    s = kernel.new_state(tb[0].shape[0], tb[2].shape[0])
+    tb = prep.tables
+    s = kernel.new_state(tb.ct.shape[0], tb.deck.shape[0])
     table, _ = prep.slot_table()
     codes, _ = prep.reference_seats(game_id, Search)
     slots = [int(x) for x in prep.seat_slot]
@@ -75,7 +75,7 @@ def test_play_game_is_new_game_then_play_on(cards: CardSet, variant: str) -> Non
     """Resumable games: a new state played on to the end is the game ``play_game`` plays
     (heuristic seats: ``play_on`` never stops)."""
     prep = prepared(cards, variant, ["greedy", "random", "collector"])
-    tb = tuple(prep.tables)
+    tb = prep.tables
     for g in range(5):
         a, b = fresh_state(prep, g), fresh_state(prep, g)
         assert kernel.play_game(tb, prep.weights, a, 3, np.uint64(11), g, False) == 0
@@ -90,7 +90,7 @@ def test_a_copy_at_a_decision_plays_on_to_the_same_end(cards: CardSet, variant: 
     """Resumable games: at every stop of a game with an mc seat (draft, play, Open, Close
     decisions), a copy of the state answered the same way plays on to the same end."""
     prep = prepared(cards, variant, [SMALL, "greedy", "collector", "random"])
-    tb = tuple(prep.tables)
+    tb = prep.tables
     seed = np.uint64(5)
     s = fresh_state(prep, 2)
     kernel.new_game(tb, prep.weights, s, 4, seed, 2)
@@ -146,7 +146,7 @@ def test_kernel_equals_reference_with_mc_seats(cards: CardSet, case: tuple) -> N
 
 def stopped_kernel_game(prep: Any, seed: int, g: int, stop: int) -> kernel.GameState:
     """The kernel game stopped at seat 0's ``stop``-th mc decision."""
-    tb = tuple(prep.tables)
+    tb = prep.tables
     s = fresh_state(prep, g)
     kernel.new_game(tb, prep.weights, s, prep.players, np.uint64(seed), g)
     for _ in range(stop):
@@ -219,7 +219,7 @@ def test_kernel_search_does_not_peek(cards: CardSet, variant: str, stop: int) ->
     """No peeking (kernel): the search at a decision is the same, playout for playout
     (equal summed outcomes), in every state that differs only in what the seat cannot see."""
     prep = prepared(cards, variant, ["mc:rollouts=3:top=3", "greedy", "random", "greedy"])
-    tb = tuple(prep.tables)
+    tb = prep.tables
     s = stopped_kernel_game(prep, 8, 1, stop)
     deck_size = len(prep.tables.deck)
     changed = hidden_changes(s, 4, deck_size)
@@ -234,7 +234,7 @@ def test_kernel_search_sees_what_it_sees(cards: CardSet) -> None:
     """Control for the no-peeking test: changing a card the seat sees (its own hand)
     changes the search's outcomes."""
     prep = prepared(cards, "expert", ["mc:rollouts=3:top=3", "greedy", "random", "greedy"])
-    tb = tuple(prep.tables)
+    tb = prep.tables
     s = stopped_kernel_game(prep, 8, 1, 0)
     assert s.flat[POS_PHASE] == PH_DRAFT
     assert s.flat[POS_STEP] == 0
@@ -327,7 +327,7 @@ def test_mc_budget_changes_nothing_in_the_deal(cards: CardSet) -> None:
     decks, deals = [], []
     for spec in ("greedy", "mc:rollouts=1:top=2", "mc:rollouts=3:top=3"):
         prep = prepared(cards, "expert", [spec, "greedy", "greedy", "random"])
-        tb = tuple(prep.tables)
+        tb = prep.tables
         s = fresh_state(prep, 4)
         kernel.play_game(tb, prep.weights, s, 4, np.uint64(2), 4, False)
         decks.append(s.flat[DECK : DECK + len(prep.tables.deck)].tolist())

@@ -82,7 +82,7 @@ def test_no_close_effect_is_worth_more_than_its_bound(rows, variant, strict) -> 
     counted) is never worth more than that bound."""
     rules = Rules(CARDS, variant)
     rules.strict = strict
-    kt = kernel_tables(tuple(rules.tables))
+    kt = kernel_tables(rules.tables)
     brain = Brain(rules, default_weights(), None)  # type: ignore[arg-type]  # no draws
     _, _, ref = _counts(rows)
     for e in range(T):

@@ -42,7 +42,7 @@ def _kernel_state(t) -> tuple[np.ndarray, kernel.GameState]:
     """The kernel's tables and a state holding the face-up and face-down counts (and their
     masks) of the reference game of ``t``."""
     g, r = t.game, t.rules
-    kt = kernel.kernel_tables(tuple(r.tables))
+    kt = kernel.kernel_tables(r.tables)
     s = kernel.new_state(len(r.cards), len(r.deck))
     for p in range(g.n):
         s.cnt[p, : len(r.cards)] = g.up.cards[p]

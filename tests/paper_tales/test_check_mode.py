@@ -44,7 +44,7 @@ def finished_game(cards: CardSet) -> tuple[tuple, kernel.State]:
     """A played 4-player greedy game whose seats hold units and buildings."""
     prepared = prepare(cards, "base", 4, ["greedy"] * 4, False)
     tb = kernel_tables(prepared.tables)
-    s = kernel.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
+    s = kernel.new_state(4, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     for g in range(50):
         s.pi[:4, kernel.I_POLICY] = 1
         assert kernel.play_game(tb, None, prepared.weights, s, None, 4, np.uint64(3), g, True) == 0
@@ -139,7 +139,7 @@ def test_a_unit_on_a_closed_spot_is_reported(cards: CardSet) -> None:
     )
     prepared = prepare(narrow, "base", 4, ["greedy"] * 4, False)
     tb = kernel_tables(prepared.tables)
-    s = kernel.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
+    s = kernel.new_state(4, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     s.pi[:4, kernel.I_POLICY] = 1
     assert kernel.play_game(tb, None, prepared.weights, s, None, 4, np.uint64(3), 0, True) == 0
     spot = spot_of(s, 0)

@@ -76,7 +76,7 @@ def _kingdoms(n_units: int, n_buildings: int, count: int, max_age: int, seed: in
 def test_value_equals_the_full_evaluation(cards: CardSet, max_age: int) -> None:
     tb = ev.records.kernel_tables(compile_tables(cards))
     weights = default_weights()
-    pcs, ns, bls, misc = _kingdoms(tb[0].shape[0], tb[1].shape[0], 20_000, max_age, max_age)
+    pcs, ns, bls, misc = _kingdoms(tb.ut.shape[0], tb.bt.shape[0], 20_000, max_age, max_age)
     out = np.zeros((pcs.shape[0], 2))
     _both(tb, weights, pcs, ns, bls, misc, out)
     assert np.isfinite(out).all()

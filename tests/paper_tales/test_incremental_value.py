@@ -52,7 +52,7 @@ def _added_value(tb, weights, s, u, spot, n_players):
     s.pc[n, ev.layout.PC_AGE] = 0
     s.pc[n, ev.layout.PC_PENDING] = 1
     s.pc[n, ev.layout.PC_FRESH] = 1
-    gold = s.pi[0, k.I_GOLD] - tb[0][u, U_COST]
+    gold = s.pi[0, k.I_GOLD] - tb.ut[u, U_COST]
     return k._value(tb, weights, s, 0, n + 1, gold, n_players)
 
 
@@ -60,7 +60,7 @@ def _added_value(tb, weights, s, u, spot, n_players):
 def _card_values(tb, weights, s, n_players, out):
     """(``card_value`` of every unit from one base sketch, as a draft pick values its pack,
     the same built in full) for seat 0."""
-    ut = tb[0]
+    ut = tb.ut
     n0, others = k._sketch_base(tb, s, 0)
     for u in range(ut.shape[0]):
         out[u, 0] = k._card_value_from(tb, weights, s, 0, u, n0, others, n_players)
@@ -76,7 +76,7 @@ def _card_values(tb, weights, s, n_players, out):
 def _position(s: k.State, tb: tuple, rng: np.random.Generator, max_age: int) -> None:
     """Seat 0: random units on random spots (old or placed this phase, pending or not),
     a hand of 1-6 cards, gold, levels, turn, neighbour strengths and policy."""
-    deck, ut = tb[4], tb[0]
+    deck, ut = tb.deck, tb.ut
     s.sp[0] = -1
     for spot in rng.permutation(5)[: rng.integers(0, 6)]:
         card = int(rng.integers(0, deck.shape[0]))
@@ -111,7 +111,7 @@ def _position(s: k.State, tb: tuple, rng: np.random.Generator, max_age: int) -> 
 def _setup(cards: CardSet, n_players: int, seed: int) -> tuple:
     """The kernel's tables, the default weights, a state and a random generator."""
     tb = ev.records.kernel_tables(compile_tables(cards))
-    s = k.new_state(n_players, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
+    s = k.new_state(n_players, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     return tb, default_weights(), s, np.random.default_rng(seed)
 
 
@@ -122,7 +122,7 @@ def test_options_valued_from_one_first_pass_equal_the_full_value(
 ) -> None:
     tb, weights, s, rng = _setup(cards, n_players, n_players)
     out = np.zeros((MAX_DEPLOY_OPTIONS, 2))
-    cv = np.zeros((tb[0].shape[0], 2))
+    cv = np.zeros((tb.ut.shape[0], 2))
     options = 0
     for trial in range(300):
         _position(s, tb, rng, ev.layout.UR_AGES + 2 if trial % 5 == 0 else 4)
@@ -167,11 +167,11 @@ def _kept_base_values(tb, weights, s1, s2, n_players, pick, out, keep):
     n0, others = k._kept_base(tb, s1, 0, n0, others)
     m = s1.pi[0, k.I_HAND_N]
     for i in range(m):
-        u = tb[4][s1.hand[0, i]]
+        u = tb.deck[s1.hand[0, i]]
         keep[i, 0] = k._card_value_from(tb, weights, s1, 0, u, n0, others, n_players)
     f0, fo = k._sketch_base(tb, s2, 0)
     for i in range(m):
-        u = tb[4][s2.hand[0, i]]
+        u = tb.deck[s2.hand[0, i]]
         keep[i, 1] = k._card_value_from(tb, weights, s2, 0, u, f0, fo, n_players)
     return t, m
 
@@ -183,7 +183,7 @@ def test_a_base_sketch_kept_from_step_to_step_values_as_a_new_one(cards: CardSet
     and keep value equals the one from a new ``_sketch_base``."""
     tb = ev.records.kernel_tables(compile_tables(cards))
     weights = default_weights()
-    states = [k.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0]) for _ in range(2)]
+    states = [k.new_state(4, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0]) for _ in range(2)]
     rng = np.random.default_rng(11)
     out = np.zeros((4, MAX_DEPLOY_OPTIONS, 2))
     keep = np.zeros((MAX_HAND, 2))
@@ -215,7 +215,7 @@ def _build_values(tb, weights, s, n_players, out):
             s.bopt[n_opt, 3] = n_opt
             n_opt += 1
     n0, _ = k._sketch_base(tb, s, 0)
-    raised = not k._upgrade_pending(tb[0], s.pc, n0)  # else each option projected anew
+    raised = not k._upgrade_pending(tb.ut, s.pc, n0)  # else each option projected anew
     for i in range(n_opt, -1, -1):  # any order
         out[i, 0] = k._build_value(tb, weights, s, 0, n0, i, n_players, raised)
     for i in range(n_opt + 1):
@@ -231,7 +231,7 @@ def _build_values(tb, weights, s, n_players, out):
 def test_construction_options_from_one_first_pass_equal_the_full_value(cards: CardSet) -> None:
     tb = ev.records.kernel_tables(compile_tables(cards))
     weights = default_weights()
-    s = k.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
+    s = k.new_state(4, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     rng = np.random.default_rng(7)
     out = np.zeros((MAX_BUILD_OPTIONS, 2))
     for _ in range(400):
@@ -247,7 +247,7 @@ def _assessments(tb, s, out):
     for c in range(8):
         out[0, c] = facts[c]
     n = k._load(s, 0)
-    full = ev.strength.assess(tb[0], tb[1], tb[2], tb[3], s.pc, n, s.bl)
+    full = ev.strength.assess(tb.ut, tb.bt, tb.ab, tb.rules, s.pc, n, s.bl)
     for c in range(8):
         out[1, c] = full[c]
 
@@ -257,7 +257,7 @@ def test_a_seat_assessed_from_its_first_pass_as_in_full(cards: CardSet) -> None:
     the building cache): on random kingdoms, old units up to past the records' tokens,
     every building configuration, its 8 totals equal ``assess``'s, pending pieces or not."""
     tb = ev.records.kernel_tables(compile_tables(cards))
-    s = k.new_state(4, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
+    s = k.new_state(4, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     rng = np.random.default_rng(5)
     out = np.zeros((2, 8), np.int64)
     strengths = set()
@@ -282,8 +282,8 @@ def test_seats_that_value_every_unit_alike_share_their_draft_values(cards: CardS
     strengths, pieces (unit, tokens, states; not the physical card) and levels, and by no
     others: each of those differences makes a seat its own twin."""
     tb = ev.records.kernel_tables(compile_tables(cards))
-    deck = tb[4]
-    s = k.new_state(4, deck.shape[0], tb[1].shape[0], tb[0].shape[0])
+    deck = tb.deck
+    s = k.new_state(4, deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     twins = np.zeros(4, np.int64)
     s.pi[:, k.I_GOLD] = 3
     s.pi[:, k.I_POLICY] = 1
@@ -317,7 +317,7 @@ def _front_and_back(tb, weights, s, n_players, out):
     """Per unit added to seat 0's kingdom, pending and fresh: its value on Front spot 0 and
     on Back spot 3 (each sketch valued in full), and whether ``front_first_holds`` after
     its Front-row option's first pass (as ``card_value`` asks it)."""
-    ut = tb[0]
+    ut = tb.ut
     n0, others = k._sketch_base(tb, s, 0)
     for u in range(ut.shape[0]):
         out[u, 0] = _added_value(tb, weights, s, u, 0, n_players)
@@ -337,7 +337,7 @@ def test_card_value_skips_the_back_row_only_when_it_cannot_be_worth_more(
     one: on random positions (every valuing policy, units past the records, pending
     projections), each time it holds, it is so; and it holds often enough to matter."""
     tb, weights, s, rng = _setup(cards, n_players, 10 + n_players)
-    out = np.zeros((tb[0].shape[0], 3))
+    out = np.zeros((tb.ut.shape[0], 3))
     held = cases = 0
     for trial in range(400):
         _position(s, tb, rng, ev.layout.UR_AGES + 2 if trial % 5 == 0 else 4)
@@ -355,7 +355,7 @@ def test_front_first_units_and_what_turns_the_skip_off(cards: CardSet) -> None:
     it dominates), none whose on-deploy tokens or upgrade are projected (Golem). A negative
     weight of strength, or a face losing LP per strong unit, turns the skip off."""
     tb = ev.records.kernel_tables(compile_tables(cards))
-    ut = tb[0]
+    ut = tb.ut
     index = {u.id: i for i, u in enumerate(cards.units)}
     flag = {uid: int(ut[i, ev.layout.KU_FRONT_FIRST]) for uid, i in index.items()}
     assert flag["hunter"] == 0
@@ -364,7 +364,7 @@ def test_front_first_units_and_what_turns_the_skip_off(cards: CardSet) -> None:
     projecting = (ut[:, ev.layout.KU_OTHERS_AGE] != 0) | (ut[:, ev.layout.KU_UPGRADE] != 0)
     assert not ut[projecting, ev.layout.KU_FRONT_FIRST].any()
     assert sum(flag.values()) >= len(flag) // 2
-    s = k.new_state(4, tb[4].shape[0], tb[1].shape[0], ut.shape[0])
+    s = k.new_state(4, tb.deck.shape[0], tb.bt.shape[0], ut.shape[0])
     s.sp[0] = -1
     s.blevel[0] = 0
     s.pi[0, k.I_POLICY] = 1
@@ -375,13 +375,13 @@ def test_front_first_units_and_what_turns_the_skip_off(cards: CardSet) -> None:
     weights[1, F_STRENGTH] = -0.1
     assert not _holds(tb, weights, s, u)
     weights = default_weights()
-    assert _strong_ok(tb[1], s.bc[0])  # no building: no face term
+    assert _strong_ok(tb.bt, s.bc[0])  # no building: no face term
     s.bc[0, ev.layout.BC_N0 + ev.layout.BS_WAR] = (
         1  # a cached war-phase face term: -1 LP per strong unit
     )
-    t = ev.layout.BC_TERMS + ev.layout.BS_WAR * ev.cache.face_room(tb[1].shape[0]) * 3
+    t = ev.layout.BC_TERMS + ev.layout.BS_WAR * ev.cache.face_room(tb.bt.shape[0]) * 3
     s.bc[0, t : t + 3] = (schema.W_ALWAYS, schema.P_STRONG_UNITS, -1)
-    assert not _strong_ok(tb[1], s.bc[0])
+    assert not _strong_ok(tb.bt, s.bc[0])
     assert not _holds(tb, weights, s, u)  # the same levels: the cache is kept
 
 
@@ -436,7 +436,7 @@ def _keep_chosen(tb, weights, s, n_players):
     want = 0
     for i in range(1, s.pi[0, k.I_HAND_N] + 1):
         n0, others = k._sketch_base(tb, s, 0)
-        v = k._card_value_from(tb, weights, s, 0, tb[4][s.hand[0, i - 1]], n0, others, n_players)
+        v = k._card_value_from(tb, weights, s, 0, tb.deck[s.hand[0, i - 1]], n0, others, n_players)
         if v > best:
             best, want = v, i
     return chosen, want, k._repeated_units(tb, s, 0)
@@ -458,7 +458,7 @@ def test_a_keep_skipping_repeated_units_chooses_the_first_best(
 
 def test_repeated_units_marks_every_later_card_of_a_unit(cards: CardSet) -> None:
     tb, _, s, _ = _setup(cards, 4, 0)
-    deck = tb[4]
+    deck = tb.deck
     unit = int(np.flatnonzero(np.bincount(deck) >= 2)[0])
     a, b = (int(c) for c in np.flatnonzero(deck == unit)[:2])  # two cards of one unit
     other = int(np.flatnonzero(deck != unit)[0])

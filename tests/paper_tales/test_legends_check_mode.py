@@ -37,9 +37,9 @@ def finished(legends: CardSet) -> Callable[[], Position]:
     prepared = prepare(legends, "legends", 4, ["greedy"] * 4, False)
     tb = kernel_tables(prepared.tables)
     lx = legends_lx(legends, prepared.tables)
-    n_types = tb[0].shape[0] + lx[0].shape[0]
-    s = kernel.new_state(4, tb[4].shape[0], tb[1].shape[0], n_types)
-    ls = kernel._new_lstate(4, tb[1].shape[0])
+    n_types = tb.ut.shape[0] + lx.xt.shape[0]
+    s = kernel.new_state(4, tb.deck.shape[0], tb.bt.shape[0], n_types)
+    ls = kernel._new_lstate(4, tb.bt.shape[0])
     for g in range(100):
         s.pi[:4, kernel.I_POLICY] = 1
         violation = kernel.play_game(tb, lx, prepared.weights, s, ls, 4, np.uint64(3), g, True)
@@ -77,7 +77,7 @@ def artifact_on_a_spot(tb: tuple, s: kernel.State, ls: LState) -> None:
 
 
 def building_outside_the_set(tb: tuple, s: kernel.State, ls: LState) -> None:
-    b = int(np.flatnonzero(ls.inset[: tb[1].shape[0]] == 0)[0])
+    b = int(np.flatnonzero(ls.inset[: tb.bt.shape[0]] == 0)[0])
     s.blevel[3, b] = 1
 
 

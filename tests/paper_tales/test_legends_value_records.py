@@ -57,10 +57,10 @@ def _kingdoms(tb: tuple, lx: tuple, count: int, max_age: int, seed: int) -> tupl
     (half of them drawn among the units with Legends kinds or kingdom-dependent steps),
     0-4 artifacts; building levels and artifacts shared by runs of 8 kingdoms (as the
     options of one decision) or not."""
-    ut, bt = tb[0], tb[1]
-    n_units, n_buildings, n_arts = ut.shape[0], bt.shape[0], lx[0].shape[0]
+    ut, bt = tb.ut, tb.bt
+    n_units, n_buildings, n_arts = ut.shape[0], bt.shape[0], lx.xt.shape[0]
     rng = np.random.default_rng(seed)
-    special = [u for u in range(n_units) if lx[4][u] or ut[u, ev.layout.KU_DYN]]
+    special = [u for u in range(n_units) if lx.ldyn[u] or ut[u, ev.layout.KU_DYN]]
     pcs = np.zeros((count, ev.layout.MAX_PIECES, ev.layout.N_PC), np.int32)
     ns = np.zeros(count, np.int32)
     pdones = np.full((count, ev.layout.MAX_PIECES), -1, np.int32)
@@ -165,8 +165,8 @@ def test_options_from_one_first_pass_equal_the_full_value(legends: CardSet, max_
     weights = default_weights()
     kingdoms = _kingdoms(tb, lx, 10_000, max_age, 100 + max_age)
     ns = kingdoms[1]
-    n_units = tb[0].shape[0]
-    special = [u for u in range(n_units) if lx[4][u] or tb[0][u, ev.layout.KU_DYN]]
+    n_units = tb.ut.shape[0]
+    special = [u for u in range(n_units) if lx.ldyn[u] or tb.ut[u, ev.layout.KU_DYN]]
     rng = np.random.default_rng(max_age)
     opts = np.zeros((ns.size, 3, 5), np.int32)
     for k, n in enumerate(ns):
@@ -192,7 +192,7 @@ def _cards(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, cards,
     and the same ``Brain.card_value`` in full, written out here (``out[..., 1]``): a unit as
     a new pending piece on spot 0, then 3 (the better), an artifact pending in the zone at
     its cost now; minus ``W_UNAFFORDABLE`` when its cost is more than the gold."""
-    ut = tb[0]
+    ut = tb.ut
     wpc = np.zeros((ev.layout.MAX_PIECES, ev.layout.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
     zx = np.full(ev.cache.fixed_size(bls.shape[1]), -1, np.int32)
@@ -222,7 +222,7 @@ def _cards(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, cards,
                     zone[na, ev.layout.SA_DONE] = -1
                     n_art = na + 1
                     cost = ev.value.l_art_cost_now(
-                        ut, tb[1], tb[2], lx[1], pcs[k], n0, bls[k], insets[k], na
+                        ut, tb.bt, tb.ab, lx.lrules, pcs[k], n0, bls[k], insets[k], na
                     )
                 else:
                     placed[n0, ev.layout.PC_SPOT] = 0 if o == 0 else MAX_FRONT
@@ -255,14 +255,14 @@ def test_card_values_from_one_first_pass_equal_the_full_value(legends: CardSet) 
     kingdoms = _kingdoms(tb, lx, 6_000, ev.layout.UR_AGES + 2, 7)
     keep = kingdoms[1] < ev.layout.MAX_PIECES  # room for the card's piece
     kingdoms = tuple(part[keep] for part in kingdoms)
-    n_cards = tb[0].shape[0] + lx[0].shape[0]
+    n_cards = tb.ut.shape[0] + lx.xt.shape[0]
     rng = np.random.default_rng(7)
     cards = rng.integers(0, n_cards, (keep.sum(), 4)).astype(np.int32)
     out = np.zeros((cards.shape[0], 4, 2))
     _cards(tb, lx, weights, *kingdoms, cards, out)
     assert np.isfinite(out).all()
-    assert (cards >= tb[0].shape[0]).any()  # artifacts
-    assert (cards < tb[0].shape[0]).any()  # units
+    assert (cards >= tb.ut.shape[0]).any()  # artifacts
+    assert (cards < tb.ut.shape[0]).any()  # units
     bad = np.argwhere(out[:, :, 0] != out[:, :, 1])
     assert bad.size == 0, (len(bad), bad[:5], out[tuple(bad[0])] if len(bad) else None)
 
@@ -273,7 +273,7 @@ def test_legends_dyn_marks_what_reads_the_kingdom(legends: CardSet) -> None:
     marks that step."""
     tables = compile_legends_tables(legends)
     tb = ev.records.kernel_tables(tables)
-    ut, ab = tb[0], tb[2]
+    ut, ab = tb.ut, tb.ab
     ldyn = ev.records.legends_dyn(tables.ut, tables.ab)
     steps = {schema.PH_INCOME: ev.layout.D_INCOME, schema.PH_WAR: ev.layout.D_WAR}
     gains = 0

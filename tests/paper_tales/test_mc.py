@@ -62,8 +62,8 @@ class KGame:
     def __init__(self, prep: Any, seed: int, g: int) -> None:
         self.prep, self.seed, self.g, self.n = prep, np.uint64(seed), g, prep.players
         self.tb, self.lx = kernel_args(prep)
-        D, B = self.tb[4].shape[0], self.tb[1].shape[0]
-        U = self.tb[0].shape[0] + (self.lx[0].shape[0] if self.lx is not None else 0)
+        D, B = self.tb.deck.shape[0], self.tb.bt.shape[0]
+        U = self.tb.ut.shape[0] + (self.lx.xt.shape[0] if self.lx is not None else 0)
         self.s = kst._new_state(self.n, D, B, U)
         self.w = kst._new_state(self.n, D, B, U)
         self.c = kst._new_state(self.n, D, B, U)
@@ -214,7 +214,7 @@ def _swap_with_deck(k: KGame, get: Any, put: Any, q: int) -> KGame:
     c = k.clone()
     s = c.s
     card = get(s)
-    units = k.tb[4]
+    units = k.tb.deck
     i = next(i for i in range(int(s.g[kst.G_DECK_N])) if units[s.deck[i]] != units[card])
     other = int(s.deck[i])
     s.deck[i] = card
@@ -268,7 +268,7 @@ def hidden_changes(k: KGame) -> list[KGame]:
 
             def put_spot(st: Any, card: int, spot: int = spot) -> None:
                 st.sp[q, spot, kst.S_CARD] = card
-                st.sp[q, spot, kst.S_UNIT] = k.tb[4][card]
+                st.sp[q, spot, kst.S_UNIT] = k.tb.deck[card]
 
             get = lambda st, spot=spot: int(st.sp[q, spot, kst.S_CARD])  # noqa: E731
             out.append(_swap_with_deck(k, get, put_spot, q))

@@ -166,12 +166,12 @@ def kernel_moves(cards, g) -> list[tuple[str, int, int]]:
 
     prepared = prepare(cards, "base", 3, ["greedy"] * 3, False)
     tb = kernel_tables(prepared.tables)
-    s = k.new_state(3, tb[4].shape[0], tb[1].shape[0], tb[0].shape[0])
+    s = k.new_state(3, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     k._new_game(tb, s, 3, np.uint64(1), 0)
     pl = g.players[0]
     for spot, sl in enumerate(pl.spots):
         if sl is not None:
-            s.sp[0, spot] = (sl.card, tb[4][sl.card], sl.age, int(sl.fresh), 1, int(sl.moved))
+            s.sp[0, spot] = (sl.card, tb.deck[sl.card], sl.age, int(sl.fresh), 1, int(sl.moved))
     s.hand[0, : len(pl.hand)] = pl.hand
     s.pi[0, k.I_HAND_N] = len(pl.hand)
     s.pi[0, k.I_GOLD] = pl.gold
@@ -459,8 +459,8 @@ def kernel_reveal(cards, necromancer: int, shapeshifter: int) -> list[tuple[str 
 
     prepared = prepare(cards, "base", 3, ["greedy"] * 3, False)
     tb = kernel_tables(prepared.tables)
-    deck, ids = tb[4], cards.ids()
-    s = k.new_state(3, deck.shape[0], tb[1].shape[0], tb[0].shape[0])
+    deck, ids = tb.deck, cards.ids()
+    s = k.new_state(3, deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     s.pi[:3, k.I_POLICY] = 1
     k._new_game(tb, s, 3, np.uint64(1), 0)
 

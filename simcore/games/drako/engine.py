@@ -170,7 +170,7 @@ def simulate_arrays(
     kernel = simulate_chunk_search if searches else simulate_chunk
     seats = (prepared.weights, table, seat_slot, prepared.rotate_seats)
     bounds = engine_kit.chunk_bounds(prepared, seed, first_game, n_games)
-    kernel(tuple(prepared.tables), *seats, *bounds, out, check)
+    kernel(prepared.tables, *seats, *bounds, out, check)
     if check:
         raise_first_violation(out.violation, INVARIANTS, "drako", seed, first_game)
     a = out._asdict()

@@ -147,7 +147,7 @@ def load_dragons(tb, s, vis, blinds):
     """Fill ``s.dtame`` (rows of the visible dragons), ``kfacts[KF_TAME]`` and
     ``kfacts[KF_DRAGON_PTS]`` from ``s.kmask`` and ``s.reach`` (the part of ``load_kingdom``
     that a non-portal card can change anywhere: the dragons linked to it)."""
-    kind_tame, dragon_values, adj, rules = tb[2], tb[7], tb[8], tb[9]
+    kind_tame, dragon_values, adj, rules = tb.kind_tame, tb.dragon_values, tb.adj, tb.rules
     via = rules[R_DRAGON_VIA_PORTAL] != 0
     n = 0
     tame = 0
@@ -175,7 +175,7 @@ def load_dragons(tb, s, vis, blinds):
 def load_kingdom(tb, s, grid, vis):
     """Fill the caches (``s.kmask``, ``s.reach``, ``s.dtame``, ``s.kfacts``) for the kingdom
     ``grid`` seen through ``vis``."""
-    kind_blind, adj, rules = tb[1], tb[8], tb[9]
+    kind_blind, adj, rules = tb.kind_blind, tb.adj, tb.rules
     for k in range(N_KINDS):
         s.kmask[ix(k)] = 0
     blinds = 0
@@ -201,7 +201,8 @@ def change_kingdom(tb, s, grid, c, o):
     the face-up portals): two ``kmask`` bits, the pair rows of the cells linked to ``c`` (by
     the pair of the new kind minus that of the old one; ``c``'s own row counts only the
     others), and the dragons. A portal put or replaced changes links: a full reload."""
-    kind_blind, adj, pair_adjacent, pair_portal = tb[1], tb[8], tb[11], tb[12]
+    kind_blind, adj = tb.kind_blind, tb.adj
+    pair_adjacent, pair_portal = tb.pair_adjacent, tb.pair_portal
     k = grid[ix(c)]
     bit = 1 << c
     vis = s.kfacts[KF_VIS] | bit
@@ -235,7 +236,7 @@ def portal_zone(tb, s, c):
     """The cells next to the portal group a portal put on ``c`` would belong to (its own
     neighbours, plus those of the groups next to it when portals chain): once it is there,
     each of them is linked to every other."""
-    adj, rules = tb[8], tb[9]
+    adj, rules = tb.adj, tb.rules
     portals = s.kmask[K_PORTAL] | (1 << c)
     group = 1 << c
     if rules[R_PORTAL_CHAINING] != 0:
@@ -266,7 +267,7 @@ def load_pair_row(tb, s, grid, c):
     candidate on ``c`` until the next ``load_kingdom``."""
     if (s.kfacts[KF_PROW_ROWS] >> c) & 1:
         return
-    adj, pair_adjacent, pair_portal = tb[8], tb[11], tb[12]
+    adj, pair_adjacent, pair_portal = tb.adj, tb.pair_adjacent, tb.pair_portal
     for k in range(N_KINDS):
         s.prow[ix(c), ix(k)] = 0
     m = s.reach[ix(c)] & s.kfacts[KF_VIS]
@@ -288,7 +289,8 @@ def dragons_after_card(tb, s, c, o, k):
     """§7.3 dragon points once the non-portal kind ``k`` is face up on ``c`` in place of the
     visible kind ``o`` (-1: ``c`` was face down). Only the dragons linked to ``c`` and a
     dragon on ``c`` can change; the others keep their ``dtame`` counts."""
-    kind_blind, kind_tame, dragon_values, adj, rules = tb[1], tb[2], tb[7], tb[8], tb[9]
+    kind_blind, kind_tame, dragon_values = tb.kind_blind, tb.kind_tame, tb.dragon_values
+    adj, rules = tb.adj, tb.rules
     vis = s.kfacts[KF_VIS]
     via = rules[R_DRAGON_VIA_PORTAL] != 0
     n = 0
@@ -334,7 +336,7 @@ def dragons_after_card(tb, s, c, o, k):
 def dragons_after_portal(tb, s, c, zone):
     """§7.3 dragon points once a portal is face up on ``c`` (in place of a visible
     non-portal card or a face-down one): every dragon of the ``zone`` reaches the zone."""
-    kind_tame, dragon_values, adj, rules = tb[2], tb[7], tb[8], tb[9]
+    kind_tame, dragon_values, adj, rules = tb.kind_tame, tb.dragon_values, tb.adj, tb.rules
     drop = 1 << c
     vis = s.kfacts[KF_VIS] & ~drop
     blinds = s.kfacts[KF_BLINDS] & ~drop
@@ -360,7 +362,7 @@ def dragons_after_portal(tb, s, c, zone):
 def portal_pairs(tb, s, grid, c, zone):
     """The pair points (§7.1 + §7.2) a portal put on ``c`` adds: the visible cards of its
     ``zone`` (``portal_zone``) not linked yet become linked, through portals only."""
-    pair_portal = tb[12]
+    pair_portal = tb.pair_portal
     d = 0
     rest = zone & s.kfacts[KF_VIS] & ~(1 << c)
     while rest:
@@ -390,7 +392,7 @@ def delta_score(tb, s, grid, c, k, zone):
         d -= s.prow[ix(c), ix(o)]
     if k != K_PORTAL:
         d += s.prow[ix(c), ix(k)]
-        kind_tame = tb[2]
+        kind_tame = tb.kind_tame
         touches = k == K_DRAGON or kind_tame[ix(k)] != 0
         if o >= 0:
             touches = touches or o == K_DRAGON or kind_tame[ix(o)] != 0
@@ -411,7 +413,7 @@ def legend_links(tb, s, i, a, b, orth, zone):
     (``scoring.legend_mask`` over ``reach``): a portal-blind centre, or an orthogonal
     Legend, counts only neighbours; a blind ``b`` is reached through portals only with
     ``legend_goblin_via_portal``. ``zone``: a new portal's zone (``portal_zone``), or 0."""
-    kind_blind, adj, rules = tb[1], tb[8], tb[9]
+    kind_blind, adj, rules = tb.kind_blind, tb.adj, tb.rules
     if orth or kind_blind[ix(a)] or (kind_blind[ix(b)] and rules[R_LEGEND_GOBLIN_VIA_PORTAL] == 0):
         return adj[ix(i)]
     if (zone >> i) & 1:
@@ -423,7 +425,7 @@ def legend_links(tb, s, i, a, b, orth, zone):
 def portal_counts(tb, a, b, orth):
     """Does a Legend centre of kind ``a`` count ``b`` cards through portals
     (``legend_links`` not limited to the neighbours)?"""
-    kind_blind, rules = tb[1], tb[9]
+    kind_blind, rules = tb.kind_blind, tb.rules
     return not (
         orth or kind_blind[ix(a)] or (kind_blind[ix(b)] and rules[R_LEGEND_GOBLIN_VIA_PORTAL] == 0)
     )
@@ -433,7 +435,7 @@ def portal_counts(tb, a, b, orth):
 def best_claim_after(tb, s, c, k, zone):
     """``policies.best_claim`` of the loaded kingdom once kind ``k`` is face up on ``c``
     (``c`` = -1: as it is): points of the best river Legend it meets, 0 if none."""
-    legend, rules = tb[6], tb[9]
+    legend, rules = tb.legend, tb.rules
     found = False
     best = 0
     for slot in range(rules[R_LEGEND_ROW]):
@@ -457,7 +459,7 @@ def claim_gain(tb, s, c, k, zone, b_claim):
     (else ``b_claim`` would be at least their points). A non-portal card changes no link and
     only adds its own kind: it can newly meet only a Legend that names that kind. A portal
     links only cards of its zone to each other: a linked Legend needs both its kinds there."""
-    legend, rules = tb[6], tb[9]
+    legend, rules = tb.legend, tb.rules
     best = 0
     for slot in range(rules[R_LEGEND_ROW]):
         g = s.river[ix(slot)]
@@ -495,8 +497,9 @@ def rescored_change(tb, s, grid, c, k, claim, near, tame):
     cover: replacing a face-up portal (possible only when a rules file unlocks portals),
     which can split a portal group. Leaves ``grid`` and the caches as they were (the
     kingdom's are reloaded; ``load_claims``' are not touched)."""
-    kind_cat, kind_blind, kind_tame, land_pts, rival = tb[0], tb[1], tb[2], tb[4], tb[5]
-    dragon_values, adj, rules = tb[7], tb[8], tb[9]
+    kind_cat, kind_blind, kind_tame = tb.kind_cat, tb.kind_blind, tb.kind_tame
+    land_pts, rival = tb.land_pts, tb.rival
+    dragon_values, adj, rules = tb.dragon_values, tb.adj, tb.rules
     vis0 = s.kfacts[KF_VIS]
     vis = vis0
     o = grid[c]
@@ -536,7 +539,7 @@ def legend_progress_after(tb, s, g, c, k, zone):
     ``KingdomView.legend_progress``; the Legend is met when ``done == needed`` (§5,
     ``scoring.legend_met``). ``zone``: ``portal_zone`` when ``k`` is a portal, else 0; the
     cell may not hold a face-up portal."""
-    legend = tb[6]
+    legend = tb.legend
     vis = s.kfacts[KF_VIS]
     cell = 0
     if c >= 0:
@@ -584,7 +587,7 @@ def legend_met_after(tb, s, g, c, k, zone):
 def near_after(tb, s, c, k, zone):
     """``W_NEAR``'s feature of the changed kingdom (``Brain.near``): Σ over the river
     Legends (slot order) of points × progress (``legend_progress_after``)."""
-    legend, rules = tb[6], tb[9]
+    legend, rules = tb.legend, tb.rules
     near = 0.0
     for slot in range(rules[R_LEGEND_ROW]):
         g = s.river[ix(slot)]
@@ -599,7 +602,7 @@ def tame_after(tb, s, c, k, zone):
     """``W_TAME``'s feature of the changed kingdom (``policies.tame_progress``): Σ over its
     visible dragons, in cell order, of min(best linked count of one domesticating kind, 2)
     / 2."""
-    kind_blind, kind_tame, adj, rules = tb[1], tb[2], tb[8], tb[9]
+    kind_blind, kind_tame, adj, rules = tb.kind_blind, tb.kind_tame, tb.adj, tb.rules
     via = rules[R_DRAGON_VIA_PORTAL] != 0
     vis = s.kfacts[KF_VIS]
     blinds = s.kfacts[KF_BLINDS]
@@ -651,7 +654,7 @@ def load_claims(tb, s):
       a ``present`` Legend's missing kinds (``way`` 0);
     * the gain rows and ``s.near_terms``: not filled yet (``kfacts[KF_GAIN_ROWS]``,
       ``kfacts[KF_NEAR_OK]`` cleared; ``load_gain_row``, ``load_near_terms``)."""
-    every = (np.int64(1) << tb[9][R_LEGEND_ROW]) - 1
+    every = (np.int64(1) << tb.rules[R_LEGEND_ROW]) - 1
     return refresh_slots(tb, legend_view(s), every, NO_CELLS)  # int64 (no literal copy)
 
 
@@ -662,9 +665,9 @@ def claims_after_card(tb, s, k, o):
     a card that is no portal changes no link, so only the slots of the Legends naming ``k``
     or ``o`` (``names_card``) can change (``claims_after_slots``); when no Legend names
     them, the Legends met, the goals and the best claim stay as they are."""
-    legend = tb[6]
+    legend = tb.legend
     slots = 0
-    for slot in range(tb[9][R_LEGEND_ROW]):
+    for slot in range(tb.rules[R_LEGEND_ROW]):
         g = s.river[ix(slot)]
         if g >= 0 and names_card(legend, g, k, o):
             slots |= 1 << slot
@@ -734,7 +737,7 @@ def present_kinds(s):
 def load_slot(tb, s, slot, present):
     """Fill ``s.ready[slot]`` (``load_claims``) for the loaded kingdom; does it meet the
     Legend of river ``slot``? ``present``: ``present_kinds(s)``."""
-    legend = tb[6]
+    legend = tb.legend
     vis = s.kfacts[KF_VIS]
     s.ready[slot, 0] = 0
     s.ready[slot, 1] = 0
@@ -768,7 +771,7 @@ def load_goals(tb, s, met):
     """From the river slots met (``met``) and ``s.ready``: ``kfacts[KF_MET]``, the best claim
     (``kfacts[KF_BCLAIM]``, returned) and ``s.goal`` (``load_claims``); the gain rows and
     near terms are cleared."""
-    legend, rules = tb[6], tb[9]
+    legend, rules = tb.legend, tb.rules
     s.kfacts[KF_GAIN_ROWS] = 0
     s.kfacts[KF_NEAR_OK] = 0
     found = False
@@ -812,7 +815,7 @@ def names_card(legend, g, k, o):
 def load_near_terms(tb, s):
     """Fill ``s.near_terms[slot]``: each river Legend's term of ``near_after(tb, s, -1, -1,
     0)`` (points x progress) for the loaded kingdom, once per ``load_claims``."""
-    legend, rules = tb[6], tb[9]
+    legend, rules = tb.legend, tb.rules
     for slot in range(rules[R_LEGEND_ROW]):
         g = s.river[ix(slot)]
         if g >= 0:
@@ -827,7 +830,7 @@ def near_after_card(tb, s, c, k, o):
     visible kind ``o`` (-1: face down), from the kingdom's terms (``load_near_terms``, after
     ``load_claims``): only the Legends naming ``k`` or ``o`` are measured again; the sum is
     formed in the same slot order from the same floats, so it is the same number."""
-    legend, rules = tb[6], tb[9]
+    legend, rules = tb.legend, tb.rules
     if s.kfacts[KF_NEAR_OK] == 0:
         load_near_terms(tb, s)
     near = 0.0
@@ -851,7 +854,7 @@ def load_gain_row(tb, s, k):
     centre, counts enough cards; or ``c`` completes a centre that lacks one card
     (``s.ready``); or (``present``, ``k`` its one missing kind) ``c`` does not hold the last
     card of a named kind."""
-    legend = tb[6]
+    legend = tb.legend
     vis = s.kfacts[KF_VIS]
     for c in range(CELLS):
         s.gain[ix(k), ix(c)] = 0

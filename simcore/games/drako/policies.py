@@ -251,8 +251,8 @@ def legal_actions(tb, s, p, source, card):
     A greedy or legend-hunter seat reads its visible kingdom from the caches (``load_seat``,
     which its decision needs anyway): the cells it may not place on are the visible ones of
     a locked kind, or of the card's kind; a random seat (no kept caches) scans its cells."""
-    kind_locked = tb[3]
-    same = tb[9][R_SAME_KIND_FORBIDDEN] != 0
+    kind_locked = tb.kind_locked
+    same = tb.rules[R_SAME_KIND_FORBIDDEN] != 0
     if s.policy[ix(p)] == P_RANDOM:
         up = visible_mask(s.up[ix(p)])
         blocked = 0
@@ -292,7 +292,7 @@ def claimable(tb, s, p):
     only by default); returns the count (``DrakoGame.claimable``). Loads ``p``'s kingdom
     into the caches of ``incremental.py`` (``load_seat``), and reads the Legends met from
     ``load_claims`` when a decision of this turn filled it already."""
-    rules = tb[9]
+    rules = tb.rules
     if rules[R_FACE_UP_ONLY] != 0:
         load_seat(tb, s, p)
     else:  # Legends count face-down cards too: not the kingdom the decisions see
@@ -320,7 +320,7 @@ def claimable(tb, s, p):
 @hot
 def best_slot(tb, s, n_slots):
     """The claimable slot of the Legend worth most (first slot on ties)."""
-    legend = tb[6]
+    legend = tb.legend
     best = s.slots[0]
     top = legend[ix(s.river[ix(best)]), LG_POINTS]
     for i in range(1, n_slots):
@@ -393,7 +393,7 @@ def best_action(tb, weights, s, p, card, n_act):
     marshalled the ~430 words of the state and the tables twice a turn, ~7% of the greedy
     kernel's time (measured +6% games per CPU-second; cold compile ~+40 s CPU)."""
     w = weights[s.policy[ix(p)]]
-    rules = tb[9]
+    rules = tb.rules
     w_gain = w[W_GAIN]
     wl = w[W_LEGEND]
     near = w[W_NEAR] != 0.0
@@ -471,7 +471,7 @@ def best_action(tb, weights, s, p, card, n_act):
 @hot
 def portal_pair_max(tb):
     """The most points one pair linked through a portal can score (0 at least)."""
-    pair_portal = tb[12]
+    pair_portal = tb.pair_portal
     top = 0
     for a in range(N_KINDS):
         for b in range(N_KINDS):
@@ -482,9 +482,9 @@ def portal_pair_max(tb):
 @hot
 def river_best(tb, s):
     """The points of the best river Legend (0 without one)."""
-    legend = tb[6]
+    legend = tb.legend
     top = 0
-    for slot in range(tb[9][R_LEGEND_ROW]):
+    for slot in range(tb.rules[R_LEGEND_ROW]):
         g = s.river[ix(slot)]
         if g >= 0:
             top = max(top, legend[ix(g), LG_POINTS])
@@ -495,7 +495,7 @@ def river_best(tb, s):
 def dragon_bound(tb, s, n, lo, hi):
     """The most §7.3 dragon points can rise for ``n`` dragons when the tame ones number
     between ``lo`` and ``hi``, from the loaded kingdom's points (0 at least)."""
-    dragon_values, rules = tb[7], tb[9]
+    dragon_values, rules = tb.dragon_values, tb.rules
     top = 0
     for t in range(lo, min(hi, n) + 1):
         top = max(top, dragon_score(n, t, dragon_values, rules) - s.kfacts[KF_DRAGON_PTS])
@@ -516,7 +516,7 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax, river_top):
 
     A kind's bound is its exact value unless it is a portal: exact values go into the memo,
     so ``best_action`` does not evaluate them again."""
-    kind_tame, adj = tb[2], tb[8]
+    kind_tame, adj = tb.kind_tame, tb.adj
     w_gain, w_legend = w[W_GAIN], w[W_LEGEND]
     dragons = s.kmask[K_DRAGON]
     n_dragons = popcount(dragons)
@@ -592,14 +592,14 @@ def claim_before(tb, s, p, n_slots, source, cell):
     best = best_slot(tb, s, n_slots)
     if source == SRC_DECK or cell < 0:
         return best
-    rules = tb[9]
+    rules = tb.rules
     final = face_down(s, p) == 1 and s.up[ix(p), ix(cell)] == 0
     if final and rules[R_CLAIM_AFTER_FINAL] == 0:
         return best
     load_seat(tb, s, p)
     card = np.int64(s.discard[s.meta[M_DISC_N] - 1])  # int64 like every other caller's kind
     after = best_claim_changed(tb, s, s.grid[ix(p)], cell, card)
-    return best if after < tb[6][s.river[ix(best)], LG_POINTS] else -1
+    return best if after < tb.legend[s.river[ix(best)], LG_POINTS] else -1
 
 
 @hot

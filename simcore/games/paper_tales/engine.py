@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 
@@ -38,6 +38,10 @@ from .tables import (
     compile_tables,
     load_cardset,
 )
+
+if TYPE_CHECKING:
+    from .evaluate.records import KernelTables
+    from .kernel.game import LegendsArgs
 
 GAME = get_game("paper-tales")
 
@@ -421,17 +425,17 @@ def simulate_arrays(
     return a
 
 
-def kernel_args(prepared: Prepared) -> tuple[tuple, tuple | None]:
+def kernel_args(prepared: Prepared) -> tuple[KernelTables, LegendsArgs | None]:
     """The kernel's card tables: ``tb`` (``evaluate.records.kernel_tables``) and ``lx``
     (``kernel.legends_lx`` with a Legends weight row per policy code; None in a base game,
     where numba prunes the Legends branches)."""
     from .evaluate.records import kernel_tables
     from .kernel import legends_lx
 
-    lx: tuple | None = None
+    lx: LegendsArgs | None = None
     if prepared.cards.legends:
         lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
-        lx = (*lx[:3], legends_rows(prepared), *lx[4:])
+        lx = lx._replace(lweights=legends_rows(prepared))
     return kernel_tables(prepared.tables), lx
 
 

@@ -21,6 +21,7 @@ from ..tables import (
     R_SAME_KIND_FORBIDDEN,
     R_TIE_CATEGORIES,
     R_TIE_TRIBES_SUMMED,
+    Tables,
     ix,
 )
 from .state import N_BORDER, GameState, new_state
@@ -36,7 +37,8 @@ def _visible_kingdom(tb, s, p):
     scorer twice."""
     vis = visible_mask(s.up[ix(p)])
     return score_kingdom(
-        s.grid[ix(p)], vis, tb[0], tb[1], tb[2], tb[4], tb[5], tb[7], tb[8], tb[9],
+        s.grid[ix(p)], vis, tb.kind_cat, tb.kind_blind, tb.kind_tame, tb.land_pts, tb.rival,
+        tb.dragon_values, tb.adj, tb.rules,
         s.direct, s.full, s.sbd,
     )  # fmt: skip
 
@@ -46,7 +48,7 @@ def _held_points(tb, s, p):
     """§7.4: the points of the Legends seat ``p`` holds."""
     held = 0
     for k in range(s.claim_n[ix(p)]):
-        held += tb[6][s.claim_g[ix(p), ix(k)], LG_POINTS]
+        held += tb.legend[s.claim_g[ix(p), ix(k)], LG_POINTS]
     return held
 
 
@@ -55,7 +57,7 @@ def final_scoring(tb, s, n_players):
     """Reveal every card where it lies, score each kingdom, rank by total then (``categories``)
     the §7.5 key (the tribes one category under ``tie_break_tribes = "summed"``); the rank-1
     players are the winners."""
-    rules = tb[9]
+    rules = tb.rules
     for p in range(n_players):
         for c in range(CELLS):
             s.up[ix(p), ix(c)] = 1
@@ -88,7 +90,7 @@ def _record_end(tb, s, n_players, p):
     have placed its card on another cell, one face up before its action (``meta[M_ALT]``):
     a move that would not have ended the game (the blunder measure of
     ``benchmarks/mc_strength.py``)."""
-    kind_locked, rules = tb[3], tb[9]
+    kind_locked, rules = tb.kind_locked, tb.rules
     for q in range(n_players):
         s.end_vis[ix(q)] = _visible_kingdom(tb, s, q) + _held_points(tb, s, q)
     card = s.meta[M_HAND]
@@ -107,7 +109,7 @@ def _record_end(tb, s, n_players, p):
 @hot_outline  # checking mode only: one compiled copy, not one per call site
 def check_state(tb, s, n_players, max_turns):
     """Code of the first broken rule invariant (``INVARIANTS``), 0 when all hold."""
-    deck0 = tb[10]
+    deck0 = tb.deck
     for k in range(N_KINDS):
         s.pool[ix(k)] = 0
     for i in range(deck0.shape[0]):
@@ -127,14 +129,14 @@ def check_state(tb, s, n_players, max_turns):
     for k in range(N_KINDS):
         if s.pool[ix(k)] != 0:
             return 1
-    n_legends = tb[6].shape[0]
+    n_legends = tb.legend.shape[0]
     seen = 0
     count = 0
     for p in range(n_players):
         for k in range(s.claim_n[ix(p)]):
             seen |= 1 << s.claim_g[ix(p), ix(k)]
             count += 1
-    for slot in range(tb[9][R_LEGEND_ROW]):
+    for slot in range(tb.rules[R_LEGEND_ROW]):
         if s.river[ix(slot)] >= 0:
             seen |= 1 << s.river[ix(slot)]
             count += 1
@@ -167,8 +169,9 @@ def _seat_cells(tb, s, p, points, met):
     """Seat ``p``'s per-card points (``scoring.cell_points``) into ``points`` and the
     Legends its kingdom meets (``scoring.legends_met``) into ``met``, over its face-up
     cards."""
-    kind_cat, kind_blind, kind_tame, land_pts = tb[0], tb[1], tb[2], tb[4]
-    legend, dragon_values, adj, rules = tb[6], tb[7], tb[8], tb[9]
+    kind_cat, kind_blind, kind_tame = tb.kind_cat, tb.kind_blind, tb.kind_tame
+    land_pts = tb.land_pts
+    legend, dragon_values, adj, rules = tb.legend, tb.dragon_values, tb.adj, tb.rules
     grid = s.grid[ix(p)]
     vis = visible_mask(s.up[ix(p)])
     link_masks(grid, vis, adj, rules[R_PORTAL_CHAINING] != 0, s.direct, s.full)
@@ -180,7 +183,7 @@ def _seat_cells(tb, s, p, points, met):
 
 
 def score_end_state(
-    tb: tuple, grids: list[list[int]], held: list[list[int]]
+    tb: Tables, grids: list[list[int]], held: list[list[int]]
 ) -> tuple[GameState, np.ndarray, np.ndarray]:
     """The kernel's final scoring (``final_scoring``) of the given kingdoms, one grid of
     ``CELLS`` kind ids and one list of held Legend indices per seat, every card face up.
@@ -188,14 +191,14 @@ def score_end_state(
     card's points (int32[P, CELLS]) and each seat's Legends met (int32[P, Legends], 1 =
     met)."""
     n = len(grids)
-    s = new_state.py_func(n, tb[10].shape[0])  # the same arrays, without compiling new_state
+    s = new_state.py_func(n, tb.deck.shape[0])  # the same arrays, without compiling new_state
     for p in range(n):
         s.grid[p] = grids[p]
         s.claim_n[p] = len(held[p])
         s.claim_g[p, : len(held[p])] = held[p]
     final_scoring(tb, s, n)
     points = np.zeros((n, CELLS), np.int32)
-    met = np.zeros((n, tb[6].shape[0]), np.int32)
+    met = np.zeros((n, tb.legend.shape[0]), np.int32)
     for p in range(n):
         _seat_cells(tb, s, p, points[p], met[p])
     return s, points, met

@@ -45,7 +45,7 @@ def _new_game(tb, s, n_players, seed, game_id, check):
     s.meta[M_CAP] = 0
     s.meta[M_VIOL] = 0
     if check:
-        s.meta[M_VIOL] = check_state(tb, s, n_players, tb[9][R_TURN_CAP] * n_players)
+        s.meta[M_VIOL] = check_state(tb, s, n_players, tb.rules[R_TURN_CAP] * n_players)
 
 
 @hot_outline
@@ -59,7 +59,7 @@ def _play_on(tb, weights, s, n_players, check, search):
     decision) and records how it ended (``_record_end``). The heuristics' kernel passes
     ``False``, so every stop check, answer and resumed position is pruned from it and
     each turn starts at ``STEP_TURN``."""
-    max_turns = tb[9][R_TURN_CAP] * n_players
+    max_turns = tb.rules[R_TURN_CAP] * n_players
     while True:
         # the seat of this turn (counted already from STEP_SOURCE on); not a loop-carried
         # ``p = 0``, whose literal type would make numba compile the whole turn twice
@@ -194,7 +194,7 @@ def _run_block(
 ):
     """Play game offsets ``lo .. hi-1`` of a chunk of heuristic seats with one scratch
     state."""
-    s = new_state(n_players, tb[10].shape[0])
+    s = new_state(n_players, tb.deck.shape[0])
     for i in range(lo, hi):
         g = first_game + i
         _seat_up(s, slot_table, seat_slot, rotate, n_players, g)

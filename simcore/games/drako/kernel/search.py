@@ -127,9 +127,9 @@ def _run_block_search(
 ):
     """``_run_block`` with mc seats: one scratch state and, for the searches, two copies of
     it (allocated once per block)."""
-    s = new_state(n_players, tb[10].shape[0])
-    w = new_state(n_players, tb[10].shape[0])
-    c = new_state(n_players, tb[10].shape[0])
+    s = new_state(n_players, tb.deck.shape[0])
+    w = new_state(n_players, tb.deck.shape[0])
+    c = new_state(n_players, tb.deck.shape[0])
     for i in range(lo, hi):
         g = first_game + i
         _seat_up(s, slot_table, seat_slot, rotate, n_players, g)

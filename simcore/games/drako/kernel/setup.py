@@ -24,9 +24,9 @@ def _pop_deck(s):
 def setup(tb, s, n_players):
     """Legend river, deck shuffle, distinct centres (one reshuffle if duplicates were set
     aside), face-down borders, first discard (reference ``DrakoGame.setup``)."""
-    deck0 = tb[10]
-    rules = tb[9]
-    n_legends = tb[6].shape[0]
+    deck0 = tb.deck
+    rules = tb.rules
+    n_legends = tb.legend.shape[0]
     for g in range(n_legends):
         s.ldeck[ix(g)] = g
     rng_shuffle(s.rng, s.ldeck, n_legends)

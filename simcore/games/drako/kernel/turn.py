@@ -136,7 +136,7 @@ def take_turn(tb, weights, s, p, search):
 
     Inlined into ``_play_on``, its one caller: an outlined call marshals every array of
     the state and the tables (~430 words) each turn (measured +4% games per CPU-second)."""
-    rules = tb[9]
+    rules = tb.rules
     s = seat_view(s, p)  # p's kingdom caches
     step = s.meta[M_STEP] if search else STEP_TURN
     if step == STEP_TURN:

@@ -4,6 +4,8 @@ scores; ``score_end_state``, the entry of ``talesim score``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from simcore.jit import hot, hot_outline
@@ -12,6 +14,9 @@ from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import bit, ix
 from ..scoring import closed_gain, closed_gain_cards, copy_value, gain_if_added
 from .state import GameState, kernel_tables, new_state
+
+if TYPE_CHECKING:
+    from ..tables import Tables
 
 
 @hot
@@ -109,13 +114,13 @@ def _score_end(kt, st, sm, n_players):
     _final_scores(kt, st, sm, n_players)
 
 
-def score_end_state(tb: tuple, tableaux: list[tuple[list[int], list[int]]]) -> GameState:
+def score_end_state(tb: Tables, tableaux: list[tuple[list[int], list[int]]]) -> GameState:
     """The kernel's final scoring (``_final_scores``) of the given tableaux, one (face-up,
     face-down) pair of card-index lists per seat, laid out face-up cards first: the
     returned state holds each slot's points, the totals, breakdowns and Trickster
     identities (``points``, ``score``, ``breakdown``, ``trick_as``)."""
-    ct = tb[0]
-    s = new_state(ct.shape[0], tb[2].shape[0])
+    ct = tb.ct
+    s = new_state(ct.shape[0], tb.deck.shape[0])
     for p, (up, down) in enumerate(tableaux):
         for slot, (c, face_up) in enumerate([(c, 1) for c in up] + [(c, 0) for c in down]):
             s.tab[p, slot] = c

@@ -250,7 +250,7 @@ def weighted(w, pol, bt, bl, left, kingdom, gold, seen0, seen1, two, lx=None, in
     v += wp[F_LEVEL2] * (n_level2 * left)
     v += wp[F_STRONG] * n_strong
     if lx is not None:
-        v += lx[3][pol, LF_ARTIFACTS] * (na * left)
+        v += lx.lweights[pol, LF_ARTIFACTS] * (na * left)
     return v
 
 
@@ -273,7 +273,7 @@ def aging(ut, ab, pc, n, wood, food, crystal, age_all, n_level2):
 def value_full(tb, weights, pol, pc, n, bl, gold, seen0, seen1, two, turn, wpc, wbl):
     """``Brain.value`` step by step with the kingdom functions above (the reference's
     structure): the oracle of ``value`` (tests)."""
-    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
     project(ut, bt, ab, pc, n, bl, wpc, wbl)
     wood, food, crystal, income, strength, age_all, n_level2, n_strong = assess(
         ut, bt, ab, rules, wpc, n, wbl
@@ -304,7 +304,7 @@ def l_value_full(
     structure: project, assess, fight, war-phase LP, end LP, deployment LP, deaths): the
     oracle of ``l_value`` (tests; the kernel does not call it). Two oracles, as there are
     two values (``value.py``)."""
-    ut, bt, ab, rules, xt = tb[0], tb[1], tb[2], tb[3], lx[0]
+    ut, bt, ab, rules, xt = tb.ut, tb.bt, tb.ab, tb.rules, lx.xt
     gain, more, projected = l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl)
     gold += gain
     bonus += more

@@ -2,13 +2,13 @@
 
 ``kernel_tables`` (the kernel's ``tb``: ``ut`` with the ``KU_*`` columns, ``bt`` with
 each face's ability-kind mask, the unit records ``ur``), ``unit_records``,
-``front_first`` and, for Legends, ``legends_dyn`` (``lx[4]``: the steps a unit computes
+``front_first`` and, for Legends, ``legends_dyn`` (``lx.ldyn``: the steps a unit computes
 from the kingdom in ``l_value``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -211,14 +211,26 @@ def legends_dyn(ut: np.ndarray, ab: np.ndarray) -> np.ndarray:
     return dyn
 
 
-def kernel_tables(tables: Any) -> tuple:
-    """``tables.Tables`` as the kernel's tuple ``(ut, bt, ab, rules, deck, ur)``: ``ut`` with
-    the ``KU_*`` columns, ``bt`` with the ability-kind mask of each face (``KB_MASK``), and
-    the unit records (``unit_records``)."""
+class KernelTables(NamedTuple):
+    """The kernel's card tables ``tb``, read by name in compiled code (numba resolves a
+    field name to its position when it compiles: the same machine code as ``tb[0]``)."""
+
+    ut: np.ndarray  # int32[U, N_UCOLS + KU_*]: units, with the kernel's extra columns
+    bt: np.ndarray  # int32[B, LEVELS, N_BCOLS + 1]: building faces, with ``KB_MASK``
+    ab: np.ndarray  # int32[A, N_ACOLS(_LEGENDS)]: abilities
+    rules: np.ndarray  # int32[N_RULES]: the switches R_*
+    deck: np.ndarray  # int32[deck size]: one card type per physical card
+    ur: np.ndarray  # the unit records (``unit_records``)
+
+
+def kernel_tables(tables: Any) -> KernelTables:
+    """``tables.Tables`` as the kernel's ``KernelTables``: ``ut`` with the ``KU_*`` columns,
+    ``bt`` with the ability-kind mask of each face (``KB_MASK``), and the unit records
+    (``unit_records``)."""
     kut, kbt, kab, rules = masked_tables(tables)
     ur = unit_records(kut, kab, rules)
     kut[:, KU_FRONT_FIRST] = front_first(kut, ur)
-    return (kut, kbt, kab, rules, np.ascontiguousarray(tables.deck, dtype=np.int32), ur)
+    return KernelTables(kut, kbt, kab, rules, np.ascontiguousarray(tables.deck, np.int32), ur)
 
 
 def masked_tables(tables: Any) -> tuple:

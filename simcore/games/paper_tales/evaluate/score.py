@@ -73,7 +73,7 @@ def score_position(tb, xt, pcs, ns, bls, zxs, nzs, seat, src):
     ``pcs[p, :ns[p]]``, the levels ``bls[p]``, the zone ``zxs[p, :nzs[p]]``. A source's
     strength: a unit's own (whether or not it fights from its row), a face's or artifact's
     ``add_strength`` to the kingdom."""
-    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    ut, bt, ab, rules = tb
     n_players = ns.shape[0]
     two = n_players == 2
     facts = np.zeros((n_players, 8), np.int64)

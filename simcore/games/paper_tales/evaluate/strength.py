@@ -248,7 +248,7 @@ def l_strength(tb, lx, pc, n, bl, ls, p):
         if ls.zone[p, i, Z_PAID]:
             ls.zx[nz] = ls.zone[p, i, Z_X]
             nz += 1
-    return l_assess(tb[0], tb[1], tb[2], tb[3], lx[0], pc, n, bl, ls.zx, nz)[4]
+    return l_assess(tb.ut, tb.bt, tb.ab, tb.rules, lx.xt, pc, n, bl, ls.zx, nz)[4]
 
 
 @hot

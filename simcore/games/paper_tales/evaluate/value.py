@@ -165,13 +165,13 @@ def l_value(
     ``pdone``, levels ``bl``, artifacts ``sa[:na]``, ``gold``, deployment LP already
     projected ``bonus``): its features (the base
     ``F_*`` with the artifacts' war / end LP and the projected deployment gains, then the
-    ``LF_*``) times the policy's weights, summed in feature order. ``lx[3]`` holds the
+    ``LF_*``) times the policy's weights, summed in feature order. ``lx.lweights`` holds the
     Legends weights; ``inset`` the game's building set (``F_BUILDABLE`` counts only it).
 
     The same integers as the step-by-step evaluation (``l_value_full``: project, assess,
     wars, end, deployment, deaths), with each unit's share of every step it does not
-    compute from the kingdom (``lx[4]``, ``legends_dyn``) read from the base unit records
-    ``tb[5]`` (``records.unit_records``) in one pass over the pieces (``l_piece_terms``);
+    compute from the kingdom (``lx.ldyn``, ``legends_dyn``) read from the base unit records
+    ``tb.ur`` (``records.unit_records``) in one pass over the pieces (``l_piece_terms``);
     the other steps of those units are computed as the phases do; the building faces and
     the artifacts from their cache in ``zx`` (``fixed_terms``: production, printed LP and
     the ability rows each step reads, kept from call to call).
@@ -180,7 +180,7 @@ def l_value(
     ``LV_GIVEN``: ``zx``'s ``FX_PASS`` slot holds the first pass of ``pc[:n]``
     (``l_option_pass``), used unless the sketch projects; ``LV_BASE``: only the first pass
     of ``pc[:n]`` as it is (no projection) into the ``FX_BASE`` slot, returns 0."""
-    ut, bt, ab, rules, ur, xt, ldyn = tb[0], tb[1], tb[2], tb[3], tb[5], lx[0], lx[4]
+    ut, bt, ab, rules, ur, xt, ldyn = tb.ut, tb.bt, tb.ab, tb.rules, tb.ur, lx.xt, lx.ldyn
     projected = False
     if mode != LV_BASE:
         gain, more, projected = l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl)
@@ -315,9 +315,9 @@ def first_pass(tb, pc, n, bl, turn, wpc, wbl, bc, acc):
     ``wbl``/``bc`` (``project_levels``), every piece's share of the totals into ``acc`` and
     its scratch row into ``wpc`` (``piece_terms``). Returns the tokens the pending pieces
     put on the others (``project_levels``)."""
-    ut, ab, ur = tb[0], tb[2], tb[5]
-    others, _ = project_levels(ut, tb[1], ab, pc, n, bl, wbl, bc)
-    extra = tb[3][R_TURNS] - turn + 1
+    ut, ab, ur = tb.ut, tb.ab, tb.ur
+    others, _ = project_levels(ut, tb.bt, ab, pc, n, bl, wbl, bc)
+    extra = tb.rules[R_TURNS] - turn + 1
     for c in range(N_AC):
         acc[c] = 0
     for i in range(n):
@@ -436,7 +436,7 @@ def kingdom_totals(tb, pc, n, wpc, bc, acc):
     rows ``wpc``, the levels' cache ``bc``): (wood, food, crystal, income, strength, tokens
     on all units, level-2 buildings, strong units, the steps some piece computes from the
     kingdom's totals ``D_*``). The same integers as ``assess`` of the projected kingdom."""
-    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
     wood = bc[BC_WOOD] + acc[AC_WOOD]
     food = bc[BC_FOOD] + acc[AC_FOOD]
     crystal = bc[BC_CRYSTAL] + acc[AC_CRYSTAL]
@@ -488,7 +488,7 @@ def value_totals(tb, weights, pol, pc, n, wpc, wbl, bc, acc, gold, seen0, seen1,
     every piece of ``pc[:n]``, scratch rows ``wpc``) and the projected levels ``wbl`` with
     their cache ``bc``, the steps some piece computes from the kingdom's totals, the faces'
     terms, the wars and the weighted features."""
-    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
     wood, food, crystal, income, strength, age_all, n_level2, n_strong, dyn = kingdom_totals(
         tb, pc, n, wpc, bc, acc
     )
@@ -575,7 +575,7 @@ def l_option_pass(tb, lx, pc, n0, k, spot, u, age, new, turn, zx):
         zx[FX_PASS + c] = zx[FX_BASE + c]
     if k < 0:
         return n0
-    extra = tb[3][R_TURNS] - turn + 1
+    extra = tb.rules[R_TURNS] - turn + 1
     for step in range(2):  # take back, then add: one inlined copy of l_piece_terms
         sign = 2 * step - 1
         if sign > 0:
@@ -586,7 +586,7 @@ def l_option_pass(tb, lx, pc, n0, k, spot, u, age, new, turn, zx):
                 pc[k, PC_PENDING] = 1
                 pc[k, PC_FRESH] = 1
         if sign > 0 or k < n0:
-            bits, shares = l_piece_terms(tb[0], tb[2], tb[5], lx[4], pc, k, extra)
+            bits, shares = l_piece_terms(tb.ut, tb.ab, tb.ur, lx.ldyn, pc, k, extra)
             _la_add(zx, FX_PASS, shares, sign)
             zx[FX_PASS + LA_ROWS + k] = bits if sign > 0 else 0
     return max(n0, k + 1)
@@ -627,10 +627,10 @@ def l_card_value(
     per decision): each option is valued from it (``l_option_pass``, ``LV_GIVEN``), a unit
     as a new row ``n``, an artifact with the rows as they are. (The counts go to
     ``l_value`` as int64, like ``kernel._lv``'s: one copy.)"""
-    ut = tb[0]
+    ut = tb.ut
     U = ut.shape[0]
     if t >= U:
-        cost = l_art_cost_now(ut, tb[1], tb[2], lx[1], pc, n, bl, inset, na)
+        cost = l_art_cost_now(ut, tb.bt, tb.ab, lx.lrules, pc, n, bl, inset, na)
         sa[na, SA_X] = t - U
         sa[na, SA_PENDING] = 1
         sa[na, SA_DONE] = -1

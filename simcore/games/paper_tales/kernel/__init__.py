@@ -44,10 +44,12 @@ State (``State``; P = players, S = ``MAX_SPOTS``, D = deck size, B = buildings, 
 types; -1 marks an empty slot) and ``LState`` (P seats, S spots, X = ``MAX_ARTIFACTS``:
 the artifact zone in order of entry, the per-spot tier bookkeeping, the two new LP parts,
 the new card-log columns and the game's building set): see the field comments. Card tables
-come in as arguments, never as globals, so ``--cards FILE`` works: ``tb`` =
-``evaluate.records.kernel_tables(tables)`` (Legends: of a ``LegendsTables``, whose ``deck`` holds
-card types, ``t >= U`` the artifact ``t - U``) and ``lx``. This package re-exports the
-names the engine and the tests use.
+come in as arguments, never as globals, so ``--cards FILE`` works, and are read by field
+name (numba resolves a NamedTuple field to its position when it compiles): ``tb``, a
+``KernelTables`` = ``evaluate.records.kernel_tables(tables)`` (Legends: of a
+``LegendsTables``, whose ``deck`` holds card types, ``t >= U`` the artifact ``t - U``),
+and ``lx``, a ``game.LegendsArgs``. This package re-exports the names the engine and the
+tests use.
 """
 
 from __future__ import annotations

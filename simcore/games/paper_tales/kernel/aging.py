@@ -31,7 +31,7 @@ def _dying(tb, s, p):
     dying = 0
     for spot in range(MAX_SPOTS):
         if s.sp[p, spot, S_CARD] >= 0 and dies(
-            tb[0], tb[2], s.sp[p, spot, S_UNIT], s.sp[p, spot, S_AGE]
+            tb.ut, tb.ab, s.sp[p, spot, S_UNIT], s.sp[p, spot, S_AGE]
         ):
             dying |= 1 << spot
     return dying
@@ -48,7 +48,7 @@ def _die_and_age(tb, s, p, dead, saved):
     for spot in range(MAX_SPOTS):
         if s.sp[p, spot, S_CARD] < 0:
             continue
-        if (saved >> spot) & 1 and not tb[3][R_HEALED_AGE]:
+        if (saved >> spot) & 1 and not tb.rules[R_HEALED_AGE]:
             continue
         s.sp[p, spot, S_AGE] += 1
         s.log[p, s.card_log[s.sp[p, spot, S_CARD]], L_SURVIVED] += 1
@@ -59,7 +59,7 @@ def aging(tb, lx, weights, s, ls, n_players):
     """§8 order: Healer choices -> death abilities -> discard -> +1 token to survivors.
     Savers: units (spot order); Legends: then building faces of the set, then artifacts
     (zone order); artifacts never age, they count an Aging survived."""
-    ut, bt = tb[0], tb[1]
+    ut, bt = tb.ut, tb.bt
     for p in range(n_players):
         dying = _dying(tb, s, p)
         saved = 0
@@ -69,7 +69,7 @@ def aging(tb, lx, weights, s, ls, n_players):
                 lo = ut[u, U_AB0]
                 saved = _heal_source(tb, lx, weights, s, ls, p, lo, lo + ut[u, U_NAB], dying, saved)
         if lx is not None:
-            xt = lx[0]
+            xt = lx.xt
             for b in range(bt.shape[0]):
                 if ls.inset[b]:
                     for k in range(s.blevel[p, b]):
@@ -96,7 +96,7 @@ def aging(tb, lx, weights, s, ls, n_players):
 @hot
 def _heal_source(tb, lx, weights, s, ls, p, lo, hi, dying, saved):
     """The ``heal`` abilities in rows ``lo..hi-1`` of one saver; the new ``saved`` mask."""
-    ab = tb[2]
+    ab = tb.ab
     for j in range(lo, hi):
         if ab[j, A_KIND] != K_HEAL:
             continue

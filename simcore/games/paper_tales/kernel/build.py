@@ -53,7 +53,7 @@ def payment_facts(tb, s, p):
     """What ``Game.payment`` reads of seat ``p`` (the same for every building it may build):
     (production of wood, food, crystal, the land cost of a new building, the resources
     (bit mask) that may be paid in gold). The land cost is 0 with a ``no_land_cost`` unit."""
-    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
     n = _load(s, p)
     prod0, prod1, prod2 = production(ut, bt, s.pc, n, s.bl)
     free_land = False
@@ -79,9 +79,9 @@ def payment(tb, facts, b, level, upgrade):
     impossible (the first cheapest of the gold/resource choices; gold held not checked),
     with the seat's ``payment_facts``."""
     prod0, prod1, prod2, land, subst = facts
-    if upgrade and not tb[3][R_LAND_ON_UPGRADE]:
+    if upgrade and not tb.rules[R_LAND_ON_UPGRADE]:
         land = 0
-    return _cheapest(tb[1], tb[3], b, level, upgrade, land, subst, prod0, prod1, prod2)
+    return _cheapest(tb.bt, tb.rules, b, level, upgrade, land, subst, prod0, prod1, prod2)
 
 
 @hot
@@ -162,7 +162,7 @@ def payment_facts_l(tb, lx, s, ls, p):
     every building): its production with the artifacts', and the land cost and gold
     substitutions with the land discounts of units, building faces of the set and
     artifacts. ``kernel.payment`` prices each building from it."""
-    ut, bt, ab, rules, xt = tb[0], tb[1], tb[2], tb[3], lx[0]
+    ut, bt, ab, rules, xt = tb.ut, tb.bt, tb.ab, tb.rules, lx.xt
     n, nz, wood, food, crystal, _ = _facts(tb, lx, s, ls, p)
     land = (False, 0, 0)  # (no land cost, discount, substitutable resources)
     for i in range(n):
@@ -205,7 +205,7 @@ def build_options(tb, lx, s, ls, p):
     """Seat ``p``'s construction options into ``s.bopt`` (``Game.build_options``: the
     game's buildings in order, a new level 1 then a direct level 2, or the upgrade of a
     level 1; each at its cheapest payment, held); how many."""
-    bt = tb[1]
+    bt = tb.bt
     n_opt = 0
     if lx is None:  # noqa: SIM108 (statements: numba prunes the dead branch)
         facts = payment_facts(tb, s, p)

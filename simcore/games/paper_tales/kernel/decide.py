@@ -67,14 +67,14 @@ def jester_l(tb, lx, weights, s, ls, p, m, cost, n_players):
     zone (pending, its tier 1a done) for ``cost``."""
     if s.pi[p, I_POLICY] == P_RANDOM:
         return rng_below(s.rng, m + 1)
-    U = tb[0].shape[0]
+    U = tb.ut.shape[0]
     best = -np.inf
     chosen = 0
     for i in range(m + 1):
         n, na = _lsketch(s, ls, p)
         gold = s.pi[p, I_GOLD]
         if i:
-            _set_art(ls, na, tb[4][s.hand[p, s.spots[i - 1]]] - U, T_ENTER)
+            _set_art(ls, na, tb.deck[s.hand[p, s.spots[i - 1]]] - U, T_ENTER)
             na += 1
             gold -= cost
         v = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
@@ -106,7 +106,7 @@ def copy_l(tb, lx, weights, s, ls, p, m, n_players):
     (``Brain.copy_enter``); the target's later on-deploy effects projected once more."""
     if s.pi[p, I_POLICY] == P_RANDOM:
         return rng_below(s.rng, m + 1)
-    ut, ab = tb[0], tb[2]
+    ut, ab = tb.ut, tb.ab
     best = -np.inf
     chosen = 0
     for i in range(m + 1):
@@ -177,7 +177,7 @@ def deploy_choice(tb, lx, weights, s, ls, p, n_opt, n_players, n0, others):
         if lx is None:
             front_of = -1
             if empty and b < MAX_FRONT:
-                u = tb[4][ix(s.hand[p, ix(a)])]
+                u = tb.deck[ix(s.hand[p, ix(a)])]
                 if front_first_holds(tb, weights, s, p, u, n0 + 1, n_players):
                     front_of = a
     return chosen, n0, others
@@ -205,7 +205,7 @@ def keep_choice(tb, lx, weights, s, ls, p, n_players, n0, others):
     for i in range(1, m + 1):
         if (again >> (i - 1)) & 1:
             continue  # valued as the earlier card of its unit; ties keep the first
-        u = tb[4][s.hand[p, i - 1]]
+        u = tb.deck[s.hand[p, i - 1]]
         if lx is None:
             v = _card_value_from(tb, weights, s, p, u, n0, others, n_players)
         else:
@@ -251,7 +251,7 @@ def build_choice(tb, lx, weights, s, ls, p, n_opt, n_players):
         return rng_below(s.rng, n_opt + 1)
     if lx is None:
         n0, _ = _sketch_base(tb, s, p)
-        raised = not _upgrade_pending(tb[0], s.pc, n0)
+        raised = not _upgrade_pending(tb.ut, s.pc, n0)
     best = -np.inf
     chosen = 0
     for i in range(n_opt + 1):
@@ -277,10 +277,10 @@ def heal_choice(tb, lx, weights, s, ls, p, n_save):
         return rng_below(s.rng, n_save + 1)
     if lx is None:
         n = _load(s, p)
-        wood, food, crystal = production(tb[0], tb[1], s.pc, n, s.bl)
+        wood, food, crystal = production(tb.ut, tb.bt, s.pc, n, s.bl)
     else:
         n, nz = _lload(s, ls, p)
-        wood, food, crystal = production(tb[0], tb[1], s.pc, n, s.bl, lx[0], ls.zx, nz)
+        wood, food, crystal = production(tb.ut, tb.bt, s.pc, n, s.bl, lx.xt, ls.zx, nz)
     return best_save(tb, weights, s, p, n_save, n, wood, food, crystal)
 
 
@@ -295,7 +295,7 @@ def _l_step_value(tb, lx, weights, s, ls, p, n0, na0, kind, a, b, n_players, pai
     payment of what is placed, once computed)."""
     if kind == M_REMOVE:
         return _remove_value(tb, lx, weights, s, ls, p, n0, na0, a, n_players), paid_none
-    U = tb[0].shape[0]
+    U = tb.ut.shape[0]
     na = na0
     k = -1  # the row the step changes (n0: a new one)
     u = age = new = 0
@@ -313,14 +313,14 @@ def _l_step_value(tb, lx, weights, s, ls, p, n0, na0, kind, a, b, n_players, pai
         for r in range(n0):
             if s.pc[r, PC_SPOT] == b:
                 k = r
-        u, new = tb[4][extra], 1
+        u, new = tb.deck[extra], 1
         if s.sp[p, b, S_CARD] >= 0:
             replace = b
     elif kind == M_PLACE_ARTIFACT:
         extra = s.hand[p, a]
-        _set_art(ls, na, tb[4][extra] - U, -1)
+        _set_art(ls, na, tb.deck[extra] - U, -1)
         na += 1
-    if replace >= 0 and not _has_k5(tb[0], tb[2], s.sp[p, replace, S_UNIT]):
+    if replace >= 0 and not _has_k5(tb.ut, tb.ab, s.sp[p, replace, S_UNIT]):
         replace = -1  # the same payment (``_replace_ok``)
     if replace >= 0:
         paid = _pay_order(tb, lx, s, ls, p, np.int64(extra), np.int64(replace), False, NONE)[1]

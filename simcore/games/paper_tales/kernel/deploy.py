@@ -90,7 +90,7 @@ def deployment(tb, lx, weights, s, ls, n_players, turn, search):
 @hot
 def _keep_step(tb, lx, weights, s, ls, p, n_players, n0, others):
     """Seat ``p`` keeps a card of its hand (``keep_choice``) when the rules keep one."""
-    if tb[3][R_KEEP]:
+    if tb.rules[R_KEEP]:
         _keep(s, p, keep_choice(tb, lx, weights, s, ls, p, n_players, n0, others))
     else:
         _keep(s, p, 0)

@@ -69,7 +69,7 @@ def _winners(s, n_players):
 def tally_places(tb, s, n_players):
     """``s.tally[c]``: how many times card ``c`` lies in the piles, packs, hands, kept cards
     and spots (``Game.card_places``; conservation: exactly once)."""
-    for c in range(tb[4].shape[0]):
+    for c in range(tb.deck.shape[0]):
         s.tally[c] = 0
     for i in range(s.g[G_DECK_N]):
         s.tally[s.deck[i]] += 1
@@ -91,7 +91,7 @@ def tally_places(tb, s, n_players):
 def tally_broken(tb, s):
     """True when some card is not exactly once in ``s.tally``."""
     wrong = 0
-    for c in range(tb[4].shape[0]):
+    for c in range(tb.deck.shape[0]):
         wrong += s.tally[c] != 1
     return wrong > 0
 
@@ -100,7 +100,7 @@ def tally_broken(tb, s):
 def seat_violation(tb, s, p, extra_lp):
     """Code of the first broken per-seat invariant of seat ``p`` (0: none); ``extra_lp``:
     LP booked outside ``s.parts`` (the Legends parts)."""
-    rules = tb[3]
+    rules = tb.rules
     if s.pi[p, I_GOLD] < 0:
         return V_GOLD
     if s.pi[p, I_LP] < rules[R_SCORE_FLOOR]:
@@ -121,7 +121,7 @@ def seat_violation(tb, s, p, extra_lp):
             return V_AGE
         if spot != EXTRA_SPOT and not _spot_open(tb, s, p, spot):
             return V_SPOT
-    for b in range(tb[1].shape[0]):
+    for b in range(tb.bt.shape[0]):
         if not 0 <= s.blevel[p, b] <= LEVELS:
             return V_LEVEL
     if s.sp[p, EXTRA_SPOT, S_CARD] >= 0 and not _opens_extra(tb, s, p):
@@ -133,13 +133,13 @@ def seat_violation(tb, s, p, extra_lp):
 def end(tb, lx, s, ls, n_players):
     """``Game.end``: building LP and the Relic of Wisdom (Legends: the artifacts' end LP, its
     own part), then the winners."""
-    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
     for p in range(n_players):
         if lx is None:
             n, facts = _assess_seat(tb, s, p)
         else:
             n, nz = _lload(s, ls, p)
-            facts = l_assess(ut, bt, ab, rules, lx[0], s.pc, n, s.bl, ls.zx, nz)
+            facts = l_assess(ut, bt, ab, rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
         wood, food, crystal, _, _, age_all, n_level2, _ = facts
         if lx is None:
             buildings, relic = end_lp(
@@ -149,7 +149,7 @@ def end(tb, lx, s, ls, n_players):
             _score(s, p, LP_RELIC, relic)
         else:
             buildings, relic, arts = l_end_lp(
-                ut, bt, ab, lx[0], s.pc, n, s.bl, ls.zx, nz, 0, wood, food, crystal, age_all,
+                ut, bt, ab, lx.xt, s.pc, n, s.bl, ls.zx, nz, 0, wood, food, crystal, age_all,
                 n_level2,
             )  # fmt: skip
             _score(s, p, LP_BUILDINGS, buildings)
@@ -190,14 +190,14 @@ def check_state(tb, lx, s, ls, n_players):
 @hot
 def _legends_violation(tb, s, ls, p):
     """``V_ART_PLACE``, ``V_OUT_OF_SET`` or ``V_ZONE`` for seat ``p`` (0: none)."""
-    U, deck = tb[0].shape[0], tb[4]
+    U, deck = tb.ut.shape[0], tb.deck
     for spot in range(MAX_SPOTS):
         if s.sp[p, spot, S_CARD] >= 0 and deck[s.sp[p, spot, S_CARD]] >= U:
             return V_ART_PLACE
     for i in range(ls.zn[p]):
         if deck[ls.zone[p, i, Z_CARD]] < U:
             return V_ART_PLACE
-    for b in range(tb[1].shape[0]):
+    for b in range(tb.bt.shape[0]):
         if s.blevel[p, b] > 0 and not ls.inset[b]:
             return V_OUT_OF_SET
     for i in range(ls.zn[p]):

@@ -66,7 +66,7 @@ from .wars import income, wars
 def _new_game(tb, s, n_players, seed, game_id):
     """Setup (``Game.setup`` step 1): the game's stream, every seat's start, the draw pile
     shuffled (policies already in ``s.pi[:, I_POLICY]``)."""
-    rules, deck = tb[3], tb[4]
+    rules, deck = tb.rules, tb.deck
     rng_start(s.rng, seed, game_id)
     D = deck.shape[0]
     for k in range(N_G):
@@ -92,18 +92,28 @@ def _new_game(tb, s, n_players, seed, game_id):
     rng_shuffle(s.rng, s.deck, D)
 
 
-def legends_lx(cards: CardSet, tables: LegendsTables) -> tuple:
-    """``lx = (xt, lrules, pair_sets, lweights, ldyn)``: ``pair_sets[k, b]`` = 1 when
-    building ``b`` is in every player's set of a game that drew pair ``k``
-    (``CardSet.building_set``); ``lweights`` = ``policies.legends_weights()`` (the ``LF_*``
-    weights); ``ldyn`` = ``evaluate.records.legends_dyn`` (the steps ``l_value`` computes
-    from the kingdom, per unit)."""
+class LegendsArgs(NamedTuple):
+    """The kernel's Legends tables ``lx`` (None in a base game), read by name."""
+
+    xt: np.ndarray  # int32[X, N_XCOLS]: artifacts, columns X_*
+    lrules: np.ndarray  # int32[N_LRULES]: the Legends switches L_*
+    pair_sets: np.ndarray  # int32[pairs, B]: 1 when building b is in pair k's sets
+    lweights: np.ndarray  # float64[policies, N_LF]: the LF_* weights, a row per policy code
+    ldyn: np.ndarray  # int32: ``evaluate.records.legends_dyn``, per unit
+
+
+def legends_lx(cards: CardSet, tables: LegendsTables) -> LegendsArgs:
+    """``lx``: ``pair_sets[k, b]`` = 1 when building ``b`` is in every player's set of a
+    game that drew pair ``k`` (``CardSet.building_set``); ``lweights`` =
+    ``policies.legends_weights()`` (the ``LF_*`` weights); ``ldyn`` =
+    ``evaluate.records.legends_dyn`` (the steps ``l_value`` computes from the kingdom, per
+    unit)."""
     n_pairs = len(cards.building_pairs())
     sets = np.zeros((n_pairs, max(tables.bt.shape[0], 1)), np.int32)
     for k in range(n_pairs):
         for b in cards.building_set(k):
             sets[k, b] = 1
-    return (
+    return LegendsArgs(
         np.ascontiguousarray(tables.xt, np.int32),
         np.ascontiguousarray(tables.lrules, np.int32),
         sets,
@@ -116,12 +126,12 @@ def legends_lx(cards: CardSet, tables: LegendsTables) -> tuple:
 def _new_legends_game(tb, lx, s, ls, n_players):
     """Legends setup (LEGENDS.md §B.1 step 2): the building pair (always drawn, after the
     shuffle), every seat's empty zone, LP parts, tier bookkeeping and card-log columns."""
-    lr = lx[1]
-    drawn = rng_below(s.rng, lx[2].shape[0])
+    lr = lx.lrules
+    drawn = rng_below(s.rng, lx.pair_sets.shape[0])
     pair = drawn if lr[L_BUILDING_PAIR] < 0 else lr[L_BUILDING_PAIR]
     ls.lg[LG_PAIR] = pair
     for b in range(ls.inset.shape[0]):
-        ls.inset[b] = lx[2][pair, b]
+        ls.inset[b] = lx.pair_sets[pair, b]
     for p in range(n_players):
         ls.zn[p] = 0
         ls.art_gold[p] = 0
@@ -144,7 +154,7 @@ def _play_on(tb, lx, weights, s, ls, n_players, check, search):
     seat's decision (``state._searched``); returns True when it stopped there (call again
     once ``G_FORCE_*`` holds the choice), False at the end. Without ``search`` the
     phases compile without their resume and stop code."""
-    rules = tb[3]
+    rules = tb.rules
     while s.g[G_PHASE] <= N_PHASES:
         phase = s.g[G_PHASE]
         turn = s.g[G_TURN]
@@ -250,15 +260,15 @@ def _run_block(
 ):
     """Play game offsets ``lo .. hi-1`` of a chunk with one scratch state (Legends: and one
     ``LState``; its card types are the units, then the artifacts)."""
-    n_types = tb[0].shape[0]
+    n_types = tb.ut.shape[0]
     if lx is not None:
-        n_types += lx[0].shape[0]
-    s = _new_state(n_players, tb[4].shape[0], tb[1].shape[0], n_types)
+        n_types += lx.xt.shape[0]
+    s = _new_state(n_players, tb.deck.shape[0], tb.bt.shape[0], n_types)
     if lx is None:  # noqa: SIM108 (statements: numba prunes the dead branch)
         ls = None
     else:
-        ls = _new_lstate(n_players, tb[1].shape[0])
-    nb = tb[1].shape[0]
+        ls = _new_lstate(n_players, tb.bt.shape[0])
+    nb = tb.bt.shape[0]
     for i in range(lo, hi):
         g = first_game + i
         for p in range(n_players):

@@ -79,7 +79,7 @@ from .state import (
 def _art_modifier_now(tb, s, ls, p, replace):
     """``Game.art_modifier_now``: Σ ``artifact_cost_modifier`` of the seat's old units (not
     the one on spot ``replace``, leaving) and building faces."""
-    ut, bt, ab = tb[0], tb[1], tb[2]
+    ut, bt, ab = tb.ut, tb.bt, tb.ab
     total = 0
     for spot in range(MAX_SPOTS):
         if spot == replace or s.sp[p, spot, S_CARD] < 0 or s.sp[p, spot, S_FRESH]:
@@ -131,8 +131,8 @@ def _pay_order(tb, lx, s, ls, p, extra, replace, commit, turn):
     not be paid (callers pass int64 values, ``NONE`` for -1: one compiled copy for the
     policies' calls, one for the payment). ``commit``: pay for real
     (``Game.pay_legends``: unpaid cards discarded, logs, the zone's unpaid cards dropped)."""
-    ut, ab, deck = tb[0], tb[2], tb[4]
-    lr = lx[1]
+    ut, ab, deck = tb.ut, tb.ab, tb.deck
+    lr = lx.lrules
     U = ut.shape[0]
     gold = s.pi[p, I_GOLD]
     modifier = _art_modifier_now(tb, s, ls, p, replace)
@@ -236,7 +236,7 @@ def l_moves(tb, lx, s, ls, p):
     stays payable with it (``places_legends``), then the MOVE options, then the REMOVE
     options (an old unit whose leaving keeps everything placed payable); their count. The
     gold each hand card's payment takes goes to ``ls.hpaid`` (``deploy_l`` reads it)."""
-    ut, deck = tb[0], tb[4]
+    ut, deck = tb.ut, tb.deck
     U = ut.shape[0]
     front = _first_empty(tb, s, p, False)
     back = _first_empty(tb, s, p, True)
@@ -275,7 +275,7 @@ def _replace_ok(tb, lx, s, ls, p, card, spot, ok):
     ``NONE``: a removal; what is placed is payable, so ``ok`` = True): replacing or removing
     an old unit changes the payment only through its ``artifact_cost_modifier`` (old units
     are not paid again), so without one the answer is ``ok``."""
-    if not _has_k5(tb[0], tb[2], s.sp[p, spot, S_UNIT]):
+    if not _has_k5(tb.ut, tb.ab, s.sp[p, spot, S_UNIT]):
         return ok
     return _pay_order(tb, lx, s, ls, p, np.int64(card), np.int64(spot), False, NONE)[0]
 
@@ -293,11 +293,11 @@ def _l_apply_move(tb, lx, s, ls, p, kind, a, b):
         _zone_add(tb, ls, p, card, 0, -1)
         return
     if kind == M_REMOVE:
-        if tb[3][R_DISCARD_IS_DEATH]:
+        if tb.rules[R_DISCARD_IS_DEATH]:
             _l_death_abilities(tb, lx, s, ls, p, 1 << a)
         _kill(s, p, a, F_REPLACED)
         return
-    if kind == M_PLACE and s.sp[p, b, S_CARD] >= 0 and tb[3][R_DISCARD_IS_DEATH]:
+    if kind == M_PLACE and s.sp[p, b, S_CARD] >= 0 and tb.rules[R_DISCARD_IS_DEATH]:
         _l_death_abilities(tb, lx, s, ls, p, 1 << b)
         _kill(s, p, b, F_REPLACED)
     _apply_move(tb, s, p, kind, a, b)
@@ -307,7 +307,7 @@ def _l_apply_move(tb, lx, s, ls, p, kind, a, b):
 def _zone_add(tb, ls, p, card, paid, entered):
     k = ls.zn[p]
     ls.zone[p, k, Z_CARD] = card
-    ls.zone[p, k, Z_X] = tb[4][card] - tb[0].shape[0]
+    ls.zone[p, k, Z_X] = tb.deck[card] - tb.ut.shape[0]
     ls.zone[p, k, Z_FRESH] = 1
     ls.zone[p, k, Z_PAID] = paid
     ls.zone[p, k, Z_ENTERED] = entered
@@ -323,6 +323,6 @@ def _l_death_abilities(tb, lx, s, ls, p, mask_spots):
     for i in range(n):
         if (mask_spots >> s.pc[i, PC_SPOT]) & 1:
             mask |= 1 << i
-    lp, gold = death_rewards(tb[0], tb[2], s.pc, n, mask, wood, food, crystal, facts[0], facts[1])
+    lp, gold = death_rewards(tb.ut, tb.ab, s.pc, n, mask, wood, food, crystal, facts[0], facts[1])
     _score(s, p, LP_AGING, lp)
     s.pi[p, I_GOLD] += gold

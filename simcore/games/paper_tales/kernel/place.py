@@ -64,9 +64,9 @@ from .state import (
 @hot
 def _opens_extra(tb, s, p):
     """``Rules.opens_extra_spot``: a building face of seat ``p`` opens the 5th spot."""
-    if tb[3][R_EXTRA_FRONT] <= 0:
+    if tb.rules[R_EXTRA_FRONT] <= 0:
         return 0
-    bt = tb[1]
+    bt = tb.bt
     for b in range(bt.shape[0]):
         for k in range(s.blevel[p, b]):
             if bt[b, k, B_EXTRA_SPOT]:
@@ -76,7 +76,7 @@ def _opens_extra(tb, s, p):
 
 @hot
 def _spot_open(tb, s, p, spot):
-    rules = tb[3]
+    rules = tb.rules
     if spot < MAX_FRONT:
         if spot == EXTRA_SPOT:
             return s.pi[p, I_EXTRA] == 1
@@ -87,7 +87,7 @@ def _spot_open(tb, s, p, spot):
 @hot
 def _first_empty(tb, s, p, back):
     """First empty open spot of a row (Front: 0, 1, then the 5th spot 2), -1 if none."""
-    rules = tb[3]
+    rules = tb.rules
     if back:
         for spot in range(BACK0, BACK0 + rules[R_BACK_SPOTS]):
             if s.sp[p, spot, S_CARD] < 0:
@@ -113,7 +113,7 @@ def _add_opt(s, n, kind, a, b):
 def moves(tb, s, p):
     """``Game.moves``: the legal deployment steps into ``s.opt``, in the documented order
     (STOP, PLACE, MOVE, REMOVE); returns their count."""
-    ut, deck = tb[0], tb[4]
+    ut, deck = tb.ut, tb.deck
     front = _first_empty(tb, s, p, False)
     back = _first_empty(tb, s, p, True)
     budget = s.pi[p, I_GOLD]
@@ -164,7 +164,7 @@ def _add_moves(tb, s, p, n):
 def death_abilities(tb, s, p, mask_spots):
     """``Game.death_abilities``: the death abilities of seat ``p``'s units on the spots of
     bitmask ``mask_spots``: LP booked as ``aging``, gold gained at once. (LP, gold)."""
-    ut, bt, ab = tb[0], tb[1], tb[2]
+    ut, bt, ab = tb.ut, tb.bt, tb.ab
     n = _load(s, p)
     mask = 0
     for i in range(n):
@@ -188,7 +188,7 @@ def _apply_move(tb, s, p, kind, a, b):
         s.sp[p, b, S_MOVED] = 1
         return
     if kind == M_REMOVE:  # ``Game.discard_old``
-        if tb[3][R_DISCARD_IS_DEATH]:
+        if tb.rules[R_DISCARD_IS_DEATH]:
             death_abilities(tb, s, p, 1 << a)
         _kill(s, p, a, F_REPLACED)
         return
@@ -198,11 +198,11 @@ def _apply_move(tb, s, p, kind, a, b):
         s.hand[p, i] = s.hand[p, i + 1]
     s.pi[p, I_HAND_N] = m - 1
     if s.sp[p, b, S_CARD] >= 0:
-        if tb[3][R_DISCARD_IS_DEATH]:
+        if tb.rules[R_DISCARD_IS_DEATH]:
             death_abilities(tb, s, p, 1 << b)
         _kill(s, p, b, F_REPLACED)
     s.sp[p, b, S_CARD] = card
-    s.sp[p, b, S_UNIT] = tb[4][card]
+    s.sp[p, b, S_UNIT] = tb.deck[card]
     s.sp[p, b, S_AGE] = 0
     s.sp[p, b, S_FRESH] = 1
     s.sp[p, b, S_RESOLVED] = 0
@@ -212,7 +212,7 @@ def _apply_move(tb, s, p, kind, a, b):
 @hot
 def _pay(tb, s, p, turn):
     """``Game.pay``: negative costs first, then spot order; unpaid units are discarded."""
-    ut = tb[0]
+    ut = tb.ut
     for negative in (True, False):
         for spot in range(MAX_SPOTS):
             if s.sp[p, spot, S_CARD] < 0 or not s.sp[p, spot, S_FRESH]:

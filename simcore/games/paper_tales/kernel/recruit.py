@@ -95,7 +95,7 @@ def draft_choice(tb, weights, s, p, pack, m, discard, n_players, lx, ls):
     others = 0
     t = ix(s.pi[p, I_TWIN])
     for i in range(m):
-        u = tb[4][ix(pack[i])]
+        u = tb.deck[ix(pack[i])]
         if not s.dvs[t, ix(u)]:
             if lx is None:
                 if n0 < 0:
@@ -118,7 +118,7 @@ def recruitment(tb, weights, s, n_players, turn, lx, ls, search):
     """``Game.recruitment`` (``lx`` / ``ls``: see ``draft_choice``). ``search`` (a
     compile-time constant): the game can stop at an mc seat's pick and resume at its draft
     step ``G_STEP`` and seat ``G_SEAT``; returns True when it stopped."""
-    rules = tb[3]
+    rules = tb.rules
     two = _two(n_players)
     deal = rules[R2_DEAL] if two else rules[R_DEAL]
     discards = rules[R2_DISCARD] if two else 0
@@ -170,7 +170,7 @@ def recruitment(tb, weights, s, n_players, turn, lx, ls, search):
                 if r == 0:
                     s.drafted[p, s.pi[p, I_DRAFT_N]] = card
                     s.pi[p, I_DRAFT_N] += 1
-                    _receive(s, p, card, tb[4][card], turn, step)
+                    _receive(s, p, card, tb.deck[card], turn, step)
                 else:
                     _to_discard_by(s, card, p)
         for q in range(n_players):

@@ -81,7 +81,7 @@ from .state import (
 def _add_age(tb, weights, s, p, spot, j, n_players):
     """``Game.add_age``: ability ``j`` of the unit on ``spot`` puts tokens on itself, on each
     other unit, or on one unit chosen by the policy."""
-    ut, bt, ab = tb[0], tb[1], tb[2]
+    ut, bt, ab = tb.ut, tb.bt, tb.ab
     n = _load(s, p)
     me = 0
     for i in range(n):
@@ -111,7 +111,7 @@ def _add_age(tb, weights, s, p, spot, j, n_players):
 @hot
 def _upgrade_all(tb, s, p, turn):
     """Golem: every level-1 building becomes level 2, free."""
-    for b in range(tb[1].shape[0]):
+    for b in range(tb.bt.shape[0]):
         if s.blevel[p, b] == 1:
             s.blevel[p, b] = 2
             s.blog[p, b, BL_LEVEL] = 2
@@ -122,7 +122,7 @@ def _upgrade_all(tb, s, p, turn):
 @hot
 def _deployment_lp(tb, s, p, spot, j):
     """``Game.deployment_lp``: ability ``j`` (deployment ``lp``) of the unit on ``spot``."""
-    ut, bt, ab = tb[0], tb[1], tb[2]
+    ut, bt, ab = tb.ut, tb.bt, tb.ab
     n = _load(s, p)
     wood, food, crystal = production(ut, bt, s.pc, n, s.bl)
     age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
@@ -144,11 +144,11 @@ def _shapeshift(tb, s, p, spot, j, turn):
     """``Game.shapeshift``: reveal until a unit of cost <= max_cost; it takes the spot with
     ``age`` tokens. Returns 1 when the revealed unit is on the spot and its on-deploy
     abilities must resolve (``shapeshift_on_deploy``), else 0."""
-    rules = tb[3]
+    rules = tb.rules
     k = _shapeshift_reveal(tb, s, p, spot, j, turn)
     if k < 0:
         return 0
-    _put(s, p, spot, s.log[p, k, L_CARD], s.log[p, k, L_UNIT], tb[2][j, A_AGE], 1)
+    _put(s, p, spot, s.log[p, k, L_CARD], s.log[p, k, L_UNIT], tb.ab[j, A_AGE], 1)
     return 1 if rules[R_SHAPE_ON_DEPLOY] else 0
 
 
@@ -158,7 +158,7 @@ def _shapeshift_reveal(tb, s, p, spot, j, turn):
     (and discarded) until a unit (not a Legends artifact: card type < U) of cost <=
     ``max_cost``, which is received and paid (``shapeshift_free``). Returns its log row,
     or -1 (none found, or unpaid)."""
-    ut, ab, rules, deck = tb[0], tb[2], tb[3], tb[4]
+    ut, ab, rules, deck = tb.ut, tb.ab, tb.rules, tb.deck
     _kill(s, p, spot, F_SHAPESHIFTED)
     found = -1
     budget = s.g[G_DECK_N] + s.g[G_DISC_N]
@@ -193,7 +193,7 @@ def _on_deploy(tb, weights, s, p, spot, turn, n_players):
     """``Game.on_deploy``: the new unit's on-deploy abilities in ability order; a
     Shapeshifter's revealed unit resolves its own at once (the reference's tail call,
     as a loop)."""
-    ut, ab, rules = tb[0], tb[2], tb[3]
+    ut, ab, rules = tb.ut, tb.ab, tb.rules
     again = True
     while again:
         again = False
@@ -229,7 +229,7 @@ def _reveal(tb, weights, s, n_players, turn):
     """``Game.reveal``: pay, on-deploy abilities seat by seat (the Shapeshifters first,
     then the other new units, each in spot order), every-turn deployment abilities, then
     the deployment LP and each seat's LP step."""
-    ut, ab = tb[0], tb[2]
+    ut, ab = tb.ut, tb.ab
     for p in range(n_players):
         _pay(tb, s, p, turn)
     s.g[G_PENDING_N] = 0

@@ -154,10 +154,10 @@ def rank(tb, lx, weights, s, ls, ms, p, decision, top, n_players):
         n0 = -1
         others = 0
         for i in range(m):
-            u = tb[4][ix(s.packs[p, i])]
+            u = tb.deck[ix(s.packs[p, i])]
             twin = False  # an earlier card of its unit: the same pick
             for j in range(i):
-                if tb[4][ix(s.packs[p, j])] == u:
+                if tb.deck[ix(s.packs[p, j])] == u:
                     twin = True
             if twin:
                 continue
@@ -180,7 +180,7 @@ def rank(tb, lx, weights, s, ls, ms, p, decision, top, n_players):
         n_opt = build_options(tb, lx, s, ls, p)
         if lx is None:
             n0, _ = _sketch_base(tb, s, p)
-            raised = not _upgrade_pending(tb[0], s.pc, n0)
+            raised = not _upgrade_pending(tb.ut, s.pc, n0)
         for i in range(n_opt + 1):
             if lx is None:
                 v = _build_value(tb, weights, s, p, n0, i, n_players, raised)
@@ -238,7 +238,7 @@ def rewind_draft(tb, s, n_players, p):
     before ``p`` in this draft step taken back, each card to the end of its pack (the
     discards from the top of the discard pile, the last seat's first); the position moves
     to the step's first seat."""
-    discards = tb[3][R2_DISCARD] if n_players == 2 else 0
+    discards = tb.rules[R2_DISCARD] if n_players == 2 else 0
     m = s.pi[p, I_PACK_N]  # every pack held m cards when the step began
     thrown = min(discards, m - 1)
     for q in range(p - 1, -1, -1):
@@ -266,12 +266,12 @@ def _slot(ms, k, where, q, i, card):
 def determinize(tb, lx, s, ls, ms, n_players, p):
     """``reference.search.determinize``, the same slots in the same order, the same draws
     (one ``rng_shuffle`` of the hidden cards listed by card id, from ``s.rng``)."""
-    U = tb[0].shape[0]
+    U = tb.ut.shape[0]
     drafting = s.g[G_PHASE] == 0 and s.g[G_BEGUN] != 0
     deploying = s.g[G_PHASE] == 1 and s.g[G_BEGUN] != 0
     known = -1
     if drafting and s.g[G_STEP] > 1:
-        first = tb[3][R_FIRST_DIRECTION]
+        first = tb.rules[R_FIRST_DIRECTION]
         direction = first if s.g[G_TURN] % 2 == 1 else -first
         known = (p + direction) % n_players
     k = 0
@@ -308,7 +308,7 @@ def determinize(tb, lx, s, ls, ms, n_players, p):
         w = ms.where[j]
         logged = w == W_DRAFTED or w == W_HAND or w == W_KEPT or w == W_SPOT or w == W_ZONE
         ms.row[j] = s.card_log[ms.old[j]] if logged else -1
-    D = tb[4].shape[0]
+    D = tb.deck.shape[0]
     for c in range(D):
         ms.mark[c] = 0
     for j in range(k):
@@ -325,7 +325,7 @@ def determinize(tb, lx, s, ls, ms, n_players, p):
         if w == W_SPOT or w == W_ZONE:
             want = w == W_ZONE
             for i in range(n):
-                if not ms.used[i] and (tb[4][ms.pool[i]] >= U) == want:
+                if not ms.used[i] and (tb.deck[ms.pool[i]] >= U) == want:
                     ms.used[i] = 1
                     _put(tb, s, ls, ms, j, ms.pool[i], U)
                     break
@@ -366,11 +366,11 @@ def _put(tb, s, ls, ms, j, card, U):
         s.pi[q, I_KEPT] = card
     elif w == W_SPOT:
         s.sp[q, i, S_CARD] = card
-        s.sp[q, i, S_UNIT] = tb[4][card]
+        s.sp[q, i, S_UNIT] = tb.deck[card]
     elif w == W_ZONE:
         if ls is not None:  # a base game has no zone (numba prunes this)
             ls.zone[q, i, Z_CARD] = card
-            ls.zone[q, i, Z_X] = tb[4][card] - U
+            ls.zone[q, i, Z_X] = tb.deck[card] - U
     elif w == W_DECK:
         s.deck[i] = card
     else:
@@ -379,7 +379,7 @@ def _put(tb, s, ls, ms, j, card, U):
     if r >= 0:
         s.card_log[card] = r
         s.log[q, r, L_CARD] = card
-        s.log[q, r, L_UNIT] = tb[4][card]
+        s.log[q, r, L_UNIT] = tb.deck[card]
 
 
 @hot
@@ -546,10 +546,10 @@ def _run_block_search(
 ):  # fmt: skip
     """``game._run_block`` with mc seats: one game state, two copies for the searches
     (Legends: with their ``LState``) and the search scratch, allocated once."""
-    n_types = tb[0].shape[0]
+    n_types = tb.ut.shape[0]
     if lx is not None:
-        n_types += lx[0].shape[0]
-    D, B = tb[4].shape[0], tb[1].shape[0]
+        n_types += lx.xt.shape[0]
+    D, B = tb.deck.shape[0], tb.bt.shape[0]
     s = _new_state(n_players, D, B, n_types)
     w = _new_state(n_players, D, B, n_types)
     c = _new_state(n_players, D, B, n_types)

@@ -160,11 +160,11 @@ def _changed_pass(tb, s, n0, others, k, spot, u, age, new):
     the piece ``u`` on ``spot`` with ``age`` tokens (``new``: pending and fresh, else as
     row ``k`` was) into ``s.acc[1]``: the base's totals with row ``k``'s share taken back
     and the new piece's added (``_restore_row`` after). Returns the sketch's piece count."""
-    ut, ab, ur = tb[0], tb[2], tb[5]
+    ut, ab, ur = tb.ut, tb.ab, tb.ur
     acc = s.acc[1]
     for c in range(N_AC):
         acc[c] = s.acc[0, c]
-    extra = tb[3][R_TURNS] - s.g[G_TURN] + 1
+    extra = tb.rules[R_TURNS] - s.g[G_TURN] + 1
     if k < n0:
         piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, -1)
     r = ix(k)
@@ -185,7 +185,7 @@ def _removed_pass(tb, s, n0, others, spot):
     swapped with the last one, so the sketch is ``s.pc[:n0 - 1]`` (its projection is the
     base's: an old unit projects nothing). Returns ``k``; after: ``_swap_rows(s, k,
     n0 - 1)`` and ``_restore_row(s, n0, k)``."""
-    ut, ab, ur = tb[0], tb[2], tb[5]
+    ut, ab, ur = tb.ut, tb.ab, tb.ur
     acc = s.acc[1]
     for c in range(N_AC):
         acc[c] = s.acc[0, c]
@@ -193,7 +193,7 @@ def _removed_pass(tb, s, n0, others, spot):
     for i in range(n0):
         if s.pc[ix(i), PC_SPOT] == spot:
             k = i
-    extra = tb[3][R_TURNS] - s.g[G_TURN] + 1
+    extra = tb.rules[R_TURNS] - s.g[G_TURN] + 1
     piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, -1)
     _swap_rows(s, k, n0 - 1)
     return k
@@ -222,7 +222,7 @@ def _restore_base(tb, s, p, n0):
     """After ``_full_pass``: the base sketch back in ``s.pc`` / ``s.wpc`` and its
     projected levels in ``s.wbl`` / ``s.bc[p]``."""
     _copy_rows(s.pc0, s.wpc0, s.pc, s.wpc, n0)
-    project_levels(tb[0], tb[1], tb[2], s.pc, n0, s.bl, s.wbl, s.bc[p])
+    project_levels(tb.ut, tb.bt, tb.ab, s.pc, n0, s.bl, s.wbl, s.bc[p])
 
 
 @hot
@@ -246,7 +246,7 @@ def _card_value_from(tb, weights, s, p, unit, n0, others, n_players):
     """``Brain.card_value``: the kingdom with ``unit`` added pending and fresh on virtual
     spot 0, then 3 (cost paid), the better one; minus ``W_UNAFFORDABLE`` if unaffordable.
     From the seat's base sketch (``_sketch_base``), which it keeps."""
-    ut = tb[0]
+    ut = tb.ut
     cost = ut[ix(unit), U_COST]
     gold = s.pi[p, I_GOLD]
     full = _projects(ut, unit)
@@ -286,7 +286,7 @@ def front_first_holds(tb, weights, s, p, unit, n, n_players):
     double win >= a win), and the policy's weights of war LP, strength, margin and strong
     units are >= 0. Each product with a weight >= 0 and each float sum in the same order
     keep the order (rounding is monotone), so the maximum is the Front-row value."""
-    ut, rules, acc = tb[0], tb[3], s.acc[1]
+    ut, rules, acc = tb.ut, tb.rules, s.acc[1]
     if not ut[ix(unit), KU_FRONT_FIRST] or acc[AC_PER_WAR] < 0:
         return False
     for i in range(n if acc[AC_DYN] else 0):
@@ -300,7 +300,7 @@ def front_first_holds(tb, weights, s, p, unit, n, n_players):
             return False
     elif rules[R_WAR_LP] < 0:
         return False
-    return strong_terms_nonnegative(tb[1], s.bc[p])
+    return strong_terms_nonnegative(tb.bt, s.bc[p])
 
 
 @hot
@@ -369,7 +369,7 @@ def _sketch_move(s, p, kind, a, b, tb):
             n -= 1
     elif kind == M_PLACE:
         card = s.hand[p, a]
-        u = tb[4][card]
+        u = tb.deck[card]
         slot = n
         for i in range(n):
             if s.pc[i, PC_SPOT] == b:
@@ -381,7 +381,7 @@ def _sketch_move(s, p, kind, a, b, tb):
         s.pc[slot, PC_AGE] = 0
         s.pc[slot, PC_PENDING] = 1
         s.pc[slot, PC_FRESH] = 1
-        gold -= tb[0][u, U_COST]
+        gold -= tb.ut[u, U_COST]
     return n, gold
 
 
@@ -391,7 +391,7 @@ def _repeated_units(tb, s, p):
     keep values a hand card by its unit only (its cost, strength, abilities), and
     ``moves`` lists the earlier card's placements on the same spots first: the repeat's
     values equal them, so the first best never changes when it is skipped."""
-    deck = tb[4]
+    deck = tb.deck
     again = 0
     for i in range(1, s.pi[p, I_HAND_N]):
         u = deck[ix(s.hand[p, ix(i)])]
@@ -418,7 +418,7 @@ def _step_piece(tb, s, p, n0, kind, a, b):
     """The piece a deployment step (not STOP) changes in the base sketch: (its row ``k``,
     ``n0`` for a new row; its unit, tokens, 1 if placed now (pending and fresh); whether
     the step changes the projection of the other pieces, so it must be valued in full)."""
-    ut = tb[0]
+    ut = tb.ut
     k = n0
     target = a if kind == M_MOVE else b
     for i in range(n0):
@@ -429,7 +429,7 @@ def _step_piece(tb, s, p, n0, kind, a, b):
     if kind == M_MOVE:  # the piece of row k moves to b, as it is
         u, age, new = s.pc0[r, PC_UNIT], s.pc0[r, PC_AGE], 0
     else:  # a hand card placed on b, pending and fresh
-        u, age, new = tb[4][ix(s.hand[p, ix(a)])], 0, 1
+        u, age, new = tb.deck[ix(s.hand[p, ix(a)])], 0, 1
     return k, u, age, new, old or (new == 1 and _projects(ut, u))
 
 
@@ -454,7 +454,7 @@ def _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players):
             _full_pass(tb, s, p, n)
         else:
             n = _changed_pass(tb, s, n0, others, k, b, u, age, new)
-            gold -= new * tb[0][u, U_COST]
+            gold -= new * tb.ut[u, U_COST]
     v = _totals_value(tb, weights, s, p, n, row, gold, n_players)
     if full:
         _restore_base(tb, s, p, n0)
@@ -510,15 +510,15 @@ def _build_value(tb, weights, s, p, n0, i, n_players, raised):
         gold -= s.bopt[i - 1, 3]
     if raised:
         if i:
-            raise_building(tb[1], tb[2], s.bc[p], b, lv, level, 1)
+            raise_building(tb.bt, tb.ab, s.bc[p], b, lv, level, 1)
             s.wbl[b] = level
     else:
         s.bl[b] = level
-        project_levels(tb[0], tb[1], tb[2], s.pc, n0, s.bl, s.wbl, s.bc[p])
+        project_levels(tb.ut, tb.bt, tb.ab, s.pc, n0, s.bl, s.wbl, s.bc[p])
         s.bl[b] = lv
     v = _totals_value(tb, weights, s, p, n0, 0, gold, n_players)
     if raised and i:
-        raise_building(tb[1], tb[2], s.bc[p], b, lv, level, -1)
+        raise_building(tb.bt, tb.ab, s.bc[p], b, lv, level, -1)
         s.wbl[b] = lv
     return v
 
@@ -526,7 +526,7 @@ def _build_value(tb, weights, s, p, n0, i, n_players, raised):
 @hot
 def best_save(tb, weights, s, p, n_save, n, wood, food, crystal):
     """``heal_choice`` of a valuing policy, the pieces loaded and the production known."""
-    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
     pol = s.pi[p, I_POLICY]
     age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
     left = rules[R_TURNS] - s.g[G_TURN]
@@ -560,7 +560,7 @@ def _project_in_place(tb, lx, s, ls, n, na):
     """``Brain.project`` of the sketch, written back into it (pending flags cleared):
     (gold gained, deployment LP gained)."""
     gold, bonus, projected = l_project(
-        tb[0], tb[1], tb[2], lx[0], s.pc, n, ls.pdone, s.bl, ls.sa, na, ls.zx, s.wpc, s.wbl
+        tb.ut, tb.bt, tb.ab, lx.xt, s.pc, n, ls.pdone, s.bl, ls.sa, na, ls.zx, s.wpc, s.wbl
     )
     for i in range(n):
         if projected:
@@ -584,7 +584,7 @@ def _remove_value(tb, lx, weights, s, ls, p, n0, na, spot, n_players):
         if s.pc[r, PC_SPOT] == spot:
             k = r
     _swap_lrows(s, ls, k, n0 - 1)
-    replace = np.int64(spot) if _has_k5(tb[0], tb[2], s.sp[p, spot, S_UNIT]) else NONE
+    replace = np.int64(spot) if _has_k5(tb.ut, tb.ab, s.sp[p, spot, S_UNIT]) else NONE
     paid = _pay_order(tb, lx, s, ls, p, NONE, replace, False, NONE)[1]
     v = _lv(tb, lx, weights, s, ls, p, n0 - 1, na, s.pi[p, I_GOLD] - paid, 0, n_players, LV_FULL)
     _swap_lrows(s, ls, k, n0 - 1)
@@ -613,7 +613,7 @@ def _restore_lrow(s, ls, p, n0, k):
 def _enter_titan(tb, lx, weights, s, ls, p, n, na, gold, bonus, j, n_players):
     """``Brain.copy_enter`` of a ``build_free``: the sketch gets its best unbuilt building
     of the set (first best, set order; none: unchanged)."""
-    level = tb[2][j, A_BUILD_LEVEL]
+    level = tb.ab[j, A_BUILD_LEVEL]
     top = -np.inf
     pick = -1
     for b in range(s.bl.shape[0]):
@@ -632,12 +632,12 @@ def _enter_titan(tb, lx, weights, s, ls, p, n, na, gold, bonus, j, n_players):
 def _enter_jester(tb, lx, weights, s, ls, p, n, na, gold, bonus, j, n_players):
     """``Brain.copy_enter`` of a ``deploy_artifact_from_hand``: the sketch gets the hand's
     best artifact (pending, tier 1a done) if that beats none; True if it did."""
-    U = tb[0].shape[0]
-    cost = tb[2][j, A_COST]
+    U = tb.ut.shape[0]
+    cost = tb.ab[j, A_COST]
     top = _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players, LV_FULL)
     pick = -1
     for h in range(s.pi[p, I_HAND_N]):
-        t = tb[4][s.hand[p, h]]
+        t = tb.deck[s.hand[p, h]]
         if t >= U:
             _set_art(ls, na, t - U, T_ENTER)
             v = _lv(tb, lx, weights, s, ls, p, n, na + 1, gold - cost, bonus, n_players, LV_FULL)

@@ -228,7 +228,7 @@ def _draw(tb, s):
     """``Game.draw``: the top card; an empty pile first takes the shuffled discard pile.
     -1 when both are empty."""
     g = s.g
-    if g[G_DECK_N] == 0 and tb[3][R_RESHUFFLE] and g[G_DISC_N] > 0:
+    if g[G_DECK_N] == 0 and tb.rules[R_RESHUFFLE] and g[G_DISC_N] > 0:
         for i in range(g[G_DISC_N]):
             s.deck[i] = s.disc[i]
         g[G_DECK_N] = g[G_DISC_N]
@@ -300,7 +300,7 @@ def _score(s, p, part, lp):
 @hot
 def _settle(tb, s, p):
     """``Game.settle``: move the marker by the step's LP, never below the floor."""
-    floor = tb[3][R_SCORE_FLOOR]
+    floor = tb.rules[R_SCORE_FLOOR]
     new = s.pi[p, I_LP] + s.pi[p, I_STEP]
     if new < floor:
         s.parts[p, LP_FLOOR] += floor - new
@@ -351,7 +351,7 @@ def _assess_seat(tb, s, p):
     for i in range(n):
         pending |= s.pc[i, PC_PENDING]
     if pending:
-        return n, assess(tb[0], tb[1], tb[2], tb[3], s.pc, n, s.bl)
+        return n, assess(tb.ut, tb.bt, tb.ab, tb.rules, s.pc, n, s.bl)
     first_pass(tb, s.pc, n, s.bl, s.g[G_TURN], s.wpc, s.wbl, s.bc[p], s.acc[1])
     wood, food, crystal, income, strength, age_all, n_level2, n_strong, _ = kingdom_totals(
         tb, s.pc, n, s.wpc, s.bc[p], s.acc[1]
@@ -502,7 +502,7 @@ def _lload(s, ls, p):
 def _lassess(tb, lx, s, ls, p):
     """``Game.assessment`` of seat ``p`` (artifacts included)."""
     n, nz = _lload(s, ls, p)
-    return l_assess(tb[0], tb[1], tb[2], tb[3], lx[0], s.pc, n, s.bl, ls.zx, nz)
+    return l_assess(tb.ut, tb.bt, tb.ab, tb.rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
 
 
 @hot
@@ -517,9 +517,9 @@ def _find_spot(s, p, card):
 def _facts(tb, lx, s, ls, p):
     """(pieces, artifacts, wood, food, crystal, facts) of seat ``p`` now, ``facts`` as
     ``reference.base_facts`` with the Legends counters (no income, no strong units)."""
-    ut, bt = tb[0], tb[1]
+    ut, bt = tb.ut, tb.bt
     n, nz = _lload(s, ls, p)
-    wood, food, crystal = production(ut, bt, s.pc, n, s.bl, lx[0], ls.zx, nz)
+    wood, food, crystal = production(ut, bt, s.pc, n, s.bl, lx.xt, ls.zx, nz)
     age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
     return n, nz, wood, food, crystal, (age_all, n_level2, 0, 0, nz)
 

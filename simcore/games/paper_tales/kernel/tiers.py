@@ -113,7 +113,7 @@ def _simultaneity(lx, s, ls, k):
     """``Game.simultaneity_order`` of the seats ``ls.order[:k]`` (seat order): most LP
     first, then gold (more or less first), then one draw ``below(t)`` per pick among t
     tied. The result replaces ``ls.order[:k]``."""
-    more = lx[1][L_SIMULTANEITY_MORE_GOLD]
+    more = lx.lrules[L_SIMULTANEITY_MORE_GOLD]
     used = 0
     m = 0
     out = 0  # packed result: 4 bits a seat
@@ -159,11 +159,11 @@ def _l_shapeshift(tb, s, ls, p, spot, j, turn):
     if k < 0:
         return
     u = s.log[p, k, L_UNIT]
-    ls.llog[p, k, LL_COST] = 0 if tb[3][R_SHAPE_FREE] else tb[0][u, U_COST]
+    ls.llog[p, k, LL_COST] = 0 if tb.rules[R_SHAPE_FREE] else tb.ut[u, U_COST]
     ls.llog[p, k, LL_HOW] = HD_SHAPESHIFTED
-    _put(s, p, spot, s.log[p, k, L_CARD], u, tb[2][j, A_AGE], 0)
+    _put(s, p, spot, s.log[p, k, L_CARD], u, tb.ab[j, A_AGE], 0)
     ls.sx[p, spot, SX_DONE] = T_REPLACE
-    ls.sx[p, spot, SX_SKIP] = 0 if tb[3][R_SHAPE_ON_DEPLOY] else 1
+    ls.sx[p, spot, SX_SKIP] = 0 if tb.rules[R_SHAPE_ON_DEPLOY] else 1
 
 
 @hot_outline
@@ -171,12 +171,12 @@ def _l_add_age(tb, lx, weights, s, ls, p, spot, j, n_players):
     """``Game.add_age`` / ``add_age_legends``: ability ``j`` of the unit on ``spot`` (-1:
     an artifact, never a target) puts ``amount x per`` tokens on itself, each other unit,
     every unit (``all``, artifacts) or one unit chosen by the policy."""
-    ab = tb[2]
+    ab = tb.ab
     n, _nz, wood, food, crystal, facts = _facts(tb, lx, s, ls, p)
     me = _piece_at(s, n, spot)
     age = s.pc[me, PC_AGE] if me >= 0 else 0
     amount = ab[j, A_AMOUNT] * l_per(
-        tb[0], ab, j, ab[j, A_PER], age, spot, s.pc, n, wood, food, crystal, facts
+        tb.ut, ab, j, ab[j, A_PER], age, spot, s.pc, n, wood, food, crystal, facts
     )
     if amount <= 0 or (spot < 0 and n == 0):
         return
@@ -206,17 +206,17 @@ def _deploy_gain(tb, lx, s, ls, p, spot, j):
     me = _piece_at(s, n, spot)
     age = s.pc[me, PC_AGE] if me >= 0 else 0
     if not gain_holds(
-        tb[0], tb[2], j, age, spot if me >= 0 else -1, s.pc, n, wood, food, crystal, facts
+        tb.ut, tb.ab, j, age, spot if me >= 0 else -1, s.pc, n, wood, food, crystal, facts
     ):
         return
-    s.pi[p, I_GOLD] += tb[2][j, A_GOLD]
-    _score(s, p, LP_DEPLOYMENT, tb[2][j, A_LP])
+    s.pi[p, I_GOLD] += tb.ab[j, A_GOLD]
+    _score(s, p, LP_DEPLOYMENT, tb.ab[j, A_LP])
 
 
 @hot_outline
 def _l_deployment_lp(tb, lx, s, ls, p, spot, j):
     """``Game.deployment_lp``: a deployment ``lp`` (Kraken) of the source on ``spot``."""
-    ab = tb[2]
+    ab = tb.ab
     n, _nz, wood, food, crystal, facts = _facts(tb, lx, s, ls, p)
     me = _piece_at(s, n, spot)
     age = s.pc[me, PC_AGE] if me >= 0 else 0
@@ -224,7 +224,7 @@ def _l_deployment_lp(tb, lx, s, ls, p, spot, j):
     lp = 0
     if when_holds(ab[j, A_WHEN], age, on, food, crystal):
         lp = ab[j, A_AMOUNT] * l_per(
-            tb[0], ab, j, ab[j, A_PER], age, on, s.pc, n, wood, food, crystal, facts
+            tb.ut, ab, j, ab[j, A_PER], age, on, s.pc, n, wood, food, crystal, facts
         )
     _score(s, p, LP_DEPLOYMENT, lp)
 
@@ -233,8 +233,8 @@ def _l_deployment_lp(tb, lx, s, ls, p, spot, j):
 def _jester(tb, lx, weights, s, ls, p, j, turn, n_players):
     """``Game.jester`` (K1): up to ``count`` times an artifact from the hand into the zone
     for ``cost`` (decision; none in hand or cost unaffordable: nothing)."""
-    ab, deck = tb[2], tb[4]
-    U = tb[0].shape[0]
+    ab, deck = tb.ab, tb.deck
+    U = tb.ut.shape[0]
     cost = ab[j, A_COST]
     for _ in range(ab[j, A_COUNT]):
         m = 0
@@ -264,13 +264,13 @@ def _build_free(tb, lx, weights, s, ls, p, j, turn, n_players):
     """``Game.build_free`` (K3): one unbuilt building of the set (decision, forced when
     one) at ``level``, free."""
     m = 0
-    for b in range(tb[1].shape[0]):
+    for b in range(tb.bt.shape[0]):
         if ls.inset[b] and s.blevel[p, b] == 0:
             ls.bopt[m] = b
             m += 1
     if m == 0:
         return
-    level = tb[2][j, A_BUILD_LEVEL]
+    level = tb.ab[j, A_BUILD_LEVEL]
     b = ls.bopt[titan_l(tb, lx, weights, s, ls, p, m, level, n_players)]
     s.blevel[p, b] = level
     s.blog[p, b, BL_LEVEL] = level
@@ -284,7 +284,7 @@ def _build_free(tb, lx, weights, s, ls, p, j, turn, n_players):
 def _run_effect(tb, lx, weights, s, ls, p, spot, j, turn, n_players):
     """``Game.run_deploy`` for every kind but K2 (``_copy``): one on-deploy ability of seat
     ``p`` acting as the unit on ``spot`` (-1: an artifact)."""
-    kind = tb[2][j, A_KIND]
+    kind = tb.ab[j, A_KIND]
     if kind == K_DEPLOY_ARTIFACT:
         _jester(tb, lx, weights, s, ls, p, j, turn, n_players)
     elif kind == K_BUILD_FREE:
@@ -318,11 +318,11 @@ def _has_k2(ut, ab, u):
 def _run_copy(tb, lx, weights, s, ls, p, target, tier, times, turn, n_players):
     """``Game.run_copy``: the copied unit ``target``'s on-deploy abilities of ``tier``,
     ``times`` more, acting as that unit (still in play)."""
-    ut, ab = tb[0], tb[2]
+    ut, ab = tb.ut, tb.ab
     spot = _find_spot(s, p, target)
     if spot < 0:
         return
-    u = tb[4][target]
+    u = tb.deck[target]
     for _ in range(times):
         for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
             if ab[j, A_ON_DEPLOY] and ab[j, A_TIER] == tier and ab[j, A_KIND] != K_REPEAT_DEPLOY:
@@ -333,7 +333,7 @@ def _run_copy(tb, lx, weights, s, ls, p, target, tier, times, turn, n_players):
 def _copy(tb, lx, weights, s, ls, p, j, kind, card, turn, n_players):
     """``Game.copy`` (K2): the seat may pick a unit placed or revealed this phase without
     K2 (decision); its tier-1a abilities resolve at once, the later ones at the copier's."""
-    ut, ab = tb[0], tb[2]
+    ut, ab = tb.ut, tb.ab
     m = 0
     for spot in range(MAX_SPOTS):
         if (
@@ -363,7 +363,7 @@ def _resolve_tier(tb, lx, weights, s, ls, p, tier, turn, n_players):
     """``Game.resolve_tier``: each source's on-deploy abilities of ``tier`` (data order),
     then the copies it carries; sources = new units (spot order, not skipped), then new
     paid artifacts (zone order), listed when the tier starts."""
-    ut, ab, deck, xt = tb[0], tb[2], tb[4], lx[0]
+    ut, ab, deck, xt = tb.ut, tb.ab, tb.deck, lx.xt
     m = 0
     for spot in range(MAX_SPOTS):
         if s.sp[p, spot, S_CARD] >= 0 and s.sp[p, spot, S_FRESH] and not ls.sx[p, spot, SX_SKIP]:
@@ -417,7 +417,7 @@ def _tiers(tb, lx, weights, s, ls, n_players, turn):
     """``Game.tiers``: tier 0 (Shapeshifters, seats in simultaneity order), then seat by
     seat tiers 1a-4b, tier 5 (deployment ``lp``) after every seat, then each seat's LP
     step settled and the phase's flags cleared (``close_deployment``)."""
-    ut, ab = tb[0], tb[2]
+    ut, ab = tb.ut, tb.ab
     k = 0
     for p in range(n_players):
         has = False

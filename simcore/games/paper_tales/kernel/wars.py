@@ -49,7 +49,7 @@ def _score_wars(s, p, won, lp, per_war, war_units, war_buildings):
 def wars(tb, lx, s, ls, n_players):
     """``Game.wars``: each seat against its neighbours' strengths, then the war-phase LP and
     gold (Legends: the artifacts count, and their war-phase LP is its own part)."""
-    ut, bt, ab, rules = tb[0], tb[1], tb[2], tb[3]
+    ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
     two = _two(n_players)
     for q in range(n_players):
         if lx is None:
@@ -61,7 +61,7 @@ def wars(tb, lx, s, ls, n_players):
             n, facts = _assess_seat(tb, s, p)
         else:
             n, nz = _lload(s, ls, p)
-            facts = l_assess(ut, bt, ab, rules, lx[0], s.pc, n, s.bl, ls.zx, nz)
+            facts = l_assess(ut, bt, ab, rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
         wood, food, crystal, income, strength, age_all, n_level2, n_strong = facts
         won, lp = _fight_seat(rules, s, p, n_players, strength)
         if lx is None:
@@ -72,7 +72,7 @@ def wars(tb, lx, s, ls, n_players):
             _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
         else:
             per_war, war_units, war_buildings, war_arts, gold = l_war_phase_lp(
-                ut, bt, ab, rules, lx[0], s.pc, n, s.bl, ls.zx, nz, two, won, wood, food,
+                ut, bt, ab, rules, lx.xt, s.pc, n, s.bl, ls.zx, nz, two, won, wood, food,
                 crystal, income, age_all, n_level2, n_strong,
             )  # fmt: skip
             _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
