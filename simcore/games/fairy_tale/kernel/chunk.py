@@ -105,14 +105,18 @@ def _run_block(
 ):  # fmt: skip
     """Play block ``b`` of ``n_blocks`` of a chunk of ``n_games`` games (game offsets
     ``b * n_games // n_blocks`` up to the next block's) with one scratch state and, with
-    ``mc`` seats (``search``, a literal at each call: the heuristics' kernel compiles no
-    search), two copies of it for the searches; all allocated once per block."""
+    ``mc`` seats, two copies of it for the searches; all allocated once per block.
+    ``search``: None (heuristic seats) or True (``mc`` seats). numba prunes an ``is None``
+    test on an argument by the argument's type when it compiles, so the heuristics' kernel
+    compiles no search. A bool flag would not do: numba prunes no branch on a bool
+    argument, literal or not (and a literal passed in a ``prange`` body reaches the callee
+    as a plain ``bool``), so both branches, the whole search, would compile."""
     lo = b * n_games // n_blocks
     hi = (b + 1) * n_games // n_blocks
     size = state_size(kt[ix(L.K_DECK_SIZE)])
     st = np.zeros(size, np.int32)
     sm = np.zeros(L.SM_SIZE, np.uint64)
-    if search:
+    if search is not None:
         stw = np.zeros(size, np.int32)
         smw = np.zeros(L.SM_SIZE, np.uint64)
         stp = np.zeros(size, np.int32)
@@ -121,7 +125,7 @@ def _run_block(
         g = first_game + i
         _seat_up(st, slot_table, seat_slot, rotate, n_players, g)
         u = ix(i)
-        if search:
+        if search is not None:
             out.violation[u] = _play_game_search(
                 kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, g, check
             )
@@ -146,7 +150,7 @@ def simulate_chunk(
     for b in prange(n_blocks):
         _run_block(
             kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
-            n_blocks, b, out, check, False,
+            n_blocks, b, out, check, None,
         )  # fmt: skip
 
 
