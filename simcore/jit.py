@@ -40,6 +40,14 @@ short and branchy (a seat's spots, a hand, a card's abilities): the vectoriser c
 compile time for no measurable speed (``docs/perf-log/``). numba re-reads its ``NUMBA_*``
 variables before each compile, so the variable is what says it; setting it around one
 game's ``Dispatcher.compile`` does not reach that game's optimisation.
+
+Compile time, 4: numba prunes a branch before typing only on an argument's *type*: ``if x
+is None`` / ``is not None`` of an argument that is None in one specialisation (the Legends
+tables of a base Paper Tales game, the search scratch of a heuristics' block). It prunes
+no branch on a bool argument, literal or not: a function called only under ``if search:``
+is typed and compiled even where every caller passes ``False`` (LLVM drops the dead code
+afterwards, once the compile is paid). A flag is fine for small inline differences; gate
+a call to a big function with None.
 """
 
 from __future__ import annotations
