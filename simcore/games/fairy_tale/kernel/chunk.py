@@ -100,19 +100,19 @@ def _store(out, st, u, n_players):
 
 @alloc  # the block scratch
 def _run_block(
-    kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
-    b, out, check, search,
+    kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check,
+    search,
 ):  # fmt: skip
-    """Play block ``b`` of ``n_blocks`` of a chunk of ``n_games`` games (game offsets
-    ``b * n_games // n_blocks`` up to the next block's) with one scratch state and, with
-    ``mc`` seats, two copies of it for the searches; all allocated once per block.
+    """Play game offsets ``lo .. hi-1`` of a chunk (a block) with one scratch state and,
+    with ``mc`` seats, two copies of it for the searches; all allocated once per block.
+    The ``prange`` body computes ``lo`` and ``hi``: its index is typed ``int64`` when the
+    chunk is typed and ``uint64`` when the loop body is compiled, so a block taking the
+    index compiled twice.
     ``search``: None (heuristic seats) or True (``mc`` seats). numba prunes an ``is None``
     test on an argument by the argument's type when it compiles, so the heuristics' kernel
     compiles no search. A bool flag would not do: numba prunes no branch on a bool
-    argument, literal or not (and a literal passed in a ``prange`` body reaches the callee
-    as a plain ``bool``), so both branches, the whole search, would compile."""
-    lo = b * n_games // n_blocks
-    hi = (b + 1) * n_games // n_blocks
+    argument, literal or not, so both branches, the whole search, would compile
+    (``simcore.jit``, "Compile time, 4")."""
     size = state_size(kt[ix(L.K_DECK_SIZE)])
     st = np.zeros(size, np.int32)
     sm = np.zeros(L.SM_SIZE, np.uint64)
@@ -148,9 +148,11 @@ def simulate_chunk(
     ``simulate_chunk_search``."""
     kt = build_tables(tb.ct, tb.deps, tb.deck, tb.id_order, tb.in_deck, tb.rules, tb.sel)
     for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
         _run_block(
-            kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
-            n_blocks, b, out, check, None,
+            kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
+            out, check, None,
         )  # fmt: skip
 
 
@@ -163,7 +165,9 @@ def simulate_chunk_search(
     heuristics never compiles the search)."""
     kt = build_tables(tb.ct, tb.deps, tb.deck, tb.id_order, tb.in_deck, tb.rules, tb.sel)
     for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
         _run_block(
-            kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
-            n_blocks, b, out, check, True,
+            kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
+            out, check, True,
         )  # fmt: skip
