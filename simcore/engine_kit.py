@@ -50,6 +50,18 @@ class Prepared:
     #: The policy code of the search (``mc``) in ``POLICY_NAMES``.
     MC_CODE: ClassVar[int] = -1
 
+    def __init_subclass__(
+        cls, game: Game | None = None, names: Sequence[str] = (), mc: int = -1, **kw: Any
+    ) -> None:
+        """``class Prepared(engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC)``:
+        a game's request with its policies (``POLICY_NAMES``), the parameters its registry
+        entry declares for them (``POLICY_PARAMS``) and the search's code (``MC_CODE``)."""
+        super().__init_subclass__(**kw)
+        if game is not None:
+            cls.POLICY_NAMES = tuple(names)
+            cls.POLICY_PARAMS = dict(game.policy_params)
+            cls.MC_CODE = int(mc)
+
     cards: Any
     variant: str
     players: int
@@ -149,11 +161,15 @@ class Prepared:
         return [self.policies[s] for s in seats]
 
     def reference_seats(
-        self, game_id: int, search: Callable[[int, int, int], Any]
+        self, game_id: int, search: Callable[[int, int, int], Any] | None = None
     ) -> tuple[list[int], list[Any]]:
         """The policy code of each seat in game ``game_id`` and, for an mc seat, its
-        ``Search`` (``search(rollouts, top, playout)``; None for a heuristic seat), for the
-        game's ``reference.py``."""
+        ``Search`` (``search(rollouts, top, playout)``, by default the rulebooks' shared
+        ``flat_mc.Search``; None for a heuristic seat), for the game's ``reference.py``."""
+        if search is None:
+            from simcore.flat_mc import Search  # the RNG's numba: not at import time
+
+            search = Search
         table, seat_slot = self.slot_table()
         slots = seat_policies(seat_slot, self.rotate_seats, game_id)
         codes = [int(table[s, 0]) for s in slots]
@@ -190,6 +206,44 @@ def run_chunk(
     return engine.frames(prepared, arrays, first_game)
 
 
+def run_kernel(
+    prepared: Prepared,
+    kernels: tuple[Callable[..., None], Callable[..., None]],
+    out: Any,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    check: bool,
+) -> None:
+    """Play a chunk into the result buffers ``out`` with the heuristic kernel or, when a seat
+    plays ``mc`` (``has_search``), the search kernel (``kernels``: the two, in that order;
+    DRAKO's and Fairy Tale's), each called with the tables, the seats (weights, slot table,
+    each seat's slot, rotation), ``chunk_bounds``, ``out`` and ``check``."""
+    table, seat_slot = prepared.slot_table()
+    kernel = kernels[1] if prepared.has_search else kernels[0]
+    seats = (prepared.weights, table, seat_slot, prepared.rotate_seats)
+    kernel(prepared.tables, *seats, *chunk_bounds(prepared, seed, first_game, n_games), out, check)
+
+
+def reference_player(
+    prepared: Prepared, rules: Any, play_reference: Callable[..., Any], **options: Any
+) -> Callable[..., Any]:
+    """``play(seed, game_id, record=False)``: game ``game_id`` played by the game's
+    ``reference.py``, the same game its kernel stores under that id (the differential tests);
+    ``record`` keeps its events. ``play_reference(rules, weights, seat policies, seed,
+    game_id, record=, searches=, **options)`` is the rulebook's, each mc seat its
+    ``Search``."""
+
+    def play(seed: int, game_id: int, record: bool = False) -> Any:
+        seat_policy, searches = prepared.reference_seats(game_id)
+        return play_reference(
+            rules, prepared.weights, seat_policy, seed, game_id, record=record,
+            searches=searches, **options,
+        )  # fmt: skip
+
+    return play
+
+
 def start_event(
     game: str, prepared: Any, seed: int, game_id: int, event: str = "start"
 ) -> dict[str, Any]:
@@ -204,6 +258,30 @@ def start_event(
         "players": prepared.players,
         "policies": prepared.seat_names(game_id),
     }
+
+
+def narrate_start(title: str, event: dict[str, Any]) -> str:
+    """The first line of a narrated game (``start_event``): the game's ``title``, variant,
+    seed, game id, player count and each seat's policy."""
+    return (
+        f"{title} ({event['variant']}), seed {event['seed']}, game {event['game_id']}:"
+        f" {event['players']} players ({', '.join(event['policies'])})"
+    )
+
+
+def narrate_winners(winners: Sequence[int]) -> str:
+    """The last line of a narrated game: its winning seats."""
+    return (
+        "Winner"
+        + ("s" if len(winners) > 1 else "")
+        + ": "
+        + ", ".join(f"seat {w}" for w in winners)
+    )
+
+
+def narrate_reshuffle(event: dict[str, Any]) -> str:
+    """A narrated reshuffle (DRAKO, Paper Tales): the discard pile becomes the draw pile."""
+    return f"          the discard pile becomes the draw pile ({event['cards']} cards, shuffled)"
 
 
 def chunk_bounds(
