@@ -340,6 +340,36 @@ def ranks(score: np.ndarray, tiebreak: np.ndarray | None = None) -> np.ndarray:
     return (1 + ahead.sum(axis=2)).astype(np.int8)
 
 
+def short_json(value: Any) -> str:
+    """JSON of ``value``, cut to 40 characters (for the error messages of ``state_io``)."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_state_keys(state: Any, keys: Sequence[str]) -> None:
+    """An end state given as JSON (``talesim score``) is an object with no keys but
+    ``keys`` (``ValueError`` naming them)."""
+    has = " and ".join(f"'{k}'" for k in keys)
+    if not isinstance(state, dict):
+        raise ValueError(f"the state must be a JSON object with {has}")
+    unknown = set(state) - set(keys)
+    if unknown:
+        raise ValueError(f"unknown key(s) {', '.join(sorted(unknown))} (a state has {has})")
+
+
+def check_player_keys(seat: int, player: Any, keys: Sequence[str]) -> None:
+    """Seat ``seat`` of a JSON end state is an object with no keys but ``keys``
+    (``ValueError`` naming the seat)."""
+    if not isinstance(player, dict):
+        has = " and ".join(f"'{k}'" for k in keys)
+        raise ValueError(f"player {seat}: must be an object with {has}")
+    unknown = set(player) - set(keys)
+    if unknown:
+        raise ValueError(f"player {seat}: unknown key(s) {', '.join(sorted(unknown))}")
+
+
 #: Timed kernel runs of ``talesim bench`` (the median is reported).
 BENCH_RUNS = 3
 
