@@ -269,6 +269,20 @@ def narrate_start(title: str, event: dict[str, Any]) -> str:
     )
 
 
+def narrate_final(
+    title: str, event: dict[str, Any], seat_line: Callable[[int, str], str], points: str = "+d"
+) -> str:
+    """A narrated game's ``final`` event: ``title``, a line a seat (``seat_line(seat,
+    parts)``, ``parts`` its nonzero breakdown as "name points", each formatted by
+    ``points``, or "nothing"), then the winners."""
+    lines = [title]
+    for p, breakdown in enumerate(event["breakdown"]):
+        parts = ", ".join(f"{k} {v:{points}}" for k, v in breakdown.items() if v)
+        lines.append(seat_line(p, parts or "nothing"))
+    lines.append(narrate_winners(event["winners"]))
+    return "\n".join(lines)
+
+
 def narrate_winners(winners: Sequence[int]) -> str:
     """The last line of a narrated game: its winning seats."""
     return (
@@ -327,6 +341,26 @@ def categorical(names: Sequence[str], codes: np.ndarray) -> pl.Series:
     return pl.Series(list(names), dtype=pl.Enum(list(names))).gather(
         np.asarray(codes).reshape(-1).astype(np.int64)
     )
+
+
+def games_table(
+    game_id: np.ndarray, score: np.ndarray, winners: np.ndarray, **columns: np.ndarray
+) -> tuple[pl.DataFrame, np.ndarray]:
+    """The dataset's ``games`` table, one row a game: ``game_id``, the game's own
+    ``columns``, ``n_winners`` and ``top_score``; and each seat's ``win`` (float64[n, P]: 1/k
+    for each of a game's k ``winners``, else 0)."""
+    import polars as pl
+
+    n_win = winners.sum(axis=1)
+    games = pl.DataFrame(
+        {
+            "game_id": game_id,
+            **columns,
+            "n_winners": n_win.astype(np.int8),
+            "top_score": score.max(axis=1).astype(np.int16),
+        }
+    )
+    return games, winners / n_win[:, None]
 
 
 def ranks(score: np.ndarray, tiebreak: np.ndarray | None = None) -> np.ndarray:

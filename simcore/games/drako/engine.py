@@ -213,17 +213,8 @@ def frames(
     game_id = engine_kit.game_ids(first_game, n)
     score = a["score"]
     rank = a["rank"]
-    winners = rank == 1
-    n_win = winners.sum(axis=1)
-    win = winners / n_win[:, None]
-    games = pl.DataFrame(
-        {
-            "game_id": game_id,
-            "turns": a["turns"],
-            "cap_hit": a["cap_hit"],
-            "n_winners": n_win.astype(np.int8),
-            "top_score": score.max(axis=1).astype(np.int16),
-        }
+    games, win = engine_kit.games_table(
+        game_id, score, rank == 1, turns=a["turns"], cap_hit=a["cap_hit"]
     )
     seats = pl.DataFrame(
         {
@@ -323,10 +314,9 @@ def narrate(event: dict[str, Any]) -> str:
         return engine_kit.narrate_reshuffle(event)
     if kind == "final":
         cap = " (turn cap reached)" if event["cap_hit"] else ""
-        lines = [f"Game over after {event['turns']} turns{cap}. Final scores:"]
-        for p, s in enumerate(event["scores"]):
-            parts = ", ".join(f"{k} {v:+d}" for k, v in event["breakdown"][p].items() if v)
-            lines.append(f"  seat {p}: {s}  ({parts or 'nothing'})")
-        lines.append(engine_kit.narrate_winners(event["winners"]))
-        return "\n".join(lines)
+        return engine_kit.narrate_final(
+            f"Game over after {event['turns']} turns{cap}. Final scores:",
+            event,
+            lambda p, parts: f"  seat {p}: {event['scores'][p]}  ({parts})",
+        )
     return str(event)

@@ -156,20 +156,12 @@ def frames(
     card_enum = pl.Series("card", ids, dtype=pl.Enum(ids))
     game_id = engine_kit.game_ids(first_game, n)
     score = a["score"].astype(np.int16)
-    top = score.max(axis=1)
-    winners = score == top[:, None]
-    n_win = winners.sum(axis=1)
-    win = winners / n_win[:, None]
+    games, win = engine_kit.games_table(game_id, score, score == score.max(axis=1)[:, None])
     trick = a["trick"]
-    games = pl.DataFrame(
-        {
-            "game_id": game_id,
-            "n_winners": n_win.astype(np.int8),
-            "top_score": top.astype(np.int16),
-            "trickster_as": pl.select(
-                pl.when(pl.Series(trick >= 0)).then(card_enum.gather(np.maximum(trick, 0)))
-            ).to_series(),
-        }
+    games = games.with_columns(
+        trickster_as=pl.select(
+            pl.when(pl.Series(trick >= 0)).then(card_enum.gather(np.maximum(trick, 0)))
+        ).to_series()
     )
     seats = pl.DataFrame(
         {
@@ -256,14 +248,14 @@ def narrate(event: dict[str, Any]) -> str:
     if kind == "trickster":
         return f"  {seat}'s Trickster counts as {event['card']}"
     if kind == "final":
-        lines = ["Final scores:"]
-        for p, s in enumerate(event["scores"]):
-            parts = ", ".join(f"{k} {v}" for k, v in event["breakdown"][p].items() if v)
-            lines.append(
-                f"  seat {p}: {s}  ({parts or 'nothing'}; {event['face_down'][p]} face down)"
-            )
-        lines.append(engine_kit.narrate_winners(event["winners"]))
-        return "\n".join(lines)
+        return engine_kit.narrate_final(
+            "Final scores:",
+            event,
+            lambda p, parts: (
+                f"  seat {p}: {event['scores'][p]}  ({parts}; {event['face_down'][p]} face down)"
+            ),
+            points="",
+        )
     return str(event)
 
 

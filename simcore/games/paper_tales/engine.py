@@ -312,12 +312,13 @@ def narrate(event: dict[str, Any]) -> str:
         lines.append(f"    -> {event['chosen']}")
         return "\n".join(lines)
     if kind == "final":
-        lines = ["Game over. Final scores:"]
-        for p, s in enumerate(event["scores"]):
-            parts = ", ".join(f"{k} {v:+d}" for k, v in event["breakdown"][p].items() if v)
-            lines.append(f"  seat {p}: {s} LP, {event['gold'][p]} gold ({parts or 'nothing'})")
-        lines.append(engine_kit.narrate_winners(event["winners"]))
-        return "\n".join(lines)
+        return engine_kit.narrate_final(
+            "Game over. Final scores:",
+            event,
+            lambda p, parts: (
+                f"  seat {p}: {event['scores'][p]} LP, {event['gold'][p]} gold ({parts})"
+            ),
+        )
     return str(event)
 
 
@@ -536,16 +537,8 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     seat_parts = LEGENDS_SEAT_PARTS if legends else SEAT_PARTS
     if legends:  # the LEGENDS_BREAKDOWN order, from the base parts and the Legends ones
         parts = np.concatenate([parts, a["lparts"]], axis=2)[:, :, list(kl.BREAKDOWN_COLUMNS)]
-    winner = a["winner"]
-    n_win = winner.sum(axis=1)
-    games = pl.DataFrame(
-        {
-            "game_id": game_id,
-            "turns": a["turns"],
-            "reshuffles": a["reshuffles"],
-            "n_winners": n_win.astype(np.int8),
-            "top_score": score.max(axis=1).astype(np.int16),
-        }
+    games, win = engine_kit.games_table(
+        game_id, score, a["winner"], turns=a["turns"], reshuffles=a["reshuffles"]
     )
     if legends:
         pairs = [
@@ -562,7 +555,7 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
             "policy": engine_kit.categorical(prepared.slot_names(), a["policy"]),
             "score": score.reshape(-1),
             "rank": engine_kit.ranks(score, a["gold"]).reshape(-1),
-            "win": (winner / n_win[:, None]).reshape(-1),
+            "win": win.reshape(-1),
             "wars_won": a["wars_won"].reshape(-1),
             **part,
             "war_lp": part["wars"] + part["war_buildings"],
