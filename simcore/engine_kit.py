@@ -4,11 +4,13 @@ An engine (``simcore.registry.Engine``) gives its game's data, ``prepare`` and t
 halves of a chunk (``simulate_arrays``: the kernel's result arrays; ``frames``: the
 dataset's tables); what every engine would otherwise write again lives here: the request
 checks every ``prepare`` starts with, the ``Prepared`` request with its seats and search
-slots, a chunk as tables (``run_chunk``), how many parallel blocks a chunk gets, the
-seats' policies of one game (``--rotate-seats``), the columns every dataset table starts
-with, categorical columns from code arrays, the first event of a narrated game and the
-``talesim bench`` harness. No numba and no game knowledge here; polars is imported by the
-functions that need it.
+slots, the kernel call (``run_kernel``), a chunk as tables (``run_chunk``), how many
+parallel blocks a chunk gets, the seats' policies of one game (``--rotate-seats``), the
+columns every dataset table starts with, the ``games`` table, categorical columns from code
+arrays, a game played by the rulebook (``reference_player``), the narration's shared lines
+(first event, start, reshuffle, final scores, winners), the key checks of a JSON end state
+(``state_io``) and the ``talesim bench`` harness. No numba and no game knowledge here;
+polars is imported by the functions that need it.
 """
 
 from __future__ import annotations
