@@ -384,26 +384,29 @@ def short_json(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def check_state_keys(state: Any, keys: Sequence[str]) -> None:
-    """An end state given as JSON (``talesim score``) is an object with no keys but
-    ``keys`` (``ValueError`` naming them)."""
+def state_keys_problem(state: Any, keys: Sequence[str]) -> str | None:
+    """What is wrong with an end state given as JSON (``talesim score``) that must be an
+    object with no keys but ``keys``, or None. ``state_io.parse_state`` raises it itself
+    (the fuzz tests tell its rejections by where they are raised)."""
     has = " and ".join(f"'{k}'" for k in keys)
     if not isinstance(state, dict):
-        raise ValueError(f"the state must be a JSON object with {has}")
+        return f"the state must be a JSON object with {has}"
     unknown = set(state) - set(keys)
     if unknown:
-        raise ValueError(f"unknown key(s) {', '.join(sorted(unknown))} (a state has {has})")
+        return f"unknown key(s) {', '.join(sorted(unknown))} (a state has {has})"
+    return None
 
 
-def check_player_keys(seat: int, player: Any, keys: Sequence[str]) -> None:
-    """Seat ``seat`` of a JSON end state is an object with no keys but ``keys``
-    (``ValueError`` naming the seat)."""
+def player_keys_problem(seat: int, player: Any, keys: Sequence[str]) -> str | None:
+    """What is wrong with seat ``seat`` of a JSON end state that must be an object with no
+    keys but ``keys``, or None (``state_keys_problem``)."""
     if not isinstance(player, dict):
         has = " and ".join(f"'{k}'" for k in keys)
-        raise ValueError(f"player {seat}: must be an object with {has}")
+        return f"player {seat}: must be an object with {has}"
     unknown = set(player) - set(keys)
     if unknown:
-        raise ValueError(f"player {seat}: unknown key(s) {', '.join(sorted(unknown))}")
+        return f"player {seat}: unknown key(s) {', '.join(sorted(unknown))}"
+    return None
 
 
 #: Timed kernel runs of ``talesim bench`` (the median is reported).

@@ -70,14 +70,19 @@ def test_narrate_final_lists_each_seat_then_the_winners() -> None:
     assert text == "F\nnothing\nnothing\nWinners: seat 0, seat 1"
 
 
-def test_state_key_checks_name_the_keys() -> None:
-    engine_kit.check_state_keys({"players": []}, ("variant", "players"))
-    with pytest.raises(ValueError, match=r"^the state must be a JSON object with 'players'$"):
-        engine_kit.check_state_keys([], ("players",))
-    with pytest.raises(ValueError, match=r"^unknown key\(s\) x, y \(a state has 'a' and 'b'\)$"):
-        engine_kit.check_state_keys({"y": 1, "x": 2, "a": 3}, ("a", "b"))
-    with pytest.raises(ValueError, match=r"^player 2: must be an object with 'g' and 'l'$"):
-        engine_kit.check_player_keys(2, "grid", ("g", "l"))
-    with pytest.raises(ValueError, match=r"^player 0: unknown key\(s\) z$"):
-        engine_kit.check_player_keys(0, {"g": [], "z": 0}, ("g", "l"))
+def test_state_key_problems_name_the_keys() -> None:
+    assert engine_kit.state_keys_problem({"players": []}, ("variant", "players")) is None
+    assert engine_kit.state_keys_problem([], ("players",)) == (
+        "the state must be a JSON object with 'players'"
+    )
+    assert engine_kit.state_keys_problem({"y": 1, "x": 2, "a": 3}, ("a", "b")) == (
+        "unknown key(s) x, y (a state has 'a' and 'b')"
+    )
+    assert engine_kit.player_keys_problem(0, {"g": []}, ("g", "l")) is None
+    assert engine_kit.player_keys_problem(2, "grid", ("g", "l")) == (
+        "player 2: must be an object with 'g' and 'l'"
+    )
+    assert engine_kit.player_keys_problem(0, {"g": [], "z": 0}, ("g", "l")) == (
+        "player 0: unknown key(s) z"
+    )
     assert engine_kit.short_json("x" * 50) == '"' + "x" * 36 + "..."

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from simcore.engine_kit import check_player_keys, check_state_keys, short_json
+from simcore.engine_kit import player_keys_problem, short_json, state_keys_problem
 
 from .reference import KingdomView, Rules, winners
 from .tables import BREAKDOWN, KINDS, MAX_PLAYERS, MIN_PLAYERS, SIDE, DrakoData
@@ -40,7 +40,8 @@ class PlayerState:
 def parse_state(state: Any, data: DrakoData) -> tuple[str, list[PlayerState]]:
     """Validate the JSON state; returns the preset name and the players. Raises ValueError
     naming what is wrong."""
-    check_state_keys(state, ("rules", "players"))
+    if problem := state_keys_problem(state, ("rules", "players")):
+        raise ValueError(problem)
     preset = state.get("rules", "brief")
     known = ", ".join(data.presets)
     if not isinstance(preset, str) or preset not in data.presets:
@@ -53,7 +54,8 @@ def parse_state(state: Any, data: DrakoData) -> tuple[str, list[PlayerState]]:
     held_by: dict[str, int] = {}
     used: Counter[int] = Counter()
     for seat, pl in enumerate(players):
-        check_player_keys(seat, pl, ("grid", "legends"))
+        if problem := player_keys_problem(seat, pl, ("grid", "legends")):
+            raise ValueError(problem)
         grid = pl.get("grid")
         if (
             not isinstance(grid, list)

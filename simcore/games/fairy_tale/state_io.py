@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from simcore.engine_kit import check_player_keys, check_state_keys, short_json
+from simcore.engine_kit import player_keys_problem, short_json, state_keys_problem
 
 from .reference import BREAKDOWN, FairyTaleGame, Slot
 from .tables import MAX_PLAYERS, TABLEAU, CardSet
@@ -25,7 +25,8 @@ from .tables import MAX_PLAYERS, TABLEAU, CardSet
 def parse_state(state: Any, cards: CardSet) -> tuple[str, list[tuple[list[int], list[int]]]]:
     """Validate the JSON state; returns the variant and, per player, (face-up, face-down)
     card indices. Raises ValueError naming what is wrong."""
-    check_state_keys(state, ("variant", "players"))
+    if problem := state_keys_problem(state, ("variant", "players")):
+        raise ValueError(problem)
     variant = state.get("variant", "expert")
     known = ", ".join(cards.rules.variants)
     if not isinstance(variant, str):
@@ -39,7 +40,8 @@ def parse_state(state: Any, cards: CardSet) -> tuple[str, list[tuple[list[int], 
     used: Counter[int] = Counter()
     out = []
     for seat, pl in enumerate(players):
-        check_player_keys(seat, pl, ("face_up", "face_down"))
+        if problem := player_keys_problem(seat, pl, ("face_up", "face_down")):
+            raise ValueError(problem)
         lists = []
         for key in ("face_up", "face_down"):
             ids = pl.get(key, [])

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from simcore.engine_kit import check_state_keys, short_json
+from simcore.engine_kit import short_json, state_keys_problem
 
 from .tables import (
     B_EXTRA_SPOT,
@@ -97,7 +97,8 @@ def _count(value: Any, what: str, hi: int) -> int:
 
 def parse_state(state: Any, cards: CardSet) -> Position:
     """Validate the JSON position; raises ValueError naming what is wrong."""
-    check_state_keys(state, ("players",))
+    if problem := state_keys_problem(state, ("players",)):
+        raise ValueError(problem)
     players = state.get("players")
     if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise ValueError(f"'players' must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats")
