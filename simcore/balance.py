@@ -47,7 +47,7 @@ from typing import Any
 
 from reports.strength import MIN_TAKEN  # cards taken fewer times are not judged
 from simcore import card_edits, registry, runner, search
-from simcore.batch import RunError, RunSettings
+from simcore.batch import RunError, StudySettings
 from simcore.card_edits import Edit, Field, Site
 
 #: Steps a site may move either way.
@@ -100,18 +100,14 @@ def parse_fields(text: str | None, declared: Sequence[Field]) -> list[Field]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Request(RunSettings):
+class Request(StudySettings):
     """A balance search: the seats, the band to reach, the trials and the edits allowed."""
 
     policy: str
-    n_games: int
-    budget: int
     band: tuple[float, float]
     policies_file: Path | None = None
     fields: str | None = None
     radius: int = DEFAULT_RADIUS
-    validation_games: int | None = None
-    storage: str | None = None
 
 
 @dataclass
@@ -203,21 +199,17 @@ def _search_record(req: Request, card_file: Path) -> dict[str, Any]:
     the request without paths, budget or backend, and the card data's hash."""
     import hashlib
 
-    return {
-        "card_sha256": hashlib.sha256(card_file.read_bytes()).hexdigest(),
-        "game": req.game,
-        "variant": req.variant,
-        "players": req.players,
-        "policy": req.policy,
-        "games": req.n_games,
-        "band": list(req.band),
-        "seed": req.seed,
-        "fields": req.fields,
-        "radius": req.radius,
-    }
+    return {"card_sha256": hashlib.sha256(card_file.read_bytes()).hexdigest(), **_record(req)}
 
 
 def _request_record(req: Request, card_file: Path) -> dict[str, Any]:
+    """The request a run directory is made with (``request.json``): ``card_file``'s path."""
+    return _record(req, cards=str(card_file))
+
+
+def _record(req: Request, **card_data: str) -> dict[str, Any]:
+    """The search's settings in the order the records keep them, ``card_data`` after the
+    seed."""
     return {
         "game": req.game,
         "variant": req.variant,
@@ -226,7 +218,7 @@ def _request_record(req: Request, card_file: Path) -> dict[str, Any]:
         "games": req.n_games,
         "band": list(req.band),
         "seed": req.seed,
-        "cards": str(card_file),
+        **card_data,
         "fields": req.fields,
         "radius": req.radius,
     }

@@ -47,6 +47,18 @@ class RunSettings:
     progress: bool = True
 
 
+@dataclass(frozen=True, kw_only=True)
+class StudySettings(RunSettings):
+    """What the two Optuna searches (``tune``, ``balance``) are asked besides the run: the
+    games each candidate plays, the trials, the games of the validation on fresh seeds
+    (None: the search's count) and the study's storage (None: ``DIR/study.db``)."""
+
+    n_games: int
+    budget: int
+    validation_games: int | None = None
+    storage: str | None = None
+
+
 @dataclass(frozen=True)
 class Chunk:
     """Game ids ``first_game .. first_game + n_games - 1``, stored as part number ``index``."""

@@ -168,23 +168,24 @@ def _expand(node: Any, parts: Sequence[str], prefix: tuple[str | int, ...]) -> I
             for key in node:
                 yield from _expand(node[key], rest, (*prefix, str(key)))
         return
-    every = _EVERY.match(head)
-    if every:
-        items = node.get(every["key"]) if isinstance(node, Mapping) else None
+    step = _EVERY.match(head) or _SELECT.match(head)
+    if step:
+        items = node.get(step["key"]) if isinstance(node, Mapping) else None
         if isinstance(items, list):
             for i, item in enumerate(items):
-                yield from _expand(item, rest, (*prefix, every["key"], i))
-        return
-    match = _SELECT.match(head)
-    if match:
-        items = node.get(match["key"]) if isinstance(node, Mapping) else None
-        if isinstance(items, list):
-            for i, item in enumerate(items):
-                if isinstance(item, Mapping) and str(item.get(match["field"])) == match["value"]:
-                    yield from _expand(item, rest, (*prefix, match["key"], i))
+                if _selected(step, item):
+                    yield from _expand(item, rest, (*prefix, step["key"], i))
         return
     if isinstance(node, Mapping) and head in node:
         yield from _expand(node[head], rest, (*prefix, head))
+
+
+def _selected(step: re.Match[str], item: Any) -> bool:
+    """Whether a list's ``item`` is one a path ``step`` reaches: every item (``key[*]``) or
+    a table whose ``field`` reads ``value`` (``key[field=value]``)."""
+    if step.re is _EVERY:
+        return True
+    return isinstance(item, Mapping) and str(item.get(step["field"])) == step["value"]
 
 
 def sites(data: Mapping[str, Any], fields: Sequence[Field], variant: str = "") -> list[Site]:

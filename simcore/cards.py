@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,30 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise CardDataError(path, "not valid UTF-8 text") from None
     except OSError as exc:  # not a directory, name too long, permission denied, ...
         raise CardDataError(path, f"cannot read ({exc.strerror or exc})") from None
+
+
+def entries(path: Path, raw: Iterable[Any], label: str) -> Iterator[Fields]:
+    """The ``Fields`` of each table of an array of tables (``[[card]]``), in file order, each
+    named in errors by its ``id`` or, without a string id, by ``label`` and its number (``#3``
+    after an empty label); an entry that is not a table is a ``CardDataError``."""
+    for n, entry in enumerate(raw, start=1):
+        name = f"{label} #{n}" if label else f"#{n}"
+        if not isinstance(entry, dict):
+            raise CardDataError(path, "must be a table", card=name)
+        raw_id = entry.get("id")
+        yield Fields(path, entry, raw_id if isinstance(raw_id, str) else name)
+
+
+def new_id(f: Fields, seen: set[str], what: str) -> str:
+    """The entry's ``id``: lowercase letters, digits and hyphens (the dataset's id
+    convention), not in ``seen`` (ids of the same ``what`` read so far), which it joins."""
+    cid = f.string("id")
+    if not all(ch.islower() or ch.isdigit() or ch == "-" for ch in cid):
+        raise f.error("id", "ids are lowercase letters, digits and hyphens")
+    if cid in seen:
+        raise f.error("id", f"duplicate {what} id")
+    seen.add(cid)
+    return cid
 
 
 def file_sha256(*paths: Path) -> str:

@@ -4,11 +4,13 @@ An engine (``simcore.registry.Engine``) gives its game's data, ``prepare`` and t
 halves of a chunk (``simulate_arrays``: the kernel's result arrays; ``frames``: the
 dataset's tables); what every engine would otherwise write again lives here: the request
 checks every ``prepare`` starts with, the ``Prepared`` request with its seats and search
-slots, a chunk as tables (``run_chunk``), how many parallel blocks a chunk gets, the
-seats' policies of one game (``--rotate-seats``), the columns every dataset table starts
-with, categorical columns from code arrays, the first event of a narrated game and the
-``talesim bench`` harness. No numba and no game knowledge here; polars is imported by the
-functions that need it.
+slots, the kernel call (``run_kernel``), a chunk as tables (``run_chunk``), how many
+parallel blocks a chunk gets, the seats' policies of one game (``--rotate-seats``), the
+columns every dataset table starts with, the ``games`` table, categorical columns from code
+arrays, a game played by the rulebook (``reference_player``), the narration's shared lines
+(first event, start, reshuffle, final scores, winners), the key checks of a JSON end state
+(``state_io``) and the ``talesim bench`` harness. No numba and no game knowledge here;
+polars is imported by the functions that need it.
 """
 
 from __future__ import annotations
@@ -49,6 +51,18 @@ class Prepared:
     POLICY_PARAMS: ClassVar[policy_spec.Declared] = {}
     #: The policy code of the search (``mc``) in ``POLICY_NAMES``.
     MC_CODE: ClassVar[int] = -1
+
+    def __init_subclass__(
+        cls, game: Game | None = None, names: Sequence[str] = (), mc: int = -1, **kw: Any
+    ) -> None:
+        """``class Prepared(engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC)``:
+        a game's request with its policies (``POLICY_NAMES``), the parameters its registry
+        entry declares for them (``POLICY_PARAMS``) and the search's code (``MC_CODE``)."""
+        super().__init_subclass__(**kw)
+        if game is not None:
+            cls.POLICY_NAMES = tuple(names)
+            cls.POLICY_PARAMS = dict(game.policy_params)
+            cls.MC_CODE = int(mc)
 
     cards: Any
     variant: str
@@ -149,11 +163,15 @@ class Prepared:
         return [self.policies[s] for s in seats]
 
     def reference_seats(
-        self, game_id: int, search: Callable[[int, int, int], Any]
+        self, game_id: int, search: Callable[[int, int, int], Any] | None = None
     ) -> tuple[list[int], list[Any]]:
         """The policy code of each seat in game ``game_id`` and, for an mc seat, its
-        ``Search`` (``search(rollouts, top, playout)``; None for a heuristic seat), for the
-        game's ``reference.py``."""
+        ``Search`` (``search(rollouts, top, playout)``, by default the rulebooks' shared
+        ``flat_mc.Search``; None for a heuristic seat), for the game's ``reference.py``."""
+        if search is None:
+            from simcore.flat_mc import Search  # the RNG's numba: not at import time
+
+            search = Search
         table, seat_slot = self.slot_table()
         slots = seat_policies(seat_slot, self.rotate_seats, game_id)
         codes = [int(table[s, 0]) for s in slots]
@@ -190,6 +208,44 @@ def run_chunk(
     return engine.frames(prepared, arrays, first_game)
 
 
+def run_kernel(
+    prepared: Prepared,
+    kernels: tuple[Callable[..., None], Callable[..., None]],
+    out: Any,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    check: bool,
+) -> None:
+    """Play a chunk into the result buffers ``out`` with the heuristic kernel or, when a seat
+    plays ``mc`` (``has_search``), the search kernel (``kernels``: the two, in that order;
+    DRAKO's and Fairy Tale's), each called with the tables, the seats (weights, slot table,
+    each seat's slot, rotation), ``chunk_bounds``, ``out`` and ``check``."""
+    table, seat_slot = prepared.slot_table()
+    kernel = kernels[1] if prepared.has_search else kernels[0]
+    seats = (prepared.weights, table, seat_slot, prepared.rotate_seats)
+    kernel(prepared.tables, *seats, *chunk_bounds(prepared, seed, first_game, n_games), out, check)
+
+
+def reference_player(
+    prepared: Prepared, rules: Any, play_reference: Callable[..., Any], **options: Any
+) -> Callable[..., Any]:
+    """``play(seed, game_id, record=False)``: game ``game_id`` played by the game's
+    ``reference.py``, the same game its kernel stores under that id (the differential tests);
+    ``record`` keeps its events. ``play_reference(rules, weights, seat policies, seed,
+    game_id, record=, searches=, **options)`` is the rulebook's, each mc seat its
+    ``Search``."""
+
+    def play(seed: int, game_id: int, record: bool = False) -> Any:
+        seat_policy, searches = prepared.reference_seats(game_id)
+        return play_reference(
+            rules, prepared.weights, seat_policy, seed, game_id, record=record,
+            searches=searches, **options,
+        )  # fmt: skip
+
+    return play
+
+
 def start_event(
     game: str, prepared: Any, seed: int, game_id: int, event: str = "start"
 ) -> dict[str, Any]:
@@ -204,6 +260,44 @@ def start_event(
         "players": prepared.players,
         "policies": prepared.seat_names(game_id),
     }
+
+
+def narrate_start(title: str, event: dict[str, Any]) -> str:
+    """The first line of a narrated game (``start_event``): the game's ``title``, variant,
+    seed, game id, player count and each seat's policy."""
+    return (
+        f"{title} ({event['variant']}), seed {event['seed']}, game {event['game_id']}:"
+        f" {event['players']} players ({', '.join(event['policies'])})"
+    )
+
+
+def narrate_final(
+    title: str, event: dict[str, Any], seat_line: Callable[[int, str], str], points: str = "+d"
+) -> str:
+    """A narrated game's ``final`` event: ``title``, a line a seat (``seat_line(seat,
+    parts)``, ``parts`` its nonzero breakdown as "name points", each formatted by
+    ``points``, or "nothing"), then the winners."""
+    lines = [title]
+    for p, breakdown in enumerate(event["breakdown"]):
+        parts = ", ".join(f"{k} {v:{points}}" for k, v in breakdown.items() if v)
+        lines.append(seat_line(p, parts or "nothing"))
+    lines.append(narrate_winners(event["winners"]))
+    return "\n".join(lines)
+
+
+def narrate_winners(winners: Sequence[int]) -> str:
+    """The last line of a narrated game: its winning seats."""
+    return (
+        "Winner"
+        + ("s" if len(winners) > 1 else "")
+        + ": "
+        + ", ".join(f"seat {w}" for w in winners)
+    )
+
+
+def narrate_reshuffle(event: dict[str, Any]) -> str:
+    """A narrated reshuffle (DRAKO, Paper Tales): the discard pile becomes the draw pile."""
+    return f"          the discard pile becomes the draw pile ({event['cards']} cards, shuffled)"
 
 
 def chunk_bounds(
@@ -251,6 +345,26 @@ def categorical(names: Sequence[str], codes: np.ndarray) -> pl.Series:
     )
 
 
+def games_table(
+    game_id: np.ndarray, score: np.ndarray, winners: np.ndarray, **columns: np.ndarray
+) -> tuple[pl.DataFrame, np.ndarray]:
+    """The dataset's ``games`` table, one row a game: ``game_id``, the game's own
+    ``columns``, ``n_winners`` and ``top_score``; and each seat's ``win`` (float64[n, P]: 1/k
+    for each of a game's k ``winners``, else 0)."""
+    import polars as pl
+
+    n_win = winners.sum(axis=1)
+    games = pl.DataFrame(
+        {
+            "game_id": game_id,
+            **columns,
+            "n_winners": n_win.astype(np.int8),
+            "top_score": score.max(axis=1).astype(np.int16),
+        }
+    )
+    return games, winners / n_win[:, None]
+
+
 def ranks(score: np.ndarray, tiebreak: np.ndarray | None = None) -> np.ndarray:
     """int8[n, P]: 1 + the seats strictly ahead (higher score; on equal score, higher
     ``tiebreak``). The winners have rank 1."""
@@ -260,6 +374,39 @@ def ranks(score: np.ndarray, tiebreak: np.ndarray | None = None) -> np.ndarray:
             tiebreak[:, None, :] > tiebreak[:, :, None]
         )
     return (1 + ahead.sum(axis=2)).astype(np.int8)
+
+
+def short_json(value: Any) -> str:
+    """JSON of ``value``, cut to 40 characters (for the error messages of ``state_io``)."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def state_keys_problem(state: Any, keys: Sequence[str]) -> str | None:
+    """What is wrong with an end state given as JSON (``talesim score``) that must be an
+    object with no keys but ``keys``, or None. ``state_io.parse_state`` raises it itself
+    (the fuzz tests tell its rejections by where they are raised)."""
+    has = " and ".join(f"'{k}'" for k in keys)
+    if not isinstance(state, dict):
+        return f"the state must be a JSON object with {has}"
+    unknown = set(state) - set(keys)
+    if unknown:
+        return f"unknown key(s) {', '.join(sorted(unknown))} (a state has {has})"
+    return None
+
+
+def player_keys_problem(seat: int, player: Any, keys: Sequence[str]) -> str | None:
+    """What is wrong with seat ``seat`` of a JSON end state that must be an object with no
+    keys but ``keys``, or None (``state_keys_problem``)."""
+    if not isinstance(player, dict):
+        has = " and ".join(f"'{k}'" for k in keys)
+        return f"player {seat}: must be an object with {has}"
+    unknown = set(player) - set(keys)
+    if unknown:
+        return f"player {seat}: unknown key(s) {', '.join(sorted(unknown))}"
+    return None
 
 
 #: Timed kernel runs of ``talesim bench`` (the median is reported).

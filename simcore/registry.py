@@ -157,6 +157,28 @@ class Engine(Protocol):
     def score_state(self, state: dict[str, Any], cards: Any = None) -> dict[str, Any]: ...
 
 
+def mc_params(
+    rollouts: int, top: int, max_top: int, playout: str, playouts: tuple[str, ...]
+) -> tuple[str, tuple[Param, ...]]:
+    """The parameters of a game's ``mc`` search (``mc:rollouts=R:top=T:playout=NAME``) with
+    its defaults: playouts per candidate, how many candidates (best by greedy, at most
+    ``max_top``: the most options a decision has) and the heuristic of the playouts (one of
+    ``playouts``)."""
+    return (
+        "mc",
+        (
+            Param("rollouts", rollouts, lo=1, hi=1024, help="playouts per candidate"),
+            Param("top", top, lo=1, hi=max_top, help="candidates searched, best by greedy"),
+            Param(
+                "playout",
+                playout,
+                choices=playouts,
+                help="the heuristic every seat plays in the playouts",
+            ),
+        ),
+    )
+
+
 GAMES: dict[str, Game] = {
     "fairy-tale": Game(
         name="fairy-tale",
@@ -175,21 +197,7 @@ GAMES: dict[str, Game] = {
         default_variant="expert",
         policies=("random", "greedy", "collector", "mc"),
         tables=("games", "seats", "cards"),
-        policy_params=(
-            (
-                "mc",
-                (
-                    Param("rollouts", 16, lo=1, hi=1024, help="playouts per candidate"),
-                    Param("top", 4, lo=1, hi=12, help="candidates searched, best by greedy"),
-                    Param(
-                        "playout",
-                        "greedy",
-                        choices=("random", "greedy", "collector"),
-                        help="the heuristic every seat plays in the playouts",
-                    ),
-                ),
-            ),
-        ),
+        policy_params=(mc_params(16, 4, 12, "greedy", ("random", "greedy", "collector")),),
         weight_names=("gain", "effect", "harm", "synergy", "deny"),
     ),
     "drako": Game(
@@ -213,21 +221,7 @@ GAMES: dict[str, Game] = {
         default_variant="brief",
         policies=("random", "greedy", "legend-hunter", "mc"),
         tables=("games", "seats", "cards", "legends"),
-        policy_params=(
-            (
-                "mc",
-                (
-                    Param("rollouts", 32, lo=1, hi=1024, help="playouts per candidate"),
-                    Param("top", 4, lo=1, hi=33, help="candidates searched, best by greedy"),
-                    Param(
-                        "playout",
-                        "greedy",
-                        choices=("random", "greedy", "legend-hunter"),
-                        help="the heuristic every seat plays in the playouts",
-                    ),
-                ),
-            ),
-        ),
+        policy_params=(mc_params(32, 4, 33, "greedy", ("random", "greedy", "legend-hunter")),),
         weight_names=("gain", "legend", "near", "tame", "take-bar"),
         variant_option="rules",
     ),
@@ -255,21 +249,7 @@ GAMES: dict[str, Game] = {
         default_variant="base",
         policies=("random", "greedy", "warlord", "builder", "mc"),
         tables=("games", "seats", "cards", "buildings"),
-        policy_params=(
-            (
-                "mc",
-                (
-                    Param("rollouts", 6, lo=1, hi=1024, help="playouts per candidate"),
-                    Param("top", 3, lo=1, hi=54, help="candidates searched, best by greedy"),
-                    Param(
-                        "playout",
-                        "warlord",
-                        choices=("random", "greedy", "warlord", "builder"),
-                        help="the heuristic every seat plays in the playouts",
-                    ),
-                ),
-            ),
-        ),
+        policy_params=(mc_params(6, 3, 54, "warlord", ("random", "greedy", "warlord", "builder")),),
         weight_names=(
             "war-lp",
             "end-lp",

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from simcore import policy_file, registry, runner, search
-from simcore.batch import RunError, RunSettings
+from simcore.batch import RunError, StudySettings
 from simcore.policy_file import NamedPolicy
 
 STUDY_NAME = "tune"
@@ -38,15 +38,11 @@ TRIAL, TUNED, CONTROL = "trial", "validation-tuned", "validation-default"
 
 
 @dataclass(frozen=True, kw_only=True)
-class Request(RunSettings):
+class Request(StudySettings):
     """A tuning search: the policy whose weights are tuned, its opponents and the budget."""
 
     base: str
     against: str | None
-    n_games: int
-    budget: int
-    validation_games: int | None = None
-    storage: str | None = None
 
 
 @dataclass

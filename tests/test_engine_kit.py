@@ -47,3 +47,42 @@ def test_check_request_names_what_is_wrong() -> None:
         engine_kit.check_request(game, "expert", 3, ["greedy", "random", "no-such-policy"])
     with pytest.raises(GameError):
         engine_kit.check_request(game, "basic", 5, ["greedy"] * 5)
+
+
+def test_games_table_counts_winners_and_shares_the_win() -> None:
+    import numpy as np
+
+    score = np.array([[5, 7, 7], [9, 1, 2]], dtype=np.int16)
+    games, win = engine_kit.games_table(
+        np.array([4, 5]), score, score == score.max(axis=1)[:, None], turns=np.array([3, 8])
+    )
+    assert games.columns == ["game_id", "turns", "n_winners", "top_score"]
+    assert games.rows() == [(4, 3, 2, 7), (5, 8, 1, 9)]
+    assert win.tolist() == [[0.0, 0.5, 0.5], [1.0, 0.0, 0.0]]
+
+
+def test_narrate_final_lists_each_seat_then_the_winners() -> None:
+    event = {"breakdown": [{"a": 2, "b": 0}, {"a": 0, "b": -1}], "winners": [0]}
+    text = engine_kit.narrate_final("Final:", event, lambda p, parts: f"  seat {p} ({parts})")
+    assert text == "Final:\n  seat 0 (a +2)\n  seat 1 (b -1)\nWinner: seat 0"
+    event = {"breakdown": [{"a": 0}, {"a": 0}], "winners": [0, 1]}
+    text = engine_kit.narrate_final("F", event, lambda p, parts: parts, points="")
+    assert text == "F\nnothing\nnothing\nWinners: seat 0, seat 1"
+
+
+def test_state_key_problems_name_the_keys() -> None:
+    assert engine_kit.state_keys_problem({"players": []}, ("variant", "players")) is None
+    assert engine_kit.state_keys_problem([], ("players",)) == (
+        "the state must be a JSON object with 'players'"
+    )
+    assert engine_kit.state_keys_problem({"y": 1, "x": 2, "a": 3}, ("a", "b")) == (
+        "unknown key(s) x, y (a state has 'a' and 'b')"
+    )
+    assert engine_kit.player_keys_problem(0, {"g": []}, ("g", "l")) is None
+    assert engine_kit.player_keys_problem(2, "grid", ("g", "l")) == (
+        "player 2: must be an object with 'g' and 'l'"
+    )
+    assert engine_kit.player_keys_problem(0, {"g": [], "z": 0}, ("g", "l")) == (
+        "player 0: unknown key(s) z"
+    )
+    assert engine_kit.short_json("x" * 50) == '"' + "x" * 36 + "..."

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import polars as pl
 
-from simcore import engine_kit, policy_spec
+from simcore import engine_kit
 from simcore.buffers import zeroed_buffers
 from simcore.registry import GameError, get_game, raise_first_violation
 
@@ -120,13 +120,10 @@ def score_state_reference(state: dict[str, Any], data: DrakoData | None = None) 
 # --- simulation ------------------------------------------------------------------------------
 
 
-class Prepared(engine_kit.Prepared):
-    """A validated request: rules data, preset (``variant``, from ``--rules``), seats and the
-    compiled tables."""
+class Prepared(engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC):
+    """A validated DRAKO request: rules data, preset (``variant``, from ``--rules``), seats
+    and the compiled tables."""
 
-    POLICY_NAMES = POLICY_NAMES
-    POLICY_PARAMS: ClassVar[policy_spec.Declared] = dict(GAME.policy_params)
-    MC_CODE = int(Policy.MC)
     cards: DrakoData
     tables: Tables
 
@@ -165,16 +162,12 @@ def simulate_arrays(
     from .kernel import INVARIANTS, simulate_chunk, simulate_chunk_search
 
     out = result_buffers(n_games, prepared.players)
-    table, seat_slot = prepared.slot_table()
-    searches = prepared.has_search
-    kernel = simulate_chunk_search if searches else simulate_chunk
-    seats = (prepared.weights, table, seat_slot, prepared.rotate_seats)
-    bounds = engine_kit.chunk_bounds(prepared, seed, first_game, n_games)
-    kernel(prepared.tables, *seats, *bounds, out, check)
+    kernels = (simulate_chunk, simulate_chunk_search)
+    engine_kit.run_kernel(prepared, kernels, out, seed, first_game, n_games, check)
     if check:
         raise_first_violation(out.violation, INVARIANTS, "drako", seed, first_game)
     a = out._asdict()
-    if not searches:  # heuristics: the result arrays as they always were
+    if not prepared.has_search:  # heuristics: the result arrays as they always were
         for key in SEARCH_ONLY:
             del a[key]
     return a
@@ -220,17 +213,8 @@ def frames(
     game_id = engine_kit.game_ids(first_game, n)
     score = a["score"]
     rank = a["rank"]
-    winners = rank == 1
-    n_win = winners.sum(axis=1)
-    win = winners / n_win[:, None]
-    games = pl.DataFrame(
-        {
-            "game_id": game_id,
-            "turns": a["turns"],
-            "cap_hit": a["cap_hit"],
-            "n_winners": n_win.astype(np.int8),
-            "top_score": score.max(axis=1).astype(np.int16),
-        }
+    games, win = engine_kit.games_table(
+        game_id, score, rank == 1, turns=a["turns"], cap_hit=a["cap_hit"]
     )
     seats = pl.DataFrame(
         {
@@ -272,19 +256,11 @@ def frames(
 
 def reference_player(prepared: Prepared) -> Callable[..., Any]:
     """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference.py``
-    (the same game the kernel stores under that id: ``tests/drako/test_reference_vs_kernel.py``);
-    ``record`` keeps its events."""
-    from .reference import Rules, Search, play_reference
+    (``engine_kit.reference_player``; ``tests/drako/test_reference_vs_kernel.py``)."""
+    from .reference import Rules, play_reference
 
     rules = Rules(prepared.cards, prepared.variant, prepared.players)
-
-    def play(seed: int, game_id: int, record: bool = False) -> Any:
-        seat_policy, searches = prepared.reference_seats(game_id, Search)
-        return play_reference(
-            rules, prepared.weights, seat_policy, seed, game_id, record=record, searches=searches
-        )
-
-    return play
+    return engine_kit.reference_player(prepared, rules, play_reference)
 
 
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
@@ -297,10 +273,7 @@ def narrate(event: dict[str, Any]) -> str:
     """One event of ``play`` as readable text."""
     kind = event["event"]
     if kind == "start":
-        return (
-            f"DRAKO ({event['variant']}), seed {event['seed']}, game {event['game_id']}:"
-            f" {event['players']} players ({', '.join(event['policies'])})"
-        )
+        return engine_kit.narrate_start("DRAKO", event)
     if kind == "setup":
         lines = [f"Legend river: {', '.join(event['river'])}"]
         lines += [
@@ -338,19 +311,12 @@ def narrate(event: dict[str, Any]) -> str:
             f"          seat {event['seat']} claims {event['legend']} ({event['when']} the action)"
         )
     if kind == "reshuffle":
-        return (
-            f"          the discard pile becomes the draw pile ({event['cards']} cards, shuffled)"
-        )
+        return engine_kit.narrate_reshuffle(event)
     if kind == "final":
         cap = " (turn cap reached)" if event["cap_hit"] else ""
-        lines = [f"Game over after {event['turns']} turns{cap}. Final scores:"]
-        for p, s in enumerate(event["scores"]):
-            parts = ", ".join(f"{k} {v:+d}" for k, v in event["breakdown"][p].items() if v)
-            lines.append(f"  seat {p}: {s}  ({parts or 'nothing'})")
-        winners = event["winners"]
-        lines.append(
-            "Winner" + ("s" if len(winners) > 1 else "") + ": "
-            + ", ".join(f"seat {w}" for w in winners)
-        )  # fmt: skip
-        return "\n".join(lines)
+        return engine_kit.narrate_final(
+            f"Game over after {event['turns']} turns{cap}. Final scores:",
+            event,
+            lambda p, parts: f"  seat {p}: {event['scores'][p]}  ({parts})",
+        )
     return str(event)

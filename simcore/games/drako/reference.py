@@ -33,7 +33,6 @@ Scoring (``KingdomView``) is restated here with sets; ``scoring.py`` is the arra
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from simcore import flat_mc
-from simcore.flat_mc import OUTCOME_UNIT, Search
+from simcore.flat_mc import Search
 from simcore.rng import GameRng
 
 from .policies import N_WEIGHTS, W_GAIN, W_LEGEND, W_NEAR, W_TAKE_BAR, W_TAME, Policy
@@ -529,31 +528,21 @@ class Step(IntEnum):
 SourceOption = Action | None
 
 
-class DrakoGame:
-    """One game. ``run()`` plays it to the end; ``events`` narrates it if ``record``."""
+class DrakoGame(flat_mc.RulebookGame):
+    """One game (``DrakoGame(rules, weights, seat_policies, seed, game_id, record,
+    searches)``, see ``flat_mc.RulebookGame``). ``run()`` plays it to the end; ``events``
+    narrates it if ``record``."""
 
-    def __init__(
-        self,
-        rules: Rules,
-        weights: np.ndarray,
-        seat_policies: list[int],
-        seed: int,
-        game_id: int,
-        record: bool = False,
-        searches: list[Search | None] | None = None,
-    ) -> None:
+    rules: Rules
+
+    def init_state(self, seat_policies: list[int], **options: Any) -> None:
+        """The players, the piles and the Legends, before setup."""
         assert 1 <= len(seat_policies) <= MAX_PLAYERS
-        self.rules = rules
-        self.weights = weights
-        self.n = len(seat_policies)
-        self.seed = seed
-        self.game_id = game_id
-        self.rng = GameRng(seed, game_id)
         # typed as flat_mc.SearchGame declares it (mypy matches a settable member exactly)
         self.players: Sequence[Player] = [
             Player(seat, pol) for seat, pol in enumerate(seat_policies)
         ]
-        self.brain = Brain(self, weights)
+        self.brain = Brain(self, self.weights)
         self.deck: list[int] = []  # draw pile, top = end
         self.discard: list[int] = []  # discard pile, top = end
         self.legend_deck: list[int] = []  # top = end
@@ -563,20 +552,11 @@ class DrakoGame:
         self.claims_left = 0  # Legend claims the current player may still make this turn
         self.over = False
         self.cap_hit = False
-        self.record = record
-        self.events: list[Event] = []
         # resumable: where the current turn is, and the card in hand from STEP ACTION on
         self.step = Step.TURN
         self.hand: tuple[Source, int] | None = None
-        self.searches = list(searches) if searches is not None else [None] * self.n
-        self.search_count = [0] * self.n  # decisions each mc seat has searched
-        self.force: tuple[int, int] | None = None  # (seat, option index) decided already
 
     # -- helpers
-    def emit(self, event: str, **data: Any) -> None:
-        if self.record:
-            self.events.append({"event": event, **data})
-
     def cards_in_play(self) -> Counter[int]:
         """Every kingdom card wherever it is (conservation: always equals the deck)."""
         c = Counter(self.deck) + Counter(self.discard)
@@ -770,11 +750,8 @@ class DrakoGame:
         options best by greedy's value (ties in option order) each play ``rollouts``
         playouts from the same worlds; the best summed outcome wins, ties to greedy's first
         best. Returns the option's index."""
-        number = self.search_count[p]
-        self.search_count[p] += 1
         ranked = sorted(range(len(options)), key=lambda i: (-values[i], i))[: search.top]
-        totals = flat_mc.playout_totals(self, p, number, ranked, search.rollouts, search.playout)
-        best = flat_mc.first_best(totals)  # greedy's order breaks ties
+        number, totals, best = self.search_totals(search, p, ranked)
         if self.record:
             rollouts = search.rollouts if len(ranked) > 1 else 0
             self.emit(
@@ -788,7 +765,7 @@ class DrakoGame:
                         "option": self.describe(p, decision, options[i]),
                         "value": round(values[i], 4),
                         "playouts": rollouts,
-                        "mean": round(totals[j] / rollouts / OUTCOME_UNIT, 4) if rollouts else None,
+                        "mean": flat_mc.mean_outcome(totals[j], rollouts),
                     }
                     for j, i in enumerate(ranked)
                 ],
@@ -819,15 +796,10 @@ class DrakoGame:
 
     def clone(self) -> DrakoGame:
         """A copy that plays on independently (silent: no events; heuristic seats only)."""
-        g = copy.copy(self)
-        g.rng = GameRng.at(self.rng.state)
+        g = self.silent_copy()
         g.brain = Brain(g, self.weights)
-        g.players = copy.deepcopy(self.players)
         g.deck, g.discard = list(self.deck), list(self.discard)
         g.legend_deck, g.river = list(self.legend_deck), list(self.river)
-        g.searches = [None] * self.n
-        g.search_count = list(self.search_count)
-        g.record, g.events = False, []
         return g
 
     def determinize(self, p: int, rng: GameRng) -> None:
@@ -944,18 +916,9 @@ class DrakoGame:
         assert sorted(held + in_river + self.legend_deck) == list(range(len(self.rules.legends)))
 
 
-def play_reference(
-    rules: Rules,
-    weights: np.ndarray,
-    seat_policies: list[int],
-    seed: int,
-    game_id: int,
-    record: bool = False,
-    check: bool = False,
-    searches: list[Search | None] | None = None,
-) -> DrakoGame:
-    """Play one game with the readable rules (``searches``: the mc seats' parameters)."""
-    return DrakoGame(rules, weights, seat_policies, seed, game_id, record, searches).run(check)
+#: Play one game with the readable rules (``flat_mc.RulebookGame.play``; ``searches``: the mc
+#: seats' parameters).
+play_reference = DrakoGame.play
 
 
 def final_state(game: DrakoGame) -> dict[str, Any]:

@@ -21,10 +21,11 @@ table renderer of ``cli/score.py`` reads.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
+
+from simcore.engine_kit import player_keys_problem, short_json, state_keys_problem
 
 from .reference import KingdomView, Rules, winners
 from .tables import BREAKDOWN, KINDS, MAX_PLAYERS, MIN_PLAYERS, SIDE, DrakoData
@@ -36,26 +37,15 @@ class PlayerState:
     legends: list[int]  # indices of the held Legends
 
 
-def _short(value: Any) -> str:
-    """JSON of ``value``, cut to 40 characters (for error messages)."""
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def parse_state(state: Any, data: DrakoData) -> tuple[str, list[PlayerState]]:
     """Validate the JSON state; returns the preset name and the players. Raises ValueError
     naming what is wrong."""
-    if not isinstance(state, dict):
-        raise ValueError("the state must be a JSON object with 'rules' and 'players'")
-    unknown = set(state) - {"rules", "players"}
-    if unknown:
-        raise ValueError(
-            f"unknown key(s) {', '.join(sorted(unknown))} (a state has 'rules' and 'players')"
-        )
+    if problem := state_keys_problem(state, ("rules", "players")):
+        raise ValueError(problem)
     preset = state.get("rules", "brief")
     known = ", ".join(data.presets)
     if not isinstance(preset, str) or preset not in data.presets:
-        raise ValueError(f"'rules' must be one of {known}, got {_short(preset)}")
+        raise ValueError(f"'rules' must be one of {known}, got {short_json(preset)}")
     players = state.get("players")
     if not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS:
         raise ValueError(f"'players' must be a list of 1 to {MAX_PLAYERS} players")
@@ -64,11 +54,8 @@ def parse_state(state: Any, data: DrakoData) -> tuple[str, list[PlayerState]]:
     held_by: dict[str, int] = {}
     used: Counter[int] = Counter()
     for seat, pl in enumerate(players):
-        if not isinstance(pl, dict):
-            raise ValueError(f"player {seat}: must be an object with 'grid' and 'legends'")
-        unknown = set(pl) - {"grid", "legends"}
-        if unknown:
-            raise ValueError(f"player {seat}: unknown key(s) {', '.join(sorted(unknown))}")
+        if problem := player_keys_problem(seat, pl, ("grid", "legends")):
+            raise ValueError(problem)
         grid = pl.get("grid")
         if (
             not isinstance(grid, list)
@@ -81,7 +68,7 @@ def parse_state(state: Any, data: DrakoData) -> tuple[str, list[PlayerState]]:
             for c, cid in enumerate(row):
                 if cid not in KINDS:
                     raise ValueError(
-                        f"player {seat}: unknown card {_short(cid)} at row {r}, column {c} "
+                        f"player {seat}: unknown card {short_json(cid)} at row {r}, column {c} "
                         f"(cards: {', '.join(KINDS)})"
                     )
                 cells.append(KINDS.index(cid))

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simcore.cards import CardDataError, Fields, file_sha256, read_toml
+from simcore.cards import CardDataError, Fields, entries, file_sha256, read_toml
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_RULES = HERE / "rules.toml"
@@ -391,11 +391,7 @@ def _parse_kinds(path: Path, raw: Any, default_copies: tuple[int, int, int]) -> 
     if not isinstance(raw, list) or not raw:
         raise CardDataError(path, "needs the [[kind]] tables", field="kind")
     by_id: dict[str, KindCard] = {}
-    for n, entry in enumerate(raw, start=1):
-        if not isinstance(entry, dict):
-            raise CardDataError(path, "must be a table", card=f"kind #{n}")
-        kid = entry.get("id")
-        f = Fields(path, entry, kid if isinstance(kid, str) else f"kind #{n}")
+    for f in entries(path, raw, "kind"):
         f.reject_unknown(
             {
                 "id",
@@ -449,11 +445,7 @@ def _parse_legends(path: Path, raw: Any) -> list[Legend]:
         raise CardDataError(path, "needs the [[legend]] tables", field="legend")
     legends: list[Legend] = []
     seen: set[str] = set()
-    for n, entry in enumerate(raw, start=1):
-        if not isinstance(entry, dict):
-            raise CardDataError(path, "must be a table", card=f"legend #{n}")
-        lid = entry.get("id")
-        f = Fields(path, entry, lid if isinstance(lid, str) else f"legend #{n}")
+    for f in entries(path, raw, "legend"):
         f.reject_unknown({"id", "name", "family", "points", "requirement", "status", "text"})
         lid = f.string("id")
         if lid not in LEGEND_IDS:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import polars as pl
 
-from simcore import engine_kit, policy_spec
+from simcore import engine_kit
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
@@ -26,18 +26,16 @@ from .kernel import (
     simulate_chunk_search,
 )
 from .policies import POLICY_NAMES, Policy, default_weights
-from .reference import BREAKDOWN, FairyTaleGame, Rules, Search, play_reference
+from .reference import BREAKDOWN, FairyTaleGame, Rules, play_reference
 from .tables import PICKS, CardSet, Tables, compile_tables, load_cardset
 
 GAME = get_game("fairy-tale")
 
 
-class Prepared(engine_kit.Prepared):
-    """A validated request: card set, seats and the compiled tables (``tables.Tables``)."""
+class Prepared(engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC):
+    """A validated Fairy Tale request: card set (``CardSet``), seats and the compiled tables
+    (``tables.Tables``); one kernel slot per distinct spec."""
 
-    POLICY_NAMES = POLICY_NAMES
-    POLICY_PARAMS: ClassVar[policy_spec.Declared] = dict(GAME.policy_params)
-    MC_CODE = int(Policy.MC)
     cards: CardSet
     tables: Tables
 
@@ -138,11 +136,8 @@ def simulate_arrays(
     """Run the kernel on a chunk; raw result arrays (no polars). ``check``: checking mode,
     ``InvariantError`` naming the first game that broke a rule invariant."""
     out = new_chunk_out(n_games, prepared.players)
-    table, seat_slot = prepared.slot_table()
-    kernel = simulate_chunk_search if prepared.has_search else simulate_chunk
-    seats = (prepared.weights, table, seat_slot, prepared.rotate_seats)
-    bounds = engine_kit.chunk_bounds(prepared, seed, first_game, n_games)
-    kernel(prepared.tables, *seats, *bounds, out, check)
+    kernels = (simulate_chunk, simulate_chunk_search)
+    engine_kit.run_kernel(prepared, kernels, out, seed, first_game, n_games, check)
     if check:
         raise_first_violation(out.violation, INVARIANTS, "fairy-tale", seed, first_game)
     return out._asdict()
@@ -161,20 +156,12 @@ def frames(
     card_enum = pl.Series("card", ids, dtype=pl.Enum(ids))
     game_id = engine_kit.game_ids(first_game, n)
     score = a["score"].astype(np.int16)
-    top = score.max(axis=1)
-    winners = score == top[:, None]
-    n_win = winners.sum(axis=1)
-    win = winners / n_win[:, None]
+    games, win = engine_kit.games_table(game_id, score, score == score.max(axis=1)[:, None])
     trick = a["trick"]
-    games = pl.DataFrame(
-        {
-            "game_id": game_id,
-            "n_winners": n_win.astype(np.int8),
-            "top_score": top.astype(np.int16),
-            "trickster_as": pl.select(
-                pl.when(pl.Series(trick >= 0)).then(card_enum.gather(np.maximum(trick, 0)))
-            ).to_series(),
-        }
+    games = games.with_columns(
+        trickster_as=pl.select(
+            pl.when(pl.Series(trick >= 0)).then(card_enum.gather(np.maximum(trick, 0)))
+        ).to_series()
     )
     seats = pl.DataFrame(
         {
@@ -207,16 +194,10 @@ def frames(
 
 def reference_player(prepared: Prepared) -> Callable[..., FairyTaleGame]:
     """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference``
-    (the same game the kernel stores under that id); ``record`` keeps its events."""
-    rules = Rules(prepared.cards, prepared.variant)
-
-    def play(seed: int, game_id: int, record: bool = False) -> FairyTaleGame:
-        seat_policy, searches = prepared.reference_seats(game_id, Search)
-        return play_reference(
-            rules, prepared.weights, seat_policy, seed, game_id, record=record, searches=searches
-        )
-
-    return play
+    (``engine_kit.reference_player``)."""
+    return engine_kit.reference_player(
+        prepared, Rules(prepared.cards, prepared.variant), play_reference
+    )
 
 
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
@@ -230,10 +211,7 @@ def narrate(event: dict[str, Any]) -> str:
     kind = event["event"]
     seat = f"seat {event['seat']}" if "seat" in event else ""
     if kind == "setup":
-        return (
-            f"Fairy Tale ({event['variant']}), seed {event['seed']}, game {event['game_id']}:"
-            f" {event['players']} players ({', '.join(event['policies'])})"
-        )
+        return engine_kit.narrate_start("Fairy Tale", event)
     if kind == "start_card":
         return f"  {seat} starts with {event['card']} face up"
     if kind == "deal":
@@ -270,19 +248,14 @@ def narrate(event: dict[str, Any]) -> str:
     if kind == "trickster":
         return f"  {seat}'s Trickster counts as {event['card']}"
     if kind == "final":
-        lines = ["Final scores:"]
-        for p, s in enumerate(event["scores"]):
-            parts = ", ".join(f"{k} {v}" for k, v in event["breakdown"][p].items() if v)
-            lines.append(
-                f"  seat {p}: {s}  ({parts or 'nothing'}; {event['face_down'][p]} face down)"
-            )
-        lines.append(
-            "Winner"
-            + ("s" if len(event["winners"]) > 1 else "")
-            + ": "
-            + ", ".join(f"seat {w}" for w in event["winners"])
+        return engine_kit.narrate_final(
+            "Final scores:",
+            event,
+            lambda p, parts: (
+                f"  seat {p}: {event['scores'][p]}  ({parts}; {event['face_down'][p]} face down)"
+            ),
+            points="",
         )
-        return "\n".join(lines)
     return str(event)
 
 

@@ -13,9 +13,10 @@ Output (``--json``)::
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
+
+from simcore.engine_kit import player_keys_problem, short_json, state_keys_problem
 
 from .reference import BREAKDOWN, FairyTaleGame, Slot
 from .tables import MAX_PLAYERS, TABLEAU, CardSet
@@ -24,17 +25,12 @@ from .tables import MAX_PLAYERS, TABLEAU, CardSet
 def parse_state(state: Any, cards: CardSet) -> tuple[str, list[tuple[list[int], list[int]]]]:
     """Validate the JSON state; returns the variant and, per player, (face-up, face-down)
     card indices. Raises ValueError naming what is wrong."""
-    if not isinstance(state, dict):
-        raise ValueError("the state must be a JSON object with 'variant' and 'players'")
-    unknown = set(state) - {"variant", "players"}
-    if unknown:
-        raise ValueError(
-            f"unknown key(s) {', '.join(sorted(unknown))} (a state has 'variant' and 'players')"
-        )
+    if problem := state_keys_problem(state, ("variant", "players")):
+        raise ValueError(problem)
     variant = state.get("variant", "expert")
     known = ", ".join(cards.rules.variants)
     if not isinstance(variant, str):
-        raise ValueError(f"'variant' must be a string ({known}), got {_short(variant)}")
+        raise ValueError(f"'variant' must be a string ({known}), got {short_json(variant)}")
     if variant not in cards.rules.variants:
         raise ValueError(f"unknown variant '{variant}' (variants: {known})")
     tiers = cards.rules.variants[variant].tiers
@@ -44,11 +40,8 @@ def parse_state(state: Any, cards: CardSet) -> tuple[str, list[tuple[list[int], 
     used: Counter[int] = Counter()
     out = []
     for seat, pl in enumerate(players):
-        if not isinstance(pl, dict):
-            raise ValueError(f"player {seat}: must be an object with 'face_up' and 'face_down'")
-        unknown = set(pl) - {"face_up", "face_down"}
-        if unknown:
-            raise ValueError(f"player {seat}: unknown key(s) {', '.join(sorted(unknown))}")
+        if problem := player_keys_problem(seat, pl, ("face_up", "face_down")):
+            raise ValueError(problem)
         lists = []
         for key in ("face_up", "face_down"):
             ids = pl.get(key, [])
@@ -73,12 +66,6 @@ def parse_state(state: Any, cards: CardSet) -> tuple[str, list[tuple[list[int], 
                 f"'{cards.cards[i].id}' appears {k} times; the deck has {cards.cards[i].copies}"
             )
     return variant, out
-
-
-def _short(value: Any) -> str:
-    """JSON of ``value``, cut to 40 characters (for error messages)."""
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def place(game: FairyTaleGame, tableaux: list[tuple[list[int], list[int]]]) -> None:

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from simcore.cards import CardDataError, Fields, file_sha256, read_toml
+from simcore.cards import CardDataError, Fields, entries, file_sha256, new_id, read_toml
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CARDS = HERE / "cards.toml"
@@ -232,11 +232,7 @@ def _parse_cards(path: Path) -> list[Card]:
         )
     cards: list[Card] = []
     seen: set[str] = set()
-    for n, entry in enumerate(raw, start=1):
-        if not isinstance(entry, dict):
-            raise CardDataError(path, "must be a table", card=f"#{n}")
-        card_id = entry.get("id")
-        f = Fields(path, entry, card_id if isinstance(card_id, str) else f"#{n}")
+    for f in entries(path, raw, ""):
         f.reject_unknown(
             {
                 "id",
@@ -256,12 +252,7 @@ def _parse_cards(path: Path) -> list[Card]:
                 "notes",
             }
         )
-        cid = f.string("id")
-        if not all(ch.islower() or ch.isdigit() or ch == "-" for ch in cid):
-            raise f.error("id", "ids are lowercase letters, digits and hyphens")
-        if cid in seen:
-            raise f.error("id", "duplicate card id")
-        seen.add(cid)
+        cid = new_id(f, seen, "card")
         value = _parse_value(f.sub("value"))
         effect = _parse_effect(f.sub("effect", {"kind": "none"}))
         cards.append(

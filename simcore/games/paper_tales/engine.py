@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from simcore import engine_kit, policy_spec
+from simcore import engine_kit
 from simcore.buffers import zeroed_buffers
 from simcore.registry import GameError, get_game, raise_first_violation
 
@@ -231,10 +231,7 @@ def narrate(event: dict[str, Any]) -> str:
     kind = event["event"]
     head = f"turn {event.get('turn', 0)}: seat {event.get('seat', '-')}"
     if kind == "start":
-        return (
-            f"Paper Tales ({event['variant']}), seed {event['seed']}, game {event['game_id']}:"
-            f" {event['players']} players ({', '.join(event['policies'])})"
-        )
+        return engine_kit.narrate_start("Paper Tales", event)
     if kind == "setup":
         drawn = f"; buildings: {_names(event['buildings'])}" if "buildings" in event else ""
         return (
@@ -242,9 +239,7 @@ def narrate(event: dict[str, Any]) -> str:
             + drawn
         )
     if kind == "reshuffle":
-        return (
-            f"          the discard pile becomes the draw pile ({event['cards']} cards, shuffled)"
-        )
+        return engine_kit.narrate_reshuffle(event)
     if kind == "draft":
         way = "left, to seat+1" if event["direction"] > 0 else "right, to seat-1"
         thrown = f", discards {_names(event['discarded'])}" if event["discarded"] else ""
@@ -317,28 +312,23 @@ def narrate(event: dict[str, Any]) -> str:
         lines.append(f"    -> {event['chosen']}")
         return "\n".join(lines)
     if kind == "final":
-        lines = ["Game over. Final scores:"]
-        for p, s in enumerate(event["scores"]):
-            parts = ", ".join(f"{k} {v:+d}" for k, v in event["breakdown"][p].items() if v)
-            lines.append(f"  seat {p}: {s} LP, {event['gold'][p]} gold ({parts or 'nothing'})")
-        winners = event["winners"]
-        lines.append(
-            "Winner" + ("s" if len(winners) > 1 else "") + ": "
-            + ", ".join(f"seat {w}" for w in winners)
-        )  # fmt: skip
-        return "\n".join(lines)
+        return engine_kit.narrate_final(
+            "Game over. Final scores:",
+            event,
+            lambda p, parts: (
+                f"  seat {p}: {event['scores'][p]} LP, {event['gold'][p]} gold ({parts})"
+            ),
+        )
     return str(event)
 
 
 # --- simulation ------------------------------------------------------------------------------
 
 
-class Prepared(engine_kit.Prepared):
-    """A validated request: card set, seats and the compiled tables (``tables.Tables``)."""
+class Prepared(engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC):
+    """A validated Paper Tales request: the variant's card set, seats and the compiled tables
+    (``tables.Tables``; Legends: ``LegendsTables``)."""
 
-    POLICY_NAMES = POLICY_NAMES
-    POLICY_PARAMS: ClassVar[policy_spec.Declared] = dict(GAME.policy_params)
-    MC_CODE = int(Policy.MC)
     cards: CardSet
     tables: Tables
 
@@ -532,31 +522,13 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     """
     import polars as pl
 
-    from .kernel import (
-        BL_BUILT,
-        BL_HOW,
-        BL_LEVEL,
-        BL_UPGRADED,
-        FATES,
-        HOWS,
-        L_DEPLOYED,
-        L_DIED,
-        L_FATE,
-        L_PICK,
-        L_ROW,
-        L_SURVIVED,
-        L_TURN,
-        L_TURN_DEPLOYED,
-        L_UNIT,
-    )
+    from . import kernel as kl  # the log columns (``L_*``, ``BL_*``) and their categories
 
     legends = prepared.cards.legends
-    fates: tuple[str, ...] = FATES
-    hows: tuple[str, ...] = HOWS
+    fates: tuple[str, ...] = kl.FATES
+    hows: tuple[str, ...] = kl.HOWS
     row_names: tuple[str, ...] = ("front", "back")
     if legends:
-        from . import kernel as kl
-
         fates, hows, row_names = kl.LEGENDS_FATES, kl.LEGENDS_HOWS, kl.LEGENDS_ROWS[1:]
     n, P = a["score"].shape
     game_id = engine_kit.game_ids(first_game, n)
@@ -565,16 +537,8 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     seat_parts = LEGENDS_SEAT_PARTS if legends else SEAT_PARTS
     if legends:  # the LEGENDS_BREAKDOWN order, from the base parts and the Legends ones
         parts = np.concatenate([parts, a["lparts"]], axis=2)[:, :, list(kl.BREAKDOWN_COLUMNS)]
-    winner = a["winner"]
-    n_win = winner.sum(axis=1)
-    games = pl.DataFrame(
-        {
-            "game_id": game_id,
-            "turns": a["turns"],
-            "reshuffles": a["reshuffles"],
-            "n_winners": n_win.astype(np.int8),
-            "top_score": score.max(axis=1).astype(np.int16),
-        }
+    games, win = engine_kit.games_table(
+        game_id, score, a["winner"], turns=a["turns"], reshuffles=a["reshuffles"]
     )
     if legends:
         pairs = [
@@ -591,7 +555,7 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
             "policy": engine_kit.categorical(prepared.slot_names(), a["policy"]),
             "score": score.reshape(-1),
             "rank": engine_kit.ranks(score, a["gold"]).reshape(-1),
-            "win": (winner / n_win[:, None]).reshape(-1),
+            "win": win.reshape(-1),
             "wars_won": a["wars_won"].reshape(-1),
             **part,
             "war_lp": part["wars"] + part["war_buildings"],
@@ -618,41 +582,41 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
         return rows[:, c - 1]
 
     units = [u.id for u in prepared.cards.units] + [x.id for x in prepared.cards.artifacts]
-    row = col(L_ROW)
+    row = col(kl.L_ROW)
     cards = pl.DataFrame(
         {
             "game_id": np.repeat(game_id, a["n_logs"].sum(axis=1)),
             "seat": np.repeat(np.tile(np.arange(P, dtype=np.int8), n), logs_n),
-            "card": engine_kit.categorical(units, col(L_UNIT)),
-            "turn": col(L_TURN).astype(np.int8),
-            "pick": col(L_PICK).astype(np.int8),
-            "deployed": col(L_DEPLOYED).astype(np.bool_),
-            "turn_deployed": col(L_TURN_DEPLOYED).astype(np.int8),
+            "card": engine_kit.categorical(units, col(kl.L_UNIT)),
+            "turn": col(kl.L_TURN).astype(np.int8),
+            "pick": col(kl.L_PICK).astype(np.int8),
+            "deployed": col(kl.L_DEPLOYED).astype(np.bool_),
+            "turn_deployed": col(kl.L_TURN_DEPLOYED).astype(np.int8),
             "row": engine_kit.categorical(list(row_names), np.maximum(row - 1, 0)),
-            "turns_survived": col(L_SURVIVED).astype(np.int8),
-            "died_in_aging": col(L_DIED).astype(np.bool_),
-            "fate": engine_kit.categorical(fates, col(L_FATE)),
+            "turns_survived": col(kl.L_SURVIVED).astype(np.int8),
+            "died_in_aging": col(kl.L_DIED).astype(np.bool_),
+            "fate": engine_kit.categorical(fates, col(kl.L_FATE)),
         }
     ).with_columns(pl.when(pl.Series(row > 0)).then(pl.col("row")).alias("row"))
     if legends:
         cards = cards.with_columns(
             _legends_card_columns(
-                prepared, a["llog"].reshape(-1, a["llog"].shape[3])[held], col(L_UNIT)
+                prepared, a["llog"].reshape(-1, a["llog"].shape[3])[held], col(kl.L_UNIT)
             )
         )
     blog = a["blog"]  # [n, P, B, N_BLOG]
     nb = len(prepared.cards.buildings)
-    gi, si, bi = np.nonzero(blog[:, :, :nb, BL_LEVEL] > 0)
+    gi, si, bi = np.nonzero(blog[:, :, :nb, kl.BL_LEVEL] > 0)
     built = blog[gi, si, bi]
     buildings = pl.DataFrame(
         {
             "game_id": game_id[gi],
             "seat": si.astype(np.int8),
             "building": engine_kit.categorical([b.id for b in prepared.cards.buildings], bi),
-            "level": built[:, BL_LEVEL],
-            "turn_built": built[:, BL_BUILT],
-            "turn_upgraded": built[:, BL_UPGRADED],
-            "how": engine_kit.categorical(hows[1:], built[:, BL_HOW] - 1),
+            "level": built[:, kl.BL_LEVEL],
+            "turn_built": built[:, kl.BL_BUILT],
+            "turn_upgraded": built[:, kl.BL_UPGRADED],
+            "how": engine_kit.categorical(hows[1:], built[:, kl.BL_HOW] - 1),
         }
     ).with_columns(
         pl.when(pl.col("turn_upgraded") > 0).then(pl.col("turn_upgraded")).alias("turn_upgraded")
@@ -795,29 +759,19 @@ def frame_mismatch(actual: Any, rows: list[dict[str, Any]], table: str) -> str |
 
 def reference_player(prepared: Prepared) -> Callable[..., Any]:
     """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference.py``
-    (the same game the kernel stores under that id); ``record`` keeps its events."""
+    (``engine_kit.reference_player``), each seat with its policy's Legends weights."""
     from .reference import Rules, play_reference
-    from .reference.search import Search
 
     rules = Rules(prepared.cards, prepared.players)
-    lweights = legends_rows(prepared)
-
-    def play(seed: int, game_id: int, record: bool = False) -> Any:
-        seat_policy, searches = prepared.reference_seats(game_id, Search)
-        return play_reference(
-            rules, prepared.weights, seat_policy, seed, game_id, record=record,
-            lweights=lweights, searches=searches,
-        )  # fmt: skip
-
-    return play
+    return engine_kit.reference_player(
+        prepared, rules, play_reference, lweights=legends_rows(prepared)
+    )
 
 
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     """Every event of game ``game_id``, played by ``reference.py`` (the same game the kernel
     stores under that id). The last event, ``final``, holds the scores ``simulate`` stores."""
-    from .reference.search import Search
-
-    seat_policy, searches = prepared.reference_seats(game_id, Search)
+    seat_policy, searches = prepared.reference_seats(game_id)
     return play_events(
         prepared.cards, prepared.variant, seat_policy, seed, game_id, prepared, searches,
         prepared.seat_names(game_id),

@@ -40,7 +40,6 @@ adds ``breakdown.war_artifacts`` (after ``war_buildings``) and ``breakdown.artif
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -48,6 +47,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+
+from simcore.engine_kit import short_json, state_keys_problem
 
 from .tables import (
     B_EXTRA_SPOT,
@@ -88,25 +89,16 @@ def has_extra_spot(bt: np.ndarray, blevel: np.ndarray, p: int) -> int:
     return int(any(bt[b, k, B_EXTRA_SPOT] for b in range(bt.shape[0]) for k in range(blevel[p, b])))
 
 
-def _short(value: Any) -> str:
-    """JSON of ``value``, cut to 40 characters (for error messages)."""
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _count(value: Any, what: str, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= hi:
-        raise ValueError(f"{what} must be an integer from 0 to {hi}, got {_short(value)}")
+        raise ValueError(f"{what} must be an integer from 0 to {hi}, got {short_json(value)}")
     return value
 
 
 def parse_state(state: Any, cards: CardSet) -> Position:
     """Validate the JSON position; raises ValueError naming what is wrong."""
-    if not isinstance(state, dict):
-        raise ValueError("the state must be a JSON object with 'players'")
-    unknown = set(state) - {"players"}
-    if unknown:
-        raise ValueError(f"unknown key(s) {', '.join(sorted(unknown))} (a state has 'players')")
+    if problem := state_keys_problem(state, ("players",)):
+        raise ValueError(problem)
     players = state.get("players")
     if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise ValueError(f"'players' must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats")
@@ -160,7 +152,7 @@ def parse_state(state: Any, cards: CardSet) -> Position:
                     raise ValueError(f'{at}: must be an object {{"unit": id, "age": n}}')
                 uid = entry.get("unit")
                 if not isinstance(uid, str) or uid not in cards.index:
-                    raise ValueError(f"{at}: unknown unit {_short(uid)}{_hint(cards, uid)}")
+                    raise ValueError(f"{at}: unknown unit {short_json(uid)}{_hint(cards, uid)}")
                 u = cards.index[uid]
                 used[u] += 1
                 pos.units[seat, spots[k]] = u
@@ -201,7 +193,7 @@ def _hint(cards: CardSet, uid: Any) -> str:
 def _base_artifacts(where: str, value: Any) -> str:
     """The error for 'artifacts' in a base position, naming the first id given."""
     first = value[0] if isinstance(value, list) and value else None
-    what = f"artifact {_short(first)}" if first is not None else "'artifacts'"
+    what = f"artifact {short_json(first)}" if first is not None else "'artifacts'"
     return f"{where}: {what} needs the Legends variant (score with --variant legends)"
 
 
@@ -217,7 +209,7 @@ def _artifacts(cards: CardSet, where: str, ids: Any) -> tuple[int, ...]:
                 f"{at}: '{xid}' is a unit, not an artifact (units go in 'front'/'back')"
             )
         if not isinstance(xid, str) or xid not in cards.artifact_index:
-            raise ValueError(f"{at}: unknown artifact {_short(xid)}")
+            raise ValueError(f"{at}: unknown artifact {short_json(xid)}")
         out.append(cards.artifact_index[xid])
     return tuple(out)
 

@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
-from simcore.rng import GameRng
+from simcore import flat_mc
 
 from ..policies import Decision
 from ..tables import (
@@ -21,13 +19,14 @@ from ..tables import (
 )
 from . import effects, end, search
 from .brain import Brain
-from .rules import BREAKDOWN, Event, Phase, Player, Position, Received, Rules, Slot
+from .rules import BREAKDOWN, Phase, Player, Position, Received, Rules, Slot
 from .scoring import Counts, _shift
-from .search import Search
 
 
-class FairyTaleGame:
-    """One game. ``run()`` plays it to the end; ``events`` narrates it if ``record``.
+class FairyTaleGame(flat_mc.RulebookGame):
+    """One game (``FairyTaleGame(rules, weights, seat_policies, seed, game_id, record,
+    searches)``, see ``flat_mc.RulebookGame``). ``run()`` plays it to the end; ``events``
+    narrates it if ``record``.
 
     The game is resumable: ``pos`` says where it is, and everything ``play_on`` needs to
     continue from there is in the object, so ``clone()`` at any decision can be played on
@@ -36,37 +35,21 @@ class FairyTaleGame:
     ``(p + s * back) % n`` (``back`` = n - 1 in rounds 1 and 3, when hands pass left to
     seat + 1, else 1)."""
 
-    def __init__(
-        self,
-        rules: Rules,
-        weights: np.ndarray,
-        seat_policies: list[int],
-        seed: int,
-        game_id: int,
-        record: bool = False,
-        searches: list[Search | None] | None = None,
-    ) -> None:
+    rules: Rules
+
+    def init_state(self, seat_policies: list[int], **options: Any) -> None:
+        """The players, their counts, the draft rows and the position, before the deal."""
         assert 1 <= len(seat_policies) <= MAX_PLAYERS  # 1: scoring a lone tableau
-        self.rules = rules
-        self.weights = weights
-        self.n = len(seat_policies)
-        self.seed = seed
-        self.game_id = game_id
-        self.rng = GameRng(seed, game_id)
-        self.brain = Brain(rules, weights, self.rng)
+        self.brain = Brain(self.rules, self.weights, self.rng)
         # typed as flat_mc.SearchGame declares it (mypy matches a settable member exactly)
         self.players: Sequence[Player] = [
             Player(seat, pol) for seat, pol in enumerate(seat_policies)
         ]
-        self.searches = list(searches) if searches is not None else [None] * self.n
-        self.search_count = [0] * self.n  # decisions each search seat has made
-        n_cards = len(rules.cards)
+        n_cards = len(self.rules.cards)
         self.up = Counts(self.n, n_cards)  # face-up counts
         self.down = [[0] * n_cards for _ in range(self.n)]  # face-down counts
         # What a drafter can count on: face up + kept this round.
         self.hyp = Counts(self.n, n_cards)
-        self.record = record
-        self.events: list[Event] = []
         self.pos = Position()
         self.deck: list[int] = []
         self.rows: list[list[int]] = [[] for _ in range(self.n)]
@@ -75,7 +58,6 @@ class FairyTaleGame:
         self.hunted = [False] * self.n
         self.aimed: list[list[int]] = [[] for _ in range(self.n)]  # Close effects per player
         self.close_chosen: list[int] = []  # slots closed so far by the player at pos.seat
-        self.force: tuple[int, int] | None = None  # (seat, option index) decided already
 
     @property
     def round(self) -> int:
@@ -86,10 +68,6 @@ class FairyTaleGame:
         return self.pos.step
 
     # -- helpers ---------------------------------------------------------------------
-    def emit(self, event: str, **data: Any) -> None:
-        if self.record:
-            self.events.append({"event": event, **data})
-
     def cid(self, c: int) -> str:
         return self.rules.cards[c].id
 
@@ -162,8 +140,9 @@ class FairyTaleGame:
         self.down[p][s.card] -= k
 
     # -- phases ----------------------------------------------------------------------
-    def run(self) -> FairyTaleGame:
-        """A new game (shuffle, beginner start), then play on to the end."""
+    def run(self, check: bool = False) -> FairyTaleGame:
+        """A new game (shuffle, beginner start), then play on to the end. (``check`` is
+        ``RulebookGame``'s: the tests' harness checks Fairy Tale's invariants itself.)"""
         self.deck = list(self.rules.deck)
         self.rng.shuffle(self.deck)
         if self.rules.beginner:
@@ -291,18 +270,9 @@ class FairyTaleGame:
     recount_hyp = search.recount_hyp
 
 
-def play_reference(
-    rules: Rules,
-    weights: np.ndarray,
-    seat_policies: list[int],
-    seed: int,
-    game_id: int,
-    record: bool = False,
-    searches: list[Search | None] | None = None,
-) -> FairyTaleGame:
-    """Play one game with the readable rules (``searches``: the parameters of each ``mc``
-    seat, None for a heuristic one)."""
-    return FairyTaleGame(rules, weights, seat_policies, seed, game_id, record, searches).run()
+#: Play one game with the readable rules (``flat_mc.RulebookGame.play``; ``searches``: the
+#: parameters of each ``mc`` seat, None for a heuristic one).
+play_reference = FairyTaleGame.play
 
 
 def final_state(game: FairyTaleGame) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import copy
 from typing import TYPE_CHECKING
 
 from simcore import flat_mc
-from simcore.flat_mc import OUTCOME_UNIT, Search
+from simcore.flat_mc import Search
 from simcore.rng import GameRng
 
 from ..policies import Decision, Policy
@@ -35,19 +35,8 @@ def search_decide(
     """``mc``: determinized flat Monte-Carlo search (see the spec page). The ``top``
     options best by greedy's value each play ``rollouts`` playouts; the best mean
     outcome wins, ties to greedy's first best."""
-    number = game.search_count[p]
-    game.search_count[p] += 1
     ranked = game.ranked_options(decision, p, options, neighbour)[: search.top]
-    totals = flat_mc.playout_totals(
-        game,
-        p,
-        number,
-        ranked,
-        search.rollouts,
-        search.playout,
-        prepare=lambda world: world.rewind_step(p),
-    )
-    best = flat_mc.first_best(totals)  # greedy's order breaks ties
+    number, totals, best = game.search_totals(search, p, ranked, lambda w: w.rewind_step(p))
     if game.record:
         rollouts = search.rollouts if len(ranked) > 1 else 0
         game.emit(
@@ -59,7 +48,7 @@ def search_decide(
                 {
                     "card": game.cid(options[i]),
                     "playouts": rollouts,
-                    "mean": round(totals[j] / rollouts / OUTCOME_UNIT, 4) if rollouts else None,
+                    "mean": flat_mc.mean_outcome(totals[j], rollouts),
                 }
                 for j, i in enumerate(ranked)
             ],
@@ -96,15 +85,10 @@ def outcome(game: FairyTaleGame, p: int) -> int:
 
 def clone(game: FairyTaleGame) -> FairyTaleGame:
     """A copy that plays on independently (silent: no events)."""
-    g = copy.copy(game)
-    g.rng = GameRng.at(game.rng.state)
+    g = game.silent_copy()  # the copies' seats play heuristics only
     g.brain = Brain(game.rules, game.weights, g.rng)
-    g.players = copy.deepcopy(game.players)
-    g.searches = [None] * game.n  # the copies' seats play heuristics only
-    g.search_count = list(game.search_count)
     g.up, g.hyp = copy.deepcopy(game.up), copy.deepcopy(game.hyp)
     g.down = [list(row) for row in game.down]
-    g.record, g.events = False, []
     g.pos = copy.copy(game.pos)
     g.deck = list(game.deck)
     g.rows = [list(row) for row in game.rows]

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from simcore.rng import GameRng
+from simcore import flat_mc
 
 from ..policies import N_LEGENDS_FEATURES, legends_weights
 from ..tables import MAX_AGE, MAX_GAME_BUILDINGS, Ability
@@ -23,37 +23,26 @@ from .brain import Brain
 from .end import winners
 from .kingdom import Assessment, BuildingLog, Player, Slot, assess
 from .rules import ABILITY_PARTS, EXTRA_SPOT, Rules
-from .search import Search
 
 Event = dict[str, Any]
 
 
-class Game:
-    """One game. ``run()`` plays it; ``events`` narrates it when ``record``."""
+class Game(flat_mc.RulebookGame):
+    """One game (``Game(rules, weights, seat_policies, seed, game_id, record, searches,
+    trace=, lweights=)``, see ``flat_mc.RulebookGame``; mc seats: ``search.py``). ``run()``
+    plays it; ``events`` narrates it when ``record``."""
 
-    def __init__(
-        self,
-        rules: Rules,
-        weights: np.ndarray,
-        seat_policies: list[int],
-        seed: int,
-        game_id: int,
-        record: bool = False,
-        trace: bool = False,
-        lweights: np.ndarray | None = None,
-        searches: list[Search | None] | None = None,
-    ) -> None:
+    rules: Rules
+
+    def init_state(self, seat_policies: list[int], **options: Any) -> None:
+        """The players, the building set, the piles and the position, before setup.
+        ``options``: ``trace`` (every decision in ``trace``) and ``lweights`` (the Legends
+        feature weights, default ``policies.legends_weights()``)."""
+        trace: bool = options.pop("trace", False)
+        lweights: np.ndarray | None = options.pop("lweights", None)
+        assert not options, f"unknown options {sorted(options)}"
+        rules = self.rules
         assert len(seat_policies) == rules.players
-        self.rules = rules
-        self.n = rules.players
-        self.seed = seed
-        self.game_id = game_id
-        self.rng = GameRng(seed, game_id)
-        # mc seats (``search.py``): their parameters, the decisions each has searched, and a
-        # decision taken already (seat, option index: a search's choice, a playout's candidate)
-        self.searches = list(searches) if searches is not None else [None] * self.n
-        self.search_count = [0] * self.n
-        self.force: tuple[int, int] | None = None
         nb = len(rules.buildings)
         self.players = [
             Player(
@@ -72,7 +61,7 @@ class Game:
         self.pair = -1  # Legends: index of the building pair in Rules.pairs
         self.lweights = legends_weights() if lweights is None else lweights
         assert self.lweights.shape[1] == N_LEGENDS_FEATURES
-        self.brain = Brain(self, weights)
+        self.brain = Brain(self, self.weights)
         self.deck: list[int] = []  # draw pile, top = end
         self.discard: list[int] = []  # oldest first
         # who put each discard face down (the draft's 2-player discards, a hand's unkept
@@ -95,14 +84,13 @@ class Game:
         self.seen: list[list[int]] = [[0] for _ in range(self.n)]  # neighbours' strengths
         self.pending_lp: list[tuple[int, int, Ability]] = []  # (seat, spot, ability)
         self.extra_open = [self.open_spots(p) for p in range(self.n)]  # (Front, Back) spots
-        self.record = record
-        self.events: list[Event] = []
         # (phase, seat, options, chosen, best value): every decision, for kernel debugging
         self.trace: list[tuple[str, int, int, int, float | None]] | None = [] if trace else None
         self.over = False
 
     # -- helpers
     def emit(self, event: str, **data: Any) -> None:
+        """Narrate ``event`` (when ``record``) at the current turn."""
         if self.record:
             self.events.append({"event": event, "turn": self.turn, **data})
 
@@ -315,24 +303,10 @@ class Game:
                 assert sl is None or not r.is_artifact(sl.card)
 
 
-def play_reference(
-    rules: Rules,
-    weights: np.ndarray,
-    seat_policies: list[int],
-    seed: int,
-    game_id: int,
-    record: bool = False,
-    check: bool = False,
-    trace: bool = False,
-    lweights: np.ndarray | None = None,
-    searches: list[Search | None] | None = None,
-) -> Game:
-    """Play one game with the readable rules (``record``: events; ``check``: invariants at
-    every phase boundary; ``trace``: every decision in ``Game.trace``; ``lweights``: the
-    Legends feature weights, default ``policies.legends_weights()``; ``searches``: each
-    mc seat's ``Search``, None for a heuristic seat)."""
-    game = Game(rules, weights, seat_policies, seed, game_id, record, trace, lweights, searches)
-    return game.run(check)
+#: Play one game with the readable rules (``flat_mc.RulebookGame.play``: ``record``: events;
+#: ``check``: invariants at every phase boundary; ``searches``: each mc seat's ``Search``;
+#: ``trace``, ``lweights``: ``Game.init_state``).
+play_reference = Game.play
 
 
 def final_state(game: Game) -> dict[str, Any]:

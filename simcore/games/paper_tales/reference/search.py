@@ -20,11 +20,10 @@ cards dealt do not depend on any mc seat's parameters. The kernel's search
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
 from simcore import flat_mc
-from simcore.flat_mc import OUTCOME_UNIT, Search, first_best, playout_totals
+from simcore.flat_mc import Search
 from simcore.rng import GameRng
 
 from ..tables import MAX_FRONT
@@ -56,14 +55,9 @@ def searched(game: Game, decision: str, p: int, n: int) -> int | None:
 def search_decide(game: Game, search: Search, decision: str, p: int) -> int:
     """The option seat ``p`` plays at ``decision`` (the module docstring); narrated as a
     ``search`` event: every candidate with greedy's value, its playouts and mean outcome."""
-    number = game.search_count[p]
-    game.search_count[p] += 1
     ranked = game.candidates(decision, p)[: search.top]
     prepare = (lambda world: world.rewind_draft(p)) if decision == "draft" else None
-    totals = playout_totals(
-        game, p, number, [i for i, _, _ in ranked], search.rollouts, search.playout, prepare
-    )
-    best = first_best(totals)
+    number, totals, best = game.search_totals(search, p, [i for i, _, _ in ranked], prepare)
     if game.record:
         rollouts = search.rollouts if len(ranked) > 1 else 0
         game.emit(
@@ -76,7 +70,7 @@ def search_decide(game: Game, search: Search, decision: str, p: int) -> int:
                     "option": label,
                     "value": round(value, 4),
                     "playouts": rollouts,
-                    "mean": round(totals[j] / rollouts / OUTCOME_UNIT, 4) if rollouts else None,
+                    "mean": flat_mc.mean_outcome(totals[j], rollouts),
                 }
                 for j, (_, value, label) in enumerate(ranked)
             ],
@@ -303,12 +297,8 @@ def clone(game: Game) -> Game:
     """A copy that plays on independently from where ``game`` is (silent: no events, no
     trace; its seats search nothing). Its draft values start empty: a world switches every
     seat to the playout heuristic, whose values differ."""
-    g = copy.copy(game)
-    g.rng = GameRng.at(game.rng.state)
-    g.players = copy.deepcopy(game.players)
-    g.searches = [None] * game.n
-    g.search_count = list(game.search_count)
-    g.record, g.events, g.trace = False, [], None
+    g = game.silent_copy()
+    g.trace = None
     g.deck, g.discard, g.discard_by = list(game.deck), list(game.discard), list(game.discard_by)
     g.packs = [list(x) for x in game.packs]
     g.drafted = [list(x) for x in game.drafted]

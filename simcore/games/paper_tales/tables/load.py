@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from simcore.cards import CardDataError, Fields, file_sha256, read_toml
+from simcore.cards import CardDataError, Fields, entries, file_sha256, new_id, read_toml
 
 from .abilities import parse_abilities
 from .bounds import (
@@ -132,21 +132,8 @@ def _entries(path: Path, top: Fields, key: str) -> list[tuple[Fields, str]]:
     raw = top.get(key)
     if not isinstance(raw, list) or not raw:
         raise top.error(key, f"needs at least one [[{key}]] table")
-    out = []
     seen: set[str] = set()
-    for n, entry in enumerate(raw, start=1):
-        if not isinstance(entry, dict):
-            raise CardDataError(path, "must be a table", card=f"{key} #{n}")
-        raw_id = entry.get("id")
-        f = Fields(path, entry, raw_id if isinstance(raw_id, str) else f"{key} #{n}")
-        cid = f.string("id")
-        if not all(ch.islower() or ch.isdigit() or ch == "-" for ch in cid):
-            raise f.error("id", "ids are lowercase letters, digits and hyphens")
-        if cid in seen:
-            raise f.error("id", f"duplicate {key} id")
-        seen.add(cid)
-        out.append((f, cid))
-    return out
+    return [(f, new_id(f, seen, key)) for f in entries(path, raw, key)]
 
 
 COMMON_KEYS = {"id", "name", "name_fr", "status", "source", "text", "notes"}
