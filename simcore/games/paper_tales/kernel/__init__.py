@@ -54,29 +54,7 @@ tests use.
 
 from __future__ import annotations
 
-from .decide import deploy_choice, keep_choice
-from .end import check_state
-from .game import ChunkOut, LChunkOut, _new_game, legends_lx, play_game, simulate_chunk
-from .place import _apply_move, _opens_extra, moves
-from .recruit import _draft_twin
-from .reveal import _reveal
-from .sketch import (
-    _build_value,
-    _card_value_from,
-    _changed_pass,
-    _commit_step,
-    _kept_base,
-    _projects,
-    _repeated_units,
-    _sketch_base,
-    _sketch_move,
-    _step_value,
-    _upgrade_pending,
-    _value,
-    first_best,
-    front_first_holds,
-)
-from .state import (
+from ..schema import (
     BACK0,
     BL_BUILT,
     BL_HOW,
@@ -147,6 +125,30 @@ from .state import (
     V_SPOT,
     V_STEP,
     V_ZONE,
+)
+from .decide import deploy_choice, keep_choice
+from .end import check_state
+from .game import ChunkOut, LChunkOut, _new_game, legends_lx, play_game, simulate_chunk
+from .place import _apply_move, _opens_extra, moves
+from .recruit import _draft_twin
+from .reveal import _reveal
+from .sketch import (
+    _build_value,
+    _card_value_from,
+    _changed_pass,
+    _commit_step,
+    _kept_base,
+    _projects,
+    _repeated_units,
+    _sketch_base,
+    _sketch_move,
+    _step_value,
+    _upgrade_pending,
+    _value,
+    first_best,
+    front_first_holds,
+)
+from .state import (
     LState,
     State,
     _assess_seat,
