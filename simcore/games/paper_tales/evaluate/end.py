@@ -10,11 +10,7 @@ from __future__ import annotations
 from simcore.jit import hot
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
-    K_LP,
-    PH_DEPLOYMENT,
-    PH_END,
-)
+from ..schema import K_LP, PH_DEPLOYMENT, PH_END  # passed as call arguments (see schema.py)
 from ..tables import ix
 from .facts import face_gain, face_mask, l_per, per_value, unit_gain, when_holds
 

@@ -15,7 +15,7 @@ import numpy as np
 from simcore.jit import alloc
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
+from ..schema import (  # passed as call arguments (see schema.py)
     K_GOLD,
     K_LP,
     PH_DEPLOYMENT,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from simcore.jit import hot
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
+from ..schema import (  # passed as call arguments (see schema.py)
     K_ADD_STRENGTH,
     K_GOLD,
     K_LP,

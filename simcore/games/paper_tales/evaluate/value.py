@@ -20,7 +20,7 @@ import numpy as np
 from simcore.jit import hot, hot_inline, hot_outline
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
+from ..schema import (  # passed as call arguments (see schema.py)
     BS_END,
     BS_INCOME,
     BS_STRENGTH,

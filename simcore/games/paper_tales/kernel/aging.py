@@ -6,7 +6,7 @@ from simcore.jit import hot, hot_outline
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.end import dies
-from ..schema import F_DIED  # call arguments: by name (literal-typed, see schema)
+from ..schema import F_DIED  # passed as call arguments (see schema.py)
 from .decide import heal_choice
 from .payment import _l_death_abilities
 from .place import death_abilities

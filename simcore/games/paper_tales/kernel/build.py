@@ -9,7 +9,7 @@ from simcore.jit import hot, hot_outline
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.facts import production
-from ..schema import D_BUILD  # call arguments: by name (literal-typed, see schema)
+from ..schema import D_BUILD  # passed as call arguments (see schema.py)
 from .decide import build_choice
 from .state import _facts, _freeze, _load, _searched
 

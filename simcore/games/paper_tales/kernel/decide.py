@@ -14,12 +14,7 @@ from simcore.rng import rng_below
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.facts import production
 from ..evaluate.value import l_option_pass
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
-    LV_FULL,
-    LV_GIVEN,
-    NONE,
-    T_ENTER,
-)
+from ..schema import LV_FULL, LV_GIVEN, NONE, T_ENTER  # passed as call arguments (see schema.py)
 from ..tables import ix
 from .payment import _has_k5, _pay_order
 from .sketch import (

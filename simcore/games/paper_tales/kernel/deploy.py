@@ -10,7 +10,7 @@ import numpy as np
 from simcore.jit import hot, hot_outline
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import D_DEPLOY, NONE  # call arguments: by name (literal-typed, see schema)
+from ..schema import D_DEPLOY, NONE  # passed as call arguments (see schema.py)
 from .decide import deploy_choice, keep_choice
 from .payment import _l_apply_move, _pay_order, l_moves
 from .place import _apply_move, _keep, _opens_extra, moves

@@ -9,7 +9,7 @@ from simcore.jit import hot, hot_outline
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.end import end_lp, l_end_lp
 from ..evaluate.strength import l_assess
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
+from ..schema import (  # passed as call arguments (see schema.py)
     LP_ARTIFACTS,
     LP_BUILDINGS,
     LP_RELIC,

@@ -11,7 +11,7 @@ from simcore.jit import hot, hot_outline
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.end import death_rewards
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
+from ..schema import (  # passed as call arguments (see schema.py)
     F_REPLACED,
     F_UNPAID,
     HD_PLACED,

@@ -9,7 +9,7 @@ from simcore.jit import hot
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.end import death_rewards
 from ..evaluate.facts import base_facts, production
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
+from ..schema import (  # passed as call arguments (see schema.py)
     F_REPLACED,
     F_UNPAID,
     LP_AGING,

@@ -11,7 +11,7 @@ from simcore.rng import rng_below
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.strength import l_strength
-from ..schema import D_DRAFT  # call arguments: by name (literal-typed, see schema)
+from ..schema import D_DRAFT  # passed as call arguments (see schema.py)
 from ..tables import ix
 from .sketch import _card_value_from, _l_base_pass, _l_card_value, _sketch_base, first_best
 from .state import _draw, _freeze, _load, _receive, _searched, _set_seen, _to_discard_by, _two

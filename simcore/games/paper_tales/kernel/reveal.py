@@ -8,10 +8,7 @@ from simcore.jit import hot, hot_outline
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.facts import base_facts, per_value, production, when_holds
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
-    F_SHAPESHIFTED,
-    LP_DEPLOYMENT,
-)
+from ..schema import F_SHAPESHIFTED, LP_DEPLOYMENT  # passed as call arguments (see schema.py)
 from .decide import age_target_choice
 from .place import _pay, _put, _replaces
 from .state import _draw, _kill, _load, _receive, _score, _settle, _to_discard

@@ -26,7 +26,7 @@ from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_next, rng_shuffle, search_state
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import LV_FULL, NONE  # call arguments: by name (literal-typed, see schema)
+from ..schema import LV_FULL, NONE  # passed as call arguments (see schema.py)
 from ..tables import ix
 from .build import build_options
 from .decide import _l_step_value

@@ -16,12 +16,7 @@ from ..evaluate.end import death_rewards
 from ..evaluate.facts import base_facts
 from ..evaluate.project import l_project, l_sketch
 from ..evaluate.value import first_pass, l_card_value, l_value, piece_terms, value, value_totals
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
-    LV_BASE,
-    LV_FULL,
-    NONE,
-    T_ENTER,
-)
+from ..schema import LV_BASE, LV_FULL, NONE, T_ENTER  # passed as call arguments (see schema.py)
 from ..tables import ix
 from .payment import _has_k5, _pay_order
 from .state import _load

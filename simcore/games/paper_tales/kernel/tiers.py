@@ -11,7 +11,7 @@ from simcore.rng import rng_below
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.facts import gain_holds, l_per, when_holds
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
+from ..schema import (  # passed as call arguments (see schema.py)
     HD_JESTER,
     LP_DEPLOYMENT,
     ROW_ZONE,

@@ -6,7 +6,7 @@ from simcore.jit import hot, hot_outline
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.strength import fight, l_assess, l_war_phase_lp, war_phase_lp
-from ..schema import (  # call arguments: by name (literal-typed, see schema)
+from ..schema import (  # passed as call arguments (see schema.py)
     LP_PER_WAR_WON,
     LP_WAR_ARTIFACTS,
     LP_WAR_BUILDINGS,
