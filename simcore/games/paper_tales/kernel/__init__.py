@@ -20,8 +20,8 @@ game's building set) is in functions of its own, called under ``lx is not None``
 Modules, by phase (each imports only the ones above it):
 
 =============  ===========================================================================
-``state``      ``State`` / ``LState`` and their field codes, result codes, invariants'
-               names, the small helpers every phase uses
+``state``      ``State`` / ``LState`` and the small helpers every phase uses (their field
+               codes, result codes and invariants' names: ``schema.py``)
 ``place``      §2.2 placements: open spots, a step's options (``moves``), applying one
 ``payment``    Legends §2.4: the artifact zone, the payment order, the Legends options
 ``sketch``     the policies' valuation helpers (sketches, first pass, changed rows)
@@ -48,8 +48,10 @@ come in as arguments, never as globals, so ``--cards FILE`` works, and are read 
 name (numba resolves a NamedTuple field to its position when it compiles): ``tb``, a
 ``KernelTables`` = ``evaluate.records.kernel_tables(tables)`` (Legends: of a
 ``LegendsTables``, whose ``deck`` holds card types, ``t >= U`` the artifact ``t - U``),
-and ``lx``, a ``game.LegendsArgs``. This package re-exports the names the engine and the
-tests use.
+and ``lx``, a ``game.LegendsArgs``. Every int constant is read from the game's schema
+module (``from .. import schema as S``, ``S.G_TURN``), except the few passed as call
+arguments, imported by name (``schema.py``'s docstring says why). This package re-exports
+the names the engine and the tests use.
 """
 
 from __future__ import annotations
