@@ -12,6 +12,7 @@ import pytest
 from numba import njit
 
 from simcore.games.paper_tales import evaluate as ev
+from simcore.games.paper_tales import schema
 from simcore.games.paper_tales.policies import default_weights
 from simcore.games.paper_tales.tables import (
     A_KIND,
@@ -27,12 +28,10 @@ from simcore.games.paper_tales.tables import (
 @njit
 def _both(tb, weights, pcs, ns, bls, misc, out):
     """``value`` (one building cache for the whole run) and ``value_full`` per kingdom."""
-    wpc = np.zeros((ev.layout.MAX_PIECES, ev.layout.N_PC), np.int32)
+    wpc = np.zeros((schema.MAX_PIECES, schema.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
-    bc = np.full(
-        ev.layout.BC_TERMS + ev.layout.N_BS * ev.cache.face_room(bls.shape[1]) * 3, -1, np.int32
-    )
-    acc = np.zeros(ev.layout.N_AC, np.int64)
+    bc = np.full(schema.BC_TERMS + schema.N_BS * ev.cache.face_room(bls.shape[1]) * 3, -1, np.int32)
+    acc = np.zeros(schema.N_AC, np.int64)
     for k in range(pcs.shape[0]):
         gold, seen0, seen1, two, turn, pol = misc[k]
         args = (pol, pcs[k], ns[k], bls[k], gold, seen0, seen1, two == 1, turn, wpc, wbl)
@@ -44,14 +43,14 @@ def _kingdoms(n_units: int, n_buildings: int, count: int, max_age: int, seed: in
     """Random kingdoms: up to 5 spots + a virtual draft piece on spot 0 or 3; building
     levels shared by runs of 8 kingdoms (as the options of one decision) or not."""
     rng = np.random.default_rng(seed)
-    pcs = np.zeros((count, ev.layout.MAX_PIECES, ev.layout.N_PC), np.int32)
+    pcs = np.zeros((count, schema.MAX_PIECES, schema.N_PC), np.int32)
     ns = np.zeros(count, np.int32)
     bls = np.zeros((count, max(n_buildings, 1)), np.int32)
     misc = np.zeros((count, 6), np.int32)
     for k in range(count):
-        n = int(rng.integers(0, ev.layout.MAX_PIECES + 1))
+        n = int(rng.integers(0, schema.MAX_PIECES + 1))
         spots = [int(x) for x in rng.permutation(5)[: min(n, 5)]]
-        if n == ev.layout.MAX_PIECES:
+        if n == schema.MAX_PIECES:
             spots.append(int(rng.choice([0, 3])))
         for i, spot in enumerate(spots):
             fresh = int(rng.random() < 0.5)
@@ -72,7 +71,7 @@ def _kingdoms(n_units: int, n_buildings: int, count: int, max_age: int, seed: in
     return pcs, ns, bls, misc
 
 
-@pytest.mark.parametrize("max_age", [4, ev.layout.UR_AGES + 2])
+@pytest.mark.parametrize("max_age", [4, schema.UR_AGES + 2])
 def test_value_equals_the_full_evaluation(cards: CardSet, max_age: int) -> None:
     tb = ev.records.kernel_tables(compile_tables(cards))
     weights = default_weights()
@@ -96,5 +95,5 @@ def test_unit_columns_mark_what_reads_the_kingdom(cards: CardSet) -> None:
             for j in rows
             if int(ab[j, A_KIND]) in ev.records.STEPS_OF_KIND
         )
-        assert bool(ut[u, ev.layout.KU_DYN]) == reads_kingdom, unit.id
-    assert 0 < np.count_nonzero(ut[:, ev.layout.KU_DYN]) < len(cards.units) // 2
+        assert bool(ut[u, schema.KU_DYN]) == reads_kingdom, unit.id
+    assert 0 < np.count_nonzero(ut[:, schema.KU_DYN]) < len(cards.units) // 2

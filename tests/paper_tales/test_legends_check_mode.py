@@ -12,7 +12,6 @@ import pytest
 
 from simcore.games.paper_tales import kernel
 from simcore.games.paper_tales.engine import prepare
-from simcore.games.paper_tales.evaluate.layout import Z_CARD, Z_FRESH, Z_PAID
 from simcore.games.paper_tales.evaluate.records import kernel_tables
 from simcore.games.paper_tales.kernel import (
     LEGENDS_INVARIANTS,
@@ -24,6 +23,7 @@ from simcore.games.paper_tales.kernel import (
     check_state,
     legends_lx,
 )
+from simcore.games.paper_tales.schema import Z_CARD, Z_FRESH, Z_PAID
 from simcore.games.paper_tales.tables import CardSet
 from simcore.registry import InvariantError, raise_first_violation
 

@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from simcore import engine_kit
-from simcore.games.paper_tales import engine
+from simcore.games.paper_tales import engine, schema
 from simcore.games.paper_tales.engine import (
     GAME,
     frame_mismatch,
@@ -75,7 +75,7 @@ class KGame:
         table, seat_slot = prep.slot_table()
         for p in range(self.n):
             slot = int(seat_slot[(p + g) % self.n] if prep.rotate_seats else seat_slot[p])
-            self.s.pi[p, kst.I_POLICY] = table[slot, 0]
+            self.s.pi[p, schema.I_POLICY] = table[slot, 0]
             self.ms.par[p] = table[slot, 1:]
         kgame.new_game(self.tb, self.lx, self.s, self.ls, self.n, self.seed, g, False)
 
@@ -89,12 +89,12 @@ class KGame:
             self.tb, self.lx, self.prep.weights, self.s, self.ls, self.w, self.wl, self.c,
             self.cl, self.ms, self.n, self.seed, self.g,
         )  # fmt: skip
-        p = int(self.s.g[kst.G_ASK_SEAT])
+        p = int(self.s.g[schema.G_ASK_SEAT])
         return int(i), [int(x) for x in self.ms.sums[: int(self.ms.par[p, 1])]]
 
     def answer(self, i: int) -> None:
-        self.s.g[kst.G_FORCE_SEAT] = self.s.g[kst.G_ASK_SEAT]
-        self.s.g[kst.G_FORCE_IDX] = i
+        self.s.g[schema.G_FORCE_SEAT] = self.s.g[schema.G_ASK_SEAT]
+        self.s.g[schema.G_FORCE_IDX] = i
 
     def clone(self) -> KGame:
         out = object.__new__(KGame)
@@ -144,13 +144,13 @@ def test_a_copy_at_a_decision_plays_on_to_the_same_end(cards: CardSet) -> None:
     copies: list[tuple[KGame, int]] = []
     asked = set()
     while k.advance():
-        asked.add(int(k.s.g[kst.G_ASK_DEC]))
+        asked.add(int(k.s.g[schema.G_ASK_DEC]))
         copies.append((k.clone(), len(answers)))
         i, _ = k.decide()
         answers.append(i)
         k.answer(i)
     assert len(answers) >= 20
-    assert asked == {kst.D_DRAFT, kst.D_DEPLOY, kst.D_BUILD}
+    assert asked == {schema.D_DRAFT, schema.D_DEPLOY, schema.D_BUILD}
     for c, first in copies[:: max(1, len(copies) // 6)]:
         for i in answers[first:]:
             c.answer(i)
@@ -194,18 +194,18 @@ SPECS = ["greedy", "random", "mc:rollouts=3:top=3", "warlord"]
 
 
 def _at_draft(k: KGame) -> bool:
-    return int(k.s.g[kst.G_ASK_DEC]) == kst.D_DRAFT and int(k.s.g[kst.G_STEP]) >= 2
+    return int(k.s.g[schema.G_ASK_DEC]) == schema.D_DRAFT and int(k.s.g[schema.G_STEP]) >= 2
 
 
 def _at_deploy(k: KGame) -> bool:
     s = k.s
-    placed = any(s.sp[q, spot, kst.S_FRESH] and s.sp[q, spot, kst.S_CARD] >= 0
+    placed = any(s.sp[q, spot, schema.S_FRESH] and s.sp[q, spot, schema.S_CARD] >= 0
                  for q in range(SEARCHER) for spot in range(s.sp.shape[1]))  # fmt: skip
-    return int(s.g[kst.G_ASK_DEC]) == kst.D_DEPLOY and placed and int(s.g[kst.G_TURN]) >= 2
+    return int(s.g[schema.G_ASK_DEC]) == schema.D_DEPLOY and placed and int(s.g[schema.G_TURN]) >= 2
 
 
 def _at_build(k: KGame) -> bool:
-    return int(k.s.g[kst.G_ASK_DEC]) == kst.D_BUILD and int(k.s.g[kst.G_TURN]) >= 2
+    return int(k.s.g[schema.G_ASK_DEC]) == schema.D_BUILD and int(k.s.g[schema.G_TURN]) >= 2
 
 
 def _swap_with_deck(k: KGame, get: Any, put: Any, q: int) -> KGame:
@@ -215,15 +215,15 @@ def _swap_with_deck(k: KGame, get: Any, put: Any, q: int) -> KGame:
     s = c.s
     card = get(s)
     units = k.tb.deck
-    i = next(i for i in range(int(s.g[kst.G_DECK_N])) if units[s.deck[i]] != units[card])
+    i = next(i for i in range(int(s.g[schema.G_DECK_N])) if units[s.deck[i]] != units[card])
     other = int(s.deck[i])
     s.deck[i] = card
     put(s, other)
     if q >= 0:
         row = s.card_log[card]
         s.card_log[other] = row
-        s.log[q, row, kst.L_CARD] = other
-        s.log[q, row, kst.L_UNIT] = units[other]
+        s.log[q, row, schema.L_CARD] = other
+        s.log[q, row, schema.L_UNIT] = units[other]
     return c
 
 
@@ -232,48 +232,48 @@ def hidden_changes(k: KGame) -> list[KGame]:
     s = k.s
     out = []
     c = k.clone()
-    n = int(s.g[kst.G_DECK_N])
+    n = int(s.g[schema.G_DECK_N])
     c.s.deck[:n] = s.deck[:n][::-1]
     out.append(c)
     q = 0 if SEARCHER != 0 else 1
-    if int(s.g[kst.G_PHASE]) == 0:  # a pack the seat has not seen (seat 3's, passing left)
+    if int(s.g[schema.G_PHASE]) == 0:  # a pack the seat has not seen (seat 3's, passing left)
         for h in range(k.n):
-            if h != SEARCHER and s.pi[h, kst.I_PACK_N] > 0 and h != (SEARCHER + 1) % k.n:
+            if h != SEARCHER and s.pi[h, schema.I_PACK_N] > 0 and h != (SEARCHER + 1) % k.n:
 
                 def put(st: Any, card: int, h: int = h) -> None:
                     st.packs[h, 0] = card
 
                 out.append(_swap_with_deck(k, lambda st, h=h: int(st.packs[h, 0]), put, -1))
                 break
-    if int(s.g[kst.G_PHASE]) == 0 and s.pi[q, kst.I_DRAFT_N] > 0:  # its picks this turn
+    if int(s.g[schema.G_PHASE]) == 0 and s.pi[q, schema.I_DRAFT_N] > 0:  # its picks this turn
 
         def put_pick(st: Any, card: int) -> None:
             st.drafted[q, 0] = card
 
         out.append(_swap_with_deck(k, lambda st: int(st.drafted[q, 0]), put_pick, q))
-    if s.pi[q, kst.I_HAND_N] > 0:
+    if s.pi[q, schema.I_HAND_N] > 0:
 
         def put_hand(st: Any, card: int) -> None:
             st.hand[q, 0] = card
 
         out.append(_swap_with_deck(k, lambda st: int(st.hand[q, 0]), put_hand, q))
-    if s.pi[q, kst.I_KEPT] >= 0:
+    if s.pi[q, schema.I_KEPT] >= 0:
 
         def put_kept(st: Any, card: int) -> None:
-            st.pi[q, kst.I_KEPT] = card
+            st.pi[q, schema.I_KEPT] = card
 
-        out.append(_swap_with_deck(k, lambda st: int(st.pi[q, kst.I_KEPT]), put_kept, q))
+        out.append(_swap_with_deck(k, lambda st: int(st.pi[q, schema.I_KEPT]), put_kept, q))
     for spot in range(s.sp.shape[1]):
-        if s.sp[q, spot, kst.S_CARD] >= 0 and s.sp[q, spot, kst.S_FRESH]:
+        if s.sp[q, spot, schema.S_CARD] >= 0 and s.sp[q, spot, schema.S_FRESH]:
 
             def put_spot(st: Any, card: int, spot: int = spot) -> None:
-                st.sp[q, spot, kst.S_CARD] = card
-                st.sp[q, spot, kst.S_UNIT] = k.tb.deck[card]
+                st.sp[q, spot, schema.S_CARD] = card
+                st.sp[q, spot, schema.S_UNIT] = k.tb.deck[card]
 
-            get = lambda st, spot=spot: int(st.sp[q, spot, kst.S_CARD])  # noqa: E731
+            get = lambda st, spot=spot: int(st.sp[q, spot, schema.S_CARD])  # noqa: E731
             out.append(_swap_with_deck(k, get, put_spot, q))
             break
-    for i in range(int(s.g[kst.G_DISC_N])):
+    for i in range(int(s.g[schema.G_DISC_N])):
         if s.disc_by[i] >= 0 and s.disc_by[i] != SEARCHER:
 
             def put_disc(st: Any, card: int, i: int = i) -> None:
@@ -292,7 +292,7 @@ def test_kernel_search_does_not_peek(cards: CardSet, variant: str, where: Any) -
     every state that differs only in what the seat cannot see."""
     prep = prepared(cards, variant, SPECS)
     k = stopped(prep, 8, 1, where)
-    assert int(k.s.g[kst.G_ASK_SEAT]) == SEARCHER
+    assert int(k.s.g[schema.G_ASK_SEAT]) == SEARCHER
     changed = hidden_changes(k)
     assert len(changed) >= 3
     base = k.clone().decide()

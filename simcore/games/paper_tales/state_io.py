@@ -262,10 +262,10 @@ def _result(seats: list[dict[str, Any]]) -> dict[str, Any]:
 def score_position(cards: CardSet, pos: Position) -> dict[str, Any]:
     """The JSON result (see the module docstring) of a parsed position, scored by the
     compiled evaluation the kernel plays with (``evaluate.score``; both variants)."""
-    from .evaluate.layout import MAX_PIECES, N_PC, PC_AGE, PC_SPOT, PC_UNIT
     from .evaluate.records import masked_tables
     from .evaluate.score import N_SC, N_SRC
     from .evaluate.score import score_position as score_compiled
+    from .schema import MAX_PIECES, N_PC, PC_AGE, PC_SPOT, PC_UNIT
 
     legends = cards.legends
     tables = compile_legends_tables(cards) if legends else compile_tables(cards)

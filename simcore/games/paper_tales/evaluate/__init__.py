@@ -10,9 +10,6 @@ whose Legends arguments are None / absent in a base game (numba prunes those bra
 compile time: ``production``, ``weighted``).
 
 ==============  ==========================================================================
-``layout``      the arrays' layouts: pieces ``PC_*``, the kernel's extra columns, steps
-                ``D_*``, unit records ``UR_*``, the value's scratch and caches, masks,
-                a sketch's artifacts and the zone's columns
 ``facts``       conditions, multipliers, ``conditional_gain``, production, the income terms
 ``strength``    unit and kingdom strength (``assess``), the wars, the war-phase LP and gold
 ``end``         End LP, deaths and their rewards, deployment LP
@@ -31,12 +28,15 @@ Everything but ``records`` and ``score`` is ``hot`` (inlined into its caller, no
 allocation): the pieces and building arrays are scratch rows the kernel owns. Every
 function is order-independent over the pieces (sums and counts only), so callers may list
 them in any order. Ability kinds, conditions and multipliers are read from the ``ab``
-opcode table; no card is named. Importers name the module a function or constant is in
-(``from ..evaluate.strength import assess``).
+opcode table; no card is named. Importers name the module a function is in
+(``from ..evaluate.strength import assess``); the arrays' layouts (pieces ``PC_*``, the
+kernel's extra columns, steps ``STEP_*``, unit records ``UR_*``, the value's scratch and
+caches, masks, a sketch's artifacts and the zone's columns) are constants of the game's
+schema module (``schema.py``, read as ``S.PC_UNIT``).
 """
 
 from __future__ import annotations
 
-from . import cache, end, facts, layout, project, records, score, strength, value
+from . import cache, end, facts, project, records, score, strength, value
 
-__all__ = ["cache", "end", "facts", "layout", "project", "records", "score", "strength", "value"]
+__all__ = ["cache", "end", "facts", "project", "records", "score", "strength", "value"]

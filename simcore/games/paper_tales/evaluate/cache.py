@@ -14,77 +14,22 @@ from __future__ import annotations
 
 from simcore.jit import hot
 
-from ..schema import (
-    K_ADD_STRENGTH,
-    K_CONDITIONAL_GAIN,
-    K_GOLD,
-    K_LP,
-    K_LP_PER_WAR_WON,
-    P_STRONG_UNITS,
-    PH_END,
-    PH_INCOME,
-    PH_WAR,
-    W_ALWAYS,
-)
-from ..tables import (
-    A_AMOUNT,
-    A_KIND,
-    A_LP,
-    A_PER,
-    A_PHASE,
-    A_WHEN,
-    B_AB0,
-    B_LP,
-    B_NAB,
-    B_PROD0,
-    LEVELS,
-    MAX_ABILITIES,
-    N_RES,
-    X_AB0,
-    X_LP,
-    X_NAB,
-    X_PROD0,
-    ix,
-)
-from .facts import gain_holds, income_gain, l_per, per_value, when_holds
-from .layout import (
-    BC_KEY,
-    BC_LEVEL2,
-    BC_LP,
-    BC_N0,
-    BC_TERMS,
-    BC_WOOD,
-    BS_END,
-    BS_INCOME,
-    BS_STRENGTH,
-    BS_WAR,
+from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from ..schema import (  # passed as call arguments (see schema.py)
     FS_END,
     FS_INCOME,
     FS_STRENGTH,
     FS_WAR,
-    FX_ARTS,
-    FX_BASE,
-    FX_KEY,
-    FX_LEVEL2,
-    FX_LP,
-    FX_N0,
-    FX_NA,
-    FX_TERMS,
-    FX_WOOD,
-    FX_X0,
-    KU_OTHERS_AGE,
-    KU_UPGRADE,
-    N_FS,
-    PC_PENDING,
-    PC_UNIT,
 )
+from ..tables import ix
+from .facts import gain_holds, income_gain, l_per, per_value, when_holds
 
 
 @hot
 def face_room(n_buildings):
     """Terms a step may hold in ``bc``: every ability of every face (``MAX_ABILITIES`` a
     face). ``bc`` holds ``BC_TERMS + N_BS * face_room(B) * 3`` ints."""
-    return n_buildings * LEVELS * MAX_ABILITIES
+    return n_buildings * S.LEVELS * S.MAX_ABILITIES
 
 
 @hot
@@ -92,15 +37,15 @@ def faces_of(bt, ab, bl, key, bc):
     """Fill the building cache ``bc`` for the levels ``bl`` (configuration ``key``): their
     production, level-2 count, end LP of the faces, and each face ability a kingdom's value
     reads (``face_gain``'s four uses) as a term (when, per, amount) of its step ``BS_*``."""
-    bc[BC_KEY] = key
-    for c in range(BC_WOOD, BC_TERMS):
+    bc[S.BC_KEY] = key
+    for c in range(S.BC_WOOD, S.BC_TERMS):
         bc[c] = 0
     for b in range(bt.shape[0]):
         lv = bl[b]
-        if lv == LEVELS:
-            bc[BC_LEVEL2] += 1
+        if lv == S.LEVELS:
+            bc[S.BC_LEVEL2] += 1
         if lv:
-            bc[BC_LP] += bt[b, lv - 1, B_LP]
+            bc[S.BC_LP] += bt[b, lv - 1, S.B_LP]
         for k in range(lv):
             add_face(bt, ab, b, k, bc, 1)
 
@@ -110,30 +55,30 @@ def add_face(bt, ab, b, k, bc, sign):
     """Face ``k`` of building ``b`` into the cache ``bc`` (``sign`` 1): its production and
     its abilities' terms, appended to their steps' lists; ``sign`` -1 takes back the face
     added last (the lists' counts go down)."""
-    for r in range(N_RES):
-        bc[BC_WOOD + r] += sign * bt[b, k, B_PROD0 + r]
-    for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
-        kind = ab[j, A_KIND]
-        phase = ab[j, A_PHASE]
-        when = ab[j, A_WHEN]
+    for r in range(S.N_RES):
+        bc[S.BC_WOOD + r] += sign * bt[b, k, S.B_PROD0 + r]
+    for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
+        kind = ab[j, S.A_KIND]
+        phase = ab[j, S.A_PHASE]
+        when = ab[j, S.A_WHEN]
         step = -1
-        if kind == K_GOLD and phase == PH_INCOME:
-            step = BS_INCOME
-        elif kind == K_ADD_STRENGTH:
-            step = BS_STRENGTH
-            when = W_ALWAYS  # assess adds it whatever its condition
-        elif kind == K_LP and phase == PH_WAR:
-            step = BS_WAR
-        elif kind == K_LP and phase == PH_END:
-            step = BS_END
+        if kind == S.K_GOLD and phase == S.PH_INCOME:
+            step = S.BS_INCOME
+        elif kind == S.K_ADD_STRENGTH:
+            step = S.BS_STRENGTH
+            when = S.W_ALWAYS  # assess adds it whatever its condition
+        elif kind == S.K_LP and phase == S.PH_WAR:
+            step = S.BS_WAR
+        elif kind == S.K_LP and phase == S.PH_END:
+            step = S.BS_END
         if step < 0:
             continue
         if sign > 0:
-            t = BC_TERMS + (step * face_room(bt.shape[0]) + bc[BC_N0 + step]) * 3
+            t = S.BC_TERMS + (step * face_room(bt.shape[0]) + bc[S.BC_N0 + step]) * 3
             bc[t] = when
-            bc[t + 1] = ab[j, A_PER]
-            bc[t + 2] = ab[j, A_AMOUNT]
-        bc[BC_N0 + step] += sign
+            bc[t + 1] = ab[j, S.A_PER]
+            bc[t + 2] = ab[j, S.A_AMOUNT]
+        bc[S.BC_N0 + step] += sign
 
 
 @hot
@@ -145,17 +90,17 @@ def raise_building(bt, ab, bc, b, lv, level, sign):
     the key."""
     for k in range(lv, level):
         add_face(bt, ab, b, k, bc, sign)
-    bc[BC_LP] += sign * (bt[b, level - 1, B_LP] - (bt[b, lv - 1, B_LP] if lv else 0))
-    if level == LEVELS:
-        bc[BC_LEVEL2] += sign
+    bc[S.BC_LP] += sign * (bt[b, level - 1, S.B_LP] - (bt[b, lv - 1, S.B_LP] if lv else 0))
+    if level == S.LEVELS:
+        bc[S.BC_LEVEL2] += sign
 
 
 @hot
 def face_terms(bt, bc, step, age_all, wood, food, crystal, income, n_level2, n_strong):
     """The cached face abilities of ``step`` (``faces_of``) with the kingdom's totals."""
     gain = 0
-    t = BC_TERMS + step * face_room(bt.shape[0]) * 3
-    for _ in range(bc[BC_N0 + step]):
+    t = S.BC_TERMS + step * face_room(bt.shape[0]) * 3
+    for _ in range(bc[S.BC_N0 + step]):
         if when_holds(bc[ix(t)], 0, -1, food, crystal):
             gain += bc[ix(t + 2)] * per_value(
                 bc[ix(t + 1)], 0, age_all, wood, food, crystal, income, n_level2, n_strong
@@ -167,9 +112,9 @@ def face_terms(bt, bc, step, age_all, wood, food, crystal, income, n_level2, n_s
 @hot
 def strong_terms_nonnegative(bt, bc):
     """No cached war-phase face ability (``faces_of``) loses LP per strong unit."""
-    t = BC_TERMS + BS_WAR * face_room(bt.shape[0]) * 3
-    for _ in range(bc[BC_N0 + BS_WAR]):
-        if bc[ix(t + 1)] == P_STRONG_UNITS and bc[ix(t + 2)] < 0:
+    t = S.BC_TERMS + S.BS_WAR * face_room(bt.shape[0]) * 3
+    for _ in range(bc[S.BC_N0 + S.BS_WAR]):
+        if bc[ix(t + 1)] == S.P_STRONG_UNITS and bc[ix(t + 2)] < 0:
             return False
         t += 3
     return True
@@ -184,17 +129,17 @@ def project_levels(ut, bt, ab, pc, n, bl, wbl, bc):
     others = 0
     upgrade = 0
     for i in range(n):
-        if pc[i, PC_PENDING]:
-            others += ut[pc[i, PC_UNIT], KU_OTHERS_AGE]
-            upgrade |= ut[pc[i, PC_UNIT], KU_UPGRADE]
+        if pc[i, S.PC_PENDING]:
+            others += ut[pc[i, S.PC_UNIT], S.KU_OTHERS_AGE]
+            upgrade |= ut[pc[i, S.PC_UNIT], S.KU_UPGRADE]
     key = 0
     for b in range(bt.shape[0]):
         lv = bl[b]
         if upgrade and lv == 1:
-            lv = LEVELS
+            lv = S.LEVELS
         wbl[b] = lv
-        key = key * (LEVELS + 1) + lv
-    if bc[BC_KEY] != key:
+        key = key * (S.LEVELS + 1) + lv
+    if bc[S.BC_KEY] != key:
         faces_of(bt, ab, wbl, key, bc)
     return others, upgrade
 
@@ -202,21 +147,21 @@ def project_levels(ut, bt, ab, pc, n, bl, wbl, bc):
 @hot
 def fixed_room(n_buildings):
     """Terms a step may hold: every ability of every face and artifact."""
-    return (n_buildings * LEVELS + FX_ARTS) * MAX_ABILITIES
+    return (n_buildings * S.LEVELS + S.FX_ARTS) * S.MAX_ABILITIES
 
 
 @hot
 def fixed_size(n_buildings):
     """Length of ``zx``: the artifacts, the cache, ``N_FS`` lists of (row, face) terms."""
-    return FX_TERMS + N_FS * fixed_room(n_buildings) * 2
+    return S.FX_TERMS + S.N_FS * fixed_room(n_buildings) * 2
 
 
 @hot
 def _push_term(zx, room, step, j, face):
-    t = FX_TERMS + (step * room + zx[FX_N0 + step]) * 2
+    t = S.FX_TERMS + (step * room + zx[S.FX_N0 + step]) * 2
     zx[t] = j
     zx[t + 1] = face
-    zx[FX_N0 + step] += 1
+    zx[S.FX_N0 + step] += 1
 
 
 @hot
@@ -224,15 +169,17 @@ def _add_terms(ab, zx, room, lo, hi, face):
     """The ability rows ``lo:hi`` of a face (``face`` 1) or an artifact (0) as terms of
     the steps that read them (as ``l_fixed_income`` / ``_strength`` / ``_war`` / ``_end``)."""
     for j in range(lo, hi):
-        kind, phase = ab[j, A_KIND], ab[j, A_PHASE]
-        gain = kind == K_CONDITIONAL_GAIN
-        if phase == PH_INCOME and (kind == K_GOLD or gain):
+        kind, phase = ab[j, S.A_KIND], ab[j, S.A_PHASE]
+        gain = kind == S.K_CONDITIONAL_GAIN
+        if phase == S.PH_INCOME and (kind == S.K_GOLD or gain):
             _push_term(zx, room, FS_INCOME, j, face)
-        if kind == K_ADD_STRENGTH:
+        if kind == S.K_ADD_STRENGTH:
             _push_term(zx, room, FS_STRENGTH, j, face)
-        if (phase == PH_WAR and (kind == K_LP or gain)) or (kind == K_LP_PER_WAR_WON and not face):
+        if (phase == S.PH_WAR and (kind == S.K_LP or gain)) or (
+            kind == S.K_LP_PER_WAR_WON and not face
+        ):
             _push_term(zx, room, FS_WAR, j, face)
-        if kind == K_LP and phase == PH_END:
+        if kind == S.K_LP and phase == S.PH_END:
             _push_term(zx, room, FS_END, j, face)
 
 
@@ -242,34 +189,34 @@ def fixed_terms(bt, ab, xt, bl, zx, nz):
     holds them already."""
     key = 0
     for b in range(bt.shape[0]):
-        key = key * (LEVELS + 1) + bl[b]
-    hit = zx[FX_KEY] == key and zx[FX_NA] == nz
+        key = key * (S.LEVELS + 1) + bl[b]
+    hit = zx[S.FX_KEY] == key and zx[S.FX_NA] == nz
     for i in range(nz if hit else 0):
-        hit &= zx[FX_X0 + i] == zx[i]
+        hit &= zx[S.FX_X0 + i] == zx[i]
     if hit:
         return
-    zx[FX_KEY] = key
-    zx[FX_NA] = nz
-    for c in range(FX_WOOD, FX_BASE):
+    zx[S.FX_KEY] = key
+    zx[S.FX_NA] = nz
+    for c in range(S.FX_WOOD, S.FX_BASE):
         zx[c] = 0
     room = fixed_room(bt.shape[0])
     for b in range(bt.shape[0]):
         lv = bl[b]
-        if lv == LEVELS:
-            zx[FX_LEVEL2] += 1
+        if lv == S.LEVELS:
+            zx[S.FX_LEVEL2] += 1
         if lv:
-            zx[FX_LP] += bt[b, lv - 1, B_LP]
+            zx[S.FX_LP] += bt[b, lv - 1, S.B_LP]
         for k in range(lv):
             for r in range(3):
-                zx[FX_WOOD + r] += bt[b, k, B_PROD0 + r]
-            _add_terms(ab, zx, room, bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB], 1)
+                zx[S.FX_WOOD + r] += bt[b, k, S.B_PROD0 + r]
+            _add_terms(ab, zx, room, bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB], 1)
     for i in range(nz):
         x = zx[i]
-        zx[FX_X0 + i] = x
-        zx[FX_LP] += xt[x, X_LP]
+        zx[S.FX_X0 + i] = x
+        zx[S.FX_LP] += xt[x, S.X_LP]
         for r in range(3):
-            zx[FX_WOOD + r] += xt[x, X_PROD0 + r]
-        _add_terms(ab, zx, room, xt[x, X_AB0], xt[x, X_AB0] + xt[x, X_NAB], 0)
+            zx[S.FX_WOOD + r] += xt[x, S.X_PROD0 + r]
+        _add_terms(ab, zx, room, xt[x, S.X_AB0], xt[x, S.X_AB0] + xt[x, S.X_NAB], 0)
 
 
 @hot
@@ -277,18 +224,18 @@ def fixed_gain(ut, bt, ab, zx, step, pc, n, pww, wood, food, crystal, facts):
     """The cached terms of ``step`` with the kingdom's totals: income gold, strength, war
     LP (``pww`` wars counted), end LP (the printed LP not included)."""
     room = fixed_room(bt.shape[0])
-    t = FX_TERMS + step * room * 2
+    t = S.FX_TERMS + step * room * 2
     gain = 0
-    for _ in range(zx[FX_N0 + step]):
+    for _ in range(zx[S.FX_N0 + step]):
         j, face = zx[t], zx[t + 1]
         t += 2
-        kind = ab[j, A_KIND]
-        if step == FS_INCOME:
+        kind = ab[j, S.A_KIND]
+        if step == S.FS_INCOME:
             gain += income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
-        elif kind == K_CONDITIONAL_GAIN:
+        elif kind == S.K_CONDITIONAL_GAIN:
             if gain_holds(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts):
-                gain += ab[j, A_LP]
-        elif not face or when_holds(ab[j, A_WHEN], 0, -1, food, crystal) or step == FS_STRENGTH:
-            mult = l_per(ut, ab, j, ab[j, A_PER], 0, -1, pc, n, wood, food, crystal, facts)
-            gain += ab[j, A_AMOUNT] * mult * (pww if kind == K_LP_PER_WAR_WON else 1)
+                gain += ab[j, S.A_LP]
+        elif not face or when_holds(ab[j, S.A_WHEN], 0, -1, food, crystal) or step == S.FS_STRENGTH:
+            mult = l_per(ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts)
+            gain += ab[j, S.A_AMOUNT] * mult * (pww if kind == S.K_LP_PER_WAR_WON else 1)
     return gain

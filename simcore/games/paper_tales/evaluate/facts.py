@@ -14,72 +14,21 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_inline
 
-from ..schema import (
-    K_CONDITIONAL_GAIN,
-    K_GOLD,
-    P_AGE_KINGDOM,
-    P_AGE_SELF,
-    P_ARTIFACTS,
-    P_CRYSTAL,
-    P_FOOD,
-    P_INCOME_GOLD,
-    P_LEVEL2_BUILDINGS,
-    P_ONE,
-    P_RESOURCE_SETS,
-    P_RESOURCES,
-    P_STRONG_UNITS,
-    P_UNITS_COST_GE,
-    P_UNITS_COST_LE,
-    P_WOOD,
-    PH_INCOME,
-    W_AGED,
-    W_ALWAYS,
-    W_EXACTLY_ONE_AGE,
-    W_FRONT_ROW,
-    W_HAS_FOOD,
-)
-from ..tables import (
-    A_AMOUNT,
-    A_COUNTER,
-    A_GOLD,
-    A_KIND,
-    A_MIN,
-    A_PER,
-    A_PER_COST,
-    A_PER_OTHER,
-    A_PHASE,
-    A_REQ0,
-    A_WHEN,
-    B_AB0,
-    B_NAB,
-    B_PROD0,
-    LEVELS,
-    MAX_FRONT,
-    U_AB0,
-    U_COST,
-    U_NAB,
-    U_PROD0,
-    U_PROD_PER,
-    U_PROD_WHEN,
-    X_AB0,
-    X_NAB,
-    X_PROD0,
-)
-from .layout import KB_MASK, KU_MASK, M_INCOME_L, PC_AGE, PC_SPOT, PC_UNIT
+from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 
 
 @hot_inline
 def when_holds(when, age, spot, food, crystal):
     """Condition ``when`` for a unit with ``age`` tokens on ``spot`` (a building: 0, -1)."""
-    if when == W_ALWAYS:
+    if when == S.W_ALWAYS:
         return True
-    if when == W_AGED:
+    if when == S.W_AGED:
         return age >= 1
-    if when == W_EXACTLY_ONE_AGE:
+    if when == S.W_EXACTLY_ONE_AGE:
         return age == 1
-    if when == W_FRONT_ROW:
-        return 0 <= spot < MAX_FRONT
-    if when == W_HAS_FOOD:
+    if when == S.W_FRONT_ROW:
+        return 0 <= spot < S.MAX_FRONT
+    if when == S.W_HAS_FOOD:
         return food >= 1
     return crystal >= 1  # W_HAS_CRYSTAL
 
@@ -88,23 +37,23 @@ def when_holds(when, age, spot, food, crystal):
 def per_value(per, age, age_all, wood, food, crystal, income, n_level2, n_strong):
     """Multiplier ``per`` (``age``: tokens on the unit, 0 for a building). A multiplier a
     phase does not know (the loader forbids those) is 0."""
-    if per == P_ONE:
+    if per == S.P_ONE:
         return 1
-    if per == P_AGE_SELF:
+    if per == S.P_AGE_SELF:
         return age
-    if per == P_AGE_KINGDOM:
+    if per == S.P_AGE_KINGDOM:
         return age_all
-    if per == P_WOOD:
+    if per == S.P_WOOD:
         return wood
-    if per == P_FOOD:
+    if per == S.P_FOOD:
         return food
-    if per == P_CRYSTAL:
+    if per == S.P_CRYSTAL:
         return crystal
-    if per == P_INCOME_GOLD:
+    if per == S.P_INCOME_GOLD:
         return income
-    if per == P_LEVEL2_BUILDINGS:
+    if per == S.P_LEVEL2_BUILDINGS:
         return n_level2
-    if per == P_STRONG_UNITS:
+    if per == S.P_STRONG_UNITS:
         return n_strong
     return 0
 
@@ -117,40 +66,40 @@ def l_per(ut, ab, j, per, age, spot, pc, n, wood, food, crystal, facts):
     ``per_value``, not folded into it: the Legends counters read the pieces and the zone,
     and the base game's innermost loops keep ``per_value``'s nine integers."""
     age_all, n_level2, income, n_strong, n_arts = facts
-    if per == P_ONE:
+    if per == S.P_ONE:
         return 1
-    if per == P_AGE_SELF:
+    if per == S.P_AGE_SELF:
         return age
-    if per == P_WOOD:
+    if per == S.P_WOOD:
         return wood
-    if per == P_FOOD:
+    if per == S.P_FOOD:
         return food
-    if per == P_CRYSTAL:
+    if per == S.P_CRYSTAL:
         return crystal
-    if per == P_AGE_KINGDOM:
+    if per == S.P_AGE_KINGDOM:
         return age_all
-    if per == P_LEVEL2_BUILDINGS:
+    if per == S.P_LEVEL2_BUILDINGS:
         return n_level2
-    if per == P_INCOME_GOLD:
+    if per == S.P_INCOME_GOLD:
         return income
-    if per == P_STRONG_UNITS:
+    if per == S.P_STRONG_UNITS:
         return n_strong
-    if per == P_ARTIFACTS:
+    if per == S.P_ARTIFACTS:
         return n_arts
-    if per in (P_UNITS_COST_GE, P_UNITS_COST_LE):
+    if per in (S.P_UNITS_COST_GE, S.P_UNITS_COST_LE):
         count = 0
         for i in range(n):
-            if ab[j, A_PER_OTHER] and spot >= 0 and pc[i, PC_SPOT] == spot:
+            if ab[j, S.A_PER_OTHER] and spot >= 0 and pc[i, S.PC_SPOT] == spot:
                 continue
-            cost = ut[pc[i, PC_UNIT], U_COST]
-            if per == P_UNITS_COST_GE:
-                count += cost >= ab[j, A_PER_COST]
+            cost = ut[pc[i, S.PC_UNIT], S.U_COST]
+            if per == S.P_UNITS_COST_GE:
+                count += cost >= ab[j, S.A_PER_COST]
             else:
-                count += cost <= ab[j, A_PER_COST]
+                count += cost <= ab[j, S.A_PER_COST]
         return count
-    if per == P_RESOURCE_SETS:
+    if per == S.P_RESOURCE_SETS:
         return min(wood, min(food, crystal))
-    if per == P_RESOURCES:
+    if per == S.P_RESOURCES:
         return wood + food + crystal
     return 0
 
@@ -160,22 +109,22 @@ def gain_holds(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts):
     """``reference.gain_holds``: ``conditional_gain`` row ``j`` of a source (``age``,
     ``spot``; -1: no piece) holds."""
     return (
-        when_holds(ab[j, A_WHEN], age, spot, food, crystal)
-        and wood >= ab[j, A_REQ0]
-        and food >= ab[j, A_REQ0 + 1]
-        and crystal >= ab[j, A_REQ0 + 2]
-        and l_per(ut, ab, j, ab[j, A_COUNTER], age, spot, pc, n, wood, food, crystal, facts)
-        >= ab[j, A_MIN]
+        when_holds(ab[j, S.A_WHEN], age, spot, food, crystal)
+        and wood >= ab[j, S.A_REQ0]
+        and food >= ab[j, S.A_REQ0 + 1]
+        and crystal >= ab[j, S.A_REQ0 + 2]
+        and l_per(ut, ab, j, ab[j, S.A_COUNTER], age, spot, pc, n, wood, food, crystal, facts)
+        >= ab[j, S.A_MIN]
     )
 
 
 @hot
 def unit_production(ut, u, age, spot, food, crystal):
     """(wood, food, crystal) one unit produces (gated by its own tokens/row)."""
-    if not when_holds(ut[u, U_PROD_WHEN], age, spot, food, crystal):
+    if not when_holds(ut[u, S.U_PROD_WHEN], age, spot, food, crystal):
         return 0, 0, 0
-    mult = age if ut[u, U_PROD_PER] == P_AGE_SELF else 1
-    return ut[u, U_PROD0] * mult, ut[u, U_PROD0 + 1] * mult, ut[u, U_PROD0 + 2] * mult
+    mult = age if ut[u, S.U_PROD_PER] == S.P_AGE_SELF else 1
+    return ut[u, S.U_PROD0] * mult, ut[u, S.U_PROD0 + 1] * mult, ut[u, S.U_PROD0 + 2] * mult
 
 
 @hot
@@ -185,21 +134,23 @@ def production(ut, bt, pc, n, bl, xt=None, zx=None, nz=0):
     game, where numba prunes the loop): then the artifacts ``zx[:nz]``."""
     wood = food = crystal = 0
     for i in range(n):
-        w, f, c = unit_production(ut, pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT], food, crystal)
+        w, f, c = unit_production(
+            ut, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT], food, crystal
+        )
         wood += w
         food += f
         crystal += c
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            wood += bt[b, k, B_PROD0]
-            food += bt[b, k, B_PROD0 + 1]
-            crystal += bt[b, k, B_PROD0 + 2]
+            wood += bt[b, k, S.B_PROD0]
+            food += bt[b, k, S.B_PROD0 + 1]
+            crystal += bt[b, k, S.B_PROD0 + 2]
     if xt is not None:
         for i in range(nz):
             x = zx[i]
-            wood += xt[x, X_PROD0]
-            food += xt[x, X_PROD0 + 1]
-            crystal += xt[x, X_PROD0 + 2]
+            wood += xt[x, S.X_PROD0]
+            food += xt[x, S.X_PROD0 + 1]
+            crystal += xt[x, S.X_PROD0 + 2]
     return wood, food, crystal
 
 
@@ -208,10 +159,10 @@ def base_facts(bt, pc, n, bl):
     """(tokens on all units, level-2 buildings): the multipliers every phase knows."""
     age_all = 0
     for i in range(n):
-        age_all += pc[i, PC_AGE]
+        age_all += pc[i, S.PC_AGE]
     n_level2 = 0
     for b in range(bt.shape[0]):
-        if bl[b] == LEVELS:
+        if bl[b] == S.LEVELS:
             n_level2 += 1
     return age_all, n_level2
 
@@ -222,7 +173,7 @@ def face_mask(bt, bl):
     m = 0
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            m |= bt[b, k, KB_MASK]
+            m |= bt[b, k, S.KB_MASK]
     return m
 
 
@@ -231,16 +182,16 @@ def unit_gain(ut, ab, u, kind, phase, age, spot, wood, food, crystal, age_all, n
     """One unit's ``kind`` abilities of ``phase`` whose condition holds, times their
     multiplier: income ``gold``; ``lp`` of the End (Relic) or Deployment (Kraken)."""
     gain = 0
-    if not ut[u, KU_MASK] & (1 << kind):
+    if not ut[u, S.KU_MASK] & (1 << kind):
         return gain
-    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+    for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
         if (
-            ab[j, A_KIND] == kind
-            and ab[j, A_PHASE] == phase
-            and when_holds(ab[j, A_WHEN], age, spot, food, crystal)
+            ab[j, S.A_KIND] == kind
+            and ab[j, S.A_PHASE] == phase
+            and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal)
         ):
-            gain += ab[j, A_AMOUNT] * per_value(
-                ab[j, A_PER], age, age_all, wood, food, crystal, 0, n_level2, 0
+            gain += ab[j, S.A_AMOUNT] * per_value(
+                ab[j, S.A_PER], age, age_all, wood, food, crystal, 0, n_level2, 0
             )
     return gain
 
@@ -255,16 +206,16 @@ def face_gain(
     bit = 1 << kind
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            if not bt[b, k, KB_MASK] & bit:
+            if not bt[b, k, S.KB_MASK] & bit:
                 continue
-            for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
+            for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
                 if (
-                    ab[j, A_KIND] == kind
-                    and (phase < 0 or ab[j, A_PHASE] == phase)
-                    and (not check_when or when_holds(ab[j, A_WHEN], 0, -1, food, crystal))
+                    ab[j, S.A_KIND] == kind
+                    and (phase < 0 or ab[j, S.A_PHASE] == phase)
+                    and (not check_when or when_holds(ab[j, S.A_WHEN], 0, -1, food, crystal))
                 ):
-                    total += ab[j, A_AMOUNT] * per_value(
-                        ab[j, A_PER], 0, age_all, wood, food, crystal, income, n_level2, n_strong
+                    total += ab[j, S.A_AMOUNT] * per_value(
+                        ab[j, S.A_PER], 0, age_all, wood, food, crystal, income, n_level2, n_strong
                     )
     return total
 
@@ -272,17 +223,17 @@ def face_gain(
 @hot
 def income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts):
     """``reference.income_gain`` of ability row ``j``."""
-    if ab[j, A_PHASE] != PH_INCOME:
+    if ab[j, S.A_PHASE] != S.PH_INCOME:
         return 0
-    kind = ab[j, A_KIND]
-    if kind == K_GOLD and when_holds(ab[j, A_WHEN], age, spot, food, crystal):
-        return ab[j, A_AMOUNT] * l_per(
-            ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts
+    kind = ab[j, S.A_KIND]
+    if kind == S.K_GOLD and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal):
+        return ab[j, S.A_AMOUNT] * l_per(
+            ut, ab, j, ab[j, S.A_PER], age, spot, pc, n, wood, food, crystal, facts
         )
-    if kind == K_CONDITIONAL_GAIN and gain_holds(
+    if kind == S.K_CONDITIONAL_GAIN and gain_holds(
         ut, ab, j, age, spot, pc, n, wood, food, crystal, facts
     ):
-        return ab[j, A_GOLD]
+        return ab[j, S.A_GOLD]
     return 0
 
 
@@ -290,9 +241,9 @@ def income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts):
 def l_unit_income(ut, ab, u, age, spot, pc, n, wood, food, crystal, facts):
     """One unit's income gold (``income_gain`` of each of its abilities)."""
     income = 0
-    if not ut[u, KU_MASK] & M_INCOME_L:
+    if not ut[u, S.KU_MASK] & S.M_INCOME_L:
         return income
-    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+    for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
         income += income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts)
     return income
 
@@ -303,12 +254,12 @@ def l_fixed_income(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts
     income = 0
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            if not bt[b, k, KB_MASK] & M_INCOME_L:
+            if not bt[b, k, S.KB_MASK] & S.M_INCOME_L:
                 continue
-            for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
+            for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
                 income += income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
     for i in range(nz):
         x = zx[i]
-        for j in range(xt[x, X_AB0], xt[x, X_AB0] + xt[x, X_NAB]):
+        for j in range(xt[x, S.X_AB0], xt[x, S.X_AB0] + xt[x, S.X_NAB]):
             income += income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
     return income

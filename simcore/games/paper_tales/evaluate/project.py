@@ -12,78 +12,10 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from ..policies import (
-    F_AGING_LP,
-    F_BUILDABLE,
-    F_DEPLOY_LP,
-    F_END_LP,
-    F_GOLD,
-    F_INCOME,
-    F_KEEP,
-    F_LEVEL2,
-    F_MARGIN,
-    F_PROD,
-    F_STRENGTH,
-    F_STRONG,
-    F_UNITS,
-    F_WAR_LP,
-    LF_ARTIFACTS,
-    MARGIN_CAP,
-)
-from ..schema import (
-    K_ADD_AGE,
-    K_CONDITIONAL_GAIN,
-    K_UPGRADE_BUILDINGS,
-    P_ONE,
-    T_AGE,
-    T_ALL,
-    T_COUNT,
-    T_LEVELS,
-    T_ONE,
-    T_OTHERS,
-    T_PENALTY,
-    T_SELF,
-)
-from ..tables import (
-    A_AMOUNT,
-    A_GOLD,
-    A_KIND,
-    A_LP,
-    A_ON_DEPLOY,
-    A_PER,
-    A_TARGET,
-    A_TIER,
-    B_REQ0,
-    LEVELS,
-    R_TURNS,
-    U_AB0,
-    U_NAB,
-    U_STRENGTH,
-    X_AB0,
-    X_NAB,
-    ix,
-)
+from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from ..tables import ix
 from .end import death_rewards, deploy_lp, dies, end_lp, l_end_lp
 from .facts import base_facts, gain_holds, production
-from .layout import (
-    KU_MASK,
-    KU_OTHERS_AGE,
-    KU_SELF_AGE,
-    KU_UPGRADE,
-    M_PROJECT_L,
-    N_PC,
-    PC_AGE,
-    PC_PENDING,
-    PC_SPOT,
-    PC_UNIT,
-    SA_DONE,
-    SA_PENDING,
-    SA_X,
-    SX_DONE,
-    Z_DONE,
-    Z_FRESH,
-    Z_X,
-)
 from .strength import assess, fight, l_assess, l_war_phase_lp, war_phase_lp
 
 
@@ -94,19 +26,19 @@ def project(ut, bt, ab, pc, n, bl, wpc, wbl):
     others = 0
     upgrade = 0
     for i in range(n):
-        if pc[i, PC_PENDING]:
-            others += ut[pc[i, PC_UNIT], KU_OTHERS_AGE]
-            upgrade |= ut[pc[i, PC_UNIT], KU_UPGRADE]
+        if pc[i, S.PC_PENDING]:
+            others += ut[pc[i, S.PC_UNIT], S.KU_OTHERS_AGE]
+            upgrade |= ut[pc[i, S.PC_UNIT], S.KU_UPGRADE]
     for i in range(n):
-        for c in range(N_PC):
+        for c in range(S.N_PC):
             wpc[i, c] = pc[i, c]
-        wpc[i, PC_AGE] += others
-        if pc[i, PC_PENDING]:
-            u = pc[i, PC_UNIT]
-            wpc[i, PC_AGE] += ut[u, KU_SELF_AGE] - ut[u, KU_OTHERS_AGE]
-            wpc[i, PC_PENDING] = 0
+        wpc[i, S.PC_AGE] += others
+        if pc[i, S.PC_PENDING]:
+            u = pc[i, S.PC_UNIT]
+            wpc[i, S.PC_AGE] += ut[u, S.KU_SELF_AGE] - ut[u, S.KU_OTHERS_AGE]
+            wpc[i, S.PC_PENDING] = 0
     for b in range(bt.shape[0]):
-        wbl[b] = LEVELS if upgrade and bl[b] == 1 else bl[b]
+        wbl[b] = S.LEVELS if upgrade and bl[b] == 1 else bl[b]
 
 
 @hot
@@ -123,56 +55,64 @@ def l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl):
         wbl[b] = bl[b]
     pending = False
     for i in range(na):
-        zx[i] = sa[i, SA_X]
-        pending |= sa[i, SA_PENDING] != 0
+        zx[i] = sa[i, S.SA_X]
+        pending |= sa[i, S.SA_PENDING] != 0
     for i in range(n):  # a pending unit matters only with a kind l_project applies
-        pending |= pc[i, PC_PENDING] != 0 and ut[pc[i, PC_UNIT], KU_MASK] & M_PROJECT_L != 0
+        pending |= pc[i, S.PC_PENDING] != 0 and ut[pc[i, S.PC_UNIT], S.KU_MASK] & S.M_PROJECT_L != 0
     gold = bonus = 0
     if not pending:
         return gold, bonus, False
     for i in range(n):
-        for c in range(N_PC):
+        for c in range(S.N_PC):
             wpc[i, c] = pc[i, c]
-        wpc[i, PC_PENDING] = 0
-    for tier in (T_LEVELS, T_AGE, T_COUNT):
+        wpc[i, S.PC_PENDING] = 0
+    for tier in (S.T_LEVELS, S.T_AGE, S.T_COUNT):
         for src in range(n + na):
             if src < n:
-                if not pc[src, PC_PENDING] or tier <= pdone[src]:
+                if not pc[src, S.PC_PENDING] or tier <= pdone[src]:
                     continue
                 me = src
-                u = pc[src, PC_UNIT]
-                if not ut[u, KU_MASK] & M_PROJECT_L:
+                u = pc[src, S.PC_UNIT]
+                if not ut[u, S.KU_MASK] & S.M_PROJECT_L:
                     continue
-                lo, hi = ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]
+                lo, hi = ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]
             else:
                 a = src - n
-                if not sa[a, SA_PENDING] or tier <= sa[a, SA_DONE]:
+                if not sa[a, S.SA_PENDING] or tier <= sa[a, S.SA_DONE]:
                     continue
                 me = -1
-                x = sa[a, SA_X]
-                lo, hi = xt[x, X_AB0], xt[x, X_AB0] + xt[x, X_NAB]
+                x = sa[a, S.SA_X]
+                lo, hi = xt[x, S.X_AB0], xt[x, S.X_AB0] + xt[x, S.X_NAB]
             for j in range(lo, hi):
-                if not ab[j, A_ON_DEPLOY] or ab[j, A_TIER] != tier:
+                if not ab[j, S.A_ON_DEPLOY] or ab[j, S.A_TIER] != tier:
                     continue
-                kind = ab[j, A_KIND]
-                if kind == K_UPGRADE_BUILDINGS:
+                kind = ab[j, S.A_KIND]
+                if kind == S.K_UPGRADE_BUILDINGS:
                     for b in range(bt.shape[0]):
                         if wbl[b] == 1:
-                            wbl[b] = LEVELS
-                elif kind == K_ADD_AGE and ab[j, A_PER] == P_ONE and ab[j, A_TARGET] != T_ONE:
-                    t = ab[j, A_TARGET]
+                            wbl[b] = S.LEVELS
+                elif (
+                    kind == S.K_ADD_AGE
+                    and ab[j, S.A_PER] == S.P_ONE
+                    and ab[j, S.A_TARGET] != S.T_ONE
+                ):
+                    t = ab[j, S.A_TARGET]
                     for o in range(n):
-                        if (t == T_SELF and o == me) or (t == T_OTHERS and o != me) or t == T_ALL:
-                            wpc[o, PC_AGE] += ab[j, A_AMOUNT]
-                elif kind == K_CONDITIONAL_GAIN:
+                        if (
+                            (t == S.T_SELF and o == me)
+                            or (t == S.T_OTHERS and o != me)
+                            or t == S.T_ALL
+                        ):
+                            wpc[o, S.PC_AGE] += ab[j, S.A_AMOUNT]
+                elif kind == S.K_CONDITIONAL_GAIN:
                     wood, food, crystal = production(ut, bt, wpc, n, wbl, xt, zx, na)
                     age_all, n_level2 = base_facts(bt, wpc, n, wbl)
-                    age = wpc[me, PC_AGE] if me >= 0 else 0
-                    spot = wpc[me, PC_SPOT] if me >= 0 else -1
+                    age = wpc[me, S.PC_AGE] if me >= 0 else 0
+                    spot = wpc[me, S.PC_SPOT] if me >= 0 else -1
                     facts = (age_all, n_level2, 0, 0, na)
                     if gain_holds(ut, ab, j, age, spot, wpc, n, wood, food, crystal, facts):
-                        gold += ab[j, A_GOLD]
-                        bonus += ab[j, A_LP]
+                        gold += ab[j, S.A_GOLD]
+                        bonus += ab[j, S.A_LP]
     return gold, bonus, True
 
 
@@ -182,11 +122,11 @@ def l_sketch(s, ls, p, n):
     piece's last tier done into ``ls.pdone``, the zone (face-down cards included) into
     ``ls.sa``; the number of sketch artifacts."""
     for i in range(n):
-        ls.pdone[i] = ls.sx[p, s.pc[i, PC_SPOT], SX_DONE]
+        ls.pdone[i] = ls.sx[p, s.pc[i, S.PC_SPOT], S.SX_DONE]
     for i in range(ls.zn[p]):
-        ls.sa[i, SA_X] = ls.zone[p, i, Z_X]
-        ls.sa[i, SA_PENDING] = ls.zone[p, i, Z_FRESH] and ls.zone[p, i, Z_DONE] < T_PENALTY
-        ls.sa[i, SA_DONE] = ls.zone[p, i, Z_DONE]
+        ls.sa[i, S.SA_X] = ls.zone[p, i, S.Z_X]
+        ls.sa[i, S.SA_PENDING] = ls.zone[p, i, S.Z_FRESH] and ls.zone[p, i, S.Z_DONE] < S.T_PENALTY
+        ls.sa[i, S.SA_DONE] = ls.zone[p, i, S.Z_DONE]
     return ls.zn[p]
 
 
@@ -197,9 +137,9 @@ def buildable(bt, bl, wood, food, crystal):
     for b in range(bt.shape[0]):
         lv = bl[b]
         if lv < 2 and (
-            wood >= bt[b, ix(lv), B_REQ0]
-            and food >= bt[b, ix(lv), B_REQ0 + 1]
-            and crystal >= bt[b, ix(lv), B_REQ0 + 2]
+            wood >= bt[b, ix(lv), S.B_REQ0]
+            and food >= bt[b, ix(lv), S.B_REQ0 + 1]
+            and crystal >= bt[b, ix(lv), S.B_REQ0 + 2]
         ):
             count += 1
     return count
@@ -207,10 +147,10 @@ def buildable(bt, bl, wood, food, crystal):
 
 @hot
 def clamp_margin(d):
-    if d < -MARGIN_CAP:
-        return -MARGIN_CAP
-    if d > MARGIN_CAP:
-        return MARGIN_CAP
+    if d < -S.MARGIN_CAP:
+        return -S.MARGIN_CAP
+    if d > S.MARGIN_CAP:
+        return S.MARGIN_CAP
     return d
 
 
@@ -226,7 +166,7 @@ def weighted(w, pol, bt, bl, left, kingdom, gold, seen0, seen1, two, lx=None, in
     if inset is not None:
         for b in range(bt.shape[0]):
             if not inset[b]:
-                bl[b] = LEVELS
+                bl[b] = S.LEVELS
     war, end, dep, aging, income, strength, wood, food, crystal, keep, n, n_level2, n_strong = (
         kingdom
     )
@@ -235,22 +175,22 @@ def weighted(w, pol, bt, bl, left, kingdom, gold, seen0, seen1, two, lx=None, in
         margin += clamp_margin(strength - seen1)
     wp = w[ix(pol)]
     v = 0.0
-    v += wp[F_WAR_LP] * war
-    v += wp[F_END_LP] * end
-    v += wp[F_DEPLOY_LP] * dep
-    v += wp[F_AGING_LP] * aging
-    v += wp[F_INCOME] * income
-    v += wp[F_GOLD] * gold
-    v += wp[F_STRENGTH] * strength
-    v += wp[F_MARGIN] * margin
-    v += wp[F_PROD] * ((wood + food + crystal) * left)
-    v += wp[F_BUILDABLE] * (buildable(bt, bl, wood, food, crystal) * left)
-    v += wp[F_KEEP] * (keep * left)
-    v += wp[F_UNITS] * n
-    v += wp[F_LEVEL2] * (n_level2 * left)
-    v += wp[F_STRONG] * n_strong
+    v += wp[S.F_WAR_LP] * war
+    v += wp[S.F_END_LP] * end
+    v += wp[S.F_DEPLOY_LP] * dep
+    v += wp[S.F_AGING_LP] * aging
+    v += wp[S.F_INCOME] * income
+    v += wp[S.F_GOLD] * gold
+    v += wp[S.F_STRENGTH] * strength
+    v += wp[S.F_MARGIN] * margin
+    v += wp[S.F_PROD] * ((wood + food + crystal) * left)
+    v += wp[S.F_BUILDABLE] * (buildable(bt, bl, wood, food, crystal) * left)
+    v += wp[S.F_KEEP] * (keep * left)
+    v += wp[S.F_UNITS] * n
+    v += wp[S.F_LEVEL2] * (n_level2 * left)
+    v += wp[S.F_STRONG] * n_strong
     if lx is not None:
-        v += lx.lweights[pol, LF_ARTIFACTS] * (na * left)
+        v += lx.lweights[pol, S.LF_ARTIFACTS] * (na * left)
     return v
 
 
@@ -261,11 +201,11 @@ def aging(ut, ab, pc, n, wood, food, crystal, age_all, n_level2):
     mask = 0
     keep = 0
     for i in range(n):
-        u = pc[i, PC_UNIT]
-        if dies(ut, ab, u, pc[i, PC_AGE]):
+        u = pc[i, S.PC_UNIT]
+        if dies(ut, ab, u, pc[i, S.PC_AGE]):
             mask |= 1 << i
         else:
-            keep += ut[u, U_STRENGTH]
+            keep += ut[u, S.U_STRENGTH]
     return death_rewards(ut, ab, pc, n, mask, wood, food, crystal, age_all, n_level2)[0], keep
 
 
@@ -283,7 +223,7 @@ def value_full(tb, weights, pol, pc, n, bl, gold, seen0, seen1, two, turn, wpc, 
         ut, bt, ab, rules, wpc, n, wbl, two, won, wood, food, crystal, income, age_all,
         n_level2, n_strong,
     )  # fmt: skip
-    turns = rules[R_TURNS]
+    turns = rules[S.R_TURNS]
     end_b, end_r = end_lp(
         ut, bt, ab, wpc, n, wbl, turns - turn + 1, wood, food, crystal, age_all, n_level2
     )
@@ -318,7 +258,7 @@ def l_value_full(
         ut, bt, ab, rules, xt, wpc, n, wbl, zx, na, two, won, wood, food, crystal, income,
         age_all, n_level2, n_strong,
     )  # fmt: skip
-    turns = rules[R_TURNS]
+    turns = rules[S.R_TURNS]
     end_b, end_r, end_a = l_end_lp(
         ut, bt, ab, xt, wpc, n, wbl, zx, na, turns - turn + 1, wood, food, crystal, age_all,
         n_level2,

@@ -14,117 +14,45 @@ import numpy as np
 
 from simcore.jit import alloc
 
-from ..schema import (
-    K_ADD_AGE,
-    K_ADD_STRENGTH,
-    K_ART_COST_MODIFIER,
-    K_BUILD_FREE,
-    K_CANNOT_FIGHT,
-    K_CONDITIONAL_GAIN,
-    K_DEATH_GOLD,
-    K_DEATH_LP,
-    K_DEPLOY_ARTIFACT,
-    K_FIGHT_FROM_BACK,
+from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from ..schema import (  # passed as call arguments (see schema.py)
     K_GOLD,
-    K_GOLD_PER_WAR_WON,
     K_LP,
-    K_LP_PER_DYING_AGE,
-    K_LP_PER_WAR_WON,
-    K_REPEAT_DEPLOY,
-    K_SET_STRENGTH,
-    K_UPGRADE_BUILDINGS,
-    P_AGE_SELF,
-    P_ONE,
     PH_DEPLOYMENT,
     PH_END,
     PH_INCOME,
-    PH_WAR,
-    T_OTHERS,
-    T_SELF,
-    W_AGED,
-    W_ALWAYS,
-    W_EXACTLY_ONE_AGE,
-    W_FRONT_ROW,
-)
-from ..tables import (
-    A_AMOUNT,
-    A_KIND,
-    A_ON_DEPLOY,
-    A_PER,
-    A_PHASE,
-    A_TARGET,
-    A_WHEN,
-    B_AB0,
-    B_NAB,
-    MAX_FRONT,
-    N_UCOLS,
-    R_STRONG_FRONT_ONLY,
-    R_STRONG_MIN,
-    U_AB0,
-    U_NAB,
 )
 from .end import dies, unit_death
 from .facts import unit_gain, unit_production
-from .layout import (
-    D_ALL,
-    D_DEATH,
-    D_DEPLOY,
-    D_END,
-    D_INCOME,
-    D_STRENGTH,
-    D_WAR,
-    KU_DYN,
-    KU_FRONT_FIRST,
-    KU_MASK,
-    KU_OTHERS_AGE,
-    KU_PER_DYING,
-    KU_SELF_AGE,
-    KU_UPGRADE,
-    N_KU,
-    N_UR,
-    UR_AGES,
-    UR_CRYSTAL,
-    UR_DEATH_LP,
-    UR_DEPLOY_LP,
-    UR_DIES,
-    UR_END_LP,
-    UR_FOOD,
-    UR_INCOME,
-    UR_PER_WAR,
-    UR_STRENGTH,
-    UR_STRONG,
-    UR_WAR_LP,
-    UR_WOOD,
-)
 from .strength import unit_strength, unit_war
 
 # The steps each base kind is read in (kinds absent here are read by no step of a
 # kingdom's value: production, tokens and dying have their own columns and records; an
 # unknown kind, e.g. an expansion's, counts as read everywhere).
 STEPS_OF_KIND = {
-    K_GOLD: D_INCOME,
-    K_SET_STRENGTH: D_STRENGTH,
-    K_ADD_STRENGTH: D_STRENGTH,
-    K_CANNOT_FIGHT: D_STRENGTH,
-    K_FIGHT_FROM_BACK: D_STRENGTH,
-    K_LP_PER_WAR_WON: D_WAR,
-    K_GOLD_PER_WAR_WON: D_WAR,
-    K_LP: D_WAR | D_END | D_DEPLOY,
-    K_DEATH_LP: D_DEATH,
-    K_DEATH_GOLD: D_DEATH,
+    S.K_GOLD: S.STEP_INCOME,
+    S.K_SET_STRENGTH: S.STEP_STRENGTH,
+    S.K_ADD_STRENGTH: S.STEP_STRENGTH,
+    S.K_CANNOT_FIGHT: S.STEP_STRENGTH,
+    S.K_FIGHT_FROM_BACK: S.STEP_STRENGTH,
+    S.K_LP_PER_WAR_WON: S.STEP_WAR,
+    S.K_GOLD_PER_WAR_WON: S.STEP_WAR,
+    S.K_LP: S.STEP_WAR | S.STEP_END | S.STEP_DEPLOY,
+    S.K_DEATH_LP: S.STEP_DEATH,
+    S.K_DEATH_GOLD: S.STEP_DEATH,
 }
-BASE_KINDS = frozenset(range(K_LP_PER_DYING_AGE + 1))  # the base game's 19 kinds
+BASE_KINDS = frozenset(range(S.K_LP_PER_DYING_AGE + 1))  # the base game's 19 kinds
 # An ability is self-contained when its multiplier and condition read only the unit (its
 # tokens, its row): a unit's share of a step whose abilities are all self-contained is a
 # function of (unit, row, tokens), tabulated by ``unit_records``; the other steps are
 # computed from the kingdom's totals.
-SELF_CONTAINED_PER = frozenset((P_ONE, P_AGE_SELF))
-SELF_CONTAINED_WHEN = frozenset((W_ALWAYS, W_AGED, W_EXACTLY_ONE_AGE, W_FRONT_ROW))
+SELF_CONTAINED_PER = frozenset((S.P_ONE, S.P_AGE_SELF))
+SELF_CONTAINED_WHEN = frozenset((S.W_ALWAYS, S.W_AGED, S.W_EXACTLY_ONE_AGE, S.W_FRONT_ROW))
 
 # The Legends kinds no step of a kingdom's value reads: they act through the deployment
 # tiers, the payments and ``l_project`` only.
 SCORELESS_LEGENDS_KINDS = frozenset(
-    (K_DEPLOY_ARTIFACT, K_REPEAT_DEPLOY, K_BUILD_FREE, K_ART_COST_MODIFIER)
+    (S.K_DEPLOY_ARTIFACT, S.K_REPEAT_DEPLOY, S.K_BUILD_FREE, S.K_ART_COST_MODIFIER)
 )
 
 
@@ -134,61 +62,64 @@ def unit_records(ut, ab, rules):
     (row 0) or Back (row 1) row with ``age`` tokens, from the per-unit functions with every
     kingdom total 0. Exact for the units whose abilities read only the unit (``KU_DYN`` =
     0); production and death apply to every unit (the loader keeps them self-contained)."""
-    ur = np.zeros((ut.shape[0], 2, UR_AGES, N_UR), np.int32)
-    strong_min = rules[R_STRONG_MIN]
-    front_only = rules[R_STRONG_FRONT_ONLY]
+    ur = np.zeros((ut.shape[0], 2, S.UR_AGES, S.N_UR), np.int32)
+    strong_min = rules[S.R_STRONG_MIN]
+    front_only = rules[S.R_STRONG_FRONT_ONLY]
     for u in range(ut.shape[0]):
         for row in range(2):
-            spot = 0 if row == 0 else MAX_FRONT
+            spot = 0 if row == 0 else S.MAX_FRONT
             front = row == 0
-            for age in range(UR_AGES):
+            for age in range(S.UR_AGES):
                 r = ur[u, row, age]
                 wood, food, crystal = unit_production(ut, u, age, spot, 0, 0)
-                r[UR_WOOD] = wood
-                r[UR_FOOD] = food
-                r[UR_CRYSTAL] = crystal
-                r[UR_INCOME] = unit_gain(ut, ab, u, K_GOLD, PH_INCOME, age, spot, 0, 0, 0, 0, 0)
+                r[S.UR_WOOD] = wood
+                r[S.UR_FOOD] = food
+                r[S.UR_CRYSTAL] = crystal
+                r[S.UR_INCOME] = unit_gain(ut, ab, u, K_GOLD, PH_INCOME, age, spot, 0, 0, 0, 0, 0)
                 value, from_back = unit_strength(ut, ab, u, age, spot, 0, 0, 0, 0, 0, 0)
-                r[UR_STRENGTH] = value if front or from_back else 0
-                r[UR_STRONG] = 1 if value >= strong_min and (front or not front_only) else 0
+                r[S.UR_STRENGTH] = value if front or from_back else 0
+                r[S.UR_STRONG] = 1 if value >= strong_min and (front or not front_only) else 0
                 pw, wu, _ = unit_war(ut, ab, rules, u, age, spot, 0, 0, 0, 0, 0, 0, 0)
-                r[UR_PER_WAR] = pw
-                r[UR_WAR_LP] = wu
-                r[UR_END_LP] = unit_gain(ut, ab, u, K_LP, PH_END, age, spot, 0, 0, 0, 0, 0)
-                r[UR_DEPLOY_LP] = unit_gain(
+                r[S.UR_PER_WAR] = pw
+                r[S.UR_WAR_LP] = wu
+                r[S.UR_END_LP] = unit_gain(ut, ab, u, K_LP, PH_END, age, spot, 0, 0, 0, 0, 0)
+                r[S.UR_DEPLOY_LP] = unit_gain(
                     ut, ab, u, K_LP, PH_DEPLOYMENT, age, spot, 0, 0, 0, 0, 0
                 )
-                r[UR_DIES] = 1 if dies(ut, ab, u, age) else 0
-                r[UR_DEATH_LP] = unit_death(ut, ab, u, age, spot, 0, 0, 0, 0, 0)[0]
+                r[S.UR_DIES] = 1 if dies(ut, ab, u, age) else 0
+                r[S.UR_DEATH_LP] = unit_death(ut, ab, u, age, spot, 0, 0, 0, 0, 0)[0]
     return ur
 
 
 def _unit_columns(ut: np.ndarray, ab: np.ndarray) -> np.ndarray:
     """The ``KU_*`` columns of each unit (see their comments)."""
-    cols = np.zeros((ut.shape[0], N_KU - N_UCOLS), np.int32)
+    cols = np.zeros((ut.shape[0], S.N_KU - S.N_UCOLS), np.int32)
     for u in range(ut.shape[0]):
         c = cols[u]
-        for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
-            kind = int(ab[j, A_KIND])
-            c[KU_MASK - N_UCOLS] |= 1 << kind
+        for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
+            kind = int(ab[j, S.A_KIND])
+            c[S.KU_MASK - S.N_UCOLS] |= 1 << kind
             if kind not in BASE_KINDS:
-                c[KU_DYN - N_UCOLS] |= D_ALL
-            elif ab[j, A_PER] not in SELF_CONTAINED_PER or ab[j, A_WHEN] not in SELF_CONTAINED_WHEN:
-                c[KU_DYN - N_UCOLS] |= STEPS_OF_KIND.get(kind, 0)
-            if ab[j, A_ON_DEPLOY] and kind == K_ADD_AGE and ab[j, A_PER] == P_ONE:
-                if ab[j, A_TARGET] == T_SELF:
-                    c[KU_SELF_AGE - N_UCOLS] += ab[j, A_AMOUNT]
-                elif ab[j, A_TARGET] == T_OTHERS:
-                    c[KU_OTHERS_AGE - N_UCOLS] += ab[j, A_AMOUNT]
-            if ab[j, A_ON_DEPLOY] and kind == K_UPGRADE_BUILDINGS:
-                c[KU_UPGRADE - N_UCOLS] = 1
-            if kind == K_LP_PER_DYING_AGE:
-                c[KU_PER_DYING - N_UCOLS] += ab[j, A_AMOUNT]
+                c[S.KU_DYN - S.N_UCOLS] |= S.STEP_ALL
+            elif (
+                ab[j, S.A_PER] not in SELF_CONTAINED_PER
+                or ab[j, S.A_WHEN] not in SELF_CONTAINED_WHEN
+            ):
+                c[S.KU_DYN - S.N_UCOLS] |= STEPS_OF_KIND.get(kind, 0)
+            if ab[j, S.A_ON_DEPLOY] and kind == S.K_ADD_AGE and ab[j, S.A_PER] == S.P_ONE:
+                if ab[j, S.A_TARGET] == S.T_SELF:
+                    c[S.KU_SELF_AGE - S.N_UCOLS] += ab[j, S.A_AMOUNT]
+                elif ab[j, S.A_TARGET] == S.T_OTHERS:
+                    c[S.KU_OTHERS_AGE - S.N_UCOLS] += ab[j, S.A_AMOUNT]
+            if ab[j, S.A_ON_DEPLOY] and kind == S.K_UPGRADE_BUILDINGS:
+                c[S.KU_UPGRADE - S.N_UCOLS] = 1
+            if kind == S.K_LP_PER_DYING_AGE:
+                c[S.KU_PER_DYING - S.N_UCOLS] += ab[j, S.A_AMOUNT]
     return cols
 
 
 def legends_dyn(ut: np.ndarray, ab: np.ndarray) -> np.ndarray:
-    """``ldyn[u]``: the scoring steps (``D_*``) unit ``u`` computes from the kingdom in
+    """``ldyn[u]``: the scoring steps (``STEP_*``) unit ``u`` computes from the kingdom in
     ``l_value``; the others are read from its base record (``unit_records``). A
     base kind marks its steps as ``evaluate``'s ``KU_DYN`` does (a multiplier or condition
     that reads more than the unit); ``conditional_gain`` marks its phase's step (Income or
@@ -196,18 +127,20 @@ def legends_dyn(ut: np.ndarray, ab: np.ndarray) -> np.ndarray:
     unknown kind marks every step."""
     dyn = np.zeros(ut.shape[0], np.int32)
     for u in range(ut.shape[0]):
-        for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
-            kind = int(ab[j, A_KIND])
+        for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
+            kind = int(ab[j, S.A_KIND])
             if kind in BASE_KINDS:
                 if (
-                    ab[j, A_PER] not in SELF_CONTAINED_PER
-                    or ab[j, A_WHEN] not in SELF_CONTAINED_WHEN
+                    ab[j, S.A_PER] not in SELF_CONTAINED_PER
+                    or ab[j, S.A_WHEN] not in SELF_CONTAINED_WHEN
                 ):
                     dyn[u] |= STEPS_OF_KIND.get(kind, 0)
-            elif kind == K_CONDITIONAL_GAIN:
-                dyn[u] |= {PH_INCOME: D_INCOME, PH_WAR: D_WAR}.get(int(ab[j, A_PHASE]), 0)
+            elif kind == S.K_CONDITIONAL_GAIN:
+                dyn[u] |= {S.PH_INCOME: S.STEP_INCOME, S.PH_WAR: S.STEP_WAR}.get(
+                    int(ab[j, S.A_PHASE]), 0
+                )
             elif kind not in SCORELESS_LEGENDS_KINDS:
-                dyn[u] |= D_ALL
+                dyn[u] |= S.STEP_ALL
     return dyn
 
 
@@ -229,7 +162,7 @@ def kernel_tables(tables: Any) -> KernelTables:
     (``unit_records``)."""
     kut, kbt, kab, rules = masked_tables(tables)
     ur = unit_records(kut, kab, rules)
-    kut[:, KU_FRONT_FIRST] = front_first(kut, ur)
+    kut[:, S.KU_FRONT_FIRST] = front_first(kut, ur)
     return KernelTables(kut, kbt, kab, rules, np.ascontiguousarray(tables.deck, np.int32), ur)
 
 
@@ -241,8 +174,8 @@ def masked_tables(tables: Any) -> tuple:
     fmask = np.zeros(bt.shape[:2], np.int32)
     for b in range(bt.shape[0]):
         for k in range(bt.shape[1]):
-            for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
-                fmask[b, k] |= 1 << int(ab[j, A_KIND])
+            for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
+                fmask[b, k] |= 1 << int(ab[j, S.A_KIND])
     return (
         np.ascontiguousarray(np.concatenate([ut, _unit_columns(ut, ab)], axis=1), np.int32),
         np.ascontiguousarray(np.concatenate([bt, fmask[:, :, None]], axis=2), dtype=np.int32),
@@ -262,9 +195,9 @@ def front_first(kut: np.ndarray, ur: np.ndarray) -> np.ndarray:
     front, back = ur[:, 0, :, :], ur[:, 1, :, :]
     same = np.ones((ur.shape[0], ur.shape[2]), bool)
     for c in range(ur.shape[3]):
-        if c in (UR_STRENGTH, UR_STRONG):
+        if c in (S.UR_STRENGTH, S.UR_STRONG):
             same &= front[:, :, c] >= back[:, :, c]
         else:
             same &= front[:, :, c] == back[:, :, c]
-    own = (kut[:, KU_DYN] == 0) & (kut[:, KU_OTHERS_AGE] == 0) & (kut[:, KU_UPGRADE] == 0)
+    own = (kut[:, S.KU_DYN] == 0) & (kut[:, S.KU_OTHERS_AGE] == 0) & (kut[:, S.KU_UPGRADE] == 0)
     return (same.all(axis=1) & own).astype(np.int32)

@@ -22,11 +22,17 @@ import numpy as np
 
 from simcore.jit import alloc
 
-from ..schema import K_ADD_STRENGTH, K_GOLD, K_LP, PH_END, PH_INCOME, PH_WAR
-from ..tables import B_LP, R_BASE_INCOME
+from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from ..schema import (  # passed as call arguments (see schema.py)
+    K_ADD_STRENGTH,
+    K_GOLD,
+    K_LP,
+    PH_END,
+    PH_INCOME,
+    PH_WAR,
+)
 from .end import l_fixed_end, l_unit_end
 from .facts import face_gain, l_fixed_income, l_unit_income, unit_gain
-from .layout import PC_AGE, PC_SPOT, PC_UNIT
 from .strength import (
     assess,
     fight,
@@ -107,7 +113,7 @@ def _score_seat(ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, f, out, src)
     )  # fmt: skip
     out[SC_WOOD], out[SC_FOOD], out[SC_CRYSTAL] = wood, food, crystal
     out[SC_STRENGTH] = strength
-    out[SC_INCOME] = rules[R_BASE_INCOME]
+    out[SC_INCOME] = rules[S.R_BASE_INCOME]
     pww = wars_counted(rules, two, won)
     B = bt.shape[0]
     only = np.zeros(B, np.int32)  # one building at its level, the others unbuilt
@@ -115,24 +121,13 @@ def _score_seat(ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, f, out, src)
     f_strength = (age_all, n_level2, income, 0, nz)
     f_war = (age_all, n_level2, income, n_strong, nz)
     for i in range(n):
-        u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
+        u, age, spot = pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT]
         if xt is None:
             strength = unit_strength(
                 ut, ab, u, age, spot, wood, food, crystal, income, age_all, n_level2
             )[0]
             g = unit_gain(
-                ut,
-                ab,
-                u,
-                K_GOLD,
-                PH_INCOME,
-                age,
-                spot,
-                wood,
-                food,
-                crystal,
-                age_all,
-                n_level2,
+                ut, ab, u, K_GOLD, PH_INCOME, age, spot, wood, food, crystal, age_all, n_level2
             )
             pw, wu, gpw = unit_war(
                 ut, ab, rules, u, age, spot, wood, food, crystal, income, age_all, n_level2,
@@ -140,18 +135,7 @@ def _score_seat(ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, f, out, src)
             )  # fmt: skip
             gw = 0
             end = unit_gain(
-                ut,
-                ab,
-                u,
-                K_LP,
-                PH_END,
-                age,
-                spot,
-                wood,
-                food,
-                crystal,
-                age_all,
-                n_level2,
+                ut, ab, u, K_LP, PH_END, age, spot, wood, food, crystal, age_all, n_level2
             )
         else:
             strength = l_unit_strength(
@@ -195,7 +179,7 @@ def _score_seat(ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, f, out, src)
                 bt, ab, only, K_LP, PH_WAR, True, age_all, wood, food, crystal, income,
                 n_level2, n_strong,
             )  # fmt: skip
-            eb = bt[k, bl[k] - 1, B_LP] + face_gain(
+            eb = bt[k, bl[k] - 1, S.B_LP] + face_gain(
                 bt,
                 ab,
                 only,

@@ -12,46 +12,13 @@ from __future__ import annotations
 
 from simcore.jit import hot
 
-from ..schema import (
+from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from ..schema import (  # passed as call arguments (see schema.py)
     K_ADD_STRENGTH,
-    K_CANNOT_FIGHT,
-    K_CONDITIONAL_GAIN,
-    K_FIGHT_FROM_BACK,
     K_GOLD,
-    K_GOLD_PER_WAR_WON,
     K_LP,
-    K_LP_PER_WAR_WON,
-    K_SET_STRENGTH,
     PH_INCOME,
     PH_WAR,
-)
-from ..tables import (
-    A_AMOUNT,
-    A_GOLD,
-    A_KIND,
-    A_LP,
-    A_PER,
-    A_PHASE,
-    A_VALUE,
-    A_WHEN,
-    B_AB0,
-    B_NAB,
-    MAX_FRONT,
-    R2_DOUBLE_LP,
-    R2_DOUBLE_RATIO,
-    R2_PWW_TIMES,
-    R2_WAR_LP,
-    R2_ZERO_WINS,
-    R_BASE_INCOME,
-    R_PWW_FRONT_ONLY,
-    R_STRONG_FRONT_ONLY,
-    R_STRONG_MIN,
-    R_WAR_LP,
-    U_AB0,
-    U_NAB,
-    U_STRENGTH,
-    X_AB0,
-    X_NAB,
 )
 from .facts import (
     base_facts,
@@ -66,87 +33,78 @@ from .facts import (
     unit_gain,
     when_holds,
 )
-from .layout import (
-    KB_MASK,
-    KU_MASK,
-    M_ADD_STRENGTH,
-    M_GOLD,
-    M_LP,
-    M_STRENGTH,
-    M_WAR_FACE_L,
-    M_WAR_UNIT,
-    M_WAR_UNIT_L,
-    PC_AGE,
-    PC_SPOT,
-    PC_UNIT,
-    Z_PAID,
-    Z_X,
-)
+
+
+@hot
+def _set_strength(ab, lo, hi, value, age, spot, food, crystal):
+    """The first pass of a unit's strength over its ability rows ``ab[lo:hi]``: (``value``,
+    the printed strength, or the last ``set_strength`` that holds; ``fight_from_back``).
+    Shared by ``unit_strength`` and ``l_unit_strength`` (inlined: the same loop)."""
+    from_back = False
+    for j in range(lo, hi):
+        kind = ab[j, S.A_KIND]
+        if kind == S.K_SET_STRENGTH and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal):
+            value = ab[j, S.A_VALUE]
+        elif kind == S.K_FIGHT_FROM_BACK:
+            from_back = True
+    return value, from_back
+
+
+@hot
+def _cannot_fight(ab, lo, hi, value, age, spot, food, crystal):
+    """The last pass of a unit's strength: 0 if a ``cannot_fight`` of ``ab[lo:hi]`` holds,
+    else ``value``."""
+    for j in range(lo, hi):
+        if ab[j, S.A_KIND] == S.K_CANNOT_FIGHT and when_holds(
+            ab[j, S.A_WHEN], age, spot, food, crystal
+        ):
+            value = 0
+    return value
 
 
 @hot
 def unit_strength(ut, ab, u, age, spot, wood, food, crystal, income, age_all, n_level2):
     """(strength, fights from the Back row) of one unit: printed, ``set_strength``,
     ``add_strength``, ``cannot_fight``."""
-    lo = ut[u, U_AB0]
-    hi = lo + ut[u, U_NAB]
-    value = ut[u, U_STRENGTH]
-    from_back = False
-    if not ut[u, KU_MASK] & M_STRENGTH:
+    lo = ut[u, S.U_AB0]
+    hi = lo + ut[u, S.U_NAB]
+    if not ut[u, S.KU_MASK] & S.M_STRENGTH:
         hi = lo  # no strength ability: the printed strength
+    value, from_back = _set_strength(ab, lo, hi, ut[u, S.U_STRENGTH], age, spot, food, crystal)
     for j in range(lo, hi):
-        kind = ab[j, A_KIND]
-        if kind == K_SET_STRENGTH and when_holds(ab[j, A_WHEN], age, spot, food, crystal):
-            value = ab[j, A_VALUE]
-        elif kind == K_FIGHT_FROM_BACK:
-            from_back = True
-    for j in range(lo, hi):
-        if ab[j, A_KIND] == K_ADD_STRENGTH:
-            value += ab[j, A_AMOUNT] * per_value(
-                ab[j, A_PER], age, age_all, wood, food, crystal, income, n_level2, 0
+        if ab[j, S.A_KIND] == S.K_ADD_STRENGTH:
+            value += ab[j, S.A_AMOUNT] * per_value(
+                ab[j, S.A_PER], age, age_all, wood, food, crystal, income, n_level2, 0
             )
-    for j in range(lo, hi):
-        if ab[j, A_KIND] == K_CANNOT_FIGHT and when_holds(ab[j, A_WHEN], age, spot, food, crystal):
-            value = 0
-    return value, from_back
+    return _cannot_fight(ab, lo, hi, value, age, spot, food, crystal), from_back
 
 
 @hot
 def l_unit_strength(ut, ab, u, age, spot, pc, n, wood, food, crystal, facts):
     """``unit_strength`` with the Legends multipliers (``l_per``): (strength, fights from
     the Back row) of unit ``u`` with ``age`` tokens on ``spot``."""
-    lo, hi = ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]
-    if not ut[u, KU_MASK] & M_STRENGTH:
+    lo, hi = ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]
+    if not ut[u, S.KU_MASK] & S.M_STRENGTH:
         lo = hi  # printed strength, fights from the Front only
-    value = ut[u, U_STRENGTH]
-    from_back = False
+    value, from_back = _set_strength(ab, lo, hi, ut[u, S.U_STRENGTH], age, spot, food, crystal)
     for j in range(lo, hi):
-        kind = ab[j, A_KIND]
-        if kind == K_SET_STRENGTH and when_holds(ab[j, A_WHEN], age, spot, food, crystal):
-            value = ab[j, A_VALUE]
-        elif kind == K_FIGHT_FROM_BACK:
-            from_back = True
-    for j in range(lo, hi):
-        if ab[j, A_KIND] == K_ADD_STRENGTH:
-            value += ab[j, A_AMOUNT] * l_per(
-                ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts
+        if ab[j, S.A_KIND] == S.K_ADD_STRENGTH:
+            value += ab[j, S.A_AMOUNT] * l_per(
+                ut, ab, j, ab[j, S.A_PER], age, spot, pc, n, wood, food, crystal, facts
             )
-    for j in range(lo, hi):
-        if ab[j, A_KIND] == K_CANNOT_FIGHT and when_holds(ab[j, A_WHEN], age, spot, food, crystal):
-            value = 0
-    return value, from_back
+    return _cannot_fight(ab, lo, hi, value, age, spot, food, crystal), from_back
 
 
 @hot
 def l_piece_strength(ut, ab, rules, pc, i, n, wood, food, crystal, facts):
     """(strength counted in the kingdom's, 1 if strong) of piece ``i`` (``l_unit_strength``):
     a Back-row unit counts only with ``fight_from_back``."""
-    spot = pc[i, PC_SPOT]
+    spot = pc[i, S.PC_SPOT]
     value, from_back = l_unit_strength(
-        ut, ab, pc[i, PC_UNIT], pc[i, PC_AGE], spot, pc, n, wood, food, crystal, facts
+        ut, ab, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], spot, pc, n, wood, food, crystal, facts
     )
-    front = spot < MAX_FRONT
-    strong = value >= rules[R_STRONG_MIN] and (front or not rules[R_STRONG_FRONT_ONLY])
+    front = spot < S.MAX_FRONT
+    strong = value >= rules[S.R_STRONG_MIN] and (front or not rules[S.R_STRONG_FRONT_ONLY])
     return value if front or from_back else 0, 1 if strong else 0
 
 
@@ -156,19 +114,19 @@ def l_fixed_strength(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, fac
     total = 0
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            if not bt[b, k, KB_MASK] & M_ADD_STRENGTH:
+            if not bt[b, k, S.KB_MASK] & S.M_ADD_STRENGTH:
                 continue
-            for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
-                if ab[j, A_KIND] == K_ADD_STRENGTH:
-                    total += ab[j, A_AMOUNT] * l_per(
-                        ut, ab, j, ab[j, A_PER], 0, -1, pc, n, wood, food, crystal, facts
+            for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
+                if ab[j, S.A_KIND] == S.K_ADD_STRENGTH:
+                    total += ab[j, S.A_AMOUNT] * l_per(
+                        ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts
                     )
     for i in range(nz):
         x = zx[i]
-        for j in range(xt[x, X_AB0], xt[x, X_AB0] + xt[x, X_NAB]):
-            if ab[j, A_KIND] == K_ADD_STRENGTH:
-                total += ab[j, A_AMOUNT] * l_per(
-                    ut, ab, j, ab[j, A_PER], 0, -1, pc, n, wood, food, crystal, facts
+        for j in range(xt[x, S.X_AB0], xt[x, S.X_AB0] + xt[x, S.X_NAB]):
+            if ab[j, S.A_KIND] == S.K_ADD_STRENGTH:
+                total += ab[j, S.A_AMOUNT] * l_per(
+                    ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts
                 )
     return total
 
@@ -182,32 +140,32 @@ def assess(ut, bt, ab, rules, pc, n, bl):
     wood, food, crystal = production(ut, bt, pc, n, bl)
     age_all, n_level2 = base_facts(bt, pc, n, bl)
     faces = face_mask(bt, bl)
-    income = rules[R_BASE_INCOME]
+    income = rules[S.R_BASE_INCOME]
     for i in range(n):
         income += unit_gain(
-            ut, ab, pc[i, PC_UNIT], K_GOLD, PH_INCOME, pc[i, PC_AGE], pc[i, PC_SPOT], wood,
+            ut, ab, pc[i, S.PC_UNIT], K_GOLD, PH_INCOME, pc[i, S.PC_AGE], pc[i, S.PC_SPOT], wood,
             food, crystal, age_all, n_level2,
         )  # fmt: skip
-    if faces & M_GOLD:
+    if faces & S.M_GOLD:
         income += face_gain(
             bt, ab, bl, K_GOLD, PH_INCOME, True, age_all, wood, food, crystal, 0, n_level2, 0
         )
     total = 0
     n_strong = 0
-    strong_min = rules[R_STRONG_MIN]
-    front_only = rules[R_STRONG_FRONT_ONLY]
+    strong_min = rules[S.R_STRONG_MIN]
+    front_only = rules[S.R_STRONG_FRONT_ONLY]
     for i in range(n):
-        spot = pc[i, PC_SPOT]
+        spot = pc[i, S.PC_SPOT]
         value, from_back = unit_strength(
-            ut, ab, pc[i, PC_UNIT], pc[i, PC_AGE], spot, wood, food, crystal, income,
+            ut, ab, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], spot, wood, food, crystal, income,
             age_all, n_level2,
         )  # fmt: skip
-        front = spot < MAX_FRONT
+        front = spot < S.MAX_FRONT
         if front or from_back:
             total += value
         if value >= strong_min and (front or not front_only):
             n_strong += 1
-    if faces & M_ADD_STRENGTH:
+    if faces & S.M_ADD_STRENGTH:
         total += face_gain(
             bt, ab, bl, K_ADD_STRENGTH, -1, False, age_all, wood, food, crystal, income,
             n_level2, 0,
@@ -222,10 +180,10 @@ def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
     wood, food, crystal = production(ut, bt, pc, n, bl, xt, zx, nz)
     age_all, n_level2 = base_facts(bt, pc, n, bl)
     facts = (age_all, n_level2, 0, 0, nz)
-    income = rules[R_BASE_INCOME]
+    income = rules[S.R_BASE_INCOME]
     for i in range(n):
         income += l_unit_income(
-            ut, ab, pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT], pc, n, wood, food, crystal,
+            ut, ab, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT], pc, n, wood, food, crystal,
             facts,
         )  # fmt: skip
     income += l_fixed_income(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts)
@@ -245,8 +203,8 @@ def l_strength(tb, lx, pc, n, bl, ls, p):
     """Seat ``p``'s kingdom strength (pieces ``pc[:n]`` loaded, its paid artifacts)."""
     nz = 0
     for i in range(ls.zn[p]):
-        if ls.zone[p, i, Z_PAID]:
-            ls.zx[nz] = ls.zone[p, i, Z_X]
+        if ls.zone[p, i, S.Z_PAID]:
+            ls.zx[nz] = ls.zone[p, i, S.Z_X]
             nz += 1
     return l_assess(tb.ut, tb.bt, tb.ab, tb.rules, lx.xt, pc, n, bl, ls.zx, nz)[4]
 
@@ -256,24 +214,24 @@ def fight(rules, two, mine, s0, s1):
     """``reference.fight``: (wars won, war LP) against the neighbours' strengths ``s0``,
     ``s1`` (``two``: the 2-player single war against ``s0``)."""
     if two:
-        if mine >= s0 and (mine > 0 or rules[R2_ZERO_WINS]):
-            if mine >= rules[R2_DOUBLE_RATIO] * s0:
-                return 1, rules[R2_DOUBLE_LP]
-            return 1, rules[R2_WAR_LP]
+        if mine >= s0 and (mine > 0 or rules[S.R2_ZERO_WINS]):
+            if mine >= rules[S.R2_DOUBLE_RATIO] * s0:
+                return 1, rules[S.R2_DOUBLE_LP]
+            return 1, rules[S.R2_WAR_LP]
         return 0, 0
     won = 0
     if mine >= s0:
         won += 1
     if mine >= s1:
         won += 1
-    return won, won * rules[R_WAR_LP]
+    return won, won * rules[S.R_WAR_LP]
 
 
 @hot
 def wars_counted(rules, two, won):
     """How many times per-war-won abilities count (2 players: ``R2_PWW_TIMES`` if won)."""
     if two and won:
-        return rules[R2_PWW_TIMES]
+        return rules[S.R2_PWW_TIMES]
     return won
 
 
@@ -281,27 +239,27 @@ def wars_counted(rules, two, won):
 def unit_war(ut, ab, rules, u, age, spot, wood, food, crystal, income, age_all, n_level2, n_strong):
     """(per-war-won LP for one war, war-phase ``lp``, gold per war won) of one unit."""
     per_war = war_units = gold = 0
-    if not ut[u, KU_MASK] & M_WAR_UNIT:
+    if not ut[u, S.KU_MASK] & S.M_WAR_UNIT:
         return per_war, war_units, gold
-    counts = spot < MAX_FRONT or not rules[R_PWW_FRONT_ONLY]
-    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
-        kind = ab[j, A_KIND]
-        if kind == K_LP_PER_WAR_WON and counts:
+    counts = spot < S.MAX_FRONT or not rules[S.R_PWW_FRONT_ONLY]
+    for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
+        kind = ab[j, S.A_KIND]
+        if kind == S.K_LP_PER_WAR_WON and counts:
             mult = per_value(
-                ab[j, A_PER], age, age_all, wood, food, crystal, income, n_level2, n_strong
+                ab[j, S.A_PER], age, age_all, wood, food, crystal, income, n_level2, n_strong
             )
-            per_war += ab[j, A_AMOUNT] * mult
-        elif kind == K_GOLD_PER_WAR_WON and counts:
-            gold += ab[j, A_AMOUNT]
+            per_war += ab[j, S.A_AMOUNT] * mult
+        elif kind == S.K_GOLD_PER_WAR_WON and counts:
+            gold += ab[j, S.A_AMOUNT]
         elif (
-            kind == K_LP
-            and ab[j, A_PHASE] == PH_WAR
-            and when_holds(ab[j, A_WHEN], age, spot, food, crystal)
+            kind == S.K_LP
+            and ab[j, S.A_PHASE] == S.PH_WAR
+            and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal)
         ):
             mult = per_value(
-                ab[j, A_PER], age, age_all, wood, food, crystal, income, n_level2, n_strong
+                ab[j, S.A_PER], age, age_all, wood, food, crystal, income, n_level2, n_strong
             )
-            war_units += ab[j, A_AMOUNT] * mult
+            war_units += ab[j, S.A_AMOUNT] * mult
     return per_war, war_units, gold
 
 
@@ -311,30 +269,30 @@ def l_unit_war(ut, ab, rules, u, age, spot, pc, n, wood, food, crystal, facts):
     unit (``lp_per_war_won`` / ``gold_per_war_won`` only from the Front when the rules say
     so; war ``lp``; war ``conditional_gain``)."""
     per_war = war_units = gold_per_war = gold = 0
-    if not ut[u, KU_MASK] & M_WAR_UNIT_L:
+    if not ut[u, S.KU_MASK] & S.M_WAR_UNIT_L:
         return per_war, war_units, gold_per_war, gold
-    counts = spot < MAX_FRONT or not rules[R_PWW_FRONT_ONLY]
-    for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
-        kind = ab[j, A_KIND]
-        if kind == K_LP_PER_WAR_WON and counts:
-            mult = l_per(ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts)
-            per_war += ab[j, A_AMOUNT] * mult
-        elif kind == K_GOLD_PER_WAR_WON and counts:
-            gold_per_war += ab[j, A_AMOUNT]
+    counts = spot < S.MAX_FRONT or not rules[S.R_PWW_FRONT_ONLY]
+    for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
+        kind = ab[j, S.A_KIND]
+        if kind == S.K_LP_PER_WAR_WON and counts:
+            mult = l_per(ut, ab, j, ab[j, S.A_PER], age, spot, pc, n, wood, food, crystal, facts)
+            per_war += ab[j, S.A_AMOUNT] * mult
+        elif kind == S.K_GOLD_PER_WAR_WON and counts:
+            gold_per_war += ab[j, S.A_AMOUNT]
         elif (
-            kind == K_LP
-            and ab[j, A_PHASE] == PH_WAR
-            and when_holds(ab[j, A_WHEN], age, spot, food, crystal)
+            kind == S.K_LP
+            and ab[j, S.A_PHASE] == S.PH_WAR
+            and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal)
         ):
-            mult = l_per(ut, ab, j, ab[j, A_PER], age, spot, pc, n, wood, food, crystal, facts)
-            war_units += ab[j, A_AMOUNT] * mult
+            mult = l_per(ut, ab, j, ab[j, S.A_PER], age, spot, pc, n, wood, food, crystal, facts)
+            war_units += ab[j, S.A_AMOUNT] * mult
         elif (
-            kind == K_CONDITIONAL_GAIN
-            and ab[j, A_PHASE] == PH_WAR
+            kind == S.K_CONDITIONAL_GAIN
+            and ab[j, S.A_PHASE] == S.PH_WAR
             and gain_holds(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts)
         ):
-            war_units += ab[j, A_LP]
-            gold += ab[j, A_GOLD]
+            war_units += ab[j, S.A_LP]
+            gold += ab[j, S.A_GOLD]
     return per_war, war_units, gold_per_war, gold
 
 
@@ -345,44 +303,44 @@ def l_fixed_war(ut, bt, ab, xt, pc, n, bl, zx, nz, pww, wood, food, crystal, fac
     per_war = war_buildings = war_arts = gold = 0
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            if not bt[b, k, KB_MASK] & M_WAR_FACE_L:
+            if not bt[b, k, S.KB_MASK] & S.M_WAR_FACE_L:
                 continue
-            for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
-                kind = ab[j, A_KIND]
+            for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
+                kind = ab[j, S.A_KIND]
                 if (
-                    kind == K_LP
-                    and ab[j, A_PHASE] == PH_WAR
-                    and when_holds(ab[j, A_WHEN], 0, -1, food, crystal)
+                    kind == S.K_LP
+                    and ab[j, S.A_PHASE] == S.PH_WAR
+                    and when_holds(ab[j, S.A_WHEN], 0, -1, food, crystal)
                 ):
-                    war_buildings += ab[j, A_AMOUNT] * l_per(
-                        ut, ab, j, ab[j, A_PER], 0, -1, pc, n, wood, food, crystal, facts
+                    war_buildings += ab[j, S.A_AMOUNT] * l_per(
+                        ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts
                     )
                 elif (
-                    kind == K_CONDITIONAL_GAIN
-                    and ab[j, A_PHASE] == PH_WAR
+                    kind == S.K_CONDITIONAL_GAIN
+                    and ab[j, S.A_PHASE] == S.PH_WAR
                     and gain_holds(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
                 ):
-                    war_buildings += ab[j, A_LP]
-                    gold += ab[j, A_GOLD]
+                    war_buildings += ab[j, S.A_LP]
+                    gold += ab[j, S.A_GOLD]
     for i in range(nz):
         x = zx[i]
-        for j in range(xt[x, X_AB0], xt[x, X_AB0] + xt[x, X_NAB]):
-            kind = ab[j, A_KIND]
-            if kind == K_LP_PER_WAR_WON:
-                mult = l_per(ut, ab, j, ab[j, A_PER], 0, -1, pc, n, wood, food, crystal, facts)
-                per_war += ab[j, A_AMOUNT] * mult * pww
-            elif kind == K_GOLD_PER_WAR_WON:
-                gold += ab[j, A_AMOUNT] * pww
-            elif kind == K_LP and ab[j, A_PHASE] == PH_WAR:
-                mult = l_per(ut, ab, j, ab[j, A_PER], 0, -1, pc, n, wood, food, crystal, facts)
-                war_arts += ab[j, A_AMOUNT] * mult
+        for j in range(xt[x, S.X_AB0], xt[x, S.X_AB0] + xt[x, S.X_NAB]):
+            kind = ab[j, S.A_KIND]
+            if kind == S.K_LP_PER_WAR_WON:
+                mult = l_per(ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts)
+                per_war += ab[j, S.A_AMOUNT] * mult * pww
+            elif kind == S.K_GOLD_PER_WAR_WON:
+                gold += ab[j, S.A_AMOUNT] * pww
+            elif kind == S.K_LP and ab[j, S.A_PHASE] == S.PH_WAR:
+                mult = l_per(ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts)
+                war_arts += ab[j, S.A_AMOUNT] * mult
             elif (
-                kind == K_CONDITIONAL_GAIN
-                and ab[j, A_PHASE] == PH_WAR
+                kind == S.K_CONDITIONAL_GAIN
+                and ab[j, S.A_PHASE] == S.PH_WAR
                 and gain_holds(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
             ):
-                war_arts += ab[j, A_LP]
-                gold += ab[j, A_GOLD]
+                war_arts += ab[j, S.A_LP]
+                gold += ab[j, S.A_GOLD]
     return per_war, war_buildings, war_arts, gold
 
 
@@ -395,13 +353,13 @@ def war_phase_lp(
     per_war = war_units = war_buildings = gold = 0
     for i in range(n):
         pw, wu, g = unit_war(
-            ut, ab, rules, pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT], wood, food, crystal,
+            ut, ab, rules, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT], wood, food, crystal,
             income, age_all, n_level2, n_strong,
         )  # fmt: skip
         per_war += pw * pww
         war_units += wu
         gold += g * pww
-    if face_mask(bt, bl) & M_LP:
+    if face_mask(bt, bl) & S.M_LP:
         war_buildings = face_gain(
             bt, ab, bl, K_LP, PH_WAR, True, age_all, wood, food, crystal, income, n_level2,
             n_strong,
@@ -421,7 +379,7 @@ def l_war_phase_lp(
     per_war = war_units = gold = 0
     for i in range(n):
         pw, wu, gpw, g = l_unit_war(
-            ut, ab, rules, pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT], pc, n, wood, food,
+            ut, ab, rules, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT], pc, n, wood, food,
             crystal, facts,
         )  # fmt: skip
         per_war += pw * pww

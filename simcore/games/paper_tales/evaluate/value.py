@@ -19,121 +19,28 @@ import numpy as np
 
 from simcore.jit import hot, hot_inline, hot_outline
 
-from ..policies import W_UNAFFORDABLE
-from ..schema import K_ART_COST_MODIFIER, K_GOLD, K_LP, PH_DEPLOYMENT, PH_END, PH_INCOME
-from ..tables import (
-    A_AMOUNT,
-    A_KIND,
-    B_AB0,
-    B_NAB,
-    L_ART_COST_BASE,
-    L_ART_COST_FLOOR,
-    L_ART_COST_STEP,
-    MAX_FRONT,
-    R_BASE_INCOME,
-    R_STRONG_FRONT_ONLY,
-    R_STRONG_MIN,
-    R_TURNS,
-    U_AB0,
-    U_COST,
-    U_NAB,
-    U_STRENGTH,
-    ix,
-)
-from .cache import face_terms, fixed_gain, fixed_terms, project_levels
-from .end import dies, l_unit_end, never_dies, unit_death
-from .facts import l_unit_income, unit_gain, unit_production
-from .layout import (
-    AC_AGE_ALL,
-    AC_AGING_LP,
-    AC_CRYSTAL,
-    AC_DEP,
-    AC_DYN,
-    AC_FOOD,
-    AC_INCOME,
-    AC_KEEP,
-    AC_PER_DYING,
-    AC_PER_WAR,
-    AC_RELIC,
-    AC_STRENGTH,
-    AC_STRONG,
-    AC_TOKENS,
-    AC_WAR_UNITS,
-    AC_WOOD,
-    BC_CRYSTAL,
-    BC_FOOD,
-    BC_LEVEL2,
-    BC_LP,
-    BC_WOOD,
+from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from ..schema import (  # passed as call arguments (see schema.py)
     BS_END,
     BS_INCOME,
     BS_STRENGTH,
     BS_WAR,
-    D_ALL,
-    D_DEATH,
-    D_DEPLOY,
-    D_END,
-    D_INCOME,
-    D_STRENGTH,
-    D_WAR,
     FS_END,
     FS_INCOME,
     FS_STRENGTH,
     FS_WAR,
     FX_BASE,
-    FX_LEVEL2,
-    FX_LP,
     FX_PASS,
-    FX_WOOD,
-    KU_DYN,
-    KU_OTHERS_AGE,
-    KU_PER_DYING,
-    KU_SELF_AGE,
-    LA_AGE_ALL,
-    LA_AGING_LP,
-    LA_CRYSTAL,
-    LA_DEP,
-    LA_DYING,
-    LA_FOOD,
-    LA_INCOME,
-    LA_KEEP,
-    LA_PER_DYING,
-    LA_PER_WAR,
-    LA_RELIC,
-    LA_ROWS,
-    LA_STRENGTH,
-    LA_STRONG,
-    LA_TOKENS,
-    LA_WAR_UNITS,
-    LA_WOOD,
-    LV_BASE,
-    LV_GIVEN,
-    N_AC,
-    N_LA,
-    PC_AGE,
-    PC_FRESH,
-    PC_PENDING,
-    PC_SPOT,
-    PC_UNIT,
-    SA_DONE,
-    SA_PENDING,
-    SA_X,
-    UR_AGES,
-    UR_CRYSTAL,
-    UR_DEATH_LP,
-    UR_DEPLOY_LP,
-    UR_DIES,
-    UR_END_LP,
-    UR_FOOD,
-    UR_INCOME,
-    UR_PER_WAR,
-    UR_STRENGTH,
-    UR_STRONG,
-    UR_WAR_LP,
-    UR_WOOD,
-    W_DYING,
-    W_DYN,
+    K_GOLD,
+    K_LP,
+    PH_DEPLOYMENT,
+    PH_END,
+    PH_INCOME,
 )
+from ..tables import ix
+from .cache import face_terms, fixed_gain, fixed_terms, project_levels
+from .end import dies, l_unit_end, never_dies, unit_death
+from .facts import l_unit_income, unit_gain, unit_production
 from .project import l_project, weighted
 from .strength import fight, l_piece_strength, l_unit_war, unit_strength, unit_war, wars_counted
 
@@ -182,45 +89,45 @@ def l_value(
     of ``pc[:n]`` as it is (no projection) into the ``FX_BASE`` slot, returns 0."""
     ut, bt, ab, rules, ur, xt, ldyn = tb.ut, tb.bt, tb.ab, tb.rules, tb.ur, lx.xt, lx.ldyn
     projected = False
-    if mode != LV_BASE:
+    if mode != S.LV_BASE:
         gain, more, projected = l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl)
         gold += gain
         bonus += more
     if not projected:  # nothing moves: read the sketch itself (no copy)
         wpc = pc
-    turns = rules[R_TURNS]
+    turns = rules[S.R_TURNS]
     extra = turns - turn + 1
     dyn = 0  # the steps some piece computes from the kingdom's totals
-    dyns = 0  # each piece's steps D_* (6 bits a piece)
+    dyns = 0  # each piece's steps STEP_* (6 bits a piece)
     dying = 0  # a bit a dying piece
-    if projected or mode != LV_GIVEN:
+    if projected or mode != S.LV_GIVEN:
         wood = food = crystal = age_all = per_dying = strength = n_strong = income = 0
         per_war = war_units = relic = dep = tokens = aging_lp = keep = 0
         for i in range(n):
             bits, t = l_piece_terms(ut, ab, ur, ldyn, wpc, i, extra)
-            wood += t[LA_WOOD]
-            food += t[LA_FOOD]
-            crystal += t[LA_CRYSTAL]
-            age_all += t[LA_AGE_ALL]
-            per_dying += t[LA_PER_DYING]
-            income += t[LA_INCOME]
-            strength += t[LA_STRENGTH]
-            n_strong += t[LA_STRONG]
-            per_war += t[LA_PER_WAR]
-            war_units += t[LA_WAR_UNITS]
-            relic += t[LA_RELIC]
-            dep += t[LA_DEP]
-            tokens += t[LA_TOKENS]
-            aging_lp += t[LA_AGING_LP]
-            keep += t[LA_KEEP]
+            wood += t[S.LA_WOOD]
+            food += t[S.LA_FOOD]
+            crystal += t[S.LA_CRYSTAL]
+            age_all += t[S.LA_AGE_ALL]
+            per_dying += t[S.LA_PER_DYING]
+            income += t[S.LA_INCOME]
+            strength += t[S.LA_STRENGTH]
+            n_strong += t[S.LA_STRONG]
+            per_war += t[S.LA_PER_WAR]
+            war_units += t[S.LA_WAR_UNITS]
+            relic += t[S.LA_RELIC]
+            dep += t[S.LA_DEP]
+            tokens += t[S.LA_TOKENS]
+            aging_lp += t[S.LA_AGING_LP]
+            keep += t[S.LA_KEEP]
             dyn |= bits
-            dyns |= (bits & D_ALL) << (6 * i)
-            dying |= (bits // LA_DYING) << i
-            if mode == LV_BASE:
-                zx[FX_BASE + LA_ROWS + i] = bits
-        if mode == LV_BASE:
-            for c in range(LA_ROWS):
-                zx[FX_BASE + c] = 0
+            dyns |= (bits & S.STEP_ALL) << (6 * i)
+            dying |= (bits // S.LA_DYING) << i
+            if mode == S.LV_BASE:
+                zx[S.FX_BASE + S.LA_ROWS + i] = bits
+        if mode == S.LV_BASE:
+            for c in range(S.LA_ROWS):
+                zx[S.FX_BASE + c] = 0
             sums = (
                 wood, food, crystal, age_all, per_dying, income, strength, n_strong, per_war,
                 war_units, relic, dep, tokens, aging_lp, keep,
@@ -228,45 +135,45 @@ def l_value(
             _la_add(zx, FX_BASE, sums, 1)
             return 0.0
     else:
-        a = FX_PASS
-        wood = _la(zx, a + LA_WOOD)
-        food = _la(zx, a + LA_FOOD)
-        crystal = _la(zx, a + LA_CRYSTAL)
-        age_all = _la(zx, a + LA_AGE_ALL)
-        per_dying = _la(zx, a + LA_PER_DYING)
-        income = _la(zx, a + LA_INCOME)
-        strength = _la(zx, a + LA_STRENGTH)
-        n_strong = _la(zx, a + LA_STRONG)
-        per_war = _la(zx, a + LA_PER_WAR)
-        war_units = _la(zx, a + LA_WAR_UNITS)
-        relic = _la(zx, a + LA_RELIC)
-        dep = _la(zx, a + LA_DEP)
-        tokens = _la(zx, a + LA_TOKENS)
-        aging_lp = _la(zx, a + LA_AGING_LP)
-        keep = _la(zx, a + LA_KEEP)
+        a = S.FX_PASS
+        wood = _la(zx, a + S.LA_WOOD)
+        food = _la(zx, a + S.LA_FOOD)
+        crystal = _la(zx, a + S.LA_CRYSTAL)
+        age_all = _la(zx, a + S.LA_AGE_ALL)
+        per_dying = _la(zx, a + S.LA_PER_DYING)
+        income = _la(zx, a + S.LA_INCOME)
+        strength = _la(zx, a + S.LA_STRENGTH)
+        n_strong = _la(zx, a + S.LA_STRONG)
+        per_war = _la(zx, a + S.LA_PER_WAR)
+        war_units = _la(zx, a + S.LA_WAR_UNITS)
+        relic = _la(zx, a + S.LA_RELIC)
+        dep = _la(zx, a + S.LA_DEP)
+        tokens = _la(zx, a + S.LA_TOKENS)
+        aging_lp = _la(zx, a + S.LA_AGING_LP)
+        keep = _la(zx, a + S.LA_KEEP)
         for i in range(n):
-            bits = _la(zx, a + LA_ROWS + i)
+            bits = _la(zx, a + S.LA_ROWS + i)
             dyn |= bits
-            dyns |= (bits & D_ALL) << (6 * i)
-            dying |= (bits // LA_DYING) << i
-    income += rules[R_BASE_INCOME]
+            dyns |= (bits & S.STEP_ALL) << (6 * i)
+            dying |= (bits // S.LA_DYING) << i
+    income += rules[S.R_BASE_INCOME]
     fixed_terms(bt, ab, xt, wbl, zx, na)
-    wood += zx[FX_WOOD]
-    food += zx[FX_WOOD + 1]
-    crystal += zx[FX_WOOD + 2]
-    n_level2 = zx[FX_LEVEL2]
+    wood += zx[S.FX_WOOD]
+    food += zx[S.FX_WOOD + 1]
+    crystal += zx[S.FX_WOOD + 2]
+    n_level2 = zx[S.FX_LEVEL2]
     # income, then strength (they read the income), as l_assess
     facts = (age_all, n_level2, 0, 0, na)
-    for i in range(n if dyn & D_INCOME else 0):
-        if (dyns >> (6 * i)) & D_INCOME:
+    for i in range(n if dyn & S.STEP_INCOME else 0):
+        if (dyns >> (6 * i)) & S.STEP_INCOME:
             income += l_unit_income(
-                ut, ab, wpc[i, PC_UNIT], wpc[i, PC_AGE], wpc[i, PC_SPOT], wpc, n, wood, food,
+                ut, ab, wpc[i, S.PC_UNIT], wpc[i, S.PC_AGE], wpc[i, S.PC_SPOT], wpc, n, wood, food,
                 crystal, facts,
             )  # fmt: skip
     income += fixed_gain(ut, bt, ab, zx, FS_INCOME, wpc, n, 1, wood, food, crystal, facts)
     facts = (age_all, n_level2, income, 0, na)
-    for i in range(n if dyn & D_STRENGTH else 0):
-        if (dyns >> (6 * i)) & D_STRENGTH:
+    for i in range(n if dyn & S.STEP_STRENGTH else 0):
+        if (dyns >> (6 * i)) & S.STEP_STRENGTH:
             value, strong = l_piece_strength(ut, ab, rules, wpc, i, n, wood, food, crystal, facts)
             strength += value
             n_strong += strong
@@ -276,26 +183,26 @@ def l_value(
     per_war *= pww
     facts = (age_all, n_level2, income, n_strong, na)
     end_facts = (age_all, n_level2, 0, 0, na)
-    for i in range(n if dyn & (D_WAR | D_END | D_DEPLOY | D_DEATH) else 0):
-        d = (dyns >> (6 * i)) & D_ALL
-        u, age, spot = wpc[i, PC_UNIT], wpc[i, PC_AGE], wpc[i, PC_SPOT]
-        if d & D_WAR:
+    for i in range(n if dyn & (S.STEP_WAR | S.STEP_END | S.STEP_DEPLOY | S.STEP_DEATH) else 0):
+        d = (dyns >> (6 * i)) & S.STEP_ALL
+        u, age, spot = wpc[i, S.PC_UNIT], wpc[i, S.PC_AGE], wpc[i, S.PC_SPOT]
+        if d & S.STEP_WAR:
             pw, wu, _, _ = l_unit_war(
                 ut, ab, rules, u, age, spot, wpc, n, wood, food, crystal, facts
             )
             per_war += pw * pww
             war_units += wu
-        if d & D_END:
+        if d & S.STEP_END:
             end_age = age + extra if never_dies(ut, u) else age
             relic += l_unit_end(ut, ab, u, end_age, spot, wpc, n, wood, food, crystal, end_facts)
-        if d & D_DEPLOY and wpc[i, PC_FRESH]:
+        if d & S.STEP_DEPLOY and wpc[i, S.PC_FRESH]:
             dep += unit_gain(
                 ut, ab, u, K_LP, PH_DEPLOYMENT, age, spot, wood, food, crystal, age_all, n_level2
             )
-        if d & D_DEATH and (dying >> i) & 1:
+        if d & S.STEP_DEATH and (dying >> i) & 1:
             aging_lp += unit_death(ut, ab, u, age, spot, wood, food, crystal, age_all, n_level2)[0]
     war_fixed = fixed_gain(ut, bt, ab, zx, FS_WAR, wpc, n, pww, wood, food, crystal, facts)
-    end_fixed = zx[FX_LP] + fixed_gain(
+    end_fixed = zx[S.FX_LP] + fixed_gain(
         ut, bt, ab, zx, FS_END, wpc, n, 1, wood, food, crystal, end_facts
     )
     if tokens:
@@ -317,8 +224,8 @@ def first_pass(tb, pc, n, bl, turn, wpc, wbl, bc, acc):
     put on the others (``project_levels``)."""
     ut, ab, ur = tb.ut, tb.ab, tb.ur
     others, _ = project_levels(ut, tb.bt, ab, pc, n, bl, wbl, bc)
-    extra = tb.rules[R_TURNS] - turn + 1
-    for c in range(N_AC):
+    extra = tb.rules[S.R_TURNS] - turn + 1
+    for c in range(S.N_AC):
         acc[c] = 0
     for i in range(n):
         piece_terms(ut, ab, ur, pc, i, others, extra, wpc, acc, 1)
@@ -334,97 +241,97 @@ def piece_terms(ut, ab, ur, pc, i, others, extra, wpc, acc, sign):
     Agings left. The shares are integers: the totals do not depend on the pieces' order,
     so a decision can value its options from one first pass (``value_totals``)."""
     k = ix(i)
-    u = pc[k, PC_UNIT]
+    u = pc[k, S.PC_UNIT]
     uu = ix(u)
-    age = pc[k, PC_AGE] + others
-    if pc[k, PC_PENDING]:
-        age += ut[uu, KU_SELF_AGE] - ut[uu, KU_OTHERS_AGE]
+    age = pc[k, S.PC_AGE] + others
+    if pc[k, S.PC_PENDING]:
+        age += ut[uu, S.KU_SELF_AGE] - ut[uu, S.KU_OTHERS_AGE]
     end_age = age + extra if never_dies(ut, u) else age
-    spot = pc[k, PC_SPOT]
-    row = ix(0 if spot < MAX_FRONT else 1)
-    d = ut[uu, KU_DYN]
+    spot = pc[k, S.PC_SPOT]
+    row = ix(0 if spot < S.MAX_FRONT else 1)
+    d = ut[uu, S.KU_DYN]
     r = ur[uu, row, 0]
-    if age >= 0 and end_age < UR_AGES:
+    if age >= 0 and end_age < S.UR_AGES:
         r = ur[uu, row, ix(age)]
-        wood, food, crystal = r[UR_WOOD], r[UR_FOOD], r[UR_CRYSTAL]
-        dying = r[UR_DIES] == 1
+        wood, food, crystal = r[S.UR_WOOD], r[S.UR_FOOD], r[S.UR_CRYSTAL]
+        dying = r[S.UR_DIES] == 1
     else:  # beyond the records: every step from the functions (production and death
-        d = D_ALL  # read only the unit: the loader keeps them self-contained)
+        d = S.STEP_ALL  # read only the unit: the loader keeps them self-contained)
         wood, food, crystal = unit_production(ut, u, age, spot, 0, 0)
         dying = dies(ut, ab, u, age)
-    wpc[k, W_DYN] = d
+    wpc[k, S.W_DYN] = d
     if d:
-        acc[AC_DYN] += sign
-    wpc[k, PC_AGE] = age
-    wpc[k, W_DYING] = dying
-    acc[AC_WOOD] += sign * wood
-    acc[AC_FOOD] += sign * food
-    acc[AC_CRYSTAL] += sign * crystal
-    acc[AC_AGE_ALL] += sign * age
-    acc[AC_PER_DYING] += sign * ut[uu, KU_PER_DYING]
-    if not d & D_INCOME:
-        acc[AC_INCOME] += sign * r[UR_INCOME]
-    if not d & D_STRENGTH:
-        acc[AC_STRENGTH] += sign * r[UR_STRENGTH]
-        acc[AC_STRONG] += sign * r[UR_STRONG]
-    if not d & D_WAR:
-        acc[AC_PER_WAR] += sign * r[UR_PER_WAR]
-        acc[AC_WAR_UNITS] += sign * r[UR_WAR_LP]
-    if not d & D_END:
-        acc[AC_RELIC] += sign * ur[uu, row, ix(end_age), UR_END_LP]
-    if pc[k, PC_FRESH] and not d & D_DEPLOY:
-        acc[AC_DEP] += sign * r[UR_DEPLOY_LP]
+        acc[S.AC_DYN] += sign
+    wpc[k, S.PC_AGE] = age
+    wpc[k, S.W_DYING] = dying
+    acc[S.AC_WOOD] += sign * wood
+    acc[S.AC_FOOD] += sign * food
+    acc[S.AC_CRYSTAL] += sign * crystal
+    acc[S.AC_AGE_ALL] += sign * age
+    acc[S.AC_PER_DYING] += sign * ut[uu, S.KU_PER_DYING]
+    if not d & S.STEP_INCOME:
+        acc[S.AC_INCOME] += sign * r[S.UR_INCOME]
+    if not d & S.STEP_STRENGTH:
+        acc[S.AC_STRENGTH] += sign * r[S.UR_STRENGTH]
+        acc[S.AC_STRONG] += sign * r[S.UR_STRONG]
+    if not d & S.STEP_WAR:
+        acc[S.AC_PER_WAR] += sign * r[S.UR_PER_WAR]
+        acc[S.AC_WAR_UNITS] += sign * r[S.UR_WAR_LP]
+    if not d & S.STEP_END:
+        acc[S.AC_RELIC] += sign * ur[uu, row, ix(end_age), S.UR_END_LP]
+    if pc[k, S.PC_FRESH] and not d & S.STEP_DEPLOY:
+        acc[S.AC_DEP] += sign * r[S.UR_DEPLOY_LP]
     if dying:
-        acc[AC_TOKENS] += sign * age
-        if not d & D_DEATH:
-            acc[AC_AGING_LP] += sign * r[UR_DEATH_LP]
+        acc[S.AC_TOKENS] += sign * age
+        if not d & S.STEP_DEATH:
+            acc[S.AC_AGING_LP] += sign * r[S.UR_DEATH_LP]
     else:
-        acc[AC_KEEP] += sign * ut[uu, U_STRENGTH]
+        acc[S.AC_KEEP] += sign * ut[uu, S.U_STRENGTH]
 
 
 @hot
 def l_piece_terms(ut, ab, ur, ldyn, pc, i, extra):
     """Piece ``i``'s share of ``l_value``'s totals: (its row's bits: the steps it computes
-    from the kingdom's totals ``D_*`` and ``LA_DYING``; its shares in ``LA_*`` order),
+    from the kingdom's totals ``STEP_*`` and ``LA_DYING``; its shares in ``LA_*`` order),
     every step ``ldyn`` does not mark from its unit record. ``extra``: the Agings left.
     The shares are integers that read only the piece: a decision can value its options
     from one first pass (``l_option_pass``)."""
-    u, age, spot = pc[i, PC_UNIT], pc[i, PC_AGE], pc[i, PC_SPOT]
+    u, age, spot = pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT]
     end_age = age + extra if never_dies(ut, u) else age
-    row = 0 if spot < MAX_FRONT else 1
+    row = 0 if spot < S.MAX_FRONT else 1
     d = ldyn[u]
     r = ur[u, row, 0]
-    if age >= 0 and end_age < UR_AGES:
+    if age >= 0 and end_age < S.UR_AGES:
         r = ur[u, row, age]
-        wood, food, crystal = r[UR_WOOD], r[UR_FOOD], r[UR_CRYSTAL]
-        dies_now = r[UR_DIES] == 1
+        wood, food, crystal = r[S.UR_WOOD], r[S.UR_FOOD], r[S.UR_CRYSTAL]
+        dies_now = r[S.UR_DIES] == 1
     else:  # beyond the records: every step from the functions
-        d = D_ALL
+        d = S.STEP_ALL
         wood, food, crystal = unit_production(ut, u, age, spot, 0, 0)
         dies_now = dies(ut, ab, u, age)
     income = strength = strong = per_war = war_lp = relic = dep = tokens = aging_lp = keep = 0
-    if not d & D_INCOME:
-        income = r[UR_INCOME]
-    if not d & D_STRENGTH:
-        strength = r[UR_STRENGTH]
-        strong = r[UR_STRONG]
-    if not d & D_WAR:
-        per_war = r[UR_PER_WAR]
-        war_lp = r[UR_WAR_LP]
-    if not d & D_END:
-        relic = ur[u, row, end_age, UR_END_LP]
-    if pc[i, PC_FRESH] and not d & D_DEPLOY:
-        dep = r[UR_DEPLOY_LP]
+    if not d & S.STEP_INCOME:
+        income = r[S.UR_INCOME]
+    if not d & S.STEP_STRENGTH:
+        strength = r[S.UR_STRENGTH]
+        strong = r[S.UR_STRONG]
+    if not d & S.STEP_WAR:
+        per_war = r[S.UR_PER_WAR]
+        war_lp = r[S.UR_WAR_LP]
+    if not d & S.STEP_END:
+        relic = ur[u, row, end_age, S.UR_END_LP]
+    if pc[i, S.PC_FRESH] and not d & S.STEP_DEPLOY:
+        dep = r[S.UR_DEPLOY_LP]
     bits = d
     if dies_now:
-        bits |= LA_DYING
+        bits |= S.LA_DYING
         tokens = age
-        if not d & D_DEATH:
-            aging_lp = r[UR_DEATH_LP]
+        if not d & S.STEP_DEATH:
+            aging_lp = r[S.UR_DEATH_LP]
     else:
-        keep = ut[u, U_STRENGTH]
+        keep = ut[u, S.U_STRENGTH]
     shares = (
-        wood, food, crystal, age, ut[u, KU_PER_DYING], income, strength, strong, per_war,
+        wood, food, crystal, age, ut[u, S.KU_PER_DYING], income, strength, strong, per_war,
         war_lp, relic, dep, tokens, aging_lp, keep,
     )  # fmt: skip
     return bits, shares
@@ -435,36 +342,36 @@ def kingdom_totals(tb, pc, n, wpc, bc, acc):
     """``assess`` from a first pass (``first_pass``: the pieces' totals ``acc``, scratch
     rows ``wpc``, the levels' cache ``bc``): (wood, food, crystal, income, strength, tokens
     on all units, level-2 buildings, strong units, the steps some piece computes from the
-    kingdom's totals ``D_*``). The same integers as ``assess`` of the projected kingdom."""
+    kingdom's totals ``STEP_*``). The same integers as ``assess`` of the projected kingdom."""
     ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
-    wood = bc[BC_WOOD] + acc[AC_WOOD]
-    food = bc[BC_FOOD] + acc[AC_FOOD]
-    crystal = bc[BC_CRYSTAL] + acc[AC_CRYSTAL]
-    n_level2 = bc[BC_LEVEL2]
-    age_all = acc[AC_AGE_ALL]
-    income = acc[AC_INCOME] + rules[R_BASE_INCOME]
-    strength = acc[AC_STRENGTH]
-    n_strong = acc[AC_STRONG]
+    wood = bc[S.BC_WOOD] + acc[S.AC_WOOD]
+    food = bc[S.BC_FOOD] + acc[S.AC_FOOD]
+    crystal = bc[S.BC_CRYSTAL] + acc[S.AC_CRYSTAL]
+    n_level2 = bc[S.BC_LEVEL2]
+    age_all = acc[S.AC_AGE_ALL]
+    income = acc[S.AC_INCOME] + rules[S.R_BASE_INCOME]
+    strength = acc[S.AC_STRENGTH]
+    n_strong = acc[S.AC_STRONG]
     dyn = 0  # the steps some unit needs computed from the kingdom's totals
-    for i in range(n if acc[AC_DYN] else 0):
-        dyn |= wpc[ix(i), W_DYN]
-    for i in range(n if dyn & D_INCOME else 0):
-        if wpc[i, W_DYN] & D_INCOME:
+    for i in range(n if acc[S.AC_DYN] else 0):
+        dyn |= wpc[ix(i), S.W_DYN]
+    for i in range(n if dyn & S.STEP_INCOME else 0):
+        if wpc[i, S.W_DYN] & S.STEP_INCOME:
             income += unit_gain(
-                ut, ab, pc[i, PC_UNIT], K_GOLD, PH_INCOME, wpc[i, PC_AGE], pc[i, PC_SPOT],
+                ut, ab, pc[i, S.PC_UNIT], K_GOLD, PH_INCOME, wpc[i, S.PC_AGE], pc[i, S.PC_SPOT],
                 wood, food, crystal, age_all, n_level2,
             )  # fmt: skip
     income += face_terms(bt, bc, BS_INCOME, age_all, wood, food, crystal, 0, n_level2, 0)
-    strong_min = rules[R_STRONG_MIN]
-    front_only = rules[R_STRONG_FRONT_ONLY]
-    for i in range(n if dyn & D_STRENGTH else 0):
-        if wpc[i, W_DYN] & D_STRENGTH:
-            spot = pc[i, PC_SPOT]
+    strong_min = rules[S.R_STRONG_MIN]
+    front_only = rules[S.R_STRONG_FRONT_ONLY]
+    for i in range(n if dyn & S.STEP_STRENGTH else 0):
+        if wpc[i, S.W_DYN] & S.STEP_STRENGTH:
+            spot = pc[i, S.PC_SPOT]
             value, from_back = unit_strength(
                 ut,
                 ab,
-                pc[i, PC_UNIT],
-                wpc[i, PC_AGE],
+                pc[i, S.PC_UNIT],
+                wpc[i, S.PC_AGE],
                 spot,
                 wood,
                 food,
@@ -473,7 +380,7 @@ def kingdom_totals(tb, pc, n, wpc, bc, acc):
                 age_all,
                 n_level2,
             )
-            front = spot < MAX_FRONT
+            front = spot < S.MAX_FRONT
             if front or from_back:
                 strength += value
             if value >= strong_min and (front or not front_only):
@@ -492,69 +399,69 @@ def value_totals(tb, weights, pol, pc, n, wpc, wbl, bc, acc, gold, seen0, seen1,
     wood, food, crystal, income, strength, age_all, n_level2, n_strong, dyn = kingdom_totals(
         tb, pc, n, wpc, bc, acc
     )
-    per_war = acc[AC_PER_WAR]
-    war_units = acc[AC_WAR_UNITS]
-    relic = acc[AC_RELIC]
-    dep = acc[AC_DEP]
-    aging_lp = acc[AC_AGING_LP]
-    turns = rules[R_TURNS]
+    per_war = acc[S.AC_PER_WAR]
+    war_units = acc[S.AC_WAR_UNITS]
+    relic = acc[S.AC_RELIC]
+    dep = acc[S.AC_DEP]
+    aging_lp = acc[S.AC_AGING_LP]
+    turns = rules[S.R_TURNS]
     extra = turns - turn + 1
     won, war_lp = fight(rules, two, strength, seen0, seen1)
     pww = wars_counted(rules, two, won)
     per_war *= pww
-    for i in range(n if dyn & (D_WAR | D_END | D_DEPLOY | D_DEATH) else 0):
-        u = pc[i, PC_UNIT]
-        d = wpc[i, W_DYN]
-        age = wpc[i, PC_AGE]
-        spot = pc[i, PC_SPOT]
-        if d & D_WAR:
+    for i in range(n if dyn & (S.STEP_WAR | S.STEP_END | S.STEP_DEPLOY | S.STEP_DEATH) else 0):
+        u = pc[i, S.PC_UNIT]
+        d = wpc[i, S.W_DYN]
+        age = wpc[i, S.PC_AGE]
+        spot = pc[i, S.PC_SPOT]
+        if d & S.STEP_WAR:
             pw, wu, _ = unit_war(
                 ut, ab, rules, u, age, spot, wood, food, crystal, income, age_all, n_level2,
                 n_strong,
             )  # fmt: skip
             per_war += pw * pww
             war_units += wu
-        if d & D_END:
+        if d & S.STEP_END:
             end_age = age + extra if never_dies(ut, u) else age
             relic += unit_gain(
                 ut, ab, u, K_LP, PH_END, end_age, spot, wood, food, crystal, age_all, n_level2
             )
-        if d & D_DEPLOY and pc[i, PC_FRESH]:
+        if d & S.STEP_DEPLOY and pc[i, S.PC_FRESH]:
             dep += unit_gain(
                 ut, ab, u, K_LP, PH_DEPLOYMENT, age, spot, wood, food, crystal, age_all, n_level2
             )
-        if d & D_DEATH and wpc[i, W_DYING]:
+        if d & S.STEP_DEATH and wpc[i, S.W_DYING]:
             aging_lp += unit_death(ut, ab, u, age, spot, wood, food, crystal, age_all, n_level2)[0]
     war_buildings = face_terms(
         bt, bc, BS_WAR, age_all, wood, food, crystal, income, n_level2, n_strong
     )
-    end_b = bc[BC_LP] + face_terms(bt, bc, BS_END, age_all, wood, food, crystal, 0, n_level2, 0)
-    if acc[AC_TOKENS]:
-        aging_lp += acc[AC_PER_DYING] * acc[AC_TOKENS]
+    end_b = bc[S.BC_LP] + face_terms(bt, bc, BS_END, age_all, wood, food, crystal, 0, n_level2, 0)
+    if acc[S.AC_TOKENS]:
+        aging_lp += acc[S.AC_PER_DYING] * acc[S.AC_TOKENS]
     war = war_lp + per_war + war_units + war_buildings
     lp = (war, end_b + relic, dep, aging_lp)
-    totals = (income, strength, wood, food, crystal, acc[AC_KEEP], n, n_level2, n_strong)
+    totals = (income, strength, wood, food, crystal, acc[S.AC_KEEP], n, n_level2, n_strong)
     return weighted(weights, pol, bt, wbl, turns - turn, lp + totals, gold, seen0, seen1, two)
 
 
 @hot
 def _la_add(zx, a, t, sign):
     """Add ``sign`` x the shares ``t`` (``LA_*`` order) to the first-pass slot ``zx[a:]``."""
-    zx[a + LA_WOOD] += sign * t[LA_WOOD]
-    zx[a + LA_FOOD] += sign * t[LA_FOOD]
-    zx[a + LA_CRYSTAL] += sign * t[LA_CRYSTAL]
-    zx[a + LA_AGE_ALL] += sign * t[LA_AGE_ALL]
-    zx[a + LA_PER_DYING] += sign * t[LA_PER_DYING]
-    zx[a + LA_INCOME] += sign * t[LA_INCOME]
-    zx[a + LA_STRENGTH] += sign * t[LA_STRENGTH]
-    zx[a + LA_STRONG] += sign * t[LA_STRONG]
-    zx[a + LA_PER_WAR] += sign * t[LA_PER_WAR]
-    zx[a + LA_WAR_UNITS] += sign * t[LA_WAR_UNITS]
-    zx[a + LA_RELIC] += sign * t[LA_RELIC]
-    zx[a + LA_DEP] += sign * t[LA_DEP]
-    zx[a + LA_TOKENS] += sign * t[LA_TOKENS]
-    zx[a + LA_AGING_LP] += sign * t[LA_AGING_LP]
-    zx[a + LA_KEEP] += sign * t[LA_KEEP]
+    zx[a + S.LA_WOOD] += sign * t[S.LA_WOOD]
+    zx[a + S.LA_FOOD] += sign * t[S.LA_FOOD]
+    zx[a + S.LA_CRYSTAL] += sign * t[S.LA_CRYSTAL]
+    zx[a + S.LA_AGE_ALL] += sign * t[S.LA_AGE_ALL]
+    zx[a + S.LA_PER_DYING] += sign * t[S.LA_PER_DYING]
+    zx[a + S.LA_INCOME] += sign * t[S.LA_INCOME]
+    zx[a + S.LA_STRENGTH] += sign * t[S.LA_STRENGTH]
+    zx[a + S.LA_STRONG] += sign * t[S.LA_STRONG]
+    zx[a + S.LA_PER_WAR] += sign * t[S.LA_PER_WAR]
+    zx[a + S.LA_WAR_UNITS] += sign * t[S.LA_WAR_UNITS]
+    zx[a + S.LA_RELIC] += sign * t[S.LA_RELIC]
+    zx[a + S.LA_DEP] += sign * t[S.LA_DEP]
+    zx[a + S.LA_TOKENS] += sign * t[S.LA_TOKENS]
+    zx[a + S.LA_AGING_LP] += sign * t[S.LA_AGING_LP]
+    zx[a + S.LA_KEEP] += sign * t[S.LA_KEEP]
 
 
 @hot_inline
@@ -571,24 +478,24 @@ def l_option_pass(tb, lx, pc, n0, k, spot, u, age, new, turn, zx):
     ``spot`` with ``age`` tokens (``new``: pending and fresh, else as row ``k`` was), its
     share taken back and the new one added. The caller restores row ``k`` after. Returns
     the option's piece count."""
-    for c in range(N_LA):
-        zx[FX_PASS + c] = zx[FX_BASE + c]
+    for c in range(S.N_LA):
+        zx[S.FX_PASS + c] = zx[S.FX_BASE + c]
     if k < 0:
         return n0
-    extra = tb.rules[R_TURNS] - turn + 1
+    extra = tb.rules[S.R_TURNS] - turn + 1
     for step in range(2):  # take back, then add: one inlined copy of l_piece_terms
         sign = 2 * step - 1
         if sign > 0:
-            pc[k, PC_SPOT] = spot
-            pc[k, PC_UNIT] = u
-            pc[k, PC_AGE] = age
+            pc[k, S.PC_SPOT] = spot
+            pc[k, S.PC_UNIT] = u
+            pc[k, S.PC_AGE] = age
             if new:
-                pc[k, PC_PENDING] = 1
-                pc[k, PC_FRESH] = 1
+                pc[k, S.PC_PENDING] = 1
+                pc[k, S.PC_FRESH] = 1
         if sign > 0 or k < n0:
             bits, shares = l_piece_terms(tb.ut, tb.ab, tb.ur, lx.ldyn, pc, k, extra)
             _la_add(zx, FX_PASS, shares, sign)
-            zx[FX_PASS + LA_ROWS + k] = bits if sign > 0 else 0
+            zx[S.FX_PASS + S.LA_ROWS + k] = bits if sign > 0 else 0
     return max(n0, k + 1)
 
 
@@ -599,18 +506,18 @@ def l_art_cost_now(ut, bt, ab, lr, pc, n, bl, inset, in_zone):
     the set's building faces)."""
     modifier = 0
     for i in range(n):
-        u = pc[i, PC_UNIT]
-        for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
-            if ab[j, A_KIND] == K_ART_COST_MODIFIER:
-                modifier += ab[j, A_AMOUNT]
+        u = pc[i, S.PC_UNIT]
+        for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
+            if ab[j, S.A_KIND] == S.K_ART_COST_MODIFIER:
+                modifier += ab[j, S.A_AMOUNT]
     for b in range(bt.shape[0]):
         if inset[b]:
             for k in range(bl[b]):
-                for j in range(bt[b, k, B_AB0], bt[b, k, B_AB0] + bt[b, k, B_NAB]):
-                    if ab[j, A_KIND] == K_ART_COST_MODIFIER:
-                        modifier += ab[j, A_AMOUNT]
-    raw = lr[L_ART_COST_BASE] + lr[L_ART_COST_STEP] * in_zone + modifier
-    return max(lr[L_ART_COST_FLOOR], raw)
+                for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
+                    if ab[j, S.A_KIND] == S.K_ART_COST_MODIFIER:
+                        modifier += ab[j, S.A_AMOUNT]
+    raw = lr[S.L_ART_COST_BASE] + lr[S.L_ART_COST_STEP] * in_zone + modifier
+    return max(lr[S.L_ART_COST_FLOOR], raw)
 
 
 @hot_outline
@@ -631,28 +538,28 @@ def l_card_value(
     U = ut.shape[0]
     if t >= U:
         cost = l_art_cost_now(ut, tb.bt, tb.ab, lx.lrules, pc, n, bl, inset, na)
-        sa[na, SA_X] = t - U
-        sa[na, SA_PENDING] = 1
-        sa[na, SA_DONE] = -1
+        sa[na, S.SA_X] = t - U
+        sa[na, S.SA_PENDING] = 1
+        sa[na, S.SA_DONE] = -1
         l_option_pass(tb, lx, pc, n, -1, 0, 0, 0, 0, turn, zx)
         v = l_value(
             tb, lx, weights, pol, pc, np.int64(n), pdone, bl, sa, np.int64(na + 1),
             np.int64(gold - cost), np.int64(0), seen0, seen1, two, turn, wpc, wbl, zx, inset,
-            np.int64(LV_GIVEN),
+            np.int64(S.LV_GIVEN),
         )  # fmt: skip
     else:
-        cost = ut[t, U_COST]
+        cost = ut[t, S.U_COST]
         v = -np.inf
-        for spot in (0, MAX_FRONT):
+        for spot in (0, S.MAX_FRONT):
             m = l_option_pass(tb, lx, pc, n, n, spot, t, 0, 1, turn, zx)
             pdone[n] = -1
             w = l_value(
                 tb, lx, weights, pol, pc, np.int64(m), pdone, bl, sa, np.int64(na),
                 np.int64(gold - cost), np.int64(0), seen0, seen1, two, turn, wpc, wbl, zx, inset,
-                np.int64(LV_GIVEN),
+                np.int64(S.LV_GIVEN),
             )  # fmt: skip
             if w > v:
                 v = w
     if cost > gold:
-        v -= weights[pol, W_UNAFFORDABLE]
+        v -= weights[pol, S.W_UNAFFORDABLE]
     return v

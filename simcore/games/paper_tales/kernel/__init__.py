@@ -20,8 +20,8 @@ game's building set) is in functions of its own, called under ``lx is not None``
 Modules, by phase (each imports only the ones above it):
 
 =============  ===========================================================================
-``state``      ``State`` / ``LState`` and their field codes, result codes, invariants'
-               names, the small helpers every phase uses
+``state``      ``State`` / ``LState`` and the small helpers every phase uses (their field
+               codes, result codes and invariants' names: ``schema.py``)
 ``place``      §2.2 placements: open spots, a step's options (``moves``), applying one
 ``payment``    Legends §2.4: the artifact zone, the payment order, the Legends options
 ``sketch``     the policies' valuation helpers (sketches, first pass, changed rows)
@@ -48,35 +48,15 @@ come in as arguments, never as globals, so ``--cards FILE`` works, and are read 
 name (numba resolves a NamedTuple field to its position when it compiles): ``tb``, a
 ``KernelTables`` = ``evaluate.records.kernel_tables(tables)`` (Legends: of a
 ``LegendsTables``, whose ``deck`` holds card types, ``t >= U`` the artifact ``t - U``),
-and ``lx``, a ``game.LegendsArgs``. This package re-exports the names the engine and the
-tests use.
+and ``lx``, a ``game.LegendsArgs``. Every int constant is read from the game's schema
+module (``from .. import schema as S``, ``S.G_TURN``), except the few passed as call
+arguments, imported by name (``schema.py``'s docstring says why). This package re-exports
+the names the engine and the tests use.
 """
 
 from __future__ import annotations
 
-from .decide import deploy_choice, keep_choice
-from .end import check_state
-from .game import ChunkOut, LChunkOut, _new_game, legends_lx, play_game, simulate_chunk
-from .place import _apply_move, _opens_extra, moves
-from .recruit import _draft_twin
-from .reveal import _reveal
-from .sketch import (
-    _build_value,
-    _card_value_from,
-    _changed_pass,
-    _commit_step,
-    _kept_base,
-    _projects,
-    _repeated_units,
-    _sketch_base,
-    _sketch_move,
-    _step_value,
-    _upgrade_pending,
-    _value,
-    first_best,
-    front_first_holds,
-)
-from .state import (
+from ..schema import (
     BACK0,
     BL_BUILT,
     BL_HOW,
@@ -147,6 +127,30 @@ from .state import (
     V_SPOT,
     V_STEP,
     V_ZONE,
+)
+from .decide import deploy_choice, keep_choice
+from .end import check_state
+from .game import ChunkOut, LChunkOut, _new_game, legends_lx, play_game, simulate_chunk
+from .place import _apply_move, _opens_extra, moves
+from .recruit import _draft_twin
+from .reveal import _reveal
+from .sketch import (
+    _build_value,
+    _card_value_from,
+    _changed_pass,
+    _commit_step,
+    _kept_base,
+    _projects,
+    _repeated_units,
+    _sketch_base,
+    _sketch_move,
+    _step_value,
+    _upgrade_pending,
+    _value,
+    first_best,
+    front_first_holds,
+)
+from .state import (
     LState,
     State,
     _assess_seat,

@@ -6,63 +6,29 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
+from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.end import end_lp, l_end_lp
-from ..evaluate.layout import Z_CARD, Z_FRESH, Z_PAID
-from ..evaluate.strength import l_assess
-from ..tables import LEVELS, MAX_AGE, MAX_SPOTS, R_SCORE_FLOOR
-from .place import _opens_extra, _spot_open
-from .state import (
-    EXTRA_SPOT,
-    G_DECK_N,
-    G_DISC_N,
-    I_GOLD,
-    I_HAND_N,
-    I_KEPT,
-    I_LP,
-    I_PACK_N,
-    I_STEP,
-    I_WINNER,
+from ..schema import (  # passed as call arguments (see schema.py)
     LP_ARTIFACTS,
     LP_BUILDINGS,
-    LP_FLOOR,
     LP_RELIC,
-    N_LPARTS,
-    N_PARTS,
-    S_AGE,
-    S_CARD,
-    V_AGE,
-    V_ART_PLACE,
-    V_BREAKDOWN,
-    V_CARDS,
-    V_EXTRA,
-    V_FLOOR,
-    V_FLOOR_PART,
-    V_GOLD,
-    V_LEVEL,
-    V_OUT_OF_SET,
-    V_SPOT,
-    V_STEP,
-    V_ZONE,
-    _assess_seat,
-    _lload,
-    _lscore,
-    _score,
-    _settle,
 )
+from .place import _opens_extra, _spot_open
+from .state import _lscore, _score, _seat_facts, _settle
 
 
 @hot
 def _winners(s, n_players):
     """§2.7: highest LP; tie -> most gold; still tied -> all of them (``I_WINNER``)."""
-    best = s.pi[0, I_LP]
+    best = s.pi[0, S.I_LP]
     for p in range(n_players):
-        best = max(best, s.pi[p, I_LP])
+        best = max(best, s.pi[p, S.I_LP])
     rich = -1
     for p in range(n_players):
-        if s.pi[p, I_LP] == best:
-            rich = max(rich, s.pi[p, I_GOLD])
+        if s.pi[p, S.I_LP] == best:
+            rich = max(rich, s.pi[p, S.I_GOLD])
     for p in range(n_players):
-        s.pi[p, I_WINNER] = 1 if s.pi[p, I_LP] == best and s.pi[p, I_GOLD] == rich else 0
+        s.pi[p, S.I_WINNER] = 1 if s.pi[p, S.I_LP] == best and s.pi[p, S.I_GOLD] == rich else 0
 
 
 @hot
@@ -71,20 +37,20 @@ def tally_places(tb, s, n_players):
     and spots (``Game.card_places``; conservation: exactly once)."""
     for c in range(tb.deck.shape[0]):
         s.tally[c] = 0
-    for i in range(s.g[G_DECK_N]):
+    for i in range(s.g[S.G_DECK_N]):
         s.tally[s.deck[i]] += 1
-    for i in range(s.g[G_DISC_N]):
+    for i in range(s.g[S.G_DISC_N]):
         s.tally[s.disc[i]] += 1
     for p in range(n_players):
-        for i in range(s.pi[p, I_PACK_N]):
+        for i in range(s.pi[p, S.I_PACK_N]):
             s.tally[s.packs[p, i]] += 1
-        for i in range(s.pi[p, I_HAND_N]):
+        for i in range(s.pi[p, S.I_HAND_N]):
             s.tally[s.hand[p, i]] += 1
-        if s.pi[p, I_KEPT] >= 0:
-            s.tally[s.pi[p, I_KEPT]] += 1
-        for spot in range(MAX_SPOTS):
-            if s.sp[p, spot, S_CARD] >= 0:
-                s.tally[s.sp[p, spot, S_CARD]] += 1
+        if s.pi[p, S.I_KEPT] >= 0:
+            s.tally[s.pi[p, S.I_KEPT]] += 1
+        for spot in range(S.MAX_SPOTS):
+            if s.sp[p, spot, S.S_CARD] >= 0:
+                s.tally[s.sp[p, spot, S.S_CARD]] += 1
 
 
 @hot
@@ -101,31 +67,31 @@ def seat_violation(tb, s, p, extra_lp):
     """Code of the first broken per-seat invariant of seat ``p`` (0: none); ``extra_lp``:
     LP booked outside ``s.parts`` (the Legends parts)."""
     rules = tb.rules
-    if s.pi[p, I_GOLD] < 0:
-        return V_GOLD
-    if s.pi[p, I_LP] < rules[R_SCORE_FLOOR]:
-        return V_FLOOR
-    if s.pi[p, I_STEP] != 0:
-        return V_STEP
+    if s.pi[p, S.I_GOLD] < 0:
+        return S.V_GOLD
+    if s.pi[p, S.I_LP] < rules[S.R_SCORE_FLOOR]:
+        return S.V_FLOOR
+    if s.pi[p, S.I_STEP] != 0:
+        return S.V_STEP
     total = extra_lp
-    for k in range(N_PARTS):
+    for k in range(S.N_PARTS):
         total += s.parts[p, k]
-    if total != s.pi[p, I_LP]:
-        return V_BREAKDOWN
-    if s.parts[p, LP_FLOOR] < 0:
-        return V_FLOOR_PART
-    for spot in range(MAX_SPOTS):
-        if s.sp[p, spot, S_CARD] < 0:
+    if total != s.pi[p, S.I_LP]:
+        return S.V_BREAKDOWN
+    if s.parts[p, S.LP_FLOOR] < 0:
+        return S.V_FLOOR_PART
+    for spot in range(S.MAX_SPOTS):
+        if s.sp[p, spot, S.S_CARD] < 0:
             continue
-        if not 0 <= s.sp[p, spot, S_AGE] <= MAX_AGE:
-            return V_AGE
-        if spot != EXTRA_SPOT and not _spot_open(tb, s, p, spot):
-            return V_SPOT
+        if not 0 <= s.sp[p, spot, S.S_AGE] <= S.MAX_AGE:
+            return S.V_AGE
+        if spot != S.EXTRA_SPOT and not _spot_open(tb, s, p, spot):
+            return S.V_SPOT
     for b in range(tb.bt.shape[0]):
-        if not 0 <= s.blevel[p, b] <= LEVELS:
-            return V_LEVEL
-    if s.sp[p, EXTRA_SPOT, S_CARD] >= 0 and not _opens_extra(tb, s, p):
-        return V_EXTRA
+        if not 0 <= s.blevel[p, b] <= S.LEVELS:
+            return S.V_LEVEL
+    if s.sp[p, S.EXTRA_SPOT, S.S_CARD] >= 0 and not _opens_extra(tb, s, p):
+        return S.V_EXTRA
     return 0
 
 
@@ -133,27 +99,23 @@ def seat_violation(tb, s, p, extra_lp):
 def end(tb, lx, s, ls, n_players):
     """``Game.end``: building LP and the Relic of Wisdom (Legends: the artifacts' end LP, its
     own part), then the winners."""
-    ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
+    ut, bt, ab = tb.ut, tb.bt, tb.ab
     for p in range(n_players):
-        if lx is None:
-            n, facts = _assess_seat(tb, s, p)
-        else:
-            n, nz = _lload(s, ls, p)
-            facts = l_assess(ut, bt, ab, rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
+        n, nz, facts = _seat_facts(tb, lx, s, ls, p)
         wood, food, crystal, _, _, age_all, n_level2, _ = facts
         if lx is None:
             buildings, relic = end_lp(
                 ut, bt, ab, s.pc, n, s.bl, 0, wood, food, crystal, age_all, n_level2
             )
-            _score(s, p, LP_BUILDINGS, buildings)
-            _score(s, p, LP_RELIC, relic)
+            arts = 0
         else:
             buildings, relic, arts = l_end_lp(
                 ut, bt, ab, lx.xt, s.pc, n, s.bl, ls.zx, nz, 0, wood, food, crystal, age_all,
                 n_level2,
             )  # fmt: skip
-            _score(s, p, LP_BUILDINGS, buildings)
-            _score(s, p, LP_RELIC, relic)
+        _score(s, p, LP_BUILDINGS, buildings)
+        _score(s, p, LP_RELIC, relic)
+        if lx is not None:
             _lscore(s, ls, p, LP_ARTIFACTS, arts)
         _settle(tb, s, p)
     _winners(s, n_players)
@@ -169,13 +131,13 @@ def check_state(tb, lx, s, ls, n_players):
     if lx is not None:
         for p in range(n_players):
             for i in range(ls.zn[p]):
-                s.tally[ls.zone[p, i, Z_CARD]] += 1
+                s.tally[ls.zone[p, i, S.Z_CARD]] += 1
     if tally_broken(tb, s):
-        return V_CARDS
+        return S.V_CARDS
     for p in range(n_players):
         extra = 0
         if lx is not None:
-            for c in range(N_LPARTS):
+            for c in range(S.N_LPARTS):
                 extra += ls.lparts[p, c]
         violation = seat_violation(tb, s, p, extra)
         if violation:
@@ -191,16 +153,16 @@ def check_state(tb, lx, s, ls, n_players):
 def _legends_violation(tb, s, ls, p):
     """``V_ART_PLACE``, ``V_OUT_OF_SET`` or ``V_ZONE`` for seat ``p`` (0: none)."""
     U, deck = tb.ut.shape[0], tb.deck
-    for spot in range(MAX_SPOTS):
-        if s.sp[p, spot, S_CARD] >= 0 and deck[s.sp[p, spot, S_CARD]] >= U:
-            return V_ART_PLACE
+    for spot in range(S.MAX_SPOTS):
+        if s.sp[p, spot, S.S_CARD] >= 0 and deck[s.sp[p, spot, S.S_CARD]] >= U:
+            return S.V_ART_PLACE
     for i in range(ls.zn[p]):
-        if deck[ls.zone[p, i, Z_CARD]] < U:
-            return V_ART_PLACE
+        if deck[ls.zone[p, i, S.Z_CARD]] < U:
+            return S.V_ART_PLACE
     for b in range(tb.bt.shape[0]):
         if s.blevel[p, b] > 0 and not ls.inset[b]:
-            return V_OUT_OF_SET
+            return S.V_OUT_OF_SET
     for i in range(ls.zn[p]):
-        if not ls.zone[p, i, Z_PAID] or ls.zone[p, i, Z_FRESH]:
-            return V_ZONE
+        if not ls.zone[p, i, S.Z_PAID] or ls.zone[p, i, S.Z_FRESH]:
+            return S.V_ZONE
     return 0

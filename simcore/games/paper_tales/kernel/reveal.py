@@ -6,75 +6,12 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
+from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.facts import base_facts, per_value, production, when_holds
-from ..evaluate.layout import PC_AGE, PC_SPOT
-from ..schema import (
-    K_ADD_AGE,
-    K_LP,
-    K_SHAPESHIFT,
-    K_UPGRADE_BUILDINGS,
-    PH_DEPLOYMENT,
-    T_OTHERS,
-    T_SELF,
-)
-from ..tables import (
-    A_AGE,
-    A_AMOUNT,
-    A_KIND,
-    A_MAX_COST,
-    A_ON_DEPLOY,
-    A_PER,
-    A_PHASE,
-    A_TARGET,
-    A_WHEN,
-    MAX_FRONT,
-    MAX_SPOTS,
-    R_KRAKEN_AT_END,
-    R_SHAPE_FREE,
-    R_SHAPE_ON_DEPLOY,
-    U_AB0,
-    U_COST,
-    U_NAB,
-)
+from ..schema import F_SHAPESHIFTED, LP_DEPLOYMENT  # passed as call arguments (see schema.py)
 from .decide import age_target_choice
 from .place import _pay, _put, _replaces
-from .state import (
-    BL_HOW,
-    BL_LEVEL,
-    BL_UPGRADED,
-    F_IN_PLAY,
-    F_SHAPESHIFTED,
-    F_UNPAID,
-    G_DECK_N,
-    G_DISC_N,
-    G_OVERFLOW,
-    G_PENDING_N,
-    H_GOLEM,
-    I_GOLD,
-    L_CARD,
-    L_DEPLOYED,
-    L_FATE,
-    L_ROW,
-    L_TURN_DEPLOYED,
-    L_UNIT,
-    LP_DEPLOYMENT,
-    MAX_PENDING,
-    ROW_BACK,
-    ROW_FRONT,
-    S_AGE,
-    S_CARD,
-    S_FRESH,
-    S_MOVED,
-    S_RESOLVED,
-    S_UNIT,
-    _draw,
-    _kill,
-    _load,
-    _receive,
-    _score,
-    _settle,
-    _to_discard,
-)
+from .state import _draw, _kill, _load, _receive, _score, _settle, _to_discard
 
 
 @hot
@@ -85,27 +22,27 @@ def _add_age(tb, weights, s, p, spot, j, n_players):
     n = _load(s, p)
     me = 0
     for i in range(n):
-        if s.pc[i, PC_SPOT] == spot:
+        if s.pc[i, S.PC_SPOT] == spot:
             me = i
     wood, food, crystal = production(ut, bt, s.pc, n, s.bl)
     age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
-    amount = ab[j, A_AMOUNT] * per_value(
-        ab[j, A_PER], s.pc[me, PC_AGE], age_all, wood, food, crystal, 0, n_level2, 0
+    amount = ab[j, S.A_AMOUNT] * per_value(
+        ab[j, S.A_PER], s.pc[me, S.PC_AGE], age_all, wood, food, crystal, 0, n_level2, 0
     )
     if amount <= 0:
         return
-    target = ab[j, A_TARGET]
-    if target == T_SELF:
-        s.sp[p, spot, S_AGE] += amount
-    elif target == T_OTHERS:
+    target = ab[j, S.A_TARGET]
+    if target == S.T_SELF:
+        s.sp[p, spot, S.S_AGE] += amount
+    elif target == S.T_OTHERS:
         for i in range(n):
-            if s.pc[i, PC_SPOT] != spot:
-                s.sp[p, s.pc[i, PC_SPOT], S_AGE] += amount
+            if s.pc[i, S.PC_SPOT] != spot:
+                s.sp[p, s.pc[i, S.PC_SPOT], S.S_AGE] += amount
     else:
         for i in range(n):
-            s.spots[i] = s.pc[i, PC_SPOT]
+            s.spots[i] = s.pc[i, S.PC_SPOT]
         k = age_target_choice(tb, None, weights, s, None, p, n, amount, n_players)
-        s.sp[p, s.spots[k], S_AGE] += amount
+        s.sp[p, s.spots[k], S.S_AGE] += amount
 
 
 @hot
@@ -114,9 +51,9 @@ def _upgrade_all(tb, s, p, turn):
     for b in range(tb.bt.shape[0]):
         if s.blevel[p, b] == 1:
             s.blevel[p, b] = 2
-            s.blog[p, b, BL_LEVEL] = 2
-            s.blog[p, b, BL_UPGRADED] = turn
-            s.blog[p, b, BL_HOW] = H_GOLEM
+            s.blog[p, b, S.BL_LEVEL] = 2
+            s.blog[p, b, S.BL_UPGRADED] = turn
+            s.blog[p, b, S.BL_HOW] = S.H_GOLEM
 
 
 @hot
@@ -128,15 +65,29 @@ def _deployment_lp(tb, s, p, spot, j):
     age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
     age = 0
     for i in range(n):
-        if s.pc[i, PC_SPOT] == spot:
-            age = s.pc[i, PC_AGE]
-    on = spot if s.sp[p, spot, S_CARD] >= 0 else -1
+        if s.pc[i, S.PC_SPOT] == spot:
+            age = s.pc[i, S.PC_AGE]
+    on = spot if s.sp[p, spot, S.S_CARD] >= 0 else -1
     lp = 0
-    if when_holds(ab[j, A_WHEN], age, on, food, crystal):
-        lp = ab[j, A_AMOUNT] * per_value(
-            ab[j, A_PER], age, age_all, wood, food, crystal, 0, n_level2, 0
+    if when_holds(ab[j, S.A_WHEN], age, on, food, crystal):
+        lp = ab[j, S.A_AMOUNT] * per_value(
+            ab[j, S.A_PER], age, age_all, wood, food, crystal, 0, n_level2, 0
         )
     _score(s, p, LP_DEPLOYMENT, lp)
+
+
+@hot
+def _defer_lp(s, p, spot, j):
+    """Ability row ``j``'s deployment LP (seat ``p``, ``spot``) counted at the end of the
+    phase (``kraken_count_at_end``; ``s.pend``, flagged on overflow, never silent)."""
+    k = s.g[S.G_PENDING_N]
+    if k >= S.MAX_PENDING:
+        s.g[S.G_OVERFLOW] = 1
+    else:
+        s.pend[k, 0] = p
+        s.pend[k, 1] = spot
+        s.pend[k, 2] = j
+        s.g[S.G_PENDING_N] = k + 1
 
 
 @hot
@@ -148,8 +99,8 @@ def _shapeshift(tb, s, p, spot, j, turn):
     k = _shapeshift_reveal(tb, s, p, spot, j, turn)
     if k < 0:
         return 0
-    _put(s, p, spot, s.log[p, k, L_CARD], s.log[p, k, L_UNIT], tb.ab[j, A_AGE], 1)
-    return 1 if rules[R_SHAPE_ON_DEPLOY] else 0
+    _put(s, p, spot, s.log[p, k, S.L_CARD], s.log[p, k, S.L_UNIT], tb.ab[j, S.A_AGE], 1)
+    return 1 if rules[S.R_SHAPE_ON_DEPLOY] else 0
 
 
 @hot
@@ -161,12 +112,12 @@ def _shapeshift_reveal(tb, s, p, spot, j, turn):
     ut, ab, rules, deck = tb.ut, tb.ab, tb.rules, tb.deck
     _kill(s, p, spot, F_SHAPESHIFTED)
     found = -1
-    budget = s.g[G_DECK_N] + s.g[G_DISC_N]
+    budget = s.g[S.G_DECK_N] + s.g[S.G_DISC_N]
     for _ in range(budget):
         card = _draw(tb, s)
         if card < 0:
             break
-        if deck[card] < ut.shape[0] and ut[deck[card], U_COST] <= ab[j, A_MAX_COST]:
+        if deck[card] < ut.shape[0] and ut[deck[card], S.U_COST] <= ab[j, S.A_MAX_COST]:
             found = card
             break
         _to_discard(s, card)
@@ -174,17 +125,17 @@ def _shapeshift_reveal(tb, s, p, spot, j, turn):
         return -1
     u = deck[found]
     k = _receive(s, p, found, u, turn, 0)
-    cost = 0 if rules[R_SHAPE_FREE] else ut[u, U_COST]
+    cost = 0 if rules[S.R_SHAPE_FREE] else ut[u, S.U_COST]
     row = s.log[p, k]
-    if cost > s.pi[p, I_GOLD]:
+    if cost > s.pi[p, S.I_GOLD]:
         _to_discard(s, found)
-        row[L_FATE] = F_UNPAID
+        row[S.L_FATE] = S.F_UNPAID
         return -1
-    s.pi[p, I_GOLD] -= cost
-    row[L_DEPLOYED] = 1
-    row[L_TURN_DEPLOYED] = turn
-    row[L_FATE] = F_IN_PLAY
-    row[L_ROW] = ROW_FRONT if spot < MAX_FRONT else ROW_BACK
+    s.pi[p, S.I_GOLD] -= cost
+    row[S.L_DEPLOYED] = 1
+    row[S.L_TURN_DEPLOYED] = turn
+    row[S.L_FATE] = S.F_IN_PLAY
+    row[S.L_ROW] = S.ROW_FRONT if spot < S.MAX_FRONT else S.ROW_BACK
     return k
 
 
@@ -197,29 +148,22 @@ def _on_deploy(tb, weights, s, p, spot, turn, n_players):
     again = True
     while again:
         again = False
-        s.sp[p, spot, S_RESOLVED] = 1
-        u = s.sp[p, spot, S_UNIT]
-        for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
-            if not ab[j, A_ON_DEPLOY]:
+        s.sp[p, spot, S.S_RESOLVED] = 1
+        u = s.sp[p, spot, S.S_UNIT]
+        for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
+            if not ab[j, S.A_ON_DEPLOY]:
                 continue
-            kind = ab[j, A_KIND]
-            if kind == K_ADD_AGE:
+            kind = ab[j, S.A_KIND]
+            if kind == S.K_ADD_AGE:
                 _add_age(tb, weights, s, p, spot, j, n_players)
-            elif kind == K_UPGRADE_BUILDINGS:
+            elif kind == S.K_UPGRADE_BUILDINGS:
                 _upgrade_all(tb, s, p, turn)
-            elif kind == K_LP:
-                if rules[R_KRAKEN_AT_END]:
-                    k = s.g[G_PENDING_N]
-                    if k >= MAX_PENDING:
-                        s.g[G_OVERFLOW] = 1
-                    else:
-                        s.pend[k, 0] = p
-                        s.pend[k, 1] = spot
-                        s.pend[k, 2] = j
-                        s.g[G_PENDING_N] = k + 1
+            elif kind == S.K_LP:
+                if rules[S.R_KRAKEN_AT_END]:
+                    _defer_lp(s, p, spot, j)
                 else:
                     _deployment_lp(tb, s, p, spot, j)
-            elif kind == K_SHAPESHIFT:
+            elif kind == S.K_SHAPESHIFT:
                 again = _shapeshift(tb, s, p, spot, j, turn) == 1
                 break
 
@@ -232,32 +176,32 @@ def _reveal(tb, weights, s, n_players, turn):
     ut, ab = tb.ut, tb.ab
     for p in range(n_players):
         _pay(tb, s, p, turn)
-    s.g[G_PENDING_N] = 0
+    s.g[S.G_PENDING_N] = 0
     for p in range(n_players):
         for replacing in (True, False):  # card replacement (Shapeshifter) first
-            for spot in range(MAX_SPOTS):
+            for spot in range(S.MAX_SPOTS):
                 if (
-                    s.sp[p, spot, S_CARD] >= 0
-                    and not s.sp[p, spot, S_RESOLVED]
-                    and _replaces(ut, ab, s.sp[p, spot, S_UNIT]) == replacing
+                    s.sp[p, spot, S.S_CARD] >= 0
+                    and not s.sp[p, spot, S.S_RESOLVED]
+                    and _replaces(ut, ab, s.sp[p, spot, S.S_UNIT]) == replacing
                 ):
                     _on_deploy(tb, weights, s, p, spot, turn, n_players)
-        for spot in range(MAX_SPOTS):
-            if s.sp[p, spot, S_CARD] < 0:
+        for spot in range(S.MAX_SPOTS):
+            if s.sp[p, spot, S.S_CARD] < 0:
                 continue
-            u = s.sp[p, spot, S_UNIT]
-            for j in range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB]):
+            u = s.sp[p, spot, S.S_UNIT]
+            for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
                 if (
-                    ab[j, A_PHASE] == PH_DEPLOYMENT
-                    and not ab[j, A_ON_DEPLOY]
-                    and ab[j, A_KIND] == K_ADD_AGE
+                    ab[j, S.A_PHASE] == S.PH_DEPLOYMENT
+                    and not ab[j, S.A_ON_DEPLOY]
+                    and ab[j, S.A_KIND] == S.K_ADD_AGE
                 ):
                     _add_age(tb, weights, s, p, spot, j, n_players)
-    for k in range(s.g[G_PENDING_N]):
+    for k in range(s.g[S.G_PENDING_N]):
         _deployment_lp(tb, s, s.pend[k, 0], s.pend[k, 1], s.pend[k, 2])
     for p in range(n_players):
         _settle(tb, s, p)
-        for spot in range(MAX_SPOTS):
-            if s.sp[p, spot, S_CARD] >= 0:
-                s.sp[p, spot, S_FRESH] = 0
-                s.sp[p, spot, S_MOVED] = 0
+        for spot in range(S.MAX_SPOTS):
+            if s.sp[p, spot, S.S_CARD] >= 0:
+                s.sp[p, spot, S.S_FRESH] = 0
+                s.sp[p, spot, S.S_MOVED] = 0

@@ -25,63 +25,26 @@ from numba import prange
 from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_next, rng_shuffle, search_state
 
-from ..evaluate.layout import LV_FULL, Z_CARD, Z_PAID, Z_X
-from ..tables import MAX_DEPLOY_OPTIONS, MAX_SPOTS, R2_DISCARD, R_FIRST_DIRECTION, ix
+from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from ..schema import NONE  # passed as call arguments (see schema.py)
+from ..tables import ix
 from .build import build_options
 from .decide import _l_step_value
 from .game import _play_on, _write_legends_out, _write_out, new_game
 from .payment import l_moves
 from .place import moves
 from .sketch import (
-    _build_value,
+    _build_base,
+    _build_option,
     _card_value_from,
     _kept_base,
     _l_base_pass,
     _l_card_value,
-    _lsketch,
-    _lv,
     _repeated_units,
     _sketch_base,
     _step_value,
-    _upgrade_pending,
 )
-from .state import (
-    D_BUILD,
-    D_DRAFT,
-    G_ASK_DEC,
-    G_ASK_SEAT,
-    G_BEGUN,
-    G_DECK_N,
-    G_DISC_N,
-    G_FORCE_IDX,
-    G_FORCE_SEAT,
-    G_PENDING_N,
-    G_PHASE,
-    G_SEAT,
-    G_STEP,
-    G_TURN,
-    G_VIOL,
-    I_DRAFT_N,
-    I_GOLD,
-    I_HAND_N,
-    I_KEPT,
-    I_LOG_N,
-    I_LP,
-    I_PACK_N,
-    I_POLICY,
-    I_TWIN,
-    I_WINNER,
-    L_CARD,
-    L_UNIT,
-    M_PLACE,
-    M_PLACE_ARTIFACT,
-    NONE,
-    S_CARD,
-    S_FRESH,
-    S_UNIT,
-    _new_lstate,
-    _new_state,
-)
+from .state import _new_lstate, _new_state
 
 #: A playout's outcome in whole units (``reference.search.OUTCOME_UNIT`` etc.).
 OUTCOME_UNIT = 60_000
@@ -90,7 +53,7 @@ MARGIN_CLIP = 50
 
 #: Candidates of one decision: a deployment step's options bound them all (a pack holds
 #: at most ``MAX_DEAL``, construction 1 + ``MAX_BUILD_OPTIONS``).
-MAX_CAND = MAX_DEPLOY_OPTIONS
+MAX_CAND = S.MAX_DEPLOY_OPTIONS
 
 # where a hidden card lies (``Search.where``; ``reference.search.determinize``'s slots)
 W_PACK, W_DRAFTED, W_HAND, W_KEPT, W_SPOT, W_ZONE, W_DECK, W_DISC = range(8)
@@ -148,9 +111,9 @@ def rank(tb, lx, weights, s, ls, ms, p, decision, top, n_players):
     whose unit an earlier hand card has; construction, 0 = nothing, then ``s.bopt``).
     Returns how many."""
     k = 0
-    if decision == D_DRAFT:
-        m = s.pi[p, I_PACK_N]
-        t = ix(s.pi[p, I_TWIN])
+    if decision == S.D_DRAFT:
+        m = s.pi[p, S.I_PACK_N]
+        t = ix(s.pi[p, S.I_TWIN])
         n0 = -1
         others = 0
         for i in range(m):
@@ -176,23 +139,12 @@ def rank(tb, lx, weights, s, ls, ms, p, decision, top, n_players):
             ms.idx[k] = i
             ms.val[k] = s.dvf[t, ix(u)]
             k += 1
-    elif decision == D_BUILD:
+    elif decision == S.D_BUILD:
         n_opt = build_options(tb, lx, s, ls, p)
-        if lx is None:
-            n0, _ = _sketch_base(tb, s, p)
-            raised = not _upgrade_pending(tb.ut, s.pc, n0)
+        n0, raised = _build_base(tb, lx, s, p)
         for i in range(n_opt + 1):
-            if lx is None:
-                v = _build_value(tb, weights, s, p, n0, i, n_players, raised)
-            else:
-                n, na = _lsketch(s, ls, p)
-                gold = s.pi[p, I_GOLD]
-                if i:
-                    s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
-                    gold -= s.bopt[i - 1, 3]
-                v = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
             ms.idx[k] = i
-            ms.val[k] = v
+            ms.val[k] = _build_option(tb, lx, weights, s, ls, p, i, n0, raised, n_players)
             k += 1
     else:
         if lx is None:
@@ -205,7 +157,7 @@ def rank(tb, lx, weights, s, ls, ms, p, decision, top, n_players):
         paid_none = -1
         for i in range(n_opt):
             kind, a, b = s.opt[ix(i), 0], s.opt[ix(i), 1], s.opt[ix(i), 2]
-            if (kind == M_PLACE or kind == M_PLACE_ARTIFACT) and (again >> a) & 1:
+            if (kind == S.M_PLACE or kind == S.M_PLACE_ARTIFACT) and (again >> a) & 1:
                 continue
             if lx is None:
                 v = _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players)
@@ -238,19 +190,19 @@ def rewind_draft(tb, s, n_players, p):
     before ``p`` in this draft step taken back, each card to the end of its pack (the
     discards from the top of the discard pile, the last seat's first); the position moves
     to the step's first seat."""
-    discards = tb.rules[R2_DISCARD] if n_players == 2 else 0
-    m = s.pi[p, I_PACK_N]  # every pack held m cards when the step began
+    discards = tb.rules[S.R2_DISCARD] if n_players == 2 else 0
+    m = s.pi[p, S.I_PACK_N]  # every pack held m cards when the step began
     thrown = min(discards, m - 1)
     for q in range(p - 1, -1, -1):
         for _ in range(thrown):
-            s.g[G_DISC_N] -= 1
-            s.packs[q, s.pi[q, I_PACK_N]] = s.disc[s.g[G_DISC_N]]
-            s.pi[q, I_PACK_N] += 1
-        s.pi[q, I_DRAFT_N] -= 1
-        s.pi[q, I_LOG_N] -= 1
-        s.packs[q, s.pi[q, I_PACK_N]] = s.drafted[q, s.pi[q, I_DRAFT_N]]
-        s.pi[q, I_PACK_N] += 1
-    s.g[G_SEAT] = 0
+            s.g[S.G_DISC_N] -= 1
+            s.packs[q, s.pi[q, S.I_PACK_N]] = s.disc[s.g[S.G_DISC_N]]
+            s.pi[q, S.I_PACK_N] += 1
+        s.pi[q, S.I_DRAFT_N] -= 1
+        s.pi[q, S.I_LOG_N] -= 1
+        s.packs[q, s.pi[q, S.I_PACK_N]] = s.drafted[q, s.pi[q, S.I_DRAFT_N]]
+        s.pi[q, S.I_PACK_N] += 1
+    s.g[S.G_SEAT] = 0
 
 
 @hot
@@ -267,12 +219,12 @@ def determinize(tb, lx, s, ls, ms, n_players, p):
     """``reference.search.determinize``, the same slots in the same order, the same draws
     (one ``rng_shuffle`` of the hidden cards listed by card id, from ``s.rng``)."""
     U = tb.ut.shape[0]
-    drafting = s.g[G_PHASE] == 0 and s.g[G_BEGUN] != 0
-    deploying = s.g[G_PHASE] == 1 and s.g[G_BEGUN] != 0
+    drafting = s.g[S.G_PHASE] == 0 and s.g[S.G_BEGUN] != 0
+    deploying = s.g[S.G_PHASE] == 1 and s.g[S.G_BEGUN] != 0
     known = -1
-    if drafting and s.g[G_STEP] > 1:
-        first = tb.rules[R_FIRST_DIRECTION]
-        direction = first if s.g[G_TURN] % 2 == 1 else -first
+    if drafting and s.g[S.G_STEP] > 1:
+        first = tb.rules[S.R_FIRST_DIRECTION]
+        direction = first if s.g[S.G_TURN] % 2 == 1 else -first
         known = (p + direction) % n_players
     k = 0
     for q in range(n_players):
@@ -280,27 +232,27 @@ def determinize(tb, lx, s, ls, ms, n_players, p):
             continue
         if drafting:
             if q == known:
-                _sort(s.packs[q], s.pi[q, I_PACK_N])
+                _sort(s.packs[q], s.pi[q, S.I_PACK_N])
             else:
-                for i in range(s.pi[q, I_PACK_N]):
+                for i in range(s.pi[q, S.I_PACK_N]):
                     k = _slot(ms, k, W_PACK, q, i, s.packs[q, i])
-            for i in range(s.pi[q, I_DRAFT_N]):
+            for i in range(s.pi[q, S.I_DRAFT_N]):
                 k = _slot(ms, k, W_DRAFTED, q, i, s.drafted[q, i])
-        for i in range(s.pi[q, I_HAND_N]):
+        for i in range(s.pi[q, S.I_HAND_N]):
             k = _slot(ms, k, W_HAND, q, i, s.hand[q, i])
-        if s.pi[q, I_KEPT] >= 0:
-            k = _slot(ms, k, W_KEPT, q, 0, s.pi[q, I_KEPT])
+        if s.pi[q, S.I_KEPT] >= 0:
+            k = _slot(ms, k, W_KEPT, q, 0, s.pi[q, S.I_KEPT])
         if deploying:
-            for spot in range(MAX_SPOTS):
-                if s.sp[q, spot, S_CARD] >= 0 and s.sp[q, spot, S_FRESH]:
-                    k = _slot(ms, k, W_SPOT, q, spot, s.sp[q, spot, S_CARD])
+            for spot in range(S.MAX_SPOTS):
+                if s.sp[q, spot, S.S_CARD] >= 0 and s.sp[q, spot, S.S_FRESH]:
+                    k = _slot(ms, k, W_SPOT, q, spot, s.sp[q, spot, S.S_CARD])
             if lx is not None:
                 for i in range(ls.zn[q]):
-                    if not ls.zone[q, i, Z_PAID]:
-                        k = _slot(ms, k, W_ZONE, q, i, ls.zone[q, i, Z_CARD])
-    for i in range(s.g[G_DECK_N]):
+                    if not ls.zone[q, i, S.Z_PAID]:
+                        k = _slot(ms, k, W_ZONE, q, i, ls.zone[q, i, S.Z_CARD])
+    for i in range(s.g[S.G_DECK_N]):
         k = _slot(ms, k, W_DECK, -1, i, s.deck[i])
-    for i in range(s.g[G_DISC_N]):
+    for i in range(s.g[S.G_DISC_N]):
         by = s.disc_by[i]
         if by >= 0 and by != p:
             k = _slot(ms, k, W_DISC, -1, i, s.disc[i])
@@ -363,14 +315,14 @@ def _put(tb, s, ls, ms, j, card, U):
     elif w == W_HAND:
         s.hand[q, i] = card
     elif w == W_KEPT:
-        s.pi[q, I_KEPT] = card
+        s.pi[q, S.I_KEPT] = card
     elif w == W_SPOT:
-        s.sp[q, i, S_CARD] = card
-        s.sp[q, i, S_UNIT] = tb.deck[card]
+        s.sp[q, i, S.S_CARD] = card
+        s.sp[q, i, S.S_UNIT] = tb.deck[card]
     elif w == W_ZONE:
         if ls is not None:  # a base game has no zone (numba prunes this)
-            ls.zone[q, i, Z_CARD] = card
-            ls.zone[q, i, Z_X] = tb.deck[card] - U
+            ls.zone[q, i, S.Z_CARD] = card
+            ls.zone[q, i, S.Z_X] = tb.deck[card] - U
     elif w == W_DECK:
         s.deck[i] = card
     else:
@@ -378,8 +330,8 @@ def _put(tb, s, ls, ms, j, card, U):
     r = ms.row[j]
     if r >= 0:
         s.card_log[card] = r
-        s.log[q, r, L_CARD] = card
-        s.log[q, r, L_UNIT] = tb.deck[card]
+        s.log[q, r, S.L_CARD] = card
+        s.log[q, r, S.L_UNIT] = tb.deck[card]
 
 
 @hot
@@ -389,11 +341,11 @@ def outcome(s, n_players, p):
     k = 0
     other = -(1 << 30)
     for q in range(n_players):
-        k += s.pi[q, I_WINNER]
+        k += s.pi[q, S.I_WINNER]
         if q != p:
-            other = max(other, s.pi[q, I_LP])
-    win = OUTCOME_UNIT // k if s.pi[p, I_WINNER] else 0
-    margin = max(-MARGIN_CLIP, min(MARGIN_CLIP, s.pi[p, I_LP] - other))
+            other = max(other, s.pi[q, S.I_LP])
+    win = OUTCOME_UNIT // k if s.pi[p, S.I_WINNER] else 0
+    margin = max(-MARGIN_CLIP, min(MARGIN_CLIP, s.pi[p, S.I_LP] - other))
     return win + MARGIN_WEIGHT * margin
 
 
@@ -442,7 +394,7 @@ def copy_state(d, s):
     _cp2(d.dvf, s.dvf)
     _cp2(d.dvs, s.dvs)
     _cp2(d.bc, s.bc)
-    for r in range(s.g[G_PENDING_N]):
+    for r in range(s.g[S.G_PENDING_N]):
         for k in range(s.pend.shape[1]):
             d.pend[r, k] = s.pend[r, k]
     _cp1(d.rng, s.rng)
@@ -478,8 +430,8 @@ def _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
     """The mc decision the game in ``s`` stopped at (``G_ASK_*``); returns the option
     chosen (the module docstring). Every random number comes from the search stream of
     (seed, game, seat, decision number), none from the game's."""
-    p = np.int64(s.g[G_ASK_SEAT])
-    decision = s.g[G_ASK_DEC]
+    p = np.int64(s.g[S.G_ASK_SEAT])
+    decision = s.g[S.G_ASK_DEC]
     rollouts = ms.par[p, 0]
     top = ms.par[p, 1]
     playout = ms.par[p, 2]
@@ -498,13 +450,13 @@ def _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
         if lx is not None:
             copy_lstate(wl, ls)
         w.rng[0] = stream
-        if decision == D_DRAFT:
+        if decision == S.D_DRAFT:
             rewind_draft(tb, w, n_players, p)
         determinize(tb, lx, w, wl, ms, n_players, p)
         playout_state = rng_next(w.rng)
         stream = w.rng[0]
         for q in range(n_players):
-            w.pi[q, I_POLICY] = playout
+            w.pi[q, S.I_POLICY] = playout
             for u in range(w.dvs.shape[1]):  # draft values of the policies before
                 w.dvs[q, u] = 0
         for j in range(m):
@@ -512,8 +464,8 @@ def _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
             if lx is not None:
                 copy_lstate(cl, wl)
             c.rng[0] = playout_state
-            c.g[G_FORCE_SEAT] = p
-            c.g[G_FORCE_IDX] = ms.rank[j]
+            c.g[S.G_FORCE_SEAT] = p
+            c.g[S.G_FORCE_IDX] = ms.rank[j]
             _play_on_search(tb, lx, weights, c, cl, n_players, no_check)
             ms.sums[j] += outcome(c, n_players, p)
     best = 0
@@ -534,9 +486,9 @@ def play_game_search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, 
         ms.dn[p] = 0
     while _play_on_search(tb, lx, weights, s, ls, n_players, check):
         i = _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id)
-        s.g[G_FORCE_SEAT] = s.g[G_ASK_SEAT]
-        s.g[G_FORCE_IDX] = i
-    return s.g[G_VIOL]
+        s.g[S.G_FORCE_SEAT] = s.g[S.G_ASK_SEAT]
+        s.g[S.G_FORCE_IDX] = i
+    return s.g[S.G_VIOL]
 
 
 @alloc  # the block scratch
@@ -564,7 +516,7 @@ def _run_block_search(
         g = first_game + i
         for p in range(n_players):
             slot = seat_slot[(p + g) % n_players] if rotate else seat_slot[p]
-            s.pi[p, I_POLICY] = table[slot, 0]
+            s.pi[p, S.I_POLICY] = table[slot, 0]
             for k in range(3):
                 ms.par[p, k] = table[slot, 1 + k]
         out.violation[i] = play_game_search(

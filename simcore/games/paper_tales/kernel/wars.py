@@ -4,24 +4,16 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from ..evaluate.strength import fight, l_assess, l_war_phase_lp, war_phase_lp
-from .state import (
-    I_GOLD,
-    I_WARS,
+from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from ..evaluate.strength import fight, l_war_phase_lp, war_phase_lp
+from ..schema import (  # passed as call arguments (see schema.py)
     LP_PER_WAR_WON,
     LP_WAR_ARTIFACTS,
     LP_WAR_BUILDINGS,
     LP_WAR_UNITS,
     LP_WARS,
-    _assess_seat,
-    _lassess,
-    _lload,
-    _lscore,
-    _score,
-    _settle,
-    _strength_of,
-    _two,
 )
+from .state import _assess_seat, _lassess, _lscore, _score, _seat_facts, _settle, _strength_of, _two
 
 
 @hot
@@ -38,7 +30,7 @@ def _fight_seat(rules, s, p, n_players, strength):
 @hot
 def _score_wars(s, p, won, lp, per_war, war_units, war_buildings):
     """The wars phase's results of seat ``p`` (wars won and the four base LP parts)."""
-    s.pi[p, I_WARS] += won
+    s.pi[p, S.I_WARS] += won
     _score(s, p, LP_WARS, lp)
     _score(s, p, LP_PER_WAR_WON, per_war)
     _score(s, p, LP_WAR_UNITS, war_units)
@@ -57,11 +49,7 @@ def wars(tb, lx, s, ls, n_players):
         else:
             s.strength[q] = _lassess(tb, lx, s, ls, q)[4]
     for p in range(n_players):
-        if lx is None:
-            n, facts = _assess_seat(tb, s, p)
-        else:
-            n, nz = _lload(s, ls, p)
-            facts = l_assess(ut, bt, ab, rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
+        n, nz, facts = _seat_facts(tb, lx, s, ls, p)
         wood, food, crystal, income, strength, age_all, n_level2, n_strong = facts
         won, lp = _fight_seat(rules, s, p, n_players, strength)
         if lx is None:
@@ -69,15 +57,16 @@ def wars(tb, lx, s, ls, n_players):
                 ut, bt, ab, rules, s.pc, n, s.bl, two, won, wood, food, crystal, income,
                 age_all, n_level2, n_strong,
             )  # fmt: skip
-            _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
+            war_arts = 0
         else:
             per_war, war_units, war_buildings, war_arts, gold = l_war_phase_lp(
                 ut, bt, ab, rules, lx.xt, s.pc, n, s.bl, ls.zx, nz, two, won, wood, food,
                 crystal, income, age_all, n_level2, n_strong,
             )  # fmt: skip
-            _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
+        _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
+        if lx is not None:
             _lscore(s, ls, p, LP_WAR_ARTIFACTS, war_arts)
-        s.pi[p, I_GOLD] += gold
+        s.pi[p, S.I_GOLD] += gold
         _settle(tb, s, p)
 
 
@@ -86,6 +75,6 @@ def income(tb, lx, s, ls, n_players):
     """``Game.income``: every seat's income (Legends: with the artifacts')."""
     for p in range(n_players):
         if lx is None:
-            s.pi[p, I_GOLD] += _assess_seat(tb, s, p)[1][3]
+            s.pi[p, S.I_GOLD] += _assess_seat(tb, s, p)[1][3]
         else:
-            s.pi[p, I_GOLD] += _lassess(tb, lx, s, ls, p)[3]
+            s.pi[p, S.I_GOLD] += _lassess(tb, lx, s, ls, p)[3]
