@@ -24,7 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from simcore.games.drako import kernel
+from simcore.games.drako import kernel, layout
 from simcore.games.drako.engine import (
     GAME,
     prepare,
@@ -163,7 +163,7 @@ def hidden_changes(s: kernel.GameState, n_players: int) -> list[kernel.GameState
     """Copies of ``s`` that differ from it only in what the searching seat cannot see: the
     draw pile reversed; a face-down card of another kingdom and of its own swapped with a
     draw-pile card (or with each other); the legend deck reversed."""
-    p = (int(s.meta[kernel.M_TURN]) - 1) % n_players
+    p = (int(s.meta[layout.M_TURN]) - 1) % n_players
     out = []
     deck_n = int(s.meta[M_DECK_N])
     if deck_n > 1 and len(set(s.deck[:deck_n].tolist())) > 1:

@@ -30,7 +30,6 @@ This package re-exports the names the engine, the tests and the benchmarks use.
 
 from __future__ import annotations
 
-from ..policies import M_TURN
 from .end import (
     _held_points,
     _record_end,
@@ -66,27 +65,11 @@ from .search import (
     simulate_chunk_search,
 )
 from .setup import _pop_deck, count_seen, setup
-from .state import (
-    BORDER_CELLS,
-    CENTRE_CELLS,
-    INVARIANTS,
-    MAX_OPTIONS,
-    N_BORDER,
-    N_CENTRE,
-    GameState,
-    new_state,
-    seat_view,
-)
+from .state import INVARIANTS, GameState, new_state, seat_view
 from .turn import _apply, _claim, _reshuffle, _source_options, take_turn
 
 __all__ = [
-    "BORDER_CELLS",
-    "CENTRE_CELLS",
     "INVARIANTS",
-    "MAX_OPTIONS",
-    "M_TURN",
-    "N_BORDER",
-    "N_CENTRE",
     "ChunkOut",
     "GameState",
     "_apply",

@@ -12,9 +12,9 @@ from numba import prange
 from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_start
 
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import ix
 from ..mc import forget_caches
-from ..policies import M_ALT, M_CAP, M_END_REC, M_FORCE_SEAT, M_STEP, M_TURN, M_VIOL, STEP_TURN
-from ..tables import CELLS, N_BREAKDOWN, N_LEGENDS, R_TURN_CAP, ix
 from .end import _record_end, check_final, check_state, final_scoring
 from .setup import setup
 from .state import new_state
@@ -35,17 +35,17 @@ def _new_game(tb, s, n_players, seed, game_id, check):
         s.ended[ix(p)] = 0
         s.mc_dn[ix(p)] = 0
         s.mc_po[ix(p)] = 0
-    for i in range(N_LEGENDS):
+    for i in range(L.N_LEGENDS):
         s.river[ix(i)] = -1
-    s.meta[M_TURN] = 0
+    s.meta[L.M_TURN] = 0
     setup(tb, s, n_players)
     forget_caches(s, n_players)
-    s.meta[M_STEP] = STEP_TURN
-    s.meta[M_FORCE_SEAT] = -1
-    s.meta[M_CAP] = 0
-    s.meta[M_VIOL] = 0
+    s.meta[L.M_STEP] = L.STEP_TURN
+    s.meta[L.M_FORCE_SEAT] = -1
+    s.meta[L.M_CAP] = 0
+    s.meta[L.M_VIOL] = 0
     if check:
-        s.meta[M_VIOL] = check_state(tb, s, n_players, tb.rules[R_TURN_CAP] * n_players)
+        s.meta[L.M_VIOL] = check_state(tb, s, n_players, tb.rules[L.R_TURN_CAP] * n_players)
 
 
 @hot_outline
@@ -59,28 +59,28 @@ def _play_on(tb, weights, s, n_players, check, search):
     decision) and records how it ended (``_record_end``). The heuristics' kernel passes
     ``False``, so every stop check, answer and resumed position is pruned from it and
     each turn starts at ``STEP_TURN``."""
-    max_turns = tb.rules[R_TURN_CAP] * n_players
+    max_turns = tb.rules[L.R_TURN_CAP] * n_players
     while True:
         # the seat of this turn (counted already from STEP_SOURCE on); not a loop-carried
         # ``p = 0``, whose literal type would make numba compile the whole turn twice
-        turn = s.meta[M_TURN] - (0 if not search or s.meta[M_STEP] == STEP_TURN else 1)
+        turn = s.meta[L.M_TURN] - (0 if not search or s.meta[L.M_STEP] == L.STEP_TURN else 1)
         p = turn % n_players
         final = take_turn(tb, weights, s, p, search)
         if search and final < 0:
             return True
-        if check and s.meta[M_VIOL] == 0:
-            s.meta[M_VIOL] = check_state(tb, s, n_players, max_turns)
+        if check and s.meta[L.M_VIOL] == 0:
+            s.meta[L.M_VIOL] = check_state(tb, s, n_players, max_turns)
         if final:
             s.ended[ix(p)] = 1
-            if search and s.meta[M_END_REC] != 0:
+            if search and s.meta[L.M_END_REC] != 0:
                 _record_end(tb, s, n_players, p)
             break
-        if s.meta[M_TURN] >= max_turns:
-            s.meta[M_CAP] = 1
+        if s.meta[L.M_TURN] >= max_turns:
+            s.meta[L.M_CAP] = 1
             break
     final_scoring(tb, s, n_players)
-    if check and s.meta[M_VIOL] == 0:
-        s.meta[M_VIOL] = check_final(s, n_players)
+    if check and s.meta[L.M_VIOL] == 0:
+        s.meta[L.M_VIOL] = check_final(s, n_players)
     return False
 
 
@@ -92,7 +92,7 @@ def play_game(tb, weights, s, n_players, seed, game_id, check):
     0."""
     _new_game(tb, s, n_players, seed, game_id, check)
     _play_on(tb, weights, s, n_players, check, False)
-    return s.meta[M_TURN], s.meta[M_CAP], s.meta[M_VIOL]
+    return s.meta[L.M_TURN], s.meta[L.M_CAP], s.meta[L.M_VIOL]
 
 
 # --- many games ------------------------------------------------------------------------------
@@ -130,16 +130,16 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
         np.zeros(n, np.bool_),
         np.zeros((n, P), np.int8),
         np.zeros((n, P), np.int16),
-        np.zeros((n, P, N_BREAKDOWN), np.int16),
+        np.zeros((n, P, L.N_BREAKDOWN), np.int16),
         np.zeros((n, P), np.int8),
         np.zeros((n, P), np.int16),
         np.zeros((n, P), np.bool_),
-        np.zeros((n, P, CELLS), np.int8),
-        np.zeros((n, P, CELLS), np.bool_),
-        np.zeros((n, P, CELLS), np.int16),
+        np.zeros((n, P, L.CELLS), np.int8),
+        np.zeros((n, P, L.CELLS), np.bool_),
+        np.zeros((n, P, L.CELLS), np.int16),
         np.zeros((n, P), np.int8),
-        np.full((n, P, N_LEGENDS), -1, np.int8),
-        np.zeros((n, P, N_LEGENDS), np.int16),
+        np.full((n, P, L.N_LEGENDS), -1, np.int8),
+        np.zeros((n, P, L.N_LEGENDS), np.int16),
         np.zeros(n, np.int8),
         np.zeros(n, np.int64),
         np.zeros((n, P), np.int16),
@@ -174,9 +174,9 @@ def _store(out, s, i, n_players, turns, cap_hit, violation):
         out.rank[ix(i), ix(p)] = s.rank[ix(p)]
         out.seat_turns[ix(i), ix(p)] = s.turns[ix(p)]
         out.ended[ix(i), ix(p)] = s.ended[ix(p)] != 0
-        for b in range(N_BREAKDOWN):
+        for b in range(L.N_BREAKDOWN):
             out.breakdown[i, p, b] = s.bd[ix(p), ix(b)]
-        for c in range(CELLS):
+        for c in range(L.CELLS):
             out.grid[i, p, c] = s.grid[ix(p), ix(c)]
             out.replaced[i, p, c] = s.replaced[ix(p), ix(c)] != 0
             out.turn_placed[i, p, c] = s.placed[ix(p), ix(c)]
@@ -185,7 +185,7 @@ def _store(out, s, i, n_players, turns, cap_hit, violation):
             out.claim_legend[i, p, k] = s.claim_g[ix(p), ix(k)]
             out.claim_turn[i, p, k] = s.claim_t[ix(p), ix(k)]
     out.playouts[ix(i)] = playouts
-    out.end_alt[ix(i)] = s.meta[M_ALT] != 0
+    out.end_alt[ix(i)] = s.meta[L.M_ALT] != 0
 
 
 @alloc  # the block scratch
