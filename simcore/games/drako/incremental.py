@@ -65,22 +65,12 @@ from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 # ``L.NAME`` as an ``int64``: see ``layout.py``).
 from .layout import NO, NO_CELL, NO_CELLS, YES, ix
 from .scoring import (
-    dragon_value,
+    dragon_score,
     fill_reach,
     popcount,
     score_kingdom,
     trailing_zeros,
 )
-
-
-@hot
-def dragon_score(n, tame, dragon_values, rules):
-    """§7.3 for ``n`` dragons of which ``tame`` are domesticated (``scoring.dragon_points``)."""
-    if n == 0:
-        return 0
-    v = dragon_value(n, dragon_values)
-    pos = min(tame, rules[L.R_DRAGON_MAX_POSITIVE])
-    return v * pos - v * (n - pos)
 
 
 @hot

@@ -72,7 +72,6 @@ from .incremental import (  # noqa: E402
     change_kingdom,
     claims_after_card,
     claims_after_slots,
-    dragon_score,
     dragons_after_card,
     evaluate_change,
     gain_of,
@@ -88,7 +87,7 @@ from .incremental import (  # noqa: E402
 # Passed as call arguments, so imported by name (numba types an imported name as a literal,
 # ``L.NAME`` as an ``int64``: see ``layout.py``).
 from .layout import EVERY_CELL, NO, NO_CELL, NO_CELLS, SRC_DISCARD, ix  # noqa: E402
-from .scoring import popcount, trailing_zeros, visible_mask  # noqa: E402
+from .scoring import dragon_score, popcount, trailing_zeros, visible_mask  # noqa: E402
 
 
 @hot

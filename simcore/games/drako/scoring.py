@@ -272,6 +272,13 @@ def dragon_points(grid, vis, kind_blind, kind_tame, dragon_values, rules, direct
             n += 1
             if dragon_is_tame(i, grid, vis, kind_blind, kind_tame, rules, direct, full):
                 tame += 1
+    return dragon_score(n, tame, dragon_values, rules)
+
+
+@hot
+def dragon_score(n, tame, dragon_values, rules):
+    """§7.3 for ``n`` dragons of which ``tame`` are domesticated: ``dragon_points`` once the
+    dragons are counted, and the incremental scorer from its caches."""
     if n == 0:
         return 0
     v = dragon_value(n, dragon_values)

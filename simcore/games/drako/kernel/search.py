@@ -1,14 +1,13 @@
-"""The ``mc`` seats' kernel of its own (``simulate_chunk_search``): a game stops at each
-of their decisions, ``_search`` plays the options out on copies of it, the game goes on
-with the choice; and the same search driven from Python (``clone``, ``play_on``,
-``search``, ``answer``: the tests and the narration checks)."""
+"""The ``mc`` seats' game (``play_game_search``, run by ``chunk.simulate_chunk_search``): a
+game stops at each of their decisions, ``_search`` plays the options out on copies of it,
+the game goes on with the choice; and the same search driven from Python (``clone``,
+``play_on``, ``search``, ``answer``: the tests and the narration checks)."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from simcore.jit import alloc, hot, hot_outline, parallel
+from simcore.jit import hot, hot_outline
 from simcore.rng import rng_next, search_state
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
@@ -18,7 +17,7 @@ from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import SRC_DISCARD, ix
 from ..mc import copy_state, determinize, forget_caches, outcome, rank
 from ..policies import legal_actions
-from .game import _new_game, _play_on, _seat_up, _store
+from .game import _new_game, _play_on
 from .state import GameState, new_state, seat_view
 
 
@@ -106,40 +105,6 @@ def play_game_search(tb, weights, s, w, c, n_players, seed, game_id, check):
         s.meta[L.M_FORCE_SEAT] = _asking(s, n_players)
         s.meta[L.M_FORCE_IDX] = i
     return s.meta[L.M_TURN], s.meta[L.M_CAP], s.meta[L.M_VIOL]
-
-
-@alloc  # the block scratch
-def _run_block_search(
-    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check
-):
-    """``_run_block`` with mc seats: one scratch state and, for the searches, two copies of
-    it (allocated once per block)."""
-    s = new_state(n_players, tb.deck.shape[0])
-    w = new_state(n_players, tb.deck.shape[0])
-    c = new_state(n_players, tb.deck.shape[0])
-    for i in range(lo, hi):
-        g = first_game + i
-        _seat_up(s, slot_table, seat_slot, rotate, n_players, g)
-        turns, cap_hit, violation = play_game_search(
-            tb, weights, s, w, c, n_players, seed, g, check
-        )
-        _store(out, s, i, n_players, turns, cap_hit, violation)
-
-
-@parallel
-def simulate_chunk_search(
-    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
-    out, check,
-):  # fmt: skip
-    """``simulate_chunk`` for runs with mc seats (a kernel of its own: a run of heuristics
-    never compiles the search)."""
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        _run_block_search(
-            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
-            out, check,
-        )  # fmt: skip
 
 
 # --- the search from Python (tests, narration checks) ---------------------------------------
