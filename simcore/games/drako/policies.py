@@ -1,8 +1,9 @@
-"""DRAKO heuristic players: names, codes and tunable weights.
+"""DRAKO heuristic players: names, tunable weights and the numba policies.
 
-Part 1 (this file today): the policy codes and the weight table shared by
-``reference.py`` (which restates every policy readably) and, in part 2, by the numba
-policies that will be added here with the same formulas.
+The policy names and the weight table are shared by ``reference.py`` (which restates every
+policy readably) and the numba policies below (the same formulas). The policy codes
+(``Policy``) and the weight columns (``W_*``) are defined in ``layout.py``, the compiled
+code's schema, and re-exported here.
 
 Every policy values an outcome for its own kingdom (face-up cards only: a face-down card
 is unknown to everyone, its owner included) as::
