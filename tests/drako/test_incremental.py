@@ -24,7 +24,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simcore.games.drako import incremental, scoring
+from simcore.games.drako import incremental, layout, scoring
 from simcore.games.drako.kernel import new_state
 from simcore.games.drako.reference import KingdomView, Rules
 from simcore.games.drako.tables import CELLS, KINDS, N_KINDS, N_LEGENDS, Kind, compile_tables
@@ -121,7 +121,7 @@ def test_incremental_change_equals_full_rescoring(data, case) -> None:
     where = f"{preset} {switches} {[KINDS[k] for k in grid]} up={up} cell {cell} -> {KINDS[kind]}"
 
     # the caches
-    assert s.kfacts[incremental.KF_VIS] == vis
+    assert s.kfacts[layout.KF_VIS] == vis
     for k in range(N_KINDS):
         assert s.kmask[k] == int(scoring.kind_mask(g, vis, k)), where
     for i in before.cells():
@@ -161,7 +161,7 @@ def test_incremental_change_equals_full_rescoring(data, case) -> None:
         incremental.load_claims(tb, s)  # gain rows: filled again for the next b_claim
     assert incremental.best_claim_changed(tb, s, g, cell, kind) == claim_after, where
     assert g.tolist() == grid  # the rescoring path restores the grid ...
-    assert s.kfacts[incremental.KF_VIS] == vis  # ... and the caches
+    assert s.kfacts[layout.KF_VIS] == vis  # ... and the caches
     assert s.kmask[Kind.PORTAL] == int(scoring.kind_mask(g, vis, int(Kind.PORTAL)))
 
 
@@ -186,9 +186,9 @@ def test_pair_rows_serve_every_candidate_of_a_kingdom(data, case, more) -> None:
         d = incremental.delta_score(tb, s, g, c, k, zone)
         assert d == total(KingdomView(rules, changed)) - total(before), (grid, up, c, k)
     kept = s.prow.copy()
-    filled = int(s.kfacts[incremental.KF_PROW_ROWS])
+    filled = int(s.kfacts[layout.KF_PROW_ROWS])
     incremental.load_kingdom(tb, s, g, vis)
-    assert s.kfacts[incremental.KF_PROW_ROWS] == 0
+    assert s.kfacts[layout.KF_PROW_ROWS] == 0
     for c in range(CELLS):
         if (filled >> c) & 1:
             incremental.load_pair_row(tb, s, g, c)

@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from simcore.games.drako import incremental, kernel, policies, scoring
+from simcore.games.drako import incremental, kernel, layout, policies, scoring
 from simcore.games.drako.kernel import new_state
 from simcore.games.drako.tables import CELLS, N_KINDS, N_LEGENDS, Kind, compile_tables
 
@@ -52,8 +52,8 @@ def claim_caches(s):
     """The Legend caches of ``incremental.load_claims``: Legends met, best claim, goals,
     ready cells of the 8 river slots."""
     return (
-        int(s.kfacts[incremental.KF_MET]),
-        int(s.kfacts[incremental.KF_BCLAIM]),
+        int(s.kfacts[layout.KF_MET]),
+        int(s.kfacts[layout.KF_BCLAIM]),
         s.goal.tolist(),
         s.ready[:8].tolist(),
     )
@@ -64,15 +64,15 @@ def assert_same_caches(tb, s, g, vis, where) -> None:
     ``load_kingdom`` of ``g`` seen through ``vis``."""
     fresh = new_state(4, 80)
     incremental.load_kingdom(tb, fresh, g, vis)
-    for key in (incremental.KF_VIS, incremental.KF_BLINDS, incremental.KF_TAME):
+    for key in (layout.KF_VIS, layout.KF_BLINDS, layout.KF_TAME):
         assert s.kfacts[key] == fresh.kfacts[key], (where, key)
-    assert s.kfacts[incremental.KF_DRAGON_PTS] == fresh.kfacts[incremental.KF_DRAGON_PTS], where
+    assert s.kfacts[layout.KF_DRAGON_PTS] == fresh.kfacts[layout.KF_DRAGON_PTS], where
     assert s.kmask.tolist() == fresh.kmask.tolist(), where
     assert s.reach.tolist() == fresh.reach.tolist(), where
     for d in range(CELLS):
         if (int(fresh.kmask[Kind.DRAGON]) >> d) & 1:
             assert s.dtame[d].tolist() == fresh.dtame[d].tolist(), (where, d)
-    rows = int(s.kfacts[incremental.KF_PROW_ROWS])
+    rows = int(s.kfacts[layout.KF_PROW_ROWS])
     for c in range(CELLS):
         if (rows >> c) & 1:
             incremental.load_pair_row(tb, fresh, g, c)
@@ -148,10 +148,10 @@ def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) ->
     s.river[:8] = river
     rest = [g for g in range(N_LEGENDS) if g not in river]
     s.ldeck[: len(rest)] = rest
-    s.meta[policies.M_LD_N] = len(rest)
+    s.meta[layout.M_LD_N] = len(rest)
     s.grid[:] = np.array(grids, dtype=np.int32)
     s.up[:] = np.array(ups, dtype=np.int32)
-    s.meta[policies.M_LOADED] = -1
+    s.meta[layout.M_LOADED] = -1
     s.policy[:] = [GREEDY, GREEDY, GREEDY, int(policies.Policy.RANDOM)]  # random: never kept
 
     def assert_fresh_claims(p, where):
@@ -168,13 +168,13 @@ def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) ->
         policies.load_seat(tb, sp, p)
         vis = int(scoring.visible_mask(s.up[p]))
         assert_same_caches(tb, sp, s.grid[p], vis, (preset, p, c, k, what))
-        if s.meta[policies.M_CLAIMS_OK]:  # kept Legend caches (after claims: refreshed)
+        if s.meta[layout.M_CLAIMS_OK]:  # kept Legend caches (after claims: refreshed)
             assert_fresh_claims(p, (preset, p, c, k, what, "kept"))
         if what == 3:
             if k % 2 == 0:  # a decision looked at the Legends before the claim
                 policies.seat_claims(tb, sp)
             kernel._claim(tb, sp, p, c % 8)
-            if s.meta[policies.M_CLAIMS_OK]:  # the loaded Legend caches followed the river
+            if s.meta[layout.M_CLAIMS_OK]:  # the loaded Legend caches followed the river
                 assert_fresh_claims(p, (preset, p, c, k, what, "claim"))
             continue
         incremental.load_pair_row(tb, sp, s.grid[p], c)
@@ -190,7 +190,7 @@ def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) ->
         if k % 3 == 0:  # sometimes another seat's caches are loaded when p acts
             policies.load_seat(tb, seat(s, (p + 1) % P), (p + 1) % P)
         policies.after_action(tb, sp, p, c, o)
-        if s.meta[policies.M_CLAIMS_OK]:  # the Legend caches followed the card
+        if s.meta[layout.M_CLAIMS_OK]:  # the Legend caches followed the card
             assert_fresh_claims(p, (preset, p, c, k, what))
     for p in range(P):
         sp = seat(s, p)

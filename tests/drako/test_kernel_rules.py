@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.games.drako import incremental, kernel, policies
+from simcore.games.drako import incremental, kernel, layout, policies
 from simcore.games.drako.kernel import new_state
 from simcore.games.drako.tables import CELLS, KINDS, Kind, compile_tables
 
@@ -57,10 +57,10 @@ def position(data, preset: str, up: list[int]):
     s.river[:8] = river
     rest = [g for g in range(len(data.legends)) if g not in river]
     s.ldeck[: len(rest)] = rest
-    s.meta[policies.M_LD_N] = len(rest)
+    s.meta[layout.M_LD_N] = len(rest)
     s.grid[0] = kinds(PORTAL_BATTLE)
     s.up[0] = up
-    s.meta[policies.M_LOADED] = -1
+    s.meta[layout.M_LOADED] = -1
     s.policy[:] = GREEDY
     return tb, s
 

@@ -30,8 +30,8 @@ from simcore.games.drako.engine import (
     prepare,
     simulate_arrays,
 )
+from simcore.games.drako.layout import M_DECK_N, M_LD_N, M_STEP, M_TURN, STEP_ACTION, STEP_SOURCE
 from simcore.games.drako.mc import forget_caches
-from simcore.games.drako.policies import M_DECK_N, M_LD_N, M_STEP, STEP_ACTION, STEP_SOURCE
 from simcore.games.drako.reference import (
     DrakoGame,
     Rules,
@@ -163,7 +163,7 @@ def hidden_changes(s: kernel.GameState, n_players: int) -> list[kernel.GameState
     """Copies of ``s`` that differ from it only in what the searching seat cannot see: the
     draw pile reversed; a face-down card of another kingdom and of its own swapped with a
     draw-pile card (or with each other); the legend deck reversed."""
-    p = (int(s.meta[kernel.M_TURN]) - 1) % n_players
+    p = (int(s.meta[M_TURN]) - 1) % n_players
     out = []
     deck_n = int(s.meta[M_DECK_N])
     if deck_n > 1 and len(set(s.deck[:deck_n].tolist())) > 1:

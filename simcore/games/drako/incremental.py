@@ -59,68 +59,18 @@ import numpy as np
 
 from simcore.jit import hot, hot_outline
 
+from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
+
+# Passed as call arguments, so imported by name (numba types an imported name as a literal,
+# ``L.NAME`` as an ``int64``: see ``layout.py``).
+from .layout import NO, NO_CELL, NO_CELLS, YES, ix
 from .scoring import (
-    ADJ_ORTHOGONAL,
-    ALL_CELLS,
-    K_DRAGON,
-    K_PORTAL,
-    SHAPE_PRESENT,
-    dragon_value,
+    dragon_score,
     fill_reach,
     popcount,
     score_kingdom,
     trailing_zeros,
 )
-from .tables import (
-    CELLS,
-    LG_ADJ,
-    LG_AROUND,
-    LG_CENTRE,
-    LG_COUNT,
-    LG_EITHER,
-    LG_KINDS,
-    LG_POINTS,
-    LG_SHAPE,
-    N_KINDS,
-    R_DRAGON_MAX_POSITIVE,
-    R_DRAGON_VIA_PORTAL,
-    R_LEGEND_GOBLIN_VIA_PORTAL,
-    R_LEGEND_ROW,
-    R_PORTAL_CHAINING,
-    ix,
-)
-
-# ``GameState.kfacts`` entries (int64): facts of the loaded kingdom.
-KF_VIS = 0  # visible cells
-KF_BLINDS = 1  # visible portal-blind cells (goblins)
-KF_DRAGON_PTS = 2  # §7.3 dragon points
-KF_TAME = 3  # visible dragons that are domesticated
-KF_GAIN_ROWS = 4  # kinds whose ``s.gain`` row is filled (``load_claims`` clears it)
-KF_PROW_ROWS = 5  # cells whose ``s.prow`` row is filled (``load_kingdom`` clears it)
-KF_MET = 6  # river slots whose Legend the kingdom meets (``load_claims``)
-KF_BCLAIM = 7  # the kingdom's best claim (``load_claims``' return value)
-KF_NEAR_OK = 8  # 1: ``s.near_terms`` is filled (``load_near_terms``; ``load_claims`` clears it)
-N_KFACTS = 9
-
-# Arguments for "the kingdom as it is" (no changed cell or kind, an empty zone or mask) and
-# ``best_claim_changed``'s fixed flags, as typed run-time values: a literal (``-1``, ``0``,
-# ``True``) passed to a compiled function makes numba compile one more copy of it, and of all
-# it inlines, for that literal.
-NO_CELL = np.int64(-1)
-NO_CELLS = np.int64(0)
-EVERY_CELL = np.int64(ALL_CELLS)
-YES = np.bool_(True)
-NO = np.bool_(False)
-
-
-@hot
-def dragon_score(n, tame, dragon_values, rules):
-    """§7.3 for ``n`` dragons of which ``tame`` are domesticated (``scoring.dragon_points``)."""
-    if n == 0:
-        return 0
-    v = dragon_value(n, dragon_values)
-    pos = min(tame, rules[R_DRAGON_MAX_POSITIVE])
-    return v * pos - v * (n - pos)
 
 
 @hot
@@ -136,7 +86,7 @@ def dragon_links(adj_d, reach_d, vis, blinds, via_portal):
 @hot
 def tame_by_masks(links, kmask, kind_tame, drop):
     """Do ``links`` hold >= 2 cards of one domesticating kind (``drop``: cells not counted)?"""
-    for k in range(N_KINDS):  # a loop, not any(): numba compiles no generators
+    for k in range(L.N_KINDS):  # a loop, not any(): numba compiles no generators
         if kind_tame[ix(k)] and popcount(links & kmask[ix(k)] & ~drop) >= 2:
             return True
     return False
@@ -148,18 +98,18 @@ def load_dragons(tb, s, vis, blinds):
     ``kfacts[KF_DRAGON_PTS]`` from ``s.kmask`` and ``s.reach`` (the part of ``load_kingdom``
     that a non-portal card can change anywhere: the dragons linked to it)."""
     kind_tame, dragon_values, adj, rules = tb.kind_tame, tb.dragon_values, tb.adj, tb.rules
-    via = rules[R_DRAGON_VIA_PORTAL] != 0
+    via = rules[L.R_DRAGON_VIA_PORTAL] != 0
     n = 0
     tame = 0
     tame_cells = 0
-    m = s.kmask[K_DRAGON]
+    m = s.kmask[L.K_DRAGON]
     while m:
         d = trailing_zeros(m)
         m &= m - 1
         links = dragon_links(adj[ix(d)], s.reach[ix(d)], vis, blinds, via)
         n += 1
         is_tame = False
-        for k in range(N_KINDS):
+        for k in range(L.N_KINDS):
             if kind_tame[ix(k)]:
                 s.dtame[ix(d), ix(k)] = popcount(links & s.kmask[ix(k)])
                 if s.dtame[ix(d), ix(k)] >= 2:
@@ -167,8 +117,8 @@ def load_dragons(tb, s, vis, blinds):
         if is_tame:
             tame += 1
             tame_cells |= 1 << d
-    s.kfacts[KF_TAME] = tame_cells
-    s.kfacts[KF_DRAGON_PTS] = dragon_score(n, tame, dragon_values, rules)
+    s.kfacts[L.KF_TAME] = tame_cells
+    s.kfacts[L.KF_DRAGON_PTS] = dragon_score(n, tame, dragon_values, rules)
 
 
 @hot
@@ -176,19 +126,19 @@ def load_kingdom(tb, s, grid, vis):
     """Fill the caches (``s.kmask``, ``s.reach``, ``s.dtame``, ``s.kfacts``) for the kingdom
     ``grid`` seen through ``vis``."""
     kind_blind, adj, rules = tb.kind_blind, tb.adj, tb.rules
-    for k in range(N_KINDS):
+    for k in range(L.N_KINDS):
         s.kmask[ix(k)] = 0
     blinds = 0
-    for c in range(CELLS):
+    for c in range(L.CELLS):
         if (vis >> c) & 1:
             s.kmask[ix(grid[ix(c)])] |= 1 << c
             if kind_blind[ix(grid[ix(c)])]:
                 blinds |= 1 << c
-    fill_reach(adj, rules[R_PORTAL_CHAINING] != 0, s.kmask[K_PORTAL], s.reach)
+    fill_reach(adj, rules[L.R_PORTAL_CHAINING] != 0, s.kmask[L.K_PORTAL], s.reach)
     load_dragons(tb, s, vis, blinds)
-    s.kfacts[KF_VIS] = vis
-    s.kfacts[KF_PROW_ROWS] = 0
-    s.kfacts[KF_BLINDS] = blinds
+    s.kfacts[L.KF_VIS] = vis
+    s.kfacts[L.KF_PROW_ROWS] = 0
+    s.kfacts[L.KF_BLINDS] = blinds
 
 
 @hot
@@ -205,30 +155,30 @@ def change_kingdom(tb, s, grid, c, o):
     pair_adjacent, pair_portal = tb.pair_adjacent, tb.pair_portal
     k = grid[ix(c)]
     bit = 1 << c
-    vis = s.kfacts[KF_VIS] | bit
-    if k == K_PORTAL or o == K_PORTAL:
+    vis = s.kfacts[L.KF_VIS] | bit
+    if k == L.K_PORTAL or o == L.K_PORTAL:
         load_kingdom(tb, s, grid, vis)
         return
     if o >= 0:
         s.kmask[ix(o)] &= ~bit
     s.kmask[ix(k)] |= bit
-    blinds = s.kfacts[KF_BLINDS] & ~bit
+    blinds = s.kfacts[L.KF_BLINDS] & ~bit
     if kind_blind[ix(k)]:
         blinds |= bit
-    m = s.reach[ix(c)] & s.kfacts[KF_PROW_ROWS]
+    m = s.reach[ix(c)] & s.kfacts[L.KF_PROW_ROWS]
     while m:
         j = trailing_zeros(m)
         m &= m - 1
         table = pair_adjacent if (adj[ix(j)] >> c) & 1 else pair_portal
-        for q in range(N_KINDS):
+        for q in range(L.N_KINDS):
             d = table[ix(k), ix(q)]
             if o >= 0:
                 d -= table[ix(o), ix(q)]
             s.prow[ix(j), ix(q)] += d
-    if s.kmask[K_DRAGON] != 0 or o == K_DRAGON:
+    if s.kmask[L.K_DRAGON] != 0 or o == L.K_DRAGON:
         load_dragons(tb, s, vis, blinds)
-    s.kfacts[KF_VIS] = vis
-    s.kfacts[KF_BLINDS] = blinds
+    s.kfacts[L.KF_VIS] = vis
+    s.kfacts[L.KF_BLINDS] = blinds
 
 
 @hot
@@ -237,9 +187,9 @@ def portal_zone(tb, s, c):
     neighbours, plus those of the groups next to it when portals chain): once it is there,
     each of them is linked to every other."""
     adj, rules = tb.adj, tb.rules
-    portals = s.kmask[K_PORTAL] | (1 << c)
+    portals = s.kmask[L.K_PORTAL] | (1 << c)
     group = 1 << c
-    if rules[R_PORTAL_CHAINING] != 0:
+    if rules[L.R_PORTAL_CHAINING] != 0:
         while True:
             grow = group
             m = group
@@ -265,23 +215,23 @@ def load_pair_row(tb, s, grid, c):
     adds row ``q``). A card ``o`` replaced by ``k`` on ``c`` changes these points by
     ``prow[c, k] - prow[c, o]``. The row depends only on the kingdom, so it serves every
     candidate on ``c`` until the next ``load_kingdom``."""
-    if (s.kfacts[KF_PROW_ROWS] >> c) & 1:
+    if (s.kfacts[L.KF_PROW_ROWS] >> c) & 1:
         return
     adj, pair_adjacent, pair_portal = tb.adj, tb.pair_adjacent, tb.pair_portal
-    for k in range(N_KINDS):
+    for k in range(L.N_KINDS):
         s.prow[ix(c), ix(k)] = 0
-    m = s.reach[ix(c)] & s.kfacts[KF_VIS]
+    m = s.reach[ix(c)] & s.kfacts[L.KF_VIS]
     while m:
         j = trailing_zeros(m)
         m &= m - 1
         q = grid[ix(j)]
         if (adj[ix(c)] >> j) & 1:
-            for k in range(N_KINDS):
+            for k in range(L.N_KINDS):
                 s.prow[ix(c), ix(k)] += pair_adjacent[ix(q), ix(k)]
         else:
-            for k in range(N_KINDS):
+            for k in range(L.N_KINDS):
                 s.prow[ix(c), ix(k)] += pair_portal[ix(q), ix(k)]
-    s.kfacts[KF_PROW_ROWS] |= 1 << c
+    s.kfacts[L.KF_PROW_ROWS] |= 1 << c
 
 
 @hot
@@ -291,11 +241,11 @@ def dragons_after_card(tb, s, c, o, k):
     dragon on ``c`` can change; the others keep their ``dtame`` counts."""
     kind_blind, kind_tame, dragon_values = tb.kind_blind, tb.kind_tame, tb.dragon_values
     adj, rules = tb.adj, tb.rules
-    vis = s.kfacts[KF_VIS]
-    via = rules[R_DRAGON_VIA_PORTAL] != 0
+    vis = s.kfacts[L.KF_VIS]
+    via = rules[L.R_DRAGON_VIA_PORTAL] != 0
     n = 0
     tame = 0
-    m = s.kmask[K_DRAGON] & ~(1 << c)
+    m = s.kmask[L.K_DRAGON] & ~(1 << c)
     while m:
         d = trailing_zeros(m)
         m &= m - 1
@@ -304,7 +254,7 @@ def dragons_after_card(tb, s, c, o, k):
         far = via and (s.reach[ix(d)] >> c) & 1 != 0
         lost = o >= 0 and kind_tame[ix(o)] != 0 and (near or (far and kind_blind[ix(o)] == 0))
         won = kind_tame[ix(k)] != 0 and (near or (far and kind_blind[ix(k)] == 0))
-        was = (s.kfacts[KF_TAME] >> d) & 1
+        was = (s.kfacts[L.KF_TAME] >> d) & 1
         if not lost and not won:
             tame += was
             continue
@@ -314,7 +264,7 @@ def dragons_after_card(tb, s, c, o, k):
             continue
         if not won and not was:  # one card fewer: an untamed dragon stays so
             continue
-        for b in range(N_KINDS):
+        for b in range(L.N_KINDS):
             if kind_tame[ix(b)]:
                 x = s.dtame[ix(d), ix(b)]
                 if lost and b == o:
@@ -324,9 +274,9 @@ def dragons_after_card(tb, s, c, o, k):
                 if x >= 2:
                     tame += 1
                     break
-    if k == K_DRAGON:
+    if k == L.K_DRAGON:
         n += 1
-        links = dragon_links(adj[ix(c)], s.reach[ix(c)], vis, s.kfacts[KF_BLINDS], via)
+        links = dragon_links(adj[ix(c)], s.reach[ix(c)], vis, s.kfacts[L.KF_BLINDS], via)
         if tame_by_masks(links, s.kmask, kind_tame, NO_CELLS):
             tame += 1
     return dragon_score(n, tame, dragon_values, rules)
@@ -338,12 +288,12 @@ def dragons_after_portal(tb, s, c, zone):
     non-portal card or a face-down one): every dragon of the ``zone`` reaches the zone."""
     kind_tame, dragon_values, adj, rules = tb.kind_tame, tb.dragon_values, tb.adj, tb.rules
     drop = 1 << c
-    vis = s.kfacts[KF_VIS] & ~drop
-    blinds = s.kfacts[KF_BLINDS] & ~drop
-    via = rules[R_DRAGON_VIA_PORTAL] != 0
+    vis = s.kfacts[L.KF_VIS] & ~drop
+    blinds = s.kfacts[L.KF_BLINDS] & ~drop
+    via = rules[L.R_DRAGON_VIA_PORTAL] != 0
     n = 0
     tame = 0
-    m = s.kmask[K_DRAGON] & ~drop
+    m = s.kmask[L.K_DRAGON] & ~drop
     while m:
         d = trailing_zeros(m)
         m &= m - 1
@@ -364,7 +314,7 @@ def portal_pairs(tb, s, grid, c, zone):
     ``zone`` (``portal_zone``) not linked yet become linked, through portals only."""
     pair_portal = tb.pair_portal
     d = 0
-    rest = zone & s.kfacts[KF_VIS] & ~(1 << c)
+    rest = zone & s.kfacts[L.KF_VIS] & ~(1 << c)
     while rest:
         i = trailing_zeros(rest)
         rest &= rest - 1
@@ -383,27 +333,27 @@ def delta_score(tb, s, grid, c, k, zone):
     Needs ``load_pair_row(tb, s, grid, c)``. ``zone``: ``portal_zone(tb, s, c)`` when ``k``
     is a portal (else unused). The cell may not hold a face-up portal
     (``rescored_change``)."""
-    vis = s.kfacts[KF_VIS]
+    vis = s.kfacts[L.KF_VIS]
     o = grid[ix(c)] if (vis >> c) & 1 else -1
     if o == k:
         return 0
     d = 0
     if o >= 0:
         d -= s.prow[ix(c), ix(o)]
-    if k != K_PORTAL:
+    if k != L.K_PORTAL:
         d += s.prow[ix(c), ix(k)]
         kind_tame = tb.kind_tame
-        touches = k == K_DRAGON or kind_tame[ix(k)] != 0
+        touches = k == L.K_DRAGON or kind_tame[ix(k)] != 0
         if o >= 0:
-            touches = touches or o == K_DRAGON or kind_tame[ix(o)] != 0
-        if touches and (s.kmask[K_DRAGON] != 0 or k == K_DRAGON):
-            d += dragons_after_card(tb, s, c, o, k) - s.kfacts[KF_DRAGON_PTS]
+            touches = touches or o == L.K_DRAGON or kind_tame[ix(o)] != 0
+        if touches and (s.kmask[L.K_DRAGON] != 0 or k == L.K_DRAGON):
+            d += dragons_after_card(tb, s, c, o, k) - s.kfacts[L.KF_DRAGON_PTS]
         return d
     d += portal_pairs(tb, s, grid, c, zone)
-    if s.kmask[K_DRAGON] & ~(1 << c):
-        d += dragons_after_portal(tb, s, c, zone) - s.kfacts[KF_DRAGON_PTS]
-    elif o == K_DRAGON:
-        d -= s.kfacts[KF_DRAGON_PTS]
+    if s.kmask[L.K_DRAGON] & ~(1 << c):
+        d += dragons_after_portal(tb, s, c, zone) - s.kfacts[L.KF_DRAGON_PTS]
+    elif o == L.K_DRAGON:
+        d -= s.kfacts[L.KF_DRAGON_PTS]
     return d
 
 
@@ -414,7 +364,11 @@ def legend_links(tb, s, i, a, b, orth, zone):
     Legend, counts only neighbours; a blind ``b`` is reached through portals only with
     ``legend_goblin_via_portal``. ``zone``: a new portal's zone (``portal_zone``), or 0."""
     kind_blind, adj, rules = tb.kind_blind, tb.adj, tb.rules
-    if orth or kind_blind[ix(a)] or (kind_blind[ix(b)] and rules[R_LEGEND_GOBLIN_VIA_PORTAL] == 0):
+    if (
+        orth
+        or kind_blind[ix(a)]
+        or (kind_blind[ix(b)] and rules[L.R_LEGEND_GOBLIN_VIA_PORTAL] == 0)
+    ):
         return adj[ix(i)]
     if (zone >> i) & 1:
         return s.reach[ix(i)] | (zone & ~(1 << i))
@@ -427,7 +381,9 @@ def portal_counts(tb, a, b, orth):
     (``legend_links`` not limited to the neighbours)?"""
     kind_blind, rules = tb.kind_blind, tb.rules
     return not (
-        orth or kind_blind[ix(a)] or (kind_blind[ix(b)] and rules[R_LEGEND_GOBLIN_VIA_PORTAL] == 0)
+        orth
+        or kind_blind[ix(a)]
+        or (kind_blind[ix(b)] and rules[L.R_LEGEND_GOBLIN_VIA_PORTAL] == 0)
     )
 
 
@@ -438,10 +394,10 @@ def best_claim_after(tb, s, c, k, zone):
     legend, rules = tb.legend, tb.rules
     found = False
     best = 0
-    for slot in range(rules[R_LEGEND_ROW]):
+    for slot in range(rules[L.R_LEGEND_ROW]):
         g = s.river[ix(slot)]
         if g >= 0:
-            pts = legend[ix(g), LG_POINTS]
+            pts = legend[ix(g), L.LG_POINTS]
             if (not found or pts > best) and legend_met_after(tb, s, g, c, k, zone):
                 best = pts
                 found = True
@@ -461,28 +417,28 @@ def claim_gain(tb, s, c, k, zone, b_claim):
     links only cards of its zone to each other: a linked Legend needs both its kinds there."""
     legend, rules = tb.legend, tb.rules
     best = 0
-    for slot in range(rules[R_LEGEND_ROW]):
+    for slot in range(rules[L.R_LEGEND_ROW]):
         g = s.river[ix(slot)]
         if g < 0:
             continue
-        pts = legend[ix(g), LG_POINTS]
+        pts = legend[ix(g), L.LG_POINTS]
         if pts <= b_claim or pts <= best:
             continue
-        if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
-            useful = (legend[ix(g), LG_KINDS] >> k) & 1 != 0
-        elif k != K_PORTAL:
-            useful = legend[ix(g), LG_CENTRE] == k or legend[ix(g), LG_AROUND] == k
+        if legend[ix(g), L.LG_SHAPE] == L.SHAPE_PRESENT:
+            useful = (legend[ix(g), L.LG_KINDS] >> k) & 1 != 0
+        elif k != L.K_PORTAL:
+            useful = legend[ix(g), L.LG_CENTRE] == k or legend[ix(g), L.LG_AROUND] == k
         else:  # new links join only zone cards: the zone must hold both kinds (two cards of
             zs = zone & ~(1 << c)  # one kind for a Legend of that kind), and the Legend
-            a, b = legend[ix(g), LG_CENTRE], legend[ix(g), LG_AROUND]  # must count portal links
+            a, b = legend[ix(g), L.LG_CENTRE], legend[ix(g), L.LG_AROUND]  # must count portal links
             if a == b:
                 useful = popcount(zs & s.kmask[ix(a)]) >= 2
             else:
                 useful = (zs & s.kmask[ix(a)]) != 0 and (zs & s.kmask[ix(b)]) != 0
             if useful:
-                orth = legend[ix(g), LG_ADJ] == ADJ_ORTHOGONAL
+                orth = legend[ix(g), L.LG_ADJ] == L.ADJ_ORTHOGONAL
                 useful = portal_counts(tb, a, b, orth) or (
-                    legend[ix(g), LG_EITHER] != 0 and portal_counts(tb, b, a, orth)
+                    legend[ix(g), L.LG_EITHER] != 0 and portal_counts(tb, b, a, orth)
                 )
         if useful and legend_met_after(tb, s, g, c, k, zone):
             best = pts
@@ -500,7 +456,7 @@ def rescored_change(tb, s, grid, c, k, claim, near, tame):
     kind_cat, kind_blind, kind_tame = tb.kind_cat, tb.kind_blind, tb.kind_tame
     land_pts, rival = tb.land_pts, tb.rival
     dragon_values, adj, rules = tb.dragon_values, tb.adj, tb.rules
-    vis0 = s.kfacts[KF_VIS]
+    vis0 = s.kfacts[L.KF_VIS]
     vis = vis0
     o = grid[c]
     change = 0
@@ -540,27 +496,27 @@ def legend_progress_after(tb, s, g, c, k, zone):
     ``scoring.legend_met``). ``zone``: ``portal_zone`` when ``k`` is a portal, else 0; the
     cell may not hold a face-up portal."""
     legend = tb.legend
-    vis = s.kfacts[KF_VIS]
+    vis = s.kfacts[L.KF_VIS]
     cell = 0
     if c >= 0:
         cell = 1 << c
         vis |= cell
-    if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
-        need = legend[ix(g), LG_KINDS]
+    if legend[ix(g), L.LG_SHAPE] == L.SHAPE_PRESENT:
+        need = legend[ix(g), L.LG_KINDS]
         have = 0
         named = 0
-        for q in range(N_KINDS):
+        for q in range(L.N_KINDS):
             if (need >> q) & 1:
                 named += 1
                 if (s.kmask[ix(q)] & ~cell) != 0 or (q == k and cell != 0):
                     have += 1
         return have, named
-    orth = legend[ix(g), LG_ADJ] == ADJ_ORTHOGONAL
-    count = legend[ix(g), LG_COUNT]
+    orth = legend[ix(g), L.LG_ADJ] == L.ADJ_ORTHOGONAL
+    count = legend[ix(g), L.LG_COUNT]
     done = 0
-    for way in range(2 if legend[ix(g), LG_EITHER] else 1):
-        a = legend[ix(g), LG_CENTRE] if way == 0 else legend[ix(g), LG_AROUND]
-        b = legend[ix(g), LG_AROUND] if way == 0 else legend[ix(g), LG_CENTRE]
+    for way in range(2 if legend[ix(g), L.LG_EITHER] else 1):
+        a = legend[ix(g), L.LG_CENTRE] if way == 0 else legend[ix(g), L.LG_AROUND]
+        b = legend[ix(g), L.LG_AROUND] if way == 0 else legend[ix(g), L.LG_CENTRE]
         centres = s.kmask[ix(a)] & ~cell
         arounds = s.kmask[ix(b)] & ~cell
         if a == k:
@@ -589,11 +545,11 @@ def near_after(tb, s, c, k, zone):
     Legends (slot order) of points × progress (``legend_progress_after``)."""
     legend, rules = tb.legend, tb.rules
     near = 0.0
-    for slot in range(rules[R_LEGEND_ROW]):
+    for slot in range(rules[L.R_LEGEND_ROW]):
         g = s.river[ix(slot)]
         if g >= 0:
             done, needed = legend_progress_after(tb, s, g, c, k, zone)
-            near += legend[ix(g), LG_POINTS] * (done / needed)
+            near += legend[ix(g), L.LG_POINTS] * (done / needed)
     return near
 
 
@@ -603,10 +559,10 @@ def tame_after(tb, s, c, k, zone):
     visible dragons, in cell order, of min(best linked count of one domesticating kind, 2)
     / 2."""
     kind_blind, kind_tame, adj, rules = tb.kind_blind, tb.kind_tame, tb.adj, tb.rules
-    via = rules[R_DRAGON_VIA_PORTAL] != 0
-    vis = s.kfacts[KF_VIS]
-    blinds = s.kfacts[KF_BLINDS]
-    dragons = s.kmask[K_DRAGON]
+    via = rules[L.R_DRAGON_VIA_PORTAL] != 0
+    vis = s.kfacts[L.KF_VIS]
+    blinds = s.kfacts[L.KF_BLINDS]
+    dragons = s.kmask[L.K_DRAGON]
     cell = 0
     if c >= 0:
         cell = 1 << c
@@ -615,7 +571,7 @@ def tame_after(tb, s, c, k, zone):
         dragons &= ~cell
         if kind_blind[ix(k)]:
             blinds |= cell
-        if k == K_DRAGON:
+        if k == L.K_DRAGON:
             dragons |= cell
     total = 0.0
     while dragons:
@@ -626,7 +582,7 @@ def tame_after(tb, s, c, k, zone):
             reach |= zone & ~(1 << d)
         links = dragon_links(adj[ix(d)], reach, vis, blinds, via)
         best = 0
-        for q in range(N_KINDS):
+        for q in range(L.N_KINDS):
             if kind_tame[ix(q)]:
                 have = s.kmask[ix(q)] & ~cell
                 if q == k:
@@ -654,7 +610,7 @@ def load_claims(tb, s):
       a ``present`` Legend's missing kinds (``way`` 0);
     * the gain rows and ``s.near_terms``: not filled yet (``kfacts[KF_GAIN_ROWS]``,
       ``kfacts[KF_NEAR_OK]`` cleared; ``load_gain_row``, ``load_near_terms``)."""
-    every = (np.int64(1) << tb.rules[R_LEGEND_ROW]) - 1
+    every = (np.int64(1) << tb.rules[L.R_LEGEND_ROW]) - 1
     return refresh_slots(tb, legend_view(s), every, NO_CELLS)  # int64 (no literal copy)
 
 
@@ -667,15 +623,15 @@ def claims_after_card(tb, s, k, o):
     them, the Legends met, the goals and the best claim stay as they are."""
     legend = tb.legend
     slots = 0
-    for slot in range(tb.rules[R_LEGEND_ROW]):
+    for slot in range(tb.rules[L.R_LEGEND_ROW]):
         g = s.river[ix(slot)]
         if g >= 0 and names_card(legend, g, k, o):
             slots |= 1 << slot
     if slots:
         claims_after_slots(tb, s, slots)
     else:
-        s.kfacts[KF_GAIN_ROWS] = 0
-        s.kfacts[KF_NEAR_OK] = 0
+        s.kfacts[L.KF_GAIN_ROWS] = 0
+        s.kfacts[L.KF_NEAR_OK] = 0
 
 
 @hot
@@ -684,7 +640,7 @@ def claims_after_slots(tb, s, slots):
     kingdom changed by a card that names their Legends, or a claim refilled them), the
     caches holding the others: those slots' ``ready`` rows and met bits, then the goals and
     the best claim."""
-    refresh_slots(tb, legend_view(s), np.int64(slots), s.kfacts[KF_MET])
+    refresh_slots(tb, legend_view(s), np.int64(slots), s.kfacts[L.KF_MET])
 
 
 class LegendView(NamedTuple):
@@ -727,7 +683,7 @@ def refresh_slots(tb, lv, slots, met):
 def present_kinds(s):
     """Bitmask of the kinds the loaded kingdom shows."""
     present = 0
-    for k in range(N_KINDS):
+    for k in range(L.N_KINDS):
         if s.kmask[ix(k)]:
             present |= 1 << k
     return present
@@ -738,21 +694,21 @@ def load_slot(tb, s, slot, present):
     """Fill ``s.ready[slot]`` (``load_claims``) for the loaded kingdom; does it meet the
     Legend of river ``slot``? ``present``: ``present_kinds(s)``."""
     legend = tb.legend
-    vis = s.kfacts[KF_VIS]
+    vis = s.kfacts[L.KF_VIS]
     s.ready[slot, 0] = 0
     s.ready[slot, 1] = 0
     g = s.river[ix(slot)]
     if g < 0:
         return False
-    if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
-        s.ready[slot, 0] = legend[ix(g), LG_KINDS] & ~present
+    if legend[ix(g), L.LG_SHAPE] == L.SHAPE_PRESENT:
+        s.ready[slot, 0] = legend[ix(g), L.LG_KINDS] & ~present
         return s.ready[slot, 0] == 0
     ok = False
-    orth = legend[ix(g), LG_ADJ] == ADJ_ORTHOGONAL
-    count = legend[ix(g), LG_COUNT]
-    for way in range(2 if legend[ix(g), LG_EITHER] else 1):
-        a = legend[ix(g), LG_CENTRE] if way == 0 else legend[ix(g), LG_AROUND]
-        b = legend[ix(g), LG_AROUND] if way == 0 else legend[ix(g), LG_CENTRE]
+    orth = legend[ix(g), L.LG_ADJ] == L.ADJ_ORTHOGONAL
+    count = legend[ix(g), L.LG_COUNT]
+    for way in range(2 if legend[ix(g), L.LG_EITHER] else 1):
+        a = legend[ix(g), L.LG_CENTRE] if way == 0 else legend[ix(g), L.LG_AROUND]
+        b = legend[ix(g), L.LG_AROUND] if way == 0 else legend[ix(g), L.LG_CENTRE]
         centres = s.kmask[ix(a)]
         while centres:
             i = trailing_zeros(centres)
@@ -772,30 +728,30 @@ def load_goals(tb, s, met):
     (``kfacts[KF_BCLAIM]``, returned) and ``s.goal`` (``load_claims``); the gain rows and
     near terms are cleared."""
     legend, rules = tb.legend, tb.rules
-    s.kfacts[KF_GAIN_ROWS] = 0
-    s.kfacts[KF_NEAR_OK] = 0
+    s.kfacts[L.KF_GAIN_ROWS] = 0
+    s.kfacts[L.KF_NEAR_OK] = 0
     found = False
     b_claim = 0
-    for slot in range(rules[R_LEGEND_ROW]):
+    for slot in range(rules[L.R_LEGEND_ROW]):
         g = s.river[ix(slot)]
-        if (met >> slot) & 1 and (not found or legend[ix(g), LG_POINTS] > b_claim):
-            b_claim = legend[ix(g), LG_POINTS]
+        if (met >> slot) & 1 and (not found or legend[ix(g), L.LG_POINTS] > b_claim):
+            b_claim = legend[ix(g), L.LG_POINTS]
             found = True
-    for k in range(N_KINDS):
+    for k in range(L.N_KINDS):
         s.goal[ix(k)] = 0
-    for slot in range(rules[R_LEGEND_ROW]):
+    for slot in range(rules[L.R_LEGEND_ROW]):
         g = s.river[ix(slot)]
-        if g < 0 or (met >> slot) & 1 or legend[ix(g), LG_POINTS] <= b_claim:
+        if g < 0 or (met >> slot) & 1 or legend[ix(g), L.LG_POINTS] <= b_claim:
             continue
-        if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
+        if legend[ix(g), L.LG_SHAPE] == L.SHAPE_PRESENT:
             missing = s.ready[slot, 0]
             if popcount(missing) == 1:
                 s.goal[ix(trailing_zeros(missing))] |= 1 << slot
         else:
-            s.goal[ix(legend[ix(g), LG_CENTRE])] |= 1 << slot
-            s.goal[ix(legend[ix(g), LG_AROUND])] |= 1 << slot
-    s.kfacts[KF_MET] = met
-    s.kfacts[KF_BCLAIM] = b_claim
+            s.goal[ix(legend[ix(g), L.LG_CENTRE])] |= 1 << slot
+            s.goal[ix(legend[ix(g), L.LG_AROUND])] |= 1 << slot
+    s.kfacts[L.KF_MET] = met
+    s.kfacts[L.KF_BCLAIM] = b_claim
     return b_claim
 
 
@@ -804,10 +760,10 @@ def names_card(legend, g, k, o):
     """Does Legend row ``g`` name the kind ``k`` or the kind ``o`` (-1: none)? Only such
     Legends can change when a card that is no portal (it changes no link) puts ``k`` where
     ``o`` was."""
-    if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
-        kinds = legend[ix(g), LG_KINDS]
+    if legend[ix(g), L.LG_SHAPE] == L.SHAPE_PRESENT:
+        kinds = legend[ix(g), L.LG_KINDS]
     else:
-        kinds = (1 << legend[ix(g), LG_CENTRE]) | (1 << legend[ix(g), LG_AROUND])
+        kinds = (1 << legend[ix(g), L.LG_CENTRE]) | (1 << legend[ix(g), L.LG_AROUND])
     return (kinds >> k) & 1 != 0 or (o >= 0 and (kinds >> o) & 1 != 0)
 
 
@@ -816,12 +772,12 @@ def load_near_terms(tb, s):
     """Fill ``s.near_terms[slot]``: each river Legend's term of ``near_after(tb, s, -1, -1,
     0)`` (points x progress) for the loaded kingdom, once per ``load_claims``."""
     legend, rules = tb.legend, tb.rules
-    for slot in range(rules[R_LEGEND_ROW]):
+    for slot in range(rules[L.R_LEGEND_ROW]):
         g = s.river[ix(slot)]
         if g >= 0:
             done, needed = legend_progress_after(tb, s, g, NO_CELL, NO_CELL, NO_CELLS)
-            s.near_terms[ix(slot)] = legend[ix(g), LG_POINTS] * (done / needed)
-    s.kfacts[KF_NEAR_OK] = 1
+            s.near_terms[ix(slot)] = legend[ix(g), L.LG_POINTS] * (done / needed)
+    s.kfacts[L.KF_NEAR_OK] = 1
 
 
 @hot
@@ -831,16 +787,16 @@ def near_after_card(tb, s, c, k, o):
     ``load_claims``): only the Legends naming ``k`` or ``o`` are measured again; the sum is
     formed in the same slot order from the same floats, so it is the same number."""
     legend, rules = tb.legend, tb.rules
-    if s.kfacts[KF_NEAR_OK] == 0:
+    if s.kfacts[L.KF_NEAR_OK] == 0:
         load_near_terms(tb, s)
     near = 0.0
-    for slot in range(rules[R_LEGEND_ROW]):
+    for slot in range(rules[L.R_LEGEND_ROW]):
         g = s.river[ix(slot)]
         if g < 0:
             continue
         if names_card(legend, g, k, o):
             done, needed = legend_progress_after(tb, s, g, c, k, NO_CELLS)
-            near += legend[ix(g), LG_POINTS] * (done / needed)
+            near += legend[ix(g), L.LG_POINTS] * (done / needed)
         else:
             near += s.near_terms[ix(slot)]
     return near
@@ -855,8 +811,8 @@ def load_gain_row(tb, s, k):
     (``s.ready``); or (``present``, ``k`` its one missing kind) ``c`` does not hold the last
     card of a named kind."""
     legend = tb.legend
-    vis = s.kfacts[KF_VIS]
-    for c in range(CELLS):
+    vis = s.kfacts[L.KF_VIS]
+    for c in range(L.CELLS):
         s.gain[ix(k), ix(c)] = 0
     m = s.goal[ix(k)]
     while m:
@@ -864,26 +820,26 @@ def load_gain_row(tb, s, k):
         m &= m - 1
         g = s.river[ix(slot)]
         cells = 0
-        if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
-            cells = ALL_CELLS
-            for q in range(N_KINDS):
-                if (legend[ix(g), LG_KINDS] >> q) & 1 and popcount(s.kmask[ix(q)]) == 1:
+        if legend[ix(g), L.LG_SHAPE] == L.SHAPE_PRESENT:
+            cells = L.ALL_CELLS
+            for q in range(L.N_KINDS):
+                if (legend[ix(g), L.LG_KINDS] >> q) & 1 and popcount(s.kmask[ix(q)]) == 1:
                     cells &= ~s.kmask[ix(q)]
         else:
-            orth = legend[ix(g), LG_ADJ] == ADJ_ORTHOGONAL
-            for way in range(2 if legend[ix(g), LG_EITHER] else 1):
-                a = legend[ix(g), LG_CENTRE] if way == 0 else legend[ix(g), LG_AROUND]
-                b = legend[ix(g), LG_AROUND] if way == 0 else legend[ix(g), LG_CENTRE]
+            orth = legend[ix(g), L.LG_ADJ] == L.ADJ_ORTHOGONAL
+            for way in range(2 if legend[ix(g), L.LG_EITHER] else 1):
+                a = legend[ix(g), L.LG_CENTRE] if way == 0 else legend[ix(g), L.LG_AROUND]
+                b = legend[ix(g), L.LG_AROUND] if way == 0 else legend[ix(g), L.LG_CENTRE]
                 if k == b:
                     cells |= s.ready[ix(slot), ix(way)]
                 if k == a:
-                    cells |= centre_cells(tb, s, a, b, orth, legend[ix(g), LG_COUNT], vis)
-        pts = legend[ix(g), LG_POINTS]
+                    cells |= centre_cells(tb, s, a, b, orth, legend[ix(g), L.LG_COUNT], vis)
+        pts = legend[ix(g), L.LG_POINTS]
         while cells:
             c = trailing_zeros(cells)
             cells &= cells - 1
             s.gain[ix(k), ix(c)] = max(s.gain[ix(k), ix(c)], pts)
-    s.kfacts[KF_GAIN_ROWS] |= 1 << k
+    s.kfacts[L.KF_GAIN_ROWS] |= 1 << k
 
 
 @hot
@@ -905,7 +861,7 @@ def centre_cells(tb, s, a, b, orth, count, vis):
             once |= links
         return once if count == 1 else twice
     cells = 0
-    for c in range(CELLS):
+    for c in range(L.CELLS):
         links = legend_links(tb, s, c, a, b, orth, 0)
         if popcount(links & vis & s.kmask[ix(b)]) >= count:
             cells |= 1 << c
@@ -918,7 +874,7 @@ def gain_of(tb, s, k, c):
     a goal for ``k`` (``s.goal[k]``: the row would be all zeros)."""
     if s.goal[ix(k)] == 0:
         return 0
-    if not (s.kfacts[KF_GAIN_ROWS] >> k) & 1:
+    if not (s.kfacts[L.KF_GAIN_ROWS] >> k) & 1:
         load_gain_row(tb, s, k)
     return s.gain[ix(k), ix(c)]
 
@@ -931,26 +887,26 @@ def evaluate_change(tb, s, grid, c, k, claim, b_claim, near, tame):
     value - b_claim) == max(0, best claim after - b_claim)``, where ``b_claim`` is the
     kingdom's best claim from ``load_claims`` (its caches loaded), or -1 for the best claim
     after itself. ``near`` needs ``load_claims``' caches too."""
-    vis = s.kfacts[KF_VIS]
-    if (vis >> c) & 1 and grid[ix(c)] == K_PORTAL and k != K_PORTAL:
+    vis = s.kfacts[L.KF_VIS]
+    if (vis >> c) & 1 and grid[ix(c)] == L.K_PORTAL and k != L.K_PORTAL:
         return rescored_change(tb, s, grid, c, k, claim, near, tame)
     zone = 0
-    if k == K_PORTAL:
+    if k == L.K_PORTAL:
         zone = portal_zone(tb, s, c)
     d = delta_score(tb, s, grid, c, k, zone)
     best = 0
     if claim:
         if b_claim < 0:
             best = best_claim_after(tb, s, c, k, zone)
-        elif k == K_PORTAL:
+        elif k == L.K_PORTAL:
             best = claim_gain(tb, s, c, k, zone, b_claim)
         elif grid[ix(c)] != k or not (vis >> c) & 1:
             best = gain_of(tb, s, k, c)
     n = 0.0
-    if near and k == K_PORTAL:
+    if near and k == L.K_PORTAL:
         n = near_after(tb, s, c, k, zone)
     elif near:
-        n = near_after_card(tb, s, c, k, grid[ix(c)] if (vis >> c) & 1 else NO_CELL)
+        n = near_after_card(tb, s, c, k, grid[ix(c)] if (vis >> c) & 1 else L.NO_CELL)
     t = 0.0
     if tame:
         t = tame_after(tb, s, c, k, zone)
@@ -961,9 +917,9 @@ def evaluate_change(tb, s, grid, c, k, claim, b_claim, near, tame):
 def best_claim_changed(tb, s, grid, c, k):
     """``best_claim_after`` of kind ``k`` face up on ``c`` of the loaded kingdom ``grid``,
     whatever ``c`` holds (a face-up portal: ``rescored_change``)."""
-    if (s.kfacts[KF_VIS] >> c) & 1 and grid[ix(c)] == K_PORTAL and k != K_PORTAL:
+    if (s.kfacts[L.KF_VIS] >> c) & 1 and grid[ix(c)] == L.K_PORTAL and k != L.K_PORTAL:
         return rescored_change(tb, s, grid, c, k, YES, NO, NO)[1]
     zone = 0
-    if k == K_PORTAL:
+    if k == L.K_PORTAL:
         zone = portal_zone(tb, s, c)
     return best_claim_after(tb, s, c, k, zone)

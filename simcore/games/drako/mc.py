@@ -11,25 +11,9 @@ from __future__ import annotations
 from simcore.jit import hot
 from simcore.rng import rng_shuffle
 
-from .policies import (
-    M_CLAIMS_OK,
-    M_DECK_N,
-    M_LD_N,
-    M_LOADED,
-    M_MEMO_OK,
-    M_MET_OK,
-    best_action,
-    hidden_pool,
-)
-from .tables import CELLS, N_KINDS, ix
-
-#: A playout's outcome in whole units (``reference.OUTCOME_UNIT`` etc.): a win is worth
-#: ``OUTCOME_UNIT // k`` shared k ways (the winners after the §7.5 tie-break), plus
-#: ``MARGIN_WEIGHT`` a point of margin over the best other score, clipped to
-#: ``±MARGIN_CLIP``: win + 0.001 x margin.
-OUTCOME_UNIT = 60_000
-MARGIN_WEIGHT = 60
-MARGIN_CLIP = 50
+from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from .layout import ix
+from .policies import best_action, hidden_pool
 
 
 @hot
@@ -130,10 +114,10 @@ def copy_state(d, s):
 def forget_caches(s, n_players):
     """Drop every kept cache and the value memo: a new game, or a world whose seats change
     policy."""
-    s.meta[M_LOADED] = -1
-    s.meta[M_CLAIMS_OK] = 0
-    s.meta[M_MEMO_OK] = 0
-    s.meta[M_MET_OK] = 0
+    s.meta[L.M_LOADED] = -1
+    s.meta[L.M_CLAIMS_OK] = 0
+    s.meta[L.M_MEMO_OK] = 0
+    s.meta[L.M_MET_OK] = 0
     for q in range(n_players):
         s.kept[ix(q)] = 0
         s.kept_claims[ix(q)] = 0
@@ -150,21 +134,21 @@ def determinize(s, n_players, hand):
     shuffled."""
     hidden_pool(s, hand)
     n = 0
-    for k in range(N_KINDS):
+    for k in range(L.N_KINDS):
         for _ in range(s.pool[ix(k)]):
             s.aside[ix(n)] = k
             n += 1
     rng_shuffle(s.rng, s.aside, n)
     i = 0
     for q in range(n_players):
-        for c in range(CELLS):
+        for c in range(L.CELLS):
             if s.up[ix(q), ix(c)] == 0:
                 s.grid[ix(q), ix(c)] = s.aside[ix(i)]
                 i += 1
-    for d in range(s.meta[M_DECK_N]):
+    for d in range(s.meta[L.M_DECK_N]):
         s.deck[ix(d)] = s.aside[ix(i)]
         i += 1
-    n_ld = s.meta[M_LD_N]
+    n_ld = s.meta[L.M_LD_N]
     for a in range(1, n_ld):  # insertion sort: the legend deck by index
         g = s.ldeck[ix(a)]
         b = a
@@ -187,6 +171,6 @@ def outcome(s, n_players, p):
             k += 1
         if q != p:
             other = max(other, s.score[ix(q)])
-    win = OUTCOME_UNIT // k if s.rank[ix(p)] == 1 else 0
-    margin = max(-MARGIN_CLIP, min(MARGIN_CLIP, s.score[ix(p)] - other))
-    return win + MARGIN_WEIGHT * margin
+    win = L.OUTCOME_UNIT // k if s.rank[ix(p)] == 1 else 0
+    margin = max(-L.MARGIN_CLIP, min(L.MARGIN_CLIP, s.score[ix(p)] - other))
+    return win + L.MARGIN_WEIGHT * margin

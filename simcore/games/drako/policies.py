@@ -1,8 +1,9 @@
-"""DRAKO heuristic players: names, codes and tunable weights.
+"""DRAKO heuristic players: names, tunable weights and the numba policies.
 
-Part 1 (this file today): the policy codes and the weight table shared by
-``reference.py`` (which restates every policy readably) and, in part 2, by the numba
-policies that will be added here with the same formulas.
+The policy names and the weight table are shared by ``reference.py`` (which restates every
+policy readably) and the numba policies below (the same formulas). The policy codes
+(``Policy``) and the weight columns (``W_*``) are defined in ``layout.py``, the compiled
+code's schema, and re-exported here.
 
 Every policy values an outcome for its own kingdom (face-up cards only: a face-down card
 is unknown to everyone, its owner included) as::
@@ -22,22 +23,20 @@ much, else draw. ``random`` ignores its row.
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 import numpy as np
 
-
-class Policy(IntEnum):
-    RANDOM = 0  # uniform over legal choices
-    GREEDY = 1  # best immediate change of its own score, Legend claims included
-    LEGEND_HUNTER = 2  # greedy + progress towards river Legends and tame dragons (a plan)
-    MC = 3  # determinized flat Monte-Carlo search (``kernel._search``, ``DrakoGame.search``)
-
+from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from .layout import (  # noqa: F401 (the weight columns, re-exported for ``reference.py``)
+    N_WEIGHTS,
+    W_GAIN,
+    W_LEGEND,
+    W_NEAR,
+    W_TAKE_BAR,
+    W_TAME,
+    Policy,
+)
 
 POLICY_NAMES = ("random", "greedy", "legend-hunter", "mc")
-
-W_GAIN, W_LEGEND, W_NEAR, W_TAME, W_TAKE_BAR = range(5)
-N_WEIGHTS = 5
 
 
 def default_weights() -> np.ndarray:
@@ -70,22 +69,10 @@ from simcore.jit import hot  # noqa: E402
 from simcore.rng import rng_below  # noqa: E402
 
 from .incremental import (  # noqa: E402
-    EVERY_CELL,
-    KF_BCLAIM,
-    KF_DRAGON_PTS,
-    KF_GAIN_ROWS,
-    KF_MET,
-    KF_NEAR_OK,
-    KF_TAME,
-    KF_VIS,
-    NO,
-    NO_CELL,
-    NO_CELLS,
     best_claim_changed,
     change_kingdom,
     claims_after_card,
     claims_after_slots,
-    dragon_score,
     dragons_after_card,
     evaluate_change,
     gain_of,
@@ -97,55 +84,11 @@ from .incremental import (  # noqa: E402
     portal_zone,
     tame_after,
 )
-from .scoring import ALL_CELLS, popcount, trailing_zeros, visible_mask  # noqa: E402
-from .tables import (  # noqa: E402
-    CELLS,
-    LG_POINTS,
-    N_KINDS,
-    R_CLAIM_AFTER_FINAL,
-    R_FACE_UP_ONLY,
-    R_LEGEND_ROW,
-    R_SAME_KIND_FORBIDDEN,
-    Adjacency,
-    Kind,
-    Shape,
-    ix,
-)
 
-# ``GameState.meta`` entries: the scalars of a game.
-M_DECK_N = 0  # cards in the draw pile
-M_DISC_N = 1  # cards in the discard pile
-M_LD_N = 2  # cards in the legend deck
-M_TURN = 3  # game turns played so far
-M_CLAIMS_LEFT = 4  # Legend claims the current player may still make this turn
-M_LOADED = 5  # seat whose kingdom the shared caches (Legends, memo) were loaded for, -1: none
-M_CLAIMS_OK = 6  # 1: ``load_claims``' caches hold that kingdom under the current river
-# (kept with the seat's caches: ``s.kept_claims``)
-M_MEMO_OK = 7  # 1: ``s.xmask`` / ``s.xval`` hold values for that kingdom and river
-M_MET_OK = 8  # 1: ``kfacts[KF_MET]`` holds the Legends that kingdom meets (``after_action``)
-M_PMAX = 9  # ``portal_pair_max`` of the game's tables (``kernel.setup``), for the reveal bound
-# Where the game is (``kernel._play_on`` plays on from there) and the mc decisions:
-M_STEP = 10  # STEP_*: how far the current turn has got
-M_HAND = 11  # STEP_ACTION: the card in hand
-M_SRC = 12  # STEP_ACTION: its source (SRC_*)
-M_FORCE_SEAT = 13  # seat whose next asked decision is made already (-1: none) ...
-M_FORCE_IDX = 14  # ... as this candidate (a search's choice, a playout's candidate)
-M_VIOL = 15  # checking mode: the first broken invariant (kernel.INVARIANTS), 0
-M_CAP = 16  # 1: the turn cap ended the game
-M_CELL = 17  # the cell of the turn's action
-M_END_REC = 18  # 1: record how the game ended (``kernel._record_end``: the search kernel)
-M_ALT = 19  # the ender had a placement that would not have ended the game
-N_META = 20
-STEP_TURN = 0  # the turn of seat ``M_TURN % players`` begins
-STEP_SOURCE = 1  # the turn is counted; the seat chooses its source next (an mc seat: asked)
-STEP_ACTION = 2  # the card is in hand, the claim before made; the action next (asked)
-SRC_DISCARD, SRC_DECK = 0, 1  # reference.Source
-P_RANDOM = int(Policy.RANDOM)
-P_MC = int(Policy.MC)
-K_DRAGON = int(Kind.DRAGON)
-K_PORTAL = int(Kind.PORTAL)
-SHAPE_PRESENT = int(Shape.PRESENT)
-ADJ_ORTHOGONAL = int(Adjacency.ORTHOGONAL)
+# Passed as call arguments, so imported by name (numba types an imported name as a literal,
+# ``L.NAME`` as an ``int64``: see ``layout.py``).
+from .layout import EVERY_CELL, NO, NO_CELL, NO_CELLS, SRC_DISCARD, ix  # noqa: E402
+from .scoring import dragon_score, popcount, trailing_zeros, visible_mask  # noqa: E402
 
 
 @hot
@@ -159,7 +102,7 @@ def pick(s, n):
 @hot
 def face_down(s, p):
     n = 0
-    for c in range(CELLS):
+    for c in range(L.CELLS):
         if s.up[ix(p), ix(c)] == 0:
             n += 1
     return n
@@ -170,13 +113,13 @@ def park(s):
     """Leave the loaded seat's kingdom caches in its rows of the ``seat_*`` arrays (where
     they live: ``kernel.seat_view``), before the shared caches serve another kingdom. A
     random player's are dropped (its own action, taken blind, would drop them anyway)."""
-    q = s.meta[M_LOADED]
+    q = s.meta[L.M_LOADED]
     if q < 0:
         return
-    if s.policy[ix(q)] == P_RANDOM:
+    if s.policy[ix(q)] == L.P_RANDOM:
         s.kept[ix(q)] = 0
-    s.kept_claims[ix(q)] = s.meta[M_CLAIMS_OK]
-    s.meta[M_LOADED] = -1
+    s.kept_claims[ix(q)] = s.meta[L.M_CLAIMS_OK]
+    s.meta[L.M_LOADED] = -1
 
 
 @hot
@@ -186,7 +129,7 @@ def load_seat(tb, s, p):
     kingdom changes only by its owner's action (``after_action`` updates the caches), so one
     load serves both decisions of a turn, the Legend checks before and after the action and
     ``claim_before``, and the seat's next turns."""
-    if s.meta[M_LOADED] == p:
+    if s.meta[L.M_LOADED] == p:
         return
     park(s)
     claims = 0
@@ -195,15 +138,15 @@ def load_seat(tb, s, p):
         s.kept[ix(p)] = 1
     elif s.kept_claims[ix(p)] != 0:  # its Legend caches too, but gain rows and near terms are
         claims = 1  # shared (another seat's now)
-        s.kfacts[KF_GAIN_ROWS] = 0
-        s.kfacts[KF_NEAR_OK] = 0
+        s.kfacts[L.KF_GAIN_ROWS] = 0
+        s.kfacts[L.KF_NEAR_OK] = 0
         if s.dirty[ix(p)] != 0:  # river slots refilled since: only those checked again
             claims_after_slots(tb, s, s.dirty[ix(p)])
     s.dirty[ix(p)] = 0  # else ``load_claims`` will check every slot
-    s.meta[M_LOADED] = p
-    s.meta[M_CLAIMS_OK] = claims
-    s.meta[M_MEMO_OK] = 0
-    s.meta[M_MET_OK] = claims
+    s.meta[L.M_LOADED] = p
+    s.meta[L.M_CLAIMS_OK] = claims
+    s.meta[L.M_MEMO_OK] = 0
+    s.meta[L.M_MET_OK] = claims
 
 
 @hot
@@ -216,17 +159,17 @@ def after_action(tb, s, p, cell, o):
     went are checked again), so the Legend check after the action reads them, and the
     seat's next turn too while nobody claims."""
     met_ok = False
-    if s.meta[M_LOADED] == p:
+    if s.meta[L.M_LOADED] == p:
         k = np.int64(s.grid[ix(p), ix(cell)])
-        met_ok = s.meta[M_CLAIMS_OK] != 0 and k != K_PORTAL and o != K_PORTAL
+        met_ok = s.meta[L.M_CLAIMS_OK] != 0 and k != L.K_PORTAL and o != L.K_PORTAL
         change_kingdom(tb, s, s.grid[ix(p)], cell, o)
         if met_ok:
             claims_after_card(tb, s, k, o)
     else:
         s.kept[ix(p)] = 0
-    s.meta[M_CLAIMS_OK] = 1 if met_ok else 0
-    s.meta[M_MEMO_OK] = 0
-    s.meta[M_MET_OK] = 1 if met_ok else 0
+    s.meta[L.M_CLAIMS_OK] = 1 if met_ok else 0
+    s.meta[L.M_MEMO_OK] = 0
+    s.meta[L.M_MET_OK] = 1 if met_ok else 0
 
 
 @hot
@@ -235,13 +178,13 @@ def seat_claims(tb, s):
     the river as it is: once per kingdom and river (``kernel._claim`` resets
     ``meta[M_CLAIMS_OK]``), so the second decision of a turn reuses the first one's gain
     rows."""
-    if s.meta[M_CLAIMS_OK] == 0:
+    if s.meta[L.M_CLAIMS_OK] == 0:
         load_claims(tb, s)
-        s.meta[M_CLAIMS_OK] = 1
-        p = s.meta[M_LOADED]
+        s.meta[L.M_CLAIMS_OK] = 1
+        p = s.meta[L.M_LOADED]
         if p >= 0:
             s.dirty[ix(p)] = 0  # every slot checked
-    return s.kfacts[KF_BCLAIM]
+    return s.kfacts[L.KF_BCLAIM]
 
 
 @hot
@@ -252,25 +195,25 @@ def legal_actions(tb, s, p, source, card):
     which its decision needs anyway): the cells it may not place on are the visible ones of
     a locked kind, or of the card's kind; a random seat (no kept caches) scans its cells."""
     kind_locked = tb.kind_locked
-    same = tb.rules[R_SAME_KIND_FORBIDDEN] != 0
-    if s.policy[ix(p)] == P_RANDOM:
+    same = tb.rules[L.R_SAME_KIND_FORBIDDEN] != 0
+    if s.policy[ix(p)] == L.P_RANDOM:
         up = visible_mask(s.up[ix(p)])
         blocked = 0
-        for c in range(CELLS):
+        for c in range(L.CELLS):
             if (up >> c) & 1:
                 k = s.grid[ix(p), ix(c)]
                 if kind_locked[ix(k)] != 0 or (same and k == card):
                     blocked |= 1 << c
     else:
         load_seat(tb, s, p)
-        up = s.kfacts[KF_VIS]
+        up = s.kfacts[L.KF_VIS]
         blocked = s.kmask[ix(card)] if same else 0
-        for k in range(N_KINDS):
+        for k in range(L.N_KINDS):
             if kind_locked[ix(k)] != 0:
                 blocked |= s.kmask[ix(k)]
-    n = add_actions(s, 0, ALL_CELLS & ~blocked, 0)
-    if source == SRC_DECK:
-        n = add_actions(s, n, ALL_CELLS & ~up, 1)
+    n = add_actions(s, 0, L.ALL_CELLS & ~blocked, 0)
+    if source == L.SRC_DECK:
+        n = add_actions(s, n, L.ALL_CELLS & ~up, 1)
     return n
 
 
@@ -293,22 +236,22 @@ def claimable(tb, s, p):
     into the caches of ``incremental.py`` (``load_seat``), and reads the Legends met from
     ``load_claims`` when a decision of this turn filled it already."""
     rules = tb.rules
-    if rules[R_FACE_UP_ONLY] != 0:
+    if rules[L.R_FACE_UP_ONLY] != 0:
         load_seat(tb, s, p)
     else:  # Legends count face-down cards too: not the kingdom the decisions see
         park(s)
         load_kingdom(tb, s, s.grid[ix(p)], EVERY_CELL)
         s.kept[ix(p)] = 0
-        s.meta[M_LOADED] = -1
-        s.meta[M_CLAIMS_OK] = 0
-        s.meta[M_MET_OK] = 0
-    cached = s.meta[M_CLAIMS_OK] != 0 or s.meta[M_MET_OK] != 0
+        s.meta[L.M_LOADED] = -1
+        s.meta[L.M_CLAIMS_OK] = 0
+        s.meta[L.M_MET_OK] = 0
+    cached = s.meta[L.M_CLAIMS_OK] != 0 or s.meta[L.M_MET_OK] != 0
     n = 0
-    for slot in range(rules[R_LEGEND_ROW]):
+    for slot in range(rules[L.R_LEGEND_ROW]):
         g = s.river[ix(slot)]
         if g >= 0:
             if cached:
-                met = (s.kfacts[KF_MET] >> slot) & 1 != 0
+                met = (s.kfacts[L.KF_MET] >> slot) & 1 != 0
             else:
                 met = legend_met_after(tb, s, g, NO_CELL, NO_CELL, NO_CELLS)
             if met:
@@ -322,9 +265,9 @@ def best_slot(tb, s, n_slots):
     """The claimable slot of the Legend worth most (first slot on ties)."""
     legend = tb.legend
     best = s.slots[0]
-    top = legend[ix(s.river[ix(best)]), LG_POINTS]
+    top = legend[ix(s.river[ix(best)]), L.LG_POINTS]
     for i in range(1, n_slots):
-        pts = legend[ix(s.river[ix(s.slots[ix(i)])]), LG_POINTS]
+        pts = legend[ix(s.river[ix(s.slots[ix(i)])]), L.LG_POINTS]
         if pts > top:
             top = pts
             best = s.slots[ix(i)]
@@ -335,10 +278,10 @@ def best_slot(tb, s, n_slots):
 def value(w, score, claim, near, tame, b_score, b_claim, b_near, b_tame):
     """``Brain.value``: the weighted change of the features against the baseline."""
     return (
-        w[W_GAIN] * (score - b_score)
-        + w[W_LEGEND] * max(0, claim - b_claim)
-        + w[W_NEAR] * (near - b_near)
-        + w[W_TAME] * (tame - b_tame)
+        w[L.W_GAIN] * (score - b_score)
+        + w[L.W_LEGEND] * max(0, claim - b_claim)
+        + w[L.W_NEAR] * (near - b_near)
+        + w[L.W_TAME] * (tame - b_tame)
     )
 
 
@@ -354,7 +297,7 @@ def hidden_pool(s, in_hand):
     """Fill ``s.pool`` with the copies of each kind nobody sees: the deck's copies − the
     face-up kingdom cards and the discard pile (``s.seen``, kept by the kernel as cards
     move) − the card in hand ``in_hand`` (-1: none)."""
-    for k in range(N_KINDS):
+    for k in range(L.N_KINDS):
         s.pool[ix(k)] = s.copies[ix(k)] - s.seen[ix(k)]
     if in_hand >= 0:
         s.pool[ix(in_hand)] -= 1
@@ -365,7 +308,7 @@ def unseen(tb, s, p, in_hand):
     """``hidden_pool`` floored at 0; returns its total (``Brain.unseen``)."""
     hidden_pool(s, in_hand)
     n = 0
-    for k in range(N_KINDS):
+    for k in range(L.N_KINDS):
         if s.pool[ix(k)] < 0:
             s.pool[ix(k)] = 0
         n += s.pool[ix(k)]
@@ -394,10 +337,10 @@ def best_action(tb, weights, s, p, card, n_act):
     kernel's time (measured +6% games per CPU-second; cold compile ~+40 s CPU)."""
     w = weights[s.policy[ix(p)]]
     rules = tb.rules
-    w_gain = w[W_GAIN]
-    wl = w[W_LEGEND]
-    near = w[W_NEAR] != 0.0
-    tame = w[W_TAME] != 0.0
+    w_gain = w[L.W_GAIN]
+    wl = w[L.W_LEGEND]
+    near = w[L.W_NEAR] != 0.0
+    tame = w[L.W_TAME] != 0.0
     load_seat(tb, s, p)
     grid = s.grid[ix(p)]  # the rare full rescoring (``rescored_change``) changes one cell and back
     b_claim = 0
@@ -407,7 +350,7 @@ def best_action(tb, weights, s, p, card, n_act):
             b_claim = best_claim
     b_near = near_after(tb, s, NO_CELL, NO_CELL, NO_CELLS) if near else 0.0
     b_tame = tame_after(tb, s, NO_CELL, NO_CELL, NO_CELLS) if tame else 0.0
-    n_down = CELLS - popcount(s.kfacts[KF_VIS])  # the seat's face-down cells
+    n_down = L.CELLS - popcount(s.kfacts[L.KF_VIS])  # the seat's face-down cells
     n = -1  # unseen kinds, counted at the first reveal (the same for every reveal)
     best = 0.0
     best_i = -1
@@ -415,12 +358,12 @@ def best_action(tb, weights, s, p, card, n_act):
     prune = not near and not tame and w_gain >= 0.0 and wl >= 0.0
     pmax = -1  # the reveal bound's portal terms, at the first bound
     river_top = 0
-    claims_left = s.meta[M_CLAIMS_LEFT] > 0  # the same for every action (read once)
-    after_final = rules[R_CLAIM_AFTER_FINAL] != 0
-    if s.meta[M_MEMO_OK] == 0:
-        for k in range(N_KINDS):
+    claims_left = s.meta[L.M_CLAIMS_LEFT] > 0  # the same for every action (read once)
+    after_final = rules[L.R_CLAIM_AFTER_FINAL] != 0
+    if s.meta[L.M_MEMO_OK] == 0:
+        for k in range(L.N_KINDS):
             s.xmask[ix(k)] = 0
-        s.meta[M_MEMO_OK] = 1
+        s.meta[L.M_MEMO_OK] = 1
     for a in range(n_act):
         cell = s.act_cell[ix(a)]
         final = n_down == 1 and s.up[ix(p), ix(cell)] == 0
@@ -433,13 +376,13 @@ def best_action(tb, weights, s, p, card, n_act):
         # a reveal that cannot beat the best so far (the first best wins ties)
         if reveal and prune and best_i >= 0 and n > 0:
             if pmax < 0:
-                pmax, river_top = s.meta[M_PMAX], river_best(tb, s)
+                pmax, river_top = s.meta[L.M_PMAX], river_best(tb, s)
             if reveal_bound(tb, w, s, cell, claim, b_claim, pmax, river_top) / n <= best:
                 continue
         total = 0.0  # a reveal: sum over the unseen kinds of copies x value
         v = 0.0
         lo = 0 if reveal else card  # a placement: the card in hand only
-        hi = N_KINDS if reveal else card + 1
+        hi = L.N_KINDS if reveal else card + 1
         for k in range(lo, hi):
             if reveal and s.pool[ix(k)] == 0:
                 continue
@@ -473,8 +416,8 @@ def portal_pair_max(tb):
     """The most points one pair linked through a portal can score (0 at least)."""
     pair_portal = tb.pair_portal
     top = 0
-    for a in range(N_KINDS):
-        for b in range(N_KINDS):
+    for a in range(L.N_KINDS):
+        for b in range(L.N_KINDS):
             top = max(top, pair_portal[a, b])
     return top
 
@@ -484,10 +427,10 @@ def river_best(tb, s):
     """The points of the best river Legend (0 without one)."""
     legend = tb.legend
     top = 0
-    for slot in range(tb.rules[R_LEGEND_ROW]):
+    for slot in range(tb.rules[L.R_LEGEND_ROW]):
         g = s.river[ix(slot)]
         if g >= 0:
-            top = max(top, legend[ix(g), LG_POINTS])
+            top = max(top, legend[ix(g), L.LG_POINTS])
     return top
 
 
@@ -498,7 +441,7 @@ def dragon_bound(tb, s, n, lo, hi):
     dragon_values, rules = tb.dragon_values, tb.rules
     top = 0
     for t in range(lo, min(hi, n) + 1):
-        top = max(top, dragon_score(n, t, dragon_values, rules) - s.kfacts[KF_DRAGON_PTS])
+        top = max(top, dragon_score(n, t, dragon_values, rules) - s.kfacts[L.KF_DRAGON_PTS])
     return top
 
 
@@ -517,21 +460,21 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax, river_top):
     A kind's bound is its exact value unless it is a portal: exact values go into the memo,
     so ``best_action`` does not evaluate them again."""
     kind_tame, adj = tb.kind_tame, tb.adj
-    w_gain, w_legend = w[W_GAIN], w[W_LEGEND]
-    dragons = s.kmask[K_DRAGON]
+    w_gain, w_legend = w[L.W_GAIN], w[L.W_LEGEND]
+    dragons = s.kmask[L.K_DRAGON]
     n_dragons = popcount(dragons)
-    tame = popcount(s.kfacts[KF_TAME])
+    tame = popcount(s.kfacts[L.KF_TAME])
     total = 0.0
-    for k in range(N_KINDS):
+    for k in range(L.N_KINDS):
         if s.pool[ix(k)] == 0:
             continue
         if (s.xmask[ix(k)] >> cell) & 1:
             u = s.xval[ix(cell), ix(k)]
         else:
             legend_top = 0  # the claim
-            if k == K_PORTAL:  # bounded: every visible zone pair, the best river Legend
+            if k == L.K_PORTAL:  # bounded: every visible zone pair, the best river Legend
                 legend_top = river_top if claim else 0
-                vis = popcount(portal_zone(tb, s, cell) & s.kfacts[KF_VIS])
+                vis = popcount(portal_zone(tb, s, cell) & s.kfacts[L.KF_VIS])
                 gain = pmax * (vis * (vis - 1) // 2)
                 if dragons != 0:
                     gain += dragon_bound(tb, s, n_dragons, tame, n_dragons)
@@ -539,13 +482,13 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax, river_top):
                 if claim:
                     legend_top = gain_of(tb, s, k, cell)
                 gain = s.prow[ix(cell), ix(k)]
-                if k == K_DRAGON or (
+                if k == L.K_DRAGON or (
                     kind_tame[ix(k)] != 0
-                    and dragons & ~s.kfacts[KF_TAME] & (s.reach[ix(cell)] | adj[ix(cell)]) != 0
+                    and dragons & ~s.kfacts[L.KF_TAME] & (s.reach[ix(cell)] | adj[ix(cell)]) != 0
                 ):  # else no dragon can change (tame ones stay tame)
-                    gain += dragons_after_card(tb, s, cell, NO_CELL, k) - s.kfacts[KF_DRAGON_PTS]
+                    gain += dragons_after_card(tb, s, cell, NO_CELL, k) - s.kfacts[L.KF_DRAGON_PTS]
             u = greedy_value(w_gain, w_legend, gain, legend_top, b_claim)
-            if k != K_PORTAL:  # exact: into the memo
+            if k != L.K_PORTAL:  # exact: into the memo
                 s.xval[ix(cell), ix(k)] = u
                 s.xmask[ix(k)] |= 1 << cell
         total += s.pool[ix(k)] * u
@@ -555,20 +498,20 @@ def reveal_bound(tb, w, s, cell, claim, b_claim, pmax, river_top):
 @hot
 def choose_source(tb, weights, s, p):
     """``Brain.choose_source``: (source, planned action index in ``s.act_*`` or -1)."""
-    has_disc = s.meta[M_DISC_N] > 0
-    has_deck = s.meta[M_DECK_N] > 0
+    has_disc = s.meta[L.M_DISC_N] > 0
+    has_deck = s.meta[L.M_DECK_N] > 0
     if has_deck and not has_disc:
-        return SRC_DECK, -1
+        return L.SRC_DECK, -1
     policy = s.policy[ix(p)]
-    if policy == P_RANDOM:
+    if policy == L.P_RANDOM:
         i = pick(s, 2 if has_deck else 1)
-        return (SRC_DISCARD if i == 0 else SRC_DECK), -1
-    card = s.discard[s.meta[M_DISC_N] - 1]
+        return (L.SRC_DISCARD if i == 0 else L.SRC_DECK), -1
+    card = s.discard[s.meta[L.M_DISC_N] - 1]
     n_act = legal_actions(tb, s, p, SRC_DISCARD, card)
     i, v = best_action(tb, weights, s, p, card, n_act)
-    if not has_deck or v >= weights[ix(policy), W_TAKE_BAR]:
-        return SRC_DISCARD, i
-    return SRC_DECK, -1
+    if not has_deck or v >= weights[ix(policy), L.W_TAKE_BAR]:
+        return L.SRC_DISCARD, i
+    return L.SRC_DECK, -1
 
 
 @hot
@@ -576,7 +519,7 @@ def choose_action(tb, weights, s, p, card, n_act):
     """``Brain.choose_action``: forced, uniform (``random``) or the first best."""
     if n_act == 1:
         return 0
-    if s.policy[ix(p)] == P_RANDOM:
+    if s.policy[ix(p)] == L.P_RANDOM:
         return pick(s, n_act)
     i, _ = best_action(tb, weights, s, p, card, n_act)
     return i
@@ -587,24 +530,24 @@ def claim_before(tb, s, p, n_slots, source, cell):
     """``Brain.claim_before``: the slot to claim before the action, or -1. Greedy players
     claim first when drawing, or when their planned placement on ``cell`` (of the top
     discard) leaves no Legend worth as much; ``random`` never does."""
-    if n_slots == 0 or s.policy[ix(p)] == P_RANDOM:
+    if n_slots == 0 or s.policy[ix(p)] == L.P_RANDOM:
         return -1
     best = best_slot(tb, s, n_slots)
-    if source == SRC_DECK or cell < 0:
+    if source == L.SRC_DECK or cell < 0:
         return best
     rules = tb.rules
     final = face_down(s, p) == 1 and s.up[ix(p), ix(cell)] == 0
-    if final and rules[R_CLAIM_AFTER_FINAL] == 0:
+    if final and rules[L.R_CLAIM_AFTER_FINAL] == 0:
         return best
     load_seat(tb, s, p)
-    card = np.int64(s.discard[s.meta[M_DISC_N] - 1])  # int64 like every other caller's kind
+    card = np.int64(s.discard[s.meta[L.M_DISC_N] - 1])  # int64 like every other caller's kind
     after = best_claim_changed(tb, s, s.grid[ix(p)], cell, card)
-    return best if after < tb.legend[s.river[ix(best)], LG_POINTS] else -1
+    return best if after < tb.legend[s.river[ix(best)], L.LG_POINTS] else -1
 
 
 @hot
 def claim_after(tb, s, p, n_slots):
     """``Brain.claim_after``: uniform (``random``) or the best Legend."""
-    if s.policy[ix(p)] == P_RANDOM:
+    if s.policy[ix(p)] == L.P_RANDOM:
         return s.slots[pick(s, n_slots)]
     return best_slot(tb, s, n_slots)

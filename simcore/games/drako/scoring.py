@@ -34,50 +34,14 @@ from numba.extending import intrinsic
 
 from simcore.jit import hot
 
-from .tables import (
-    B_CONFLICTS,
-    B_DRAGON,
-    CELLS,
-    LG_ADJ,
-    LG_AROUND,
-    LG_CENTRE,
-    LG_COUNT,
-    LG_EITHER,
-    LG_KINDS,
-    LG_POINTS,
-    LG_SHAPE,
-    N_BREAKDOWN,
-    N_KINDS,
-    N_TRIBE_COLUMNS,
-    R_CONFLICT_POINTS,
-    R_DRAGON_MAX_POSITIVE,
-    R_DRAGON_VIA_PORTAL,
-    R_GOBLIN_CONFLICT_VIA_PORTAL,
-    R_GOBLIN_LAND_VIA_PORTAL,
-    R_LEGEND_GOBLIN_VIA_PORTAL,
-    R_PORTAL_CHAINING,
-    Adjacency,
-    Category,
-    Kind,
-    Shape,
-    ix,
-)
+from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 
-K_DRAGON = int(Kind.DRAGON)
-K_PORTAL = int(Kind.PORTAL)
-CAT_LAND = int(Category.LAND)
-CAT_TRIBE = int(Category.TRIBE)
-SHAPE_PRESENT = int(Shape.PRESENT)
-ADJ_ORTHOGONAL = int(Adjacency.ORTHOGONAL)
-ALL_CELLS = (1 << CELLS) - 1
+# Passed as call arguments, so imported by name (numba types an imported name as a literal,
+# ``L.NAME`` as an ``int64``: see ``layout.py``).
+from .layout import K_DRAGON, K_PORTAL, ix
+
 #: Index of the lowest set bit of a non-zero int (LLVM ``cttz``): walks a cell bitmask.
 trailing_zeros: Callable[[int], int] = _trailing_zeros  # type: ignore[assignment]
-TRIBE_COLUMNS = (
-    (int(Kind.ELF), 0),
-    (int(Kind.DWARF), 1),
-    (int(Kind.HUMAN), 2),
-    (int(Kind.GOBLIN), 3),
-)
 
 
 @intrinsic
@@ -104,7 +68,7 @@ def popcount(x):
 def visible_mask(up):
     """Bitmask of the cells whose flag in ``up`` (int/bool[CELLS]) is set."""
     m = 0
-    for c in range(CELLS):
+    for c in range(L.CELLS):
         if up[ix(c)]:
             m |= 1 << c
     return m
@@ -114,7 +78,7 @@ def visible_mask(up):
 def kind_mask(grid, vis, k):
     """Bitmask of the visible cells holding kind ``k``."""
     m = 0
-    for c in range(CELLS):
+    for c in range(L.CELLS):
         if (vis >> c) & 1 and grid[ix(c)] == k:
             m |= 1 << c
     return m
@@ -124,7 +88,7 @@ def kind_mask(grid, vis, k):
 def blind_mask(grid, vis, kind_blind):
     """Bitmask of the visible cells holding a portal-blind kind (goblins)."""
     m = 0
-    for c in range(CELLS):
+    for c in range(L.CELLS):
         if (vis >> c) & 1 and grid[ix(c)] >= 0 and kind_blind[grid[ix(c)]]:
             m |= 1 << c
     return m
@@ -140,7 +104,7 @@ def fill_reach(adj, chaining, portals, reach):
 
     Each chain of adjacent portals (a group) links every cell next to it, its ``zone``, to
     every other: a cell's reach is its neighbours plus the zones of the groups next to it."""
-    for c in range(CELLS):
+    for c in range(L.CELLS):
         reach[ix(c)] = adj[ix(c)]
     rest = portals
     while rest:
@@ -165,7 +129,7 @@ def fill_reach(adj, chaining, portals, reach):
         while m:
             reach[trailing_zeros(m)] |= zone
             m &= m - 1
-    for c in range(CELLS):
+    for c in range(L.CELLS):
         reach[ix(c)] &= ~(1 << c)
 
 
@@ -176,7 +140,7 @@ def link_masks(grid, vis, adj, chaining, direct, full):
     The single implementation of §6 connection (``fill_reach``), shared by every scoring
     category."""
     fill_reach(adj, chaining, kind_mask(grid, vis, K_PORTAL), full)
-    for i in range(CELLS):
+    for i in range(L.CELLS):
         if (vis >> i) & 1:
             direct[ix(i)] = adj[ix(i)] & vis
             full[ix(i)] &= vis
@@ -212,8 +176,8 @@ def legend_mask(i, blind_i, blinds, direct, full, via_portal):
 def land_mask(grid, vis, kind_cat):
     """Bitmask of the visible land cards."""
     lands = 0
-    for c in range(CELLS):
-        if (vis >> c) & 1 and kind_cat[grid[ix(c)]] == CAT_LAND:
+    for c in range(L.CELLS):
+        if (vis >> c) & 1 and kind_cat[grid[ix(c)]] == L.CAT_LAND:
             lands |= 1 << c
     return lands
 
@@ -222,8 +186,8 @@ def land_mask(grid, vis, kind_cat):
 def tribe_column(t, kind_cat):
     """The breakdown column of a tribe kind ``t`` (``TRIBE_COLUMNS``), -1 for any other."""
     col = -1
-    if kind_cat[ix(t)] == CAT_TRIBE:
-        for k, b in TRIBE_COLUMNS:
+    if kind_cat[ix(t)] == L.CAT_TRIBE:
+        for k, b in L.TRIBE_COLUMNS:
             if k == t:
                 col = b
     return col
@@ -248,8 +212,8 @@ def tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, 
     (elf, dwarf, human, goblin)."""
     blinds = blind_mask(grid, vis, kind_blind)
     lands = land_mask(grid, vis, kind_cat)
-    via = rules[R_GOBLIN_LAND_VIA_PORTAL] != 0
-    for i in range(CELLS):
+    via = rules[L.R_GOBLIN_LAND_VIA_PORTAL] != 0
+    for i in range(L.CELLS):
         if not (vis >> i) & 1:
             continue
         col = tribe_column(grid[ix(i)], kind_cat)
@@ -264,9 +228,9 @@ def tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, 
 def conflicts(grid, vis, kind_blind, rival, rules, direct, full):
     """§7.2: ``conflict_points`` (−2) per unordered linked pair of rival tribe cards."""
     blinds = blind_mask(grid, vis, kind_blind)
-    via = rules[R_GOBLIN_CONFLICT_VIA_PORTAL] != 0
+    via = rules[L.R_GOBLIN_CONFLICT_VIA_PORTAL] != 0
     pairs = 0
-    for i in range(CELLS):
+    for i in range(L.CELLS):
         if not (vis >> i) & 1:
             continue
         m = partner_mask(i, kind_blind[grid[ix(i)]] != 0, blinds, direct, full, via)
@@ -275,18 +239,18 @@ def conflicts(grid, vis, kind_blind, rival, rules, direct, full):
             if rival[grid[ix(i)], grid[trailing_zeros(m)]]:
                 pairs += 1
             m &= m - 1
-    return pairs * rules[R_CONFLICT_POINTS]
+    return pairs * rules[L.R_CONFLICT_POINTS]
 
 
 @hot
 def dragon_is_tame(i, grid, vis, kind_blind, kind_tame, rules, direct, full):
     """§7.3: a dragon is domesticated when linked to >= 2 cards of one domesticating kind."""
     blinds = blind_mask(grid, vis, kind_blind)
-    if rules[R_DRAGON_VIA_PORTAL]:
+    if rules[L.R_DRAGON_VIA_PORTAL]:
         m = partner_mask(i, False, blinds, direct, full, False)
     else:
         m = direct[ix(i)]
-    for k in range(N_KINDS):  # a loop, not any(): numba compiles no generators
+    for k in range(L.N_KINDS):  # a loop, not any(): numba compiles no generators
         if kind_tame[ix(k)] and popcount(m & kind_mask(grid, vis, k)) >= 2:
             return True
     return False
@@ -303,15 +267,22 @@ def dragon_points(grid, vis, kind_blind, kind_tame, dragon_values, rules, direct
     """§7.3: v·pos − v·(n − pos), v = value for n dragons, pos = min(tame, max_positive)."""
     n = 0
     tame = 0
-    for i in range(CELLS):
-        if (vis >> i) & 1 and grid[ix(i)] == K_DRAGON:
+    for i in range(L.CELLS):
+        if (vis >> i) & 1 and grid[ix(i)] == L.K_DRAGON:
             n += 1
             if dragon_is_tame(i, grid, vis, kind_blind, kind_tame, rules, direct, full):
                 tame += 1
+    return dragon_score(n, tame, dragon_values, rules)
+
+
+@hot
+def dragon_score(n, tame, dragon_values, rules):
+    """§7.3 for ``n`` dragons of which ``tame`` are domesticated: ``dragon_points`` once the
+    dragons are counted, and the incremental scorer from its caches."""
     if n == 0:
         return 0
     v = dragon_value(n, dragon_values)
-    pos = min(tame, rules[R_DRAGON_MAX_POSITIVE])
+    pos = min(tame, rules[L.R_DRAGON_MAX_POSITIVE])
     return v * pos - v * (n - pos)
 
 
@@ -325,11 +296,11 @@ def cell_points(
     belong to no single card). Links from ``link_masks`` on the same ``vis``."""
     blinds = blind_mask(grid, vis, kind_blind)
     lands = land_mask(grid, vis, kind_cat)
-    via = rules[R_GOBLIN_LAND_VIA_PORTAL] != 0
+    via = rules[L.R_GOBLIN_LAND_VIA_PORTAL] != 0
     n = popcount(kind_mask(grid, vis, K_DRAGON))
     v = dragon_value(n, dragon_values) if n > 0 else 0
-    plus = rules[R_DRAGON_MAX_POSITIVE]
-    for i in range(CELLS):
+    plus = rules[L.R_DRAGON_MAX_POSITIVE]
+    for i in range(L.CELLS):
         out[ix(i)] = 0
         if not (vis >> i) & 1:
             continue
@@ -338,7 +309,7 @@ def cell_points(
             out[ix(i)] = tribe_points(
                 i, grid, kind_blind, land_pts, blinds, lands, via, direct, full
             )
-        elif t == K_DRAGON:
+        elif t == L.K_DRAGON:
             if plus > 0 and dragon_is_tame(
                 i, grid, vis, kind_blind, kind_tame, rules, direct, full
             ):
@@ -352,8 +323,8 @@ def cell_points(
 def _linked_met(grid, vis, kind_blind, rules, direct, full, centre, around, count, orth):
     blinds = blind_mask(grid, vis, kind_blind)
     arounds = kind_mask(grid, vis, around)
-    via = rules[R_LEGEND_GOBLIN_VIA_PORTAL] != 0
-    for i in range(CELLS):
+    via = rules[L.R_LEGEND_GOBLIN_VIA_PORTAL] != 0
+    for i in range(L.CELLS):
         if (vis >> i) & 1 and grid[ix(i)] == centre:
             if orth:
                 m = direct[ix(i)]
@@ -367,19 +338,19 @@ def _linked_met(grid, vis, kind_blind, rules, direct, full, centre, around, coun
 @hot
 def legend_met(g, legend, grid, vis, kind_blind, rules, direct, full):
     """§5: does the kingdom (its ``vis`` cells) meet Legend row ``g``?"""
-    if legend[ix(g), LG_SHAPE] == SHAPE_PRESENT:
-        need = legend[ix(g), LG_KINDS]
-        for k in range(N_KINDS):  # noqa: SIM110 (numba: no generators)
+    if legend[ix(g), L.LG_SHAPE] == L.SHAPE_PRESENT:
+        need = legend[ix(g), L.LG_KINDS]
+        for k in range(L.N_KINDS):  # noqa: SIM110 (numba: no generators)
             if (need >> k) & 1 and kind_mask(grid, vis, k) == 0:
                 return False
         return True
-    centre = legend[ix(g), LG_CENTRE]
-    around = legend[ix(g), LG_AROUND]
-    count = legend[ix(g), LG_COUNT]
-    orth = legend[ix(g), LG_ADJ] == ADJ_ORTHOGONAL
+    centre = legend[ix(g), L.LG_CENTRE]
+    around = legend[ix(g), L.LG_AROUND]
+    count = legend[ix(g), L.LG_COUNT]
+    orth = legend[ix(g), L.LG_ADJ] == L.ADJ_ORTHOGONAL
     if _linked_met(grid, vis, kind_blind, rules, direct, full, centre, around, count, orth):
         return True
-    if legend[ix(g), LG_EITHER]:
+    if legend[ix(g), L.LG_EITHER]:
         return _linked_met(grid, vis, kind_blind, rules, direct, full, around, centre, count, orth)
     return False
 
@@ -404,16 +375,16 @@ def score_kingdom(
     """The kingdom part of the §7 breakdown into ``out`` (int32[N_BREAKDOWN]: elf, dwarf,
     human, goblin, dragon, conflicts; the legends column is set to 0). Fills the link
     buffers ``direct``/``full`` as a side effect. Returns the kingdom total."""
-    for b in range(N_BREAKDOWN):
+    for b in range(L.N_BREAKDOWN):
         out[ix(b)] = 0
-    link_masks(grid, vis, adj, rules[R_PORTAL_CHAINING] != 0, direct, full)
+    link_masks(grid, vis, adj, rules[L.R_PORTAL_CHAINING] != 0, direct, full)
     tribe_land_points(grid, vis, kind_cat, kind_blind, land_pts, rules, direct, full, out)
-    out[B_DRAGON] = dragon_points(
+    out[L.B_DRAGON] = dragon_points(
         grid, vis, kind_blind, kind_tame, dragon_values, rules, direct, full
     )
-    out[B_CONFLICTS] = conflicts(grid, vis, kind_blind, rival, rules, direct, full)
+    out[L.B_CONFLICTS] = conflicts(grid, vis, kind_blind, rival, rules, direct, full)
     total = 0
-    for b in range(N_BREAKDOWN):
+    for b in range(L.N_BREAKDOWN):
         total += out[ix(b)]
     return total
 
@@ -424,14 +395,8 @@ def held_legend_points(legend, held):
     s = 0
     for g in range(legend.shape[0]):
         if held[ix(g)]:
-            s += legend[ix(g), LG_POINTS]
+            s += legend[ix(g), L.LG_POINTS]
     return s
-
-
-#: Fills the tie key's unused tail when the tribes are summed: below every category value
-#: (a kingdom's subtotals stay within a few hundred points), so it sorts last and, being
-#: the same for every player, never decides.
-TIE_PAD = -(1 << 30)
 
 
 @hot
@@ -443,15 +408,15 @@ def tie_key(breakdown, key, tribes_summed):
     n = breakdown.shape[0]
     if tribes_summed:
         tribes = 0
-        for b in range(N_TRIBE_COLUMNS):
+        for b in range(L.N_TRIBE_COLUMNS):
             tribes += breakdown[ix(b)]
         key[0] = tribes
         m = 1
-        for b in range(N_TRIBE_COLUMNS, n):
+        for b in range(L.N_TRIBE_COLUMNS, n):
             key[ix(m)] = breakdown[ix(b)]
             m += 1
         for b in range(m, n):
-            key[ix(b)] = TIE_PAD
+            key[ix(b)] = L.TIE_PAD
     else:
         for b in range(n):
             key[ix(b)] = breakdown[ix(b)]

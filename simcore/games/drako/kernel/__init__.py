@@ -14,15 +14,16 @@ lists. Card tables arrive as the tuple ``tb`` (``tables.Tables``), never as glob
 Modules, in the order of the rules (each imports only the ones above it):
 
 ==========  ===================================================================================
-``state``   ``GameState``, ``new_state``, ``seat_view``, the fixed sizes, ``INVARIANTS``
+``state``   ``GameState``, ``new_state``, ``seat_view``, ``INVARIANTS``
 ``setup``   §3 setup, ``count_seen``
 ``turn``    §4 one turn (``take_turn``): claims, the action, the reshuffle
 ``end``     §7 final scoring and ranking, ``_record_end``, the checking mode,
             ``score_end_state`` (``talesim score drako``)
-``game``    ``_new_game``, the resumable ``_play_on``, ``play_game``, ``ChunkOut``,
-            ``simulate_chunk``
-``search``  the mc seats' kernel (``_search``, ``simulate_chunk_search``) and the search
-            driven from Python (``clone``, ``play_on``, ``search``, ``answer``)
+``game``    ``_new_game``, the resumable ``_play_on``, ``play_game``
+``search``  the mc seats' game (``_search``, ``play_game_search``) and the search driven
+            from Python (``clone``, ``play_on``, ``search``, ``answer``)
+``chunk``   many games: ``simulate_chunk``, ``simulate_chunk_search`` (one ``_run_block``
+            for both), ``ChunkOut``
 ==========  ===================================================================================
 
 This package re-exports the names the engine, the tests and the benchmarks use.
@@ -30,7 +31,15 @@ This package re-exports the names the engine, the tests and the benchmarks use.
 
 from __future__ import annotations
 
-from ..policies import M_TURN
+from .chunk import (
+    ChunkOut,
+    _run_block,
+    _seat_up,
+    _store,
+    new_chunk_out,
+    simulate_chunk,
+    simulate_chunk_search,
+)
 from .end import (
     _held_points,
     _record_end,
@@ -41,21 +50,10 @@ from .end import (
     final_scoring,
     score_end_state,
 )
-from .game import (
-    ChunkOut,
-    _new_game,
-    _play_on,
-    _run_block,
-    _seat_up,
-    _store,
-    new_chunk_out,
-    play_game,
-    simulate_chunk,
-)
+from .game import _new_game, _play_on, play_game
 from .search import (
     _asking,
     _resume,
-    _run_block_search,
     _search,
     answer,
     clone,
@@ -63,30 +61,13 @@ from .search import (
     play_game_search,
     play_on,
     search,
-    simulate_chunk_search,
 )
 from .setup import _pop_deck, count_seen, setup
-from .state import (
-    BORDER_CELLS,
-    CENTRE_CELLS,
-    INVARIANTS,
-    MAX_OPTIONS,
-    N_BORDER,
-    N_CENTRE,
-    GameState,
-    new_state,
-    seat_view,
-)
+from .state import INVARIANTS, GameState, new_state, seat_view
 from .turn import _apply, _claim, _reshuffle, _source_options, take_turn
 
 __all__ = [
-    "BORDER_CELLS",
-    "CENTRE_CELLS",
     "INVARIANTS",
-    "MAX_OPTIONS",
-    "M_TURN",
-    "N_BORDER",
-    "N_CENTRE",
     "ChunkOut",
     "GameState",
     "_apply",
@@ -100,7 +81,6 @@ __all__ = [
     "_reshuffle",
     "_resume",
     "_run_block",
-    "_run_block_search",
     "_search",
     "_seat_cells",
     "_seat_up",

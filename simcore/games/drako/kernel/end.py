@@ -8,23 +8,12 @@ import numpy as np
 
 from simcore.jit import hot, hot_outline
 
-from ..policies import M_ALT, M_CELL, M_DECK_N, M_DISC_N, M_HAND, M_LD_N, M_TURN, face_down
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import ix
+from ..policies import face_down
 from ..scoring import cell_points, legends_met, link_masks, score_kingdom, tie_key, visible_mask
-from ..tables import (
-    B_LEGENDS,
-    CELLS,
-    LG_POINTS,
-    N_BREAKDOWN,
-    N_KINDS,
-    R_LEGEND_ROW,
-    R_PORTAL_CHAINING,
-    R_SAME_KIND_FORBIDDEN,
-    R_TIE_CATEGORIES,
-    R_TIE_TRIBES_SUMMED,
-    Tables,
-    ix,
-)
-from .state import N_BORDER, GameState, new_state
+from ..tables import Tables
+from .state import GameState, new_state
 
 # --- §7 final scoring ------------------------------------------------------------------------
 
@@ -48,7 +37,7 @@ def _held_points(tb, s, p):
     """§7.4: the points of the Legends seat ``p`` holds."""
     held = 0
     for k in range(s.claim_n[ix(p)]):
-        held += tb.legend[s.claim_g[ix(p), ix(k)], LG_POINTS]
+        held += tb.legend[s.claim_g[ix(p), ix(k)], L.LG_POINTS]
     return held
 
 
@@ -59,23 +48,23 @@ def final_scoring(tb, s, n_players):
     players are the winners."""
     rules = tb.rules
     for p in range(n_players):
-        for c in range(CELLS):
+        for c in range(L.CELLS):
             s.up[ix(p), ix(c)] = 1
         total = _visible_kingdom(tb, s, p)
         held = _held_points(tb, s, p)
-        for b in range(N_BREAKDOWN):
+        for b in range(L.N_BREAKDOWN):
             s.bd[ix(p), ix(b)] = s.sbd[ix(b)]
-        s.bd[ix(p), B_LEGENDS] = held
+        s.bd[ix(p), L.B_LEGENDS] = held
         s.score[ix(p)] = total + held
-        tie_key(s.bd[ix(p)], s.keys[ix(p)], rules[R_TIE_TRIBES_SUMMED] != 0)
-    categories = rules[R_TIE_CATEGORIES] != 0
+        tie_key(s.bd[ix(p)], s.keys[ix(p)], rules[L.R_TIE_TRIBES_SUMMED] != 0)
+    categories = rules[L.R_TIE_CATEGORIES] != 0
     for p in range(n_players):
         ahead = 0
         for q in range(n_players):
             if s.score[ix(q)] > s.score[ix(p)]:
                 ahead += 1
             elif s.score[ix(q)] == s.score[ix(p)] and categories:
-                for b in range(N_BREAKDOWN):
+                for b in range(L.N_BREAKDOWN):
                     if s.keys[ix(q), ix(b)] != s.keys[ix(p), ix(b)]:
                         if s.keys[ix(q), ix(b)] > s.keys[ix(p), ix(b)]:
                             ahead += 1
@@ -93,14 +82,14 @@ def _record_end(tb, s, n_players, p):
     kind_locked, rules = tb.kind_locked, tb.rules
     for q in range(n_players):
         s.end_vis[ix(q)] = _visible_kingdom(tb, s, q) + _held_points(tb, s, q)
-    card = s.meta[M_HAND]
-    same = rules[R_SAME_KIND_FORBIDDEN] != 0
+    card = s.meta[L.M_HAND]
+    same = rules[L.R_SAME_KIND_FORBIDDEN] != 0
     alt = 0
-    for c in range(CELLS):
+    for c in range(L.CELLS):
         k = s.grid[ix(p), ix(c)]
-        if c != s.meta[M_CELL] and kind_locked[ix(k)] == 0 and not (same and k == card):
+        if c != s.meta[L.M_CELL] and kind_locked[ix(k)] == 0 and not (same and k == card):
             alt = 1
-    s.meta[M_ALT] = alt
+    s.meta[L.M_ALT] = alt
 
 
 # --- checking mode ---------------------------------------------------------------------------
@@ -110,23 +99,23 @@ def _record_end(tb, s, n_players, p):
 def check_state(tb, s, n_players, max_turns):
     """Code of the first broken rule invariant (``INVARIANTS``), 0 when all hold."""
     deck0 = tb.deck
-    for k in range(N_KINDS):
+    for k in range(L.N_KINDS):
         s.pool[ix(k)] = 0
     for i in range(deck0.shape[0]):
         s.pool[deck0[ix(i)]] += 1
-    for i in range(s.meta[M_DECK_N]):
+    for i in range(s.meta[L.M_DECK_N]):
         s.pool[s.deck[ix(i)]] -= 1
-    for i in range(s.meta[M_DISC_N]):
+    for i in range(s.meta[L.M_DISC_N]):
         s.pool[s.discard[ix(i)]] -= 1
     for p in range(n_players):
-        for c in range(CELLS):
+        for c in range(L.CELLS):
             k = s.grid[ix(p), ix(c)]
-            if k < 0 or k >= N_KINDS:
+            if k < 0 or k >= L.N_KINDS:
                 return 2
             s.pool[ix(k)] -= 1
-        if face_down(s, p) > N_BORDER:
+        if face_down(s, p) > L.N_BORDER:
             return 6
-    for k in range(N_KINDS):
+    for k in range(L.N_KINDS):
         if s.pool[ix(k)] != 0:
             return 1
     n_legends = tb.legend.shape[0]
@@ -136,16 +125,16 @@ def check_state(tb, s, n_players, max_turns):
         for k in range(s.claim_n[ix(p)]):
             seen |= 1 << s.claim_g[ix(p), ix(k)]
             count += 1
-    for slot in range(tb.rules[R_LEGEND_ROW]):
+    for slot in range(tb.rules[L.R_LEGEND_ROW]):
         if s.river[ix(slot)] >= 0:
             seen |= 1 << s.river[ix(slot)]
             count += 1
-    for k in range(s.meta[M_LD_N]):
+    for k in range(s.meta[L.M_LD_N]):
         seen |= 1 << s.ldeck[ix(k)]
         count += 1
     if count != n_legends or seen != (1 << n_legends) - 1:
         return 3
-    if s.meta[M_TURN] > max_turns:
+    if s.meta[L.M_TURN] > max_turns:
         return 4
     return 0
 
@@ -154,7 +143,7 @@ def check_state(tb, s, n_players, max_turns):
 def check_final(s, n_players):
     for p in range(n_players):
         t = 0
-        for b in range(N_BREAKDOWN):
+        for b in range(L.N_BREAKDOWN):
             t += s.bd[ix(p), ix(b)]
         if t != s.score[ix(p)]:
             return 5
@@ -174,7 +163,7 @@ def _seat_cells(tb, s, p, points, met):
     legend, dragon_values, adj, rules = tb.legend, tb.dragon_values, tb.adj, tb.rules
     grid = s.grid[ix(p)]
     vis = visible_mask(s.up[ix(p)])
-    link_masks(grid, vis, adj, rules[R_PORTAL_CHAINING] != 0, s.direct, s.full)
+    link_masks(grid, vis, adj, rules[L.R_PORTAL_CHAINING] != 0, s.direct, s.full)
     cell_points(
         grid, vis, kind_cat, kind_blind, kind_tame, land_pts, dragon_values, rules,
         s.direct, s.full, points,
@@ -197,7 +186,7 @@ def score_end_state(
         s.claim_n[p] = len(held[p])
         s.claim_g[p, : len(held[p])] = held[p]
     final_scoring(tb, s, n)
-    points = np.zeros((n, CELLS), np.int32)
+    points = np.zeros((n, L.CELLS), np.int32)
     met = np.zeros((n, tb.legend.shape[0]), np.int32)
     for p in range(n):
         _seat_cells(tb, s, p, points[p], met[p])

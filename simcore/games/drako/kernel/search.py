@@ -1,44 +1,30 @@
-"""The ``mc`` seats' kernel of its own (``simulate_chunk_search``): a game stops at each
-of their decisions, ``_search`` plays the options out on copies of it, the game goes on
-with the choice; and the same search driven from Python (``clone``, ``play_on``,
-``search``, ``answer``: the tests and the narration checks)."""
+"""The ``mc`` seats' game (``play_game_search``, run by ``chunk.simulate_chunk_search``): a
+game stops at each of their decisions, ``_search`` plays the options out on copies of it,
+the game goes on with the choice; and the same search driven from Python (``clone``,
+``play_on``, ``search``, ``answer``: the tests and the narration checks)."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from simcore.jit import alloc, hot, hot_outline, parallel
+from simcore.jit import hot, hot_outline
 from simcore.rng import rng_next, search_state
 
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+
+# Passed as a call argument, so imported by name (numba types an imported name as a literal,
+# ``L.NAME`` as an ``int64``: see ``layout.py``).
+from ..layout import SRC_DISCARD, ix
 from ..mc import copy_state, determinize, forget_caches, outcome, rank
-from ..policies import (
-    M_ALT,
-    M_CAP,
-    M_DECK_N,
-    M_DISC_N,
-    M_END_REC,
-    M_FORCE_IDX,
-    M_FORCE_SEAT,
-    M_HAND,
-    M_SRC,
-    M_STEP,
-    M_TURN,
-    M_VIOL,
-    SRC_DISCARD,
-    STEP_SOURCE,
-    W_TAKE_BAR,
-    legal_actions,
-)
-from ..tables import ix
-from .game import _new_game, _play_on, _seat_up, _store
-from .state import MAX_OPTIONS, GameState, new_state, seat_view
+from ..policies import legal_actions
+from .game import _new_game, _play_on
+from .state import GameState, new_state, seat_view
 
 
 @hot
 def _asking(s, n_players):
     """The seat whose decision the game stopped at (its turn is counted)."""
-    return (s.meta[M_TURN] - 1) % n_players
+    return (s.meta[L.M_TURN] - 1) % n_players
 
 
 @hot_outline
@@ -59,18 +45,18 @@ def _search(tb, weights, s, w, c, n_players, seed, game_id):
     s.mc_dn[ix(p)] = number + 1
     v = seat_view(s, p)
     hand = -1
-    if s.meta[M_STEP] == STEP_SOURCE:
+    if s.meta[L.M_STEP] == L.STEP_SOURCE:
         n_act = 0
         card = np.int32(-1)
-        if s.meta[M_DISC_N] > 0:
-            card = s.discard[s.meta[M_DISC_N] - 1]
+        if s.meta[L.M_DISC_N] > 0:
+            card = s.discard[s.meta[L.M_DISC_N] - 1]
             n_act = legal_actions(tb, v, p, SRC_DISCARD, card)
-        bar = weights[ix(s.policy[ix(p)]), W_TAKE_BAR]
-        m = rank(tb, weights, v, p, card, n_act, top, s.meta[M_DECK_N] > 0, bar)
+        bar = weights[ix(s.policy[ix(p)]), L.W_TAKE_BAR]
+        m = rank(tb, weights, v, p, card, n_act, top, s.meta[L.M_DECK_N] > 0, bar)
     else:
-        card = s.meta[M_HAND]
+        card = s.meta[L.M_HAND]
         hand = card
-        n_act = legal_actions(tb, v, p, s.meta[M_SRC], card)
+        n_act = legal_actions(tb, v, p, s.meta[L.M_SRC], card)
         m = rank(tb, weights, v, p, card, n_act, top, False, 0.0)
     if m == 1:
         return s.mc_rank[0]
@@ -81,7 +67,7 @@ def _search(tb, weights, s, w, c, n_players, seed, game_id):
     no_check = n_players < 0  # False, typed like play_game's check (one _play_on compiled)
     for _ in range(rollouts):
         copy_state(w, s)
-        w.meta[M_END_REC] = 0
+        w.meta[L.M_END_REC] = 0
         w.rng[0] = stream
         determinize(w, n_players, hand)
         playout_state = rng_next(w.rng)
@@ -92,8 +78,8 @@ def _search(tb, weights, s, w, c, n_players, seed, game_id):
         for j in range(m):
             copy_state(c, w)
             c.rng[0] = playout_state
-            c.meta[M_FORCE_SEAT] = p
-            c.meta[M_FORCE_IDX] = s.mc_rank[ix(j)]
+            c.meta[L.M_FORCE_SEAT] = p
+            c.meta[L.M_FORCE_IDX] = s.mc_rank[ix(j)]
             _play_on(tb, weights, c, n_players, no_check, True)
             s.mc_sum[ix(j)] += outcome(c, n_players, p)
     best = 0
@@ -110,49 +96,15 @@ def play_game_search(tb, weights, s, w, c, n_players, seed, game_id, check):
     that choice. A kernel of its own (``simulate_chunk_search``), so runs of heuristics
     alone never compile the search."""
     _new_game(tb, s, n_players, seed, game_id, check)
-    s.meta[M_END_REC] = 1
-    s.meta[M_ALT] = 0
+    s.meta[L.M_END_REC] = 1
+    s.meta[L.M_ALT] = 0
     for p in range(n_players):
         s.end_vis[ix(p)] = 0
     while _play_on(tb, weights, s, n_players, check, True):
         i = _search(tb, weights, s, w, c, n_players, seed, game_id)
-        s.meta[M_FORCE_SEAT] = _asking(s, n_players)
-        s.meta[M_FORCE_IDX] = i
-    return s.meta[M_TURN], s.meta[M_CAP], s.meta[M_VIOL]
-
-
-@alloc  # the block scratch
-def _run_block_search(
-    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check
-):
-    """``_run_block`` with mc seats: one scratch state and, for the searches, two copies of
-    it (allocated once per block)."""
-    s = new_state(n_players, tb.deck.shape[0])
-    w = new_state(n_players, tb.deck.shape[0])
-    c = new_state(n_players, tb.deck.shape[0])
-    for i in range(lo, hi):
-        g = first_game + i
-        _seat_up(s, slot_table, seat_slot, rotate, n_players, g)
-        turns, cap_hit, violation = play_game_search(
-            tb, weights, s, w, c, n_players, seed, g, check
-        )
-        _store(out, s, i, n_players, turns, cap_hit, violation)
-
-
-@parallel
-def simulate_chunk_search(
-    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
-    out, check,
-):  # fmt: skip
-    """``simulate_chunk`` for runs with mc seats (a kernel of its own: a run of heuristics
-    never compiles the search)."""
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        _run_block_search(
-            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
-            out, check,
-        )  # fmt: skip
+        s.meta[L.M_FORCE_SEAT] = _asking(s, n_players)
+        s.meta[L.M_FORCE_IDX] = i
+    return s.meta[L.M_TURN], s.meta[L.M_CAP], s.meta[L.M_VIOL]
 
 
 # --- the search from Python (tests, narration checks) ---------------------------------------
@@ -191,12 +143,12 @@ def search(
     ``top`` when fewer were searched; ``s`` as ``clone`` made it: ``mc_sum`` zeroed)."""
     w, c = new_state(n_players, s.deck.shape[0]), new_state(n_players, s.deck.shape[0])
     i = int(_search(tb, weights, s, w, c, n_players, seed, game_id))
-    p = (int(s.meta[M_TURN]) - 1) % n_players
-    top = min(int(s.mc_par[p, 1]), MAX_OPTIONS)
+    p = (int(s.meta[L.M_TURN]) - 1) % n_players
+    top = min(int(s.mc_par[p, 1]), L.MAX_OPTIONS)
     return i, [int(x) for x in s.mc_sum[:top]]
 
 
 def answer(s: GameState, n_players: int, i: int) -> None:
     """Give the decision ``s`` stopped at the answer ``i`` (then ``play_on`` again)."""
-    s.meta[M_FORCE_SEAT] = (int(s.meta[M_TURN]) - 1) % n_players
-    s.meta[M_FORCE_IDX] = i
+    s.meta[L.M_FORCE_SEAT] = (int(s.meta[L.M_TURN]) - 1) % n_players
+    s.meta[L.M_FORCE_IDX] = i

@@ -11,14 +11,8 @@ import numpy as np
 
 from simcore.jit import alloc, hot
 
-from ..incremental import N_KFACTS
-from ..policies import N_META
-from ..tables import BORDER, CELLS, CENTRE, N_BREAKDOWN, N_KINDS, N_LEGENDS, ix
-
-CENTRE_CELLS = np.array(CENTRE, dtype=np.int64)
-BORDER_CELLS = np.array(BORDER, dtype=np.int64)
-N_CENTRE = len(CENTRE)
-N_BORDER = len(BORDER)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import ix
 
 # Invariant codes of the checking mode (``check=True``): 0 = all hold.
 INVARIANTS = (
@@ -104,65 +98,61 @@ class GameState(NamedTuple):
     end_vis: np.ndarray  # int32[P]: visible score of each seat as the game ended (``_record_end``)
 
 
-#: The most options of one decision: 16 placements and 16 reveals, or 16 placements + draw.
-MAX_OPTIONS = 2 * CELLS + 1
-
-
 @alloc  # keeps NRT
 def new_state(n_players, deck_size):
     """Allocate one game's scratch state (once per block, never per game); its kingdom
     caches are seat 0's (``seat_view``)."""
     P = n_players
     z = np.zeros
-    seat_reach = z((P, CELLS), np.int64)
-    seat_kmask = z((P, N_KINDS), np.int64)
-    seat_dtame = z((P, CELLS, N_KINDS), np.int32)
-    seat_kfacts = z((P, N_KFACTS), np.int64)
-    seat_prow = z((P, CELLS, N_KINDS), np.int32)
-    seat_goal = z((P, N_KINDS), np.int32)
-    seat_ready = z((P, N_LEGENDS, 2), np.int64)
+    seat_reach = z((P, L.CELLS), np.int64)
+    seat_kmask = z((P, L.N_KINDS), np.int64)
+    seat_dtame = z((P, L.CELLS, L.N_KINDS), np.int32)
+    seat_kfacts = z((P, L.N_KFACTS), np.int64)
+    seat_prow = z((P, L.CELLS, L.N_KINDS), np.int32)
+    seat_goal = z((P, L.N_KINDS), np.int32)
+    seat_ready = z((P, L.N_LEGENDS, 2), np.int64)
     return GameState(
         z(1, np.uint64),
-        z(N_META, np.int32),
+        z(L.N_META, np.int32),
         z(deck_size, np.int32),
         z(deck_size, np.int32),
         z(deck_size, np.int32),
-        z(N_LEGENDS, np.int32),
-        z(N_LEGENDS, np.int32),
-        z((P, CELLS), np.int32),
-        z((P, CELLS), np.int32),
-        z((P, CELLS), np.int32),
-        z((P, CELLS), np.int32),
-        z((P, N_LEGENDS), np.int32),
-        z((P, N_LEGENDS), np.int32),
+        z(L.N_LEGENDS, np.int32),
+        z(L.N_LEGENDS, np.int32),
+        z((P, L.CELLS), np.int32),
+        z((P, L.CELLS), np.int32),
+        z((P, L.CELLS), np.int32),
+        z((P, L.CELLS), np.int32),
+        z((P, L.N_LEGENDS), np.int32),
+        z((P, L.N_LEGENDS), np.int32),
         z(P, np.int32),
         z(P, np.int32),
         z(P, np.int32),
         z(P, np.int32),
         z(P, np.int32),
-        z((P, N_BREAKDOWN), np.int32),
-        z((P, N_BREAKDOWN), np.int32),
+        z((P, L.N_BREAKDOWN), np.int32),
+        z((P, L.N_BREAKDOWN), np.int32),
         z(P, np.int32),
-        z(CELLS, np.int64),
-        z(CELLS, np.int64),
-        z(N_BREAKDOWN, np.int32),
-        z(N_LEGENDS, np.int32),
-        z(2 * CELLS, np.int64),
-        z(2 * CELLS, np.int32),
-        z(N_KINDS, np.int32),
-        z(N_KINDS, np.int32),
-        z(N_KINDS, np.int32),
+        z(L.CELLS, np.int64),
+        z(L.CELLS, np.int64),
+        z(L.N_BREAKDOWN, np.int32),
+        z(L.N_LEGENDS, np.int32),
+        z(2 * L.CELLS, np.int64),
+        z(2 * L.CELLS, np.int32),
+        z(L.N_KINDS, np.int32),
+        z(L.N_KINDS, np.int32),
+        z(L.N_KINDS, np.int32),
         seat_reach[0],
         seat_kmask[0],
         seat_dtame[0],
         seat_kfacts[0],
         seat_goal[0],
         seat_ready[0],
-        z(N_LEGENDS, np.float64),
-        z((N_KINDS, CELLS), np.int32),
+        z(L.N_LEGENDS, np.float64),
+        z((L.N_KINDS, L.CELLS), np.int32),
         seat_prow[0],
-        z((CELLS, N_KINDS), np.float64),
-        z(N_KINDS, np.int64),
+        z((L.CELLS, L.N_KINDS), np.float64),
+        z(L.N_KINDS, np.int64),
         z(P, np.int32),
         z(P, np.int32),
         z(P, np.int64),
@@ -177,9 +167,9 @@ def new_state(n_players, deck_size):
         z(P, np.int32),
         z(P, np.int32),
         z(P, np.int64),
-        z(MAX_OPTIONS, np.int64),
-        z(MAX_OPTIONS, np.int32),
-        z(MAX_OPTIONS, np.int64),
+        z(L.MAX_OPTIONS, np.int64),
+        z(L.MAX_OPTIONS, np.int32),
+        z(L.MAX_OPTIONS, np.int64),
         z(P, np.int32),
     )
 

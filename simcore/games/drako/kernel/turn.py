@@ -6,30 +6,13 @@ from __future__ import annotations
 from simcore.jit import hot
 from simcore.rng import rng_shuffle
 
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..incremental import claims_after_slots
+
+# Passed as a call argument, so imported by name (numba types an imported name as a literal,
+# ``L.NAME`` as an ``int64``: see ``layout.py``).
+from ..layout import SRC_DISCARD, ix
 from ..policies import (
-    M_CELL,
-    M_CLAIMS_LEFT,
-    M_CLAIMS_OK,
-    M_DECK_N,
-    M_DISC_N,
-    M_FORCE_IDX,
-    M_FORCE_SEAT,
-    M_HAND,
-    M_LD_N,
-    M_LOADED,
-    M_MEMO_OK,
-    M_MET_OK,
-    M_SRC,
-    M_STEP,
-    M_TURN,
-    P_MC,
-    P_RANDOM,
-    SRC_DECK,
-    SRC_DISCARD,
-    STEP_ACTION,
-    STEP_SOURCE,
-    STEP_TURN,
     after_action,
     choose_action,
     choose_source,
@@ -39,7 +22,6 @@ from ..policies import (
     face_down,
     legal_actions,
 )
-from ..tables import R_CLAIM_AFTER_FINAL, R_CLAIM_BEFORE, R_KEEP_TOP, R_LEGENDS_PER_TURN, ix
 from .setup import _pop_deck
 from .state import seat_view
 
@@ -54,31 +36,31 @@ def _claim(tb, s, p, slot):
     (``incremental.claims_after_slots``)."""
     k = s.claim_n[ix(p)]
     s.claim_g[ix(p), ix(k)] = s.river[ix(slot)]
-    s.claim_t[ix(p), ix(k)] = s.meta[M_TURN]
+    s.claim_t[ix(p), ix(k)] = s.meta[L.M_TURN]
     s.claim_n[ix(p)] = k + 1
-    s.meta[M_CLAIMS_LEFT] -= 1
+    s.meta[L.M_CLAIMS_LEFT] -= 1
     for q in range(s.dirty.shape[0]):
         s.dirty[ix(q)] |= 1 << slot
-    s.meta[M_MEMO_OK] = 0
-    n = s.meta[M_LD_N]
+    s.meta[L.M_MEMO_OK] = 0
+    n = s.meta[L.M_LD_N]
     if n > 0:
         s.river[ix(slot)] = s.ldeck[n - 1]
-        s.meta[M_LD_N] = n - 1
+        s.meta[L.M_LD_N] = n - 1
     else:
         s.river[ix(slot)] = -1
-    if s.meta[M_CLAIMS_OK] != 0 and s.meta[M_LOADED] == p:
+    if s.meta[L.M_CLAIMS_OK] != 0 and s.meta[L.M_LOADED] == p:
         claims_after_slots(tb, s, s.dirty[ix(p)])
         s.dirty[ix(p)] = 0
-        s.meta[M_MET_OK] = 1
+        s.meta[L.M_MET_OK] = 1
     else:
-        s.meta[M_CLAIMS_OK] = 0
-        s.meta[M_MET_OK] = 0
+        s.meta[L.M_CLAIMS_OK] = 0
+        s.meta[L.M_MET_OK] = 0
 
 
 @hot
 def _apply(s, p, card, cell, reveal):
     """Carry out an action with ``card`` in hand (reference ``DrakoGame.apply``)."""
-    n = s.meta[M_DISC_N]
+    n = s.meta[L.M_DISC_N]
     s.seen[ix(card)] += 1  # face up: on the discard pile, or placed
     if reveal:
         s.discard[ix(n)] = card
@@ -91,15 +73,15 @@ def _apply(s, p, card, cell, reveal):
         s.grid[ix(p), ix(cell)] = card
         s.up[ix(p), ix(cell)] = 1
         s.replaced[ix(p), ix(cell)] = 1
-        s.placed[ix(p), ix(cell)] = s.meta[M_TURN]
-    s.meta[M_DISC_N] = n + 1
+        s.placed[ix(p), ix(cell)] = s.meta[L.M_TURN]
+    s.meta[L.M_DISC_N] = n + 1
 
 
 @hot
 def _reshuffle(s, keep_top):
     """§4.4: the discard pile but its top card becomes the draw pile, shuffled once."""
     keep = 1 if keep_top else 0
-    n = s.meta[M_DISC_N]
+    n = s.meta[L.M_DISC_N]
     if n <= keep:
         return
     m = n - keep
@@ -108,8 +90,8 @@ def _reshuffle(s, keep_top):
         s.seen[ix(s.discard[ix(i)])] -= 1
     for i in range(keep):
         s.discard[ix(i)] = s.discard[m + i]
-    s.meta[M_DECK_N] = m
-    s.meta[M_DISC_N] = keep
+    s.meta[L.M_DECK_N] = m
+    s.meta[L.M_DISC_N] = keep
     rng_shuffle(s.rng, s.deck, m)
 
 
@@ -118,9 +100,9 @@ def _source_options(tb, s, p):
     """How many options an mc seat's source decision has: each placement of the top
     discard (``s.act_*`` filled), and drawing when the deck has cards."""
     n = 0
-    if s.meta[M_DISC_N] > 0:
-        n = legal_actions(tb, s, p, SRC_DISCARD, s.discard[s.meta[M_DISC_N] - 1])
-    return n + (1 if s.meta[M_DECK_N] > 0 else 0)
+    if s.meta[L.M_DISC_N] > 0:
+        n = legal_actions(tb, s, p, SRC_DISCARD, s.discard[s.meta[L.M_DISC_N] - 1])
+    return n + (1 if s.meta[L.M_DECK_N] > 0 else 0)
 
 
 @hot
@@ -138,51 +120,57 @@ def take_turn(tb, weights, s, p, search):
     the state and the tables (~430 words) each turn (measured +4% games per CPU-second)."""
     rules = tb.rules
     s = seat_view(s, p)  # p's kingdom caches
-    step = s.meta[M_STEP] if search else STEP_TURN
-    if step == STEP_TURN:
-        s.meta[M_TURN] += 1
+    step = s.meta[L.M_STEP] if search else L.STEP_TURN
+    if step == L.STEP_TURN:
+        s.meta[L.M_TURN] += 1
         s.turns[ix(p)] += 1
-        s.meta[M_CLAIMS_LEFT] = rules[R_LEGENDS_PER_TURN]
+        s.meta[L.M_CLAIMS_LEFT] = rules[L.R_LEGENDS_PER_TURN]
     p_cell = -1
-    if step != STEP_ACTION:
-        if search and s.meta[M_FORCE_SEAT] == p:  # decided already: option i of ``_source_options``
-            s.meta[M_FORCE_SEAT] = -1
-            i = s.meta[M_FORCE_IDX]
-            source = SRC_DECK
-            if i < _source_options(tb, s, p) - (1 if s.meta[M_DECK_N] > 0 else 0):
-                source = SRC_DISCARD
+    if step != L.STEP_ACTION:
+        if (
+            search and s.meta[L.M_FORCE_SEAT] == p
+        ):  # decided already: option i of ``_source_options``
+            s.meta[L.M_FORCE_SEAT] = -1
+            i = s.meta[L.M_FORCE_IDX]
+            source = L.SRC_DECK
+            if i < _source_options(tb, s, p) - (1 if s.meta[L.M_DECK_N] > 0 else 0):
+                source = L.SRC_DISCARD
                 p_cell = s.act_cell[ix(i)]
-        elif search and s.policy[ix(p)] == P_MC and _source_options(tb, s, p) > 1:
-            s.meta[M_STEP] = STEP_SOURCE
+        elif search and s.policy[ix(p)] == L.P_MC and _source_options(tb, s, p) > 1:
+            s.meta[L.M_STEP] = L.STEP_SOURCE
             return -1
         else:
             source, planned = choose_source(tb, weights, s, p)  # planned: greedy's action
             if planned >= 0:
                 p_cell = s.act_cell[ix(planned)]
         # ``random`` never claims before its action: skip the (side-effect free) Legend check
-        if rules[R_CLAIM_BEFORE] != 0 and s.meta[M_CLAIMS_LEFT] > 0 and s.policy[ix(p)] != P_RANDOM:
+        if (
+            rules[L.R_CLAIM_BEFORE] != 0
+            and s.meta[L.M_CLAIMS_LEFT] > 0
+            and s.policy[ix(p)] != L.P_RANDOM
+        ):
             n_slots = claimable(tb, s, p)
             slot = claim_before(tb, s, p, n_slots, source, p_cell)
             if slot >= 0:
                 _claim(tb, s, p, slot)
-        if source == SRC_DISCARD:
-            s.meta[M_DISC_N] -= 1
-            card = s.discard[s.meta[M_DISC_N]]
+        if source == L.SRC_DISCARD:
+            s.meta[L.M_DISC_N] -= 1
+            card = s.discard[s.meta[L.M_DISC_N]]
             s.seen[ix(card)] -= 1  # in hand: unseen by the others until placed (``_apply``)
         else:
             card = _pop_deck(s)
-        s.meta[M_HAND] = card
-        s.meta[M_SRC] = source
+        s.meta[L.M_HAND] = card
+        s.meta[L.M_SRC] = source
     else:
-        card = s.meta[M_HAND]
-        source = s.meta[M_SRC]
+        card = s.meta[L.M_HAND]
+        source = s.meta[L.M_SRC]
     if p_cell < 0:
         n_act = legal_actions(tb, s, p, source, card)
-        if search and n_act > 1 and s.meta[M_FORCE_SEAT] == p:
-            s.meta[M_FORCE_SEAT] = -1
-            a = s.meta[M_FORCE_IDX]
-        elif search and n_act > 1 and s.policy[ix(p)] == P_MC:
-            s.meta[M_STEP] = STEP_ACTION
+        if search and n_act > 1 and s.meta[L.M_FORCE_SEAT] == p:
+            s.meta[L.M_FORCE_SEAT] = -1
+            a = s.meta[L.M_FORCE_IDX]
+        elif search and n_act > 1 and s.policy[ix(p)] == L.P_MC:
+            s.meta[L.M_STEP] = L.STEP_ACTION
             return -1
         else:
             a = choose_action(tb, weights, s, p, card, n_act)
@@ -191,18 +179,18 @@ def take_turn(tb, weights, s, p, search):
     else:
         cell = p_cell
         reveal = 0
-    s.meta[M_STEP] = STEP_TURN
-    s.meta[M_CELL] = cell
+    s.meta[L.M_STEP] = L.STEP_TURN
+    s.meta[L.M_CELL] = cell
     before = s.grid[ix(p), ix(cell)] if s.up[ix(p), ix(cell)] != 0 else -1
     _apply(s, p, card, cell, reveal)
     after_action(tb, s, p, cell, before)  # p's kingdom changed: its caches follow
     final = face_down(s, p) == 0
-    if not final or rules[R_CLAIM_AFTER_FINAL] != 0:
-        while s.meta[M_CLAIMS_LEFT] > 0:
+    if not final or rules[L.R_CLAIM_AFTER_FINAL] != 0:
+        while s.meta[L.M_CLAIMS_LEFT] > 0:
             n_slots = claimable(tb, s, p)
             if n_slots == 0:
                 break
             _claim(tb, s, p, claim_after(tb, s, p, n_slots))
-    if s.meta[M_DECK_N] == 0:
-        _reshuffle(s, rules[R_KEEP_TOP] != 0)
+    if s.meta[L.M_DECK_N] == 0:
+        _reshuffle(s, rules[L.R_KEEP_TOP] != 0)
     return 1 if final else 0

@@ -1,0 +1,166 @@
+"""Many games: ``simulate_chunk`` (``prange`` over blocks of games, one scratch state per
+block), ``simulate_chunk_search`` for runs with mc seats, and the result buffers
+(``ChunkOut``)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import prange
+
+from simcore.jit import alloc, hot, parallel
+
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import ix
+from .game import play_game
+from .search import play_game_search
+from .state import new_state
+
+
+class ChunkOut(NamedTuple):
+    """Result buffers of a chunk, indexed by game offset ``i`` (then seat, then cell)."""
+
+    turns: np.ndarray  # int16[n]: game turns played (all seats)
+    cap_hit: np.ndarray  # bool[n]: the turn cap ended the game
+    policy: np.ndarray  # int8[n, P]
+    score: np.ndarray  # int16[n, P]
+    breakdown: np.ndarray  # int16[n, P, N_BREAKDOWN]
+    rank: np.ndarray  # int8[n, P]: 1 = winner (total, then §7.5 key if the preset says so)
+    seat_turns: np.ndarray  # int16[n, P]
+    ended: np.ndarray  # bool[n, P]: this seat's action ended the game
+    grid: np.ndarray  # int8[n, P, CELLS]: final kind of each cell
+    replaced: np.ndarray  # bool[n, P, CELLS]
+    turn_placed: np.ndarray  # int16[n, P, CELLS]: 0 = dealt at setup
+    claim_n: np.ndarray  # int8[n, P]
+    claim_legend: np.ndarray  # int8[n, P, N_LEGENDS]: legend index, claim order; -1 pad
+    claim_turn: np.ndarray  # int16[n, P, N_LEGENDS]
+    violation: np.ndarray  # int8[n]: checking mode: first broken invariant, 0
+    playouts: np.ndarray  # int64[n]: playouts the mc seats ran (0 without one)
+    # search kernel only (``_record_end``): how the game ended
+    end_visible: np.ndarray  # int16[n, P]: each seat's visible score before the final reveal
+    end_alt: np.ndarray  # bool[n]: the ender had a placement that would not have ended it
+
+
+def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
+    """Allocate the result buffers of a chunk (in Python, before the kernel runs)."""
+    n, P = n_games, n_players
+    return ChunkOut(
+        np.zeros(n, np.int16),
+        np.zeros(n, np.bool_),
+        np.zeros((n, P), np.int8),
+        np.zeros((n, P), np.int16),
+        np.zeros((n, P, L.N_BREAKDOWN), np.int16),
+        np.zeros((n, P), np.int8),
+        np.zeros((n, P), np.int16),
+        np.zeros((n, P), np.bool_),
+        np.zeros((n, P, L.CELLS), np.int8),
+        np.zeros((n, P, L.CELLS), np.bool_),
+        np.zeros((n, P, L.CELLS), np.int16),
+        np.zeros((n, P), np.int8),
+        np.full((n, P, L.N_LEGENDS), -1, np.int8),
+        np.zeros((n, P, L.N_LEGENDS), np.int16),
+        np.zeros(n, np.int8),
+        np.zeros(n, np.int64),
+        np.zeros((n, P), np.int16),
+        np.zeros(n, np.bool_),
+    )
+
+
+@hot
+def _seat_up(s, slot_table, seat_slot, rotate, n_players, g):
+    """Game ``g``'s seats: each seat's slot, policy code and mc parameters (``slot_table``
+    rows: policy, rollouts, top, playout)."""
+    for p in range(n_players):
+        slot = seat_slot[(p + g) % n_players] if rotate else seat_slot[ix(p)]
+        s.slot[ix(p)] = slot
+        s.policy[ix(p)] = slot_table[ix(slot), 0]
+        for k in range(3):
+            s.mc_par[ix(p), ix(k)] = slot_table[ix(slot), ix(k + 1)]
+
+
+@hot
+def _store(out, s, i, n_players, turns, cap_hit, violation):
+    """Game offset ``i``'s results from ``s`` into ``out``."""
+    out.turns[ix(i)] = turns
+    out.cap_hit[ix(i)] = cap_hit != 0
+    out.violation[ix(i)] = violation
+    playouts = 0
+    for p in range(n_players):
+        playouts += s.mc_po[ix(p)]
+        out.end_visible[ix(i), ix(p)] = s.end_vis[ix(p)]
+        out.policy[ix(i), ix(p)] = s.slot[ix(p)]
+        out.score[ix(i), ix(p)] = s.score[ix(p)]
+        out.rank[ix(i), ix(p)] = s.rank[ix(p)]
+        out.seat_turns[ix(i), ix(p)] = s.turns[ix(p)]
+        out.ended[ix(i), ix(p)] = s.ended[ix(p)] != 0
+        for b in range(L.N_BREAKDOWN):
+            out.breakdown[i, p, b] = s.bd[ix(p), ix(b)]
+        for c in range(L.CELLS):
+            out.grid[i, p, c] = s.grid[ix(p), ix(c)]
+            out.replaced[i, p, c] = s.replaced[ix(p), ix(c)] != 0
+            out.turn_placed[i, p, c] = s.placed[ix(p), ix(c)]
+        out.claim_n[ix(i), ix(p)] = s.claim_n[ix(p)]
+        for k in range(s.claim_n[ix(p)]):
+            out.claim_legend[i, p, k] = s.claim_g[ix(p), ix(k)]
+            out.claim_turn[i, p, k] = s.claim_t[ix(p), ix(k)]
+    out.playouts[ix(i)] = playouts
+    out.end_alt[ix(i)] = s.meta[L.M_ALT] != 0
+
+
+@alloc  # the block scratch
+def _run_block(
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
+    b, out, check, search,
+):  # fmt: skip
+    """Play block ``b`` of ``n_blocks`` of a chunk of ``n_games`` games (game offsets
+    ``b * n_games // n_blocks`` up to the next block's) with one scratch state and, with
+    mc seats (``search``, a literal at each call: the heuristics' kernel compiles no
+    search), two copies of it for the searches; all allocated once per block."""
+    lo = b * n_games // n_blocks
+    hi = (b + 1) * n_games // n_blocks
+    s = new_state(n_players, tb.deck.shape[0])
+    if search:
+        w = new_state(n_players, tb.deck.shape[0])
+        c = new_state(n_players, tb.deck.shape[0])
+    for i in range(lo, hi):
+        g = first_game + i
+        _seat_up(s, slot_table, seat_slot, rotate, n_players, g)
+        if search:
+            turns, cap_hit, violation = play_game_search(
+                tb, weights, s, w, c, n_players, seed, g, check
+            )
+        else:
+            turns, cap_hit, violation = play_game(tb, weights, s, n_players, seed, g, check)
+        _store(out, s, i, n_players, turns, cap_hit, violation)
+
+
+@parallel
+def simulate_chunk(
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
+    out, check,
+):  # fmt: skip
+    """Play games ``first_game .. first_game + n_games - 1`` of heuristic seats into ``out``
+    (a ``ChunkOut``). Blocks of games run in parallel; each block allocates its scratch
+    once. Seat s of game g plays the spec of slot ``seat_slot[(s + g) % n]`` if ``rotate``
+    (else ``seat_slot[s]``): row ``slot_table[slot]`` = (policy code, mc rollouts, mc top,
+    mc playout policy). A run with mc seats: ``simulate_chunk_search``."""
+    for b in prange(n_blocks):
+        _run_block(
+            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
+            n_blocks, b, out, check, False,
+        )  # fmt: skip
+
+
+@parallel
+def simulate_chunk_search(
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
+    out, check,
+):  # fmt: skip
+    """``simulate_chunk`` for runs with mc seats (a kernel of its own: a run of heuristics
+    never compiles the search)."""
+    for b in prange(n_blocks):
+        _run_block(
+            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
+            n_blocks, b, out, check, True,
+        )  # fmt: skip
