@@ -110,23 +110,24 @@ def _store(out, s, i, n_players, turns, cap_hit, violation):
 
 @alloc  # the block scratch
 def _run_block(
-    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
-    b, out, check, search,
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check,
+    search,
 ):  # fmt: skip
-    """Play block ``b`` of ``n_blocks`` of a chunk of ``n_games`` games (game offsets
-    ``b * n_games // n_blocks`` up to the next block's) with one scratch state and, with
-    mc seats (``search``, a literal at each call: the heuristics' kernel compiles no
-    search), two copies of it for the searches; all allocated once per block."""
-    lo = b * n_games // n_blocks
-    hi = (b + 1) * n_games // n_blocks
+    """Play game offsets ``lo .. hi-1`` of a chunk (a block) with one scratch state and,
+    with mc seats, two copies of it for the searches; all allocated once per block.
+    ``search``: None (heuristic seats) or True (mc seats), tested ``is None``, which numba
+    prunes by the argument's type, so the heuristics' kernel compiles no search (it prunes
+    no branch on a bool: ``simcore.jit``, "Compile time, 4"). The ``prange`` body computes
+    ``lo`` and ``hi`` (a block taking the loop index compiles twice, ``int64`` and
+    ``uint64``)."""
     s = new_state(n_players, tb.deck.shape[0])
-    if search:
+    if search is not None:
         w = new_state(n_players, tb.deck.shape[0])
         c = new_state(n_players, tb.deck.shape[0])
     for i in range(lo, hi):
         g = first_game + i
         _seat_up(s, slot_table, seat_slot, rotate, n_players, g)
-        if search:
+        if search is not None:
             turns, cap_hit, violation = play_game_search(
                 tb, weights, s, w, c, n_players, seed, g, check
             )
@@ -146,9 +147,11 @@ def simulate_chunk(
     (else ``seat_slot[s]``): row ``slot_table[slot]`` = (policy code, mc rollouts, mc top,
     mc playout policy). A run with mc seats: ``simulate_chunk_search``."""
     for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
         _run_block(
-            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
-            n_blocks, b, out, check, False,
+            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
+            out, check, None,
         )  # fmt: skip
 
 
@@ -160,7 +163,9 @@ def simulate_chunk_search(
     """``simulate_chunk`` for runs with mc seats (a kernel of its own: a run of heuristics
     never compiles the search)."""
     for b in prange(n_blocks):
+        lo = b * n_games // n_blocks
+        hi = (b + 1) * n_games // n_blocks
         _run_block(
-            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
-            n_blocks, b, out, check, True,
+            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
+            out, check, True,
         )  # fmt: skip
