@@ -127,7 +127,18 @@ def _score_seat(ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, f, out, src)
                 ut, ab, u, age, spot, wood, food, crystal, income, age_all, n_level2
             )[0]
             g = unit_gain(
-                ut, ab, u, K_GOLD, PH_INCOME, age, spot, wood, food, crystal, age_all, n_level2
+                ut,
+                ab,
+                u,
+                K_GOLD,
+                PH_INCOME,
+                age,
+                spot,
+                wood,
+                food,
+                crystal,
+                age_all,
+                n_level2,
             )
             pw, wu, gpw = unit_war(
                 ut, ab, rules, u, age, spot, wood, food, crystal, income, age_all, n_level2,
@@ -135,7 +146,18 @@ def _score_seat(ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, f, out, src)
             )  # fmt: skip
             gw = 0
             end = unit_gain(
-                ut, ab, u, K_LP, PH_END, age, spot, wood, food, crystal, age_all, n_level2
+                ut,
+                ab,
+                u,
+                K_LP,
+                PH_END,
+                age,
+                spot,
+                wood,
+                food,
+                crystal,
+                age_all,
+                n_level2,
             )
         else:
             strength = l_unit_strength(

@@ -36,47 +36,32 @@ from .facts import (
 
 
 @hot
-def _set_strength(ab, lo, hi, value, age, spot, food, crystal):
-    """The first pass of a unit's strength over its ability rows ``ab[lo:hi]``: (``value``,
-    the printed strength, or the last ``set_strength`` that holds; ``fight_from_back``).
-    Shared by ``unit_strength`` and ``l_unit_strength`` (inlined: the same loop)."""
+def unit_strength(ut, ab, u, age, spot, wood, food, crystal, income, age_all, n_level2):
+    """(strength, fights from the Back row) of one unit: printed, ``set_strength``,
+    ``add_strength``, ``cannot_fight``."""
+    lo = ut[u, S.U_AB0]
+    hi = lo + ut[u, S.U_NAB]
+    value = ut[u, S.U_STRENGTH]
     from_back = False
+    if not ut[u, S.KU_MASK] & S.M_STRENGTH:
+        hi = lo  # no strength ability: the printed strength
     for j in range(lo, hi):
         kind = ab[j, S.A_KIND]
         if kind == S.K_SET_STRENGTH and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal):
             value = ab[j, S.A_VALUE]
         elif kind == S.K_FIGHT_FROM_BACK:
             from_back = True
-    return value, from_back
-
-
-@hot
-def _cannot_fight(ab, lo, hi, value, age, spot, food, crystal):
-    """The last pass of a unit's strength: 0 if a ``cannot_fight`` of ``ab[lo:hi]`` holds,
-    else ``value``."""
-    for j in range(lo, hi):
-        if ab[j, S.A_KIND] == S.K_CANNOT_FIGHT and when_holds(
-            ab[j, S.A_WHEN], age, spot, food, crystal
-        ):
-            value = 0
-    return value
-
-
-@hot
-def unit_strength(ut, ab, u, age, spot, wood, food, crystal, income, age_all, n_level2):
-    """(strength, fights from the Back row) of one unit: printed, ``set_strength``,
-    ``add_strength``, ``cannot_fight``."""
-    lo = ut[u, S.U_AB0]
-    hi = lo + ut[u, S.U_NAB]
-    if not ut[u, S.KU_MASK] & S.M_STRENGTH:
-        hi = lo  # no strength ability: the printed strength
-    value, from_back = _set_strength(ab, lo, hi, ut[u, S.U_STRENGTH], age, spot, food, crystal)
     for j in range(lo, hi):
         if ab[j, S.A_KIND] == S.K_ADD_STRENGTH:
             value += ab[j, S.A_AMOUNT] * per_value(
                 ab[j, S.A_PER], age, age_all, wood, food, crystal, income, n_level2, 0
             )
-    return _cannot_fight(ab, lo, hi, value, age, spot, food, crystal), from_back
+    for j in range(lo, hi):
+        if ab[j, S.A_KIND] == S.K_CANNOT_FIGHT and when_holds(
+            ab[j, S.A_WHEN], age, spot, food, crystal
+        ):
+            value = 0
+    return value, from_back
 
 
 @hot
@@ -86,13 +71,25 @@ def l_unit_strength(ut, ab, u, age, spot, pc, n, wood, food, crystal, facts):
     lo, hi = ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]
     if not ut[u, S.KU_MASK] & S.M_STRENGTH:
         lo = hi  # printed strength, fights from the Front only
-    value, from_back = _set_strength(ab, lo, hi, ut[u, S.U_STRENGTH], age, spot, food, crystal)
+    value = ut[u, S.U_STRENGTH]
+    from_back = False
+    for j in range(lo, hi):
+        kind = ab[j, S.A_KIND]
+        if kind == S.K_SET_STRENGTH and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal):
+            value = ab[j, S.A_VALUE]
+        elif kind == S.K_FIGHT_FROM_BACK:
+            from_back = True
     for j in range(lo, hi):
         if ab[j, S.A_KIND] == S.K_ADD_STRENGTH:
             value += ab[j, S.A_AMOUNT] * l_per(
                 ut, ab, j, ab[j, S.A_PER], age, spot, pc, n, wood, food, crystal, facts
             )
-    return _cannot_fight(ab, lo, hi, value, age, spot, food, crystal), from_back
+    for j in range(lo, hi):
+        if ab[j, S.A_KIND] == S.K_CANNOT_FIGHT and when_holds(
+            ab[j, S.A_WHEN], age, spot, food, crystal
+        ):
+            value = 0
+    return value, from_back
 
 
 @hot

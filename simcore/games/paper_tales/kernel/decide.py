@@ -18,8 +18,7 @@ from ..schema import LV_FULL, LV_GIVEN, NONE, T_ENTER  # passed as call argument
 from ..tables import ix
 from .payment import _has_k5, _pay_order
 from .sketch import (
-    _build_base,
-    _build_option,
+    _build_value,
     _card_value_from,
     _enter_jester,
     _enter_titan,
@@ -33,7 +32,9 @@ from .sketch import (
     _repeated_units,
     _restore_lrow,
     _set_art,
+    _sketch_base,
     _step_value,
+    _upgrade_pending,
     _value,
     best_save,
     first_best,
@@ -230,11 +231,21 @@ def build_choice(tb, lx, weights, s, ls, p, n_opt, n_players):
         return 0
     if s.pi[p, S.I_POLICY] == S.P_RANDOM:
         return rng_below(s.rng, n_opt + 1)
-    n0, raised = _build_base(tb, lx, s, p)
+    if lx is None:
+        n0, _ = _sketch_base(tb, s, p)
+        raised = not _upgrade_pending(tb.ut, s.pc, n0)
     best = -np.inf
     chosen = 0
     for i in range(n_opt + 1):
-        v = _build_option(tb, lx, weights, s, ls, p, i, n0, raised, n_players)
+        if lx is None:
+            v = _build_value(tb, weights, s, p, n0, i, n_players, raised)
+        else:
+            n, na = _lsketch(s, ls, p)
+            gold = s.pi[p, S.I_GOLD]
+            if i:
+                s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
+                gold -= s.bopt[i - 1, 3]
+            v = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
 

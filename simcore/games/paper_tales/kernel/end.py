@@ -8,13 +8,14 @@ from simcore.jit import hot, hot_outline
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.end import end_lp, l_end_lp
+from ..evaluate.strength import l_assess
 from ..schema import (  # passed as call arguments (see schema.py)
     LP_ARTIFACTS,
     LP_BUILDINGS,
     LP_RELIC,
 )
 from .place import _opens_extra, _spot_open
-from .state import _lscore, _score, _seat_facts, _settle
+from .state import _assess_seat, _lload, _lscore, _score, _settle
 
 
 @hot
@@ -99,23 +100,27 @@ def seat_violation(tb, s, p, extra_lp):
 def end(tb, lx, s, ls, n_players):
     """``Game.end``: building LP and the Relic of Wisdom (Legends: the artifacts' end LP, its
     own part), then the winners."""
-    ut, bt, ab = tb.ut, tb.bt, tb.ab
+    ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
     for p in range(n_players):
-        n, nz, facts = _seat_facts(tb, lx, s, ls, p)
+        if lx is None:
+            n, facts = _assess_seat(tb, s, p)
+        else:
+            n, nz = _lload(s, ls, p)
+            facts = l_assess(ut, bt, ab, rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
         wood, food, crystal, _, _, age_all, n_level2, _ = facts
         if lx is None:
             buildings, relic = end_lp(
                 ut, bt, ab, s.pc, n, s.bl, 0, wood, food, crystal, age_all, n_level2
             )
-            arts = 0
+            _score(s, p, LP_BUILDINGS, buildings)
+            _score(s, p, LP_RELIC, relic)
         else:
             buildings, relic, arts = l_end_lp(
                 ut, bt, ab, lx.xt, s.pc, n, s.bl, ls.zx, nz, 0, wood, food, crystal, age_all,
                 n_level2,
             )  # fmt: skip
-        _score(s, p, LP_BUILDINGS, buildings)
-        _score(s, p, LP_RELIC, relic)
-        if lx is not None:
+            _score(s, p, LP_BUILDINGS, buildings)
+            _score(s, p, LP_RELIC, relic)
             _lscore(s, ls, p, LP_ARTIFACTS, arts)
         _settle(tb, s, p)
     _winners(s, n_players)

@@ -23,7 +23,7 @@ from ..schema import (  # passed as call arguments (see schema.py)
     NONE,
     ROW_ZONE,
 )
-from .place import _add_moves, _add_opt, _apply_move, _first_empty, _is_old
+from .place import _add_moves, _add_opt, _apply_move, _first_empty, _is_old, _spot_open
 from .state import _facts, _kill, _score, _to_discard
 
 
@@ -208,7 +208,12 @@ def l_moves(tb, lx, s, ls, p):
             if back >= 0:
                 n = _add_opt(s, n, M_PLACE, i, back)
         for spot in range(S.MAX_SPOTS):
-            if _is_old(tb, s, p, spot) and _replace_ok(tb, lx, s, ls, p, card, spot, ok):
+            if (
+                s.sp[p, spot, S.S_CARD] >= 0
+                and not s.sp[p, spot, S.S_FRESH]
+                and _spot_open(tb, s, p, spot)
+                and _replace_ok(tb, lx, s, ls, p, card, spot, ok)
+            ):
                 n = _add_opt(s, n, M_PLACE, i, spot)
     n = _add_moves(tb, s, p, n)
     for spot in range(S.MAX_SPOTS):

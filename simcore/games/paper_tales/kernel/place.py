@@ -89,7 +89,11 @@ def moves(tb, s, p):
         if back >= 0:
             n = _add_opt(s, n, M_PLACE, i, back)
         for spot in range(S.MAX_SPOTS):
-            if _is_old(tb, s, p, spot):
+            if (
+                s.sp[p, spot, S.S_CARD] >= 0
+                and not s.sp[p, spot, S.S_FRESH]
+                and _spot_open(tb, s, p, spot)
+            ):
                 n = _add_opt(s, n, M_PLACE, i, spot)
     n = _add_moves(tb, s, p, n)
     for spot in range(S.MAX_SPOTS):

@@ -77,20 +77,6 @@ def _deployment_lp(tb, s, p, spot, j):
 
 
 @hot
-def _defer_lp(s, p, spot, j):
-    """Ability row ``j``'s deployment LP (seat ``p``, ``spot``) counted at the end of the
-    phase (``kraken_count_at_end``; ``s.pend``, flagged on overflow, never silent)."""
-    k = s.g[S.G_PENDING_N]
-    if k >= S.MAX_PENDING:
-        s.g[S.G_OVERFLOW] = 1
-    else:
-        s.pend[k, 0] = p
-        s.pend[k, 1] = spot
-        s.pend[k, 2] = j
-        s.g[S.G_PENDING_N] = k + 1
-
-
-@hot
 def _shapeshift(tb, s, p, spot, j, turn):
     """``Game.shapeshift``: reveal until a unit of cost <= max_cost; it takes the spot with
     ``age`` tokens. Returns 1 when the revealed unit is on the spot and its on-deploy
@@ -160,7 +146,14 @@ def _on_deploy(tb, weights, s, p, spot, turn, n_players):
                 _upgrade_all(tb, s, p, turn)
             elif kind == S.K_LP:
                 if rules[S.R_KRAKEN_AT_END]:
-                    _defer_lp(s, p, spot, j)
+                    k = s.g[S.G_PENDING_N]
+                    if k >= S.MAX_PENDING:
+                        s.g[S.G_OVERFLOW] = 1
+                    else:
+                        s.pend[k, 0] = p
+                        s.pend[k, 1] = spot
+                        s.pend[k, 2] = j
+                        s.g[S.G_PENDING_N] = k + 1
                 else:
                     _deployment_lp(tb, s, p, spot, j)
             elif kind == S.K_SHAPESHIFT:

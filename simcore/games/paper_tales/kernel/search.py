@@ -26,7 +26,7 @@ from simcore.jit import alloc, hot, hot_outline, parallel
 from simcore.rng import rng_next, rng_shuffle, search_state
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import NONE  # passed as call arguments (see schema.py)
+from ..schema import LV_FULL, NONE  # passed as call arguments (see schema.py)
 from ..tables import ix
 from .build import build_options
 from .decide import _l_step_value
@@ -34,15 +34,17 @@ from .game import _play_on, _write_legends_out, _write_out, new_game
 from .payment import l_moves
 from .place import moves
 from .sketch import (
-    _build_base,
-    _build_option,
+    _build_value,
     _card_value_from,
     _kept_base,
     _l_base_pass,
     _l_card_value,
+    _lsketch,
+    _lv,
     _repeated_units,
     _sketch_base,
     _step_value,
+    _upgrade_pending,
 )
 from .state import _new_lstate, _new_state
 
@@ -141,10 +143,21 @@ def rank(tb, lx, weights, s, ls, ms, p, decision, top, n_players):
             k += 1
     elif decision == S.D_BUILD:
         n_opt = build_options(tb, lx, s, ls, p)
-        n0, raised = _build_base(tb, lx, s, p)
+        if lx is None:
+            n0, _ = _sketch_base(tb, s, p)
+            raised = not _upgrade_pending(tb.ut, s.pc, n0)
         for i in range(n_opt + 1):
+            if lx is None:
+                v = _build_value(tb, weights, s, p, n0, i, n_players, raised)
+            else:
+                n, na = _lsketch(s, ls, p)
+                gold = s.pi[p, S.I_GOLD]
+                if i:
+                    s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
+                    gold -= s.bopt[i - 1, 3]
+                v = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
             ms.idx[k] = i
-            ms.val[k] = _build_option(tb, lx, weights, s, ls, p, i, n0, raised, n_players)
+            ms.val[k] = v
             k += 1
     else:
         if lx is None:

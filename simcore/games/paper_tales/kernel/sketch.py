@@ -468,32 +468,6 @@ def _build_value(tb, weights, s, p, n0, i, n_players, raised):
 
 
 @hot
-def _build_base(tb, lx, s, p):
-    """What construction's options are valued from: base game, the seat's base sketch
-    (``_sketch_base``): (its pieces, ``raised`` of ``_build_value``); Legends: (0, False),
-    each option is sketched in full (``_build_option``)."""
-    if lx is None:
-        n0, _ = _sketch_base(tb, s, p)
-        return n0, not _upgrade_pending(tb.ut, s.pc, n0)
-    return 0, False
-
-
-@hot
-def _build_option(tb, lx, weights, s, ls, p, i, n0, raised, n_players):
-    """The value of construction option ``i`` (0: nothing, else ``s.bopt[i - 1]``) for
-    ``build_choice`` and the search's candidates. Base game: from the base sketch
-    (``_build_value``); Legends: the option's sketch valued in full."""
-    if lx is None:
-        return _build_value(tb, weights, s, p, n0, i, n_players, raised)
-    n, na = _lsketch(s, ls, p)
-    gold = s.pi[p, S.I_GOLD]
-    if i:
-        s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
-        gold -= s.bopt[i - 1, 3]
-    return _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
-
-
-@hot
 def best_save(tb, weights, s, p, n_save, n, wood, food, crystal):
     """``heal_choice`` of a valuing policy, the pieces loaded and the production known."""
     ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules

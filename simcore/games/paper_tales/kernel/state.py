@@ -328,20 +328,6 @@ def _lload(s, ls, p):
     return n, nz
 
 
-@hot
-def _seat_facts(tb, lx, s, ls, p):
-    """Seat ``p``'s pieces loaded (``s.pc``, ``s.bl``; Legends: its zone, ``ls.zx``) and its
-    assessment, either variant: (pieces, artifacts in the zone (0 in a base game), facts).
-    """
-    if lx is None:
-        n, facts = _assess_seat(tb, s, p)
-        nz = 0
-    else:
-        n, nz = _lload(s, ls, p)
-        facts = l_assess(tb.ut, tb.bt, tb.ab, tb.rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
-    return n, nz, facts
-
-
 @hot_outline
 def _lassess(tb, lx, s, ls, p):
     """``Game.assessment`` of seat ``p`` (artifacts included)."""

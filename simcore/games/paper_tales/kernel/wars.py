@@ -5,7 +5,7 @@ from __future__ import annotations
 from simcore.jit import hot, hot_outline
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..evaluate.strength import fight, l_war_phase_lp, war_phase_lp
+from ..evaluate.strength import fight, l_assess, l_war_phase_lp, war_phase_lp
 from ..schema import (  # passed as call arguments (see schema.py)
     LP_PER_WAR_WON,
     LP_WAR_ARTIFACTS,
@@ -13,7 +13,7 @@ from ..schema import (  # passed as call arguments (see schema.py)
     LP_WAR_UNITS,
     LP_WARS,
 )
-from .state import _assess_seat, _lassess, _lscore, _score, _seat_facts, _settle, _strength_of, _two
+from .state import _assess_seat, _lassess, _lload, _lscore, _score, _settle, _strength_of, _two
 
 
 @hot
@@ -49,7 +49,11 @@ def wars(tb, lx, s, ls, n_players):
         else:
             s.strength[q] = _lassess(tb, lx, s, ls, q)[4]
     for p in range(n_players):
-        n, nz, facts = _seat_facts(tb, lx, s, ls, p)
+        if lx is None:
+            n, facts = _assess_seat(tb, s, p)
+        else:
+            n, nz = _lload(s, ls, p)
+            facts = l_assess(ut, bt, ab, rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
         wood, food, crystal, income, strength, age_all, n_level2, n_strong = facts
         won, lp = _fight_seat(rules, s, p, n_players, strength)
         if lx is None:
@@ -57,14 +61,13 @@ def wars(tb, lx, s, ls, n_players):
                 ut, bt, ab, rules, s.pc, n, s.bl, two, won, wood, food, crystal, income,
                 age_all, n_level2, n_strong,
             )  # fmt: skip
-            war_arts = 0
+            _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
         else:
             per_war, war_units, war_buildings, war_arts, gold = l_war_phase_lp(
                 ut, bt, ab, rules, lx.xt, s.pc, n, s.bl, ls.zx, nz, two, won, wood, food,
                 crystal, income, age_all, n_level2, n_strong,
             )  # fmt: skip
-        _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
-        if lx is not None:
+            _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
             _lscore(s, ls, p, LP_WAR_ARTIFACTS, war_arts)
         s.pi[p, S.I_GOLD] += gold
         _settle(tb, s, p)
