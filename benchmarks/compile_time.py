@@ -2,9 +2,10 @@
 its exclusive compile CPU seconds (``time.process_time``, steady on a shared machine: its
 own typing, lowering and LLVM work, nested compiles excluded), largest first, and the
 number of specialisations per function (a function compiled more than once is usually
-called with literal or differently typed arguments: see ``simcore/jit.py``). A function
-that calls compiled functions links their code and LLVM optimises it again with its own:
-the entry points (one game, the ``prange`` chunk) carry most of the time.
+called with literal or differently typed arguments: see ``simcore/jit.py``). A helper only
+compiled code calls is typed and lowered on its own, but LLVM optimises and emits it inside
+the entry point that links it (``simcore/link_late.py``): the ``prange`` chunk carries most
+of the time.
 
     .venv/bin/python benchmarks/compile_time.py paper-tales --variant legends [--top 30]
 

@@ -26,7 +26,7 @@ _ROOT = Path(__file__).resolve().parent
 
 
 #: Files every game's compiled code depends on: the decorators and the RNG.
-SHARED_KERNEL_SOURCES = ("jit.py", "rng.py")
+SHARED_KERNEL_SOURCES = ("jit.py", "link_late.py", "rng.py")
 
 #: The plain-Python modules of a game package (a file ``NAME.py`` or a package ``NAME/``): the
 #: runner glue, the readable rulebook and the position I/O. Compiled code never imports them
@@ -71,7 +71,7 @@ def kernel_hash(game: str | None = None) -> str:
 #: variable is unset (``simcore/jit.py``). A kernel compiled under another value caches in a
 #: directory of its own (``cache_key``): the test suite compiles at ``NUMBA_OPT=1``
 #: (``tests/conftest.py``) and must never hand its code to a benchmark, nor take the CLI's.
-COMPILE_SETTINGS = {"NUMBA_OPT": "3", "NUMBA_LOOP_VECTORIZE": "0"}
+COMPILE_SETTINGS = {"NUMBA_OPT": "3", "NUMBA_LOOP_VECTORIZE": "0", "TALESIM_LINK_LATE": "1"}
 
 
 def compile_settings() -> str:

@@ -28,11 +28,14 @@ to the loop body. Pass such values as run-time values (read them from a state ar
 take them as arguments).
 
 Compile time, 2: numba optimises each compiled function's LLVM module together with every
-function it links, so a function's code is optimised for itself and again at each
-outlined level above it (decision, phase, game, block, chunk), and every inlined copy of
-a big helper is optimised that many times over. Call a big inlined helper from one site
-per decision (``benchmarks/compile_time.py --copies`` lists the functions compiled more
-than once, and the CPU seconds of each).
+function it links and emits it as machine code. The ``hot*`` helpers and ``alloc_callee``
+are compiled without numba's Python and C entry points (``CalleeDispatcher``), so
+``simcore.link_late`` only links them and leaves optimising and emitting to the entry point
+that calls them: the game is optimised once per entry point (the ``prange`` chunk and its
+loop body), not once per outlined level (decision, phase, game, block, chunk). Every
+inlined copy of a big helper is still typed, lowered and optimised on its own: call a big
+inlined helper from one site per decision (``benchmarks/compile_time.py --copies`` lists
+the functions compiled more than once, and the CPU seconds of each).
 
 Compile time, 3: LLVM's loop vectoriser is off (``NUMBA_LOOP_VECTORIZE``: the default of
 ``simcore.COMPILE_SETTINGS`` unless the user set the variable). The kernels' loops are
@@ -63,6 +66,11 @@ os.environ.setdefault("NUMBA_LOOP_VECTORIZE", simcore.COMPILE_SETTINGS["NUMBA_LO
 
 from numba import njit
 from numba.core import config
+from numba.core.registry import CPUDispatcher
+
+from simcore import link_late
+
+link_late.install()
 
 
 def _cached(**options: Any) -> Callable[[Any], Any]:
@@ -80,11 +88,53 @@ def _cached(**options: Any) -> Callable[[Any], Any]:
     return decorate
 
 
+class CalleeDispatcher(CPUDispatcher):
+    """A helper only compiled functions call: compiled without numba's Python and C entry
+    points (``no_cpython_wrapper``, ``no_cfunc_wrapper``), so ``simcore.link_late`` leaves
+    its optimisation and machine code to the entry point that links it. A call from Python
+    (a test of one helper) runs a twin compiled with an entry point, uncached (numba's
+    cache does not tell the two builds apart)."""
+
+    _python_twin: Any = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._python_twin is None:
+            skip = ("nopython", "no_cpython_wrapper", "no_cfunc_wrapper")
+            options = {k: v for k, v in self.targetoptions.items() if k not in skip}
+            self._python_twin = njit(**options)(self.py_func)
+        return self._python_twin(*args, **kwargs)
+
+
+def _callee(**options: Any) -> Callable[[Any], Any]:
+    """A ``hot*`` decorator: no NRT, no entry points, cached in the game's directory."""
+    targetoptions = {
+        "nopython": True,
+        "_nrt": False,
+        "no_cpython_wrapper": True,
+        "no_cfunc_wrapper": True,
+        **options,
+    }
+
+    def decorate(func: Any) -> Any:
+        saved = config.CACHE_DIR  # type: ignore[attr-defined]
+        config.CACHE_DIR = simcore.cache_dir_for(func.__code__.co_filename)  # type: ignore[attr-defined]
+        try:
+            dispatcher = CalleeDispatcher(py_func=func, locals={}, targetoptions=targetoptions)
+            dispatcher.enable_caching()
+            return dispatcher
+        finally:
+            config.CACHE_DIR = saved  # type: ignore[attr-defined]
+
+    return decorate
+
+
 # _nrt / forceinline are real njit options, missing from the type stubs.
-hot = _cached(_nrt=False, forceinline=True)
-hot_outline = _cached(_nrt=False, forceinline=False)
-hot_inline = _cached(_nrt=False, inline="always")
-#: Allocating functions (keep NRT): table builders and the per-block scratch.
+hot = _callee(forceinline=True)
+hot_outline = _callee(forceinline=False)
+hot_inline = _callee(inline="always")
+#: Allocating functions (keep NRT) called from Python: table builders, a game's state.
 alloc = _cached()
+#: Allocating functions only compiled code calls: the block runner (its scratch, its games).
+alloc_callee = _callee(_nrt=True)
 #: The chunk entry point: ``prange`` over blocks of games, the GIL released.
 parallel = _cached(parallel=True, nogil=True)

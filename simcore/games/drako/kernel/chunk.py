@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from simcore.jit import alloc, hot, parallel
+from simcore.jit import alloc_callee, hot, parallel
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix
@@ -108,7 +108,7 @@ def _store(out, s, i, n_players, turns, cap_hit, violation):
     out.end_alt[ix(i)] = s.meta[L.M_ALT] != 0
 
 
-@alloc  # the block scratch
+@alloc_callee  # the block scratch
 def _run_block(
     tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check,
     search,

@@ -11,7 +11,7 @@ import numpy as np
 from numba import prange
 
 from simcore.buffers import zeroed_buffers
-from simcore.jit import alloc, hot, parallel
+from simcore.jit import alloc_callee, hot, parallel
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import build_tables, ix, state_size
@@ -98,7 +98,7 @@ def _store(out, st, u, n_players):
             out.points[u, q, v] = st[ix(L.POINTS + p * L.TABLEAU + slot)] if slot >= 0 else 0
 
 
-@alloc  # the block scratch
+@alloc_callee  # the block scratch
 def _run_block(
     kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check,
     search,

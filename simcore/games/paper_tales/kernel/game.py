@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from simcore.jit import alloc, hot, hot_outline, parallel
+from simcore.jit import alloc_callee, hot, hot_outline, parallel
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
@@ -219,7 +219,7 @@ class LChunkOut(NamedTuple):
     zone: np.ndarray  # int16[n, P, X]: the zone's card ids (entry order; -1: empty)
 
 
-@alloc  # the block scratch
+@alloc_callee  # the block scratch
 def _run_block(
     tb, lx, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
 ):

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from simcore.jit import alloc, hot, hot_outline, parallel
+from simcore.jit import alloc, alloc_callee, hot, hot_outline, parallel
 from simcore.rng import rng_next, rng_shuffle, search_state
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
@@ -504,7 +504,7 @@ def play_game_search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, 
     return s.g[S.G_VIOL]
 
 
-@alloc  # the block scratch
+@alloc_callee  # the block scratch
 def _run_block_search(
     tb, lx, weights, table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out,
     playouts, check,
