@@ -26,13 +26,12 @@ from typing import Any
 import pytest
 
 # The suite compiles the kernels at LLVM -O1, not numba's default -O3: the same results (no
-# kernel uses fastmath, so the optimisation level cannot change an integer or a float), and
-# measured on the 2-core dev box (2026-12-01, cold, CPU seconds): Paper Tales 410 -> 266,
-# Legends ~540 -> ~335, DRAKO ~250 -> ~175, Fairy Tale unchanged (~200), while the games
-# run at the same speed (Paper Tales) or ~15% slower (DRAKO). Set before simcore is
-# imported: its cache directories are keyed by the setting (``simcore.cache_key``), so
-# the suite's code never reaches the CLI or a benchmark. ``NUMBA_OPT=3 make test`` runs
-# it at -O3. (-O0 is no faster to compile and numba cannot cache its code.)
+# kernel uses fastmath, so the optimisation level cannot change an integer or a float) for
+# less LLVM time in each entry point (``simcore/link_late.py``: the chunk's optimisation is
+# most of a cold compile). Set before simcore is imported: its cache directories are keyed
+# by the setting (``simcore.cache_key``), so the suite's code never reaches the CLI or a
+# benchmark. ``NUMBA_OPT=3 make test`` runs it at -O3. (-O0 is no faster to compile and
+# numba cannot cache its code.)
 os.environ.setdefault("NUMBA_OPT", "1")
 
 from simcore import registry

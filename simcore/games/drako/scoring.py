@@ -390,16 +390,6 @@ def score_kingdom(
 
 
 @hot
-def held_legend_points(legend, held):
-    """§7.4: points of the Legends flagged in ``held`` (int[N_LEGENDS])."""
-    s = 0
-    for g in range(legend.shape[0]):
-        if held[ix(g)]:
-            s += legend[ix(g), L.LG_POINTS]
-    return s
-
-
-@hot
 def tie_key(breakdown, key, tribes_summed):
     """§7.5: ``key`` = the category subtotals of ``breakdown`` sorted high to low. The
     categories are the breakdown's columns (each tribe its own, Game Park), or with

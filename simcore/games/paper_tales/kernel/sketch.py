@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.jit import hot, hot_inline
-from simcore.rng import rng_below
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from ..evaluate.cache import project_levels, raise_building, strong_terms_nonnegative
@@ -175,14 +174,6 @@ def first_best(i, v, best, chosen):
     if i == 0 or v > best:
         return v, i
     return best, chosen
-
-
-@hot
-def _random_pick(s, n):
-    """``Brain.pick``: uniform in [0, n), no draw when forced."""
-    if n == 1:
-        return 0
-    return rng_below(s.rng, n)
 
 
 @hot
