@@ -139,7 +139,7 @@ def _gufunc_without_entry(create: Any) -> Any:
     around it, so with Python and C entry points it never calls: without them it is
     link-only too, and the chunk's loop is optimised once, in the chunk."""
 
-    def create_link_only(lowerer, parfor, typemap, typingctx, targetctx, flags, *args, **kw):  # type: ignore[no-untyped-def]
+    def create_link_only(lowerer, parfor, typemap, typingctx, targetctx, flags, *args, **kw):
         flags = flags.copy()
         flags.no_cpython_wrapper = True
         flags.no_cfunc_wrapper = True
