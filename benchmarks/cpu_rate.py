@@ -67,7 +67,7 @@ def main() -> None:
             "policy": args.policy,
             "threads": args.threads,
             "run": run,
-            "games_per_cpu_s": round(args.games / cpu),
+            "games_per_cpu_s": float(f"{args.games / cpu:.4g}"),
             "games_per_s": round(args.games / wall),
             "digest": digest.hexdigest()[:12],
         }
