@@ -73,19 +73,20 @@ from simcore import link_late
 link_late.install()
 
 
-def _cached(**options: Any) -> Callable[[Any], Any]:
-    """``njit(cache=True, **options)`` caching in the directory of the function's game
+def _in_game_cache(func: Any, build: Callable[[], Any]) -> Any:
+    """``build()`` (a dispatcher with caching on) caching in the directory of ``func``'s game
     (``simcore.cache_dir_for``): numba reads the directory when the function is decorated."""
+    saved = config.CACHE_DIR  # type: ignore[attr-defined]
+    config.CACHE_DIR = simcore.cache_dir_for(func.__code__.co_filename)  # type: ignore[attr-defined]
+    try:
+        return build()
+    finally:
+        config.CACHE_DIR = saved  # type: ignore[attr-defined]
 
-    def decorate(func: Any) -> Any:
-        saved = config.CACHE_DIR  # type: ignore[attr-defined]
-        config.CACHE_DIR = simcore.cache_dir_for(func.__code__.co_filename)  # type: ignore[attr-defined]
-        try:
-            return njit(cache=True, **options)(func)
-        finally:
-            config.CACHE_DIR = saved  # type: ignore[attr-defined]
 
-    return decorate
+def _cached(**options: Any) -> Callable[[Any], Any]:
+    """``njit(cache=True, **options)``, cached in the game's directory."""
+    return lambda func: _in_game_cache(func, lambda: njit(cache=True, **options)(func))
 
 
 class CalleeDispatcher(CPUDispatcher):
@@ -115,17 +116,12 @@ def _callee(**options: Any) -> Callable[[Any], Any]:
         **options,
     }
 
-    def decorate(func: Any) -> Any:
-        saved = config.CACHE_DIR  # type: ignore[attr-defined]
-        config.CACHE_DIR = simcore.cache_dir_for(func.__code__.co_filename)  # type: ignore[attr-defined]
-        try:
-            dispatcher = CalleeDispatcher(py_func=func, locals={}, targetoptions=targetoptions)
-            dispatcher.enable_caching()
-            return dispatcher
-        finally:
-            config.CACHE_DIR = saved  # type: ignore[attr-defined]
+    def build(func: Any) -> Any:
+        dispatcher = CalleeDispatcher(py_func=func, locals={}, targetoptions=targetoptions)
+        dispatcher.enable_caching()
+        return dispatcher
 
-    return decorate
+    return lambda func: _in_game_cache(func, lambda: build(func))
 
 
 # _nrt / forceinline are real njit options, missing from the type stubs.
