@@ -66,9 +66,10 @@ def kernel_hash(game: str | None = None) -> str:
     return _hash(paths)
 
 
-#: numba settings that change a kernel's machine code but not numba's cache index (which
-#: keys on the signature and the CPU only), with the value talesim compiles with when the
-#: variable is unset (``simcore/jit.py``). A kernel compiled under another value caches in a
+#: Settings that change a kernel's compiled code but not numba's cache index (which keys on
+#: the signature and the CPU only), with the value talesim compiles with when the variable
+#: is unset: numba's (``simcore/jit.py``) and ``TALESIM_LINK_LATE`` (``simcore/link_late.py``:
+#: off, the cache holds another kind of entry). A kernel compiled under another value caches in a
 #: directory of its own (``cache_key``): the test suite compiles at ``NUMBA_OPT=1``
 #: (``tests/conftest.py``) and must never hand its code to a benchmark, nor take the CLI's.
 COMPILE_SETTINGS = {"NUMBA_OPT": "3", "NUMBA_LOOP_VECTORIZE": "0", "TALESIM_LINK_LATE": "1"}
