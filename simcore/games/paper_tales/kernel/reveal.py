@@ -15,6 +15,20 @@ from .state import _draw, _kill, _load, _receive, _score, _settle, _to_discard
 
 
 @hot
+def _defer_lp(s, p, spot, j):
+    """Queue ability ``j`` of ``p``'s unit on ``spot`` (an LP gain) for the end of the
+    Deployment phase; a full queue sets ``G_OVERFLOW``."""
+    k = s.g[S.G_PENDING_N]
+    if k >= S.MAX_PENDING:
+        s.g[S.G_OVERFLOW] = 1
+    else:
+        s.pend[k, 0] = p
+        s.pend[k, 1] = spot
+        s.pend[k, 2] = j
+        s.g[S.G_PENDING_N] = k + 1
+
+
+@hot
 def _add_age(tb, weights, s, p, spot, j, n_players):
     """``Game.add_age``: ability ``j`` of the unit on ``spot`` puts tokens on itself, on each
     other unit, or on one unit chosen by the policy."""
@@ -146,14 +160,7 @@ def _on_deploy(tb, weights, s, p, spot, turn, n_players):
                 _upgrade_all(tb, s, p, turn)
             elif kind == S.K_LP:
                 if rules[S.R_KRAKEN_AT_END]:
-                    k = s.g[S.G_PENDING_N]
-                    if k >= S.MAX_PENDING:
-                        s.g[S.G_OVERFLOW] = 1
-                    else:
-                        s.pend[k, 0] = p
-                        s.pend[k, 1] = spot
-                        s.pend[k, 2] = j
-                        s.g[S.G_PENDING_N] = k + 1
+                    _defer_lp(s, p, spot, j)
                 else:
                     _deployment_lp(tb, s, p, spot, j)
             elif kind == S.K_SHAPESHIFT:

@@ -20,7 +20,7 @@ from ..schema import (  # passed as call arguments (see schema.py)
 from .decide import age_target_choice, copy_l, jester_l, titan_l
 from .payment import _log_paid, _zone_add
 from .place import _put
-from .reveal import _shapeshift_reveal, _upgrade_all
+from .reveal import _defer_lp, _shapeshift_reveal, _upgrade_all
 from .state import _facts, _find_spot, _piece_at, _score, _settle
 
 
@@ -212,14 +212,7 @@ def _run_effect(tb, lx, weights, s, ls, p, spot, j, turn, n_players):
     elif kind == S.K_CONDITIONAL_GAIN:
         _deploy_gain(tb, lx, s, ls, p, spot, j)
     elif kind == S.K_LP:
-        k = s.g[S.G_PENDING_N]
-        if k >= S.MAX_PENDING:
-            s.g[S.G_OVERFLOW] = 1
-        else:
-            s.pend[k, 0] = p
-            s.pend[k, 1] = spot
-            s.pend[k, 2] = j
-            s.g[S.G_PENDING_N] = k + 1
+        _defer_lp(s, p, spot, j)
 
 
 @hot
