@@ -878,6 +878,86 @@ def ratings_chart(df: pl.DataFrame, path: Path, title: str) -> Path:
         return _save(fig, path)
 
 
+_RATING = ("rating", "rating_lo", "rating_hi")
+
+
+def _rating_label(row: dict[str, Any] | None) -> str:
+    """``+45 Elo [+30, +60]``, without the interval when a bound is missing."""
+    r, lo, hi = (math.nan if row is None or row[c] is None else float(row[c]) for c in _RATING)
+    if not math.isfinite(r):
+        return "no rating"
+    bounds = f" [{lo:+.0f}, {hi:+.0f}]" if math.isfinite(lo) and math.isfinite(hi) else ""
+    return f"{r:+.0f} Elo{bounds}"
+
+
+def luck_chart(shares: pl.DataFrame, ratings: pl.DataFrame, path: Path, title: str) -> Path:
+    """How much of each policy's outcome its deal decides (``reports.luck.deal_shares``):
+    one bar per policy, in the order of ``shares`` (first at top), its deal share from 0
+    (skill and table decide) to 1 (the cards and seat dealt decide alone) with the 95%
+    interval, and the policy's rating written at the right (from ``ratings``: ``policy,
+    rating, rating_lo, rating_hi``; "no rating" when absent). Columns of ``shares``:
+    ``policy``, ``deal_share``, ``deal_share_lo``, ``deal_share_hi``. A policy without a
+    share (its outcome never varies, or no deal-seat group seated it twice) is left out."""
+    if shares.is_empty():
+        return _no_data(path, title)
+    _require(shares, ["policy", "deal_share", "deal_share_lo", "deal_share_hi"], "luck_chart")
+    _require(ratings, ["policy", *_RATING], "luck_chart")
+    value = _floats(shares, "deal_share")
+    keep = np.flatnonzero(np.isfinite(value))
+    if not keep.size:
+        return _no_data(path, title)
+    names = [_strings(shares, "policy")[i] for i in keep]
+    value = value[keep]
+    err, mask = _errors(
+        value, _floats(shares, "deal_share_lo")[keep], _floats(shares, "deal_share_hi")[keep]
+    )
+    top = value + err[1]
+    by_policy = {str(r["policy"]): r for r in ratings.iter_rows(named=True)}
+    rows = len(keep)
+    y = np.arange(rows)[::-1].astype(np.float64)
+    with _canvas(_bar_height(rows) + 0.6) as fig:
+        ax = fig.add_subplot()
+        ax.barh(y, value, height=0.6, color=UP, alpha=0.85, zorder=2, label="deal share")
+        if mask.any():
+            ax.errorbar(value[mask], y[mask], xerr=err[:, mask], fmt="none", ecolor="0.15",
+                        elinewidth=1.2, capsize=3, zorder=3, label="95% interval")  # fmt: skip
+        for k in range(rows):  # the share past the whisker; else inside the bar; else on it
+            room, inside = top[k] <= 0.9, value[k] > 0.12
+            ax.text(
+                top[k] + 0.01 if room else value[k] - 0.01 if inside else value[k] + 0.01,
+                y[k],
+                f"{value[k]:.0%}",
+                ha="right" if inside and not room else "left",
+                va="center",
+                fontsize=10,
+                color="white" if inside and not room else "0.15",
+                bbox=None
+                if room or inside
+                else {"facecolor": "white", "edgecolor": "none", "pad": 1},
+                zorder=4,
+            )
+        ax.set_xlim(0.0, 1.0)
+        ax.xaxis.set_major_formatter(PercentFormatter(xmax=1.0))
+        ax.set_yticks(y, labels=[_short(p, 40) for p in names])
+        ax.set_ylim(-0.7, rows - 0.3)
+        ax.grid(axis="y", visible=False)
+        ax.set_xlabel(
+            _with_dropped(
+                "deal share: the part of a policy's win-share variance its deal (cards and seat)"
+                " decides,\nwhatever the other players' seating",
+                shares.height - rows,
+                "policy",
+            )
+        )
+        right = ax.twinx()  # the ratings, one per bar, as tick labels on the right
+        right.set_ylim(ax.get_ylim())
+        right.set_yticks(y, labels=[_rating_label(by_policy.get(p)) for p in names])
+        right.tick_params(axis="y", length=0, pad=14)
+        right.grid(False)
+        _top_legend(fig, ax, title)
+        return _save(fig, path)
+
+
 def search_history(df: pl.DataFrame, path: Path, title: str, chosen: int | None) -> Path:
     """Every trial of a search: its distance from the band (left, by trial number) and
     the two objectives against each other (right: edit size against distance; the

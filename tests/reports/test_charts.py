@@ -128,6 +128,28 @@ def dragons() -> pl.DataFrame:
     )
 
 
+def deal_shares() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "policy": ["random", "greedy", "mc:rollouts=4", "mc:rollouts=32"],
+            "deal_share": [0.41, 0.35, 0.28, 0.22],
+            "deal_share_lo": [0.37, 0.31, 0.25, 0.18],
+            "deal_share_hi": [0.45, 0.39, 0.31, 0.26],
+        }
+    )
+
+
+def ratings() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "policy": ["mc:rollouts=32", "mc:rollouts=4", "greedy", "random"],
+            "rating": [160.0, 75.0, 45.0, -280.0],
+            "rating_lo": [140.0, 58.0, 30.0, -300.0],
+            "rating_hi": [180.0, 92.0, 60.0, -260.0],
+        }
+    )
+
+
 CHARTS: dict[str, tuple[Chart, Callable[[], pl.DataFrame]]] = {
     "win_share_bars": (lambda df, p: charts.win_share_bars(df, p, "Win share by card"), cards),
     "pick_vs_win_scatter": (
@@ -157,6 +179,10 @@ CHARTS: dict[str, tuple[Chart, Callable[[], pl.DataFrame]]] = {
             df, p, "Dragons vs score", "dragons", "score", "lo", "hi", "dragons", "points"
         ),
         dragons,
+    ),
+    "luck_chart": (
+        lambda df, p: charts.luck_chart(df, ratings(), p, "How much the deal decides"),
+        deal_shares,
     ),
 }
 
@@ -223,6 +249,29 @@ def test_null_and_nan_interval_bounds_draw_points_without_bars(tmp_path: Path) -
     assert_report_png(
         charts.xy_line(line, path, "NaN bounds", "dragons", "score", "lo", "hi"), path
     )
+
+
+def test_luck_chart_edge_cases(tmp_path: Path) -> None:
+    """Shares near 0 and 1, an interval wider than the room right of the bar, a missing
+    interval, a policy without a share (left out) or a rating ("no rating"), long names;
+    a row per policy with a share, so more policies make a taller chart."""
+    shares = pl.DataFrame(
+        {
+            "policy": ["random", "greedy", LONG, "mc:rollouts=32", "never-wins", "unrated"],
+            "deal_share": [0.97, 0.62, 0.40, 0.08, None, 0.03],
+            "deal_share_lo": [0.93, 0.55, None, 0.0, None, 0.0],
+            "deal_share_hi": [1.0, float("nan"), None, 0.97, None, 0.05],
+        }
+    )
+    path = tmp_path / "edges.png"
+    edges = assert_report_png(charts.luck_chart(shares, ratings(), path, "Edges"), path)
+    path = tmp_path / "four.png"
+    four = assert_report_png(charts.luck_chart(deal_shares(), ratings(), path, "Four"), path)
+    assert edges > four
+    path = tmp_path / "none.png"  # no share at all: "no data"
+    assert_report_png(charts.luck_chart(shares.tail(2).head(1), ratings(), path, "None"), path)
+    with pytest.raises(ValueError, match="missing column"):
+        charts.luck_chart(deal_shares(), ratings().drop("rating"), tmp_path / "x.png", "x")
 
 
 def test_rows_without_a_value_are_left_out(tmp_path: Path) -> None:
