@@ -3,8 +3,9 @@
 The criterion is checked on hand-made frames against hand-computed Wilson half-widths; the
 runs are Fairy Tale (four greedy seats, chunks of 500 games, a loose H so that a run stops
 after a few thousand games): where they stop (not one chunk late), that the result is an
-ordinary run of the games stored (same bytes as a fixed run), the max-games stop,
-extending a complete run, and one run on a local Dask cluster.
+ordinary run of the games stored (same bytes as a fixed run), the max-games stop, resuming
+an interrupted run, extending a complete one, bad input through the CLI, and one run on a
+local Dask cluster.
 """
 
 from __future__ import annotations
@@ -12,13 +13,17 @@ from __future__ import annotations
 import functools
 import json
 import math
+import shlex
 import shutil
+import signal
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 import pytest
+from typer.testing import CliRunner, Result
 
+from cli.main import app
 from reports.strength import MIN_TAKEN, card_shares
 from simcore import registry, runner
 from simcore import until_ci as ci
@@ -35,6 +40,10 @@ ARGS: dict[str, Any] = {
     "chunk_size": CHUNK,
     "progress": False,
 }
+CLI_ARGS = [
+    *("simulate", "fairy-tale", "--players", "4", "--policy", "greedy", "--seed", "7"),
+    *("--chunk-size", str(CHUNK), "--quiet"),
+]
 #: Manifest keys that differ between two runs of the same games (times).
 TIMES = ("created", "finished", "simulation_seconds")
 
@@ -62,6 +71,17 @@ def stored_verdict(out: Path, chunks: int, h: float) -> ci.Verdict:
         tracker.add(i, ci.chunk_stats(parts, 4))
     assert tracker.verdict is not None
     return tracker.verdict
+
+
+def invoke(*args: str | Path) -> Result:
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def error_line(result: Result) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert "Traceback" not in result.output
+    return lines[0]
 
 
 @pytest.fixture(scope="module")
@@ -228,6 +248,47 @@ def test_a_run_that_never_meets_it_stops_at_the_maximum(tmp_path: Path) -> None:
     assert without_times(m) == without_times(manifest(fixed))
 
 
+def test_an_interrupted_run_resumes_and_keeps_checking(
+    stopped: tuple[Path, list[int]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C during the second chunk (the CLI stops after it and prints how to finish);
+    a fixed-size resume is refused; the printed command finishes it, with the data of the
+    uninterrupted run."""
+    whole, _ = stopped
+    engine = registry.engine(registry.get_game("fairy-tale"))
+    original = engine.simulate_arrays
+
+    def ctrl_c(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
+        if first == CHUNK:
+            signal.raise_signal(signal.SIGINT)
+        return original(prepared, seed, first, n, check)
+
+    monkeypatch.setattr(engine, "simulate_arrays", ctrl_c)
+    out = tmp_path / "run"
+    result = invoke(*CLI_ARGS, "--games", MAX, "--until-ci", H, "--out", out)
+    assert result.exit_code == 130, result.output
+    again = result.stderr.strip().splitlines()[-1].partition("finish with: ")[2]
+    assert f" --until-ci {H} " in again
+    m = manifest(out)
+    assert m["status"] == "running"
+    assert m["until_ci"]["stopped"] is None
+    assert [c["done"] for c in m["chunks"][:3]] == [True, True, False]
+    monkeypatch.setattr(engine, "simulate_arrays", original)
+
+    with pytest.raises(RunDirError, match=r"unfinished --until-ci run .* with --until-ci$"):
+        runner.simulate("fairy-tale", n_games=MAX, out=out, resume=True, **ARGS)
+    assert manifest(out) == m
+
+    result = invoke(*shlex.split(again)[1:])
+    assert result.exit_code == 0, result.output
+    n = manifest(whole)["n_games"]
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.startswith(f"stopped at {n:,} games: every judged card's 95% win-share half")
+    assert f"half-width is at most {H} (largest " in last
+    assert part_bytes(out) == part_bytes(whole)
+    assert without_times(manifest(out)) == without_times(manifest(whole))
+
+
 def test_a_complete_run_extends_to_a_smaller_half_width(
     stopped: tuple[Path, list[int]], tmp_path: Path
 ) -> None:
@@ -264,6 +325,27 @@ def test_a_fixed_run_with_a_short_last_chunk_is_extended_whole(tmp_path: Path) -
     assert part_bytes(out) == part_bytes(fixed)
 
 
+@pytest.mark.parametrize("value", ["0", "-0.5", "abc", "nan", "inf"])
+def test_bad_half_width_is_one_error_line(tmp_path: Path, value: str) -> None:
+    out = tmp_path / "run"
+    result = invoke(*CLI_ARGS, "--games", 1000, "--until-ci", value, "--out", out)
+    assert result.exit_code == 2
+    assert error_line(result).startswith(
+        "error: Invalid value for '--until-ci'" if value == "abc" else "error: --until-ci must be"
+    )
+    assert not out.exists()
+
+
+def test_until_ci_with_overwrite_replaces_a_run(
+    stopped: tuple[Path, list[int]], tmp_path: Path
+) -> None:
+    out = tmp_path / "run"
+    runner.simulate("fairy-tale", n_games=700, out=out, **ARGS)
+    result = invoke(*CLI_ARGS, "--games", MAX, "--until-ci", H, "--out", out, "--overwrite")
+    assert result.exit_code == 0, result.output
+    assert part_bytes(out) == part_bytes(stopped[0])
+
+
 def test_on_a_local_dask_cluster(stopped: tuple[Path, list[int]], tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     out = tmp_path / "dask"
@@ -273,3 +355,10 @@ def test_on_a_local_dask_cluster(stopped: tuple[Path, list[int]], tmp_path: Path
     assert result.stopped == "half-width"
     assert part_bytes(out) == part_bytes(stopped[0])
     assert without_times(manifest(out)) == without_times(manifest(stopped[0]))
+
+
+def test_help_says_games_becomes_the_maximum() -> None:
+    result = invoke("simulate", "--help")
+    assert result.exit_code == 0
+    assert "--until-ci" in result.stdout
+    assert "the maximum" in result.stdout
