@@ -673,9 +673,9 @@ def simulate(
     saying why it stopped. Default chunk size ``until_ci.DEFAULT_CHUNK_SIZE``. With
     ``resume`` it finishes an interrupted until-ci run (H and the maximum may change),
     or extends a complete run of either kind with more chunks of its chunk size (a
-    last chunk smaller than the chunk size is played again whole); stored games are
-    never dropped, so the maximum must cover them. A fixed-size ``resume`` of an
-    unfinished until-ci run is refused.
+    last chunk smaller than the chunk size is played again whole), never stopping below
+    its games; a maximum below the games already stored is refused (``RunDirError``), and
+    so is a fixed-size ``resume`` of an unfinished until-ci run.
 
     Raises ``GameError``, ``CardDataError`` or ``RunError``/``RunDirError`` on bad input
     (including an unreachable scheduler or a missing dask install), always before creating

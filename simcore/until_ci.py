@@ -40,8 +40,9 @@ if TYPE_CHECKING:
     import polars as pl
 
 #: Default games per chunk in until-ci mode: the run stops only at a chunk boundary, so a
-#: chunk is the most it can overshoot. 5,000 Fairy Tale games are a fifth of a second of
-#: kernel time on two cores, and chunks that size cost no measurable throughput.
+#: chunk is the most it can overshoot. Fairy Tale (the fastest kernel: the per-chunk work
+#: weighs most there) on two cores: 0.1-0.2 s a chunk, a fixed run as fast in chunks of
+#: 5,000 as in chunks of 50,000, ~15% slower in chunks of 2,000 and ~60% in chunks of 1,000.
 DEFAULT_CHUNK_SIZE = 5_000
 
 #: Where each kind of entity comes from: (kind, table, column).
@@ -92,17 +93,31 @@ def chunk_stats(parts: Mapping[str, Any], players: int) -> pl.DataFrame:
         if table not in parts:
             continue
         rows = _with_win(_read(parts[table], ["game_id", "seat", column]), seats, players)
-        out.append(
-            rows.group_by(column)  # by the stored dtype (an Enum): cheaper than by string
-            .agg(n=pl.len().cast(pl.Int64), wins=pl.col("win").sum())
-            .select(
-                pl.lit(kind).alias("kind"),
-                pl.col(column).cast(pl.String).alias("entity"),
-                "n",
-                "wins",
-            )
-        )
+        sums = _sums(rows, column)
+        out.append(sums.select(pl.lit(kind).alias("kind"), "entity", "n", "wins"))
     return pl.concat(out)
+
+
+def _sums(rows: pl.DataFrame, column: str) -> pl.DataFrame:
+    """``entity, n, wins``: the rows and their ``win`` summed per value of ``column``. An
+    Enum column (every engine's card ids) is counted on its codes with ``np.bincount``,
+    four times faster than polars' ``group_by``, which is kept for any other dtype."""
+    import numpy as np
+    import polars as pl
+
+    values = rows[column]
+    if isinstance(values.dtype, pl.Enum) and values.null_count() == 0:
+        names = values.dtype.categories
+        codes = values.to_physical().to_numpy()
+        n = np.bincount(codes, minlength=len(names))
+        wins = np.bincount(codes, weights=rows["win"].to_numpy(), minlength=len(names))
+        taken = n > 0
+        return pl.DataFrame(
+            {"entity": names.filter(taken), "n": n[taken].astype(np.int64), "wins": wins[taken]}
+        )
+    return rows.group_by(pl.col(column).cast(pl.String).alias("entity")).agg(
+        n=pl.len().cast(pl.Int64), wins=pl.col("win").sum()
+    )
 
 
 def _with_win(rows: pl.DataFrame, seats: pl.DataFrame, players: int) -> pl.DataFrame:
