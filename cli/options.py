@@ -79,3 +79,14 @@ Storage = Annotated[
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress bar.")]
+UntilCi = Annotated[
+    float | None,
+    typer.Option(
+        "--until-ci",
+        metavar="H",
+        help="Play chunk by chunk (default 5000 games a chunk) until the 95% interval of "
+        "every judged card's win share (a card, or DRAKO Legend, taken 100 times or more) "
+        "has a half-width of at most H, e.g. 0.02; --games is then the maximum.",
+        show_default=False,
+    ),
+]

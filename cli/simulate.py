@@ -11,12 +11,15 @@ from __future__ import annotations
 import shlex
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli import options
 from cli.errors import EXIT_INTERRUPTED, reported
+
+if TYPE_CHECKING:
+    from simcore.runner import RunResult
 
 
 class Backend(StrEnum):
@@ -28,7 +31,10 @@ class Backend(StrEnum):
 
 def simulate(
     game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
-    games: Annotated[int, typer.Option("--games", help="Number of games to simulate.")],
+    games: Annotated[
+        int,
+        typer.Option("--games", help="Number of games to simulate (with --until-ci: the maximum)."),
+    ],
     players: options.Players,
     seed: options.Seed,
     policy: options.Policy,
@@ -39,7 +45,9 @@ def simulate(
     chunk_size: Annotated[
         int | None,
         typer.Option(
-            "--chunk-size", help="Games per Parquet part (default 50000).", show_default=False
+            "--chunk-size",
+            help="Games per Parquet part (default 50000; 5000 with --until-ci).",
+            show_default=False,
         ),
     ] = None,
     threads: Annotated[
@@ -82,12 +90,14 @@ def simulate(
         bool, typer.Option("--overwrite", help="Replace the run already in --out.")
     ] = False,
     rotate_seats: options.RotateSeats = False,
+    until_ci: options.UntilCi = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
     summary: Annotated[
         bool, typer.Option("--summary", help="Print win shares and card points afterwards.")
     ] = False,
 ) -> None:
-    """Simulate GAMES seeded games of GAME and store them as a Parquet dataset in OUT."""
+    """Simulate GAMES seeded games of GAME and store them as a Parquet dataset in OUT
+    (with --until-ci: until the card win shares are that precise, GAMES at most)."""
     args: list[str] = [game, "--games", str(games), "--players", str(players)]
     args += ["--seed", str(seed), "--policy", policy, "--out", str(out)]
     args += ["--variant", variant] if variant is not None else []
@@ -97,6 +107,7 @@ def simulate(
     args += ["--threads", str(threads)] if threads is not None else []
     args += ["--backend", backend.value] if backend is not Backend.local else []
     args += ["--scheduler", scheduler] if scheduler is not None else []
+    args += ["--until-ci", str(until_ci)] if until_ci is not None else []
     flags = {"--check": check, "--rotate-seats": rotate_seats, "--quiet": quiet}
     args += [flag for flag, on in flags.items() if on]
     again = shlex.join(["talesim", "simulate", *args, "--resume"])
@@ -124,6 +135,7 @@ def simulate(
                 scheduler=scheduler,
                 check=check,
                 policies_file=policies_file,
+                until_ci=until_ci,
             )
         except runner.RunInterrupted as exc:
             typer.echo(f"{exc}; finish with: {again}", err=True)
@@ -146,4 +158,23 @@ def simulate(
     typer.echo(
         f"{result.games:,} games in {result.seconds:.2f} s ({result.games_per_s:,.0f} games/s)"
         f"{resumed} -> {result.out}"
+    )
+    if until_ci is not None:
+        typer.echo(stop_line(result, until_ci))
+
+
+def stop_line(result: RunResult, half_width: float) -> str:
+    """Why an ``--until-ci`` run stopped, in one line."""
+    if result.largest_half_width is None:
+        judged = "no card taken often enough to be judged"
+    else:
+        judged = f"largest {result.largest_half_width:.4f}: {result.widest}; {result.judged} judged"
+    if result.stopped == "half-width":
+        return (
+            f"stopped at {result.n_games:,} games: every judged card's 95% win-share "
+            f"half-width is at most {half_width:g} ({judged})"
+        )
+    return (
+        f"stopped at the maximum, {result.n_games:,} games, before every judged card's 95% "
+        f"win-share half-width was at most {half_width:g} ({judged})"
     )

@@ -115,7 +115,9 @@ class Batch:
     them, or their ``encode_part`` encodings, to ``store`` (which writes the parts and
     marks the chunk done in the manifest; only ever called from one thread at a time),
     reports ``update(description, games)`` and submits no new chunk once ``stop()`` is
-    true. It returns the wall time of its chunk loop in seconds.
+    true. Once ``enough()`` is true (``--until-ci``: the chunks stored so far answer the
+    question) it also stores no more chunks: one already computed is dropped. It returns
+    the wall time of its chunk loop in seconds.
     """
 
     setup: Setup
@@ -125,6 +127,7 @@ class Batch:
     store: ChunkStore
     update: Update
     stop: Callable[[], bool]
+    enough: Callable[[], bool] = lambda: False
 
 
 def check_frames(game: Game, chunk: Chunk, frames: dict[str, Any]) -> None:

@@ -31,8 +31,10 @@ Who does what:
   threads) tasks are queued at a time, submitted in chunk order; results are written in
   completion order, and the manifest is updated after each, as in the local path. On
   Ctrl-C nothing new is submitted, the first result to arrive is written, and the rest
-  are cancelled. The LocalCluster's workers ignore SIGINT (``dask_setup``), so a Ctrl-C
-  sent to the terminal's whole process group stops only the client, cleanly.
+  are cancelled; once ``batch.enough()`` (``--until-ci`` met on the contiguous prefix of
+  stored chunks) nothing more is submitted or written, and the runner deletes the chunks
+  stored beyond that prefix. The LocalCluster's workers ignore SIGINT (``dask_setup``),
+  so a Ctrl-C sent to the terminal's whole process group stops only the client, cleanly.
 * **determinism.** A game's random numbers depend only on (seed, game id), so the data is
   identical to a local run whatever the workers and the completion order.
 
@@ -291,7 +293,7 @@ def run_chunks(client: Client, batch: Batch) -> float:
         if threads == 0:
             batch.update("waiting for Dask workers", 0)
         limit = IN_FLIGHT_PER_THREAD * max(threads, 1)
-        while queue and len(in_flight) < limit and not batch.stop():
+        while queue and len(in_flight) < limit and not (batch.stop() or batch.enough()):
             chunk = queue.pop()
             future = client.submit(
                 run_chunk_task,
@@ -319,7 +321,7 @@ def run_chunks(client: Client, batch: Batch) -> float:
                 ) from None
             batch.store(chunk, parts, seconds)
             batch.update("simulating", chunk.n_games)
-            if batch.stop():
+            if batch.stop() or batch.enough():
                 break
             submit()
     finally:

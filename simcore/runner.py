@@ -8,6 +8,11 @@ which chunks are done; it is rewritten after every chunk, so ``resume=True`` red
 missing chunks and, games being deterministic per ``(seed, game id)``, ends with the same
 bytes as an uninterrupted run.
 
+With ``until_ci=H`` (``simcore.until_ci``) ``n_games`` is a maximum: the run stops after
+the first chunk whose contiguous prefix of stored chunks meets the criterion; the manifest
+is then cut to those chunks (and any part stored beyond them deleted), so the directory is
+exactly a run of the games stored, with an ``until_ci`` block saying why it stopped.
+
 Backends compute the chunks; this module alone writes the run directory:
 
 * ``local`` (default): the kernel of chunk ``i+1`` runs on the calling thread with numba's
@@ -40,6 +45,7 @@ catch ``RunError`` while ``talesim --help`` must stay instant).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -57,6 +63,7 @@ from typing import TYPE_CHECKING, Any
 
 import simcore
 from simcore import registry
+from simcore import until_ci as ci
 from simcore.batch import (
     Batch,
     Chunk,
@@ -148,6 +155,12 @@ class RunResult:
     games_per_s: float
     n_games: int  # games in the whole dataset
     resumed_games: int  # games already done before this call (resume)
+    # --until-ci: why the run stopped ("half-width" or "max-games"), and the criterion on
+    # the stored run (``simcore.until_ci.Verdict``); all None for a run of a fixed size
+    stopped: str | None = None
+    largest_half_width: float | None = None  # the largest judged half-width
+    widest: str | None = None  # the entity (card or Legend id) that has it
+    judged: int | None = None  # entities taken at least MIN_TAKEN times
 
 
 # --- validation --------------------------------------------------------------------------
@@ -402,8 +415,21 @@ def _check_out(out: Path, *, resume: bool, overwrite: bool) -> dict[str, Any] | 
     return None
 
 
-def _check_resumable(old: dict[str, Any], request: dict[str, Any], out: Path) -> None:
+def _check_resumable(
+    old: dict[str, Any], request: dict[str, Any], out: Path, *, until_ci: bool
+) -> None:
+    """``RunDirError`` unless ``request`` may resume the run of manifest ``old``: every
+    ``RESUME_KEYS`` equal, but ``n_games`` (a maximum) with ``until_ci``; an unfinished
+    until-ci run is resumed with ``until_ci`` only (its ``n_games`` is no run size)."""
+    previous = old.get("until_ci")
+    if not until_ci and isinstance(previous, dict) and old.get("status") != "complete":
+        raise RunDirError(
+            f"cannot resume {out}: it is an unfinished --until-ci run (half-width "
+            f"{_show(previous.get('half_width'))}); resume it with --until-ci"
+        )
     for key in RESUME_KEYS:
+        if until_ci and key == "n_games":
+            continue
         if old.get(key) != request[key]:
             raise RunDirError(
                 f"cannot resume {out}: {key} is {_show(old.get(key))} in the manifest but "
@@ -539,6 +565,12 @@ def _run_local(batch: Batch) -> float:
     million). The writer owns the manifest while it runs (the caller reads it only after
     the pool has drained), so every manifest write happens after that chunk's parts are in
     place. Compilation (``warmup``) is excluded from the returned seconds.
+
+    With ``--until-ci`` the writer also decides, after storing chunk ``i``, whether the run
+    has enough (``batch.enough``). The kernel of chunk ``i+1`` has been running meanwhile;
+    if it has enough, that chunk is dropped instead of stored. So the run stops exactly
+    after chunk ``i`` and the pipelining stays; the price is one chunk's kernel time,
+    once, at the end.
     """
     s = batch.setup
     if batch.chunks:
@@ -548,7 +580,7 @@ def _run_local(batch: Batch) -> float:
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="talesim-writer") as pool:
         pending: Future[None] | None = None
         for chunk in batch.chunks:
-            if batch.stop():
+            if batch.stop() or batch.enough():
                 break
             t0 = time.perf_counter()
             result = s.engine.simulate_arrays(
@@ -557,6 +589,8 @@ def _run_local(batch: Batch) -> float:
             seconds = time.perf_counter() - t0
             if pending is not None:
                 pending.result()  # surface a write error before queueing more work
+                if batch.enough():
+                    break  # the chunks stored answer the question: this one is not needed
             pending = pool.submit(_store_chunk, batch, chunk, result, seconds)
             batch.update("simulating", chunk.n_games)
         if pending is not None:
@@ -612,6 +646,7 @@ def simulate(
     scheduler: str | None = None,
     check: bool = False,
     policies_file: Path | str | None = None,
+    until_ci: float | None = None,
 ) -> RunResult:
     """Simulate games ``0 .. n_games-1`` of ``game`` with ``seed`` into run directory ``out``.
 
@@ -630,6 +665,18 @@ def simulate(
     violation raises ``simcore.registry.InvariantError``. Recorded in the manifest, but a
     checked and an unchecked run store the same games, so it does not affect ``resume``.
 
+    ``until_ci``: a win-share half-width H. The run goes chunk by chunk and stops after
+    the first chunk after which every judged card's 95% half-width is at most H
+    (``simcore.until_ci``); ``n_games`` is then the maximum (reached: stopped
+    "max-games"). The run directory is then exactly a run of the games stored, ``N'`` (a
+    whole number of chunks, or ``n_games``), with the manifest's ``until_ci`` block
+    saying why it stopped. Default chunk size ``until_ci.DEFAULT_CHUNK_SIZE``. With
+    ``resume`` it finishes an interrupted until-ci run (H and the maximum may change),
+    or extends a complete run of either kind with more chunks of its chunk size (a
+    last chunk smaller than the chunk size is played again whole), never stopping below
+    its games; a maximum below the games already stored is refused (``RunDirError``), and
+    so is a fixed-size ``resume`` of an unfinished until-ci run.
+
     Raises ``GameError``, ``CardDataError`` or ``RunError``/``RunDirError`` on bad input
     (including an unreachable scheduler or a missing dask install), always before creating
     or changing anything on disk; ``RunWriteError`` if the disk refuses a write and
@@ -637,6 +684,8 @@ def simulate(
     """
     check_seed(seed)
     check_int("games", n_games, 1)
+    if until_ci is not None:
+        until_ci = ci.check_half_width(until_ci)
     if chunk_size is not None:
         check_int("chunk size", chunk_size, 1)
     if resume and overwrite:
@@ -653,14 +702,17 @@ def simulate(
         policies_file=policies_file,
     )
     s.game.check_kernel(s.variant)
+    tables = list(s.game.tables)
+    if until_ci is not None:
+        ci.needs_tables(tables)
     local = backend == "local"
     if local:
         check_threads(threads)
     old = _check_out(out, resume=resume, overwrite=overwrite)
     if old is not None and chunk_size is None and isinstance(old.get("chunk_size"), int):
         chunk_size = old["chunk_size"]
-    chunk_size = min(chunk_size or DEFAULT_CHUNK_SIZE, n_games)
-    tables = list(s.game.tables)
+    default_chunk = DEFAULT_CHUNK_SIZE if until_ci is None else ci.DEFAULT_CHUNK_SIZE
+    chunk_size = min(chunk_size or default_chunk, n_games)
     request: dict[str, Any] = {
         "game": s.game.name,
         "variant": s.variant,
@@ -676,7 +728,15 @@ def simulate(
         "check": check,
     }
     if old is not None:
-        _check_resumable(old, request, out)
+        _check_resumable(old, request, out, until_ci=until_ci is not None)
+    plan = plan_chunks(n_games, chunk_size)
+    kept = _kept_chunks(old, plan, out, tables)
+    block: dict[str, Any] | None = None
+    tracker: ci.Tracker | None = None
+    if until_ci is not None:
+        block, tracker = _until_ci_start(until_ci, old, request, out, tables, kept)
+    elif old is not None and old.get("status") == "complete":
+        block = old.get("until_ci")  # a complete until-ci run stays what it was
 
     with ExitStack() as stack:
         run_batch: Callable[[Batch], float] = _run_local
@@ -687,39 +747,166 @@ def simulate(
             run_batch = stack.enter_context(dask_backend.connect(scheduler, workers=threads))
 
         # Everything is valid: from here on the disk changes.
-        plan = plan_chunks(n_games, chunk_size)
-        manifest = _start_run(out, request, s, tables, plan, old, overwrite=overwrite)
-
-        todo = [plan[e["index"]] for e in manifest["chunks"] if not e["done"]]
-        resumed_games = n_games - sum(c.n_games for c in todo)
+        manifest = _start_run(out, request, s, tables, plan, old, kept, block, overwrite=overwrite)
+        met = tracker is not None and tracker.stop_at is not None
+        todo = [] if met else [plan[e["index"]] for e in manifest["chunks"] if not e["done"]]
+        resumed_games = sum(plan[i].n_games for i in kept)
         stop_requested = stack.enter_context(_stop_on_sigint())
         stack.enter_context(_numba_threads(threads if local else None))
         update = stack.enter_context(
             _progress(progress and _stderr_is_tty(), n_games, resumed_games)
         )
-        store = _chunk_store(out, tables, manifest, check)
-        seconds = run_batch(Batch(s, seed, todo, check, store, update, stop_requested))
+        store = _chunk_store(out, tables, manifest, check, tracker)
+        batch = Batch(s, seed, todo, check, store, update, stop_requested)
+        if tracker is not None:
+            batch = _until_ci_batch(batch, tracker)
+        seconds = run_batch(batch)
 
-    done = sum(1 for e in manifest["chunks"] if e["done"])
-    if done < len(plan):
+    keep = len(plan) if tracker is None or tracker.stop_at is None else tracker.stop_at
+    missing = sum(1 for e in manifest["chunks"][:keep] if not e["done"])
+    if missing:
         if stop_requested():
+            done = sum(1 for e in manifest["chunks"] if e["done"])
             raise RunInterrupted(out, done, len(plan))
-        raise RuntimeError(f"the {backend} backend returned with {len(plan) - done} chunks missing")
+        raise RuntimeError(f"the {backend} backend returned with {missing} chunks missing")
+    if tracker is not None and block is not None:
+        _keep_prefix(out, manifest, tables, keep)
+        v = tracker.verdict
+        block.update(
+            stopped="half-width" if tracker.stop_at is not None else "max-games",
+            largest_half_width=v.largest if v is not None else None,
+            widest=v.widest if v is not None else None,
+            judged=v.judged if v is not None else 0,
+        )
     manifest["status"] = "complete"
     manifest["finished"] = _now()
     try:
         write_manifest(out, manifest)
     except OSError as exc:
         raise RunWriteError(out / MANIFEST, exc, resumable=True) from exc
-    games = n_games - resumed_games
+    stored = int(manifest["n_games"])
+    resumed_games = sum(plan[i].n_games for i in kept if i < keep)
+    games = stored - resumed_games
+    why = block or {}
     return RunResult(
         out=out,
         games=games,
         seconds=seconds,
         games_per_s=games / seconds if seconds > 0 else 0.0,
-        n_games=n_games,
+        n_games=stored,
         resumed_games=resumed_games,
+        stopped=why.get("stopped"),
+        largest_half_width=why.get("largest_half_width"),
+        widest=why.get("widest"),
+        judged=why.get("judged"),
     )
+
+
+def _until_ci_start(
+    half_width: float,
+    old: dict[str, Any] | None,
+    request: dict[str, Any],
+    out: Path,
+    tables: list[str],
+    kept: set[int],
+) -> tuple[dict[str, Any], ci.Tracker]:
+    """The manifest's ``until_ci`` block of a run starting (or resuming) in until-ci mode,
+    and its tracker, given the statistics of the chunks already stored (``kept``)."""
+    n_games = request["n_games"]
+    extended_from = _extended_from(old, n_games, out)
+    block = {
+        "half_width": half_width,
+        "max_games": n_games,
+        "extended_from": extended_from,  # games of the complete run this one extends
+        "stopped": None,
+        "largest_half_width": None,
+        "widest": None,
+        "judged": None,
+    }
+    min_chunks = -(-extended_from // request["chunk_size"])  # ceil: never shortened
+    tracker = ci.Tracker(half_width, request["players"], min_chunks)
+    for index in sorted(kept):
+        if tracker.stop_at is not None:
+            break  # the stored prefix decides
+        tracker.add(index, _stored_stats(out, tables, index, request["players"]))
+    return block, tracker
+
+
+def _until_ci_batch(batch: Batch, tracker: ci.Tracker) -> Batch:
+    """``batch`` that has ``enough`` once ``tracker`` met its criterion, with the progress
+    bar's description showing the largest judged half-width against the target."""
+
+    def update(description: str, advance: int) -> None:
+        v = tracker.verdict
+        if v is not None and v.largest is not None:
+            description = f"{description} (±{v.largest:.4f}, target ±{tracker.half_width:g})"
+        batch.update(description, advance)
+
+    return dataclasses.replace(batch, update=update, enough=lambda: tracker.stop_at is not None)
+
+
+def _extended_from(old: dict[str, Any] | None, n_games: int, out: Path) -> int:
+    """Games an until-ci run may not stop below: those of the complete run it resumes (or
+    that an interrupted until-ci run was extending); ``RunDirError`` if the run already
+    holds games beyond ``n_games``, the maximum."""
+    if old is None:
+        return 0
+    ends = [
+        e["first_game"] + e["n_games"]
+        for e in old["chunks"]
+        if isinstance(e, dict) and e.get("done") is True
+    ]
+    held = max(ends, default=0)
+    if held > n_games:
+        raise RunDirError(
+            f"cannot resume {out}: it holds games up to {held:,}, more than the maximum "
+            f"--games {n_games:,}"
+        )
+    if old.get("status") == "complete":
+        return int(old["n_games"])
+    previous = old.get("until_ci")
+    return int(previous.get("extended_from") or 0) if isinstance(previous, dict) else 0
+
+
+def _stored_stats(out: Path, tables: list[str], index: int, players: int) -> pl.DataFrame:
+    """``until_ci.chunk_stats`` of stored chunk ``index``, read from its parts; an
+    unreadable part is a ``RunDirError`` (nothing has been written yet)."""
+    import polars as pl
+
+    paths = {t: part_path(out, t, index) for t in tables}
+    try:
+        return ci.chunk_stats(paths, players)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise RunDirError(f"cannot resume {out}: chunk {index} is unreadable ({first})") from None
+
+
+def _keep_prefix(out: Path, manifest: dict[str, Any], tables: list[str], keep: int) -> None:
+    """Make ``out`` the run of its first ``keep`` chunks: delete every part beyond them (a
+    chunk the dask backend stored past the stopping point, a part of an earlier, longer
+    plan) and cut the manifest's chunk list and game count to match.
+
+    Chunks marked done beyond ``keep`` are first marked not done on disk, so the manifest
+    never lists a chunk whose parts are gone; if the process dies in between, the run is
+    resumable as it was.
+    """
+    beyond = [e for e in manifest["chunks"][keep:] if e["done"]]
+    try:
+        if beyond:
+            for entry in beyond:
+                entry.update(done=False, seconds=None, rows=None, checked=False)
+            write_manifest(out, manifest)
+        for table in tables:
+            for part in (out / table).glob(PART_GLOB):
+                index = part.name.removeprefix("part-").removesuffix(".parquet")
+                if index.isdigit() and int(index) >= keep:
+                    part.unlink()
+    except OSError as exc:
+        where = Path(exc.filename) if exc.filename else out / MANIFEST
+        raise RunWriteError(where, exc, resumable=True) from exc
+    manifest["chunks"] = manifest["chunks"][:keep]
+    manifest["n_games"] = sum(int(e["n_games"]) for e in manifest["chunks"])
+    manifest["simulation_seconds"] = _total_seconds(manifest["chunks"])
 
 
 def _start_run(
@@ -729,10 +916,13 @@ def _start_run(
     tables: list[str],
     plan: list[Chunk],
     old: dict[str, Any] | None,
+    kept: set[int],
+    until_ci: dict[str, Any] | None,
     *,
     overwrite: bool,
 ) -> dict[str, Any]:
-    """Prepare ``out`` for the chunk loop and write the starting manifest; return it.
+    """Prepare ``out`` for the chunk loop and write the starting manifest (the chunks
+    ``kept`` done, with the ``until_ci`` block, if any); return it.
 
     The manifest is written before the table directories are created, so if the disk
     refuses (``RunWriteError``), ``out`` holds either a resumable run or nothing that
@@ -744,7 +934,7 @@ def _start_run(
             _clear_run(out, sorted(set(tables) | set(_old_tables(out))))
         out.mkdir(parents=True, exist_ok=True)
         _remove_temp_files(out, tables)
-        manifest = _new_manifest(request, s, tables, plan, old, out)
+        manifest = _new_manifest(request, s, tables, plan, old, kept, until_ci)
         try:
             write_manifest(out, manifest)
         except OSError as exc:
@@ -774,10 +964,12 @@ def _new_manifest(
     tables: list[str],
     plan: list[Chunk],
     old: dict[str, Any] | None,
-    out: Path,
+    kept: set[int],
+    until_ci: dict[str, Any] | None,
 ) -> dict[str, Any]:
-    """The manifest at the start of this call; earlier chunks stay done if their parts exist."""
-    previous = {e.get("index"): e for e in (old or {}).get("chunks", []) if isinstance(e, dict)}
+    """The manifest at the start of this call; the chunks ``kept`` (``_kept_chunks``) stay
+    done."""
+    previous = _previous_chunks(old)
     chunks = []
     for c in plan:
         entry: dict[str, Any] = {
@@ -789,14 +981,8 @@ def _new_manifest(
             "rows": None,
             "checked": False,
         }
-        prev = previous.get(c.index)
-        if (
-            prev is not None
-            and prev.get("done") is True
-            and prev.get("first_game") == c.first_game
-            and prev.get("n_games") == c.n_games
-            and all(part_path(out, t, c.index).is_file() for t in tables)
-        ):
+        if c.index in kept:
+            prev = previous[c.index]
             entry.update(
                 done=True,
                 seconds=prev.get("seconds"),
@@ -825,18 +1011,51 @@ def _new_manifest(
         "created": (old or {}).get("created") or _now(),
         "finished": None,
         "simulation_seconds": _total_seconds(chunks),
+        **({"until_ci": until_ci} if until_ci is not None else {}),
         "status": "running",
         "chunks": chunks,
     }
+
+
+def _previous_chunks(old: dict[str, Any] | None) -> dict[Any, dict[str, Any]]:
+    return {e.get("index"): e for e in (old or {}).get("chunks", []) if isinstance(e, dict)}
+
+
+def _kept_chunks(
+    old: dict[str, Any] | None, plan: list[Chunk], out: Path, tables: list[str]
+) -> set[int]:
+    """The chunks of ``plan`` that ``old`` has done, with the same games and every part
+    present: this call keeps them (an entry of another size, e.g. the short last chunk of
+    a run being extended, is played again)."""
+    previous = _previous_chunks(old)
+    kept = set()
+    for c in plan:
+        prev = previous.get(c.index)
+        if (
+            prev is not None
+            and prev.get("done") is True
+            and prev.get("first_game") == c.first_game
+            and prev.get("n_games") == c.n_games
+            and all(part_path(out, t, c.index).is_file() for t in tables)
+        ):
+            kept.add(c.index)
+    return kept
 
 
 def _total_seconds(chunks: list[dict[str, Any]]) -> float:
     return round(sum(float(e["seconds"] or 0.0) for e in chunks if e["done"]), 6)
 
 
-def _chunk_store(out: Path, tables: list[str], manifest: dict[str, Any], check: bool) -> ChunkStore:
+def _chunk_store(
+    out: Path,
+    tables: list[str],
+    manifest: dict[str, Any],
+    check: bool,
+    tracker: ci.Tracker | None = None,
+) -> ChunkStore:
     """``store(chunk, parts, seconds)``: write the chunk's parts (frames, or frames already
-    encoded by a Dask worker), then mark the chunk done.
+    encoded by a Dask worker), then mark the chunk done; with a ``tracker`` (``--until-ci``)
+    then hand it the chunk's statistics.
 
     The manifest is rewritten only after every part of the chunk is in place, so a chunk
     marked done always has whole parts, and a failed write leaves it "not done" (resume
@@ -863,5 +1082,7 @@ def _chunk_store(out: Path, tables: list[str], manifest: dict[str, Any], check: 
         except OSError as exc:
             entry["done"] = False  # as on disk
             raise RunWriteError(out / MANIFEST, exc, resumable=True) from exc
+        if tracker is not None:
+            tracker.add(chunk.index, ci.chunk_stats(parts, tracker.players))
 
     return store

@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -175,6 +176,43 @@ def test_ctrl_c_stops_a_dask_run_and_a_local_resume_finishes_it(
     fake.chunk_delay = 0.0
     run(out, n_games=60, chunk_size=3, resume=True)
     assert part_bytes(out) == part_bytes(whole)
+
+
+def test_until_ci_keeps_the_stopping_prefix_only(
+    fake: ModuleType, tmp_path: Path, scheduler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--until-ci with chunks completing out of order: the criterion is judged on the
+    contiguous prefix of stored chunks, so the run stops where a local run stops, and the
+    chunks stored beyond that prefix are deleted."""
+    kwargs: dict[str, Any] = {"n_games": 600, "chunk_size": 10, "until_ci": 0.25}
+    local = tmp_path / "local"
+    stop = run(local, **kwargs).n_games // 10
+    assert stop == 5  # toy games, seed 11: chunks 0..4
+    fake.reset()
+    original = fake.simulate_arrays
+
+    def last_chunk_late(prepared: Any, seed: int, first: int, n: int, check: bool = False) -> Any:
+        if first == (stop - 1) * 10:
+            time.sleep(0.5)  # the other worker stores the chunks after it meanwhile
+        return original(prepared, seed, first, n, check)
+
+    monkeypatch.setattr(fake, "simulate_arrays", last_chunk_late)
+    written: list[str] = []
+    write_part = runner.write_part
+
+    def recording(part: Any, path: Path) -> None:
+        written.append(path.name)
+        write_part(part, path)
+
+    monkeypatch.setattr(runner, "write_part", recording)
+    out = tmp_path / "dask"
+    result = run(out, backend="dask", scheduler=scheduler, **kwargs)
+    assert (result.stopped, result.n_games) == ("half-width", stop * 10)
+    assert f"part-{stop:05d}.parquet" in written  # stored past the stop, then dropped
+    assert part_bytes(out) == part_bytes(local)
+    m = runner.read_manifest(out)
+    assert [c["index"] for c in m["chunks"]] == list(range(stop))
+    assert m["until_ci"] == runner.read_manifest(local)["until_ci"]  # summed in chunk order
 
 
 def test_check_reaches_the_workers_and_an_invariant_error_comes_back(
