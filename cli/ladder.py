@@ -24,11 +24,14 @@ def ladder(
         str,
         typer.Option(
             "--policies",
-            help="Policy specs, weakest first as you believe, comma-separated "
-            "(e.g. random,greedy,mc:rollouts=4).",
+            help="Policy specs, weakest first as you believe, comma-separated; SPEC@N gives "
+            "that policy's level its own game count (e.g. random,greedy,mc:rollouts=4@2000).",
         ),
     ],
-    games: Annotated[int, typer.Option("--games", help="Games of each self-play run.")],
+    games: Annotated[
+        int,
+        typer.Option("--games", help="Games of each self-play level (SPEC@N: that level's own)."),
+    ],
     seed: options.Seed,
     out: Annotated[Path, typer.Option("--out", help="Directory for the runs and the page.")],
     variant: options.Variant = None,
@@ -45,6 +48,16 @@ def ladder(
             show_default=False,
         ),
     ] = None,
+    level_runs: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--level-run",
+            help="A finished self-play run to take as its policy's level instead of playing "
+            "one (same game, variant, players, cards); repeatable.",
+            show_default=False,
+        ),
+    ] = None,
+    until_ci: options.UntilCi = None,
     threads: options.Threads = None,
     backend: Annotated[
         Backend, typer.Option("--backend", help="Where the runs' chunks are computed.")
@@ -60,12 +73,16 @@ def ladder(
         from simcore import balance
         from simcore import ladder as ladders
 
+        specs, level_games = ladders.parse_policies(policies)
         request = ladders.Request(
             game=game,
             variant=variant,
             players=players,
-            policies=tuple(p.strip() for p in policies.split(",") if p.strip()),
+            policies=specs,
             n_games=games,
+            level_games=level_games,
+            level_runs=tuple(level_runs or ()),
+            until_ci=until_ci,
             seed=seed,
             out=out,
             band=balance.parse_band(band),
@@ -80,10 +97,19 @@ def ladder(
         )
         with resumable(out, "runs"):
             outcome = ladders.run_ladder(request, echo=progress_echo(quiet))
+    luck = {r["policy"]: r for r in outcome.luck.iter_rows(named=True)}
     for row in outcome.ratings.iter_rows(named=True):
+        share = luck[row["policy"]]
+        deal = (
+            f"; the deal decides {share['deal_share']:.0%} ({share['deal_share_lo']:.0%} to "
+            f"{share['deal_share_hi']:.0%})"
+            if share["deal_share"] is not None
+            else ""
+        )
         typer.echo(
             f"{row['policy']}: rating {row['rating']:+.0f} ({row['rating_lo']:+.0f} to "
-            f"{row['rating_hi']:+.0f})"
+            f"{row['rating_hi']:+.0f}), level of {outcome.level_sizes[row['policy']]:,} "
+            f"games{deal}"
         )
     counts = outcome.verdicts["verdict"].value_counts().sort("verdict")
     typer.echo(

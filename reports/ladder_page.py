@@ -1,6 +1,7 @@
 """``OUT/index.html`` of ``talesim ladder``: the findings first (robust strong and weak
-cards, then the policy-dependent ones with the levels where they flip), then the ladder
-(ratings with intervals), the head-to-head matrix and every card across strength levels.
+cards, the policy-dependent ones with the levels where they flip, how much the deal
+decides), then the ladder (ratings with intervals), the head-to-head matrix, luck and skill,
+and every card across strength levels (one column per level, the card's stats beside it).
 
 Reads only what ``simcore.ladder.run_ladder`` hands it; self-contained like every report.
 """
@@ -20,30 +21,87 @@ def _names(df: pl.DataFrame, verdict: str) -> list[str]:
     return df.filter(pl.col("verdict") == verdict)["card"].to_list()
 
 
+def _pct(x: float | None) -> str:
+    return "–" if x is None or x != x else f"{x:.1%}"
+
+
+def cards_by_level(o: Any) -> pl.DataFrame:
+    """One row per card: its stats, verdict, then per level (measured order, weakest
+    first) its win share when taken with the 95% interval (``P``, ``P_lo``, ``P_hi``)."""
+    wide = o.verdicts.select("card", "verdict").join(o.stats, on="card", how="left")
+    for policy in o.levels:
+        level = o.cards.filter(pl.col("policy") == policy).select(
+            "card",
+            pl.col("ws").alias(policy),
+            pl.col("ws_lo").alias(f"{policy}_lo"),
+            pl.col("ws_hi").alias(f"{policy}_hi"),
+        )
+        wide = wide.join(level, on="card", how="left")
+    return wide.select("card", "stats", "verdict", *wide.columns[3:])
+
+
+def luck_findings(o: Any) -> list[str]:
+    """The luck-versus-skill paragraph: the deal's share at each level and the tournament's
+    split into deal, skill and the rest."""
+    shares = {r["policy"]: r for r in o.luck.iter_rows(named=True)}
+    per_level = "; ".join(
+        f"{p} {_pct(shares[p]['deal_share'])} ({_pct(shares[p]['deal_share_lo'])} to "
+        f"{_pct(shares[p]['deal_share_hi'])})"
+        for p in o.order
+        if p in shares
+    )
+    parts = {r["part"]: r for r in o.decomposition.iter_rows(named=True)}
+    split = ", ".join(
+        f"{name} {_pct(parts[name]['share'])} ({_pct(parts[name]['share_lo'])} to "
+        f"{_pct(parts[name]['share_hi'])})"
+        for name in ("deal", "skill", "rest")
+        if name in parts
+    )
+    return [
+        "How much the deal decides, per level (weakest first): the share of a player's "
+        "outcome variance in the tournament that the deal it gets (its cards and its seat) "
+        f"decides, whatever the others' seating: {per_level}. A share that grows with the "
+        "rating means stronger players turn a good deal into a win more reliably.",
+        f"Across the whole tournament the outcome variance splits into: {split}. The rest "
+        "is what neither the deal nor a policy's average strength explains: the other "
+        "players' seating and a policy doing better on some deals or against some "
+        "opponents than others.",
+    ]
+
+
 def write_ladder_page(o: Any, out: Path) -> Path:
     """Write ``out/index.html`` (+ CSVs, PNGs) for ladder outcome ``o``."""
     req = o.request
     lo, hi = req.band
-    v = o.verdicts
+    stats = dict(zip(o.stats["card"].to_list(), o.stats["stats"].to_list(), strict=True))
+
+    def named(cards: list[str]) -> str:
+        return ", ".join(f"{c} ({stats[c]})" if stats.get(c) else c for c in cards) or "none"
+
+    v = o.verdicts.join(o.stats, on="card", how="left").select(
+        "card", "stats", "verdict", "flips", "not_checked"
+    )
     strong, weak, even = _names(v, "strong"), _names(v, "weak"), _names(v, "even")
     dependent = v.filter(pl.col("verdict") == "policy-dependent")
     unclear = _names(v, "unclear")
-    levels = ", ".join(o.levels)
-    given = list(o.policies)
-    measured = list(o.order)
+    partial = v.filter((pl.col("not_checked") != "") & (pl.col("verdict") != "unclear"))
+    sizes = ", ".join(f"{p} {o.level_sizes[p]:,}" for p in o.order)
+    given, measured = list(o.policies), list(o.order)
     order_note = (
         "The measured order is the one given."
         if measured == given
         else f"The measured order differs from the one given ({', '.join(given)})."
     )
     findings = [
-        f"Verdict levels (measured order, weakest first, random left out): {levels}. A card "
-        f"is strong or weak when its win share's 95% interval lies wholly above {hi} or below "
-        f"{lo} at every level, even when it lies inside the band at every level, "
-        "policy-dependent when two levels disagree, unclear when some level cannot tell "
-        "(its interval straddles an edge of the band: more games would).",
-        f"Strong at every level ({len(strong)}): {', '.join(strong) or 'none'}.",
-        f"Weak at every level ({len(weak)}): {', '.join(weak) or 'none'}.",
+        f"Verdict levels (measured order, weakest first, random left out): "
+        f"{', '.join(o.levels)}; games per level: {sizes}. A card is strong or weak when its "
+        f"win share's 95% interval lies wholly above {hi} or below {lo} at every level that "
+        "checked it, even when it lies inside the band there, policy-dependent when two "
+        "levels disagree, unclear when a level cannot yet tell (its interval straddles an "
+        "edge of the band: more games would). A level checks a card when it took it at "
+        "least 100 times and its interval is no wider than the band.",
+        f"Strong at every level ({len(strong)}): {named(strong)}.",
+        f"Weak at every level ({len(weak)}): {named(weak)}.",
         f"Policy-dependent ({dependent.height}): "
         + (
             "; ".join(f"{r['card']} ({r['flips']})" for r in dependent.iter_rows(named=True))
@@ -51,9 +109,22 @@ def write_ladder_page(o: Any, out: Path) -> Path:
         )
         + ".",
         f"Even at every level ({len(even)}); unclear ({len(unclear)}).",
+        f"Verdicts from some levels only ({partial.height}): "
+        + (
+            "; ".join(
+                f"{r['card']} {r['verdict']}, not checked at {r['not_checked']}"
+                for r in partial.iter_rows(named=True)
+            )
+            or "none"
+        )
+        + ".",
+        *luck_findings(o),
     ]
     charts.ratings_chart(o.ratings, out / "ratings.png", "Ratings (Bradley–Terry, Elo scale)")
     charts.matchup_heatmap(o.matrix, out / "matchups.png", "Head-to-head win share (row vs column)")
+    charts.luck_chart(
+        o.luck, o.ratings, out / "luck.png", "How much the deal decides a player's outcome"
+    )
     long = o.cards.filter(pl.col("policy").is_in(list(o.levels))).select(
         pl.col("card").alias("item"), pl.col("policy").alias("series"), "ws", "ws_lo", "ws_hi"
     )
@@ -62,22 +133,26 @@ def write_ladder_page(o: Any, out: Path) -> Path:
         "Win share when taken at each strength level (self-play)", req.band,
         list(reversed(o.levels)),
     )  # fmt: skip
+    comps = "; ".join(",".join(c) for c in o.compositions)
     sections = [
         Section(
             "findings",
             "Findings",
             tuple(findings),
-            (Table("verdicts", "Card verdicts across strength, with each level's status", v),),
+            (Table("verdicts", "Card verdicts across strength", v),),
         ),
         Section(
             "ladder",
             "The ladder",
             (
                 "Bradley–Terry ratings from the tournament (every two seats of a game: who "
-                "finished ahead, ties half), 95% intervals from a bootstrap over deals. "
-                + order_note,
-                f"Tournament: {len(o.tables)} table(s) of {req.players} seats, each deal "
-                "replayed in every rotation of its seats (the same seed: paired deals).",
+                "finished ahead, ties half), 95% intervals from a bootstrap over the "
+                "tournament's units (a deal, with every table it was played at). " + order_note,
+                f"Tournament: {len(o.compositions)} table composition(s) ({comps}), each "
+                f"played in every seating of its {req.players} seats ({o.tournament_runs} "
+                f"runs of {o.deals:,} deals, the same deals in every run: paired). Every "
+                "policy sits in every seat and beside every other equally often, so the "
+                "order the policies are listed in changes nothing.",
             ),
             (
                 Figure("ratings.png", "Ratings"),
@@ -87,19 +162,32 @@ def write_ladder_page(o: Any, out: Path) -> Path:
             ),
         ),
         Section(
+            "luck",
+            "Luck and skill",
+            tuple(luck_findings(o)),
+            (
+                Figure("luck.png", "Deal share per policy"),
+                Table("luck", "How much the deal decides, per policy", o.luck),
+                Table("luck-split", "The tournament's outcome variance", o.decomposition),
+            ),
+        ),
+        Section(
             "cards",
             "Cards across strength levels",
             (
-                "Each level is a self-play run of that policy (every seat): its run "
-                "directory is under runs/ (talesim report reads it). Rank correlation: "
-                "Spearman's rho of the cards' win shares between adjacent levels.",
+                "Each level is a self-play run of that policy (every seat); the runs this "
+                "ladder played are under runs/ (talesim report reads them). One column per "
+                "level, weakest first: the card's win share when taken and its 95% "
+                "interval (every policy, random included, in cards-by-policy.csv). Rank "
+                "correlation: Spearman's rho of the cards' win shares between adjacent "
+                "levels.",
             ),
             (
+                Table("cards-by-level", "Win share per card and level", cards_by_level(o)),
                 Figure("cards-by-level.png", "Win share per card and level"),
                 Table(
                     "rank-correlations", "Rank correlation between adjacent levels", o.correlations
                 ),
-                Table("cards-by-policy", "Win share per card and policy", o.cards),
             ),
         ),
     ]
@@ -109,6 +197,8 @@ def write_ladder_page(o: Any, out: Path) -> Path:
         ("Policies (given)", ", ".join(o.policies)),
         ("Measured order", ", ".join(o.order) + " (weakest first)"),
         ("Band", f"{lo} – {hi}"),
-        ("Self-play", f"{req.n_games:,} games per policy, seed {req.seed}"),
+        ("Levels", f"{sizes} games (self-play), seed {req.seed}"),
     ]
+    if req.until_ci is not None:
+        summary.append(("Stop rule", f"each level until every judged card's ±{req.until_ci}"))
     return write_page(out, f"talesim ladder — {req.game}", summary, sections)

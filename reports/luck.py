@@ -1,10 +1,13 @@
 """How much the deal decides a game, and how much the players' skill (``talesim ladder``).
 
-The tournament is balanced: every deal of a table composition (a multiset of policies) is
-replayed in every distinct seating of that composition. A **unit** (``unit``) is one deal of
-one composition: within it the same cards go to the same seats in every seating, only who
-sits where changes. ``seats`` has one row per seat of every game played: ``unit``, ``play``
-(the game), ``seat``, ``policy``, ``win`` (1, 1/k for each of k tied winners, or 0).
+The tournament is balanced: every table composition (a multiset of policies) is played in
+every distinct seating, and every composition and seating replays the same deals (the same
+seed and game ids). A **unit** (``unit``) is one deal, with every table it was played at:
+the same cards go to the same seats in each of them, only who sits where (and, across
+compositions, who the others are) changes; deals are independent of each other, so units
+are what the bootstrap resamples. ``seats`` has one row per seat of every game played:
+``unit``, ``play`` (the game), ``seat``, ``policy``, ``win`` (1, 1/k for each of k tied
+winners, or 0).
 
 Every quantity is on the **win share** ``y = win × players`` (1.0 = an average seat; it
 averages 1 over every game, so over every unit and composition too).
@@ -23,10 +26,10 @@ averages 1 over every game, so over every unit and composition too).
   how much of L's outcome is decided by the seat it was dealt, whatever the arrangement
   of the others (if the deal decides each game with probability q and a coin the rest,
   the share is q²). Undefined (null) when G < 2, N − G < 1 or L's win share never varies
-  (e.g. a policy that never wins, or always wins). At two-seat tables L sits once per
-  seating of a unit, so every group has one row: undefined. With more policies than
-  seats the groups also differ by composition (which opponents L faced), and that
-  difference counts here as deal.
+  (e.g. a policy that never wins, or always wins). Every group of L holds the same mix of
+  compositions (L sits at each seat of each deal equally often in each composition it is
+  in), so which opponents L faced is within-group variation, not deal. With two policies
+  at two seats L sits once at each seat of a deal, so every group has one row: undefined.
 * **Decomposition** of y over all rows into the deal, the players' skill and the rest.
   Groups g = (unit, seat) over every policy (G of them, sizes n_g), policies L (K of them,
   n_L rows, means ȳ_L)::

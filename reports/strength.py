@@ -4,18 +4,26 @@ differ only in policy).
 
 * **Ratings**: Bradley–Terry on the pairwise results of the tournament's seats (every two
   seats of a game, one ahead of the other by rank, ties half), on the Elo scale (0 = the
-  average policy), with 95% intervals from a bootstrap over games (``BOOTSTRAP`` resamples:
-  whole games drawn with replacement, the model refitted on each).
+  average policy), with 95% intervals from a bootstrap over the tournament's units
+  (``BOOTSTRAP`` resamples: whole units, e.g. a deal with every table it was played at,
+  drawn with replacement, the model refitted on each).
 * **Card levels**: per card and policy, the win share when taken in that policy's self-play
   run (every seat that policy) with its Wilson interval. At one level a card is *strong*
-  (interval wholly above the band), *weak* (wholly below), *even* (wholly inside) or
-  *unclear* (the interval straddles an edge of the band: these games cannot tell).
+  (interval wholly above the band), *weak* (wholly below), *even* (wholly inside),
+  *not checked* (the level cannot tell: the card was taken fewer than ``MIN_TAKEN`` times,
+  or its interval straddles an edge and is wider than the band itself, so no number of
+  games like these could place it) or *unclear* (a narrower interval straddling an edge:
+  the card sits near the edge, more games would tell).
 * **Verdicts** over the levels from the first heuristic up (``random`` is not a level: how
-  a card does under random play says little about the card): ``strong`` / ``weak`` /
-  ``even`` when the card is that at every level; ``policy-dependent`` when two levels give
-  different definite statuses (strong, weak, even), with the levels where it flips named;
-  ``unclear`` otherwise (one definite status and some unclear levels: more games would
-  tell). A verdict stated only at the strongest level is no verdict: every level counts.
+  a card does under random play says little about the card), from the levels that checked
+  the card (a level too small to tell is left out and named in ``not_checked``, so one
+  small, expensive level does not turn every verdict unclear): ``strong`` / ``weak`` /
+  ``even`` when the card is that at every checked level; ``policy-dependent`` when two
+  checked levels give different definite statuses (strong, weak, even), with the levels
+  where it flips named; ``unclear`` otherwise (one definite status and some unclear
+  levels, or no level checked it: more games would tell). A verdict stated only at the
+  strongest level is no verdict when the others checked the card: every checked level
+  counts.
 * **Rank correlation** (Spearman) of the cards' win shares between adjacent levels.
 """
 
@@ -39,6 +47,7 @@ BOOTSTRAP = 200
 #: ``talesim balance`` leaves it out of the band.
 MIN_TAKEN = 100
 DEFINITE = ("strong", "weak", "even")
+NOT_CHECKED = "not checked"
 
 
 def card_shares(run_dir: Path) -> pl.DataFrame:
@@ -81,19 +90,19 @@ def _strengths(tot: np.ndarray, wins: np.ndarray) -> np.ndarray:
 
 
 def _pair_matrices(seats: pl.DataFrame, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Per resampling unit (``game``: 0..), the pairwise counts of its games (``play``: the
-    game played; seats are compared within one): ``tot[g, i, j]`` comparisons of policy i
-    with j and ``won[g, i]`` comparisons i won."""
+    """Per resampling unit (``unit``: 0..), the pairwise counts of its games (``play``: the
+    game played; seats are compared within one): ``tot[u, i, j]`` comparisons of policy i
+    with j and ``won[u, i]`` comparisons i won."""
     idx = {p: i for i, p in enumerate(names)}
-    s = seats.select("game", "play", pl.col("policy").cast(pl.String), "rank", "seat")
-    pairs = s.join(s.drop("game"), on="play", suffix="_b").filter(
+    s = seats.select("unit", "play", pl.col("policy").cast(pl.String), "rank", "seat")
+    pairs = s.join(s.drop("unit"), on="play", suffix="_b").filter(
         (pl.col("seat") != pl.col("seat_b")) & (pl.col("policy") != pl.col("policy_b"))
     )
-    games = int(seats["game"].cast(pl.Int64).max() or 0) + 1 if seats.height else 0  # type: ignore[arg-type]
+    units = int(seats["unit"].cast(pl.Int64).max() or 0) + 1 if seats.height else 0  # type: ignore[arg-type]
     k = len(names)
-    tot = np.zeros((games, k, k))
-    won = np.zeros((games, k))
-    g = pairs["game"].to_numpy()
+    tot = np.zeros((units, k, k))
+    won = np.zeros((units, k))
+    g = pairs["unit"].to_numpy()
     i = np.array([idx[p] for p in pairs["policy"].to_list()], dtype=np.int64)
     j = np.array([idx[p] for p in pairs["policy_b"].to_list()], dtype=np.int64)
     r, rb = pairs["rank"].to_numpy(), pairs["rank_b"].to_numpy()
@@ -106,8 +115,8 @@ def _pair_matrices(seats: pl.DataFrame, names: Sequence[str]) -> tuple[np.ndarra
 def ratings(seats: pl.DataFrame, names: Sequence[str], seed: int = 0) -> pl.DataFrame:
     """``policy, rating, rating_lo, rating_hi`` (Elo scale, 0 = average; 95% bootstrap
     interval), best first. ``seats`` has one row per seat of each game played: ``play``
-    (the game), ``game`` (its resampling unit, 0..: e.g. the deal, whose rotations are
-    resampled together), ``seat``, ``policy``, ``rank``."""
+    (the game), ``unit`` (its resampling unit, 0..: e.g. a deal, whose tables are resampled
+    together), ``seat``, ``policy``, ``rank``."""
     tot, won = _pair_matrices(seats, names)
     n = tot.shape[0]
     point = 400 * np.log10(_strengths(tot.sum(0), won.sum(0)))
@@ -131,10 +140,15 @@ def ratings(seats: pl.DataFrame, names: Sequence[str], seed: int = 0) -> pl.Data
     return df.sort("rating", descending=True, nulls_last=True)
 
 
-def level_status(ws_lo: float | None, ws_hi: float | None, band: tuple[float, float]) -> str:
-    """A card's status at one level from its interval (module docstring)."""
+def level_status(
+    ws_lo: float | None, ws_hi: float | None, band: tuple[float, float], n: int | None = None
+) -> str:
+    """A card's status at one level from its interval and the copies taken ``n`` (None:
+    not known, not checked against ``MIN_TAKEN``), as in the module docstring."""
     if ws_lo is None or ws_hi is None or math.isnan(ws_lo) or math.isnan(ws_hi):
-        return "unclear"
+        return NOT_CHECKED
+    if n is not None and n < MIN_TAKEN:
+        return NOT_CHECKED
     lo, hi = band
     if ws_lo > hi:
         return "strong"
@@ -142,27 +156,30 @@ def level_status(ws_lo: float | None, ws_hi: float | None, band: tuple[float, fl
         return "weak"
     if ws_lo >= lo and ws_hi <= hi:
         return "even"
+    if ws_hi - ws_lo > hi - lo:
+        return NOT_CHECKED
     return "unclear"
 
 
 def verdicts(cards: pl.DataFrame, levels: Sequence[str], band: tuple[float, float]) -> pl.DataFrame:
-    """``card, verdict, flips, statuses`` from ``cards`` (``card, policy, ws_lo, ws_hi``
-    rows; the ``levels`` in strength order, weakest first). ``flips``: where a definite
-    status changes to another, as ``"even->strong at mc:rollouts=32"`` (several joined by
-    ``"; "``); ``statuses``: the status at each level."""
+    """``card, verdict, flips, not_checked, statuses`` from ``cards`` (``card, policy, ws_lo,
+    ws_hi`` and, if present, ``n`` rows; the ``levels`` in strength order, weakest first).
+    ``flips``: where a definite status changes to another, as ``"even->strong at
+    mc:rollouts=32"`` (several joined by ``"; "``); ``not_checked``: the levels that could
+    not tell (joined by ``", "``); ``statuses``: the status at each level."""
     by = {(r["card"], r["policy"]): r for r in cards.iter_rows(named=True)}
     rows = []
     for card in sorted({r["card"] for r in cards.iter_rows(named=True)}):
-        status = [
-            level_status(
-                by.get((card, lv), {}).get("ws_lo"), by.get((card, lv), {}).get("ws_hi"), band
-            )
-            for lv in levels
-        ]
-        definite = [(lv, st) for lv, st in zip(levels, status, strict=True) if st in DEFINITE]
+        status = []
+        for lv in levels:
+            row = by.get((card, lv), {})
+            status.append(level_status(row.get("ws_lo"), row.get("ws_hi"), band, row.get("n")))
+        checked = [(lv, st) for lv, st in zip(levels, status, strict=True) if st != NOT_CHECKED]
+        definite = [(lv, st) for lv, st in checked if st in DEFINITE]
         flips = [f"{a[1]}->{b[1]} at {b[0]}" for a, b in pairwise(definite) if a[1] != b[1]]
-        if len(set(status)) == 1 and status[0] in DEFINITE:
-            verdict = status[0]
+        kinds = {st for _, st in checked}
+        if len(kinds) == 1 and kinds <= set(DEFINITE):
+            verdict = kinds.pop()
         elif flips:
             verdict = "policy-dependent"
         else:
@@ -172,12 +189,21 @@ def verdicts(cards: pl.DataFrame, levels: Sequence[str], band: tuple[float, floa
                 "card": card,
                 "verdict": verdict,
                 "flips": "; ".join(flips),
+                "not_checked": ", ".join(
+                    lv for lv, st in zip(levels, status, strict=True) if st == NOT_CHECKED
+                ),
                 "statuses": ", ".join(f"{lv}: {st}" for lv, st in zip(levels, status, strict=True)),
             }
         )
     return pl.DataFrame(
         rows,
-        schema={"card": pl.String, "verdict": pl.String, "flips": pl.String, "statuses": pl.String},
+        schema={
+            "card": pl.String,
+            "verdict": pl.String,
+            "flips": pl.String,
+            "not_checked": pl.String,
+            "statuses": pl.String,
+        },
     )
 
 

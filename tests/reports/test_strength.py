@@ -32,12 +32,20 @@ def cards(rows: dict[str, list[tuple[float, float]]]) -> pl.DataFrame:
         ((0.90, 1.10), "even"),  # touching the edges is inside
         ((1.05, 1.15), "unclear"),  # straddles the upper edge
         ((0.85, 0.95), "unclear"),  # straddles the lower edge
-        ((0.80, 1.20), "unclear"),  # wider than the band
-        ((None, None), "unclear"),
+        ((0.85, 1.04), "unclear"),  # straddles, 0.19 wide: narrower than the band
+        ((0.80, 1.20), "not checked"),  # straddles and wider than the band: cannot tell
+        ((1.20, 1.80), "strong"),  # wide, but wholly above: this level can tell
+        ((0.20, 0.80), "weak"),
+        ((None, None), "not checked"),
     ],
 )
 def test_level_status(interval: tuple, status: str) -> None:
     assert st.level_status(*interval, BAND) == status
+
+
+def test_a_card_taken_too_rarely_is_not_checked() -> None:
+    assert st.level_status(1.2, 1.3, BAND, n=st.MIN_TAKEN - 1) == "not checked"
+    assert st.level_status(1.2, 1.3, BAND, n=st.MIN_TAKEN) == "strong"
 
 
 def test_each_verdict_flips_and_straddles() -> None:
@@ -70,14 +78,25 @@ def test_each_verdict_flips_and_straddles() -> None:
     assert statuses == "greedy: strong, mc:rollouts=4: unclear, mc:rollouts=32: strong"
 
 
-def test_a_verdict_needs_every_level() -> None:
-    """Strong at the strongest level only is not a strong verdict."""
+def test_a_verdict_needs_every_level_that_checked_the_card() -> None:
+    """Strong at the strongest level only is not a strong verdict; a level that cannot
+    tell (no data, or an interval wider than the band) is left out and named."""
     v = st.verdicts(cards({"late": [(0.95, 1.05), (0.95, 1.05), (1.3, 1.4)]}), LEVELS, BAND)
     assert v["verdict"].to_list() == ["policy-dependent"]
     missing = cards({"late": [(1.2, 1.3), (1.2, 1.3), (1.2, 1.3)]}).filter(
         pl.col("policy") != "greedy"
     )
-    assert st.verdicts(missing, LEVELS, BAND)["verdict"].to_list() == ["unclear"]
+    got = st.verdicts(missing, LEVELS, BAND).row(0, named=True)
+    assert (got["verdict"], got["not_checked"]) == ("strong", "greedy")
+    # a small, expensive strongest level: its interval straddles the band and is wider
+    # than it, so the card's verdict is the other levels' (not "unclear")
+    small = cards({"x": [(1.12, 1.2), (1.15, 1.25), (0.95, 1.3)]})
+    got = st.verdicts(small, LEVELS, BAND).row(0, named=True)
+    assert (got["verdict"], got["not_checked"]) == ("strong", "mc:rollouts=32")
+    assert got["statuses"].endswith("mc:rollouts=32: not checked")
+    # no level checked it: unclear, every level named
+    none = st.verdicts(cards({"y": [(0.5, 1.5)] * 3}), LEVELS, BAND).row(0, named=True)
+    assert (none["verdict"], none["not_checked"]) == ("unclear", ", ".join(LEVELS))
 
 
 def test_ratings_order_and_intervals() -> None:
@@ -89,7 +108,7 @@ def test_ratings_order_and_intervals() -> None:
         ranks = {"a": 2 if upset else 1, "b": 1 if upset else 2}
         for seat, (policy, rank) in enumerate([("a", 0), ("b", 0), ("c", 3), ("c", 4)]):
             rank = ranks.get(policy, rank)
-            rows.append({"game": g, "play": g, "seat": seat, "policy": policy, "rank": rank})
+            rows.append({"unit": g, "play": g, "seat": seat, "policy": policy, "rank": rank})
     r = st.ratings(pl.DataFrame(rows), ["a", "b", "c"], seed=1)
     assert r["policy"].to_list() == ["a", "b", "c"]
     for row in r.iter_rows(named=True):
