@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import signal
 import sys
@@ -59,7 +60,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import simcore
 from simcore import registry
@@ -458,11 +459,19 @@ def _stderr_is_tty() -> bool:
     return sys.stderr.isatty()
 
 
+class ProgressUpdate(Protocol):
+    """``update(description, advance, total=None)``: a new description, ``advance`` more
+    games done and, unless None, a new total."""
+
+    def __call__(self, description: str, advance: int, total: int | None = None) -> None: ...
+
+
 @contextmanager
-def _progress(enabled: bool, total: int, completed: int) -> Iterator[Callable[[str, int], None]]:
-    """Yield ``update(description, advance)``; a rich bar on stderr when enabled, else no-op."""
+def _progress(enabled: bool, total: int, completed: int) -> Iterator[ProgressUpdate]:
+    """Yield ``update(description, advance, total=None)``; a rich bar on stderr when
+    enabled, else no-op."""
     if not enabled:
-        yield lambda description, advance: None
+        yield lambda description, advance, total=None: None
         return
     from rich.console import Console
     from rich.progress import (
@@ -497,8 +506,8 @@ def _progress(enabled: bool, total: int, completed: int) -> Iterator[Callable[[s
     )
     with bar:
         task = bar.add_task("compiling", total=total, completed=completed)
-        yield lambda description, advance: bar.update(
-            task, description=description, advance=advance
+        yield lambda description, advance, total=None: bar.update(
+            task, description=description, advance=advance, total=total
         )
 
 
@@ -759,8 +768,10 @@ def simulate(
         store = _chunk_store(out, tables, manifest, check, tracker)
         batch = Batch(s, seed, todo, check, store, update, stop_requested)
         if tracker is not None:
-            batch = _until_ci_batch(batch, tracker)
+            batch = _until_ci_batch(batch, tracker, update, plan)
         seconds = run_batch(batch)
+        if tracker is not None:
+            batch.update("simulated", 0)  # the verdict of the last chunk stored
 
     keep = len(plan) if tracker is None or tracker.stop_at is None else tracker.stop_at
     missing = sum(1 for e in manifest["chunks"][:keep] if not e["done"])
@@ -832,15 +843,30 @@ def _until_ci_start(
     return block, tracker
 
 
-def _until_ci_batch(batch: Batch, tracker: ci.Tracker) -> Batch:
-    """``batch`` that has ``enough`` once ``tracker`` met its criterion, with the progress
-    bar's description showing the largest judged half-width against the target."""
+def _until_ci_batch(
+    batch: Batch, tracker: ci.Tracker, bar: ProgressUpdate, plan: list[Chunk]
+) -> Batch:
+    """``batch`` that has ``enough`` once ``tracker`` met its criterion, and whose progress
+    bar shows the largest judged half-width against the target, out of the games the
+    criterion predicts: half-widths shrink as 1/sqrt(games), so about ``games x (largest /
+    H)^2``, rounded up to a chunk, at least one more chunk, at most the maximum."""
+    chunk_size = plan[0].n_games
+    n_games = plan[-1].first_game + plan[-1].n_games
 
     def update(description: str, advance: int) -> None:
         v = tracker.verdict
-        if v is not None and v.largest is not None:
-            description = f"{description} (±{v.largest:.4f}, target ±{tracker.half_width:g})"
-        batch.update(description, advance)
+        if v is None or v.largest is None:
+            bar(description, advance)
+            return
+        if tracker.stop_at is not None:
+            total = plan[tracker.stop_at - 1].first_game + plan[tracker.stop_at - 1].n_games
+        else:
+            games = tracker.prefix * chunk_size
+            needed = games * (v.largest / tracker.half_width) ** 2
+            chunks = max(tracker.prefix + 1, math.ceil(needed / chunk_size))
+            total = min(n_games, chunks * chunk_size)
+        target = f"(±{v.largest:.4f}, target ±{tracker.half_width:g})"
+        bar(f"{description} {target}", advance, total)
 
     return dataclasses.replace(batch, update=update, enough=lambda: tracker.stop_at is not None)
 

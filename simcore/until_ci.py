@@ -10,9 +10,10 @@ claim). Over the games stored so far, for entity ``e``::
 
 which are ``n``, ``ws_lo`` and ``ws_hi`` of ``reports.metrics.card_table`` /
 ``legend_table`` (``metrics.with_win_share`` computes both). ``e`` is *judged* once
-``n_e >= reports.strength.MIN_TAKEN``; the criterion is met when at least one entity is
-judged and every judged ``h_e <= H``. An entity taken fewer times does not count (yet):
-its share is noise to every reader of the run (``balance`` leaves it out of the band).
+``n_e >= MIN_TAKEN`` (100, as ``balance`` judges); the criterion is met when at least one
+entity is judged and every judged ``h_e <= H``. An entity taken fewer times does not count
+(yet): its share is noise to every reader of the run (``balance`` leaves it out of the
+band).
 
 ``n_e`` and ``wins_e`` are sums over games, so each chunk's are computed once, from its
 frames (local backend) or its Parquet parts (dask, and chunks stored before a resume), and
@@ -44,6 +45,11 @@ if TYPE_CHECKING:
 #: weighs most there) on two cores: 0.1-0.2 s a chunk, a fixed run as fast in chunks of
 #: 5,000 as in chunks of 50,000, ~15% slower in chunks of 2,000 and ~60% in chunks of 1,000.
 DEFAULT_CHUNK_SIZE = 5_000
+
+#: Copies an entity needs to be judged: ``reports.strength.MIN_TAKEN``, as ``balance``
+#: judges. Not imported from there: ``reports.strength`` imports the runner, which imports
+#: this module (tests/test_until_ci.py checks that the two agree).
+MIN_TAKEN = 100
 
 #: Where each kind of entity comes from: (kind, table, column).
 SOURCES = (("card", "cards", "card"), ("legend", "legends", "legend"))
@@ -157,7 +163,6 @@ def half_widths(stats: pl.DataFrame, players: int) -> pl.DataFrame:
     import polars as pl
 
     from reports.metrics import with_win_share
-    from reports.strength import MIN_TAKEN
 
     judged = stats.filter(pl.col("n") >= MIN_TAKEN)
     df = with_win_share(judged, "wins", "n", players, "ws")

@@ -176,6 +176,10 @@ def test_tracker_judges_each_prefix_in_order_whatever_the_arrival_order() -> Non
     assert late.stop_at == 3  # never before min_chunks
 
 
+def test_judged_as_by_the_reports() -> None:
+    assert ci.MIN_TAKEN == MIN_TAKEN
+
+
 def test_check_half_width() -> None:
     assert ci.check_half_width(0.02) == 0.02
     for bad in (0, -0.1, math.nan, math.inf, True, "0.1"):
@@ -323,6 +327,22 @@ def test_a_fixed_run_with_a_short_last_chunk_is_extended_whole(tmp_path: Path) -
     fixed = tmp_path / "fixed"
     runner.simulate("fairy-tale", n_games=result.n_games, out=fixed, **ARGS)
     assert part_bytes(out) == part_bytes(fixed)
+
+
+def test_progress_bar_shows_the_half_width_and_the_games_it_predicts(
+    stopped: tuple[Path, list[int]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(runner, "_stderr_is_tty", lambda: True)
+    monkeypatch.setenv("COLUMNS", "200")  # rich's width: the whole bar on one line
+    kwargs = ARGS | {"progress": True}
+    runner.simulate("fairy-tale", n_games=MAX, out=tmp_path / "run", until_ci=H, **kwargs)
+    err = capsys.readouterr().err
+    n = manifest(stopped[0])["n_games"]
+    assert f"target ±{H})" in err
+    assert f"{n}/{n}" in err  # the total ends at the games stored, not at the maximum
 
 
 @pytest.mark.parametrize("value", ["0", "-0.5", "abc", "nan", "inf"])
