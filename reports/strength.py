@@ -40,12 +40,10 @@ import polars as pl
 from reports import metrics
 from reports.metrics import bt_fit
 from reports.run import open_run
+from simcore.until_ci import MIN_TAKEN  # a card taken fewer times is not judged
 
 #: Bootstrap resamples of the rating intervals.
 BOOTSTRAP = 200
-#: A card taken fewer times than this in a run is not judged (its share is noise):
-#: ``talesim balance`` leaves it out of the band.
-MIN_TAKEN = 100
 DEFINITE = ("strong", "weak", "even")
 NOT_CHECKED = "not checked"
 

@@ -46,9 +46,9 @@ if TYPE_CHECKING:
 #: 5,000 as in chunks of 50,000, ~15% slower in chunks of 2,000 and ~60% in chunks of 1,000.
 DEFAULT_CHUNK_SIZE = 5_000
 
-#: Copies an entity needs to be judged: ``reports.strength.MIN_TAKEN``, as ``balance``
-#: judges. Not imported from there: ``reports.strength`` imports the runner, which imports
-#: this module (tests/test_until_ci.py checks that the two agree).
+#: Copies an entity needs to be judged: fewer and its win share is noise. The one
+#: definition: ``reports.strength`` (ladder levels), ``balance`` (the band) and this stop
+#: rule all judge by it.
 MIN_TAKEN = 100
 
 #: Where each kind of entity comes from: (kind, table, column).

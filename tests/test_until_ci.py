@@ -176,10 +176,6 @@ def test_tracker_judges_each_prefix_in_order_whatever_the_arrival_order() -> Non
     assert late.stop_at == 3  # never before min_chunks
 
 
-def test_judged_as_by_the_reports() -> None:
-    assert ci.MIN_TAKEN == MIN_TAKEN
-
-
 def test_check_half_width() -> None:
     assert ci.check_half_width(0.02) == 0.02
     for bad in (0, -0.1, math.nan, math.inf, True, "0.1"):
