@@ -39,6 +39,7 @@ and finishes the others; Ctrl-C stops after the chunk being written.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
@@ -151,8 +152,9 @@ def parse_policies(text: str) -> tuple[tuple[str, ...], dict[str, int]]:
 def plan(
     req: Request, policies: Sequence[str], given: Mapping[str, Path]
 ) -> tuple[list[PlannedRun], list[PlannedRun]]:
-    """(tournament runs, level runs still to play) of the ladder, in order. ``given``:
-    the levels taken from existing runs (not played)."""
+    """(tournament runs, level runs still to play) of the ladder, in order. ``policies``
+    and the keys of ``req.level_games`` are canonical specs; ``given``: the levels taken
+    from existing runs (not played)."""
     out = Path(req.out)
     comps = compositions(policies, req.players)
     tables = [
@@ -182,16 +184,14 @@ def plan(
     return tournament, levels
 
 
-def _record(
-    req: Request, policies: Sequence[str], games: Mapping[str, int], given: Mapping[str, Path]
-) -> dict[str, Any]:
+def _record(req: Request, policies: Sequence[str], given: Mapping[str, Path]) -> dict[str, Any]:
     return {
         "game": req.game,
         "variant": req.variant,
         "players": req.players,
         "policies": list(policies),
         "games": req.n_games,
-        "level_games": dict(games),
+        "level_games": dict(req.level_games),
         "level_runs": {p: str(path) for p, path in given.items()},
         "until_ci": req.until_ci,
         "tournament_games": req.tournament_games,
@@ -268,6 +268,7 @@ def run_ladder(req: Request, echo: Callable[[str], None] = lambda _m: None) -> O
     games = {canonical.get(p, p): n for p, n in req.level_games.items()}
     if unknown := sorted(set(games) - set(policies)):
         raise RunError(f"a game count is given for {', '.join(unknown)}, not among --policies")
+    req = dataclasses.replace(req, level_games=games)  # keyed by canonical spec from here
     game.check_kernel(probe.variant)
     given: dict[str, Path] = {}
     for path in req.level_runs:
@@ -279,7 +280,7 @@ def run_ladder(req: Request, echo: Callable[[str], None] = lambda _m: None) -> O
     for run in [*tournament, *to_play]:  # every table is a valid request
         _setup(req, run.seats)
     out = Path(req.out)
-    record = _record(req, policies, games, given)
+    record = _record(req, policies, given)
     search.check_out(out, req.resume, record, "ladder")
     search.write_request(out, record)
 
