@@ -277,8 +277,9 @@ def run_ladder(req: Request, echo: Callable[[str], None] = lambda _m: None) -> O
             raise RunError(f"two --level-run runs play {policy}: {given[policy]} and {where}")
         given[policy] = where
     tournament, to_play = plan(req, policies, given)
-    for run in [*tournament, *to_play]:  # every table is a valid request
-        _setup(req, run.seats)
+    # every table is a valid request (the seatings of one composition stand or fall together)
+    for seats in dict.fromkeys(tuple(sorted(run.seats)) for run in [*tournament, *to_play]):
+        _setup(req, seats)
     out = Path(req.out)
     record = _record(req, policies, given)
     search.check_out(out, req.resume, record, "ladder")
