@@ -1,8 +1,8 @@
 """Card-data invariants for Fairy Tale (100-card edition).
 
 Reads ``cards.toml`` and ``rules.toml`` with ``tomllib`` directly, independent of
-the game's loader, and checks them against the shared reference
-(``/work/shared/reference/fairy-tale.md``: §0 brief + Adjustments, §2, §6b).
+the game's loader, and checks them against the rules page (``docs/rules/fairy-tale.md``:
+§0 brief + Adjustments, §2, §6b; a bare §N below cites that page).
 """
 
 from __future__ import annotations
@@ -107,9 +107,9 @@ def _copies_where(pred: Callable[[dict[str, Any]], bool]) -> int:
 def _id_from_name(name: str) -> str:
     """The naming rule as the §6b ids apply it: lowercase; spaces -> hyphens; dashes dropped.
 
-    design.md and §6b's prose say apostrophes become hyphens, but every §6b id with an
+    An older wording of the rule turned apostrophes into hyphens, but every §6b id with an
     apostrophe drops it (``dragons-cave``, ``shadowkings-tale-chapter-1``), and those ids
-    are the ones the project uses.
+    are the ones the project uses (§6b says so).
     """
     text = name.lower().replace("–", "").replace("—", "")
     text = re.sub(r"['’]", "", text)
@@ -347,7 +347,7 @@ def test_only_the_trickster_is_wild() -> None:
     assert [c["id"] for c in CARDS if c["value"]["kind"] == "wild"] == ["the-trickster"]
 
 
-# --- specific facts from the reference -------------------------------------------------------
+# --- specific facts from the rules page (§0, §6a, §6b) -----------------------------------
 
 
 @pytest.mark.parametrize(
@@ -565,7 +565,7 @@ def test_rules_file() -> None:
     assert variants["beginner"]["beginner_setup"] is True
     assert variants["basic"]["beginner_setup"] is False
     assert variants["expert"]["beginner_setup"] is False
-    # §0 overrides §3: beginner keeps Open/Close
+    # §0, §3 Rule levels: beginner keeps Open/Close
     assert all(v["effects"] is True for v in variants.values())
 
 

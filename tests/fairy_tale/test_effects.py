@@ -1,9 +1,10 @@
-"""Effect resolution (Hunt -> Open -> Close) and the game flow of the reference rules.
+"""Effect resolution (Hunt -> Open -> Close) and the game flow, played by ``reference/``.
 
-Reference: /work/shared/reference/fairy-tale.md §0 (brief), §3 (flow), §4 (effects),
-§7.1-§7.6 (edge cases). Effects are tested on hand-built tableaux: each player reveals one
-card, then ``resolve_effects`` runs. Players use the greedy policy, whose Close choice is
-"the card whose loss is least" and whose Open choice is "the card worth most".
+Rules: ``docs/rules/fairy-tale.md`` §0 (brief), §3 (flow), §4 (effects), §7.1-§7.6 (edge
+cases); a bare §N below cites that page. Effects are tested on hand-built tableaux: each
+player reveals one card, then ``resolve_effects`` runs. Players use the greedy policy, whose
+Close choice is "the card whose loss is least" and whose Open choice is "the card worth
+most".
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Properties every simulated game must have, checked with hypothesis on the kernel.
 
-Reference: /work/shared/reference/fairy-tale.md §3 (flow: 20 cards received, 12 played, 8
+Rules: ``docs/rules/fairy-tale.md`` §3 (flow: 20 cards received, 12 played, 8
 discarded per player), §5 (face-down cards score 0; score = sum of card points), §3 Score
 (tied winners share the win); ``simcore/rng.py`` (one stream per game: chunk and thread
 independence).

@@ -4,7 +4,7 @@ For the same (seed, game id, seat policies, cards, variant) both must agree on e
 stored: scores, score breakdown, every received card in order (card, round, pick number),
 whether it was played and ends face up, its points, face-down counts and the Trickster's
 identity. Reference: design of ``reference/`` (package docstring) and §3-§5 of
-/work/shared/reference/fairy-tale.md.
+``docs/rules/fairy-tale.md``.
 
 Budget: the reference plays ~30 (collector, 4-5 players) to ~2000 (random) games/s, so the
 default run plays >= 1,000 games per variant in well under a minute; ``-m slow`` plays more.

@@ -3,7 +3,7 @@
 RNG: ``GameRng`` (plain Python, used by reference/) and the numba twin (used by the
 kernel) must give the same numbers for every (seed, game id). CLI: ``simulate`` stores
 what ``play`` replays; ``--resume`` rebuilds identical data; bad input is one
-``error:`` line with exit code 2.
+``error:`` line with exit code 2. A bare §N cites ``docs/rules/fairy-tale.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``talesim score fairy-tale``: answered by the kernel's compiled final scoring
 (``kernel.score_end_state``, the ``_final_scores`` every simulated game ends with), pinned
 to ``reference/``'s scoring (``engine.score_state_reference``) on random end states of
-every variant: the same JSON, byte for byte.
+every variant: the same JSON, byte for byte. A bare §N cites ``docs/rules/fairy-tale.md``.
 """
 
 from __future__ import annotations

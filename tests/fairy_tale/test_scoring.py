@@ -1,6 +1,7 @@
 """Final scoring of hand-made end states through ``engine.score_state``.
 
-Reference: /work/shared/reference/fairy-tale.md §0 (brief + Adjustments), §5, §7.7-§7.9.
+Rules: ``docs/rules/fairy-tale.md`` §0 (brief + Adjustments), §5, §7.7-§7.9; a bare §N
+below cites that page.
 Every expected number is computed by hand in the test's docstring or comments.
 """
 

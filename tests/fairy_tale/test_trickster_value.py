@@ -1,11 +1,12 @@
 """The policies value a face-up Trickster the same way in every decision.
 
-Reference §0 (Adjustments): a face-up Trickster scores at the end as a copy of the card that
-maximises its owner's score, with its -1 on top. The draft values it so (its -1 plus the best
-gain of a card it can copy); the Open and Close decisions and the look-aheads of an Open or a
-Close (own effect, collector's harm) must too, not at its printed -1. Each position is
-hand-built, resolved by the reference, and the kernel's decision and look-ahead functions
-are run on the same counts and must agree.
+Rules (``docs/rules/fairy-tale.md``; a bare §N below cites it) §0 Adjustments and §5: a
+face-up Trickster scores at the end as a copy of the card that maximises its owner's score,
+with its -1 on top. The draft values it so (its -1 plus the best gain of a card it can
+copy); the Open and Close decisions and the look-aheads of an Open or a Close (own effect,
+collector's harm) must too, not at its printed -1. Each position is hand-built, resolved by
+``reference/``, and the kernel's decision and look-ahead functions are run on the same
+counts and must agree.
 """
 
 from __future__ import annotations

@@ -160,7 +160,7 @@ PH_DEAL, PH_DRAFT, PH_PLAY, PH_OPEN, PH_CLOSE, PH_END = range(6)
 
 MC = MAX_CARDS + 1  # row stride of every card-indexed row
 NO_CARD = MC - 1  # a card index nobody holds: padding with zero counts (and per 0)
-DEP_W = 2  # dependents visited unconditionally (enough for the reference deck; more: a loop)
+DEP_W = 2  # dependents visited unconditionally (enough for the default deck; more: a loop)
 NF = len(FACTIONS)
 P = MAX_PLAYERS
 N_BREAKDOWN = 5  # score breakdown columns of the seats table, by the value kinds they sum

@@ -36,7 +36,7 @@ ROUNDS = 4
 PLAYS = 3  # cards played per round
 PICKS = ROUNDS * DEAL  # 20 cards received per player and game (beginner: 1 start + 4 + 5 + 5 + 5)
 TABLEAU = ROUNDS * PLAYS  # 12 tableau cards per player at the end (beginner: 1 + 2 + 3 + 3 + 3)
-MAX_EFFECT_COUNT = 3  # an effect opens/closes at most 3 cards (the reference's cards all say 1)
+MAX_EFFECT_COUNT = 3  # an effect opens/closes at most 3 cards (the default cards all say 1)
 MAX_NEEDS = 4  # a quest names at most 4 cards
 MAX_CLOSES = MAX_PLAYERS * MAX_EFFECT_COUNT  # Close effects aimed at one player in one step
 MAX_CARDS = 63  # distinct cards in a card file: the kernel's card rows have 64 entries, the
@@ -44,7 +44,7 @@ MAX_CARDS = 63  # distinct cards in a card file: the kernel's card rows have 64 
 
 
 class Value(IntEnum):
-    """How a face-up copy scores (reference §5)."""
+    """How a face-up copy scores (``docs/rules/fairy-tale.md`` §5)."""
 
     FIXED = 0  # points
     COUNT = 1  # per x (face-up copies of `of`)
@@ -55,7 +55,7 @@ class Value(IntEnum):
 
 
 class Effect(IntEnum):
-    """What happens when the card is revealed (reference §4)."""
+    """What happens when the card is revealed (``docs/rules/fairy-tale.md`` §4)."""
 
     NONE = 0
     HUNT = 1
@@ -206,7 +206,7 @@ class Tables(NamedTuple):
 
 
 def load_cardset(cards_path: Path | None = None, rules_path: Path | None = None) -> CardSet:
-    """Read and validate a card file (default: the reference deck) and the rules file."""
+    """Read and validate a card file (default: the package's ``cards.toml``) and the rules file."""
     cards_path = Path(cards_path) if cards_path else DEFAULT_CARDS
     rules_path = Path(rules_path) if rules_path else DEFAULT_RULES
     cards = _parse_cards(cards_path)

@@ -1,7 +1,8 @@
 """Fairy Tale rules, compiled: one game per call of ``play_game``, many games per
 ``simulate_chunk`` (``prange`` over blocks of games, scratch allocated once per block).
 
-The phase structure follows the reference (§3-§5) and ``reference/`` line by line:
+The phase structure follows the rules (``docs/rules/fairy-tale.md`` §3-§5) and
+``reference/`` line by line:
 setup -> 4 x (draft, 3 play steps [reveal, Hunt, Open, Close], discard) -> final scoring.
 
 All state of a game lives in one int32 array ``st`` plus one uint64 array ``sm`` (the random

@@ -1,5 +1,5 @@
-"""Setup and draft (reference §3): a new game (``_new_game``: the shuffle, the beginner
-start), the deal and the draft.
+"""Setup and draft (``docs/rules/fairy-tale.md`` §3): a new game (``_new_game``: the
+shuffle, the beginner start), the deal and the draft.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Final scoring (reference §5): Tricksters take their identity, every face-up card
-scores; ``score_end_state``, the entry of ``talesim score``.
+"""Final scoring (``docs/rules/fairy-tale.md`` §5): Tricksters take their identity,
+every face-up card scores; ``score_end_state``, the entry of ``talesim score``.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def _choose_trickster(kt, st, sm, n_players, p, wild):
 
 @hot
 def _final_scores(kt, st, sm, n_players):
-    """Reference §5: face-down cards score 0; Tricksters take their identity (seat order);
+    """§5: face-down cards score 0; Tricksters take their identity (seat order);
     then every face-up card scores with the final counts."""
     strict = kt[ix(L.K_RULES + L.R_MAJ_STRICT)] == 1
     for p in range(n_players):

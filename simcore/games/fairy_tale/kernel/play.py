@@ -1,5 +1,5 @@
-"""The play steps (reference §4): reveal, Hunt, Open, Close (a maximum matching of closed
-cards to Close effects), and a round of them (``_play_round``).
+"""The play steps (``docs/rules/fairy-tale.md`` §4): reveal, Hunt, Open, Close (a
+maximum matching of closed cards to Close effects), and a round of them (``_play_round``).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def _augment(kt, st, p, start, n_eff, slot_match, eff_match):
 @hot
 def _resolve_closes(kt, weights, st, sm, n_players, p, begun, search):
     """Player ``p`` closes as many distinct face-up cards as the Close effects aimed at them
-    allow (a maximum matching, reference §4.4), choosing the cards one at a time; ``begun``:
+    allow (a maximum matching, §4.4), choosing the cards one at a time; ``begun``:
     the matching at ``SLOT_MATCH``/``EFF_MATCH`` holds the cards closed so far (a resumed
     game). Returns True when an ``mc`` seat was asked (``POS_SUB`` = 1: matching begun)."""
     n_eff = st[ix(L.CE_N + p)]
@@ -147,7 +147,7 @@ def _resolve_closes(kt, weights, st, sm, n_players, p, begun, search):
 
 @hot
 def _hunt(kt, st, sm, n_players):
-    """Reference §4: each Hunt card turns face down every card of its faction revealed in
+    """§4.2: each Hunt card turns face down every card of its faction revealed in
     this step by another player (``HUNTED``: their effects are cancelled)."""
     for p in range(n_players):
         st[ix(L.HUNTED + p)] = 0
@@ -172,7 +172,7 @@ def _hunt(kt, st, sm, n_players):
 
 @hot
 def _resolve_step(kt, weights, st, sm, n_players, search):
-    """The Open, then the Close effects of one play step (reference §4), from the position
+    """The Open, then the Close effects of one play step (§4.3, §4.4), from the position
     at ``POS_*`` (``PH_OPEN``: seat and Open effects applied; ``PH_CLOSE``: seat, matching
     begun). Returns True when an ``mc`` seat was asked (the position is stored). Without
     ``search`` (a compile-time constant) the step starts at its Open effects and never

@@ -6,7 +6,7 @@ plays exactly the same game (``tests/fairy_tale/test_reference_vs_kernel.py``). 
 always recomputed from scratch here (``total``); the kernel's incremental shortcuts must
 agree with it.
 
-Rules (reference §0, §3-§5):
+Rules (``docs/rules/fairy-tale.md`` §0, §3-§5; a bare §N below cites that page):
   setup    shuffle the deck; beginner: each player gets one face-up card without Open/Close
   round    x4: deal 5 (beginner round 1: 4); pick one, pass the rest (left = seat+1 in rounds
            1 and 3, right in 2 and 4) until all are kept; then 3 play steps (beginner round

@@ -1,5 +1,5 @@
-"""The play steps' effects (reference §4): Hunt, then Open, then Close (a maximum
-matching of closed cards to Close effects).
+"""The play steps' effects (``docs/rules/fairy-tale.md`` §4): Hunt, then Open, then Close (a
+maximum matching of closed cards to Close effects).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def resolve_effects(game: FairyTaleGame, revealed: list[int], slots: list[int]) -> None:
-    """Hunt -> Open -> Close (reference §4) of the cards ``revealed`` (one per seat, at
+    """Hunt -> Open -> Close (§4) of the cards ``revealed`` (one per seat, at
     tableau ``slots``)."""
     game.revealed = [(c, -1) for c in revealed]
     game.slots = list(slots)

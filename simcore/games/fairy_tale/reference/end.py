@@ -1,5 +1,5 @@
-"""Final scoring (reference §5): Tricksters take their identity, every face-up card scores;
-the winners.
+"""Final scoring (``docs/rules/fairy-tale.md`` §5): Tricksters take their identity,
+every face-up card scores; the winners.
 """
 
 from __future__ import annotations

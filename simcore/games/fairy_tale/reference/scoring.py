@@ -1,5 +1,5 @@
-"""Scoring (reference §5), recomputed from scratch: a card's value (``copy_value``), a
-player's ``total``, and the gain or loss of one copy more or less.
+"""Scoring (``docs/rules/fairy-tale.md`` §5), recomputed from scratch: a card's value
+(``copy_value``), a player's ``total``, and the gain or loss of one copy more or less.
 """
 
 from __future__ import annotations
