@@ -1,5 +1,7 @@
 """The incremental scorer (``incremental.py``) equals full rescoring.
 
+§N: a section of ``docs/rules/drako.md``, DRAKO's rules.
+
 Property (hypothesis): for a random kingdom (kinds skewed towards portals, dragons and
 goblins, to stress links), a random visibility, a random Legend river and a random change
 (kind ``k`` face up on cell ``c``: a placement or a reveal, onto a face-up or face-down

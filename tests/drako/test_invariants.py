@@ -1,11 +1,11 @@
 """Properties of every seeded reference game, checked with hypothesis.
 
-Reference §2.2 (deck by player count), §3 (16 cards per kingdom), §4 (one card in, one
-out: card conservation after every turn, checked by ``DrakoGame.check_invariants``), §4.5
-(each Legend claimed at most once, at most ``legends_per_turn`` per turn), §7 (score =
-breakdown; the array scorer of ``scoring.py`` agrees on every end state), §8 (the game
-ends right after a player's last reveal, or at the turn cap); ``simcore/rng.py``
-(determinism: same seed and game id, same game).
+Rules (sections of ``docs/rules/drako.md``): §2.2 (deck by player count), §3 (16 cards per
+kingdom), §4 (one card in, one out: card conservation after every turn, checked by
+``DrakoGame.check_invariants``), §4.5 (each Legend claimed at most once, at most
+``legends_per_turn`` per turn), §7 (score = breakdown; the array scorer of ``scoring.py``
+agrees on every end state), §8 (the game ends right after a player's last reveal, or at
+the turn cap); ``simcore/rng.py`` (determinism: same seed and game id, same game).
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """The kernel follows the preset's rule switches during play, not only at the final score.
 
+§N: a section of ``docs/rules/drako.md``, DRAKO's rules.
+
 * Legend claims (§5, §6): the claim decision (``policies.claimable``), the best claim the
   greedy players value (``policies.seat_claims``) and the claim a placement would make
   possible (``incremental.best_claim_after`` / ``claim_gain``) count a goblin reached only

@@ -1,8 +1,8 @@
 """Rules-engine tests on ``reference.py``: setup, turns, Legends, reshuffle, end.
 
-Reference: §3 (setup), §4 (turn, placement limits, reshuffle, Legends), §8 (end). Turns are
-scripted: the test replaces the player's decisions, so each test plays exactly the action
-it names.
+Rules (sections of ``docs/rules/drako.md``, as every §N below): §3 (setup), §4 (turn,
+placement limits, reshuffle, Legends), §8 (end). Turns are scripted: the test replaces the
+player's decisions, so each test plays exactly the action it names.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""The rules file: counts against the reference, the presets, the compiled tables, and one
+"""The rules file: counts against the rules page, the presets, the compiled tables, and one
 clear error line for each kind of bad data.
 
-Reference: §2 (kinds, copies), §5 (15 Legends, 44 points), §7.3 (dragon values), §8.1
-(brief vs published), §9 (every option).
+Rules (sections of ``docs/rules/drako.md``): §2 (kinds, copies), §5 (15 Legends, 44
+points), §7.3 (dragon values), §8.1 (brief vs published), §9 (every option: the page's
+table and the file's keys are the same).
 """
 
 from __future__ import annotations
@@ -24,46 +25,25 @@ from simcore.games.drako.tables import (
     load_data,
 )
 
-# The keys of the reference's §9 table (``legend_links_via_portal`` is spelled
-# ``legend_goblin_via_portal``: the only part of it with an alternative).
-SECTION_9 = {
-    "copies_per_kind",
-    "legend_row_size",
-    "orthogonal_only",
-    "portal_chaining",
-    "dedupe_links",
-    "goblin_land_via_portal",
-    "goblin_conflict_via_portal",
-    "goblin_goblin_conflict",
-    "dragon_values",
-    "dragon_max_positive",
-    "dragon_via_portal",
-    "legend_links_via_portal",
-    "legends_per_turn",
-    "legend_check_face_up_only",
-    "legend_claim_after_final_reveal",
-    "legend_claim_timing",
-    "legend_kept_if_broken",
-    "discard_take_must_place",
-    "replace_locked",
-    "replace_same_kind_forbidden",
-    "setup_center_distinct",
-    "reshuffle_discard_keep_top",
-    "end_immediately",
-    "tie_break",
-}
-RENAMED = {
-    "copies_per_kind": "copies_by_mark",
-    "legend_links_via_portal": "legend_goblin_via_portal",
-}
+#: DRAKO's rules page: its §9 table lists every rule switch, one key a row.
+RULES_PAGE = Path(__file__).resolve().parents[2] / "docs" / "rules" / "drako.md"
+
+
+def section_9_keys() -> set[str]:
+    """The keys of the first column of the §9 table of ``docs/rules/drako.md``."""
+    text = RULES_PAGE.read_text()
+    section = text[text.index("\n## 9.") : text.index("\n## 10.")]
+    return set(re.findall(r"^\| `([a-z_]+)`", section, re.MULTILINE))
 
 
 def test_every_section_9_key_is_an_option() -> None:
+    """The §9 table names every option of the loader (and the deck's ``copies_by_mark``), and
+    each of its keys is set in ``rules.toml``."""
+    keys = section_9_keys()
+    assert keys == {*OPTION_KEYS, "copies_by_mark"}
     text = DEFAULT_RULES.read_text()
-    for key in SECTION_9:
-        name = RENAMED.get(key, key)
-        assert name in OPTION_KEYS or name == "copies_by_mark", key
-        assert re.search(rf"^{name} = ", text, re.MULTILINE), key
+    for key in keys:
+        assert re.search(rf"^{key} = ", text, re.MULTILINE), key
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 40), (3, 60), (4, 80)])

@@ -1,6 +1,7 @@
 """Per-rule scoring tests on ASCII kingdoms with hand-computed numbers.
 
-Reference: /work/shared/reference/drako-aetherya.md §5 (Legends), §6 (links), §7 (scoring).
+Rules: ``docs/rules/drako.md`` §5 (Legends), §6 (links), §7 (scoring); every §N below is a
+section of that page.
 Grids (see conftest): upper case = face up, lower case = face down (counts as empty for a
 ``view``). Cells are numbered row by row::
 

@@ -2,9 +2,9 @@
 and so do ``engine.score_state`` (``talesim score drako``, the kernel's final scoring) and
 ``engine.score_state_reference``.
 
-Reference §6-§7: both implement links, tribe land points, conflicts, dragons, Legends and
-the §7.5 tie-break; they must give the same numbers on every grid, visibility mask and
-combination of the §9 options that change scoring.
+Rules §6-§7 (``docs/rules/drako.md``, as every §N below): both implement links, tribe land
+points, conflicts, dragons, Legends and the §7.5 tie-break; they must give the same numbers
+on every grid, visibility mask and combination of the §9 options that change scoring.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ request and compiles the tables, ``simulate_arrays`` runs the numba kernel
 arrays into the polars tables of the dataset (games, seats, cards, legends), ``warmup``
 compiles. ``reference_player``, ``play`` and ``narrate`` replay one game with
 ``reference.py`` (proven equal to the kernel by the differential tests). What the three
-engines share (``run_chunk``, ``bench``, the request) is ``simcore.engine_kit``.
+engines share (``run_chunk``, ``bench``, the request) is ``simcore.engine_kit``. §N: a
+section of ``docs/rules/drako.md``, DRAKO's rules.
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """Incremental scoring: the exact change of a kingdom's score when ONE card changes.
 
+§N: a section of ``docs/rules/drako.md``, DRAKO's rules as implemented.
+
 A greedy decision values every legal placement, and every reveal over each kind still
 unseen: about 50 hypothetical kingdoms a turn, each the player's visible kingdom with one
 cell changed. Rescoring each in full (``scoring.score_kingdom``: links, then every

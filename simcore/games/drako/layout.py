@@ -1,5 +1,7 @@
 """The compiled code's schema: every integer constant the numba half of DRAKO reads.
 
+§N: a section of ``docs/rules/drako.md``, DRAKO's rules as implemented.
+
 One module, so a reader finds every code, bound and index in one place, and the compiled
 files (``kernel/``, ``scoring.py``, ``incremental.py``, ``policies.py``, ``mc.py``) have no
 per-file import lists: they read ``L.NAME`` (``from . import layout as L``). Here are

@@ -1,5 +1,7 @@
 """DRAKO heuristic players: names, tunable weights and the numba policies.
 
+§N: a section of ``docs/rules/drako.md``, DRAKO's rules as implemented.
+
 The policy names and the weight table are shared by ``reference.py`` (which restates every
 policy readably) and the numba policies below (the same formulas). The policy codes
 (``Policy``) and the weight columns (``W_*``) are defined in ``layout.py``, the compiled

@@ -1,4 +1,6 @@
-"""DRAKO: Aetherya in plain Python: the executable rulebook (reference §3-§8).
+"""DRAKO: Aetherya in plain Python: the executable rulebook (rules §3-§8).
+
+Every §N is a section of ``docs/rules/drako.md``, the rules this module restates.
 
 Readable, object-based and slow. It is the oracle the part-2 numba kernel must match game
 for game, so every random number comes from ``GameRng(seed, game_id)`` in this fixed
@@ -157,7 +159,7 @@ class Rules:
         return values[min(n, len(values)) - 1]
 
 
-# --- scoring (reference §6, §7) ---------------------------------------------------------
+# --- scoring (§6, §7) -------------------------------------------------------------------
 
 
 class KingdomView:

@@ -1,5 +1,6 @@
-"""DRAKO scoring over arrays (reference §6, §7): links, tribe land points, conflicts,
-dragons, Legends met, totals and the §7.5 tie-break.
+"""DRAKO scoring over arrays (rules §6, §7): links, tribe land points, conflicts,
+dragons, Legends met, totals and the §7.5 tie-break. Every §N is a section of
+``docs/rules/drako.md``, DRAKO's rules as implemented.
 
 Compiled with numba (``simcore.jit.hot``, about 4 s on first use, then cached): plain
 loops over numpy arrays and ints, no Python objects, no allocation (callers pass the
@@ -165,7 +166,7 @@ def partner_mask(i, blind_i, blinds, direct, full, blind_via_portal):
 def legend_mask(i, blind_i, blinds, direct, full, via_portal):
     """Cells a Legend's centre card ``i`` counts (§5, GP): a blind (goblin) centre counts
     direct neighbours only; a non-blind centre reaches blind cards through portals when
-    ``via_portal`` (the §9 ``legend_links_via_portal`` default)."""
+    ``via_portal`` (the §9 switch ``legend_goblin_via_portal``)."""
     if blind_i:
         return direct[ix(i)]
     with_blind = full[ix(i)] if via_portal else direct[ix(i)]

@@ -1,11 +1,12 @@
 """DRAKO data: ``rules.toml`` -> validated ``DrakoData`` -> numpy tables for scoring/kernel.
 
 The rules file says *what* the game is (kinds and copies, land points, rivalries, dragon
-values, the 15 Legends as requirement data, every §9 option and the two presets). This
-module checks it, with one-line ``CardDataError``s naming file, entry and field, and
-compiles one preset at one player count into the int32 arrays of ``Tables``. Scoring and
-the (part 2) kernel receive these arrays as arguments, never as globals, so ``--cards
-FILE`` and A/B runs work.
+values, the 15 Legends as requirement data, every §9 option and the two presets; every §N
+is a section of ``docs/rules/drako.md``, DRAKO's rules as implemented). This module checks
+it, with one-line ``CardDataError``s naming file, entry and field, and compiles one preset
+at one player count into the int32 arrays of ``Tables``. Scoring and the (part 2) kernel
+receive these arrays as arguments, never as globals, so ``--cards FILE`` and A/B runs
+work.
 
 Enums are for people, ints for kernels: every ``IntEnum`` value is the kernel's code.
 """
@@ -230,7 +231,7 @@ class Legend:
 
 @dataclass(frozen=True)
 class Options:
-    """Every §9 key (reference §9), after a preset's overrides."""
+    """Every §9 key, after a preset's overrides."""
 
     legend_row_size: int
     orthogonal_only: bool
@@ -377,7 +378,7 @@ def _flag(f: Fields, key: str, only: bool | None = None) -> bool:
     if not isinstance(value, bool):
         raise f.error(key, f"must be true or false, got {value!r}")
     if only is not None and value is not only:
-        raise f.error(key, f"only {str(only).lower()} is implemented (reference §9)")
+        raise f.error(key, f"only {str(only).lower()} is implemented (docs/rules/drako.md §9)")
     return value
 
 

@@ -1,5 +1,6 @@
 """DRAKO rules, compiled: one game per call of ``play_game``, many games per
 ``simulate_chunk`` (``prange`` over blocks of games, scratch allocated once per block).
+The rules are ``docs/rules/drako.md``; every §N in this package is a section of it.
 
 Line by line the same game as ``reference.py`` (setup, turns, Legend claims, reshuffles,
 end, scoring), drawing the same random numbers in the same order from the game's

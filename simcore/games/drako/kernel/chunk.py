@@ -1,6 +1,6 @@
 """Many games: ``simulate_chunk`` (``prange`` over blocks of games, one scratch state per
 block), ``simulate_chunk_search`` for runs with mc seats, and the result buffers
-(``ChunkOut``)."""
+(``ChunkOut``). §N: a section of ``docs/rules/drako.md``, DRAKO's rules."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""DRAKO's compiled end of game: §7 final scoring and ranking, how a searched game ended
-(``_record_end``), the checking mode's invariants, and ``score_end_state`` (the final
-scoring of given kingdoms, ``talesim score drako``)."""
+"""DRAKO's compiled end of game: §7 final scoring and ranking (§N: a section of
+``docs/rules/drako.md``), how a searched game ended (``_record_end``), the checking mode's
+invariants, and ``score_end_state`` (the final scoring of given kingdoms, ``talesim score
+drako``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""§3 setup, compiled: the Legend river, the shuffled deck, distinct centres, face-down
-borders, the first discard; ``count_seen`` (the cards every player sees)."""
+"""§3 setup (``docs/rules/drako.md``), compiled: the Legend river, the shuffled deck, distinct
+centres, face-down borders, the first discard; ``count_seen`` (the cards every player
+sees)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The compiled game's state: ``GameState`` (fixed-shape integer arrays, one per field,
 allocated once per block of games by ``new_state``), ``seat_view`` (the state with one
 seat's kingdom caches in front), the fixed sizes and the checking mode's invariant
-names."""
+names. §N: a section of ``docs/rules/drako.md``, DRAKO's rules."""
 
 from __future__ import annotations
 

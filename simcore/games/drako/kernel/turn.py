@@ -1,5 +1,5 @@
-"""§4 one turn, compiled: the source, Legend claims before and after the action, the
-action, the reshuffle (``take_turn``), and the moves they are made of."""
+"""§4 one turn (``docs/rules/drako.md``), compiled: the source, Legend claims before and after
+the action, the action, the reshuffle (``take_turn``), and the moves they are made of."""
 
 from __future__ import annotations
 
