@@ -1,5 +1,6 @@
-"""Card-data invariants for Paper Tales (base game), checked against the reference
-(/work/shared/reference/paper-tales.md §3 units, §4 buildings, §2.9 and §8 options).
+"""Card-data invariants for Paper Tales (base game), checked against the tables this file
+holds and the rules page ``docs/rules/paper-tales.md`` (which bare ``§N`` here cites: §3
+units, §4 buildings, §2.9 and §8 options), whose tables are parsed too.
 
 Counts are read from the TOML with ``tomllib`` directly, independent of the loader; the
 loader and the compiled tables are checked after."""
@@ -27,14 +28,15 @@ from simcore.games.paper_tales.tables import (
 )
 
 GAME_DIR = Path(__file__).resolve().parents[2] / "simcore" / "games" / "paper_tales"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "rules" / "paper-tales.md"
 DOC = tomllib.loads((GAME_DIR / "cards.toml").read_text(encoding="utf-8"))
 RULES = tomllib.loads((GAME_DIR / "rules.toml").read_text(encoding="utf-8"))
 UNITS: list[dict[str, Any]] = DOC["unit"]
 BUILDINGS: list[dict[str, Any]] = DOC["building"]
 BY_ID = {u["id"]: u for u in UNITS}
 
-# §3 table: (copies, cost, strength) per unit.
-REFERENCE_UNITS = {
+# §3 table: (copies, cost, strength) per unit (the page's table is parsed below).
+RULES_UNITS = {
     "adventurer": (2, 0, 2), "archer": (2, 1, 2), "blacksmith": (3, 0, 1),
     "cave-spirit": (2, 1, 4), "cerberus": (3, 0, 2), "colossus": (1, 2, 1),
     "commander": (2, 2, 4), "cook": (2, 0, 1), "demon": (1, 2, 7), "dragon": (1, 3, 0),
@@ -52,7 +54,7 @@ REFERENCE_UNITS = {
 }  # fmt: skip
 
 # §4 table: (L1 requirement, L2 requirement, gold alternative L1/L2).
-REFERENCE_BUILDINGS = {
+RULES_BUILDINGS = {
     "town": ({"wood": 1}, {"wood": 2}, (None, None)),
     "tavern": ({"food": 1}, {"wood": 1, "food": 1}, (None, None)),
     "mine": ({"wood": 1}, {"wood": 1, "crystal": 1}, (None, None)),
@@ -71,17 +73,57 @@ def test_42_units_81_cards() -> None:
     assert sum(u["copies"] for u in UNITS) == 81 == DOC["deck_size"]
 
 
-def test_units_match_the_reference_table() -> None:
-    assert {u["id"]: (u["copies"], u["cost"], u["strength"]) for u in UNITS} == REFERENCE_UNITS
+def test_units_match_the_rules_table() -> None:
+    assert {u["id"]: (u["copies"], u["cost"], u["strength"]) for u in UNITS} == RULES_UNITS
 
 
-def test_cards_by_cost_match_the_reference_totals() -> None:
+def test_page_keeps_its_section_numbers() -> None:
+    """Code, data and tests cite the page by these numbers: none may go missing or move."""
+    got = re.findall(r"^#{2,3} (\d+(?:\.\d+)?)\.? ", PAGE.read_text(encoding="utf-8"), re.M)
+    assert tuple(got) == (
+        "0", "1", "2", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9",
+        "3", "4", "5", "5.1", "5.2", "6", "7", "8",
+    )  # fmt: skip
+
+
+def test_page_tables_are_the_data() -> None:
+    """The page's §3 unit table (copies, cost, strength, status) and §4 building table
+    (requirements, Temple gold) say what cards.toml says."""
+    page = PAGE.read_text(encoding="utf-8")
+    units = page.split("## 3. Units")[1].split("## 4. ")[0]
+    rows = re.findall(
+        r"^\| \d+ \| `([a-z-]+)` \| [^|]+ \| (\d+) \| (-?\d+) \| (\d+)(?:\\\*)? \| .+ \| (\w+) \|$",
+        units,
+        re.M,
+    )
+    assert [r[0] for r in rows] == [u["id"] for u in UNITS]
+    assert {u: (int(n), int(c), int(st)) for u, n, c, st, _ in rows} == RULES_UNITS
+    assert {u: status for u, *_, status in rows} == {u["id"]: u["status"] for u in UNITS}
+    name = {"W": "wood", "F": "food", "C": "crystal"}
+
+    def req(text: str) -> dict[str, int]:
+        return {name[r]: int(n) for n, r in (p.split() for p in text.split("+"))}
+
+    buildings = page.split("## 4. Buildings")[1].split("## 5. ")[0]
+    rows = re.findall(
+        r"^\| `([a-z-]+)` \| [^|]+ \| ([^|]+?) \| [^|]+ \| ([^|]+?) \| [^|]+ \| "
+        r"(?:— \| |(\d+) G / (\d+) G \| )1 / 3 \|$",
+        buildings,
+        re.M,
+    )
+    assert [r[0] for r in rows] == [b["id"] for b in BUILDINGS]
+    for bid, r1, r2, g1, g2 in rows:
+        gold = (int(g1), int(g2)) if g1 else (None, None)
+        assert (req(r1), req(r2), gold) == RULES_BUILDINGS[bid], bid
+
+
+def test_cards_by_cost_match_the_rules_totals() -> None:
     """§3 Totals: cost -1: 2, 0: 35, 1: 23, 2: 16, 3: 4, 6: 1."""
     by_cost = Counter(u["cost"] for u in UNITS for _ in range(u["copies"]))
     assert by_cost == {-1: 2, 0: 35, 1: 23, 2: 16, 3: 4, 6: 1}
 
 
-def test_producers_match_the_reference_totals() -> None:
+def test_producers_match_the_rules_totals() -> None:
     """§3 Totals: 26 producing cards: W-only 7, F-only 5, W+F 3, 3W 1, C 5, conditional 5."""
     kinds: Counter[str] = Counter()
     for u in UNITS:
@@ -140,10 +182,10 @@ def test_ability_counts() -> None:
     assert len(_abilities()) == 51
 
 
-def test_buildings_match_the_reference() -> None:
+def test_buildings_match_the_rules() -> None:
     assert [b["id"] for b in BUILDINGS] == ["town", "tavern", "mine", "temple", "barracks"]
     for b in BUILDINGS:
-        l1, l2, gold = REFERENCE_BUILDINGS[b["id"]]
+        l1, l2, gold = RULES_BUILDINGS[b["id"]]
         assert b["level1"]["requires"] == l1
         assert b["level2"]["requires"] == l2
         assert (b["level1"].get("gold_instead"), b["level2"].get("gold_instead")) == gold
@@ -152,7 +194,7 @@ def test_buildings_match_the_reference() -> None:
         assert not b["level1"].get("extra_front_spot", False)
 
 
-def test_section_8_options_have_the_reference_defaults() -> None:
+def test_section_8_options_have_their_defaults() -> None:
     r = RULES["rules"]
     assert r["first_draft_direction"] == "next"
     assert r["direct_level2_requirement"] == "sum"

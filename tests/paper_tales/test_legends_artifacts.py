@@ -1,7 +1,7 @@
-"""One test per artifact (reference §4), named after it, with hand-computed numbers on a
-constructed Legends position (``ltable``: 3 players, turn 1, 3 gold, seat 0 wins both wars
-against empty seats: 6 LP). End LP of artifacts: part ``artifacts`` (printed LP + end
-abilities)."""
+"""One test per artifact (``docs/rules/paper-tales-legends.md`` §4; bare §N below cites that
+page), named after it, with hand-computed numbers on a constructed Legends position
+(``ltable``: 3 players, turn 1, 3 gold, seat 0 wins both wars against empty seats: 6 LP).
+End LP of artifacts: part ``artifacts`` (printed LP + end abilities)."""
 
 from __future__ import annotations
 

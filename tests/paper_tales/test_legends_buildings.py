@@ -1,6 +1,6 @@
-"""One test per level of the Legends buildings (reference §5.1; Port and Abbey §5.2, the
-optional tiles), named after the building, with hand-computed numbers (``ltable``: seat 0
-wins both wars against empty seats, 6 LP; base income 2)."""
+"""One test per level of the Legends buildings (``docs/rules/paper-tales-legends.md`` §5.1;
+Port and Abbey §5.2, the optional tiles), named after the building, with hand-computed
+numbers (``ltable``: seat 0 wins both wars against empty seats, 6 LP; base income 2)."""
 
 from __future__ import annotations
 

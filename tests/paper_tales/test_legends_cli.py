@@ -38,7 +38,8 @@ def test_cards_lists_units_artifacts_and_every_building() -> None:
     rows = json.loads(result.output)
     kinds = Counter(r["category"] for r in rows)
     assert kinds == {"unit": 42 + 17, "artifact": 18, "building": 5 + 3 + 2}
-    # the deck of a Legends game: 81 + 26 units + 18 artifacts (§2.1)
+    # the deck of a Legends game: 81 + 26 units + 18 artifacts
+    # (docs/rules/paper-tales-legends.md §2.1)
     assert sum(r["copies"] for r in rows if r["category"] != "building") == 125
     pools = Counter(r["pool"] for r in rows if r["category"] == "building")
     assert pools == {

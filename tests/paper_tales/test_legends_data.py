@@ -1,12 +1,13 @@
 """Card-data invariants of the Paper Tales expansion "Ce qui forge les légendes"
-(``simcore/games/paper_tales/cards_legends.toml``), checked against the reference
-(/work/shared/reference/paper-tales-legends.md: §3.2 units, §4 artifacts, §5 buildings,
-§6 engine needs) and against the schema documented in the headers of ``cards.toml`` (the
-base kinds) and ``cards_legends.toml`` (the NEW kinds and parameters).
+(``simcore/games/paper_tales/cards_legends.toml``), checked against the tables this file
+holds, against the expansion's rules page (``docs/rules/paper-tales-legends.md``, which
+bare ``§N`` here cites: §3.2 units, §4 artifacts, §5 buildings, §6 the engine's kinds; "base
+§N" is ``docs/rules/paper-tales.md``) and against the schema documented in the headers of
+``cards.toml`` (the base kinds) and ``cards_legends.toml`` (the NEW kinds and parameters).
 
 Plain ``tomllib`` (independent of the loader, which ``test_legends_tables.py`` covers), so
-nothing of the engine is imported. Where the reference file is present its tables are
-parsed too, so a change on either side shows up here."""
+nothing of the engine is imported. The page's tables are parsed too, so a change to the data
+or to the page that the other does not follow fails here."""
 
 from __future__ import annotations
 
@@ -27,10 +28,10 @@ BASE = tomllib.loads(BASE_TEXT)
 UNITS: list[dict[str, Any]] = DOC["unit"]
 ARTIFACTS: list[dict[str, Any]] = DOC["artifact"]
 BUILDINGS: list[dict[str, Any]] = DOC["building"]
-REFERENCE = Path("/work/shared/reference/paper-tales-legends.md")
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "rules" / "paper-tales-legends.md"
 
 # §3.2: id -> (name, copies, cost, strength).
-REFERENCE_UNITS = {
+RULES_UNITS = {
     "court-jester": ("Court Jester", 2, 1, 2),
     "standard-bearer": ("Standard-Bearer", 2, 1, 2),
     "titan": ("Titan", 1, 4, 5),
@@ -50,7 +51,7 @@ REFERENCE_UNITS = {
     "paladin": ("Paladin", 1, 3, 5),
 }
 # §4: id -> (name, copies, printed LP).
-REFERENCE_ARTIFACTS = {
+RULES_ARTIFACTS = {
     "shield-of-power": ("Shield of Power", 1, 1),
     "legendary-sword": ("Legendary Sword", 1, 0),
     "war-horn": ("War Horn", 1, 1),
@@ -71,7 +72,7 @@ REFERENCE_ARTIFACTS = {
     "ancient-grimoire": ("Ancient Grimoire", 1, 0),
 }
 # §5.1 / §5.2: id -> (name, French name, pool, L1 requirement, L2 requirement).
-REFERENCE_BUILDINGS = {
+RULES_BUILDINGS = {
     "inn": ("Inn", "Auberge", "legends", {"food": 1}, {"food": 2}),
     "sawmill": ("Sawmill", "Scierie", "legends", {"wood": 1}, {"wood": 1, "food": 1}),
     "royal-palace": (
@@ -191,8 +192,8 @@ def test_18_artifacts_one_copy_each() -> None:
 
 
 def test_21_building_cards_inn_sawmill_royal_palace() -> None:
-    """§0: "21 Building cards (Inn, Sawmill, Royal Palace - 7 copies each)"; the integral
-    tiles Port and Abbey are not part of that count and carry no copy count."""
+    """§0: 21 building cards, 7 copies each of Inn, Sawmill and Royal Palace; the optional
+    tiles Port and Abbey (§5.2) are not part of that count and carry no copy count."""
     pool = {b["id"]: b for b in BUILDINGS if b["pool"] == "legends"}
     assert set(pool) == {"inn", "sawmill", "royal-palace"}
     assert sum(b["copies"] for b in pool.values()) == 21
@@ -210,29 +211,29 @@ def test_deck_size_44_and_125_with_the_base() -> None:
     assert (DOC["schema"], DOC["game"], DOC["expansion"]) == (1, "paper-tales", "legends")
 
 
-def test_units_match_the_reference_table() -> None:
+def test_units_match_the_rules_table() -> None:
     got = {u["id"]: (u["name"], u["copies"], u["cost"], u["strength"]) for u in UNITS}
-    assert got == REFERENCE_UNITS
+    assert got == RULES_UNITS
 
 
-def test_artifacts_match_the_reference_table() -> None:
+def test_artifacts_match_the_rules_table() -> None:
     got = {a["id"]: (a["name"], a["copies"], a["lp"]) for a in ARTIFACTS}
-    assert got == REFERENCE_ARTIFACTS
+    assert got == RULES_ARTIFACTS
 
 
-def test_buildings_match_the_reference_table() -> None:
+def test_buildings_match_the_rules_table() -> None:
     for b in BUILDINGS:
-        name, name_fr, pool, req1, req2 = REFERENCE_BUILDINGS[b["id"]]
+        name, name_fr, pool, req1, req2 = RULES_BUILDINGS[b["id"]]
         assert (b["name"], b["name_fr"], b["pool"]) == (name, name_fr, pool)
         assert b["level1"]["requires"] == req1, b["id"]
         assert b["level2"]["requires"] == req2, b["id"]
         assert (b["level1"]["lp"], b["level2"]["lp"]) == (1, 3)
         assert b["level2"].get("extra_front_spot") is True
         assert not b["level1"].get("extra_front_spot", False)
-    assert [b["id"] for b in BUILDINGS] == list(REFERENCE_BUILDINGS)
+    assert [b["id"] for b in BUILDINGS] == list(RULES_BUILDINGS)
 
 
-def test_cards_by_cost_match_the_reference_totals() -> None:
+def test_cards_by_cost_match_the_rules_totals() -> None:
     """§3.2 Totals: -2: 2, -1: 2, 0: 5, 1: 11, 2: 4, 3: 1, 4: 1; with the base (107 units):
     -2: 2, -1: 4, 0: 40, 1: 34, 2: 20, 3: 5, 4: 1, 6: 1; cost >= 2: 27, >= 3: 7, <= 0: 46."""
     mine = Counter(u["cost"] for u in UNITS for _ in range(u["copies"]))
@@ -325,7 +326,7 @@ def test_brief_names_are_tagged_brief() -> None:
         assert ("brief" in c["source"]) == (cid in named), cid
 
 
-def test_french_names_only_where_the_reference_gives_them() -> None:
+def test_french_names_only_for_the_buildings() -> None:
     assert all("name_fr" not in c for _, c in _cards())
     assert all(b["name_fr"] for b in BUILDINGS)
 
@@ -571,39 +572,80 @@ def test_on_deploy_artifacts() -> None:
     assert users == {"treasure-map", "cursed-crown", "magic-mirror"}
 
 
-# --- the reference file itself (skipped where it is not mounted) -----------------------------
+# --- the rules page: its tables are the data's -------------------------------------------
 
 
 @pytest.fixture(scope="module")
-def reference() -> str:
-    if not REFERENCE.exists():
-        pytest.skip(f"{REFERENCE} not present")
-    return REFERENCE.read_text(encoding="utf-8")
+def page() -> str:
+    return PAGE.read_text(encoding="utf-8")
+
+
+def _section(page: str, start: str, end: str) -> str:
+    assert start in page, start
+    assert end in page, end
+    return page.split(start)[1].split(end)[0]
 
 
 def _num(text: str) -> int:
     return int(text.replace("−", "-").replace("\\*", "").strip())
 
 
-def test_reference_unit_table_matches(reference: str) -> None:
+def _requires(text: str) -> dict[str, int]:
+    """'1 W + 1 C' -> {"wood": 1, "crystal": 1}."""
+    name = {"W": "wood", "F": "food", "C": "crystal"}
+    out = {}
+    for part in text.split("+"):
+        n, r = part.split()
+        out[name[r]] = int(n)
+    return out
+
+
+SECTIONS = (
+    "0", "1", "2", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10",
+    "3", "3.1", "3.2", "3.3", "3.4", "4", "5", "5.1", "5.2", "6", "6.1", "6.2", "6.3", "6.4",
+    "7", "8",
+)  # fmt: skip
+
+
+def test_page_keeps_its_section_numbers(page: str) -> None:
+    """Code, data and tests cite the page by these numbers: none may go missing or move."""
+    got = re.findall(r"^#{2,3} (\d+(?:\.\d+)?)\.? ", page, re.M)
+    assert tuple(got) == SECTIONS
+
+
+def test_page_unit_table_matches(page: str) -> None:
     rows = re.findall(
-        r"^\| (\d+) \| `([a-z-]+)` \| ([^|]+?) \| (\d+) \| ([−\d]+) \| ([^|]+?) \|",
-        reference.split("### 3.2")[1].split("### 3.3")[0],
+        r"^\| (\d+) \| `([a-z-]+)` \| ([^|]+?) \| (\d+) \| (-?\d+) \| (\d+(?:\\\*)?) \|",
+        _section(page, "### 3.2", "### 3.3"),
         re.M,
     )
     got = {cid: (name, int(n), _num(cost), _num(s)) for _, cid, name, n, cost, s in rows}
-    assert got == REFERENCE_UNITS
+    assert got == RULES_UNITS
+    assert [cid for _, cid, *_ in rows] == [u["id"] for u in UNITS]
 
 
-def test_reference_artifact_table_matches(reference: str) -> None:
+def test_page_artifact_table_matches(page: str) -> None:
     rows = re.findall(
         r"^\| (\d+) \| `([a-z-]+)` \| ([^|]+?) \| (\d+) \| (\d+) \|",
-        reference.split("## 4. Artifacts")[1].split("## 5.")[0],
+        _section(page, "## 4. Artifacts", "## 5. "),
         re.M,
     )
-    assert {cid: (name, int(n), int(lp)) for _, cid, name, n, lp in rows} == REFERENCE_ARTIFACTS
+    assert {cid: (name, int(n), int(lp)) for _, cid, name, n, lp in rows} == RULES_ARTIFACTS
+    assert [cid for _, cid, *_ in rows] == [a["id"] for a in ARTIFACTS]
 
 
-def test_reference_building_ids_match(reference: str) -> None:
-    ids = re.findall(r"^\| `([a-z-]+)` \| ", reference.split("## 5. Buildings")[1], re.M)
-    assert ids == list(REFERENCE_BUILDINGS)
+def test_page_building_tables_match(page: str) -> None:
+    rows = re.findall(
+        r"^\| `([a-z-]+)` \| ([^|(]+?) \(([^)]+)\) \| (\d+|—) \| ([^|]+?) \| [^|]+ \| "
+        r"([^|]+?) \| [^|]+ \| 1 / 3 \|$",
+        _section(page, "## 5. Buildings", "## 6. "),
+        re.M,
+    )
+    assert [r[0] for r in rows] == list(RULES_BUILDINGS)
+    for bid, name, name_fr, copies, req1, req2 in rows:
+        want = RULES_BUILDINGS[bid]
+        assert (name, name_fr, _requires(req1), _requires(req2)) == (
+            want[0], want[1], want[3], want[4],
+        ), bid  # fmt: skip
+        b = next(b for b in BUILDINGS if b["id"] == bid)
+        assert b.get("copies") == (None if copies == "—" else int(copies)), bid

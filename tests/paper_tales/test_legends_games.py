@@ -1,7 +1,8 @@
 """Whole Legends games in ``reference.py``, checked with hypothesis (every policy, 2-5
-players, random §8 switches): card conservation at every phase boundary (artifact zones
-included), gold never negative, score = breakdown, the dataset records agree with the end
-position; determinism; and the base variant unchanged by the expansion code."""
+players, random switches of ``docs/rules/paper-tales-legends.md`` §8): card conservation at
+every phase boundary (artifact zones included), gold never negative, score = breakdown, the
+dataset records agree with the end position; determinism; and the base variant unchanged by
+the expansion code."""
 
 from __future__ import annotations
 

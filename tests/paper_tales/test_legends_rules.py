@@ -1,7 +1,8 @@
-"""The Legends rules of reference §2 in ``reference.py``: the artifact zone and its cost
-sequence (§2.4), artifacts never aging (§2.3), the building pair (§2.2), the resolution
-tiers (§2.5), simultaneity (§2.8) and every ruling of §2.9 / §2.7, with hand-computed
-numbers on constructed positions (``ltable``: 3 players, turn 1, 3 gold each)."""
+"""The Legends rules of ``docs/rules/paper-tales-legends.md`` §2 (bare §N here; "base §N" is
+``docs/rules/paper-tales.md``) in ``reference/``: the artifact zone and its cost sequence
+(§2.4), artifacts never aging (§2.3), the building pair (§2.2), the resolution tiers (§2.5),
+simultaneity (§2.8) and every ruling of §2.9 / §2.7, with hand-computed numbers on
+constructed positions (``ltable``: 3 players, turn 1, 3 gold each)."""
 
 from __future__ import annotations
 
@@ -83,7 +84,7 @@ def test_placement_offers_only_payable_artifacts(ltable) -> None:
 
 
 def test_removal_keeps_what_is_placed_payable(ltable) -> None:
-    """§2.2 removal (README "Deployment decomposition"), Legends: an old Knight on spot 0,
+    """base §2.2 removal (README "Deployment decomposition"), Legends: an old Knight on spot 0,
     an old Artificer (artifacts cost 1 less) on spot 3, a Dragon Egg placed face down this
     phase, 0 G. The egg costs max(0, 1 + 1 x 0 paid artifacts - 1) = 0 with the Artificer,
     1 without it: the Knight may be removed, the Artificer not; with 1 G both may."""

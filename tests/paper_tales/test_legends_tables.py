@@ -1,7 +1,7 @@
 """The Legends loader and tables (``load_cardset(variant="legends")``,
-``compile_legends_tables``): the expansion's cards in the base opcode tables, the §8
-switches as options with the reference's defaults, one-line loader errors, and the base
-variant's tables unchanged."""
+``compile_legends_tables``): the expansion's cards in the base opcode tables, the switches
+of ``docs/rules/paper-tales-legends.md`` §8 as options with their defaults, one-line loader
+errors, and the base variant's tables unchanged."""
 
 from __future__ import annotations
 

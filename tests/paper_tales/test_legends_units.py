@@ -1,5 +1,6 @@
-"""One test per Legends unit (reference §3.2), named after it, driving the real phase code
-of ``reference.py`` (Legends variant) on a constructed position, with hand-computed numbers.
+"""One test per Legends unit (``docs/rules/paper-tales-legends.md`` §3.2; bare §N below
+cites that page), named after it, driving the real phase code of ``reference.py`` (Legends
+variant) on a constructed position, with hand-computed numbers.
 
 Positions come from the ``ltable`` fixture: a 3-player Legends game after setup, turn 1,
 3 gold each; seats 1 and 2 are empty unless a test fills them, so seat 0 wins both wars

@@ -154,7 +154,7 @@ RULE_CASES = [
     (
         'aging_order = ["heal", "death_abilities", "discard", "age_survivors"]',
         'aging_order = ["discard", "heal", "death_abilities", "age_survivors"]',
-        "only the §8 order",
+        "only the order of docs/rules/paper-tales.md §8",
     ),
     ("turns = 4 ", "turns = 4\nrounds = 4 ", "field 'rules.rounds': unknown field"),
 ]

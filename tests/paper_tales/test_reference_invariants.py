@@ -116,7 +116,8 @@ OPTION_FLIPS = {
 @settings(max_examples=15, deadline=None)
 @given(setups(("random", "greedy", "builder")), st.sets(st.sampled_from(sorted(OPTION_FLIPS))))
 def test_every_section_8_option_keeps_the_invariants(cards, setup, flips) -> None:
-    """The non-default value of every §8 option of rules.toml, any combination."""
+    """The non-default value of every option of rules.toml (docs/rules/paper-tales.md §8),
+    any combination."""
     opts = dict(cards.rules.options, **{k: OPTION_FLIPS[k] for k in flips})
     varied = dataclasses.replace(cards, rules=dataclasses.replace(cards.rules, options=opts))
     check_finished(play(varied, *setup))

@@ -1,5 +1,6 @@
-"""One test per unit (reference §3), named after it, driving the real phase code of
-``reference.py`` on a constructed position, with hand-computed numbers.
+"""One test per unit (``docs/rules/paper-tales.md`` §3; bare §N below cites that page),
+named after it, driving the real phase code of ``reference.py`` on a constructed position,
+with hand-computed numbers.
 
 Positions come from the ``table`` fixture (conftest): a 3-player game after setup, turn 1;
 seats 1 and 2 are empty unless a test fills them, so seat 0 fights two 0-strength

@@ -1,5 +1,6 @@
-"""Static scoring of a position (reference §2.3 wars, §2.4 income, §2.7 end), one test per
-rule or card, with hand-computed numbers in the docstrings.
+"""Static scoring of a position (``docs/rules/paper-tales.md``: §2.3 wars, §2.4 income, §2.7
+end; bare §N below cites that page), one test per rule or card, with hand-computed numbers
+in the docstrings.
 
 Helpers (conftest): ``seat("front units", "back units", building=level, gold=n)``, a unit
 ``name+n`` carries n age tokens; ``score(seat0, seat1, ...)`` -> the ``score_state`` JSON.

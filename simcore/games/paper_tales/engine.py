@@ -130,7 +130,8 @@ def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
                 "id": b.id,
                 "name": b.name,
                 "category": "building",
-                "copies": b.copies or MAX_PLAYERS,  # base: one per player (§1)
+                # base: one per player (docs/rules/paper-tales.md §1)
+                "copies": b.copies or MAX_PLAYERS,
                 "value": f"{l1.lp}/{l2.lp} LP",
                 "effect": effect,
                 "status": b.status,

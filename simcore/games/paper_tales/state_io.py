@@ -222,7 +222,8 @@ def _label(source: dict[str, Any]) -> str:
 
 
 def winners(totals: list[int], gold: list[int]) -> list[int]:
-    """§2.7: highest total; tie -> most gold; still tied -> every tied seat (shared win)."""
+    """docs/rules/paper-tales.md §2.7: highest total; tie -> most gold; still tied -> every
+    tied seat (shared win)."""
     best = max(zip(totals, gold, strict=True))
     return [s for s, key in enumerate(zip(totals, gold, strict=True)) if key == best]
 

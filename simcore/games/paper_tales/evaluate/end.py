@@ -2,7 +2,8 @@
 
 ``end_lp`` (Legends ``l_end_lp``: with the artifacts' printed and end LP, a part of its
 own), who dies (``dies``, ``never_dies``), what a death gives (``unit_death``,
-``death_rewards``) and the deployment-phase ``lp`` (``deploy_lp``).
+``death_rewards``) and the deployment-phase ``lp`` (``deploy_lp``). §N:
+``docs/rules/paper-tales.md``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ assessment (``assess`` / ``l_assess``: production, income, strength), the wars
 (``fight``, ``wars_counted``) and the war-phase LP and gold (``unit_war`` /
 ``l_unit_war``, ``war_phase_lp`` / ``l_war_phase_lp``). Each base function sits beside its
 Legends twin; they stay two where the Legends one reads the pieces and the zone in its
-multipliers (``l_per``), so the base game keeps its lean ``per_value`` loops.
+multipliers (``l_per``), so the base game keeps its lean ``per_value`` loops. §N:
+``docs/rules/paper-tales.md``.
 """
 
 from __future__ import annotations

@@ -17,18 +17,20 @@ the base game compiles to base code only. What only a Legends game does (the art
 zone and the payment order, the deployment tiers, the Jester, Titan and copies, the
 game's building set) is in functions of its own, called under ``lx is not None``.
 
-Modules, by phase (each imports only the ones above it):
+Modules, by phase (each imports only the ones above it; §N: ``docs/rules/paper-tales.md``;
+``paper-tales-legends.md`` §N: ``docs/rules/paper-tales-legends.md``):
 
 =============  ===========================================================================
 ``state``      ``State`` / ``LState`` and the small helpers every phase uses (their field
                codes, result codes and invariants' names: ``schema.py``)
 ``place``      §2.2 placements: open spots, a step's options (``moves``), applying one
-``payment``    Legends §2.4: the artifact zone, the payment order, the Legends options
+``payment``    paper-tales-legends.md §2.4: the artifact zone, the payment order, the Legends
+               options
 ``sketch``     the policies' valuation helpers (sketches, first pass, changed rows)
 ``recruit``    §2.1 Recruitment and ``draft_choice``
 ``decide``     the other decisions of ``reference.Brain``, both variants
 ``reveal``     §2.2 the base game's reveal and deployment abilities
-``tiers``      Legends §2.5 the deployment tiers (Jester, free build, copies)
+``tiers``      paper-tales-legends.md §2.5 the deployment tiers (Jester, free build, copies)
 ``deploy``     §2.2 the Deployment phase
 ``wars``       §2.3 Wars, §2.4 Income
 ``build``      §2.5 Construction (payment facts, prices, options)

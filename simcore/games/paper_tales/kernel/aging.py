@@ -1,4 +1,5 @@
-"""§2.6 Aging, both variants: Healer choices, death abilities, discard, tokens."""
+"""§2.6 Aging, both variants: Healer choices, death abilities, discard, tokens (§N:
+``docs/rules/paper-tales.md``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """§2.5 Construction, both variants: what a seat pays for each building (its
 production, the land cost, gold substitutions; Legends: the land terms of artifacts and
-faces of the game's set), the options and the build.
+faces of the game's set), the options and the build. §N: ``docs/rules/paper-tales.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """§2.2 Deployment, the phase: each seat's steps (``deploy_choice``) and keep; the
 base game reveals (``reveal.py``), a Legends game pays in order and runs its tiers
-(``payment.py``, ``tiers.py``).
+(``payment.py``, ``tiers.py``). §N: ``docs/rules/paper-tales.md``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """§2.7 End (building LP, Relic, winners) and checking mode (``check_state``: the
-invariants of both variants).
+invariants of both variants). §N: ``docs/rules/paper-tales.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Legends §2.4 placement and payment: the artifact zone, the payment in the
-canonical order (``_pay_order``), the Legends options of a step (``l_moves``) and applying
-one (``_l_apply_move``).
+"""Legends placement and payment (``docs/rules/paper-tales-legends.md`` §2.4): the artifact
+zone, the payment in the canonical order (``_pay_order``), the Legends options of a step
+(``l_moves``) and applying one (``_l_apply_move``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """§2.2 Deployment, the placements: open spots, the options of a step (``moves``),
-applying one (``_apply_move``), paying the units (``_pay``) and the keep.
+applying one (``_apply_move``), paying the units (``_pay``) and the keep. §N:
+``docs/rules/paper-tales.md``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """§2.1 Recruitment: the deal, the draft (``draft_choice``) and the hands, both
-variants.
+variants. §N: ``docs/rules/paper-tales.md``.
 """
 
 from __future__ import annotations

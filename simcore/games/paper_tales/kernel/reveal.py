@@ -1,5 +1,5 @@
 """§2.2 Deployment, the reveal (base game): payment, then each unit's deployment
-abilities (tokens, Golem's upgrade, Kraken's LP, Shapeshifter).
+abilities (tokens, Golem's upgrade, Kraken's LP, Shapeshifter). §N: ``docs/rules/paper-tales.md``.
 """
 
 from __future__ import annotations

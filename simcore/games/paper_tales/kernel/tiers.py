@@ -1,5 +1,6 @@
-"""Legends §2.5 deployment tiers: each tier's effects in seat order (replace, enter,
-copy, levels, tokens, count, penalty), the Jester, the free build and the copies.
+"""The Legends deployment tiers (``docs/rules/paper-tales-legends.md`` §2.5): each tier's
+effects in seat order (replace, enter, copy, levels, tokens, count, penalty), the Jester,
+the free build and the copies.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""§2.3 Wars and §2.4 Income, both variants."""
+"""§2.3 Wars and §2.4 Income, both variants (§N: ``docs/rules/paper-tales.md``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Paper Tales in plain Python: the executable rulebook (reference §1-§4, §2.9, §8).
+"""Paper Tales in plain Python: the executable rulebook of ``docs/rules/paper-tales.md`` (cited
+§N: §1-§4, §2.9, §8) and of the expansion's ``docs/rules/paper-tales-legends.md``.
 
 Readable, object-based and slow. It is the oracle the numba kernel must match game for
 game: same card data (``cards.toml``), same options (``rules.toml``), same random stream,
@@ -174,8 +175,9 @@ gold substitutions), their printed LP are the END part ``artifacts``.
                   spot order), then artifacts in placement order at max(floor, base + step
                   x zone + active modifiers). Unpaid cards are discarded.
                6. tiers (``tiers``): tier 0 Shapeshifters, seats in simultaneity order
-                  (§2.8: most LP, then gold more/less, then one ``below(k)`` per pick
-                  among k tied: only with two shapeshifting seats); then seat by seat
+                  (paper-tales-legends.md §2.8: most LP, then gold more/less, then one
+                  ``below(k)`` per pick among k tied: only with two shapeshifting seats);
+                  then seat by seat
                   tiers 1a (Jester, Titan), 1b (Shadow / Mirror picks; copies of tier-1a
                   abilities at once), 2 (Golem), 3 (on-deploy tokens), 4a (on-deploy
                   ``conditional_gain``), 4b (Master Alchemist); within a tier: new units in

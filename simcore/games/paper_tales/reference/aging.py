@@ -1,5 +1,6 @@
 """§2.6 Aging, in the §8 order: Healer choices, the death abilities of the dying units,
-the discard, +1 token to every survivor (``dies``, ``death_rewards``)."""
+the discard, +1 token to every survivor (``dies``, ``death_rewards``). §N:
+``docs/rules/paper-tales.md``; the expansion's rules: ``docs/rules/paper-tales-legends.md``."""
 
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ def aging(game: Game) -> None:
             sl.age += 1
             assert sl.age <= MAX_AGE
             pl.log[sl.card].turns_survived += 1
-        for z in pl.zone:  # artifacts never age and never leave (§2.3)
+        for z in pl.zone:  # never age nor leave (paper-tales-legends.md §2.3)
             pl.log[z.card].turns_survived += 1
         game.settle(p)
         game.emit(

@@ -1,7 +1,7 @@
 """§2.5 Construction: seat by seat, one option (build a level 1, a level 2 directly, or
 upgrade a level 1), each at its cheapest payment (``payment``: land cost, resources or
 their gold substitutes); option order: the package docstring, "Decisions and their option
-order"."""
+order". §N: ``docs/rules/paper-tales.md``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
-"""§2.2 / §2.4 Deployment: the placement steps, the keep and the payment, base and Legends
-(the abilities of the revealed cards are in ``reveal.py``).
+"""Deployment (§2.2; Legends: ``paper-tales-legends.md`` §2.4): the placement steps, the
+keep and the payment, base and Legends (the abilities of the revealed cards are in
+``reveal.py``). §N: ``docs/rules/paper-tales.md``; the expansion's page is
+``docs/rules/paper-tales-legends.md``.
 
-Base (``deployment_order = "reveal"``): seat by seat the placement steps (``placement``,
+Base (``deployment_order = "spot"``): seat by seat the placement steps (``placement``,
 ``moves``) then the keep (``keep_and_discard``); then ``reveal``, which pays (``pay``).
 Legends (``"tiers"``, ``deployment_legends``): seat by seat the placement steps (a card is
 offered only if everything placed stays payable); every seat pays in the canonical order
@@ -65,7 +67,7 @@ def deployment_legends(game: Game) -> None:
     """Seat by seat the placement steps (units and face-down artifacts); then every
     seat pays in the canonical order (``pay_legends``); then the tiers (``tiers``);
     then seat by seat the keep (after the abilities: a Court Jester takes from the
-    hand, §2.4 step 5) and the rest of the hand is discarded."""
+    hand, paper-tales-legends.md §2.4 step 5) and the rest of the hand is discarded."""
     for p in range(game.seat, game.n):
         game.seat = p
         game.placement(p)
@@ -277,7 +279,7 @@ def pay(game: Game, p: int) -> None:
 
 def art_modifier_now(game: Game, p: int) -> int:
     """Σ ``artifact_cost_modifier`` of the seat's sources active when the phase began:
-    old units (not placed this phase) and building faces (§2.4, K5)."""
+    old units (not placed this phase) and building faces (paper-tales-legends.md §2.4, K5)."""
     r = game.rules
     pl = game.players[p]
     total = 0
@@ -371,9 +373,9 @@ def paid_total(game: Game, p: int, extra: int | None = None, replace: int = -1) 
 
 
 def pay_legends(game: Game, p: int) -> None:
-    """§2.4 step 3: pay the placed cards in the canonical order (``payment_order``);
-    a card that cannot be paid is discarded (fate ``unpaid``; an artifact leaves the
-    zone). Negative costs give their gold at once."""
+    """paper-tales-legends.md §2.4 step 3: pay the placed cards in the canonical order
+    (``payment_order``); a card that cannot be paid is discarded (fate ``unpaid``; an
+    artifact leaves the zone). Negative costs give their gold at once."""
     r = game.rules
     pl = game.players[p]
     for card, s, cost in game.payment_order(p):

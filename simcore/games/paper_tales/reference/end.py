@@ -1,5 +1,6 @@
 """§2.7 End: each building's face and the end-phase LP (``end_lp``), then the ranking
-(``winners``: most LP, then most gold, still tied: a shared win)."""
+(``winners``: most LP, then most gold, still tied: a shared win). §N:
+``docs/rules/paper-tales.md``."""
 
 from __future__ import annotations
 

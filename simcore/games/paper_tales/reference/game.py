@@ -135,7 +135,8 @@ class Game(flat_mc.RulebookGame):
         pl.step_lp += lp
 
     def settle(self, p: int) -> None:
-        """End of a scoring step: move the marker, never below the floor (§2.7)."""
+        """End of a scoring step: move the marker, never below the floor
+        (docs/rules/paper-tales.md §2.7)."""
         pl = self.players[p]
         new = pl.lp + pl.step_lp
         if new < self.rules.floor:

@@ -1,5 +1,6 @@
 """§2.4 Income: every seat gains ``base_income`` + the income abilities of its units,
-building faces and artifacts (``kingdom.assess``, ``kingdom.income_gain``)."""
+building faces and artifacts (``kingdom.assess``, ``kingdom.income_gain``). §N:
+``docs/rules/paper-tales.md``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """A kingdom and how it scores (§2.2-§2.4): the pieces on its spots, production, income
 and strength (``assess``; the ``evaluate`` package is the kernel's twin),
 the conditions and multipliers of abilities (``when_holds``, ``per_value``), and the game
-objects a seat holds (``Slot``, ``ZoneCard``, ``CardLog``, ``BuildingLog``, ``Player``)."""
+objects a seat holds (``Slot``, ``ZoneCard``, ``CardLog``, ``BuildingLog``, ``Player``).
+§N: ``docs/rules/paper-tales.md``; the expansion's rules: ``docs/rules/paper-tales-legends.md``."""
 
 from __future__ import annotations
 
@@ -248,7 +249,7 @@ class Slot:
 
 @dataclass
 class ZoneCard:
-    """An artifact card in a seat's artifact zone (Legends, §2.3)."""
+    """An artifact card in a seat's artifact zone (paper-tales-legends.md §2.3)."""
 
     card: int
     x: int  # artifact index

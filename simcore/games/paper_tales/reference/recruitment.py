@@ -1,6 +1,7 @@
 """§2.1 Recruitment: the deal, then draft steps until the packs are empty (2 players: a
 discard after each pick), then hand = the drafted cards (pick order) + last turn's kept
-card. Random numbers: the package docstring, "RNG draw order" 2-3."""
+card. Random numbers: the package docstring, "RNG draw order" 2-3. §N:
+``docs/rules/paper-tales.md``."""
 
 from __future__ import annotations
 

@@ -3,12 +3,14 @@
 Base (``reveal``): every seat pays, then seat by seat the new units' on-deploy abilities
 (Shapeshifters first, then the other new units, spot order), the every-turn deployment
 abilities (Master Alchemist), and at the very end every deployment ``lp`` (Kraken).
-Legends (``tiers``, §2.5): tier 0 Shapeshifters in simultaneity order, then seat by seat
-tiers 1a-4b (Court Jester, Titan; Shadow / Magic Mirror copies; Golem; on-deploy tokens;
-conditional gains; Master Alchemist), then every seat's tier 5 (Kraken).
+Legends (``tiers``, paper-tales-legends.md §2.5): tier 0 Shapeshifters in simultaneity
+order, then seat by seat tiers 1a-4b (Court Jester, Titan; Shadow / Magic Mirror copies;
+Golem; on-deploy tokens; conditional gains; Master Alchemist), then every seat's tier 5
+(Kraken).
 
 Each rule is a function of the game (``Game`` binds it as the method of the same name,
-so ``game.on_deploy(p, s)`` is ``on_deploy(game, p, s)``)."""
+so ``game.on_deploy(p, s)`` is ``on_deploy(game, p, s)``). §N: ``docs/rules/paper-tales.md``; the
+expansion's rules: ``docs/rules/paper-tales-legends.md``."""
 
 from __future__ import annotations
 
@@ -167,8 +169,8 @@ def shapeshift(game: Game, p: int, s: int, a: Ability) -> None:
 def shapeshift_reveal(game: Game, p: int, s: int, a: Ability) -> int | None:
     """The Shapeshifter on spot ``s`` leaves; cards are revealed (and discarded) until
     a unit of cost <= ``max_cost`` (Legends artifacts are skipped: "until a unit",
-    §2.3); that card is received and paid (``shapeshift_free``). Returns it, or None
-    (none found, or unpaid)."""
+    paper-tales-legends.md §2.3); that card is received and paid (``shapeshift_free``).
+    Returns it, or None (none found, or unpaid)."""
     r = game.rules
     pl = game.players[p]
     game.kill(p, s, "shapeshifted")
@@ -232,9 +234,10 @@ def close_deployment(game: Game) -> None:
 
 
 def tiers(game: Game) -> None:
-    """§2.5: tier 0 (Shapeshifter) for every seat in simultaneity order, then seat by
-    seat tiers 1a-4b (``resolve_tier``), then every seat's tier 5 (deployment 'lp',
-    Kraken), then each seat's LP step is settled and the phase's flags cleared."""
+    """paper-tales-legends.md §2.5: tier 0 (Shapeshifter) for every seat in simultaneity
+    order, then seat by seat tiers 1a-4b (``resolve_tier``), then every seat's tier 5
+    (deployment 'lp', Kraken), then each seat's LP step is settled and the phase's flags
+    cleared."""
     r = game.rules
     shifting = [
         p
@@ -268,9 +271,9 @@ def tiers(game: Game) -> None:
 
 
 def simultaneity_order(game: Game, seats: list[int]) -> list[int]:
-    """§2.8: most LP first, then gold (``simultaneity_gold``: more or less first), then
-    random: one draw ``below(k)`` picks the first of the k still tied, repeated on the
-    rest (k - 1 draws)."""
+    """paper-tales-legends.md §2.8: most LP first, then gold (``simultaneity_gold``: more or
+    less first), then random: one draw ``below(k)`` picks the first of the k still tied,
+    repeated on the rest (k - 1 draws)."""
     more = game.rules.o["simultaneity_gold"] == "more"
 
     def key(p: int) -> tuple[int, int]:

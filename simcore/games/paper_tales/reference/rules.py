@@ -112,9 +112,9 @@ class Rules:
         return self.unit(card).id
 
     def art_cost(self, in_zone: int, modifier: int) -> int:
-        """§2.4: an artifact paid with ``in_zone`` artifacts already in the zone and the sum
-        ``modifier`` of active ``artifact_cost_modifier``s costs max(floor, base + step x
-        in_zone + modifier)."""
+        """docs/rules/paper-tales-legends.md §2.4: an artifact paid with ``in_zone``
+        artifacts already in the zone and the sum ``modifier`` of active
+        ``artifact_cost_modifier``s costs max(floor, base + step x in_zone + modifier)."""
         o = self.o
         raw = o["artifact_cost_base"] + o["artifact_cost_step"] * in_zone + modifier
         return max(o["artifact_cost_floor"], raw)

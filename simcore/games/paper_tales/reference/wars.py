@@ -1,6 +1,6 @@
 """§2.3 Wars: every kingdom's strength first, then per seat its wars against its
 neighbours (``fight``; two players: §2.9), the per-war-won and war-phase LP and the war
-gold (``war_phase_lp``)."""
+gold (``war_phase_lp``). §N: ``docs/rules/paper-tales.md``."""
 
 from __future__ import annotations
 

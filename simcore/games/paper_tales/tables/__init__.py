@@ -2,8 +2,8 @@
 
 ``cards.toml`` says *what* each unit and building does (numbers, production, abilities as
 phase + effect keyword + parameters); ``rules.toml`` holds the rule constants and every
-§8 option of the reference. The loader checks both, raising one-line ``CardDataError``s
-that name file, card and field, and compiles them into int32 arrays:
+§8 option of ``docs/rules/paper-tales.md``. The loader checks both, raising one-line
+``CardDataError``s that name file, card and field, and compiles them into int32 arrays:
 
 * ``ut[U, N_UCOLS]``         one row per distinct unit, columns ``U_*``;
 * ``bt[B, LEVELS, N_BCOLS]`` one row per building face, columns ``B_*`` (level 2 = what

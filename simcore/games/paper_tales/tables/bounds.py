@@ -1,6 +1,6 @@
 """The named bounds of Paper Tales (the kernel allocates these; the loader keeps the data
 inside them), the decision spaces of the turn engine, the data files' paths and the
-``status``/``source`` vocabularies of the card files."""
+``status``/``source`` vocabularies of the card files. §N: ``docs/rules/paper-tales.md``."""
 
 from __future__ import annotations
 

@@ -104,7 +104,7 @@ R2_ZERO_WINS = 29
 R2_PWW_TIMES = 30
 N_RULES = 31
 
-# lrules: int32 Legends switches (``[variant.legends]``; §8 of the reference)
+# lrules: int32 Legends switches (``[variant.legends]``; docs/rules/paper-tales-legends.md §8)
 L_BUILDING_PAIR = 0  # -1: drawn at setup; k: the k-th pair (``building_pairs`` order)
 L_SIMULTANEITY_MORE_GOLD = 1  # 1: more gold acts first (Legends [B]); 0: less (base [C])
 L_ART_COST_BASE = 2  # artifact cost = max(floor, base + step x zone + modifiers)

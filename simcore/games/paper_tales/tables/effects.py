@@ -1,6 +1,7 @@
 """The enums of the card data (``Resource``, ``Phase``, ``Effect``, ``LegendsEffect``,
 ``Per``, ``When``, ``Target``, ``Tier``: every value is the kernel's code) and the effect
-kinds' specs: the phases each kind acts in and its parameters, base and Legends."""
+kinds' specs: the phases each kind acts in and its parameters, base and Legends. §N:
+``docs/rules/paper-tales.md``; the expansion's rules: ``docs/rules/paper-tales-legends.md``."""
 
 from __future__ import annotations
 
@@ -202,7 +203,8 @@ UNIT_ONLY_KINDS = (
     "fight_from_back", "set_strength", "cannot_fight", "never_dies", "dies_at_age",
     "death_lp", "death_gold",
 )  # fmt: skip
-# On-deploy kinds that always act in the Deployment phase the card enters (§6.2).
+# On-deploy kinds that always act in the Deployment phase the card enters
+# (paper-tales-legends.md §6.2).
 ON_DEPLOY_KINDS = ("deploy_artifact_from_hand", "repeat_deploy_abilities", "build_free")
 
 # Which effects the static scorer (scoring.py) evaluates, and which act in phases that
@@ -226,7 +228,8 @@ assert all(set(EFFECTS[k][0]).isdisjoint(SCORED_PHASES) for k in LATER_PHASE_EFF
 
 
 class Tier(IntEnum):
-    """Resolution tiers of the Legends Deployment phase (§2.5, LEGENDS.md §B.2 step 5)."""
+    """Resolution tiers of the Legends Deployment phase (paper-tales-legends.md §2.5,
+    LEGENDS.md §B.2 step 5)."""
 
     NONE = -1  # not a deployment ability, or static (artifact_cost_modifier)
     REPLACE = 0  # shapeshift (all seats, simultaneity order)

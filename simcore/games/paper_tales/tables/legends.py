@@ -1,5 +1,6 @@
 """The Legends card-level parts of the loader: the §8 switches that rewrite cards
-(LEGENDS.md §D), the check of the Legends building pool, and its pairs."""
+(LEGENDS.md §D), the check of the Legends building pool, and its pairs. §N:
+``docs/rules/paper-tales-legends.md``."""
 
 from __future__ import annotations
 

@@ -106,7 +106,8 @@ class Unit:
 
 @dataclass(frozen=True)
 class Artifact:
-    """A Legends artifact card (§2.3): no cost, no strength, no row; printed ``lp`` at END."""
+    """A Legends artifact card (docs/rules/paper-tales-legends.md §2.3): no cost, no strength,
+    no row; printed ``lp`` at END."""
 
     id: str
     name: str

@@ -1,6 +1,7 @@
-"""``rules.toml`` read and validated: the ``[rules]`` options (every §8 unknown of the
-reference as a named option), ``[two_player]`` and the ``[variant.NAME]`` tables (the
-Legends one with its §8 switches and engine switches)."""
+"""``rules.toml`` read and validated: the ``[rules]`` options (every unknown of
+``docs/rules/paper-tales.md`` §8 as a named option), ``[two_player]`` and the ``[variant.NAME]``
+tables (the Legends one with the switches of ``docs/rules/paper-tales-legends.md`` §8 and its
+engine switches). A bare §N cites the base page."""
 
 from __future__ import annotations
 
@@ -53,13 +54,13 @@ _RULE_CHOICES = {
     "strong_units_scope": ("kingdom", "front"),
     "per_war_won_rows": ("any", "front"),
     "simultaneity_gold": ("less", "more"),  # §2.8: who acts first after more LP
-    "deployment_order": ("spot", "tiers"),  # base engine | Legends §2.5 tiers
-    "keep_timing": ("before_reveal", "end_of_phase"),  # base engine | Legends §2.4 step 5
+    "deployment_order": ("spot", "tiers"),  # base engine | paper-tales-legends.md §2.5
+    "keep_timing": ("before_reveal", "end_of_phase"),  # base | paper-tales-legends.md §2.4 step 5
 }
 # The Legends engine switches (spot/before_reveal are the base engine's; the Legends
 # variant needs the other two, LEGENDS.md §D).
 LEGENDS_ENGINE = {"deployment_order": "tiers", "keep_timing": "end_of_phase"}
-# [variant.legends] keys besides the [rules] overrides: the reference's §8 switches.
+# [variant.legends] keys besides the [rules] overrides: paper-tales-legends.md §8's switches.
 _LEGENDS_INTS = {
     "artifact_cost_base": (0, 9),
     "artifact_cost_step": (0, 9),
@@ -73,7 +74,7 @@ _LEGENDS_BOOLS = (
     "include_shadow",
 )
 _LEGENDS_CHOICES = {
-    "court_jester_source": ("hand",),  # "placed" (§8) is not implemented
+    "court_jester_source": ("hand",),  # "placed" (paper-tales-legends.md §8): not implemented
     "abbey_mode": ("set_flat", "per_set", "per_resource"),
 }
 LEGENDS_KEYS = (
@@ -110,8 +111,8 @@ def _read_options(
     refused: str | None = None,
 ) -> dict[str, Any]:
     """Every key of ``ints`` (key -> bounds), ``bools`` and ``choices`` (key -> values),
-    required and validated, in that order; a choice set to ``refused`` (the §8 value that
-    is not implemented) is refused by name."""
+    required and validated, in that order; a choice set to ``refused`` (the value of
+    paper-tales-legends.md §8 that is not implemented) is refused by name."""
     out: dict[str, Any] = {}
     for key, (lo, hi) in ints.items():
         out[key] = f.integer(key, lo, hi)
@@ -119,7 +120,8 @@ def _read_options(
         out[key] = parse_bool(f, key)
     for key, values in choices.items():
         if refused is not None and f.get(key) == refused:
-            raise f.error(key, f"'{refused}' (§8) is not implemented; use '{values[0]}'")
+            page = "docs/rules/paper-tales-legends.md §8"
+            raise f.error(key, f"'{refused}' ({page}) is not implemented; use '{values[0]}'")
         out[key] = f.choice(key, values)
     return out
 
@@ -136,7 +138,8 @@ def _option(f: Fields, key: str) -> Any:
 
 
 def _legends_options(v: Fields) -> dict[str, Any]:
-    """The §8 switches of [variant.legends] (every key required) and its engine switches."""
+    """The switches of [variant.legends] (paper-tales-legends.md §8; every key required) and its
+    engine switches."""
     out = _read_options(v, _LEGENDS_INTS, _LEGENDS_BOOLS, _LEGENDS_CHOICES, refused="placed")
     fixed = v.get("legends_buildings")
     if fixed != "random" and not (
@@ -169,7 +172,9 @@ def parse_rules(path: Path) -> Rules:
             raise r.error(key, f"'{value}' is the Legends engine: set it in [variant.legends]")
     order = tuple(r.str_list("aging_order"))
     if order != AGING_ORDER:
-        raise r.error("aging_order", f"only the §8 order {', '.join(AGING_ORDER)} is implemented")
+        names = ", ".join(AGING_ORDER)
+        page = "docs/rules/paper-tales.md §8"
+        raise r.error("aging_order", f"only the order of {page} ({names}) is implemented")
     opts["aging_order"] = order
     exp = r.get("expansions")
     if exp != []:
