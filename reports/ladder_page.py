@@ -15,6 +15,7 @@ import polars as pl
 
 from reports import charts
 from reports.html import Figure, Section, Table, write_page
+from reports.strength import CHECKED_RULE
 
 
 def _names(df: pl.DataFrame, verdict: str) -> list[str]:
@@ -92,14 +93,14 @@ def write_ladder_page(o: Any, out: Path) -> Path:
         if measured == given
         else f"The measured order differs from the one given ({', '.join(given)})."
     )
+    luck = luck_findings(o)
     findings = [
         f"Verdict levels (measured order, weakest first, random left out): "
         f"{', '.join(o.levels)}; games per level: {sizes}. A card is strong or weak when its "
         f"win share's 95% interval lies wholly above {hi} or below {lo} at every level that "
         "checked it, even when it lies inside the band there, policy-dependent when two "
         "levels disagree, unclear when a level cannot yet tell (its interval straddles an "
-        "edge of the band: more games would). A level checks a card when it took it at "
-        "least 100 times and its interval is no wider than the band.",
+        "edge of the band: more games would). " + CHECKED_RULE,
         f"Strong at every level ({len(strong)}): {named(strong)}.",
         f"Weak at every level ({len(weak)}): {named(weak)}.",
         f"Policy-dependent ({dependent.height}): "
@@ -118,7 +119,7 @@ def write_ladder_page(o: Any, out: Path) -> Path:
             or "none"
         )
         + ".",
-        *luck_findings(o),
+        *luck,
     ]
     charts.ratings_chart(o.ratings, out / "ratings.png", "Ratings (Bradley–Terry, Elo scale)")
     charts.matchup_heatmap(o.matrix, out / "matchups.png", "Head-to-head win share (row vs column)")
@@ -164,7 +165,10 @@ def write_ladder_page(o: Any, out: Path) -> Path:
         Section(
             "luck",
             "Luck and skill",
-            tuple(luck_findings(o)),
+            (
+                "The chart and tables behind the last two findings: each policy's deal share "
+                "with its 95% interval (a bootstrap over deals), its rating beside it.",
+            ),
             (
                 Figure("luck.png", "Deal share per policy"),
                 Table("luck", "How much the deal decides, per policy", o.luck),

@@ -253,9 +253,9 @@ def strength_section(runs: list[Run], out: Path, band: tuple[float, float] = (0.
             "(runs of random play are not levels). A card is strong or weak when its win "
             f"share's 95% interval lies wholly above {band[1]} or below {band[0]} in every "
             "level that checked it, even when inside the band there, policy-dependent when "
-            "two levels disagree, unclear otherwise. A level checks a card when it took it "
-            "at least 100 times and its interval is no wider than the band (not_checked "
-            "names the others). `talesim ladder` also rates the policies against each other.",
+            "two levels disagree, unclear otherwise. "
+            + strength.CHECKED_RULE
+            + " `talesim ladder` also rates the policies against each other.",
         ),
         (
             Table("card-verdicts", "Card verdicts across the runs", verdicts),

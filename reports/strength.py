@@ -46,6 +46,12 @@ from simcore.until_ci import MIN_TAKEN  # a card taken fewer times is not judged
 BOOTSTRAP = 200
 DEFINITE = ("strong", "weak", "even")
 NOT_CHECKED = "not checked"
+#: What "checked" means, as the pages say it (``level_status``).
+CHECKED_RULE = (
+    f"A level checks a card when it took it at least {MIN_TAKEN} times and its interval "
+    "does not straddle an edge of the band while being wider than the band itself "
+    "(not_checked names the levels that could not tell)."
+)
 
 
 def card_shares(run_dir: Path) -> pl.DataFrame:

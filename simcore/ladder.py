@@ -301,7 +301,7 @@ def run_ladder(req: Request, echo: Callable[[str], None] = lambda _m: None) -> O
                 )  # fmt: skip
             update(run.label)
     level_dirs = {run.seats[0]: run.path for run in to_play} | given
-    return _outcome(req, policies, named, tournament, level_dirs)
+    return _outcome(req, policies, named, tournament, level_dirs, card_stats(probe))
 
 
 def _complete(path: Path) -> bool:
@@ -334,16 +334,12 @@ def tournament_seats(tournament: Sequence[PlannedRun]) -> Any:
     )  # fmt: skip
 
 
-def card_stats(req: Request) -> Any:
-    """``card, stats``: each card's cost, strength and points as the card data gives them
-    (``talesim cards``), shown beside its name."""
+def card_stats(s: Setup) -> Any:
+    """``card, stats``: each card's cost, strength and points as the ladder's card data
+    gives them (``talesim cards``), shown beside its name."""
     import polars as pl
 
-    from simcore import registry
-
-    g = registry.get_game(req.game)
-    engine = registry.engine(g)
-    rows = engine.card_catalog(engine.load_cards(req.cards_path), g.variant(req.variant).name)
+    rows = s.engine.card_catalog(s.cards, s.variant)
     labels = (("cost", "cost"), ("strength", "str"), ("value", "pts"), ("produces", "makes"))
     out = []
     for row in rows:
@@ -360,6 +356,7 @@ def _outcome(
     named: Sequence[str],
     tournament: Sequence[PlannedRun],
     level_dirs: dict[str, Path],
+    stats: Any,
 ) -> Outcome:
     """Ratings, luck, levels and verdicts from the finished runs; writes the page."""
     import polars as pl
@@ -404,7 +401,7 @@ def _outcome(
         correlations=strength.rank_correlations(cards, levels),
         luck=luck.deal_shares(seats, order[::-1], req.players, seed=req.seed),
         decomposition=luck.decomposition(seats, req.players, seed=req.seed),
-        stats=card_stats(req),
+        stats=stats,
     )
     out = Path(req.out)
     # ratings.csv, luck.csv and cards-by-level.csv (wide) are the page's tables
