@@ -1,9 +1,9 @@
-"""Shared fixtures: the "toy" test-double game, registered in place of a real engine.
+"""Shared fixtures: the test kit's (``tests/kit.py``: ``finished_run``, ``state_file``) and
+the "toy" test-double game, registered in place of a real engine.
 
-``tests/fake_engine.py`` is loaded by file path (pytest runs with
-``--import-mode=importlib``, so test helpers are not importable by name) as module
-``talesim_test_double.engine``. The ``fake`` fixture adds a ``Game`` named "toy" whose
-package is ``talesim_test_double`` to ``simcore.registry.GAMES``, so
+``tests/fake_engine.py`` is loaded by file path as module ``talesim_test_double.engine``
+(the registry imports a game's engine as ``<package>.engine``). The ``fake`` fixture adds a
+``Game`` named "toy" whose package is ``talesim_test_double`` to ``simcore.registry.GAMES``, so
 ``registry.engine("toy")`` -- and therefore the runner and the CLI -- use the fake engine;
 the registry is restored after the test. The fixture returns the engine module, whose
 test hooks (``calls``, ``warmups``, ``fail_at_first_game``) it resets.
@@ -15,7 +15,6 @@ cold by one worker only and two compiles run side by side.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 import types
@@ -34,6 +33,8 @@ import pytest
 # numba cannot cache its code.)
 os.environ.setdefault("NUMBA_OPT", "1")
 
+from kit import finished_run, load_by_path, state_file  # noqa: F401 (the kit's fixtures)
+
 from simcore import registry
 from simcore.registry import Game, Variant
 
@@ -44,16 +45,7 @@ def _load_fake_engine() -> types.ModuleType:
     package = types.ModuleType(TOY_PACKAGE)
     package.__path__ = []
     sys.modules.setdefault(TOY_PACKAGE, package)
-    name = f"{TOY_PACKAGE}.engine"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("fake_engine.py"))
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)
-    return module
+    return load_by_path(f"{TOY_PACKAGE}.engine", Path(__file__).with_name("fake_engine.py"))
 
 
 FAKE_ENGINE = _load_fake_engine()

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+from kit import SEAT_SCHEMA
 
 from simcore.cards import CardDataError, Fields, file_sha256, read_toml
 from simcore.registry import GameError, InvariantError
@@ -276,14 +277,7 @@ def frames(prepared: Prepared, a: dict[str, Any], first_game: int) -> dict[str, 
         ),
         "seats": pl.DataFrame(
             seats,
-            schema={
-                "game_id": pl.Int64,
-                "seat": pl.Int8,
-                "policy": pl.String,
-                "score": pl.Int16,
-                "rank": pl.Int8,
-                "win": pl.Float64,
-            },
+            schema=SEAT_SCHEMA,
         ),
         "cards": pl.DataFrame(
             cards,

@@ -10,9 +10,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from typer.testing import CliRunner
+from kit import error_line, invoke, ok
 
-from cli.main import app
 from simcore import policy_spec, registry
 from simcore.policy_spec import Param, PolicySpecError
 
@@ -121,33 +120,12 @@ def test_spec_errors_are_one_line_exit_2(
         args = [command, "toy", "--players", "2", "--seed", "1", "--policy", policy]
         if command == "simulate":
             args += ["--games", "4", "--out", str(tmp_path / "run")]
-        result = CliRunner().invoke(app, args)
-        assert result.exit_code == 2, result.output
-        lines = result.output.splitlines()
-        assert len(lines) == 1, lines
-        assert lines[0].startswith(message), lines
+        assert error_line(invoke(*args)).startswith(message)
         assert not (tmp_path / "run").exists()
 
 
 def test_manifest_shows_the_canonical_specs(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    result = CliRunner().invoke(
-        app,
-        [
-            "simulate",
-            "toy",
-            "--players",
-            "2",
-            "--seed",
-            "1",
-            "--games",
-            "4",
-            "--policy",
-            " greedy , random",
-            "--out",
-            str(out),
-            "--quiet",
-        ],
-    )
-    assert result.exit_code == 0, result.output
+    ok("simulate", "toy", "--players", 2, "--seed", 1, "--games", 4,
+       "--policy", " greedy , random", "--out", out, "--quiet")  # fmt: skip
     assert json.loads((out / "manifest.json").read_text())["policies"] == ["greedy", "random"]

@@ -1,4 +1,4 @@
-"""The batch runner against the toy test-double engine (tests/fake.py)."""
+"""The batch runner against the toy test-double engine (tests/fake_engine.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import polars as pl
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from kit import manifest, part_bytes, read_table, toy_run
 
 import simcore
 from simcore import registry, runner
@@ -25,36 +26,6 @@ from simcore.registry import GameError, InvariantError
 from simcore.runner import Chunk, RunDirError, RunError, RunInterrupted, RunWriteError, plan_chunks
 
 TABLES = ("games", "seats", "cards")
-
-
-def run(out: Path, **overrides: Any) -> runner.RunResult:
-    """``simulate`` the toy game with small defaults, quiet."""
-    kwargs: dict[str, Any] = {
-        "variant": None,
-        "players": 3,
-        "policies": "greedy,random,collector",
-        "seed": 11,
-        "n_games": 50,
-        "out": out,
-        "chunk_size": 7,
-        "progress": False,
-    }
-    kwargs.update(overrides)
-    game = kwargs.pop("game", "toy")
-    return runner.simulate(game, **kwargs)
-
-
-def read_table(out: Path, table: str) -> pl.DataFrame:
-    return pl.read_parquet(out / table / "part-*.parquet")
-
-
-def part_bytes(out: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.glob("*/part-*.parquet"))}
-
-
-def manifest(out: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((out / "manifest.json").read_text())
-    return data
 
 
 def stray_files(out: Path) -> list[Path]:
@@ -107,7 +78,7 @@ def test_expand_policies() -> None:
 
 def test_run_writes_parts_and_result(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    result = run(out, n_games=50, chunk_size=7)
+    result = toy_run(out, n_games=50, chunk_size=7)
     assert result.out == out
     assert (result.games, result.n_games, result.resumed_games) == (50, 50, 0)
     assert result.seconds > 0
@@ -129,7 +100,7 @@ def test_run_writes_parts_and_result(fake: ModuleType, tmp_path: Path) -> None:
 
 def test_parts_use_zstd_and_keep_statistics(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run(out, n_games=20, chunk_size=20)
+    toy_run(out, n_games=20, chunk_size=20)
     raw = (out / "games" / "part-00000.parquet").read_bytes()
     assert raw[:4] == b"PAR1"
     # statistics let a filter on game_id skip the part without reading it
@@ -141,7 +112,7 @@ def test_parts_use_zstd_and_keep_statistics(fake: ModuleType, tmp_path: Path) ->
 
 def test_default_chunk_size_is_capped_at_n_games(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run(out, n_games=30, chunk_size=None)
+    toy_run(out, n_games=30, chunk_size=None)
     m = manifest(out)
     assert m["chunk_size"] == 30
     assert len(m["chunks"]) == 1
@@ -153,9 +124,9 @@ def test_same_data_whatever_the_chunk_size(
     fake: ModuleType, tmp_path: Path, chunk_size: int
 ) -> None:
     reference = tmp_path / "one-chunk"
-    run(reference, n_games=120, chunk_size=120)
+    toy_run(reference, n_games=120, chunk_size=120)
     out = tmp_path / f"chunks-{chunk_size}"
-    run(out, n_games=120, chunk_size=chunk_size)
+    toy_run(out, n_games=120, chunk_size=chunk_size)
     for table in TABLES:
         a = read_table(reference, table)
         b = read_table(out, table)
@@ -169,7 +140,7 @@ def test_the_tables_of_a_chunk_are_built_on_the_writer_thread(
     """``simulate_arrays`` on this thread, ``frames`` on the writer: the next chunk's kernel
     runs while the writer builds this chunk's tables; the parts are the same."""
     whole = tmp_path / "whole"
-    run(whole)
+    toy_run(whole)
     builders: list[str] = []
     original = fake.frames
 
@@ -179,7 +150,7 @@ def test_the_tables_of_a_chunk_are_built_on_the_writer_thread(
 
     monkeypatch.setattr(fake, "frames", frames)
     out = tmp_path / "arrays"
-    run(out)
+    toy_run(out)
     assert part_bytes(out) == part_bytes(whole)
     assert len(builders) == 8
     assert all(b.startswith("talesim-writer") for b in builders)
@@ -197,21 +168,21 @@ def test_a_bad_table_from_frames_fails_the_run_and_keeps_the_chunks_before(
     monkeypatch.setattr(fake, "frames", frames)
     out = tmp_path / "run"
     with pytest.raises(RuntimeError, match="returned tables"):
-        run(out)
+        toy_run(out)
     assert [c["done"] for c in manifest(out)["chunks"]][:2] == [True, True]
     assert not manifest(out)["chunks"][2]["done"]
     assert not stray_files(out)
 
 
 def test_different_seeds_give_different_games(fake: ModuleType, tmp_path: Path) -> None:
-    run(tmp_path / "a", seed=1)
-    run(tmp_path / "b", seed=2)
+    toy_run(tmp_path / "a", seed=1)
+    toy_run(tmp_path / "b", seed=2)
     assert not read_table(tmp_path / "a", "cards").equals(read_table(tmp_path / "b", "cards"))
 
 
 def test_rotate_seats_moves_policies(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run(out, n_games=6, rotate_seats=True, policies="greedy,random,collector")
+    toy_run(out, n_games=6, rotate_seats=True, policies="greedy,random,collector")
     seats = read_table(out, "seats").filter(pl.col("seat") == 0)
     assert seats["policy"].to_list() == ["greedy", "random", "collector"] * 2
     assert manifest(out)["rotate_seats"] is True
@@ -219,7 +190,7 @@ def test_rotate_seats_moves_policies(fake: ModuleType, tmp_path: Path) -> None:
 
 def test_manifest_contents(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run(out, n_games=20, chunk_size=8, seed=99, variant="basic")
+    toy_run(out, n_games=20, chunk_size=8, seed=99, variant="basic")
     m = manifest(out)
     assert m["version"] == simcore.__version__
     assert (m["game"], m["variant"], m["players"], m["seed"]) == ("toy", "basic", 3, 99)
@@ -245,7 +216,7 @@ def test_manifest_contents(fake: ModuleType, tmp_path: Path) -> None:
 
 def test_atomic_writes_leave_no_temp_files(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run(out)
+    toy_run(out)
     assert stray_files(out) == []
 
 
@@ -267,7 +238,7 @@ def test_failed_part_write_leaves_no_temp_file(
     out = tmp_path / "run"
     part = out / "seats" / "part-00001.parquet"
     with pytest.raises(RunWriteError, match=rf"^cannot write {part}: disk full; .* --resume$"):
-        run(out, n_games=30, chunk_size=10)
+        toy_run(out, n_games=30, chunk_size=10)
     assert stray_files(out) == []
     assert not (out / "seats" / "part-00001.parquet").exists()
     m = manifest(out)
@@ -282,20 +253,20 @@ def test_resume_after_a_crash_equals_an_uninterrupted_run(
     fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     whole = tmp_path / "whole"
-    run(whole, n_games=50, chunk_size=7)
+    toy_run(whole, n_games=50, chunk_size=7)
 
     out = tmp_path / "crashed"
     fake.reset()
     monkeypatch.setattr(fake, "fail_at_first_game", 14)  # chunk 2
     with pytest.raises(RuntimeError, match="injected failure"):
-        run(out, n_games=50, chunk_size=7)
+        toy_run(out, n_games=50, chunk_size=7)
     m = manifest(out)
     assert m["status"] == "running"
     assert [c["done"] for c in m["chunks"]] == [True, True] + [False] * 6
     assert stray_files(out) == []
 
     fake.calls.clear()
-    result = run(out, n_games=50, chunk_size=None, resume=True)  # chunk size from manifest
+    result = toy_run(out, n_games=50, chunk_size=None, resume=True)  # chunk size from manifest
     assert fake.calls == [(i * 7, min(7, 50 - i * 7)) for i in range(2, 8)]
     assert (result.games, result.resumed_games) == (36, 14)
     assert part_bytes(out) == part_bytes(whole)
@@ -305,9 +276,9 @@ def test_resume_after_a_crash_equals_an_uninterrupted_run(
 
 def test_resume_redoes_a_deleted_chunk(fake: ModuleType, tmp_path: Path) -> None:
     whole = tmp_path / "whole"
-    run(whole)
+    toy_run(whole)
     out = tmp_path / "run"
-    run(out)
+    toy_run(out)
     m = manifest(out)
     m["chunks"][3]["done"] = False
     m["status"] = "running"
@@ -317,17 +288,17 @@ def test_resume_redoes_a_deleted_chunk(fake: ModuleType, tmp_path: Path) -> None
     (out / "seats" / "part-00005.parquet").unlink()
 
     fake.calls.clear()
-    run(out, resume=True)
+    toy_run(out, resume=True)
     assert fake.calls == [(21, 7), (35, 7)]
     assert part_bytes(out) == part_bytes(whole)
 
 
 def test_resume_of_a_complete_run_does_nothing(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run(out)
+    toy_run(out)
     before = part_bytes(out)
     fake.reset()
-    result = run(out, resume=True)
+    result = toy_run(out, resume=True)
     assert (result.games, result.resumed_games) == (0, 50)
     assert fake.calls == []
     assert fake.warmups == 0
@@ -396,7 +367,7 @@ def test_resume_refuses_a_different_request(
     fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str
 ) -> None:
     out = tmp_path / "run"
-    run(out)
+    toy_run(out)
     before = part_bytes(out)
     before_manifest = manifest(out)
     change = RESUME_CHANGES[key]
@@ -406,7 +377,7 @@ def test_resume_refuses_a_different_request(
         RunDirError,
         match=rf"^cannot resume {out}: {key} is .* in the manifest but .* was requested$",
     ):
-        run(out, resume=True, **overrides)
+        toy_run(out, resume=True, **overrides)
     assert part_bytes(out) == before
     assert manifest(out) == before_manifest
     assert fake.calls == []
@@ -415,14 +386,14 @@ def test_resume_refuses_a_different_request(
 def test_resume_may_change_check_backend_and_threads(fake: ModuleType, tmp_path: Path) -> None:
     """Only what determines the data must match: --check, the backend and threads may not."""
     whole = tmp_path / "whole"
-    run(whole)
+    toy_run(whole)
     out = tmp_path / "run"
     fake.fail_at_first_game = 21
     with pytest.raises(RuntimeError, match="injected failure"):
-        run(out, check=False)
+        toy_run(out, check=False)
     assert manifest(out)["check"] is False
     fake.checks.clear()
-    run(out, resume=True, check=True, threads=1)
+    toy_run(out, resume=True, check=True, threads=1)
     assert fake.checks == [True] * 5
     m = manifest(out)
     assert m["check"] is True
@@ -432,13 +403,13 @@ def test_resume_may_change_check_backend_and_threads(fake: ModuleType, tmp_path:
 
 def test_resume_needs_a_run_dir(fake: ModuleType, tmp_path: Path) -> None:
     with pytest.raises(RunDirError, match=r"cannot resume: .* \(no manifest.json\)"):
-        run(tmp_path / "missing", resume=True)
+        toy_run(tmp_path / "missing", resume=True)
     assert not (tmp_path / "missing").exists()
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "manifest.json").write_text("{not json")
     with pytest.raises(RunDirError, match="not a readable manifest"):
-        run(bad, resume=True)
+        toy_run(bad, resume=True)
 
 
 # --- output directory rules --------------------------------------------------------------
@@ -446,23 +417,23 @@ def test_resume_needs_a_run_dir(fake: ModuleType, tmp_path: Path) -> None:
 
 def test_existing_run_needs_resume_or_overwrite(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run(out)
+    toy_run(out)
     with pytest.raises(RunDirError, match=r"use --resume .* or --overwrite"):
-        run(out)
+        toy_run(out)
 
 
 def test_empty_existing_dir_is_fine(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
     out.mkdir()
-    run(out)
+    toy_run(out)
     assert manifest(out)["status"] == "complete"
 
 
 def test_overwrite_replaces_a_run_but_keeps_foreign_files(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run(out, n_games=50, chunk_size=7)
+    toy_run(out, n_games=50, chunk_size=7)
     (out / "notes.txt").write_text("mine")
-    run(out, n_games=10, chunk_size=5, overwrite=True)
+    toy_run(out, n_games=10, chunk_size=5, overwrite=True)
     assert sorted(p.name for p in (out / "games").iterdir()) == [
         "part-00000.parquet",
         "part-00001.parquet",
@@ -477,7 +448,7 @@ def test_overwrite_refuses_a_directory_that_is_not_a_run(fake: ModuleType, tmp_p
     out.mkdir()
     (out / "thesis.tex").write_text("do not delete")
     with pytest.raises(RunDirError, match=r"refusing to overwrite .* no manifest\.json"):
-        run(out, overwrite=True)
+        toy_run(out, overwrite=True)
     assert [p.name for p in out.iterdir()] == ["thesis.tex"]
 
 
@@ -485,7 +456,7 @@ def test_out_that_is_a_file_is_refused(fake: ModuleType, tmp_path: Path) -> None
     out = tmp_path / "file"
     out.write_text("x")
     with pytest.raises(RunDirError, match="not a directory"):
-        run(out)
+        toy_run(out)
 
 
 def test_a_non_empty_directory_that_is_not_a_run_is_refused(
@@ -495,9 +466,9 @@ def test_a_non_empty_directory_that_is_not_a_run_is_refused(
     out.mkdir()
     (out / "thesis.tex").write_text("do not delete")
     with pytest.raises(RunDirError, match=r"already exists and is not empty; use --resume"):
-        run(out)
+        toy_run(out)
     with pytest.raises(RunDirError, match=r"cannot resume: .* \(no manifest\.json\)"):
-        run(out, resume=True)
+        toy_run(out, resume=True)
     assert [p.name for p in out.iterdir()] == ["thesis.tex"]
 
 
@@ -505,23 +476,23 @@ def test_a_run_of_other_arguments_is_refused_unless_overwrite(
     fake: ModuleType, tmp_path: Path
 ) -> None:
     out = tmp_path / "run"
-    run(out, seed=1)
+    toy_run(out, seed=1)
     before = part_bytes(out)
     with pytest.raises(RunDirError, match="already exists and is not empty"):
-        run(out, seed=2)
+        toy_run(out, seed=2)
     with pytest.raises(RunDirError, match="seed is 1 in the manifest but 2 was requested"):
-        run(out, seed=2, resume=True)
+        toy_run(out, seed=2, resume=True)
     assert part_bytes(out) == before
-    run(out, seed=2, overwrite=True)
+    toy_run(out, seed=2, overwrite=True)
     assert manifest(out)["seed"] == 2
     expected = tmp_path / "expected"
-    run(expected, seed=2)
+    toy_run(expected, seed=2)
     assert part_bytes(out) == part_bytes(expected)
 
 
 def test_resume_and_overwrite_exclude_each_other(fake: ModuleType, tmp_path: Path) -> None:
     with pytest.raises(RunError, match="cannot be combined"):
-        run(tmp_path / "run", resume=True, overwrite=True)
+        toy_run(tmp_path / "run", resume=True, overwrite=True)
 
 
 @pytest.mark.parametrize(
@@ -559,7 +530,7 @@ def test_bad_input_creates_nothing(
 ) -> None:
     out = tmp_path / "run"
     with pytest.raises(error, match=message):
-        run(out, **overrides)
+        toy_run(out, **overrides)
     assert not out.exists()
     assert fake.calls == []
 
@@ -569,7 +540,7 @@ def test_malformed_card_file_creates_nothing(fake: ModuleType, tmp_path: Path) -
     cards.write_text(fake.DEFAULT_CARDS.read_text().replace('"sky"', '"space"', 1))
     out = tmp_path / "run"
     with pytest.raises(CardDataError, match=r"card 'owl': field 'faction': must be one of"):
-        run(out, cards_path=cards)
+        toy_run(out, cards_path=cards)
     assert not out.exists()
 
 
@@ -577,7 +548,7 @@ def test_threads_are_set_for_the_run_and_restored(fake: ModuleType, tmp_path: Pa
     import numba
 
     before = numba.get_num_threads()
-    run(tmp_path / "run", threads=1)
+    toy_run(tmp_path / "run", threads=1)
     assert numba.get_num_threads() == before
     assert manifest(tmp_path / "run")["status"] == "complete"
 
@@ -589,15 +560,15 @@ def test_progress_bar_on_a_terminal(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setattr(runner, "_stderr_is_tty", lambda: True)
-    run(tmp_path / "run", progress=True)
+    toy_run(tmp_path / "run", progress=True)
     assert "50/50" in capsys.readouterr().err
-    run(tmp_path / "quiet", progress=False)
+    toy_run(tmp_path / "quiet", progress=False)
     assert capsys.readouterr().err == ""
 
 
 def test_play_replays_the_stored_game(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    run(out, n_games=20, seed=5)
+    toy_run(out, n_games=20, seed=5)
     s = runner.setup(
         "toy", variant=None, players=3, policies="greedy,random,collector", rotate_seats=False
     )
@@ -614,7 +585,7 @@ def test_dask_backend_without_dask_installed(
     with pytest.raises(
         RunError, match=r"^--backend dask needs the dask extra: pip install 'talesim\[dask\]'$"
     ):
-        run(out, backend="dask")
+        toy_run(out, backend="dask")
     assert not out.exists()
     assert fake.calls == []
 
@@ -626,7 +597,7 @@ def test_disk_full_on_a_part_leaves_a_resumable_run(
     fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     whole = tmp_path / "whole"
-    run(whole, n_games=50, chunk_size=7)
+    toy_run(whole, n_games=50, chunk_size=7)
 
     original = runner.write_part
     full = errno.ENOSPC
@@ -640,7 +611,7 @@ def test_disk_full_on_a_part_leaves_a_resumable_run(
     out = tmp_path / "run"
     part = out / "cards" / "part-00002.parquet"
     with pytest.raises(RunWriteError) as caught:
-        run(out, n_games=50, chunk_size=7)
+        toy_run(out, n_games=50, chunk_size=7)
     assert str(caught.value) == (
         f"cannot write {part}: No space left on device; the run is resumable with --resume"
     )
@@ -654,7 +625,7 @@ def test_disk_full_on_a_part_leaves_a_resumable_run(
 
     monkeypatch.setattr(runner, "write_part", original)
     fake.calls.clear()
-    run(out, n_games=50, chunk_size=7, resume=True)
+    toy_run(out, n_games=50, chunk_size=7, resume=True)
     assert fake.calls[0] == (14, 7)
     assert part_bytes(out) == part_bytes(whole)
 
@@ -678,10 +649,10 @@ def test_a_failed_manifest_write_leaves_the_chunk_not_done(
         RunWriteError,
         match=rf"^cannot write {out / 'manifest.json'}: Permission denied; the run is resumable",
     ):
-        run(out, n_games=30, chunk_size=10)
+        toy_run(out, n_games=30, chunk_size=10)
     assert [c["done"] for c in manifest(out)["chunks"]] == [True, False, False]
     monkeypatch.setattr(runner, "write_manifest", original)
-    run(out, n_games=30, chunk_size=10, resume=True)
+    toy_run(out, n_games=30, chunk_size=10, resume=True)
     assert read_table(out, "games")["game_id"].sort().to_list() == list(range(30))
 
 
@@ -696,11 +667,11 @@ def test_a_refused_first_manifest_leaves_nothing_behind(
     monkeypatch.setattr(runner, "write_manifest", refuse)
     out = tmp_path / "run"
     with pytest.raises(RunWriteError) as caught:
-        run(out)
+        toy_run(out)
     assert str(caught.value) == f"cannot write {out / 'manifest.json'}: No space left on device"
     assert not out.exists()  # so the same command can simply be run again
     monkeypatch.setattr(runner, "write_manifest", original)
-    run(out)
+    toy_run(out)
     assert manifest(out)["status"] == "complete"
 
 
@@ -709,7 +680,7 @@ def test_an_uncreatable_run_directory_is_one_error(fake: ModuleType, tmp_path: P
     blocker.write_text("x")
     out = blocker / "run"
     with pytest.raises(RunWriteError, match=rf"^cannot write {out}: Not a directory$"):
-        run(out)
+        toy_run(out)
     assert fake.calls == []
 
 
@@ -757,14 +728,14 @@ def test_ctrl_c_stops_after_the_current_chunk(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
     whole = tmp_path / "whole"
-    run(whole, n_games=50, chunk_size=7)
+    toy_run(whole, n_games=50, chunk_size=7)
     handler = signal.getsignal(signal.SIGINT)
 
     ctrl_c_after_chunk(monkeypatch, fake, first_game=14)
     out = tmp_path / "run"
     fake.calls.clear()
     with pytest.raises(RunInterrupted) as caught:
-        run(out, n_games=50, chunk_size=7)
+        toy_run(out, n_games=50, chunk_size=7)
     assert str(caught.value) == "interrupted after 3 of 8 chunks"
     assert (caught.value.done, caught.value.total, caught.value.out) == (3, 8, out)
     assert isinstance(caught.value, KeyboardInterrupt)
@@ -777,7 +748,7 @@ def test_ctrl_c_stops_after_the_current_chunk(
     assert stray_files(out) == []
 
     monkeypatch.setattr(fake, "simulate_arrays", fake.simulate_arrays.__wrapped__)
-    run(out, n_games=50, chunk_size=7, resume=True)
+    toy_run(out, n_games=50, chunk_size=7, resume=True)
     assert part_bytes(out) == part_bytes(whole)
 
 
@@ -788,7 +759,7 @@ def test_a_second_ctrl_c_aborts_at_once(
     handler = signal.getsignal(signal.SIGINT)
     out = tmp_path / "run"
     with pytest.raises(KeyboardInterrupt) as caught:
-        run(out, n_games=50, chunk_size=7)
+        toy_run(out, n_games=50, chunk_size=7)
     assert not isinstance(caught.value, RunInterrupted)
     assert signal.getsignal(signal.SIGINT) is handler
     m = manifest(out)
@@ -796,7 +767,7 @@ def test_a_second_ctrl_c_aborts_at_once(
     assert [c["done"] for c in m["chunks"]] == [True] * 2 + [False] * 6  # chunk 2 not stored
     assert stray_files(out) == []
     monkeypatch.setattr(fake, "simulate_arrays", fake.simulate_arrays.__wrapped__)
-    run(out, n_games=50, chunk_size=7, resume=True)
+    toy_run(out, n_games=50, chunk_size=7, resume=True)
     assert manifest(out)["status"] == "complete"
 
 
@@ -805,7 +776,7 @@ def test_ctrl_c_during_the_last_chunk_still_completes(
 ) -> None:
     ctrl_c_after_chunk(monkeypatch, fake, first_game=49)
     out = tmp_path / "run"
-    result = run(out, n_games=50, chunk_size=7)
+    result = toy_run(out, n_games=50, chunk_size=7)
     assert result.games == 50
     assert manifest(out)["status"] == "complete"
 
@@ -816,7 +787,7 @@ def test_simulate_off_the_main_thread_installs_no_handler(fake: ModuleType, tmp_
 
     def target() -> None:
         try:
-            run(tmp_path / "run")
+            toy_run(tmp_path / "run")
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
@@ -835,7 +806,7 @@ def test_an_ignored_sigint_stays_ignored(
     ctrl_c_after_chunk(monkeypatch, fake, first_game=14)
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        result = run(tmp_path / "run")
+        result = toy_run(tmp_path / "run")
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
@@ -847,12 +818,12 @@ def test_an_ignored_sigint_stays_ignored(
 
 def test_check_is_passed_to_every_chunk_and_recorded(fake: ModuleType, tmp_path: Path) -> None:
     unchecked = tmp_path / "unchecked"
-    run(unchecked)
+    toy_run(unchecked)
     assert set(fake.checks) == {False}
     assert manifest(unchecked)["check"] is False
     fake.reset()
     out = tmp_path / "checked"
-    run(out, check=True)
+    toy_run(out, check=True)
     assert fake.checks == [True] * 8
     m = manifest(out)
     assert m["check"] is True
@@ -863,10 +834,10 @@ def test_check_is_passed_to_every_chunk_and_recorded(fake: ModuleType, tmp_path:
 def test_a_broken_invariant_stops_the_run(fake: ModuleType, tmp_path: Path) -> None:
     fake.broken_game = 17
     unchecked = tmp_path / "unchecked"
-    run(unchecked)  # without --check, nobody looks
+    toy_run(unchecked)  # without --check, nobody looks
     out = tmp_path / "run"
     with pytest.raises(InvariantError, match=r"^seed 11, game 17: invariant"):
-        run(out, check=True)
+        toy_run(out, check=True)
     m = manifest(out)
     assert m["status"] == "running"
     assert [c["done"] for c in m["chunks"]] == [True, True] + [False] * 6

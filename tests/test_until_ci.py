@@ -21,9 +21,8 @@ from typing import Any
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner, Result
+from kit import error_line, invoke, part_bytes
 
-from cli.main import app
 from reports.strength import MIN_TAKEN, card_shares
 from simcore import registry, runner
 from simcore import until_ci as ci
@@ -48,10 +47,6 @@ CLI_ARGS = [
 TIMES = ("created", "finished", "simulation_seconds")
 
 
-def part_bytes(out: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.glob("*/part-*.parquet"))}
-
-
 def manifest(out: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((out / "manifest.json").read_text())
     return data
@@ -71,17 +66,6 @@ def stored_verdict(out: Path, chunks: int, h: float) -> ci.Verdict:
         tracker.add(i, ci.chunk_stats(parts, 4))
     assert tracker.verdict is not None
     return tracker.verdict
-
-
-def invoke(*args: str | Path) -> Result:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def error_line(result: Result) -> str:
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,8 @@ Plain, everything else face down (invisible to ``view``: it counts as empty).
                 checked equal, as JSON text, to ``score_state_reference`` (the readable one).
 * ``score``   - ``score(ascii, preset="brief", legends=())`` -> the ``scored`` row of
                 a one-player state (all cards face up; case ignored).
+* ``seat``    - ``seat(state, p)`` -> the kernel state with seat ``p``'s kingdom caches
+                (``kernel.seat_view`` in Python).
 * ``new_game``- ``new_game(players=2, preset="brief", policies=None, seed=1, game_id=0)``
                 -> a ``DrakoGame`` after setup.
 """
@@ -76,6 +78,24 @@ def parse_grid(text: str) -> tuple[list[int], list[bool]]:
 def as_json_grid(text: str) -> list[list[str]]:
     kinds, _ = parse_grid(text)
     return [[KINDS[k] for k in kinds[r * SIDE : (r + 1) * SIDE]] for r in range(SIDE)]
+
+
+def seat_view(s: Any, p: int) -> Any:
+    """``kernel.seat_view`` in Python: the state with seat ``p``'s kingdom caches."""
+    return s._replace(
+        reach=s.seat_reach[p],
+        kmask=s.seat_kmask[p],
+        dtame=s.seat_dtame[p],
+        kfacts=s.seat_kfacts[p],
+        goal=s.seat_goal[p],
+        ready=s.seat_ready[p],
+        prow=s.seat_prow[p],
+    )
+
+
+@pytest.fixture(scope="session")
+def seat() -> Callable[[Any, int], Any]:
+    return seat_view
 
 
 @pytest.fixture(scope="session")

@@ -75,22 +75,24 @@ def check_finished_game(data, game: DrakoGame, preset: str) -> None:
     assert game.winners()
 
 
+def played_in_checking_mode(data, setup) -> tuple[DrakoGame, str]:
+    """The game of ``setup`` (preset, policies, seed, game id) played by ``reference.py``
+    checking its invariants as it goes, and its preset."""
+    preset, policies, seed, game_id = setup
+    rules = Rules(data, preset, len(policies))
+    return play_reference(rules, default_weights(), policies, seed, game_id, check=True), preset
+
+
 @settings(max_examples=60, deadline=None)
 @given(setups(("random",)))
 def test_random_games_keep_every_invariant(data, setup) -> None:
-    preset, policies, seed, game_id = setup
-    rules = Rules(data, preset, len(policies))
-    game = play_reference(rules, default_weights(), policies, seed, game_id, check=True)
-    check_finished_game(data, game, preset)
+    check_finished_game(data, *played_in_checking_mode(data, setup))
 
 
 @settings(max_examples=8, deadline=None)
 @given(setups(POLICY_NAMES))
 def test_mixed_policy_games_keep_every_invariant(data, setup) -> None:
-    preset, policies, seed, game_id = setup
-    rules = Rules(data, preset, len(policies))
-    game = play_reference(rules, default_weights(), policies, seed, game_id, check=True)
-    check_finished_game(data, game, preset)
+    check_finished_game(data, *played_in_checking_mode(data, setup))
 
 
 @settings(max_examples=15, deadline=None)

@@ -9,43 +9,24 @@ the order of seats, the caches a seat gets back equal a fresh load of its kingdo
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from kit import load_by_path
 
 from simcore.games.drako import incremental, kernel, layout, policies, scoring
 from simcore.games.drako.kernel import new_state
 from simcore.games.drako.tables import CELLS, N_KINDS, N_LEGENDS, Kind, compile_tables
 
-# tests can't import each other (``--import-mode=importlib``): load the sibling's helpers
-_SPEC = importlib.util.spec_from_file_location(
-    "drako_incremental_helpers", Path(__file__).with_name("test_incremental.py")
-)
-assert _SPEC is not None
-assert _SPEC.loader is not None
-helpers = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(helpers)
+# the sibling test file's helpers (a test file is not importable by name)
+helpers = load_by_path("drako_incremental_helpers", Path(__file__).with_name("test_incremental.py"))
 SKEWED, cases, loaded = helpers.SKEWED, helpers.cases, helpers.loaded
 
 P = 4
 WEIGHTS = policies.default_weights()
 GREEDY = int(policies.Policy.GREEDY)
-
-
-def seat(s, p):
-    """``kernel.seat_view`` in Python: the state with seat ``p``'s kingdom caches."""
-    return s._replace(
-        reach=s.seat_reach[p],
-        kmask=s.seat_kmask[p],
-        dtame=s.seat_dtame[p],
-        kfacts=s.seat_kfacts[p],
-        goal=s.seat_goal[p],
-        ready=s.seat_ready[p],
-        prow=s.seat_prow[p],
-    )
 
 
 def claim_caches(s):
@@ -138,7 +119,7 @@ def test_caches_follow_the_owners_actions(data, case, actions) -> None:
     river=list(range(8)),
     steps=[(2, 0, 2, 0), (0, 0, 0, 0), (2, 0, 1, 0)],
 )
-def test_kept_caches_equal_fresh_ones(data, preset, grids, ups, river, steps) -> None:
+def test_kept_caches_equal_fresh_ones(data, seat, preset, grids, ups, river, steps) -> None:
     """... and the Legend caches after an action, when ``after_action`` kept them
     (``incremental.claims_after_card``), or after a claim refilled a river slot
     (``kernel._claim``, ``incremental.claims_after_slots``: at once for the loaded seat, at

@@ -36,19 +36,6 @@ def kinds(text: str) -> list[int]:
     return [KINDS.index(LETTERS[t]) for t in text.split() if t != "/"]
 
 
-def seat(s, p):
-    """``kernel.seat_view`` in Python: the state with seat ``p``'s kingdom caches."""
-    return s._replace(
-        reach=s.seat_reach[p],
-        kmask=s.seat_kmask[p],
-        dtame=s.seat_dtame[p],
-        kfacts=s.seat_kfacts[p],
-        goal=s.seat_goal[p],
-        ready=s.seat_ready[p],
-        prow=s.seat_prow[p],
-    )
-
-
 def position(data, preset: str, up: list[int]):
     """Tables and a 4-player state whose seat 0 (greedy) holds ``PORTAL_BATTLE`` with the
     face-up flags ``up``, the river ``RIVER``."""
@@ -68,7 +55,9 @@ def position(data, preset: str, up: list[int]):
 
 
 @pytest.mark.parametrize(("preset", "points"), [("brief", 0), ("published", 3)])
-def test_kernel_claims_battle_through_a_portal_only_when_published(data, preset, points) -> None:
+def test_kernel_claims_battle_through_a_portal_only_when_published(
+    data, seat, preset, points
+) -> None:
     """All face up: published can claim battle-goblin-human (river slot 7, 3 points), brief
     can claim nothing."""
     tb, s = position(data, preset, [1] * CELLS)
@@ -79,7 +68,9 @@ def test_kernel_claims_battle_through_a_portal_only_when_published(data, preset,
 
 
 @pytest.mark.parametrize(("preset", "points"), [("brief", 0), ("published", 3)])
-def test_kernel_values_a_portal_battle_placement_only_when_published(data, preset, points) -> None:
+def test_kernel_values_a_portal_battle_placement_only_when_published(
+    data, seat, preset, points
+) -> None:
     """Cell 5 face down: no Legend now; a Human placed there would meet battle-goblin-human
     through the portal under published (claim term 3), under brief not (0)."""
     up = [1] * CELLS

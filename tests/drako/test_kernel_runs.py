@@ -1,6 +1,7 @@
-"""The DRAKO kernel as the runner and the CLI use it: determinism across chunk sizes and
-thread counts, the four dataset tables and their invariants, the checking mode, and a
-``talesim simulate drako`` run through Typer's CliRunner (then ``talesim report``)."""
+"""The DRAKO kernel as the runner and the CLI use it: the same arrays run after run, the
+four dataset tables and their invariants, the checking mode, and a ``talesim simulate
+drako`` run through Typer's CliRunner (then ``talesim report``). Chunk and thread
+determinism: ``tests/test_engine_conformance.py``."""
 
 from __future__ import annotations
 
@@ -8,13 +9,11 @@ import functools
 import mmap
 from pathlib import Path
 
-import numba
 import numpy as np
 import polars as pl
 import pytest
-from typer.testing import CliRunner
+from kit import ok
 
-from cli.main import app
 from simcore import engine_kit
 from simcore.games.drako import engine
 from simcore.games.drako.engine import prepare, result_buffers, simulate_arrays
@@ -26,26 +25,6 @@ run_chunk = functools.partial(engine_kit.run_chunk, engine)
 
 MIXED = ["greedy", "random", "legend-hunter", "random"]
 TABLES = ("games", "seats", "cards", "legends")
-
-
-def concat(parts: list[dict[str, pl.DataFrame]]) -> dict[str, pl.DataFrame]:
-    return {t: pl.concat([p[t] for p in parts]) for t in TABLES}
-
-
-def test_same_games_whatever_the_chunks_and_threads(data: DrakoData) -> None:
-    """Games 0..79 in one chunk on 1 thread == in chunks of 13/40/27 on 2 threads."""
-    prep = prepare(data, "brief", 4, MIXED, True)
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        whole = run_chunk(prep, 11, 0, 80)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        parts = concat([run_chunk(prep, 11, 0, 13), run_chunk(prep, 11, 13, 40),
-                        run_chunk(prep, 11, 53, 27)])  # fmt: skip
-    finally:
-        numba.set_num_threads(old)
-    for t in TABLES:
-        assert whole[t].equals(parts[t]), t
 
 
 def test_arrays_are_deterministic(data: DrakoData) -> None:
@@ -148,23 +127,13 @@ def test_prepare_rejects_bad_requests(data: DrakoData) -> None:
         prepare(data, "expert", 2, ["random"] * 2, False)
 
 
-def test_simulate_cli_writes_the_four_tables_and_a_report(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    result = CliRunner().invoke(
-        app,
-        [
-            "simulate", "drako", "--games", "60", "--players", "3", "--seed", "9",
-            "--policy", "greedy,random,legend-hunter", "--rules", "published",
-            "--chunk-size", "25", "--out", str(out), "--quiet",
-        ],
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
+def test_simulate_cli_writes_the_four_tables_and_a_report(finished_run, tmp_path: Path) -> None:
+    out = finished_run("drako", "published")
     for t in TABLES:
         frame = pl.read_parquet(out / t / "*.parquet")
         assert frame.height > 0, t
     seats = pl.read_parquet(out / "seats" / "*.parquet")
-    assert seats.height == 60 * 3
+    assert seats.height == 40 * 3
     assert set(seats["policy"].cast(pl.String)) == {"greedy", "random", "legend-hunter"}
-    rep = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "rep")])
-    assert rep.exit_code == 0, rep.output
+    ok("report", out, "--out", tmp_path / "rep")
     assert (tmp_path / "rep" / "index.html").exists()

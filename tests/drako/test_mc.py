@@ -9,43 +9,26 @@ reference.py).
   draw pile's order, a face-down card of another kingdom or of its own, the legend deck's
   order) give the same search, kernel and reference; a control changes a face-up card;
 * stream separation: the search never draws from the game's stream, and an mc seat's
-  budget changes nothing in the deal;
-* the same results whatever the chunk size or thread count;
-* spec errors through the CLI; the narration of a search.
+  budget changes nothing in the deal.
+
+(Chunk and thread determinism, the CLI's spec errors and narration of a search: the
+harness every game passes, ``tests/test_engine_conformance.py``.)
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 import pytest
-from typer.testing import CliRunner
+from kit import SMALL_MC, prepared
 
-from cli.main import app
 from simcore.games.drako import kernel
-from simcore.games.drako.engine import (
-    GAME,
-    prepare,
-    simulate_arrays,
-)
+from simcore.games.drako.engine import simulate_arrays
 from simcore.games.drako.layout import M_DECK_N, M_LD_N, M_STEP, M_TURN, STEP_ACTION, STEP_SOURCE
 from simcore.games.drako.mc import forget_caches
-from simcore.games.drako.reference import (
-    DrakoGame,
-    Rules,
-    Search,
-    final_state,
-    play_reference,
-)
+from simcore.games.drako.reference import DrakoGame, Rules, Search, final_state, play_reference
 from simcore.games.drako.tables import CELLS, DrakoData
-
-SMALL = "mc:rollouts=2:top=2"
-
-
-def prepared(data: DrakoData, preset: str, specs: list[str], rotate: bool = False) -> Any:
-    return prepare(data, preset, len(specs), GAME.canonical_policies(specs), rotate)
 
 
 def fresh_state(prep: Any, game_id: int) -> kernel.GameState:
@@ -79,13 +62,13 @@ def stopped_kernel_game(prep: Any, seed: int, g: int, stop: int) -> kernel.GameS
 
 
 @pytest.mark.parametrize("preset", ["brief", "published"])
-def test_play_game_is_new_game_then_play_on(data: DrakoData, preset: str) -> None:
-    """Resumable games: a new state played on to the end is the game ``play_game`` plays
-    (heuristic seats: ``play_on`` never stops)."""
-    prep = prepared(data, preset, ["greedy", "random", "legend-hunter"])
-    tb = prep.tables
+def test_play_game_is_new_game_then_play_on(preset: str) -> None:
+    """Resumable games: with heuristic seats ``play_on`` never stops, and a new state played
+    on to the end has ``play_game``'s kingdoms, scores, ranks, claims, turns and cards."""
+    prep = prepared("drako", preset, ["greedy", "random", "legend-hunter"])
     for g in range(4):
         a, b = fresh_state(prep, g), fresh_state(prep, g)
+        tb = prep.tables
         kernel.play_game(tb, prep.weights, a, 3, np.uint64(11), g, False)
         kernel.new_game(tb, b, 3, np.uint64(11), g)
         assert not kernel.play_on(tb, prep.weights, b, 3)
@@ -93,10 +76,10 @@ def test_play_game_is_new_game_then_play_on(data: DrakoData, preset: str) -> Non
             np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
 
 
-def test_a_copy_at_a_decision_plays_on_to_the_same_end(data: DrakoData) -> None:
+def test_a_copy_at_a_decision_plays_on_to_the_same_end() -> None:
     """Resumable games: at every stop of a game with an mc seat (source and action
     decisions), a copy of the state answered the same way plays on to the same end."""
-    prep = prepared(data, "brief", [SMALL, "greedy", "legend-hunter", "random"])
+    prep = prepared("drako", "brief", [SMALL_MC, "greedy", "legend-hunter", "random"])
     tb = prep.tables
     seed = np.uint64(5)
     s = fresh_state(prep, 2)
@@ -124,10 +107,10 @@ def test_a_copy_at_a_decision_plays_on_to_the_same_end(data: DrakoData) -> None:
 # --- kernel = reference ---------------------------------------------------------------------
 
 MC_CASES = [
-    ("brief", [SMALL, "greedy"], 2),
-    ("published", ["greedy", SMALL], 2),
+    ("brief", [SMALL_MC, "greedy"], 2),
+    ("published", ["greedy", SMALL_MC], 2),
     ("brief", ["mc:rollouts=2:top=2:playout=random", "legend-hunter", "random"], 1),
-    ("published", [SMALL, "random", "mc:rollouts=2:top=3:playout=legend-hunter"], 1),
+    ("published", [SMALL_MC, "random", "mc:rollouts=2:top=3:playout=legend-hunter"], 1),
 ]
 
 
@@ -138,7 +121,7 @@ def test_mc_kernel_equals_reference(
     """The kernel and reference.py play the same games with mc seats (same searches, same
     streams), seats rotated; the ``policy`` column names each seat's spec."""
     n = len(specs)
-    prep = prepared(data, preset, specs, rotate=True)
+    prep = prepared("drako", preset, specs, rotate=True)
     a = simulate_arrays(prep, 31, 0, games)
     rules = Rules(data, preset, n)
     table, _ = prep.slot_table()
@@ -192,11 +175,11 @@ def hidden_changes(s: kernel.GameState, n_players: int) -> list[kernel.GameState
 
 @pytest.mark.parametrize("preset", ["brief", "published"])
 @pytest.mark.parametrize("stop", [0, 5, 11])
-def test_kernel_search_does_not_peek(data: DrakoData, preset: str, stop: int) -> None:
+def test_kernel_search_does_not_peek(preset: str, stop: int) -> None:
     """No peeking (kernel): the search at a decision is the same, playout for playout
     (equal summed outcomes), in every state that differs only in what the seat cannot
     see."""
-    prep = prepared(data, preset, ["mc:rollouts=3:top=3", "greedy", "random", "legend-hunter"])
+    prep = prepared("drako", preset, ["mc:rollouts=3:top=3", "greedy", "random", "legend-hunter"])
     tb = prep.tables
     s = stopped_kernel_game(prep, 8, 1, stop)
     changed = hidden_changes(s, 4)
@@ -207,10 +190,10 @@ def test_kernel_search_does_not_peek(data: DrakoData, preset: str, stop: int) ->
         assert kernel.search(tb, prep.weights, c, 4, np.uint64(8), 1) == base
 
 
-def test_kernel_search_sees_what_it_sees(data: DrakoData) -> None:
+def test_kernel_search_sees_what_it_sees() -> None:
     """Control for the no-peeking test: swapping two face-up cards of another kingdom
     (what the seat sees) changes the search's outcomes."""
-    prep = prepared(data, "brief", ["mc:rollouts=3:top=3", "greedy", "random", "legend-hunter"])
+    prep = prepared("drako", "brief", ["mc:rollouts=3:top=3", "greedy", "random", "legend-hunter"])
     tb = prep.tables
     s = stopped_kernel_game(prep, 8, 1, 5)
     q = 1
@@ -228,7 +211,7 @@ def stopped_reference_game(
 ) -> tuple[DrakoGame, tuple]:
     """A copy of the reference game at seat 0's ``stop``-th mc decision, and the search's
     arguments."""
-    prep = prepared(data, preset, specs)
+    prep = prepared("drako", preset, specs)
     codes, searches = prep.reference_seats(g, Search)
     game = DrakoGame(Rules(data, preset, len(specs)), prep.weights, codes, seed, g)
     game.searches = searches
@@ -295,7 +278,7 @@ def test_reference_search_does_not_peek(data: DrakoData, stop: int) -> None:
 def test_the_search_never_draws_from_the_game_stream(data: DrakoData) -> None:
     """Stream separation: a search leaves the game's stream, deck and kingdoms as they
     were, and the deal is the same whatever the mc seat's budget (kernel and reference)."""
-    prep = prepared(data, "brief", [SMALL, "random", "greedy"])
+    prep = prepared("drako", "brief", [SMALL_MC, "random", "greedy"])
     tb = prep.tables
     s = stopped_kernel_game(prep, 4, 3, 2)
     before = kernel.clone(s)
@@ -304,7 +287,7 @@ def test_the_search_never_draws_from_the_game_stream(data: DrakoData) -> None:
         np.testing.assert_array_equal(getattr(s, name), getattr(before, name), err_msg=name)
     setups = []
     for spec in ("greedy", "mc:rollouts=1:top=2", "mc:rollouts=3:top=3"):
-        prep = prepared(data, "brief", [spec, "random", "greedy"])
+        prep = prepared("drako", "brief", [spec, "random", "greedy"])
         codes, searches = prep.reference_seats(3, Search)
         game = play_reference(
             Rules(data, "brief", 3), prep.weights, codes, 4, 3, True, searches=searches
@@ -312,62 +295,3 @@ def test_the_search_never_draws_from_the_game_stream(data: DrakoData) -> None:
         assert game.events[0]["event"] == "setup"
         setups.append(game.events[0])
     assert setups[0] == setups[1] == setups[2]
-
-
-def test_mc_runs_are_the_same_whatever_the_chunks_and_threads(data: DrakoData) -> None:
-    """Same results whatever the chunk size or thread count (the search streams belong to
-    (seed, game, seat, decision), not to a block)."""
-    prep = prepared(data, "brief", [SMALL, "greedy", "legend-hunter"], rotate=True)
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = simulate_arrays(prep, 9, 0, 9)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-        parts = [simulate_arrays(prep, 9, 0, 4), simulate_arrays(prep, 9, 4, 5)]
-    finally:
-        numba.set_num_threads(old)
-    for key, value in one.items():
-        np.testing.assert_array_equal(np.concatenate([p[key] for p in parts]), value, err_msg=key)
-
-
-# --- the CLI --------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("spec", "fragment"),
-    [
-        ("mc:rollouts=0", "rollouts must be between 1 and 1024"),
-        ("mc:depth=3", "has no parameter 'depth'"),
-        ("mc:playout=mc", "playout must be one of random, greedy, legend-hunter"),
-        ("mc:top=two", "top must be an integer"),
-    ],
-)
-def test_bad_mc_specs_are_one_error_line(tmp_path: Any, spec: str, fragment: str) -> None:
-    """A bad mc spec: one ``error:`` line naming it, exit 2, no dataset."""
-    out = tmp_path / "run"
-    result = CliRunner().invoke(
-        app,
-        ["simulate", "drako", "--games", "4", "--players", "2", "--seed", "1", "--policy",
-         f"{spec},greedy", "--out", str(out)],
-    )  # fmt: skip
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("error:"), result.output
-    assert fragment in lines[0]
-    assert not out.exists()
-
-
-def test_play_narrates_each_search(data: DrakoData) -> None:
-    """``talesim play drako`` shows, at each mc decision, every searched candidate with its
-    mean outcome and playout count, and the choice."""
-    result = CliRunner().invoke(
-        app,
-        ["play", "drako", "--seed", "3", "--players", "2", "--policy", f"{SMALL},greedy"],
-    )
-    assert result.exit_code == 0, result.output
-    text = result.output
-    assert "seat 0 searches its source" in text
-    assert "seat 0 searches its action" in text
-    assert "over 2 playouts" in text
-    assert "-> draw" in text or "-> take" in text

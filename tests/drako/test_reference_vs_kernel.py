@@ -17,15 +17,16 @@ from __future__ import annotations
 import dataclasses
 import functools
 
-import numpy as np
 import polars as pl
 import pytest
+from golden_games import drako_kernel_state
+from kit import seat_policies
 
 from simcore import engine_kit
 from simcore.games.drako import engine
 from simcore.games.drako.engine import prepare, simulate_arrays
 from simcore.games.drako.reference import Rules, final_state, play_reference
-from simcore.games.drako.tables import KINDS, DrakoData
+from simcore.games.drako.tables import DrakoData
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 
@@ -38,45 +39,14 @@ DEFAULT = (("random", 300), ("greedy", 6), ("legend-hunter", 6), ("mixed", 6))
 SLOW = (("random", 1000), ("greedy", 300), ("legend-hunter", 300), ("mixed", 100))
 
 
-def seat_policies(spec: str, players: int) -> list[str]:
-    return list(MIXED[:players]) if spec == "mixed" else [spec] * players
-
-
-def kernel_state(data: DrakoData, a: dict[str, np.ndarray], i: int) -> dict:
-    """Game offset ``i`` of the kernel's arrays in ``reference.final_state``'s shape."""
-    P = a["score"].shape[1]
-    return {
-        "turns": int(a["turns"][i]),
-        "cap_hit": bool(a["cap_hit"][i]),
-        "scores": a["score"][i].tolist(),
-        "breakdown": a["breakdown"][i].tolist(),
-        "kingdoms": [[KINDS[k] for k in row] for row in a["grid"][i]],
-        "turn_placed": a["turn_placed"][i].tolist(),
-        "claims": [
-            [
-                [data.legends[a["claim_legend"][i, p, k]].id, int(a["claim_turn"][i, p, k])]
-                for k in range(a["claim_n"][i, p])
-            ]
-            for p in range(P)
-        ],
-        "player_turns": a["seat_turns"][i].tolist(),
-        "ended_by": [p for p in range(P) if a["ended"][i, p]],
-        "winners": [p for p in range(P) if a["rank"][i, p] == 1],
-    }
-
-
 def compare(
-    data: DrakoData,
-    preset: str,
-    players: int,
-    policies: list[str],
-    seed: int,
-    first: int,
-    n: int,
+    data: DrakoData, preset: str, policies: list[str], seed: int, first: int, n: int,
     rotate: bool = False,
-) -> dict[str, int]:
-    """Play games ``first .. first+n-1`` both ways; assert every field is equal. Returns
-    counts of what the games exercised (claims, reshuffle-long games, replaced cards)."""
+) -> dict[str, int]:  # fmt: skip
+    """Play games ``first .. first+n-1`` (a seat per policy) both ways; assert every field
+    is equal. Returns counts of what the games exercised (claims, reshuffle-long games,
+    replaced cards)."""
+    players = len(policies)
     prep = prepare(data, preset, players, policies, rotate)
     a = simulate_arrays(prep, seed, first, n)
     rules = Rules(data, preset, players)
@@ -86,7 +56,7 @@ def compare(
         g = first + i
         seats = [ids[(p + g) % players] for p in range(players)] if rotate else ids
         ref = final_state(play_reference(rules, prep.weights, seats, seed, g))
-        got = kernel_state(data, a, i)
+        got = drako_kernel_state(data, a, i)
         where = f"{preset} {players}p {policies} seed {seed} game {g}"
         assert a["policy"][i].tolist() == seats, where
         for key in ref:
@@ -117,7 +87,7 @@ def _id(case: tuple) -> str:
 def test_kernel_equals_reference(data, case) -> None:
     """The kernel and reference.py agree on every game, field by field."""
     preset, players, spec, games = case
-    seen = compare(data, preset, players, seat_policies(spec, players), 4040 + players, 0, games)
+    seen = compare(data, preset, seat_policies(spec, players, MIXED), 4040 + players, 0, games)
     assert seen["claims"] > 0
     assert seen["replaced"] > 0
 
@@ -127,18 +97,18 @@ def test_kernel_equals_reference(data, case) -> None:
 def test_kernel_equals_reference_many_games(data, case) -> None:
     """More games per policy, player count and preset (run with ``-m slow``)."""
     preset, players, spec, games = case
-    compare(data, preset, players, seat_policies(spec, players), 99, 10_000, games)
+    compare(data, preset, seat_policies(spec, players, MIXED), 99, 10_000, games)
 
 
 def test_far_game_ids_and_big_seed(data) -> None:
     """Game ids far from 0 and the largest seed give the same games both ways."""
-    compare(data, "brief", 4, ["random"] * 4, 2**63 - 1, 10**12, 40)
-    compare(data, "published", 3, ["greedy"] * 3, 0, 123_456_789, 4)
+    compare(data, "brief", ["random"] * 4, 2**63 - 1, 10**12, 40)
+    compare(data, "published", ["greedy"] * 3, 0, 123_456_789, 4)
 
 
 def test_rotated_seats(data) -> None:
     """--rotate-seats: seat s of game g plays policy[(s + g) % P], in both implementations."""
-    compare(data, "brief", 3, ["greedy", "random", "legend-hunter"], 77, 5, 9, rotate=True)
+    compare(data, "brief", ["greedy", "random", "legend-hunter"], 77, 5, 9, rotate=True)
 
 
 def test_default_run_covers_300_random_games_per_cell() -> None:
@@ -175,8 +145,8 @@ def test_capped_games_are_recorded_and_equal(data, policy: str) -> None:
     exactly cap x players turns, no ender."""
     cap, players, n = 16, 3, 40
     capped = with_turn_cap(data, cap)
-    compare(capped, "brief", players, seat_policies(policy, players), 8, 0, n)
-    prep = prepare(capped, "brief", players, seat_policies(policy, players), False)
+    compare(capped, "brief", seat_policies(policy, players, MIXED), 8, 0, n)
+    prep = prepare(capped, "brief", players, seat_policies(policy, players, MIXED), False)
     games = run_chunk(prep, 8, 0, n)["games"]
     seats = run_chunk(prep, 8, 0, n)["seats"]
     hit = games.filter(pl.col("cap_hit"))

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from kit import data_error
 
 from simcore.cards import CardDataError
 from simcore.games.drako.tables import (
@@ -140,13 +141,7 @@ BAD = [
 @pytest.mark.parametrize(("old", "new", "fragments"), BAD, ids=[b[1][:30] for b in BAD])
 def test_bad_data_gives_one_clear_line(tmp_path: Path, old: str, new: str, fragments) -> None:
     path = edited(tmp_path, old, new)
-    with pytest.raises(CardDataError) as err:
-        load_data(path)
-    message = str(err.value)
-    assert "\n" not in message
-    assert message.startswith(str(path))
-    for fragment in fragments:
-        assert fragment in message, message
+    data_error(lambda: load_data(path), path, *fragments)
 
 
 def test_missing_kind_is_named(tmp_path: Path) -> None:

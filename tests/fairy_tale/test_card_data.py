@@ -143,13 +143,18 @@ def test_card_fields(card: dict[str, Any]) -> None:
     assert set(sources) <= SOURCE_KEYS
 
 
+def check_kind_and_keys(entry: dict[str, Any], kinds: dict[str, tuple[set, set]]) -> None:
+    """``entry`` (a card's value or effect) is of a known kind, with every key that kind
+    requires and no key it does not know."""
+    assert entry["kind"] in kinds
+    required, optional = kinds[entry["kind"]]
+    assert required <= set(entry) - {"kind"} <= required | optional
+
+
 @pytest.mark.parametrize("card", CARDS, ids=lambda c: c["id"])
 def test_value_kind_and_keys(card: dict[str, Any]) -> None:
     value = card["value"]
-    assert value["kind"] in VALUE_KINDS
-    required, optional = VALUE_KINDS[value["kind"]]
-    keys = set(value) - {"kind"}
-    assert required <= keys <= required | optional
+    check_kind_and_keys(value, VALUE_KINDS)
     if "points" in value:
         assert isinstance(value["points"], int)
     if value["kind"] == "count":
@@ -165,10 +170,7 @@ def test_value_kind_and_keys(card: dict[str, Any]) -> None:
 @pytest.mark.parametrize("card", CARDS, ids=lambda c: c["id"])
 def test_effect_kind_and_keys(card: dict[str, Any]) -> None:
     effect = card["effect"]
-    assert effect["kind"] in EFFECT_KINDS
-    required, optional = EFFECT_KINDS[effect["kind"]]
-    keys = set(effect) - {"kind"}
-    assert required <= keys <= required | optional
+    check_kind_and_keys(effect, EFFECT_KINDS)
     if effect["kind"] == "hunt":
         assert effect["faction"] == "shadow"
     if effect["kind"] in ("open", "close"):

@@ -2,8 +2,8 @@
 
 Rules: ``docs/rules/fairy-tale.md`` §3 (flow: 20 cards received, 12 played, 8
 discarded per player), §5 (face-down cards score 0; score = sum of card points), §3 Score
-(tied winners share the win); ``simcore/rng.py`` (one stream per game: chunk and thread
-independence).
+(tied winners share the win); ``simcore/rng.py`` (one stream per game: chunk
+independence; thread independence: ``tests/test_engine_conformance.py``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 from collections import Counter
 
-import numba
 import numpy as np
 import polars as pl
 from hypothesis import given, settings
@@ -120,19 +119,3 @@ def test_chunks_are_independent(cards, setup) -> None:
     part = simulate_arrays(prep, seed, 10, 5)
     for key in whole:
         np.testing.assert_array_equal(whole[key][10:15], part[key], err_msg=key)
-
-
-def test_thread_count_does_not_change_results(cards) -> None:
-    """rng.py: one stream per game, so 1 and 2 numba threads give identical arrays (the chunk
-    is large enough to be split into several parallel blocks)."""
-    prep = prepare(cards, "expert", 5, ["greedy", "random", "collector", "random", "greedy"], True)
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = simulate_arrays(prep, 42, 3, 300)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = simulate_arrays(prep, 42, 3, 300)
-    finally:
-        numba.set_num_threads(old)
-    for key in one:
-        np.testing.assert_array_equal(one[key], two[key], err_msg=key)

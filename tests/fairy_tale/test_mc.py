@@ -6,24 +6,21 @@
 * no peeking: states equal in what the seat sees and different in what it cannot see
   (another hand, the deck order, a face-down discard) give the same search, kernel and
   reference;
-* stream separation: an mc seat's budget changes nothing in the deal;
-* the same results whatever the chunk size or thread count.
+* stream separation: an mc seat's budget changes nothing in the deal.
+
+The same results whatever the chunk size or thread count: ``tests/test_engine_conformance.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 import pytest
+from kit import SMALL_MC, prepared
 
 from simcore.games.fairy_tale import kernel
-from simcore.games.fairy_tale.engine import (
-    GAME,
-    prepare,
-    simulate_arrays,
-)
+from simcore.games.fairy_tale.engine import simulate_arrays
 from simcore.games.fairy_tale.layout import (
     DECK,
     HAND,
@@ -36,20 +33,8 @@ from simcore.games.fairy_tale.layout import (
     POS_STEP,
     POS_TOP,
 )
-from simcore.games.fairy_tale.reference import (
-    FairyTaleGame,
-    Phase,
-    Rules,
-    Search,
-    play_reference,
-)
+from simcore.games.fairy_tale.reference import FairyTaleGame, Phase, Rules, Search, play_reference
 from simcore.games.fairy_tale.tables import DEAL, CardSet
-
-SMALL = "mc:rollouts=2:top=2"
-
-
-def prepared(cards: CardSet, variant: str, specs: list[str], rotate: bool = False) -> Any:
-    return prepare(cards, variant, len(specs), GAME.canonical_policies(specs), rotate)
 
 
 def fresh_state(prep: Any, game_id: int) -> kernel.GameState:
@@ -71,10 +56,10 @@ def fresh_state(prep: Any, game_id: int) -> kernel.GameState:
 
 
 @pytest.mark.parametrize("variant", ["basic", "beginner", "expert"])
-def test_play_game_is_new_game_then_play_on(cards: CardSet, variant: str) -> None:
+def test_play_game_is_new_game_then_play_on(variant: str) -> None:
     """Resumable games: a new state played on to the end is the game ``play_game`` plays
     (heuristic seats: ``play_on`` never stops)."""
-    prep = prepared(cards, variant, ["greedy", "random", "collector"])
+    prep = prepared("fairy-tale", variant, ["greedy", "random", "collector"])
     tb = prep.tables
     for g in range(5):
         a, b = fresh_state(prep, g), fresh_state(prep, g)
@@ -86,10 +71,10 @@ def test_play_game_is_new_game_then_play_on(cards: CardSet, variant: str) -> Non
 
 
 @pytest.mark.parametrize("variant", ["basic", "beginner", "expert"])
-def test_a_copy_at_a_decision_plays_on_to_the_same_end(cards: CardSet, variant: str) -> None:
+def test_a_copy_at_a_decision_plays_on_to_the_same_end(variant: str) -> None:
     """Resumable games: at every stop of a game with an mc seat (draft, play, Open, Close
     decisions), a copy of the state answered the same way plays on to the same end."""
-    prep = prepared(cards, variant, [SMALL, "greedy", "collector", "random"])
+    prep = prepared("fairy-tale", variant, [SMALL_MC, "greedy", "collector", "random"])
     tb = prep.tables
     seed = np.uint64(5)
     s = fresh_state(prep, 2)
@@ -117,10 +102,10 @@ def test_a_copy_at_a_decision_plays_on_to_the_same_end(cards: CardSet, variant: 
 # --- kernel = reference ---------------------------------------------------------------------
 
 MC_CASES = [
-    ("basic", [SMALL, "greedy", "random"], 3),
-    ("beginner", [SMALL, "collector"], 3),
-    ("expert", [SMALL, "greedy", "greedy", "mc:rollouts=2:top=2:playout=random"], 2),
-    ("expert", ["greedy", SMALL, "random", "collector", "greedy"], 2),
+    ("basic", [SMALL_MC, "greedy", "random"], 3),
+    ("beginner", [SMALL_MC, "collector"], 3),
+    ("expert", [SMALL_MC, "greedy", "greedy", "mc:rollouts=2:top=2:playout=random"], 2),
+    ("expert", ["greedy", SMALL_MC, "random", "collector", "greedy"], 2),
 ]
 
 
@@ -129,7 +114,7 @@ def test_kernel_equals_reference_with_mc_seats(cards: CardSet, case: tuple) -> N
     """The kernel and reference/ play the same games with mc seats: the same searches
     (streams, determinizations, playouts), so every stored field agrees."""
     variant, specs, games = case
-    prep = prepared(cards, variant, specs)
+    prep = prepared("fairy-tale", variant, specs)
     a = simulate_arrays(prep, 31, 0, games)
     rules = Rules(cards, variant)
     for g in range(games):
@@ -215,10 +200,10 @@ def hidden_changes(s: kernel.GameState, n: int, deck_size: int) -> list[kernel.G
 
 @pytest.mark.parametrize("variant", ["basic", "expert"])
 @pytest.mark.parametrize("stop", [0, 6, 17, 25])
-def test_kernel_search_does_not_peek(cards: CardSet, variant: str, stop: int) -> None:
+def test_kernel_search_does_not_peek(variant: str, stop: int) -> None:
     """No peeking (kernel): the search at a decision is the same, playout for playout
     (equal summed outcomes), in every state that differs only in what the seat cannot see."""
-    prep = prepared(cards, variant, ["mc:rollouts=3:top=3", "greedy", "random", "greedy"])
+    prep = prepared("fairy-tale", variant, ["mc:rollouts=3:top=3", "greedy", "random", "greedy"])
     tb = prep.tables
     s = stopped_kernel_game(prep, 8, 1, stop)
     deck_size = len(prep.tables.deck)
@@ -230,10 +215,10 @@ def test_kernel_search_does_not_peek(cards: CardSet, variant: str, stop: int) ->
         assert kernel.search(tb, prep.weights, c, 4, np.uint64(8), 1) == base
 
 
-def test_kernel_search_sees_what_it_sees(cards: CardSet) -> None:
+def test_kernel_search_sees_what_it_sees() -> None:
     """Control for the no-peeking test: changing a card the seat sees (its own hand)
     changes the search's outcomes."""
-    prep = prepared(cards, "expert", ["mc:rollouts=3:top=3", "greedy", "random", "greedy"])
+    prep = prepared("fairy-tale", "expert", ["mc:rollouts=3:top=3", "greedy", "random", "greedy"])
     tb = prep.tables
     s = stopped_kernel_game(prep, 8, 1, 0)
     assert s.flat[POS_PHASE] == PH_DRAFT
@@ -250,7 +235,7 @@ def stopped_reference_game(
     cards: CardSet, variant: str, specs: list[str], seed: int, g: int, stop: int
 ) -> tuple[FairyTaleGame, tuple]:
     """A copy of the reference game at seat 0's ``stop``-th mc decision, and its arguments."""
-    prep = prepared(cards, variant, specs)
+    prep = prepared("fairy-tale", variant, specs)
     codes, searches = prep.reference_seats(g, Search)
     rules = Rules(cards, variant)
     game = FairyTaleGame(rules, prep.weights, codes, seed, g, searches=searches)
@@ -326,7 +311,7 @@ def test_mc_budget_changes_nothing_in_the_deal(cards: CardSet) -> None:
     dealt the same, so the other seats' first hands are the same (kernel and reference)."""
     decks, deals = [], []
     for spec in ("greedy", "mc:rollouts=1:top=2", "mc:rollouts=3:top=3"):
-        prep = prepared(cards, "expert", [spec, "greedy", "greedy", "random"])
+        prep = prepared("fairy-tale", "expert", [spec, "greedy", "greedy", "random"])
         tb = prep.tables
         s = fresh_state(prep, 4)
         kernel.play_game(tb, prep.weights, s, 4, np.uint64(2), 4, False)
@@ -337,19 +322,3 @@ def test_mc_budget_changes_nothing_in_the_deal(cards: CardSet) -> None:
     assert decks[0] == decks[1] == decks[2]
     assert deals[0] == deals[1] == deals[2]
     assert deals[0][1]["round"] == 1
-
-
-def test_mc_runs_are_the_same_whatever_the_chunks_and_threads(cards: CardSet) -> None:
-    """Same results whatever the chunk size or thread count (the search streams belong to
-    (seed, game, seat, decision), not to a block)."""
-    prep = prepared(cards, "expert", ["mc:rollouts=2:top=2", "greedy", "collector"], rotate=True)
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = simulate_arrays(prep, 9, 0, 12)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-        parts = [simulate_arrays(prep, 9, 0, 5), simulate_arrays(prep, 9, 5, 7)]
-    finally:
-        numba.set_num_threads(old)
-    for key, value in one.items():
-        np.testing.assert_array_equal(np.concatenate([p[key] for p in parts]), value, err_msg=key)

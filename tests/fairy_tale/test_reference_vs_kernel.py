@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from kit import seat_policies
 
 from simcore.games.fairy_tale.engine import GAME, prepare, simulate_arrays
 from simcore.games.fairy_tale.policies import POLICY_NAMES
@@ -62,10 +63,6 @@ SLOW_CASES = [
 def canonical(policies: list[str]) -> list[str]:
     """The specs as the runner hands them to ``prepare`` (every parameter written out)."""
     return GAME.canonical_policies(policies)
-
-
-def seat_policies(spec: str, players: int) -> list[str]:
-    return list(MIXED[:players]) if spec == "mixed" else [spec] * players
 
 
 def compare(
@@ -132,7 +129,7 @@ def _id(case: tuple) -> str:
 def test_kernel_equals_reference(cards, case) -> None:
     """The kernel and reference/ agree field by field on every game (§3-§5)."""
     variant, players, spec, games = case
-    compare(cards, variant, players, seat_policies(spec, players), 20240 + players, 0, games)
+    compare(cards, variant, players, seat_policies(spec, players, MIXED), 20240 + players, 0, games)
 
 
 def test_games_per_variant_at_least_1000() -> None:
@@ -165,7 +162,7 @@ def test_tricksters_were_compared(cards) -> None:
 def test_policy_names_cover_all_cases() -> None:
     """The case table uses only known policies."""
     for _, players, spec, _ in CASES:
-        assert set(seat_policies(spec, players)) <= set(POLICY_NAMES)
+        assert set(seat_policies(spec, players, MIXED)) <= set(POLICY_NAMES)
 
 
 @pytest.mark.slow
@@ -173,7 +170,7 @@ def test_policy_names_cover_all_cases() -> None:
 def test_kernel_equals_reference_many_games(cards, case) -> None:
     """More games of the non-trivial cases (run with ``-m slow``)."""
     variant, players, spec, games = case
-    compare(cards, variant, players, seat_policies(spec, players), 99, 1000, games)
+    compare(cards, variant, players, seat_policies(spec, players, MIXED), 99, 1000, games)
 
 
 def test_arrays_are_deterministic(cards) -> None:

@@ -1,9 +1,10 @@
 """The random streams (``simcore.rng``) and the ``talesim`` CLI with the real Fairy Tale engine.
 
 RNG: ``GameRng`` (plain Python, used by reference/) and the numba twin (used by the
-kernel) must give the same numbers for every (seed, game id). CLI: ``simulate`` stores
-what ``play`` replays; ``--resume`` rebuilds identical data; bad input is one
-``error:`` line with exit code 2. A bare §N cites ``docs/rules/fairy-tale.md``.
+kernel) must give the same numbers for every (seed, game id). CLI: seat rotation changes
+the game ``play`` tells (that it replays what ``simulate`` stores, and resume, are
+``tests/test_engine_conformance.py``'s); ``score``; bad input is one ``error:`` line with
+exit code 2. A bare §N cites ``docs/rules/fairy-tale.md``.
 """
 
 from __future__ import annotations
@@ -13,12 +14,9 @@ import random
 from pathlib import Path
 
 import numpy as np
-import polars as pl
-import pytest
+from kit import assert_error, invoke, ok
 from numba import njit
-from typer.testing import CliRunner, Result
 
-from cli.main import app
 from simcore.games.fairy_tale.tables import DEFAULT_CARDS
 from simcore.rng import (
     GameRng,
@@ -120,117 +118,19 @@ def test_splitmix64_known_value() -> None:
 POLICIES = "greedy,random,collector"
 
 
-def invoke(*args: object) -> Result:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def assert_error(result: Result, *fragments: str) -> None:
-    """Exit code 2 and exactly one ``error:`` line on stderr naming every fragment."""
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    assert "Traceback" not in result.output
-
-
-def simulate(out: Path, *extra: object) -> Result:
-    result = invoke(
-        "simulate",
-        "fairy-tale",
-        "--games",
-        200,
-        "--players",
-        3,
-        "--seed",
-        5,
-        "--policy",
-        POLICIES,
-        "--out",
-        out,
-        "--quiet",
-        *extra,
-    )
-    assert result.exit_code == 0, result.output
-    return result
-
-
 def final_event(*extra: object) -> dict:
-    result = invoke(
-        "play",
-        "fairy-tale",
-        "--seed",
-        5,
-        "--game",
-        17,
-        "--players",
-        3,
-        "--policy",
-        POLICIES,
-        "--json",
-        *extra,
-    )
-    assert result.exit_code == 0, result.output
+    args = ("--seed", 5, "--game", 17, "--players", 3, "--policy", POLICIES, "--json")
+    result = ok("play", "fairy-tale", *args, *extra)
     events = [json.loads(line) for line in result.stdout.splitlines()]
     assert events[0]["event"] == "setup"
     assert events[-1]["event"] == "final"
     return events[-1]
 
 
-def read(out: Path, table: str) -> pl.DataFrame:
-    return pl.read_parquet(out / table / "*.parquet").sort(
-        ["game_id", "seat"] if table != "games" else ["game_id"]
-    )
-
-
-@pytest.mark.parametrize("rotate", [False, True], ids=["fixed-seats", "rotate-seats"])
-def test_play_replays_the_stored_game(tmp_path: Path, rotate: bool) -> None:
-    """simulate stores game 17 exactly as play narrates it: final scores and score
-    breakdown equal the seats rows of game 17 (with and without --rotate-seats)."""
-    extra = ("--rotate-seats",) if rotate else ()
-    out = tmp_path / "run"
-    simulate(out, *extra)
-    seats = read(out, "seats").filter(pl.col("game_id") == 17)
-    final = final_event(*extra)
-    assert seats["score"].to_list() == final["scores"]
-    assert seats["face_down"].to_list() == final["face_down"]
-    assert seats["fixed_pts"].to_list() == [b["fixed"] for b in final["breakdown"]]
-    assert seats["variable_pts"].to_list() == [b["variable"] for b in final["breakdown"]]
-    expected = POLICIES.split(",")
-    if rotate:  # seat s of game g plays policy (s + g) % 3
-        expected = [expected[(s + 17) % 3] for s in range(3)]
-    assert seats["policy"].cast(pl.String).to_list() == expected
-    assert read(out, "games").height == 200
-
-
 def test_rotate_seats_changes_the_game(tmp_path: Path) -> None:
-    """Control for the test above: game 17 with rotated seats is a different seating."""
+    """Game 17 with rotated seats is a different seating (the control of the replay test in
+    ``tests/test_engine_conformance.py``, which replays rotated and fixed seats alike)."""
     assert final_event() != final_event("--rotate-seats")
-
-
-def test_resume_rebuilds_identical_data(tmp_path: Path) -> None:
-    """runner: delete one part, mark its chunk not done, --resume -> the same data (and the
-    same Parquet bytes) as the uninterrupted run."""
-    out = tmp_path / "run"
-    simulate(out, "--chunk-size", 50)
-    tables = ("games", "seats", "cards")
-    before = {t: read(out, t) for t in tables}
-    before_bytes = {p.relative_to(out): p.read_bytes() for p in out.rglob("part-*.parquet")}
-    assert len(before_bytes) == 4 * len(tables)
-    (out / "cards" / "part-00002.parquet").unlink()
-    manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["chunks"][2]["done"] is True
-    manifest["chunks"][2]["done"] = False
-    manifest["status"] = "running"
-    (out / "manifest.json").write_text(json.dumps(manifest))
-    result = simulate(out, "--chunk-size", 50, "--resume")
-    assert "150 were already done" in result.stdout
-    for t in tables:
-        assert read(out, t).equals(before[t]), t
-    after_bytes = {p.relative_to(out): p.read_bytes() for p in out.rglob("part-*.parquet")}
-    assert after_bytes == before_bytes
-    assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
 
 
 def test_score_command_json(tmp_path: Path) -> None:
@@ -262,25 +162,15 @@ def test_score_command_bad_state_is_one_error_line(tmp_path: Path) -> None:
     assert_error(invoke("score", "fairy-tale", path, "--json"), "state.json", "unknown card 'nope'")
 
 
+def simulate_random(out: Path, players: int) -> list:
+    """``talesim simulate fairy-tale`` of 10 random games into ``out``."""
+    return ["simulate", "fairy-tale", "--games", 10, "--players", players, "--seed", 1,
+            "--policy", "random", "--out", out, "--quiet"]  # fmt: skip
+
+
 def test_five_players_basic_is_refused(tmp_path: Path) -> None:
     """§3: basic rules allow 2-4 players."""
-    result = invoke(
-        "simulate",
-        "fairy-tale",
-        "--games",
-        10,
-        "--players",
-        5,
-        "--seed",
-        1,
-        "--policy",
-        "random",
-        "--variant",
-        "basic",
-        "--out",
-        tmp_path / "x",
-        "--quiet",
-    )
+    result = invoke(*simulate_random(tmp_path / "x", 5), "--variant", "basic")
     assert_error(result, "2-4 players", "5")
     assert not (tmp_path / "x").exists()
 
@@ -301,23 +191,7 @@ def test_bad_card_file_names_file_card_and_field(tmp_path: Path) -> None:
     bad = head + marker + tail.replace("copies = 3", "copies = 0", 1)
     path = tmp_path / "bad_cards.toml"
     path.write_text(bad, encoding="utf-8")
-    result = invoke(
-        "simulate",
-        "fairy-tale",
-        "--games",
-        10,
-        "--players",
-        3,
-        "--seed",
-        1,
-        "--policy",
-        "random",
-        "--cards",
-        path,
-        "--out",
-        tmp_path / "x",
-        "--quiet",
-    )
+    result = invoke(*simulate_random(tmp_path / "x", 3), "--cards", path)
     assert_error(result, "bad_cards.toml", "warhorse", "copies")
     play = invoke(
         "play", "fairy-tale", "--seed", 1, "--players", 3, "--policy", "random", "--cards", path

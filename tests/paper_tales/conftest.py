@@ -7,6 +7,7 @@ other under ``--import-mode=importlib``, so helpers are handed out as fixtures).
 * ``seat``     - ``seat("knight commander+1", "archer", mine=2, gold=3)`` -> one player's JSON:
                  units separated by spaces, ``+n`` = n age tokens; first the Front row,
                  then the Back row; buildings and gold/lp as keywords.
+* ``seats_file`` - ``seats_file(seat0, seat1, ...)`` -> the path of that JSON end state.
 * ``score``    - ``score(seat0, seat1, ...)`` -> the ``score_state`` result (seats in order),
                  checked equal to ``score_state_reference``'s (the compiled scoring against
                  the rulebook, on every position a scoring test builds).
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -76,6 +78,12 @@ def cardsets(cards: CardSet, legends: CardSet) -> dict[str, CardSet]:
 @pytest.fixture
 def seat() -> Callable[..., dict[str, Any]]:
     return make_seat
+
+
+@pytest.fixture
+def seats_file(state_file: Callable[[Any], Path]) -> Callable[..., Path]:
+    """``seats_file(seat0, seat1, ...)``: a JSON end state of these seats, written to a file."""
+    return lambda *seats: state_file({"players": list(seats)})
 
 
 @pytest.fixture

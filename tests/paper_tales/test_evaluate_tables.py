@@ -7,6 +7,8 @@ is kept between calls), 2 and 3+ players, every policy's weights."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 from numba import njit
@@ -39,6 +41,22 @@ def _both(tb, weights, pcs, ns, bls, misc, out):
         out[k, 1] = ev.project.value_full(tb, weights, *args)
 
 
+def random_spots(rng: np.random.Generator, max_age: int) -> Iterator[tuple[int, int, int, int]]:
+    """The pieces of a random kingdom, each as (spot, age, pending, fresh): up to 5 spots
+    + a virtual draft piece on spot 0 or 3; ages up to 2, or (3 in 10) up to ``max_age``;
+    half the pieces fresh, most of those pending. A generator: the caller draws what else
+    a piece needs (its unit) from ``rng`` before the next piece is drawn."""
+    n = int(rng.integers(0, schema.MAX_PIECES + 1))
+    spots = [int(x) for x in rng.permutation(5)[: min(n, 5)]]
+    if n == schema.MAX_PIECES:
+        spots.append(int(rng.choice([0, 3])))
+    for spot in spots:
+        fresh = int(rng.random() < 0.5)
+        pending = fresh * int(rng.random() < 0.8)
+        top = max_age if rng.random() < 0.3 else 2
+        yield spot, int(rng.integers(0, top + 1)), pending, fresh
+
+
 def _kingdoms(n_units: int, n_buildings: int, count: int, max_age: int, seed: int) -> tuple:
     """Random kingdoms: up to 5 spots + a virtual draft piece on spot 0 or 3; building
     levels shared by runs of 8 kingdoms (as the options of one decision) or not."""
@@ -48,17 +66,9 @@ def _kingdoms(n_units: int, n_buildings: int, count: int, max_age: int, seed: in
     bls = np.zeros((count, max(n_buildings, 1)), np.int32)
     misc = np.zeros((count, 6), np.int32)
     for k in range(count):
-        n = int(rng.integers(0, schema.MAX_PIECES + 1))
-        spots = [int(x) for x in rng.permutation(5)[: min(n, 5)]]
-        if n == schema.MAX_PIECES:
-            spots.append(int(rng.choice([0, 3])))
-        for i, spot in enumerate(spots):
-            fresh = int(rng.random() < 0.5)
-            pending = fresh * int(rng.random() < 0.8)
-            top = max_age if rng.random() < 0.3 else 2
-            age = int(rng.integers(0, top + 1))
+        for i, (spot, age, pending, fresh) in enumerate(random_spots(rng, max_age)):
             pcs[k, i] = (spot, rng.integers(0, n_units), age, pending, fresh)
-        ns[k] = len(spots)
+            ns[k] = i + 1
         bls[k] = bls[k - 1] if k % 8 and rng.random() < 0.8 else rng.integers(0, 3, n_buildings)
         misc[k] = (
             rng.integers(-3, 15),

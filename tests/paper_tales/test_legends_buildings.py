@@ -9,23 +9,26 @@ from simcore.games.paper_tales.reference import production
 WAR_LP = 6
 
 
-def test_inn_level1_gold_per_cheap_unit(ltable) -> None:
-    """Woodcutter (0), Monkey (-1), Imp (-2) count, the Knight (1) does not: 2 + 3."""
+def inn_with_cheap_units(ltable, level: int, *cheap: str):
+    """Seat 0: the Inn at ``level``, a Knight (cost 1), a Woodcutter (0) and the ``cheap``
+    units on the Back spots."""
     t = ltable()
-    t.build(0, inn=1)
+    t.build(0, inn=level)
     t.put(0, 0, "knight")
     t.put(0, 1, "woodcutter")
-    t.put(0, 3, "monkey")
-    t.put(0, 4, "imp")
-    assert t.income() == 2 + 3
+    for spot, unit in enumerate(cheap, start=3):
+        t.put(0, spot, unit)
+    return t
+
+
+def test_inn_level1_gold_per_cheap_unit(ltable) -> None:
+    """Woodcutter (0), Monkey (-1), Imp (-2) count, the Knight (1) does not: 2 + 3."""
+    assert inn_with_cheap_units(ltable, 1, "monkey", "imp").income() == 2 + 3
 
 
 def test_inn_level2_war_lp_per_cheap_unit(ltable) -> None:
-    t = ltable()
-    t.build(0, inn=2)
-    t.put(0, 0, "knight")
-    t.put(0, 1, "woodcutter")
-    t.put(0, 3, "monkey")
+    """Woodcutter and Monkey count, the Knight does not: +2 LP."""
+    t = inn_with_cheap_units(ltable, 2, "monkey")
     assert t.wars()["lp"] == WAR_LP + 2
     assert t.seat(0).parts["war_buildings"] == 2
 

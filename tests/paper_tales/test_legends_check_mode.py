@@ -1,7 +1,7 @@
 """Checking mode of the Legends kernel (`talesim simulate --variant legends --check`): the
 base invariants with the artifact zones counted, plus the three Legends ones. It must catch
-each corruption it claims to catch (that it passes on real games without changing them is
-tested with the base game's, ``tests/paper_tales/test_check_mode.py``)."""
+each corruption it claims to catch (that it passes on real games without changing them:
+``tests/test_engine_conformance.py``)."""
 
 from __future__ import annotations
 

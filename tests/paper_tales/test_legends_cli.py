@@ -1,26 +1,20 @@
 """The Legends variant through the CLI (Typer's CliRunner): listed by ``talesim games``,
 its catalog by ``talesim cards``, a game narrated by ``talesim play`` (reference.py), a run
-written by ``simulate`` (the numba kernel, ``kernel.py``) whose stored games
-``play`` replays, ``bench``, and ``simulate --check`` (checking mode writes the same run)."""
+written by ``simulate`` (the numba kernel, ``kernel.py``) and ``bench``; that ``play``
+replays a stored game and ``--check`` writes the same run: ``tests/test_engine_conformance.py``."""
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
-from typer.testing import CliRunner, Result
+from kit import invoke
 
-from cli.main import app
 from simcore import registry
 from simcore.games.paper_tales import engine
 from simcore.games.paper_tales.policies import default_weights
 from simcore.games.paper_tales.reference import Rules, play_reference
 from simcore.games.paper_tales.tables import load_cardset
-
-
-def invoke(*args: str | Path) -> Result:
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 def test_games_lists_legends() -> None:
@@ -64,23 +58,10 @@ def test_cards_table_shows_the_pool_column() -> None:
     assert "pool" in header
 
 
-POLICIES = "greedy,random,warlord,builder"
-
-
-def simulate(out: Path, games: int = 200) -> Result:
-    return invoke(
-        "simulate", "paper-tales", "--variant", "legends", "--games", str(games),
-        "--players", "4", "--seed", "5", "--policy", POLICIES, "--rotate-seats",
-        "--chunk-size", "70", "--out", out,
-    )  # fmt: skip
-
-
-def test_simulate_writes_a_legends_run(tmp_path: Path) -> None:
+def test_simulate_writes_a_legends_run(finished_run) -> None:
     import polars as pl
 
-    out = tmp_path / "run"
-    result = simulate(out)
-    assert result.exit_code == 0, result.output
+    out = finished_run("paper-tales", "legends")
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["game"] == "paper-tales"
     assert manifest["variant"] == "legends"
@@ -105,16 +86,6 @@ def test_simulate_writes_a_legends_run(tmp_path: Path) -> None:
     assert {"placed", "jester"} <= set(arts["how_deployed"].drop_nulls().cast(pl.String))
     buildings = pl.read_parquet(out / "buildings")
     assert {"inn", "sawmill", "royal-palace"} & set(buildings["building"].cast(pl.String))
-    # the stored game 17 is reference.py's game 17 (play replays it)
-    stored = seats.filter(pl.col("game_id") == 17).sort("seat")
-    played = invoke(
-        "play", "paper-tales", "--variant", "legends", "--seed", "5", "--game", "17",
-        "--players", "4", "--policy", POLICIES, "--rotate-seats", "--json",
-    )  # fmt: skip
-    assert played.exit_code == 0, played.output
-    final = json.loads(played.stdout.splitlines()[-1])
-    assert final["scores"] == stored["score"].to_list()
-    assert final["gold"] == stored["gold"].to_list()
 
 
 def test_bench_measures_the_legends_kernel() -> None:
@@ -125,21 +96,6 @@ def test_bench_measures_the_legends_kernel() -> None:
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert report["variant"] == "legends"
-
-
-def test_simulate_check_writes_the_same_run(tmp_path: Path) -> None:
-    import polars as pl
-
-    args = ["--variant", "legends", "--players", "4", "--policy", "greedy,random,warlord,builder"]
-    args += ["--games", "60", "--seed", "3", "--quiet"]
-    checked, plain = tmp_path / "checked", tmp_path / "plain"
-    for out, extra in ((checked, ["--check"]), (plain, [])):
-        result = invoke("simulate", "paper-tales", *args, "--out", out, *extra)
-        assert result.exit_code == 0, result.output
-    for table in ("games", "seats", "cards", "buildings"):
-        a = pl.read_parquet(checked / table / "*.parquet")
-        b = pl.read_parquet(plain / table / "*.parquet")
-        assert a.equals(b), table
 
 
 def test_play_narrates_the_reference_game() -> None:

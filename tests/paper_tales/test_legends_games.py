@@ -106,7 +106,7 @@ def test_greedy_deploys_artifacts(legends) -> None:
 @pytest.mark.parametrize("path", sorted(GOLDEN.glob("base-*.json")), ids=lambda p: p.stem)
 def test_base_variant_unchanged(path: Path) -> None:
     """The expansion code leaves base games as they were: the golden base playthroughs
-    (recorded before issue 5) replay identically, events included."""
+    replay identically, events included."""
     g = json.loads(path.read_text())
     cards = load_cardset()
     assert not cards.legends

@@ -1,4 +1,4 @@
-"""``talesim score paper-tales STATE.json --variant legends`` (issue 5): artifacts per seat
+"""``talesim score paper-tales STATE.json --variant legends``: artifacts per seat
 (``"artifacts": [ids]``) and the Legends buildings, scored with ``reference.py``'s rulebook
 functions. Hand-computed positions (numbers in the docstrings), the one-line errors, the
 CLI, the agreement with the base scorer on base positions, and the end LP of finished
@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from kit import error_line, invoke
 
-from cli.main import app
 from simcore.games.paper_tales.engine import score_state, score_state_reference
 from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
 from simcore.games.paper_tales.reference import (
@@ -350,32 +348,9 @@ def test_unknown_variant_is_refused() -> None:
 # --- the CLI -------------------------------------------------------------------------------
 
 
-def invoke(*args: str | Path) -> Result:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def error_line(*args: str | Path) -> str:
-    """The one ``error:`` line (exit code 2) of a refused command."""
-    result = invoke(*args)
-    lines = result.stderr.strip().splitlines()
-    assert (result.exit_code, len(lines)) == (2, 1), result.output
-    assert lines[0].startswith("error: ")
-    return lines[0]
-
-
-@pytest.fixture
-def state_file(tmp_path: Path):
-    def write(*seats: dict[str, Any]) -> Path:
-        path = tmp_path / "state.json"
-        path.write_text(json.dumps({"players": list(seats)}))
-        return path
-
-    return write
-
-
-def test_cli_scores_a_legends_position(state_file) -> None:
+def test_cli_scores_a_legends_position(seats_file) -> None:
     """Seat 0 of the Legendary Sword test through ``talesim score --variant legends``."""
-    path = state_file(seat("knight", arts="legendary-sword"), seat("knight archer"), EMPTY)
+    path = seats_file(seat("knight", arts="legendary-sword"), seat("knight archer"), EMPTY)
     result = invoke("score", "paper-tales", path, "--variant", "legends", "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
@@ -387,32 +362,32 @@ def test_cli_scores_a_legends_position(state_file) -> None:
     assert "winners: seat 0" in table.stdout
 
 
-def test_cli_errors(state_file) -> None:
-    legends = state_file(seat("knight", arts="dragon-egg"), EMPTY)
+def test_cli_errors(seats_file) -> None:
+    legends = seats_file(seat("knight", arts="dragon-egg"), EMPTY)
     assert 'state.json: player 0: artifact "dragon-egg" needs the Legends variant' in error_line(
-        "score", "paper-tales", legends
+        invoke("score", "paper-tales", legends)
     )
     assert "paper-tales has no variant 'gold'" in error_line(
-        "score", "paper-tales", legends, "--variant", "gold"
+        invoke("score", "paper-tales", legends, "--variant", "gold")
     )
-    bad = state_file(seat(arts="knight"), EMPTY)
+    bad = seats_file(seat(arts="knight"), EMPTY)
     assert "player 0: artifacts 0: 'knight' is a unit" in error_line(
-        "score", "paper-tales", bad, "--variant", "legends"
+        invoke("score", "paper-tales", bad, "--variant", "legends")
     )
-    base = state_file(seat("knight"), EMPTY)
+    base = seats_file(seat("knight"), EMPTY)
     assert invoke("score", "paper-tales", base, "--variant", "base", "--json").stdout == (
         invoke("score", "paper-tales", base, "--json").stdout
     )
 
 
-def test_cli_variant_for_a_game_whose_score_has_none(state_file) -> None:
+def test_cli_variant_for_a_game_whose_score_has_none(seats_file) -> None:
     """Fairy Tale and DRAKO read the variant from the state itself ("variant" / "rules"):
     ``--variant`` is one error line rather than an option silently ignored."""
-    path = state_file(EMPTY, EMPTY)
+    path = seats_file(EMPTY, EMPTY)
     assert (
         '`talesim score fairy-tale` reads the variant from STATE.json (its "variant" key), '
         "not from --variant"
-    ) in error_line("score", "fairy-tale", path, "--variant", "expert")
+    ) in error_line(invoke("score", "fairy-tale", path, "--variant", "expert"))
     assert (
         '`talesim score drako` reads the rules from STATE.json (its "rules" key), not from --rules'
-    ) in error_line("score", "drako", path, "--rules", "brief")
+    ) in error_line(invoke("score", "drako", path, "--rules", "brief"))

@@ -9,8 +9,11 @@ configuration and building set, 2 and 3+ players, every valuing policy."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+from kit import load_by_path
 from numba import njit
 
 from simcore.games.paper_tales import evaluate as ev
@@ -28,6 +31,11 @@ from simcore.games.paper_tales.tables import (
     CardSet,
     compile_legends_tables,
 )
+
+# the base kingdoms' pieces (a test file is not importable by name)
+random_spots = load_by_path(
+    "paper_tales_evaluate_tables", Path(__file__).with_name("test_evaluate_tables.py")
+).random_spots
 
 
 @njit
@@ -70,19 +78,11 @@ def _kingdoms(tb: tuple, lx: tuple, count: int, max_age: int, seed: int) -> tupl
     insets = np.ones((count, max(n_buildings, 1)), np.int32)
     misc = np.zeros((count, 7), np.int32)
     for k in range(count):
-        n = int(rng.integers(0, schema.MAX_PIECES + 1))
-        spots = [int(x) for x in rng.permutation(5)[: min(n, 5)]]
-        if n == schema.MAX_PIECES:
-            spots.append(int(rng.choice([0, 3])))
-        for i, spot in enumerate(spots):
-            fresh = int(rng.random() < 0.5)
-            pending = fresh * int(rng.random() < 0.8)
-            top = max_age if rng.random() < 0.3 else 2
-            age = int(rng.integers(0, top + 1))
+        for i, (spot, age, pending, fresh) in enumerate(random_spots(rng, max_age)):
             u = int(rng.choice(special)) if rng.random() < 0.5 else int(rng.integers(0, n_units))
             pcs[k, i] = (spot, u, age, pending, fresh)
             pdones[k, i] = rng.integers(-1, schema.T_COUNT + 1)
-        ns[k] = len(spots)
+            ns[k] = i + 1
         bls[k] = bls[k - 1] if k % 8 and rng.random() < 0.8 else rng.integers(0, 3, n_buildings)
         insets[k] = rng.random(n_buildings) < 0.7
         if k % 8 and rng.random() < 0.8:

@@ -9,9 +9,10 @@ kernel/search.py, reference/search.py), both variants.
   (the draw pile's order, another seat's pack, hand, kept card or face-down placement, a
   card another seat discarded face down) give the same search, playout for playout,
   kernel and reference; a control changes one of its own cards;
-* stream separation: a search never draws from the game's stream;
-* the same results whatever the chunk size or thread count;
-* spec errors through the CLI; the dataset names the spec; the narration of a search.
+* stream separation: a search never draws from the game's stream.
+
+What every game's search shares (the same runs whatever the chunks and threads, the CLI's
+spec errors, the narration): ``tests/test_engine_conformance.py``.
 """
 
 from __future__ import annotations
@@ -19,20 +20,17 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import numba
 import numpy as np
 import polars as pl
 import pytest
-from typer.testing import CliRunner
+from kit import SMALL_MC, prepared
 
-from cli.main import app
 from simcore import engine_kit
 from simcore.games.paper_tales import engine, schema
 from simcore.games.paper_tales.engine import (
     GAME,
     frame_mismatch,
     kernel_args,
-    prepare,
     reference_frames,
     simulate_arrays,
 )
@@ -41,15 +39,8 @@ from simcore.games.paper_tales.kernel import search as ks
 from simcore.games.paper_tales.kernel import state as kst
 from simcore.games.paper_tales.reference import Game, Rules
 from simcore.games.paper_tales.reference.search import Search
-from simcore.games.paper_tales.tables import CardSet
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
-
-SMALL = "mc:rollouts=2:top=2"
-
-
-def prepared(cards: CardSet, variant: str, specs: list[str], rotate: bool = False) -> Any:
-    return prepare(cards, variant, len(specs), list(GAME.canonical_policies(specs)), rotate)
 
 
 # --- the kernel game from Python ---------------------------------------------------------
@@ -120,10 +111,10 @@ def stopped(prep: Any, seed: int, g: int, want: Any) -> KGame:
 
 
 @pytest.mark.parametrize("variant", ["base", "legends"])
-def test_a_game_that_can_stop_plays_the_heuristics_games(cards: CardSet, variant: str) -> None:
+def test_a_game_that_can_stop_plays_the_heuristics_games(variant: str) -> None:
     """Resumable games: with heuristic seats, the search kernel's ``_play_on`` never stops
     and plays the games of ``play_game`` (every per-seat and per-card record)."""
-    prep = prepared(cards, variant, ["greedy", "random", "warlord", "builder"])
+    prep = prepared("paper-tales", variant, ["greedy", "random", "warlord", "builder"])
     for g in range(3):
         k = KGame(prep, 11, g)
         assert not k.advance()
@@ -135,10 +126,10 @@ def test_a_game_that_can_stop_plays_the_heuristics_games(cards: CardSet, variant
             )
 
 
-def test_a_copy_at_a_decision_plays_on_to_the_same_end(cards: CardSet) -> None:
+def test_a_copy_at_a_decision_plays_on_to_the_same_end() -> None:
     """Resumable games: at the stops of a game with an mc seat (draft picks, deployment
     steps, construction), a copy answered the same way plays on to the same end."""
-    prep = prepared(cards, "base", ["greedy", SMALL, "random"])
+    prep = prepared("paper-tales", "base", ["greedy", SMALL_MC, "random"])
     k = KGame(prep, 5, 2)
     answers: list[int] = []
     copies: list[tuple[KGame, int]] = []
@@ -163,21 +154,19 @@ def test_a_copy_at_a_decision_plays_on_to_the_same_end(cards: CardSet) -> None:
 # --- kernel = reference ---------------------------------------------------------------------
 
 MC_CASES = [
-    ("base", [SMALL, "greedy", "random"], 2),
-    ("base", ["warlord", SMALL], 1),
-    ("legends", [SMALL, "greedy", "builder"], 1),
-    ("legends", ["greedy", "mc:rollouts=2:top=3:playout=random", "random", SMALL], 1),
+    ("base", [SMALL_MC, "greedy", "random"], 2),
+    ("base", ["warlord", SMALL_MC], 1),
+    ("legends", [SMALL_MC, "greedy", "builder"], 1),
+    ("legends", ["greedy", "mc:rollouts=2:top=3:playout=random", "random", SMALL_MC], 1),
 ]
 
 
 @pytest.mark.parametrize(("variant", "specs", "games"), MC_CASES)
-def test_mc_kernel_equals_reference(
-    cards: CardSet, variant: str, specs: list[str], games: int
-) -> None:
+def test_mc_kernel_equals_reference(variant: str, specs: list[str], games: int) -> None:
     """The kernel and reference.py play the same games with mc seats (same searches, same
     streams), seats rotated: every table of the dataset is equal, and ``seats.policy``
     names each seat's spec."""
-    prep = prepared(cards, variant, specs, rotate=True)
+    prep = prepared("paper-tales", variant, specs, rotate=True)
     frames = run_chunk(prep, 31, 0, games)
     ref = reference_frames(prep, 31, 0, games)
     for table in ("games", "seats", "cards", "buildings"):
@@ -286,11 +275,11 @@ def hidden_changes(k: KGame) -> list[KGame]:
 
 @pytest.mark.parametrize("variant", ["base", "legends"])
 @pytest.mark.parametrize("where", [_at_draft, _at_deploy, _at_build])
-def test_kernel_search_does_not_peek(cards: CardSet, variant: str, where: Any) -> None:
+def test_kernel_search_does_not_peek(variant: str, where: Any) -> None:
     """No peeking (kernel): the search at a draft pick, a deployment step and a
     construction choice is the same, playout for playout (equal summed outcomes), in
     every state that differs only in what the seat cannot see."""
-    prep = prepared(cards, variant, SPECS)
+    prep = prepared("paper-tales", variant, SPECS)
     k = stopped(prep, 8, 1, where)
     assert int(k.s.g[schema.G_ASK_SEAT]) == SEARCHER
     changed = hidden_changes(k)
@@ -301,10 +290,10 @@ def test_kernel_search_does_not_peek(cards: CardSet, variant: str, where: Any) -
         assert c.decide() == base
 
 
-def test_kernel_search_sees_what_it_sees(cards: CardSet) -> None:
+def test_kernel_search_sees_what_it_sees() -> None:
     """Control for the no-peeking test: the seat's own hand card traded with a draw-pile
     card changes the search's outcomes."""
-    prep = prepared(cards, "base", SPECS)
+    prep = prepared("paper-tales", "base", SPECS)
     k = stopped(prep, 8, 1, _at_deploy)
 
     def put(st: Any, card: int) -> None:
@@ -337,11 +326,11 @@ def stopped_reference(prep: Any, seed: int, g: int, decision: str, turn: int) ->
 
 
 @pytest.mark.parametrize(("decision", "turn"), [("draft", 2), ("deploy", 2), ("build", 1)])
-def test_reference_search_does_not_peek(cards: CardSet, decision: str, turn: int) -> None:
+def test_reference_search_does_not_peek(decision: str, turn: int) -> None:
     """No peeking (reference.py): the same choice and recorded means from states that
     differ in the draw pile's order and in another seat's hidden cards; a control: the
     seat's own hand or pack changed changes them."""
-    prep = prepared(cards, "base", SPECS)
+    prep = prepared("paper-tales", "base", SPECS)
     game, search = stopped_reference(prep, 8, 1, decision, turn)
 
     def searched(g: Game) -> tuple[int, list]:
@@ -390,10 +379,10 @@ def test_reference_search_does_not_peek(cards: CardSet, decision: str, turn: int
 # --- streams ---------------------------------------------------------------------------------
 
 
-def test_the_search_never_draws_from_the_game_stream(cards: CardSet) -> None:
+def test_the_search_never_draws_from_the_game_stream() -> None:
     """Stream separation: a search leaves the game's stream, piles, packs and hands as
     they were (kernel), and the reference game's stream likewise."""
-    prep = prepared(cards, "base", SPECS)
+    prep = prepared("paper-tales", "base", SPECS)
     k = stopped(prep, 4, 3, _at_deploy)
     before = k.clone()
     k.decide()
@@ -405,62 +394,3 @@ def test_the_search_never_draws_from_the_game_stream(cards: CardSet) -> None:
     game.search_decide(search, "draft", SEARCHER)
     assert game.rng.state == state
     assert game.deck == deck
-
-
-def test_mc_runs_are_the_same_whatever_the_chunks_and_threads(cards: CardSet) -> None:
-    """Same results whatever the chunk size or thread count (the search streams belong to
-    (seed, game, seat, decision), not to a block)."""
-    prep = prepared(cards, "base", [SMALL, "greedy", "random"], rotate=True)
-    old = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = simulate_arrays(prep, 9, 0, 6)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-        parts = [simulate_arrays(prep, 9, 0, 2), simulate_arrays(prep, 9, 2, 4)]
-    finally:
-        numba.set_num_threads(old)
-    for key, value in one.items():
-        np.testing.assert_array_equal(np.concatenate([p[key] for p in parts]), value, err_msg=key)
-
-
-# --- the CLI --------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("spec", "fragment"),
-    [
-        ("mc:rollouts=0", "rollouts must be between 1 and 1024"),
-        ("mc:depth=3", "has no parameter 'depth'"),
-        ("mc:playout=mc", "playout must be one of random, greedy, warlord, builder"),
-        ("mc:top=two", "top must be an integer"),
-    ],
-)
-def test_bad_mc_specs_are_one_error_line(tmp_path: Any, spec: str, fragment: str) -> None:
-    """A bad mc spec: one ``error:`` line naming it, exit 2, no dataset."""
-    out = tmp_path / "run"
-    result = CliRunner().invoke(
-        app,
-        ["simulate", "paper-tales", "--games", "4", "--players", "2", "--seed", "1",
-         "--policy", f"{spec},greedy", "--out", str(out)],
-    )  # fmt: skip
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("error:"), result.output
-    assert fragment in lines[0]
-    assert not out.exists()
-
-
-def test_play_narrates_each_search() -> None:
-    """``talesim play paper-tales`` shows, at each mc decision, every searched candidate
-    with greedy's value, its mean outcome and playout count, and the choice."""
-    result = CliRunner().invoke(
-        app,
-        ["play", "paper-tales", "--seed", "3", "--players", "2", "--policy", f"{SMALL},greedy"],
-    )
-    assert result.exit_code == 0, result.output
-    text = result.output
-    for decision in ("draft", "deploy", "build"):
-        assert f"seat 0 searches its {decision} decision" in text
-    assert "over 2 playouts" in text
-    assert "mc:rollouts=2:top=2:playout=warlord" in text

@@ -1,5 +1,6 @@
-"""``talesim cards|score|simulate|games paper-tales`` through Typer's CliRunner (the issue 3
-contract: one ``error:`` line for bad input; simulate / play / bench / resume)."""
+"""``talesim cards|score|simulate|games|bench paper-tales`` through Typer's CliRunner: the
+``score`` JSON and table, the card catalog, the tables a run writes, one ``error:`` line for
+bad input (``play`` and resume: ``tests/test_engine_conformance.py``)."""
 
 from __future__ import annotations
 
@@ -7,33 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
-
-from cli.main import app
-
-
-def invoke(*args: str | Path) -> Result:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def assert_error(result: Result, *fragments: str) -> None:
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    assert "Traceback" not in result.output
-
-
-@pytest.fixture
-def state_file(tmp_path: Path, seat):
-    def write(*seats: dict) -> Path:
-        path = tmp_path / "state.json"
-        path.write_text(json.dumps({"players": list(seats)}))
-        return path
-
-    return write
+from kit import assert_error, invoke
 
 
 @pytest.fixture
@@ -50,8 +25,8 @@ def three_seats(seat) -> list[dict]:
     ]
 
 
-def test_score_json_contract(state_file, three_seats) -> None:
-    result = invoke("score", "paper-tales", state_file(*three_seats), "--json")
+def test_score_json_contract(seats_file, three_seats) -> None:
+    result = invoke("score", "paper-tales", seats_file(*three_seats), "--json")
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert set(out) == {"players", "winners"}
@@ -68,8 +43,8 @@ def test_score_json_contract(state_file, three_seats) -> None:
     assert out["winners"] == [1]
 
 
-def test_score_table(state_file, three_seats) -> None:
-    result = invoke("score", "paper-tales", state_file(*three_seats))
+def test_score_table(seats_file, three_seats) -> None:
+    result = invoke("score", "paper-tales", seats_file(*three_seats))
     assert result.exit_code == 0, result.output
     assert "Score breakdown" in result.stdout
     assert "wars 6, per_war_won 2, buildings 4" in result.stdout
@@ -77,20 +52,20 @@ def test_score_table(state_file, three_seats) -> None:
     assert "winners: seat 1" in result.stdout
 
 
-def test_score_two_seats_uses_the_two_player_war(state_file, seat) -> None:
+def test_score_two_seats_uses_the_two_player_war(seats_file, seat) -> None:
     out = json.loads(
         invoke(
-            "score", "paper-tales", state_file(seat("knight knight"), seat("rogue")), "--json"
+            "score", "paper-tales", seats_file(seat("knight knight"), seat("rogue")), "--json"
         ).stdout
     )
     assert [p["war_lp"] for p in out["players"]] == [6, 0]
 
 
-def test_score_bad_state_is_one_line(state_file, seat) -> None:
+def test_score_bad_state_is_one_line(seats_file, seat) -> None:
     assert_error(
-        invoke("score", "paper-tales", state_file(seat("wizard"), seat())), 'unknown unit "wizard"'
+        invoke("score", "paper-tales", seats_file(seat("wizard"), seat())), 'unknown unit "wizard"'
     )
-    assert_error(invoke("score", "paper-tales", state_file(seat())), "2 to 5 seats")
+    assert_error(invoke("score", "paper-tales", seats_file(seat())), "2 to 5 seats")
 
 
 def test_cards_table_and_json() -> None:
@@ -115,20 +90,10 @@ def test_cards_bad_file_is_one_line(tmp_path: Path) -> None:
     assert_error(invoke("cards", "paper-tales", "--cards", bad), str(bad), "field 'unit'")
 
 
-def simulate(out: Path, *extra: str | Path, games: int = 40) -> Result:
-    return invoke(
-        "simulate", "paper-tales", "--games", str(games), "--players", "4", "--seed", "5",
-        "--policy", "greedy,random,warlord,builder", "--rotate-seats", "--chunk-size", "15",
-        "--out", out, *extra,
-    )  # fmt: skip
-
-
-def test_simulate_writes_the_four_tables(tmp_path: Path) -> None:
+def test_simulate_writes_the_four_tables(finished_run) -> None:
     import polars as pl
 
-    out = tmp_path / "run"
-    result = simulate(out)
-    assert result.exit_code == 0, result.output
+    out = finished_run("paper-tales")
     for table in ("games", "seats", "cards", "buildings"):
         frame = pl.read_parquet(out / table)
         assert frame.height > 0, table
@@ -139,14 +104,12 @@ def test_simulate_writes_the_four_tables(tmp_path: Path) -> None:
     assert manifest["game"] == "paper-tales"
 
 
-def test_turn_upgraded_is_null_for_a_building_never_upgraded(tmp_path: Path) -> None:
+def test_turn_upgraded_is_null_for_a_building_never_upgraded(finished_run) -> None:
     """Dataset contract: ``buildings.turn_upgraded`` is the turn the building reached level 2
     (a direct level 2: its build turn) and null when it never did, never 0."""
     import polars as pl
 
-    out = tmp_path / "run"
-    assert simulate(out).exit_code == 0
-    buildings = pl.read_parquet(out / "buildings")
+    buildings = pl.read_parquet(finished_run("paper-tales") / "buildings")
     level1 = buildings.filter(pl.col("level") == 1)
     level2 = buildings.filter(pl.col("level") == 2)
     assert level1.height > 0
@@ -155,49 +118,6 @@ def test_turn_upgraded_is_null_for_a_building_never_upgraded(tmp_path: Path) -> 
     assert level2["turn_upgraded"].null_count() == 0
     assert (level2["turn_upgraded"] >= level2["turn_built"]).all()
     assert level2["turn_built"].min() >= 1
-
-
-def test_play_replays_the_stored_game(tmp_path: Path) -> None:
-    import polars as pl
-
-    out = tmp_path / "run"
-    assert simulate(out).exit_code == 0
-    seats = pl.read_parquet(out / "seats").filter(pl.col("game_id") == 17).sort("seat")
-    result = invoke(
-        "play", "paper-tales", "--seed", "5", "--game", "17", "--players", "4",
-        "--policy", "greedy,random,warlord,builder", "--rotate-seats", "--json",
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
-    events = [json.loads(line) for line in result.stdout.splitlines()]
-    final = events[-1]
-    assert final["event"] == "final"
-    assert final["scores"] == seats["score"].to_list()
-    assert final["gold"] == seats["gold"].to_list()
-    assert events[0]["policies"] == seats["policy"].cast(pl.String).to_list()
-    narrated = invoke(
-        "play", "paper-tales", "--seed", "5", "--game", "17", "--players", "4",
-        "--policy", "greedy,random,warlord,builder", "--rotate-seats",
-    )  # fmt: skip
-    assert narrated.exit_code == 0
-    assert "Game over. Final scores:" in narrated.stdout
-
-
-def test_resume_gives_identical_bytes(tmp_path: Path) -> None:
-    whole, cut = tmp_path / "whole", tmp_path / "cut"
-    assert simulate(whole).exit_code == 0
-    assert simulate(cut).exit_code == 0
-    for part in sorted(cut.glob("*/part-00001.parquet")) + sorted(cut.glob("*/part-00002.parquet")):
-        part.unlink()
-    manifest = json.loads((cut / "manifest.json").read_text())
-    for chunk in manifest["chunks"][1:]:
-        chunk["done"] = False
-    manifest["status"] = "running"
-    (cut / "manifest.json").write_text(json.dumps(manifest))
-    resumed = simulate(cut, "--resume")
-    assert resumed.exit_code == 0, resumed.output
-    for part in sorted(whole.glob("*/part-*.parquet")):
-        twin = cut / part.relative_to(whole)
-        assert twin.read_bytes() == part.read_bytes(), part
 
 
 def test_bench_reports_both_rates() -> None:

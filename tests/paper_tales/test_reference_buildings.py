@@ -28,22 +28,25 @@ def test_town_level_2_adds_a_crystal(table) -> None:
     assert t.end_buildings() == 3
 
 
-def test_tavern_level_1_gold_per_food(table) -> None:
-    """Tavern L1 with Farmer + Treefolk (2 F): income 2 + 2."""
+def tavern_with_two_food(table, level: int):
+    """Seat 0: the Tavern at ``level``, a Farmer and a Treefolk (2 F)."""
     t = table()
-    t.build(0, tavern=1)
+    t.build(0, tavern=level)
     t.put(0, 0, "farmer")
     t.put(0, 1, "treefolk")
+    return t
+
+
+def test_tavern_level_1_gold_per_food(table) -> None:
+    """Tavern L1 with 2 F: income 2 + 2."""
+    t = tavern_with_two_food(table, 1)
     assert t.income() == 4
     assert t.end_buildings() == 1
 
 
 def test_tavern_level_2_lp_per_food(table) -> None:
     """Tavern L2 with 2 F: wars +2 LP (and its level-1 income stays: 2 + 2)."""
-    t = table()
-    t.build(0, tavern=2)
-    t.put(0, 0, "farmer")
-    t.put(0, 1, "treefolk")
+    t = tavern_with_two_food(table, 2)
     assert t.wars()["lp"] == WAR_LP + 2
     assert t.income() == 4
     assert t.end_buildings() == 3

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
-from polars.testing import assert_frame_equal
+from kit import seat_policies
 
 from simcore import engine_kit
 from simcore.games.paper_tales import engine
@@ -45,27 +45,11 @@ run_chunk = functools.partial(engine_kit.run_chunk, engine)
 PLAYERS = (2, 3, 4, 5)
 MIXED = ("greedy", "random", "warlord", "builder", "greedy")
 
-# Per variant: the seed (+ the player count) and the games per policy spec.
-DEFAULT = {
-    "base": (
-        11,
-        (("random", 500), ("greedy", 12), ("warlord", 12), ("builder", 12), ("mixed", 16)),
-    ),
-    "legends": (
-        31,
-        (("random", 150), ("greedy", 12), ("warlord", 12), ("builder", 12), ("mixed", 12)),
-    ),
-}
-SLOW = {
-    "base": (
-        101,
-        (("random", 2000), ("greedy", 500), ("warlord", 500), ("builder", 500), ("mixed", 500)),
-    ),
-    "legends": (
-        301,
-        (("random", 500), ("greedy", 500), ("warlord", 500), ("builder", 500), ("mixed", 500)),
-    ),
-}
+#: The policy specs a case plays ("mixed": ``MIXED``).
+SPECS = ("random", "greedy", "warlord", "builder", "mixed")
+# Per variant: the seed (+ the player count) and the games of each of ``SPECS``.
+DEFAULT = {"base": (11, (500, 12, 12, 12, 16)), "legends": (31, (150, 12, 12, 12, 12))}
+SLOW = {"base": (101, (2000, 500, 500, 500, 500)), "legends": (301, (500, 500, 500, 500, 500))}
 
 # Every option of docs/rules/paper-tales.md §8 and rule constant away from its default
 # (rules.toml), one at a time.
@@ -107,10 +91,6 @@ TWO_PLAYER: tuple[dict[str, Any], ...] = (
 )
 
 
-def seat_policies(spec: str, players: int) -> list[str]:
-    return list(MIXED[:players]) if spec == "mixed" else [spec] * players
-
-
 def with_options(cards: CardSet, two: bool = False, **options: Any) -> CardSet:
     """The card set with rules.toml options (``two``: ``[two_player]`` keys) replaced."""
     rules = cards.rules
@@ -123,12 +103,13 @@ def with_options(cards: CardSet, two: bool = False, **options: Any) -> CardSet:
     return dataclasses.replace(cards, rules=rules)
 
 
-def runs(table: dict[str, tuple[int, tuple[tuple[str, int], ...]]]) -> list[Any]:
-    """The (variant, seed, policy spec, games) cases of ``DEFAULT`` or ``SLOW``."""
+def runs(table: dict[str, tuple[int, tuple[int, ...]]], first: int, marks: Any = ()) -> list:
+    """The (variant, seed, policy spec, first game, games) cases of ``DEFAULT`` or
+    ``SLOW``."""
     return [
-        pytest.param(variant, seed, spec, n, id=f"{variant}-{spec}-{n}")
-        for variant, (seed, specs) in table.items()
-        for spec, n in specs
+        pytest.param(variant, seed, spec, first, n, id=f"{variant}-{spec}-{n}", marks=marks)
+        for variant, (seed, games) in table.items()
+        for spec, n in zip(SPECS, games, strict=True)
     ]
 
 
@@ -149,12 +130,16 @@ def compare(
 
 
 @pytest.mark.parametrize("players", PLAYERS)
-@pytest.mark.parametrize(("variant", "seed", "spec", "n"), runs(DEFAULT))
+@pytest.mark.parametrize(
+    ("variant", "seed", "spec", "first", "n"),
+    runs(DEFAULT, 0) + runs(SLOW, 1000, pytest.mark.slow),  # ``-m slow``: more games
+)
 def test_kernel_plays_the_reference_games(
-    cardsets: dict[str, CardSet], variant: str, seed: int, spec: str, n: int, players: int
-) -> None:
-    policies = seat_policies(spec, players)
-    got = compare(cardsets[variant], players, policies, seed + players, 0, n, spec == "mixed")
+    cardsets: dict[str, CardSet], variant: str, seed: int, spec: str, first: int, n: int,
+    players: int,
+) -> None:  # fmt: skip
+    policies = seat_policies(spec, players, MIXED)
+    got = compare(cardsets[variant], players, policies, seed + players, first, n, spec == "mixed")
     seats = got["seats"]
     assert seats["score"].sum() > 0
     if variant == "legends":
@@ -163,16 +148,6 @@ def test_kernel_plays_the_reference_games(
         assert seats["artifacts_in_zone"].sum() > 0
         if spec == "random":
             assert got["games"]["building_pool"].n_unique() == 3
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("players", PLAYERS)
-@pytest.mark.parametrize(("variant", "seed", "spec", "n"), runs(SLOW))
-def test_kernel_plays_the_reference_games_long(
-    cardsets: dict[str, CardSet], variant: str, seed: int, spec: str, n: int, players: int
-) -> None:
-    policies = seat_policies(spec, players)
-    compare(cardsets[variant], players, policies, seed + players, 1000, n, spec == "mixed")
 
 
 @pytest.mark.parametrize(
@@ -188,7 +163,7 @@ def test_every_option_is_honoured(
     modified = with_options(cardsets[variant], **options)
     players = 3 if options.get("reshuffle_discard") is False else 4
     for spec, seed, n in OPTION_RUNS[variant]:
-        policies = seat_policies(spec, players)
+        policies = seat_policies(spec, players, MIXED)
         compare(modified, players, policies, seed, 0, n, rotate=spec == "mixed")
 
 
@@ -216,23 +191,6 @@ def test_extreme_seeds_and_game_ids(cards: CardSet, seed: int, first: int) -> No
     compare(cards, 4, ["random", "greedy", "random", "builder"], seed, first, 8, rotate=True)
 
 
-def test_results_do_not_depend_on_chunking_or_threads(cards: CardSet) -> None:
-    import numba
-
-    prep = prepare(cards, "base", 4, list(MIXED[:4]), True)
-    whole = run_chunk(prep, 3, 0, 300)
-    parts = [run_chunk(prep, 3, lo, hi - lo) for lo, hi in ((0, 7), (7, 150), (150, 300))]
-    old = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        single = run_chunk(prep, 3, 0, 300)
-    finally:
-        numba.set_num_threads(old)
-    for table, frame in whole.items():
-        assert_frame_equal(frame, pl.concat([p[table] for p in parts]))
-        assert_frame_equal(frame, single[table])
-
-
 def test_the_dataset_tables_are_consistent(cards: CardSet) -> None:
     """Cross-table facts: breakdown sums to score, one winner share per game, cards per
     seat and turn = the draft picks (+ Shapeshifter reveals), built buildings' levels."""
@@ -248,7 +206,7 @@ def test_the_dataset_tables_are_consistent(cards: CardSet) -> None:
     assert np.all(t["games"]["turns"].to_numpy() == 4)
 
 
-def test_kernel_plays_the_issue_game_of_a_shapeshifter_beside_a_necromancer(
+def test_kernel_plays_a_shapeshifter_deployed_beside_a_necromancer(
     cards: CardSet,
 ) -> None:
     """Seed 2, game 21, 4 players (greedy, warlord, builder, greedy): in turn 3 seat 1

@@ -6,6 +6,7 @@ import math
 
 import polars as pl
 import pytest
+from kit import SEAT_SCHEMA
 
 from reports import metrics as m
 
@@ -14,14 +15,7 @@ def seats_frame(rows: list[tuple[int, int, str, int, int, float]]) -> pl.LazyFra
     """rows: (game_id, seat, policy, score, rank, win)."""
     return pl.DataFrame(
         rows,
-        schema={
-            "game_id": pl.Int64,
-            "seat": pl.Int8,
-            "policy": pl.String,
-            "score": pl.Int16,
-            "rank": pl.Int8,
-            "win": pl.Float64,
-        },
+        schema=SEAT_SCHEMA,
         orient="row",
     ).lazy()
 

@@ -12,13 +12,10 @@ from typing import Any
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
+from kit import error_line, invoke, ok
 
-from cli.main import app
 from reports.report import build_report
 from simcore.runner import simulate
-
-runner = CliRunner()
 
 
 def fairy_run(out: Path, seed: int = 7, cards_path: Path | None = None, games: int = 400) -> Path:
@@ -106,8 +103,7 @@ def test_report_writes_every_section_chart_and_csv(ft_run: Path, tmp_path: Path)
 
 
 def test_report_cli_prints_index_path(ft_run: Path, tmp_path: Path) -> None:
-    result = runner.invoke(app, ["report", str(ft_run), "--out", str(tmp_path / "r")])
-    assert result.exit_code == 0, result.output
+    result = ok("report", ft_run, "--out", tmp_path / "r")
     assert result.output.strip() == f"report: {tmp_path / 'r' / 'index.html'}"
 
 
@@ -174,8 +170,7 @@ def test_legend_section_from_a_legends_table(tmp_path: Path) -> None:
 
 
 def test_compare_same_run_twice_is_paired_and_flat(ft_run: Path, tmp_path: Path) -> None:
-    result = runner.invoke(app, ["compare", str(ft_run), str(ft_run), "--out", str(tmp_path / "c")])
-    assert result.exit_code == 0, result.output
+    ok("compare", ft_run, ft_run, "--out", tmp_path / "c")
     cards = pl.read_csv(tmp_path / "c" / "card-changes.csv")
     assert set(cards["method"]) == {"paired"}
     assert cards["delta"].abs().max() == pytest.approx(0.0)
@@ -200,8 +195,7 @@ def test_compare_a_changed_card_with_same_seed(ft_run: Path, tmp_path: Path) -> 
     assert count == 1
     changed.write_text(new, encoding="utf-8")
     b = fairy_run(tmp_path / "b", cards_path=changed)
-    result = runner.invoke(app, ["compare", str(ft_run), str(b), "--out", str(tmp_path / "c")])
-    assert result.exit_code == 0, result.output
+    ok("compare", ft_run, b, "--out", tmp_path / "c")
     cards = pl.read_csv(tmp_path / "c" / "card-changes.csv")
     row = cards.filter(pl.col("card") == "sky-dancer-dragon").row(0, named=True)
     assert row["method"] == "paired"
@@ -211,31 +205,21 @@ def test_compare_a_changed_card_with_same_seed(ft_run: Path, tmp_path: Path) -> 
 
 def test_compare_different_seeds_is_independent(ft_run: Path, tmp_path: Path) -> None:
     other = fairy_run(tmp_path / "other", seed=8, games=200)
-    result = runner.invoke(app, ["compare", str(ft_run), str(other), "--out", str(tmp_path / "c")])
-    assert result.exit_code == 0, result.output
+    ok("compare", ft_run, other, "--out", tmp_path / "c")
     assert set(pl.read_csv(tmp_path / "c" / "policy-changes.csv")["method"]) == {"independent"}
 
 
 # --- bad input: one line, exit 2, nothing written ------------------------------------------
 
 
-def error_line(args: list[str]) -> str:
-    result = runner.invoke(app, args)
-    assert result.exit_code == 2, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("error: "), result.output
-    return lines[0]
-
-
 def test_report_of_a_directory_that_is_not_a_run(tmp_path: Path) -> None:
-    line = error_line(["report", str(tmp_path), "--out", str(tmp_path / "r")])
+    line = error_line(invoke("report", tmp_path, "--out", str(tmp_path / "r")))
     assert "not a talesim run" in line
     assert not (tmp_path / "r").exists()
 
 
 def test_report_of_a_missing_directory(tmp_path: Path) -> None:
-    assert "not a directory" in error_line(["report", str(tmp_path / "nope"), "--out", "x"])
+    assert "not a directory" in error_line(invoke("report", tmp_path / "nope", "--out", "x"))
 
 
 def test_report_of_an_unfinished_run(ft_run: Path, tmp_path: Path) -> None:
@@ -243,7 +227,7 @@ def test_report_of_an_unfinished_run(ft_run: Path, tmp_path: Path) -> None:
     manifest = json.loads((broken / "manifest.json").read_text())
     manifest["status"] = "running"
     (broken / "manifest.json").write_text(json.dumps(manifest))
-    assert "unfinished run" in error_line(["report", str(broken), "--out", str(tmp_path / "r")])
+    assert "unfinished run" in error_line(invoke("report", broken, "--out", str(tmp_path / "r")))
 
 
 def test_report_with_a_missing_table(tmp_path: Path) -> None:
@@ -252,24 +236,24 @@ def test_report_with_a_missing_table(tmp_path: Path) -> None:
     manifest["tables"] = ["seats", "cards"]
     (run / "manifest.json").write_text(json.dumps(manifest))
     assert "missing the Parquet parts of table 'cards'" in error_line(
-        ["report", str(run), "--out", str(tmp_path / "r")]
+        invoke("report", run, "--out", str(tmp_path / "r"))
     )
 
 
 def test_report_with_a_corrupt_part(tmp_path: Path) -> None:
     run = synthetic_run(tmp_path / "run", "fairy-tale", {"seats": two_player_seats(4)}, 2)
     (run / "seats" / "part-00000.parquet").write_bytes(b"not parquet at all")
-    assert "not readable Parquet" in error_line(["report", str(run), "--out", str(tmp_path / "r")])
+    assert "not readable Parquet" in error_line(invoke("report", run, "--out", str(tmp_path / "r")))
 
 
 def test_report_into_the_run_directory_is_refused(ft_run: Path) -> None:
     before = sorted(p.name for p in ft_run.iterdir())
-    assert "run directory itself" in error_line(["report", str(ft_run), "--out", str(ft_run)])
+    assert "run directory itself" in error_line(invoke("report", ft_run, "--out", str(ft_run)))
     assert sorted(p.name for p in ft_run.iterdir()) == before
 
 
 def test_compare_refuses_two_different_games(ft_run: Path, tmp_path: Path) -> None:
     other = synthetic_run(tmp_path / "pt", "paper-tales", {"seats": two_player_seats(4)}, 2)
-    line = error_line(["compare", str(ft_run), str(other), "--out", str(tmp_path / "c")])
+    line = error_line(invoke("compare", ft_run, other, "--out", str(tmp_path / "c")))
     assert "different games: fairy-tale vs paper-tales" in line
     assert not (tmp_path / "c").exists()

@@ -9,9 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
-
-from cli.main import app
+from kit import ok
 
 Check = Callable[[Path], dict[str, Any]]
 
@@ -34,8 +32,7 @@ COMMANDS = {
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_search_page_loads_clean(tmp_path: Path, check_report: Check, command: str) -> None:
     out = tmp_path / "out"
-    result = CliRunner().invoke(app, [*COMMANDS[command], "--out", str(out), "--quiet"])
-    assert result.exit_code == 0, result.output
+    ok(*COMMANDS[command], "--out", out, "--quiet")
     checked = check_report(out / "index.html")
     assert checked["console_errors"] == []
     assert checked["broken_images"] == []

@@ -12,26 +12,13 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner, Result
+from kit import assert_error, assert_option_error, invoke
+from typer.testing import Result
 
-from cli.main import app
 from simcore import balance, registry
 
 FT_CARDS = registry.get_game("fairy-tale").data_dir() / "cards.toml"
 BAND = "0.5:1.6"
-
-
-def invoke(*args: str | Path) -> Result:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def assert_error(result: Result, *fragments: str) -> None:
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 @pytest.fixture(scope="module")
@@ -121,9 +108,7 @@ def test_a_card_set_inside_the_band_gets_no_edit(tmp_path: Path) -> None:
 def test_bad_input_is_one_error_line_and_writes_nothing(
     tmp_path: Path, planted: Path, flag: str, value: str, fragment: str
 ) -> None:
-    cmd = balance_cmd(tmp_path / "out", planted)
-    cmd[cmd.index(flag) + 1] = value
-    assert_error(invoke(*cmd), fragment)
+    assert_option_error(balance_cmd(tmp_path / "out", planted), flag, value, fragment)
     assert not (tmp_path / "out").exists()
 
 

@@ -8,23 +8,10 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner, Result
+from kit import assert_error, invoke
+from typer.testing import Result
 
-from cli.main import app
 from simcore import ladder
-
-
-def invoke(*args: str | Path) -> Result:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def assert_error(result: Result, *fragments: str) -> None:
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 def ladder_cmd(out: Path, policies: str = "random,collector,greedy", *extra: str | Path) -> list:

@@ -8,23 +8,10 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner, Result
+from kit import assert_error, assert_option_error, invoke
+from typer.testing import Result
 
-from cli.main import app
 from simcore import policy_file
-
-
-def invoke(*args: str | Path) -> Result:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def assert_error(result: Result, *fragments: str) -> None:
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: ")
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 def tune_cmd(out: Path, *extra: str, budget: int = 4) -> list[str | Path]:
@@ -107,9 +94,7 @@ def test_the_tuned_policy_plays_in_simulate_and_play(tuned: tuple, tmp_path: Pat
 def test_bad_input_is_one_error_line_and_writes_nothing(
     tmp_path: Path, flag: str, value: str, fragment: str
 ) -> None:
-    cmd = tune_cmd(tmp_path / "out")
-    cmd[cmd.index(flag) + 1] = value
-    assert_error(invoke(*cmd), fragment)
+    assert_option_error(tune_cmd(tmp_path / "out"), flag, value, fragment)
     assert not (tmp_path / "out").exists()
 
 
