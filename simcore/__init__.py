@@ -26,7 +26,7 @@ _ROOT = Path(__file__).resolve().parent
 
 
 #: Files every game's compiled code depends on: the decorators and the RNG.
-SHARED_KERNEL_SOURCES = ("jit.py", "link_late.py", "rng.py")
+SHARED_KERNEL_SOURCES = ("jit.py", "learned_score.py", "link_late.py", "rng.py")
 
 #: The plain-Python modules of a game package (a file ``NAME.py`` or a package ``NAME/``): the
 #: runner glue, the readable rulebook and the position I/O. Compiled code never imports them

@@ -250,11 +250,12 @@ def setup(
     base_of = {p.name: p.base for p in named}
     as_base = [base_of.get(p, p) for p in seat_policies]
     prepared = engine.prepare(cards, v.name, players, as_base, rotate_seats)
+    from simcore import engine_kit  # numpy: not at import time (``talesim --help``)
+
     used = [p for p in named if p.name in seat_policies]
     if used:
-        from simcore import engine_kit  # numpy: not at import time (``talesim --help``)
-
         prepared = engine_kit.with_named(prepared, used, seat_policies)
+    prepared = engine_kit.with_models(prepared)
     return Setup(g, v.name, players, seat_policies, rotate_seats, engine, cards, prepared)
 
 
