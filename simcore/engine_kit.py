@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from simcore import learned, policy_spec
+from simcore.cards import CardDataError
 from simcore.learned import Model
 from simcore.policy_file import NamedPolicy
 from simcore.registry import Engine, Game, GameError
@@ -279,6 +280,13 @@ def with_models(prepared: Any) -> Any:
         return prepared
     models = [default_model(prepared.GAME, prepared.variant)] if prepared.uses_default_model else []
     models += [p.model for p in prepared.named if p.base == "learned"]
+    for m in models:
+        if prepared.variant not in m.variants:
+            raise CardDataError(
+                m.path,
+                f"the model plays {m.game} {', '.join(m.variants)}, not {prepared.variant} "
+                "(train one with `talesim learn`)",
+            )
     return replace(prepared, models=tuple(models))
 
 

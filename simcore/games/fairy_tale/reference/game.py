@@ -18,8 +18,8 @@ from ..tables import (
     TABLEAU,
 )
 from . import effects, end, search
-from .learned import learned_decide
 from .brain import Brain
+from .learned import learned_decide
 from .rules import BREAKDOWN, Phase, Player, Position, Received, Rules, Slot
 from .scoring import Counts, _shift
 
