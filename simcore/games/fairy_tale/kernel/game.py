@@ -1,6 +1,7 @@
 """One game: the resumable ``_play_on``, ``_play_game`` (heuristic seats),
 ``_play_game_search`` and ``_search`` (``mc`` seats), and their Python entries for tests
-and tools (``play_game``, ``new_game``, ``play_on``, ``search``, ``answer``).
+and tools (``play_game``, ``new_game``, ``play_on``, ``search``, ``learned_answer``,
+``answer``).
 """
 
 from __future__ import annotations
@@ -247,6 +248,12 @@ def search(
     )
     m = min(top, len(set(s.flat[cand : cand + n].tolist())))
     return int(i), [int(x) for x in s.flat[L.MC_SUM : L.MC_SUM + m]]
+
+
+def learned_answer(tb: tuple, models: np.ndarray, s: GameState, n_players: int) -> int:
+    """The learned seat's choice at the decision ``s`` stopped at (``learned_choice``; its
+    model row at ``s.model`` of the packed ``models``)."""
+    return int(learned_choice(kernel_tables(tb), models, s.flat, s.sm, new_scratch(), n_players))
 
 
 def answer(s: GameState, i: int) -> None:
