@@ -11,6 +11,8 @@ test file imports it as ``kit``; the fixtures are registered by ``tests/conftest
   ``toy_run`` (``runner.simulate`` on the test-double game, ``tests/fake_engine.py``);
 * requests: ``prepared`` (a game's request as ``runner.setup`` prepares it, for tests of
   the kernel), ``SMALL_MC`` (an ``mc`` spec at a small budget), ``seat_policies``;
+* learned players: ``random_model`` (a model of seeded random weights), ``learned_policies``
+  (a policies file naming a learned policy, ``APPRENTICE``, that plays one);
 * ``data_error`` (bad card or rules data is one ``CardDataError`` line naming the file);
 * ``state_file`` (a fixture writing a JSON end state for ``talesim score``), ``SEAT_SCHEMA``
   (the column types every seats table starts with), ``load_by_path`` (a helper module that
@@ -25,14 +27,16 @@ import shutil
 import sys
 import types
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pytest
 from typer.testing import CliRunner, Result
 
-from simcore import registry, runner
+from simcore import learned, registry, runner
 
 # --- the CLI --------------------------------------------------------------------------------
 
@@ -192,12 +196,68 @@ def seat_policies(spec: str, players: int, mixed: Sequence[str]) -> list[str]:
 SMALL_MC = "mc:rollouts=2:top=2"
 
 
-def prepared(game: str, variant: str, specs: list[str], rotate: bool = False) -> Any:
+def prepared(
+    game: str,
+    variant: str,
+    specs: list[str],
+    rotate: bool = False,
+    models: Sequence[learned.Model] | None = None,
+) -> Any:
     """The request ``talesim simulate`` prepares (``runner.setup``): ``game``'s ``variant``
-    with a seat per policy spec (each in canonical form), seats rotated if ``rotate``."""
-    return runner.setup(
-        game, variant=variant, players=len(specs), policies=list(specs), rotate_seats=rotate
-    ).prepared
+    with a seat per policy spec (each in canonical form), seats rotated if ``rotate``;
+    ``models``: the models its ``learned`` seats and playouts play (in place of the
+    game's shipped model)."""
+    if models is None:
+        return runner.setup(
+            game, variant=variant, players=len(specs), policies=list(specs), rotate_seats=rotate
+        ).prepared
+    engine = registry.engine(game)
+    canonical = registry.get_game(game).canonical_policies(specs)
+    prep = engine.prepare(engine.load_cards(None), variant, len(specs), canonical, rotate)
+    return replace(prep, models=tuple(models))
+
+
+# --- learned players ------------------------------------------------------------------------
+
+#: The name ``learned_policies`` gives a learned player with a model of random weights.
+APPRENTICE = "apprentice"
+
+
+def random_model(game: str, seed: int, hidden: int = 4, top: int = 4) -> learned.Model:
+    """A model of seeded random weights for ``game``'s learned player (its features and
+    decision kinds; every variant and player count): it decides unlike any heuristic."""
+    g = registry.get_game(game)
+    rng = np.random.default_rng(seed)
+    f = len(g.learned_features)
+    heads = tuple(
+        learned.Head(
+            rng.normal(size=f),
+            rng.uniform(0.5, 2.0, size=f),
+            rng.normal(size=f),
+            rng.normal(size=(f, hidden)),
+            rng.normal(size=hidden),
+            rng.normal(size=hidden),
+        )
+        for _ in g.decision_kinds
+    )
+    variants = tuple(v.name for v in g.variants if v.kernel)
+    players = tuple(range(min(v.min_players for v in g.variants),
+                          max(v.max_players for v in g.variants) + 1))  # fmt: skip
+    return learned.Model(game, variants, players, top, hidden, g.learned_features,
+                         g.decision_kinds, heads)  # fmt: skip
+
+
+def learned_policies(game: str, directory: Path, seed: int = 5) -> Path:
+    """A policies file in ``directory`` naming ``APPRENTICE``: ``game``'s learned player
+    with ``random_model(game, seed)`` (written beside it); its path."""
+    from simcore import policy_file
+
+    model = directory / "model.toml"
+    model.write_text(learned.dumps(random_model(game, seed)))
+    path = directory / "policies.toml"
+    apprentice = policy_file.NamedPolicy(APPRENTICE, "learned", (), model_path=model.name)
+    path.write_text(policy_file.dumps(game, [apprentice]))
+    return path
 
 
 # --- data -----------------------------------------------------------------------------------

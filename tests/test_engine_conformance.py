@@ -33,12 +33,14 @@ import pytest
 from golden_games import GAMES as GOLDEN
 from golden_games import files, kernel_view
 from kit import (
+    APPRENTICE,
     RUN_SEED,
     SEAT_SCHEMA,
     SMALL_MC,
     copy_run,
     error_line,
     invoke,
+    learned_policies,
     manifest,
     ok,
     part_bytes,
@@ -60,17 +62,21 @@ CARD_COLUMNS = ("game_id", "seat", "card")
 SEED, GAMES = 11, 24
 
 
-def _setup(game: str, variant: str, policies: list[str] | None = None) -> runner.Setup:
-    """The game prepared with seats rotated: ``policies``, by default a heuristic, random
-    and the heuristic again (as many as the variant seats, at most three)."""
+def _setup(
+    game: str, variant: str, policies: list[str] | None = None, policies_file: Path | None = None
+) -> runner.Setup:
+    """The game prepared with seats rotated: ``policies`` (named ones from
+    ``policies_file``), by default a heuristic, random and the heuristic again (as many as
+    the variant seats, at most three)."""
     g = registry.get_game(game)
     if policies is None:
         heuristic = next(p for p in g.policies if p != "random")
         players = min(max(3, g.variant(variant).min_players), g.variant(variant).max_players)
         policies = [heuristic, "random", heuristic][:players]
     return runner.setup(
-        game, variant=variant, players=len(policies), policies=policies, rotate_seats=True
-    )
+        game, variant=variant, players=len(policies), policies=policies, rotate_seats=True,
+        policies_file=policies_file,
+    )  # fmt: skip
 
 
 def _chunk(s: runner.Setup, first: int, n: int) -> dict[str, Any]:
@@ -78,9 +84,14 @@ def _chunk(s: runner.Setup, first: int, n: int) -> dict[str, Any]:
 
 
 def _heuristics(game: str) -> list[str]:
-    """The game's policies without parameters (random and the heuristics)."""
-    g = registry.get_game(game)
-    return [p for p in g.policies if p not in dict(g.policy_params)]
+    """Random and the game's heuristics (the policies that need neither parameters nor a
+    model)."""
+    return ["random", *registry.get_game(game).weighted_policies]
+
+
+def _learns(game: str) -> bool:
+    """The game has a ``learned`` player (a model file decides)."""
+    return "learned" in registry.get_game(game).policies
 
 
 @pytest.mark.parametrize(("game", "variant"), CASES)
@@ -251,26 +262,35 @@ def test_checking_mode_passes_and_changes_nothing(game: str, variant: str, playe
 
 # --- the same games however they are run --------------------------------------------------
 
-#: Games of a run with heuristic seats (enough for several parallel blocks) and with an
-#: ``mc`` seat.
+#: Games of a run with heuristic seats (enough for several parallel blocks), with an ``mc``
+#: seat and with a ``learned`` seat (in the games with a learned player).
 SAME_GAMES = {
     "heuristics": {"fairy-tale": 300, "drako": 80, "paper-tales": 300},
     "mc": {"fairy-tale": 12, "drako": 9, "paper-tales": 6},
+    "learned": {"fairy-tale": 60, "drako": 20, "paper-tales": 20},
 }
+SAME_CASES = [
+    pytest.param(g.name, v.name, seats, id=f"{g.name}-{v.name}-{seats}")
+    for g, v in VARIANTS
+    for seats in SAME_GAMES
+    if seats != "learned" or _learns(g.name)
+]
 
 
-@pytest.mark.parametrize("seats", list(SAME_GAMES))
-@pytest.mark.parametrize(("game", "variant"), CASES)
+@pytest.mark.parametrize(("game", "variant", "seats"), SAME_CASES)
 def test_runs_are_the_same_whatever_the_chunks_and_threads(
-    game: str, variant: str, seats: str
+    game: str, variant: str, seats: str, tmp_path: Path
 ) -> None:
     """A game's stream belongs to (seed, game) and a search's to (seed, game, seat,
     decision), not to a block or a thread: a run is the same in one chunk on one thread as
-    in three chunks on two, with every heuristic seated (seats rotated) or an ``mc`` seat
-    among two heuristics."""
-    heuristics = [p for p in _heuristics(game) if p != "random"]
-    policies = ["random", *heuristics] if seats == "heuristics" else [SMALL_MC, *heuristics[:2]]
-    s = _setup(game, variant, policies)
+    in three chunks on two, with every heuristic seated (seats rotated), or an ``mc`` seat
+    or a ``learned`` seat (``kit.random_model``) among two heuristics."""
+    heuristics = _heuristics(game)[1:]
+    first = {"heuristics": "random", "mc": SMALL_MC, "learned": APPRENTICE}[seats]
+    policies = [first, *heuristics] if seats == "heuristics" else [first, *heuristics[:2]]
+    s = _setup(
+        game, variant, policies, learned_policies(game, tmp_path) if seats == "learned" else None
+    )
     n = SAME_GAMES[seats][game]
     cuts = (0, n // 4, n // 2, n)
     old = numba.get_num_threads()
@@ -330,7 +350,8 @@ PLAY_CASES = [
     for g, v in VARIANTS
     for p in g.policies
 ]
-#: The decisions an ``mc`` seat searches, as the narration names them.
+#: The decisions an ``mc`` seat searches and a ``learned`` seat scores, as the narration
+#: names them.
 SEARCHED = {
     "fairy-tale": ("draft", "play"),
     "drako": ("source", "action"),
@@ -340,18 +361,21 @@ SEARCHED = {
 
 @pytest.mark.parametrize(("game", "variant", "policy"), PLAY_CASES)
 def test_play_narrates_a_coherent_game_for_every_policy(
-    game: str, variant: str, policy: str
+    game: str, variant: str, policy: str, tmp_path: Path
 ) -> None:
     """``talesim play`` of a two-seat game, seat 0 playing ``policy`` (``mc`` at a small
-    budget) against greedy: the first line names the variant, seed, game and each seat's
-    spec in full; every event is told in words (no raw event); the end has a score line a
-    seat and names as winners seats with the top score; an ``mc`` seat shows its searches
-    of each kind of decision (candidates, mean outcome over the playouts, the choice)."""
-    seats = [SMALL_MC if policy == "mc" else policy, "greedy"]
+    budget, ``learned`` with a model of random weights) against greedy: the first line
+    names the variant, seed, game and each seat's spec in full; every event is told in
+    words (no raw event); the end has a score line a seat and names as winners seats with
+    the top score; an ``mc`` seat shows its searches of each kind of decision (candidates,
+    mean outcome over the playouts, the choice), a ``learned`` seat its scored candidates."""
+    first = {"mc": SMALL_MC, "learned": APPRENTICE}.get(policy, policy)
+    seats, named = [first, "greedy"], [APPRENTICE] if policy == "learned" else []
+    policies_file = ["--policies-file", learned_policies(game, tmp_path)] if named else []
     result = ok("play", game, *variant_option(game, variant), "--seed", 3, "--players", 2,
-                "--policy", ",".join(seats))  # fmt: skip
+                "--policy", ",".join(seats), *policies_file)  # fmt: skip
     lines = result.stdout.splitlines()
-    specs = ", ".join(registry.get_game(game).canonical_policies(seats))
+    specs = ", ".join(registry.get_game(game).canonical_policies(seats, named))
     assert lines[0].endswith(f"({variant}), seed 3, game 0: 2 players ({specs})"), lines[0]
     assert not [line for line in lines if line.lstrip().startswith("{")]
     end = next(i for i, line in enumerate(lines) if line.endswith("Final scores:"))
@@ -361,11 +385,13 @@ def test_play_narrates_a_coherent_game_for_every_policy(
     assert re.fullmatch(r"Winners?: seat \d+(, seat \d+)*", lines[-1]), lines[-1]
     winners = [int(w) for w in re.findall(r"seat (\d+)", lines[-1])]
     assert all(scores[w] == max(scores.values()) for w in winners), lines[end:]
-    if policy == "mc":
+    decides = {"mc": "seat 0 searches its {} decision", "learned": "seat 0 scores its {} cand"}
+    if policy in decides:
         for decision in SEARCHED[game]:
-            assert f"seat 0 searches its {decision}" in result.stdout, decision
-        assert "over 2 playouts" in result.stdout
+            assert decides[policy].format(decision) in result.stdout, decision
         assert re.search(r"^ +-> \S", result.stdout, re.MULTILINE)
+    if policy == "mc":
+        assert "over 2 playouts" in result.stdout
 
 
 REPLAY_CASES = [

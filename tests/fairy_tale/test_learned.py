@@ -12,15 +12,15 @@ records of a search.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
+from kit import prepared, random_model
 
 from simcore import learned
 from simcore.games.fairy_tale import kernel
-from simcore.games.fairy_tale.engine import GAME, prepare, simulate_arrays
+from simcore.games.fairy_tale.engine import GAME, simulate_arrays
 from simcore.games.fairy_tale.layout import ASK_CAND, ASK_N, ASK_SEAT, DECK, HAND, POS_TOP
 from simcore.games.fairy_tale.learned import FEATURES, KINDS
 from simcore.games.fairy_tale.reference import FairyTaleGame, Rules, Search, play_reference
@@ -30,25 +30,6 @@ from simcore.games.fairy_tale.tables import DEAL, CardSet
 from simcore.learned import Head, Model
 
 
-def random_model(seed: int, hidden: int = 4, top: int = 4) -> Model:
-    """A model of seeded random weights: it decides unlike any heuristic."""
-    rng = np.random.default_rng(seed)
-    f = len(FEATURES)
-    heads = tuple(
-        Head(
-            rng.normal(size=f),
-            rng.uniform(0.5, 2.0, size=f),
-            rng.normal(size=f),
-            rng.normal(size=(f, hidden)),
-            rng.normal(size=hidden),
-            rng.normal(size=hidden),
-        )
-        for _ in KINDS
-    )
-    return Model(GAME.name, ("basic", "beginner", "expert"), (4,), top, hidden, FEATURES, KINDS,
-                 heads)  # fmt: skip
-
-
 def greedy_model() -> Model:
     """A linear model scoring minus the ``rank`` feature: greedy's first best."""
     f = len(FEATURES)
@@ -56,13 +37,6 @@ def greedy_model() -> Model:
     linear[FEATURES.index("rank")] = -1.0
     head = Head(np.zeros(f), np.ones(f), linear, np.zeros((f, 0)), np.zeros(0), np.zeros(0))
     return Model(GAME.name, ("expert",), (4,), 4, 0, FEATURES, KINDS, (head,) * len(KINDS))
-
-
-def prepared(
-    cards: CardSet, variant: str, specs: list[str], models: tuple[Model, ...], rotate: bool = True
-) -> Any:
-    prep = prepare(cards, variant, len(specs), GAME.canonical_policies(specs), rotate)
-    return replace(prep, models=models)
 
 
 def test_the_registry_names_the_kernels_features() -> None:
@@ -84,7 +58,7 @@ def test_kernel_equals_reference_with_learned_seats(cards: CardSet, case: tuple)
     """The kernel and the rulebook play the same games with learned seats (and an mc seat
     whose playouts are learned): every field of the final state agrees."""
     variant, specs, games = case
-    prep = prepared(cards, variant, specs, (random_model(5),))
+    prep = prepared("fairy-tale", variant, specs, True, (random_model("fairy-tale", 5),))
     a = simulate_arrays(prep, 23, 0, games)
     rules = Rules(cards, variant)
     for g in range(games):
@@ -102,19 +76,17 @@ def test_a_model_of_greedys_order_plays_greedys_games(cards: CardSet) -> None:
     """The model decides: scored by minus greedy's rank, the learned seat takes greedy's
     first best at every decision, so the games are greedy's (Open and Close too: greedy's
     target values are the ``gain`` feature)."""
-    learned_games = simulate_arrays(
-        prepared(cards, "expert", ["learned", "collector", "greedy", "random"], (greedy_model(),)),
-        3, 0, 200,
-    )  # fmt: skip
-    greedy_games = simulate_arrays(
-        prepared(cards, "expert", ["greedy", "collector", "greedy", "random"], ()), 3, 0, 200
-    )
+    seats = ["learned", "collector", "greedy", "random"]
+
+    def games(model: Model | None) -> dict[str, np.ndarray]:
+        specs = seats if model else ["greedy", *seats[1:]]
+        models = (model,) if model else ()
+        return simulate_arrays(prepared("fairy-tale", "expert", specs, True, models), 3, 0, 200)
+
+    learned_games, greedy_games = games(greedy_model()), games(None)
     assert np.array_equal(learned_games["score"], greedy_games["score"])
     assert np.array_equal(learned_games["card"], greedy_games["card"])
-    other = simulate_arrays(
-        prepared(cards, "expert", ["learned", "collector", "greedy", "random"], (random_model(5),)),
-        3, 0, 200,
-    )  # fmt: skip
+    other = games(random_model("fairy-tale", 5))
     assert not np.array_equal(other["card"], greedy_games["card"])
 
 
@@ -150,7 +122,9 @@ def test_the_record_holds_the_rulebooks_features_and_outcomes(cards: CardSet) ->
     """What ``talesim learn`` records of each search: the candidates' features are the
     rulebook's (``reference/learned.features``) in greedy's order (``rank`` 0, 1, ...),
     with each candidate's mean outcome (in wins, the margin term within ±0.05)."""
-    prep = prepared(cards, "expert", ["mc:rollouts=2:top=3", "greedy", "collector"], ())
+    prep = prepared(
+        "fairy-tale", "expert", ["mc:rollouts=2:top=3", "greedy", "collector"], True, ()
+    )
     rec = learned.new_record(2, 200, 3, len(FEATURES))
     simulate_arrays(prep, 41, 0, 2, record=rec)
     rules = Rules(cards, "expert")
@@ -192,7 +166,7 @@ def test_learned_choice_does_not_peek(cards: CardSet) -> None:
     swapped with an undealt one) give the same choice; a change of its candidates can
     change it."""
     specs = ["learned", "greedy", "random", "greedy"]
-    prep = prepared(cards, "expert", specs, (random_model(9),), rotate=False)
+    prep = prepared("fairy-tale", "expert", specs, models=(random_model("fairy-tale", 9),))
     models = prep.packed_models()
     tb = prep.tables
     deck_size = len(tb.deck)
