@@ -385,7 +385,7 @@ def test_play_narrates_a_coherent_game_for_every_policy(
     assert re.fullmatch(r"Winners?: seat \d+(, seat \d+)*", lines[-1]), lines[-1]
     winners = [int(w) for w in re.findall(r"seat (\d+)", lines[-1])]
     assert all(scores[w] == max(scores.values()) for w in winners), lines[end:]
-    decides = {"mc": "seat 0 searches its {} decision", "learned": "seat 0 scores its {} cand"}
+    decides = {"mc": "seat 0 searches its {}", "learned": "seat 0 scores its {}"}
     if policy in decides:
         for decision in SEARCHED[game]:
             assert decides[policy].format(decision) in result.stdout, decision
