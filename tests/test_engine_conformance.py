@@ -8,10 +8,10 @@ are cut into chunks; ``play`` (reference.py, narrated) ends with the scores and 
 kernel stored for that game; ``bench`` runs; a named policy with its base's weights plays
 the base; ``balance``, ``tune`` and ``ladder`` plug in. The kernel replays every golden
 playthrough (``tests/golden_games.py``: the kernel equals the rulebook on each pinned game);
-checking mode (``--check``) changes nothing in the games or the run; runs (heuristic or
-``mc`` seats) are the same whatever the chunks and threads; a bad policy spec is one error
-line; ``talesim play`` narrates a coherent game for every policy and replays a game a
-finished run stored; a resumed run is the same bytes.
+checking mode (``--check``) changes nothing in the games or the run; runs (heuristic,
+``mc`` or ``learned`` seats) are the same whatever the chunks and threads; a bad policy spec
+is one error line; ``talesim play`` narrates a coherent game for every policy and replays a
+game a finished run stored; a resumed run is the same bytes.
 
 The per-game folders test the rules; this file tests that every engine plugs in the same
 way. Each case runs in its game's kernel group (``tests/conftest.py``: a case id starts
