@@ -12,7 +12,7 @@ into a band, found by simulation and re-validated on fresh seeds.
    card data (``simcore.card_edits``); ``--fields`` narrows them and may narrow a field's
    bounds. The search moves only the sites of entities out of band in the baseline, each
    by at most ``radius`` steps.
-3. **Two objectives, minimised** (Optuna, multi-objective TPE, ``simcore.search``):
+3. **Two objectives, minimised** (Optuna, multi-objective TPE, ``simcore.study``):
    ``distance`` = Σ over entities of how far the interval lies outside the band (``LO -
    ws_hi`` or ``ws_lo - HI``; 0 when no entity is out of band), and ``size`` = Σ |steps|
    over the edited sites (a field moved by two steps counts 2). Every candidate plays the
@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from reports.strength import MIN_TAKEN  # cards taken fewer times are not judged
-from simcore import card_edits, registry, runner, search
+from simcore import card_edits, registry, runner, study
 from simcore.batch import RunError, StudySettings
 from simcore.card_edits import Edit, Field, Site
 
@@ -252,9 +252,9 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     fields = parse_fields(req.fields, card_edits.load_fields(fields_file(game)))
     _check_bounds(req, fields, card_file)
     out = Path(req.out)
-    search.check_out(out, req.resume, _request_record(req, card_file), "balance search")
-    search.check_study(out, STUDY_NAME, req.storage, req.resume, _search_record(req, card_file))
-    search.write_request(out, _request_record(req, card_file))
+    study.check_out(out, req.resume, _request_record(req, card_file), "balance search")
+    study.check_study(out, STUDY_NAME, req.storage, req.resume, _search_record(req, card_file))
+    study.write_request(out, _request_record(req, card_file))
     runs = out / "runs"
 
     def play(name: str, cards: Path, seed: int, n: int) -> Any:
@@ -298,11 +298,11 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     chosen_params: dict[str, int] = {}
     if sites:
         echo(f"{len(outside)} out of band; searching {len(sites)} editable numbers")
-        study = search.open_study(
+        optuna_study = study.open_study(
             out, STUDY_NAME, 2, req.seed, req.storage, req.resume, _search_record(req, card_file)
         )
-        search.enqueue_once(study, starts(sites, ws_of, outside_by, req.budget // 2))
-        params = [search.Param(s.key, *s.bounds(req.radius)) for s in sites]
+        study.enqueue_once(optuna_study, starts(sites, ws_of, outside_by, req.budget // 2))
+        params = [study.Param(s.key, *s.bounds(req.radius)) for s in sites]
         trial_cards = runs / "trial-cards.toml"
 
         def evaluate(p: Mapping[str, int]) -> tuple[list[float], dict[str, Any]]:
@@ -317,15 +317,15 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
             attrs = {"out_of_band": len(off), "worst": ",".join(worst), "edits": _describe(edits)}
             return [d, float(_size(edits))], attrs
 
-        done = len(search.finished_trials(study))
-        with search.trial_progress(req.progress, req.budget, done) as update:
+        done = len(study.finished_trials(optuna_study))
+        with study.trial_progress(req.progress, req.budget, done) as update:
 
             def on_trial(n: int, budget: int) -> None:
-                best = min(search.finished_trials(study), key=lambda t: tuple(t.values))
+                best = min(study.finished_trials(optuna_study), key=lambda t: tuple(t.values))
                 update(f"best: distance {best.values[0]:.3f}, size {best.values[1]:.0f}")
 
-            search.run_trials(study, params, evaluate, req.budget, on_trial)
-        trials = search.finished_trials(study)
+            study.run_trials(optuna_study, params, evaluate, req.budget, on_trial)
+        trials = study.finished_trials(optuna_study)
         shutil.rmtree(runs / TRIAL, ignore_errors=True)
         trial_cards.unlink(missing_ok=True)
         outcome.history = [

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcore import runner, search
+from simcore import runner, study
 from simcore.batch import RunError, RunSettings, Setup
 
 #: Default verdict band (win share when taken).
@@ -282,11 +282,11 @@ def run_ladder(req: Request, echo: Callable[[str], None] = lambda _m: None) -> O
         _setup(req, seats)
     out = Path(req.out)
     record = _record(req, policies, given)
-    search.check_out(out, req.resume, record, "ladder")
-    search.write_request(out, record)
+    study.check_out(out, req.resume, record, "ladder")
+    study.write_request(out, record)
 
     runs = [*tournament, *to_play]
-    with search.trial_progress(req.progress, len(runs), 0, label="runs") as update:
+    with study.trial_progress(req.progress, len(runs), 0, label="runs") as update:
         for run in runs:
             if not _complete(run.path):
                 echo(f"{run.label}: {run.n_games} games ({', '.join(run.seats)})")

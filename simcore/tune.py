@@ -8,7 +8,7 @@ gives the candidate another seat), every candidate on the same seeds (paired):
 * parameters: every weight of the row, a float in ``[0, max(2 x default, 1)]`` (the
   heuristics' weights are non-negative);
 * objective: ``-ws`` of the candidate seat (``ws`` = mean ``win`` × players, 1.0 = an
-  average seat), minimised by single-objective TPE (``simcore.search``); the first trial is
+  average seat), minimised by single-objective TPE (``simcore.study``); the first trial is
   the default row, so the search starts from the policy as it is;
 * the winner is re-validated on fresh seeds (seed ``S + 1``): the tuned policy against
   ``--against``, and as a control the default weights (``BASE-default``) in the same seat
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcore import policy_file, registry, runner, search
+from simcore import policy_file, registry, runner, study
 from simcore.batch import RunError, StudySettings
 from simcore.policy_file import NamedPolicy
 
@@ -129,9 +129,9 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
         hashlib.sha256(Path(req.cards_path).read_bytes()).hexdigest() if req.cards_path else ""
     )
     record = _record(req, cards_sha)
-    search.check_out(out, req.resume, record, "tune search")
-    search.check_study(out, STUDY_NAME, req.storage, req.resume, record)
-    search.write_request(out, record)
+    study.check_out(out, req.resume, record, "tune search")
+    study.check_study(out, STUDY_NAME, req.storage, req.resume, record)
+    study.write_request(out, record)
 
     def play(run: str, policy: NamedPolicy, policies: list[str], seed: int, n: int) -> dict:
         target = runs / run
@@ -145,9 +145,9 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
         return _share(target, policies[0])
 
     keys = list(game.weight_names) or [f"w{i}" for i in range(len(default))]
-    params = [search.Param(k, *bounds(d), kind="float") for k, d in zip(keys, default, strict=True)]
-    study = search.open_study(out, STUDY_NAME, 1, req.seed, req.storage, req.resume, record)
-    search.enqueue_once(study, [dict(zip(keys, default, strict=True))])
+    params = [study.Param(k, *bounds(d), kind="float") for k, d in zip(keys, default, strict=True)]
+    optuna_study = study.open_study(out, STUDY_NAME, 1, req.seed, req.storage, req.resume, record)
+    study.enqueue_once(optuna_study, [dict(zip(keys, default, strict=True))])
 
     def evaluate(p: Mapping[str, Any]) -> tuple[list[float], dict[str, Any]]:
         row = tuple(float(p[k]) for k in keys)
@@ -155,16 +155,16 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
         return [-share["ws"]], {"ws": share["ws"], "ws_lo": share["ws_lo"], "ws_hi": share["ws_hi"]}
 
     echo(f"tuning {req.base}: {len(keys)} weights, {req.n_games} games a trial")
-    done = len(search.finished_trials(study))
-    with search.trial_progress(req.progress, req.budget, done) as update:
+    done = len(study.finished_trials(optuna_study))
+    with study.trial_progress(req.progress, req.budget, done) as update:
 
         def on_trial(n: int, budget: int) -> None:
-            best = min(search.finished_trials(study), key=lambda t: t.values[0])
+            best = min(study.finished_trials(optuna_study), key=lambda t: t.values[0])
             update(f"best win share {-best.values[0]:.3f}")
 
-        search.run_trials(study, params, evaluate, req.budget, on_trial)
+        study.run_trials(optuna_study, params, evaluate, req.budget, on_trial)
     shutil.rmtree(runs / TRIAL, ignore_errors=True)
-    trials = search.finished_trials(study)
+    trials = study.finished_trials(optuna_study)
     best = min(trials, key=lambda t: (t.values[0], t.number))
     row = tuple(float(best.params[k]) for k in keys)
     history = [

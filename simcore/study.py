@@ -1,4 +1,5 @@
-"""Search by simulation: parameters optimised by playing games, with Optuna.
+"""The Optuna study of ``talesim balance`` and ``talesim tune``: parameters optimised by
+playing games (not the in-game search of the ``mc`` policy, which runs in each game's kernel).
 
 ``talesim balance`` (card edits) and ``talesim tune`` (policy weights) both drive an Optuna
 study the same way, here:
@@ -18,6 +19,8 @@ study the same way, here:
 
 Every candidate is evaluated by the caller's ``evaluate`` on the same seeds as the baseline
 (common random numbers); re-validating the winner on fresh seeds is the caller's too.
+The output directory's request record (``check_out``, ``write_request``) and the progress
+bar over trials (``trial_progress``) serve ``talesim ladder`` too, which has no study.
 Optuna is imported by the functions that need it.
 """
 
