@@ -14,11 +14,11 @@ import typer
 
 from cli import options
 from cli.errors import progress_echo, reported, resumable
-from cli.simulate import Backend
+from cli.options import Backend
 
 
 def ladder(
-    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    game: options.GameId,
     players: options.Players,
     policies: Annotated[
         str,
@@ -89,11 +89,8 @@ def ladder(
             tournament_games=tournament_games,
             cards_path=cards_file,
             policies_file=policies_file,
-            threads=threads,
-            backend=backend.value,
-            scheduler=scheduler,
             resume=resume,
-            progress=not quiet,
+            options=options.run_options(threads, backend, scheduler, quiet),
         )
         with resumable(out, "runs"):
             outcome = ladders.run_ladder(request, echo=progress_echo(quiet))

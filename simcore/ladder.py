@@ -286,28 +286,20 @@ def run_ladder(req: Request, echo: Callable[[str], None] = lambda _m: None) -> O
     study.write_request(out, record)
 
     runs = [*tournament, *to_play]
-    with study.trial_progress(req.progress, len(runs), 0, label="runs") as update:
+    with study.trial_progress(req.options.progress, len(runs), 0, label="runs") as update:
         for run in runs:
-            if not _complete(run.path):
+            if not runner.is_complete(run.path):
                 echo(f"{run.label}: {run.n_games} games ({', '.join(run.seats)})")
                 runner.simulate(
                     req.game, variant=req.variant, players=req.players,
                     policies=list(run.seats), seed=req.seed, n_games=run.n_games,
-                    out=run.path, cards_path=req.cards_path, chunk_size=req.chunk_size,
-                    threads=req.threads, resume=(run.path / runner.MANIFEST).is_file(),
-                    progress=False, backend=req.backend, scheduler=req.scheduler,
-                    policies_file=req.policies_file,
+                    out=run.path, cards_path=req.cards_path, policies_file=req.policies_file,
                     until_ci=None if run.table else req.until_ci,
+                    resume=(run.path / runner.MANIFEST).is_file(), options=req.options.quiet(),
                 )  # fmt: skip
             update(run.label)
     level_dirs = {run.seats[0]: run.path for run in to_play} | given
     return _outcome(req, policies, named, tournament, level_dirs, card_stats(probe))
-
-
-def _complete(path: Path) -> bool:
-    return (path / runner.MANIFEST).is_file() and (
-        runner.read_manifest(path).get("status") == "complete"
-    )
 
 
 def tournament_seats(tournament: Sequence[PlannedRun]) -> Any:
