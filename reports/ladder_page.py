@@ -150,13 +150,9 @@ def _charts(o: Any, out: Path) -> None:
     charts.luck_chart(
         o.luck, o.ratings, out / "luck.png", "How much the deal decides a player's outcome"
     )
-    long = o.cards.filter(pl.col("policy").is_in(list(o.levels))).select(
-        pl.col("card").alias("item"), pl.col("policy").alias("series"), "ws", "ws_lo", "ws_hi"
-    )
-    charts.band_dots(
-        long, out / "cards-by-level.png",
+    charts.level_dots(
+        o.cards, o.levels, out / "cards-by-level.png",
         "Win share when taken at each strength level (self-play)", o.request.band,
-        list(reversed(o.levels)),
     )  # fmt: skip
 
 

@@ -366,16 +366,7 @@ def _outcome(
     matrix = metrics.matchup_matrix(pairs.filter(pl.col("policy") != pl.col("opponent")))
     order = tuple(reversed(ratings["policy"].to_list()))  # weakest first
     levels = tuple(p for p in order if game.parse_policy(p, named).name != "random")
-    rows = []
-    for p in policies:
-        shares = strength.card_shares(level_dirs[p])
-        rows.append(
-            shares.select(
-                pl.col("entity").alias("card"), pl.lit(p).alias("policy"),
-                "n", "ws", "ws_lo", "ws_hi",
-            )
-        )  # fmt: skip
-    cards = pl.concat(rows)
+    cards = strength.shares_by_policy([(p, level_dirs[p]) for p in policies])
     outcome = Outcome(
         req,
         policies,

@@ -729,7 +729,7 @@ def simulate(
             run_batch = stack.enter_context(dask_backend.connect(o.scheduler, workers=o.threads))
 
         # Everything is valid: from here on the disk changes.
-        manifest = _start_run(out, request, s, tables, plan, old, kept, block, overwrite=overwrite)
+        manifest = _start_run(run, old, overwrite=overwrite)
         batch = stack.enter_context(_batch(run, manifest))
         seconds = run_batch(batch)
         if tracker is not None:
@@ -1005,32 +1005,22 @@ def _keep_prefix(out: Path, manifest: dict[str, Any], tables: list[str], keep: i
     manifest["simulation_seconds"] = _total_seconds(manifest["chunks"])
 
 
-def _start_run(
-    out: Path,
-    request: dict[str, Any],
-    s: Setup,
-    tables: list[str],
-    plan: list[Chunk],
-    old: dict[str, Any] | None,
-    kept: set[int],
-    until_ci: dict[str, Any] | None,
-    *,
-    overwrite: bool,
-) -> dict[str, Any]:
-    """Prepare ``out`` for the chunk loop and write the starting manifest (the chunks
-    ``kept`` done, with the ``until_ci`` block, if any); return it.
+def _start_run(run: _Started, old: dict[str, Any] | None, *, overwrite: bool) -> dict[str, Any]:
+    """Prepare ``run.out`` for the chunk loop and write the starting manifest (the chunks
+    ``run.kept`` done, with the ``until_ci`` block, if any); return it.
 
     The manifest is written before the table directories are created, so if the disk
     refuses (``RunWriteError``), ``out`` holds either a resumable run or nothing that
     blocks running the same command again (a directory this call created is removed).
     """
+    out, tables = run.out, run.tables
     created = not out.exists()
     try:
         if overwrite and (out / MANIFEST).is_file():
             _clear_run(out, sorted(set(tables) | set(_old_tables(out))))
         out.mkdir(parents=True, exist_ok=True)
         _remove_temp_files(out, tables)
-        manifest = _new_manifest(request, s, tables, plan, old, kept, until_ci)
+        manifest = _new_manifest(run, old)
         try:
             write_manifest(out, manifest)
         except OSError as exc:
@@ -1054,20 +1044,13 @@ def _old_tables(out: Path) -> list[str]:
     return [t for t in tables if isinstance(t, str) and t and "/" not in t and t != ".."]
 
 
-def _new_manifest(
-    request: dict[str, Any],
-    s: Setup,
-    tables: list[str],
-    plan: list[Chunk],
-    old: dict[str, Any] | None,
-    kept: set[int],
-    until_ci: dict[str, Any] | None,
-) -> dict[str, Any]:
-    """The manifest at the start of this call; the chunks ``kept`` (``_kept_chunks``) stay
-    done."""
+def _new_manifest(run: _Started, old: dict[str, Any] | None) -> dict[str, Any]:
+    """The manifest at the start of this call; the chunks ``run.kept`` (``_kept_chunks``)
+    stay done."""
+    request = run.request
     previous = _previous_chunks(old)
     chunks = []
-    for c in plan:
+    for c in run.plan:
         entry: dict[str, Any] = {
             "index": c.index,
             "first_game": c.first_game,
@@ -1077,7 +1060,7 @@ def _new_manifest(
             "rows": None,
             "checked": False,
         }
-        if c.index in kept:
+        if c.index in run.kept:
             prev = previous[c.index]
             entry.update(
                 done=True,
@@ -1098,16 +1081,16 @@ def _new_manifest(
         "seed": request["seed"],
         "n_games": request["n_games"],
         "chunk_size": request["chunk_size"],
-        "card_files": [str(Path(f).resolve()) for f in s.cards.files],
+        "card_files": [str(Path(f).resolve()) for f in run.setup.cards.files],
         "card_sha256": request["card_sha256"],
         "config": request["config"],
         "named_policies": request["named_policies"],
         "check": request["check"],  # this call's; each chunk records its own as "checked"
-        "tables": tables,
+        "tables": run.tables,
         "created": (old or {}).get("created") or _now(),
         "finished": None,
         "simulation_seconds": _total_seconds(chunks),
-        **({"until_ci": until_ci} if until_ci is not None else {}),
+        **({"until_ci": run.block} if run.block is not None else {}),
         "status": "running",
         "chunks": chunks,
     }
