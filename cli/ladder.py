@@ -8,13 +8,16 @@ interrupted (``--resume`` finishes the ladder in OUT).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli import options
 from cli.errors import progress_echo, reported, resumable
 from cli.options import Backend
+
+if TYPE_CHECKING:
+    from simcore.ladder import Outcome
 
 
 def ladder(
@@ -94,6 +97,12 @@ def ladder(
         )
         with resumable(out, "runs"):
             outcome = ladders.run_ladder(request, echo=progress_echo(quiet))
+    _print_outcome(outcome)
+
+
+def _print_outcome(outcome: Outcome) -> None:
+    """Each policy's rating and level, how much the deal decides it, the verdict counts and
+    where the page is."""
     luck = {r["policy"]: r for r in outcome.luck.iter_rows(named=True)}
     for row in outcome.ratings.iter_rows(named=True):
         share = luck[row["policy"]]
