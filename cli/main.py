@@ -24,6 +24,7 @@ from cli.cards import cards
 from cli.errors import EXIT_BAD_INPUT, one_line
 from cli.games import games
 from cli.ladder import ladder
+from cli.learn import learn
 from cli.play import play
 from cli.report import compare, report
 from cli.score import score
@@ -76,6 +77,7 @@ app.command("bench")(bench)
 app.command("balance")(balance)
 app.command("tune")(tune)
 app.command("ladder")(ladder)
+app.command("learn")(learn)
 
 
 if __name__ == "__main__":

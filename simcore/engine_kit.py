@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from simcore import policy_spec
+from simcore import learned, policy_spec
+from simcore.cards import CardDataError
+from simcore.learned import Model
 from simcore.policy_file import NamedPolicy
 from simcore.registry import Engine, Game, GameError
 
@@ -51,18 +53,29 @@ class Prepared:
     POLICY_PARAMS: ClassVar[policy_spec.Declared] = {}
     #: The policy code of the search (``mc``) in ``POLICY_NAMES``.
     MC_CODE: ClassVar[int] = -1
+    #: The policy code of the ``learned`` player in ``POLICY_NAMES`` (-1: none).
+    LEARNED_CODE: ClassVar[int] = -1
+    GAME: ClassVar[Game | None] = None
 
     def __init_subclass__(
-        cls, game: Game | None = None, names: Sequence[str] = (), mc: int = -1, **kw: Any
+        cls,
+        game: Game | None = None,
+        names: Sequence[str] = (),
+        mc: int = -1,
+        learned: int = -1,
+        **kw: Any,
     ) -> None:
-        """``class Prepared(engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC)``:
-        a game's request with its policies (``POLICY_NAMES``), the parameters its registry
-        entry declares for them (``POLICY_PARAMS``) and the search's code (``MC_CODE``)."""
+        """``class Prepared(engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC,
+        learned=Policy.LEARNED)``: a game's request with its policies (``POLICY_NAMES``), the
+        parameters its registry entry declares for them (``POLICY_PARAMS``), the search's
+        code (``MC_CODE``) and the learned player's (``LEARNED_CODE``)."""
         super().__init_subclass__(**kw)
         if game is not None:
+            cls.GAME = game
             cls.POLICY_NAMES = tuple(names)
             cls.POLICY_PARAMS = dict(game.policy_params)
             cls.MC_CODE = int(mc)
+            cls.LEARNED_CODE = int(learned)
 
     cards: Any
     variant: str
@@ -74,6 +87,10 @@ class Prepared:
     weights: np.ndarray
     #: policies defined as data (``--policies-file``): codes after the built-in ones
     named: tuple[NamedPolicy, ...] = ()
+    #: the models of the learned seats and playouts, one kernel row each (``with_models``):
+    #: the variant's shipped model when a seat or a playout is ``learned``, then each named
+    #: learned policy's
+    models: tuple[Model, ...] = ()
 
     @property
     def code_names(self) -> tuple[str, ...]:
@@ -120,15 +137,54 @@ class Prepared:
         """The weights as the manifest stores them: policy name -> row."""
         return {name: [float(x) for x in self.weights[i]] for i, name in enumerate(self.code_names)}
 
+    def model_row(self, name: str) -> int:
+        """The row of ``models`` that policy ``name`` plays (``learned`` or a named learned
+        policy); -1 for any other policy."""
+        if name == "learned":
+            return 0
+        learned = [p.name for p in self.named if p.base == "learned"]
+        if name not in learned:
+            return -1
+        return learned.index(name) + (1 if self.uses_default_model else 0)
+
+    @property
+    def uses_default_model(self) -> bool:
+        """Whether a seat, or an mc seat's playouts, play the built-in ``learned``."""
+        return any(
+            s.name == "learned" or (s.name == "mc" and s["playout"] == "learned")
+            for s in self.specs
+        )
+
+    def slot_row(self, spec: policy_spec.Spec) -> list[int]:
+        """The kernel's row of one spec (``slot_table``): policy code, mc rollouts, mc top,
+        mc playout policy code, model row (a learned seat's; an mc seat's playouts'). A
+        learned policy, built in or named, plays the ``LEARNED_CODE`` with its model row."""
+        if spec.name == "mc":
+            playout = str(spec["playout"])
+            return [
+                self.MC_CODE,
+                int(spec["rollouts"]),
+                int(spec["top"]),
+                self.POLICY_NAMES.index(playout),
+                self.model_row(playout),
+            ]
+        row = self.model_row(spec.name)
+        if row >= 0:
+            return [self.LEARNED_CODE, 0, 0, 0, row]
+        return [self.code_names.index(spec.name), 0, 0, 0, -1]
+
     def slot_table(self) -> tuple[np.ndarray, np.ndarray]:
-        """The kernel's seats: int32[slots, 4], each slot's (policy code, mc rollouts, mc
-        top, mc playout policy code), and the int32 slot of each seat (before rotation).
-        By default (DRAKO, Paper Tales) a heuristic seat's slot is its policy code: rows
-        ``0 .. len(code_names) - 1`` are the policy codes (so the ``policy`` result column
-        of heuristic runs is the policy code), and each distinct mc spec gets a row after
-        them, its playout the index of a name of ``POLICY_NAMES``."""
+        """The kernel's seats: int32[slots, 5], each slot's ``slot_row``, and the int32 slot
+        of each seat (before rotation). By default (DRAKO, Paper Tales) a heuristic seat's
+        slot is its policy code: rows ``0 .. len(code_names) - 1`` are the policy codes (so
+        the ``policy`` result column of heuristic runs is the policy code), and each
+        distinct mc spec gets a row after them."""
         n = len(self.code_names)
-        rows = [[code, 0, 0, 0] for code in range(n)]
+        # The "mc" code's own row is never a seat's (mc seats get a row per spec below).
+        rows = [
+            [code, 0, 0, 0, -1] if name == "mc" else self.slot_row(policy_spec.Spec(name, ()))
+            for code, name in enumerate(self.code_names)
+        ]
         seat_slot = []
         mc: list[str] = []
         for spec in self.specs:
@@ -137,8 +193,7 @@ class Prepared:
                 continue
             if spec.canonical not in mc:
                 mc.append(spec.canonical)
-                playout = self.POLICY_NAMES.index(str(spec["playout"]))
-                rows.append([self.MC_CODE, int(spec["rollouts"]), int(spec["top"]), playout])
+                rows.append(self.slot_row(spec))
             seat_slot.append(n + mc.index(spec.canonical))
         return np.array(rows, dtype=np.int32), np.array(seat_slot, dtype=np.int32)
 
@@ -153,9 +208,15 @@ class Prepared:
 
     @property
     def has_search(self) -> bool:
-        """Whether a seat plays the search (``mc``): the run needs the search kernel."""
+        """Whether a seat plays the search (``mc``) or the learned player: the run needs
+        the search kernel (a heuristics' kernel compiles neither)."""
         table, seat_slot = self.slot_table()
-        return bool((table[seat_slot, 0] == self.MC_CODE).any())
+        codes = table[seat_slot, 0]
+        return bool(((codes == self.MC_CODE) | (codes == self.LEARNED_CODE)).any())
+
+    def packed_models(self) -> np.ndarray:
+        """The kernels' float64 rows of ``models`` (``simcore.learned.pack``)."""
+        return learned.pack(self.models)
 
     def seat_names(self, game_id: int) -> list[str]:
         """Each seat's policy spec in game ``game_id`` (seats rotated when asked)."""
@@ -176,12 +237,26 @@ class Prepared:
         slots = seat_policies(seat_slot, self.rotate_seats, game_id)
         codes = [int(table[s, 0]) for s in slots]
         searches = [
-            search(int(table[s, 1]), int(table[s, 2]), int(table[s, 3]))
+            (
+                search(int(table[s, 1]), int(table[s, 2]), int(table[s, 3]))
+                if table[s, 4] < 0
+                else search(
+                    int(table[s, 1]), int(table[s, 2]), int(table[s, 3]), self.models[table[s, 4]]
+                )
+            )
             if table[s, 0] == self.MC_CODE
             else None
             for s in slots
         ]
         return codes, searches
+
+    def reference_models(self, game_id: int) -> list[Model | None]:
+        """Each seat's model in game ``game_id`` (a learned seat's; None for any other)."""
+        table, seat_slot = self.slot_table()
+        slots = seat_policies(seat_slot, self.rotate_seats, game_id)
+        return [
+            self.models[table[s, 4]] if table[s, 0] == self.LEARNED_CODE else None for s in slots
+        ]
 
 
 def with_named(prepared: Any, named: Sequence[NamedPolicy], policies: Sequence[str]) -> Any:
@@ -189,12 +264,51 @@ def with_named(prepared: Any, named: Sequence[NamedPolicy], policies: Sequence[s
     seats' real ``policies``: the named policies' codes and weight rows added."""
     if not named:
         return prepared
-    rows = np.array([p.weights for p in named], dtype=np.float64)
+    n_weights = prepared.weights.shape[1]
+    rows = np.array(  # a learned policy reads no weights: a row of zeros
+        [p.weights or (0.0,) * n_weights for p in named], dtype=np.float64
+    ).reshape(len(named), n_weights)
     return replace(
         prepared,
         policies=tuple(policies),
         named=tuple(named),
         weights=np.ascontiguousarray(np.vstack([prepared.weights, rows])),
+    )
+
+
+def with_models(prepared: Any) -> Any:
+    """``prepared`` with the models its learned seats and playouts play (``models``): the
+    variant's shipped model (``default_model``) when a seat or a playout is ``learned``,
+    then each named learned policy's."""
+    if prepared.LEARNED_CODE < 0:
+        return prepared
+    models = [default_model(prepared.GAME, prepared.variant)] if prepared.uses_default_model else []
+    models += [p.model for p in prepared.named if p.base == "learned"]
+    for m in models:
+        if prepared.variant not in m.variants:
+            raise CardDataError(
+                m.path,
+                f"the model plays {m.game} {', '.join(m.variants)}, not {prepared.variant} "
+                "(train one with `talesim learn`)",
+            )
+    return replace(prepared, models=tuple(models))
+
+
+#: Where a game's shipped models live, in its package: ``models/*.toml``.
+MODELS_DIR = "models"
+
+
+def default_model(game: Game, variant: str) -> Model:
+    """The shipped model of ``game`` that plays ``variant`` (the first file of the game's
+    ``models/`` folder, by name, listing it); ``GameError`` when there is none."""
+    for path in sorted((game.data_dir() / MODELS_DIR).glob("*.toml")):
+        model = learned.load(path, game.name, game.learned_features, game.decision_kinds)
+        if variant in model.variants:
+            return model
+    raise GameError(
+        f"{game.name} ({variant}) has no shipped learned model: train one with "
+        f"`talesim learn {game.name} --{game.variant_option} {variant} ...` and name it in a "
+        "policies file"
     )
 
 
@@ -216,15 +330,27 @@ def run_kernel(
     first_game: int,
     n_games: int,
     check: bool,
+    record: learned.Record | None = None,
 ) -> None:
     """Play a chunk into the result buffers ``out`` with the heuristic kernel or, when a seat
-    plays ``mc`` (``has_search``), the search kernel (``kernels``: the two, in that order;
-    DRAKO's and Fairy Tale's), each called with the tables, the seats (weights, slot table,
-    each seat's slot, rotation), ``chunk_bounds``, ``out`` and ``check``."""
+    plays ``mc`` or ``learned`` (``has_search``), the search kernel (``kernels``: the two,
+    in that order; DRAKO's and Fairy Tale's), each called with the tables, the seats
+    (weights, slot table, each seat's slot, rotation), ``chunk_bounds``, ``out`` and
+    ``check``. A game with a learned player (``LEARNED_CODE``) gives its search kernel the
+    packed models after the weights and the searches' ``record`` last (``no_record()``
+    unless given)."""
     table, seat_slot = prepared.slot_table()
-    kernel = kernels[1] if prepared.has_search else kernels[0]
-    seats = (prepared.weights, table, seat_slot, prepared.rotate_seats)
-    kernel(prepared.tables, *seats, *chunk_bounds(prepared, seed, first_game, n_games), out, check)
+    bounds = chunk_bounds(prepared, seed, first_game, n_games)
+    if not prepared.has_search:
+        seats = (prepared.weights, table, seat_slot, prepared.rotate_seats)
+        kernels[0](prepared.tables, *seats, *bounds, out, check)
+    elif prepared.LEARNED_CODE < 0:
+        seats = (prepared.weights, table, seat_slot, prepared.rotate_seats)
+        kernels[1](prepared.tables, *seats, *bounds, out, check)
+    else:
+        rec = record if record is not None else learned.no_record()
+        seats = (prepared.packed_models(), table, seat_slot, prepared.rotate_seats)
+        kernels[1](prepared.tables, prepared.weights, *seats, *bounds, out, check, rec)
 
 
 def reference_player(
@@ -238,9 +364,10 @@ def reference_player(
 
     def play(seed: int, game_id: int, record: bool = False) -> Any:
         seat_policy, searches = prepared.reference_seats(game_id)
+        models = prepared.reference_models(game_id)
         return play_reference(
             rules, prepared.weights, seat_policy, seed, game_id, record=record,
-            searches=searches, **options,
+            searches=searches, models=models, **options,
         )  # fmt: skip
 
     return play
@@ -434,6 +561,7 @@ def bench(
 
     variant = variant or game.default_variant
     prepared = engine.prepare(engine.load_cards(), variant, players, [policy] * players, False)
+    prepared = with_models(prepared)
     play_reference = engine.reference_player(prepared)
     old = numba.get_num_threads()
     numba.set_num_threads(threads)

@@ -42,7 +42,8 @@ class Search:
 
     rollouts: int
     top: int
-    playout: int  # the heuristic (the game's ``Policy`` code) every seat plays in the playouts
+    playout: int  # the policy (the game's ``Policy`` code) every seat plays in the playouts
+    model: Any = None  # a learned playout's ``simcore.learned.Model``
 
 
 def outcome(won: bool, winners: int, margin: int) -> int:
@@ -78,11 +79,13 @@ def playout_totals(
     rollouts: int,
     playout: int,
     prepare: Callable[[Any], None] | None = None,
+    model: Any = None,
 ) -> list[int]:
     """Seat ``p``'s summed outcome of each of ``candidates`` (the values its game's
     ``force`` takes for seat ``p``) over ``rollouts`` determinized worlds, drawn from the
-    search stream of (seed, game, ``p``, decision ``number``). One candidate or none: no
-    playout (zeros)."""
+    search stream of (seed, game, ``p``, decision ``number``); every seat of a playout plays
+    ``playout`` (a learned one with ``model``). One candidate or none: no playout
+    (zeros)."""
     totals = [0] * len(candidates)
     if len(candidates) < 2:
         return totals
@@ -95,6 +98,7 @@ def playout_totals(
         playout_state = rng.next_u64()
         for pl in world.players:
             pl.policy = playout
+        world.models = [model] * len(world.players)  # a learned playout's model
         for j, candidate in enumerate(candidates):
             copy = world.clone()
             copy.rng.state = playout_state
@@ -138,6 +142,7 @@ class RulebookGame:
         game_id: int,
         record: bool = False,
         searches: Sequence[Search | None] | None = None,
+        models: Sequence[Any] | None = None,
         **options: Any,
     ) -> None:
         self.rules = rules
@@ -149,6 +154,8 @@ class RulebookGame:
         self.record = record
         self.events: list[dict[str, Any]] = []
         self.searches = list(searches) if searches is not None else [None] * self.n
+        #: each seat's ``simcore.learned.Model`` (a learned seat's; None for the others)
+        self.models = list(models) if models is not None else [None] * self.n
         self.search_count = [0] * self.n  # decisions each mc seat has searched
         self.force: tuple[int, int] | None = None
         self.init_state(seat_policies, **options)
@@ -201,6 +208,6 @@ class RulebookGame:
         self.search_count[p] += 1
         game = cast(SearchGame, self)  # a game class adds the loop's methods (clone, ...)
         totals = playout_totals(
-            game, p, number, ranked, search.rollouts, search.playout, prepare=prepare
+            game, p, number, ranked, search.rollouts, search.playout, prepare, search.model
         )
         return number, totals, first_best(totals)

@@ -12,12 +12,18 @@ weights, loadable everywhere a policy is named (``--policies-file FILE``).
     [policy.deep-search]
     spec = "mc:rollouts=64:top=5"   # or a name for a policy spec with parameters
 
+    [policy.apprentice]
+    base = "learned"                # a learned player ...
+    model = "model.toml"            # ... with its model (a path relative to this file)
+
 Every heuristic of every game decides from its float row alone (the kernels and
 ``reference.py`` read ``weights[code]``; only ``random`` is told apart by its code), so a
 named policy is one more row: seats playing it get a code past the built-in policies and
 that row. ``talesim tune`` writes such a file. A ``spec`` entry names a spec of a policy
 with parameters (a search such as ``mc``): a seat given that name plays the spec, and the
 datasets show the spec's canonical string (``runner.setup`` checks it like a ``--policy``).
+A ``learned`` entry names a model file (``simcore.learned``); ``runner.setup`` loads it and
+the manifest records its sha256.
 
 The loader checks the file like a card file: one ``CardDataError`` naming the file, the
 policy and the field.
@@ -29,7 +35,7 @@ import math
 import re
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +55,10 @@ class NamedPolicy:
     weights: tuple[float, ...]
     note: str = ""
     spec: str = ""
+    #: a learned policy's model file (absolute, or as written relative to the policies
+    #: file) and, once ``runner.setup`` has loaded it, the model
+    model_path: str = ""
+    model: Any = field(default=None, compare=False, repr=False)
 
 
 def load(
@@ -99,9 +109,21 @@ def _policy(
         raise CardDataError(path, f"{where}: a built-in policy has that name")
     if not isinstance(raw, dict):
         raise CardDataError(path, f"{where}: must be a table")
-    unknown = set(raw) - {"base", "weights", "note", "spec"}
+    unknown = set(raw) - {"base", "weights", "note", "spec", "model"}
     if unknown:
         raise CardDataError(path, f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+    if raw.get("base") == "learned" and "learned" in builtin:
+        model = raw.get("model")
+        if "weights" in raw or "spec" in raw or not isinstance(model, str) or not model.strip():
+            raise CardDataError(
+                path, f"{where}: a learned policy has a field 'model' (a model file), no weights"
+            )
+        where_model = (path.parent / model.strip()).resolve()
+        return NamedPolicy(
+            name, "learned", (), str(raw.get("note", "")), model_path=str(where_model)
+        )
+    if "model" in raw:
+        raise CardDataError(path, f"{where}: field 'model' is for base = \"learned\" only")
     if "spec" in raw:
         spec = raw["spec"]
         if "base" in raw or "weights" in raw or not isinstance(spec, str) or not spec.strip():
@@ -135,6 +157,9 @@ def dumps(game: str, policies: Sequence[NamedPolicy], header: str = "") -> str:
         lines.append(f"[policy.{p.name}]")
         if p.spec:
             lines.append(f"spec = {_quote(p.spec)}")
+        elif p.base == "learned":
+            lines.append('base = "learned"')
+            lines.append(f"model = {_quote(p.model_path)}")
         else:
             lines.append(f'base = "{p.base}"')
             lines.append("weights = [" + ", ".join(repr(float(w)) for w in p.weights) + "]")

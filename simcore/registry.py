@@ -68,6 +68,11 @@ class Game:
     #: The name of each entry of a heuristic's float row of weights (``talesim tune``, policy
     #: files); as long as the game's ``policies.N_WEIGHTS`` (tested).
     weight_names: tuple[str, ...] = ()
+    #: The features the ``learned`` player computes for a candidate, in order, and the
+    #: kinds of decision it has a head for (``simcore.learned``; the game's ``learned.py``
+    #: computes them, tested equal). Empty: the game has no learned player.
+    learned_features: tuple[str, ...] = ()
+    decision_kinds: tuple[str, ...] = ()
     variant_option: str = "variant"  # CLI flag naming the variant (DRAKO uses --rules)
     simulates: bool = True  # False while a game has data and scoring but no kernel yet
     # `talesim bench` defaults: about ten seconds of greedy play in each engine
@@ -104,10 +109,10 @@ class Game:
     @property
     def weighted_policies(self) -> tuple[str, ...]:
         """The heuristics that decide from a row of weights alone (``talesim tune``, the
-        bases of named policies): every policy but ``random`` and those with parameters
-        (a search such as ``mc``)."""
+        bases of named policies): every policy but ``random``, ``learned`` (a model) and
+        those with parameters (a search such as ``mc``)."""
         params = dict(self.policy_params)
-        return tuple(p for p in self.policies if p != "random" and p not in params)
+        return tuple(p for p in self.policies if p not in ("random", "learned") and p not in params)
 
     def parse_policy(self, text: str, named: Sequence[str] = ()) -> Spec:
         """The policy spec ``text`` (``NAME[:key=value...]``) of this game, or one of the
@@ -195,10 +200,31 @@ GAMES: dict[str, Game] = {
             Variant("expert", 2, 5, "all 100 cards; Hunt, quests, majorities and the Trickster"),
         ),
         default_variant="expert",
-        policies=("random", "greedy", "collector", "mc"),
+        policies=("random", "greedy", "collector", "mc", "learned"),
         tables=("games", "seats", "cards"),
-        policy_params=(mc_params(16, 4, 12, "greedy", ("random", "greedy", "collector")),),
+        policy_params=(
+            mc_params(16, 4, 12, "greedy", ("random", "greedy", "collector", "learned")),
+        ),
         weight_names=("gain", "effect", "harm", "synergy", "deny"),
+        learned_features=(
+            "gain",
+            "effect",
+            "harm",
+            "synergy",
+            "deny",
+            "rank",
+            "points",
+            "opens",
+            "closes",
+            "hunts",
+            "held",
+            "round",
+            "step",
+            "players",
+            "face-down",
+            "options",
+        ),
+        decision_kinds=("draft", "play", "open", "close"),
     ),
     "drako": Game(
         name="drako",

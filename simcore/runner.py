@@ -106,6 +106,7 @@ RESUME_KEYS = (
     "card_sha256",
     "config",
     "named_policies",
+    "models",
 )
 
 
@@ -251,11 +252,12 @@ def setup(
     base_of = {p.name: p.base for p in named}
     as_base = [base_of.get(p, p) for p in seat_policies]
     prepared = engine.prepare(cards, v.name, players, as_base, rotate_seats)
+    from simcore import engine_kit  # numpy: not at import time (``talesim --help``)
+
     used = [p for p in named if p.name in seat_policies]
     if used:
-        from simcore import engine_kit  # numpy: not at import time (``talesim --help``)
-
         prepared = engine_kit.with_named(prepared, used, seat_policies)
+    prepared = engine_kit.with_models(prepared)
     return Setup(g, v.name, players, seat_policies, rotate_seats, engine, cards, prepared)
 
 
@@ -264,7 +266,14 @@ def _named_record(prepared: Any) -> dict[str, Any] | None:
     named = getattr(prepared, "named", ())
     if not named:
         return None
-    return {p.name: {"base": p.base, "weights": list(p.weights)} for p in named}
+    return {
+        p.name: (
+            {"base": p.base, "model": p.model.path, "model_sha256": p.model.sha256}
+            if p.base == "learned"
+            else {"base": p.base, "weights": list(p.weights)}
+        )
+        for p in named
+    }
 
 
 def canonical_specs(
@@ -295,7 +304,21 @@ def named_policies(g: Game, path: Path | str | None) -> tuple[NamedPolicy, ...]:
 
     engine = registry.engine(g)
     n_weights = int(engine.default_weights().shape[1])
-    return load(Path(path), g.name, g.policies, n_weights, g.weighted_policies)
+    named = load(Path(path), g.name, g.policies, n_weights, g.weighted_policies)
+    return tuple(_with_model(g, p) for p in named)
+
+
+def _with_model(g: Game, p: NamedPolicy) -> NamedPolicy:
+    """A named learned policy with its model loaded (``simcore.learned.load``; any other
+    policy as it is)."""
+    if p.base != "learned":
+        return p
+    from dataclasses import replace
+
+    from simcore import learned
+
+    model = learned.load(p.model_path, g.name, g.learned_features, g.decision_kinds)
+    return replace(p, model=model)
 
 
 # --- chunks and files --------------------------------------------------------------------
@@ -786,7 +809,15 @@ def _request(s: Setup, seed: int, n_games: int, chunk_size: int, o: RunOptions) 
         "config": _jsonable(s.prepared.config()),
         "named_policies": _named_record(s.prepared),
         "check": o.check,
+        "models": _models_record(s.prepared),
     }
+
+
+def _models_record(prepared: Any) -> list[dict[str, str]] | None:
+    """The learned seats' models as the manifest records them: the file each was read from
+    and its sha256 (None: no learned seat)."""
+    models = getattr(prepared, "models", ())
+    return [{"file": Path(m.path).name, "sha256": m.sha256} for m in models] if models else None
 
 
 @dataclass(frozen=True)
@@ -1085,6 +1116,7 @@ def _new_manifest(run: _Started, old: dict[str, Any] | None) -> dict[str, Any]:
         "card_sha256": request["card_sha256"],
         "config": request["config"],
         "named_policies": request["named_policies"],
+        **({"models": request["models"]} if request["models"] else {}),
         "check": request["check"],  # this call's; each chunk records its own as "checked"
         "tables": run.tables,
         "created": (old or {}).get("created") or _now(),

@@ -58,7 +58,7 @@ def fresh_state(prep: Any, game_id: int) -> kernel.GameState:
         slot = int(seat_slot[(p + game_id) % n] if prep.rotate_seats else seat_slot[p])
         s.slot[p] = slot
         s.policy[p] = table[slot, 0]
-        s.mc_par[p] = table[slot, 1:]
+        s.mc_par[p] = table[slot, 1:4]
     return s
 
 

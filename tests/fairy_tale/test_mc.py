@@ -62,7 +62,7 @@ def fresh_state(prep: Any, game_id: int) -> kernel.GameState:
     for p in range(prep.players):
         s.policy[p] = codes[p]
         s.mc_par[p] = table[
-            slots[(p + game_id) % prep.players] if prep.rotate_seats else slots[p], 1:
+            slots[(p + game_id) % prep.players] if prep.rotate_seats else slots[p], 1:4
         ]
     return s
 

@@ -76,7 +76,7 @@ class KGame:
         for p in range(self.n):
             slot = int(seat_slot[(p + g) % self.n] if prep.rotate_seats else seat_slot[p])
             self.s.pi[p, schema.I_POLICY] = table[slot, 0]
-            self.ms.par[p] = table[slot, 1:]
+            self.ms.par[p] = table[slot, 1:4]
         kgame.new_game(self.tb, self.lx, self.s, self.ls, self.n, self.seed, g, False)
 
     def advance(self) -> bool:

@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 
 from simcore import engine_kit
+from simcore.learned import Record
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
@@ -32,7 +33,9 @@ from .tables import PICKS, CardSet, Tables, compile_tables, load_cardset
 GAME = get_game("fairy-tale")
 
 
-class Prepared(engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC):
+class Prepared(
+    engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC, learned=Policy.LEARNED
+):
     """A validated Fairy Tale request: card set (``CardSet``), seats and the compiled tables
     (``tables.Tables``); one kernel slot per distinct spec."""
 
@@ -40,20 +43,11 @@ class Prepared(engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC)
     tables: Tables
 
     def slot_table(self) -> tuple[np.ndarray, np.ndarray]:
-        """The kernel's seats: int32[slots, 4], each distinct spec's (policy code, mc
-        rollouts, mc top, mc playout policy code; zeros after the code for a heuristic),
-        and each seat's slot (``seat_slot``: its spec's index in ``slots.names``)."""
-        rows = []
-        for spec in self.slots.specs:
-            row = [self.code_names.index(spec.name), 0, 0, 0]
-            if spec.name == "mc":
-                row[1:] = [
-                    int(spec["rollouts"]),
-                    int(spec["top"]),
-                    POLICY_NAMES.index(str(spec["playout"])),
-                ]
-            rows.append(row)
-        return np.array(rows, dtype=np.int32).reshape(-1, 4), self.seat_slot
+        """The kernel's seats: int32[slots, 5], each distinct spec's ``slot_row`` (policy
+        code, mc rollouts, top and playout policy code, model row), and each seat's slot
+        (``seat_slot``: its spec's index in ``slots.names``)."""
+        rows = [self.slot_row(spec) for spec in self.slots.specs]
+        return np.array(rows, dtype=np.int32).reshape(-1, 5), self.seat_slot
 
     def slot_names(self) -> list[str]:
         """The name of each slot: the distinct specs (``slots.names``)."""
@@ -131,13 +125,19 @@ def prepare(
 
 
 def simulate_arrays(
-    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
+    prepared: Prepared,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    check: bool = False,
+    record: Record | None = None,
 ) -> dict[str, np.ndarray]:
     """Run the kernel on a chunk; raw result arrays (no polars). ``check``: checking mode,
-    ``InvariantError`` naming the first game that broke a rule invariant."""
+    ``InvariantError`` naming the first game that broke a rule invariant; ``record``: the
+    buffers the mc seats' searches are recorded into (``talesim learn``)."""
     out = new_chunk_out(n_games, prepared.players)
     kernels = (simulate_chunk, simulate_chunk_search)
-    engine_kit.run_kernel(prepared, kernels, out, seed, first_game, n_games, check)
+    engine_kit.run_kernel(prepared, kernels, out, seed, first_game, n_games, check, record)
     if check:
         raise_first_violation(out.violation, INVARIANTS, "fairy-tale", seed, first_game)
     return out._asdict()
@@ -226,6 +226,16 @@ def narrate(event: dict[str, Any]) -> str:
         return "\n".join(
             [
                 f"    {seat} searches its {event['decision']} decision{forced}:",
+                *rows,
+                f"      -> {event['chosen']}",
+            ]
+        )
+    if kind == "learned":
+        rows = [f"      {c['card']:<28} score {c['score']:+.3f}" for c in event["candidates"]]
+        return "\n".join(
+            [
+                f"    {seat} scores its {event['decision']} candidates (greedy's best, in "
+                "greedy's order):",
                 *rows,
                 f"      -> {event['chosen']}",
             ]

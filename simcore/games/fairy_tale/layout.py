@@ -125,6 +125,7 @@ class Policy(IntEnum):
     GREEDY = 1
     COLLECTOR = 2
     MC = 3  # determinized flat Monte-Carlo search (kernel.py, reference.py); no weights
+    LEARNED = 4  # a model's scores of greedy's best candidates (learned.py); no weights
 
 
 class Decision(IntEnum):
@@ -153,6 +154,7 @@ D_CLOSE = int(Decision.CLOSE)
 P_RANDOM = int(Policy.RANDOM)
 P_GREEDY = int(Policy.GREEDY)
 P_MC = int(Policy.MC)
+P_LEARNED = int(Policy.LEARNED)
 # How a seat decides (``SEAT_MODE``, set once a game by ``kernel._seat_modes``).
 M_RANDOM, M_PLAIN, M_OTHER, M_SEARCH = range(4)
 # Where a game is (``POS_PHASE``): what ``kernel._play_on`` does next.
@@ -259,7 +261,10 @@ POS_TOP = POS_SHIFT + 1  # next undealt card of DECK
 POS_VIOL = POS_TOP + 1  # checking mode: the first invariant broken so far (0: none)
 FORCE_SEAT = POS_VIOL + 1  # a seat whose next decision is made already (-1: none) ...
 FORCE_IDX = FORCE_SEAT + 1  # ... and the candidate it takes
-ASK_DEC = FORCE_IDX + 1  # an mc seat's pending decision: policies.Decision, ...
+ANSWER_SEAT = FORCE_IDX + 1  # a learned seat whose asked decision is answered (-1: none) ...
+ANSWER_IDX = ANSWER_SEAT + 1  # ... and the candidate (apart from FORCE_*: a playout's
+# forced first choice may still be pending while the seats before it ask)
+ASK_DEC = ANSWER_IDX + 1  # an mc seat's pending decision: policies.Decision, ...
 ASK_CAND = ASK_DEC + 1  # ... the offset of its candidates in st, ...
 ASK_N = ASK_CAND + 1  # ... their number, ...
 ASK_SEAT = ASK_N + 1  # ... the seat, ...
@@ -267,7 +272,8 @@ ASK_HYP = ASK_SEAT + 1  # ... 1 if it counts kept cards (draft), ...
 ASK_NEIGH = ASK_HYP + 1  # ... and the neighbour the hand goes to
 SLOT = ASK_NEIGH + 1  # [P] slot of each seat's policy spec this game (the dataset's policy)
 MC_PAR = SLOT + P  # [P x 3] an mc seat's rollouts, top and playout policy
-MC_DN = MC_PAR + P * 3  # [P] decisions each mc seat has searched this game
+MODEL = MC_PAR + P * 3  # [P] the model row a learned seat (an mc seat's playouts) plays
+MC_DN = MODEL + P  # [P] decisions each mc seat has searched this game
 MC_PO = MC_DN + P  # [P] playouts each mc seat has run this game
 MC_LIST = MC_PO + P  # [TABLEAU] a search's distinct candidate cards, ...
 MC_LIDX = MC_LIST + TABLEAU  # [TABLEAU] ... their index among the decision's candidates

@@ -35,7 +35,7 @@ from __future__ import annotations
 from .check import INVARIANTS, check_final, check_state
 from .chunk import ChunkOut, new_chunk_out, simulate_chunk, simulate_chunk_search
 from .final import score_end_state
-from .game import answer, new_game, play_game, play_on, search
+from .game import answer, learned_answer, new_game, play_game, play_on, search
 from .state import GameState, copy_state, kernel_tables, new_state, state_views
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "check_state",
     "copy_state",
     "kernel_tables",
+    "learned_answer",
     "new_chunk_out",
     "new_game",
     "new_state",

@@ -15,6 +15,7 @@ from simcore.jit import alloc_callee, hot, parallel
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import build_tables, ix, state_size
+from ..learned import X_SIZE
 from .game import _play_game, _play_game_search
 
 
@@ -61,13 +62,15 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
 
 @hot
 def _seat_up(st, slot_table, seat_slot, rotate, n_players, g):
-    """Game ``g``'s seats: each seat's slot, policy and mc parameters (``slot_table``)."""
+    """Game ``g``'s seats: each seat's slot, policy, mc parameters and model row
+    (``slot_table``)."""
     for p in range(n_players):
         slot = seat_slot[(p + g) % n_players] if rotate else seat_slot[p]
         st[ix(L.SLOT + p)] = slot
         st[ix(L.POLICY + p)] = slot_table[slot, 0]
         for k in range(3):
             st[ix(L.MC_PAR + p * 3 + k)] = slot_table[slot, 1 + k]
+        st[ix(L.MODEL + p)] = slot_table[slot, 4]
 
 
 @hot
@@ -101,14 +104,15 @@ def _store(out, st, u, n_players):
 @alloc_callee  # the block scratch
 def _run_block(
     kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check,
-    search,
+    search, models, rec,
 ):  # fmt: skip
     """Play game offsets ``lo .. hi-1`` of a chunk (a block) with one scratch state and,
     with ``mc`` seats, two copies of it for the searches; all allocated once per block.
     The ``prange`` body computes ``lo`` and ``hi``: its index is typed ``int64`` when the
     chunk is typed and ``uint64`` when the loop body is compiled, so a block taking the
     index compiled twice.
-    ``search``: None (heuristic seats) or True (``mc`` seats). numba prunes an ``is None``
+    ``search``: None (heuristic seats) or True (``mc`` or ``learned`` seats: ``models``
+    their packed models, ``rec`` what the searches record). numba prunes an ``is None``
     test on an argument by the argument's type when it compiles, so the heuristics' kernel
     compiles no search. A bool flag would not do: numba prunes no branch on a bool
     argument, literal or not, so both branches, the whole search, would compile
@@ -121,14 +125,16 @@ def _run_block(
         smw = np.zeros(L.SM_SIZE, np.uint64)
         stp = np.zeros(size, np.int32)
         smp = np.zeros(L.SM_SIZE, np.uint64)
+        x = np.zeros(X_SIZE, np.float64)
     for i in range(lo, hi):
         g = first_game + i
         _seat_up(st, slot_table, seat_slot, rotate, n_players, g)
         u = ix(i)
         if search is not None:
             out.violation[u] = _play_game_search(
-                kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, g, check
-            )
+                kt, weights, models, st, sm, stw, smw, stp, smp, x, n_players, seed, g, check,
+                rec, u,
+            )  # fmt: skip
         else:
             out.violation[u] = _play_game(kt, weights, st, sm, n_players, seed, g, check)
         _store(out, st, u, n_players)
@@ -152,22 +158,24 @@ def simulate_chunk(
         hi = (b + 1) * n_games // n_blocks
         _run_block(
             kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
-            out, check, None,
+            out, check, None, None, None,
         )  # fmt: skip
 
 
 @parallel
 def simulate_chunk_search(
-    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
-    out, check,
+    tb, weights, models, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
+    n_blocks, out, check, rec,
 ):  # fmt: skip
-    """``simulate_chunk`` for runs with ``mc`` seats (a kernel of its own: a run of
-    heuristics never compiles the search)."""
+    """``simulate_chunk`` for runs with ``mc`` or ``learned`` seats (a kernel of its own: a
+    run of heuristics never compiles the search nor the model): ``models`` the packed
+    models (``simcore.learned.pack``), ``rec`` the searches' record (``simcore.learned
+    .Record``; ``no_record()`` when the run records nothing)."""
     kt = build_tables(tb.ct, tb.deps, tb.deck, tb.id_order, tb.in_deck, tb.rules, tb.sel)
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
         _run_block(
             kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
-            out, check, True,
+            out, check, True, models, rec,
         )  # fmt: skip

@@ -18,15 +18,16 @@ from ..policies import choose, choose_plain, choose_target, plain, policy_weight
 def _seat_modes(weights, st, n_players):
     """How each seat decides this game (``SEAT_MODE``): ``random``, ``plain`` weights
     (``policies.plain``: draft and play decisions go to ``choose_plain``, with the two
-    whole-number weights at ``SEAT_W``), the general ``choose``, or ``mc`` (a search: the
-    game stops at its decisions, ``_play_game`` searches). Worked out once a game instead
+    whole-number weights at ``SEAT_W``), the general ``choose``, or asked (``mc``, a
+    search, and ``learned``, a model: the game stops at their decisions,
+    ``_play_game_search`` decides). Worked out once a game instead
     of at every decision."""
     for p in range(n_players):
         policy = st[ix(L.POLICY + p)]
         mode = L.M_OTHER
         if policy == L.P_RANDOM:
             mode = L.M_RANDOM
-        elif policy == L.P_MC:
+        elif policy == L.P_MC or policy == L.P_LEARNED:
             mode = L.M_SEARCH
         else:
             w = policy_weights(weights, policy)
@@ -42,11 +43,12 @@ def _decide(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neigh
     """Index chosen among the candidates ``st[cand : cand + n]`` (a hand, kept cards, or
     ``CAND``: read where they are, not copied); a forced choice (n == 1) asks no policy, and
     ``random`` needs no look at the state. A decision made already (``FORCE_SEAT``: by a
-    search, or a playout's candidate) is taken as it is. An ``mc`` seat's decision is
-    asked, not made: the decision is stored at ``ASK_*`` and -1 returned, and the caller
-    stores where the game is and returns (the game stops; ``_play_game_search`` searches
-    and plays on). Both happen only in a game that can search (``search``, a compile-time
-    constant: the heuristics' kernel compiles neither check). The outlined decision
+    search, or a playout's candidate; ``ANSWER_SEAT``: a learned seat's answered ask) is
+    taken as it is. An ``mc`` or ``learned`` seat's decision is asked, not made: the
+    decision is stored at ``ASK_*`` and -1 returned, and the caller stores where the game
+    is and returns (the game stops; ``_play_game_search`` decides and plays on). Both
+    happen only in a game that can search (``search``, a compile-time constant: the
+    heuristics' kernel compiles neither check). The outlined decision
     functions get the arrays as data pointers (``data_ptr``: a word each instead of
     seven)."""
     if n == 1:
@@ -54,6 +56,9 @@ def _decide(kt, weights, st, sm, decision, cand, n, n_players, p, use_hyp, neigh
     if search and st[ix(L.FORCE_SEAT)] == p:
         st[ix(L.FORCE_SEAT)] = -1
         return st[ix(L.FORCE_IDX)]
+    if search and st[ix(L.ANSWER_SEAT)] == p:
+        st[ix(L.ANSWER_SEAT)] = -1
+        return st[ix(L.ANSWER_IDX)]
     mode = st[ix(L.SEAT_MODE + p)]
     if mode == L.M_RANDOM:
         return rng_below(sm, n)

@@ -169,3 +169,4 @@ def _new_game(kt, weights, st, sm, n_players, seed, game_id):
     st[ix(L.POS_TOP)] = top
     st[ix(L.POS_VIOL)] = 0
     st[ix(L.FORCE_SEAT)] = -1
+    st[ix(L.ANSWER_SEAT)] = -1

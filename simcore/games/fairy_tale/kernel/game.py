@@ -1,6 +1,7 @@
 """One game: the resumable ``_play_on``, ``_play_game`` (heuristic seats),
 ``_play_game_search`` and ``_search`` (``mc`` seats), and their Python entries for tests
-and tools (``play_game``, ``new_game``, ``play_on``, ``search``, ``answer``).
+and tools (``play_game``, ``new_game``, ``play_on``, ``search``, ``learned_answer``,
+``answer``).
 """
 
 from __future__ import annotations
@@ -8,11 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.jit import hot, hot_outline
+from simcore.learned import Record, no_record, pack
 from simcore.rng import rng_next, search_state
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix
-from ..mc import determinize, outcome, rank, rewind_step
+from ..learned import learned_choice, new_scratch, record_search
+from ..mc import OUTCOME_UNIT, determinize, outcome, rank, rewind_step
 from .check import _check_final, _check_state
 from .decide import _seat_modes
 from .draft import _deal, _draft, _new_game
@@ -65,16 +68,25 @@ def _copy_game(st, sm, st_to, sm_to, size):
         sm_to[ix(i)] = sm[ix(i)]
 
 
+@hot
+def _answer_learned(kt, models, st, sm, x, n_players):
+    """Answer the learned seat's decision asked at ``ASK_*`` (``learned.learned_choice``):
+    the game plays on with it (``ANSWER_*``)."""
+    st[ix(L.ANSWER_IDX)] = learned_choice(kt, models, st, sm, x, n_players)
+    st[ix(L.ANSWER_SEAT)] = st[ix(L.ASK_SEAT)]
+
+
 @hot_outline
-def _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id):
+def _search(kt, weights, models, st, sm, stw, smw, stp, smp, x, n_players, seed, game_id):
     """The ``mc`` decision asked at ``ASK_*`` (``mc.py``): the ``top`` distinct candidates
     best by greedy's value (``mc.rank``), each played out ``rollouts`` times from the same
     determinized worlds (``stw``/``smw``: ``mc.rewind_step`` and ``mc.determinize`` on a
     copy of the game, one world a rollout) by copies (``stp``/``smp``) in which every seat
-    plays the ``playout`` heuristic, the candidate taken first (``FORCE_*``). Every random
-    number comes from the search stream of (seed, game, seat, decision number), none from
-    the game's. The index of the candidate with the best summed outcome (ties: greedy's
-    first best)."""
+    plays the ``playout`` policy, the candidate taken first (``FORCE_*``; a learned
+    playout's seats are answered as they ask, from the mc seat's ``MODEL`` row). Every
+    random number comes from the search stream of (seed, game, seat, decision number),
+    none from the game's. The index of the candidate with the best summed outcome (ties:
+    greedy's first best)."""
     p = np.int64(st[ix(L.ASK_SEAT)])  # int64, as the decisions' own seat: no new specialisation
     rollouts = st[ix(L.MC_PAR + p * 3)]
     playout = st[ix(L.MC_PAR + p * 3 + 2)]
@@ -111,13 +123,15 @@ def _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id):
         stream = smw[ix(L.SM_RNG)]
         for q in range(n_players):
             stw[ix(L.POLICY + q)] = playout
+            stw[ix(L.MODEL + q)] = st[ix(L.MODEL + p)]
         _seat_modes(weights, stw, n_players)
         for j in range(m):
             _copy_game(stw, smw, stp, smp, size)
             smp[ix(L.SM_RNG)] = playout_state
             stp[ix(L.FORCE_SEAT)] = p
             stp[ix(L.FORCE_IDX)] = st[ix(L.MC_RANK + j)]
-            _play_on(kt, weights, stp, smp, n_players, no_check, True)
+            while _play_on(kt, weights, stp, smp, n_players, no_check, True):
+                _answer_learned(kt, models, stp, smp, x, n_players)
             st[ix(L.MC_SUM + j)] += outcome(stp, n_players, p)
     best = 0
     for j in range(1, m):
@@ -137,15 +151,27 @@ def _play_game(kt, weights, st, sm, n_players, seed, game_id, check):
 
 
 @hot_outline
-def _play_game_search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id, check):
-    """``_play_game`` with ``mc`` seats: at each of their decisions the game stops,
-    ``_search`` decides on copies (``stw``/``smw``, ``stp``/``smp``: scratch of the same
-    sizes), and the game plays on with that choice. A kernel of its own
-    (``simulate_chunk_search``), so runs of heuristics alone never compile the search."""
+def _play_game_search(
+    kt, weights, models, st, sm, stw, smw, stp, smp, x, n_players, seed, game_id, check, rec, u
+):  # fmt: skip
+    """``_play_game`` with asked seats: at each of their decisions the game stops; a
+    learned seat's is answered by its model (``learned.learned_choice``), an ``mc`` seat's
+    searched by ``_search`` on copies (``stw``/``smw``, ``stp``/``smp``: scratch of the
+    same sizes; ``x``: the learned player's float scratch) and recorded as game offset
+    ``u`` of ``rec`` (``learned.record_search``: nothing unless the run records); the game
+    plays on with that choice. A kernel of its own (``simulate_chunk_search``), so runs of
+    heuristics alone never compile the search nor the model."""
     _new_game(kt, weights, st, sm, n_players, seed, game_id)
     while _play_on(kt, weights, st, sm, n_players, check, True):
-        i = _search(kt, weights, st, sm, stw, smw, stp, smp, n_players, seed, game_id)
-        st[ix(L.FORCE_SEAT)] = st[ix(L.ASK_SEAT)]
+        p = st[ix(L.ASK_SEAT)]
+        if st[ix(L.POLICY + p)] == L.P_LEARNED:
+            _answer_learned(kt, models, st, sm, x, n_players)
+            continue
+        i = _search(kt, weights, models, st, sm, stw, smw, stp, smp, x, n_players, seed, game_id)
+        m = st[ix(L.MC_PAR + p * 3 + 1)]
+        rollouts = st[ix(L.MC_PAR + p * 3)]
+        record_search(kt, st, sm, x, n_players, m, rollouts, OUTCOME_UNIT, rec, u)
+        st[ix(L.FORCE_SEAT)] = p
         st[ix(L.FORCE_IDX)] = i
     return st[ix(L.POS_VIOL)]
 
@@ -165,17 +191,25 @@ def play_game(
     seed: np.uint64,
     game_id: int,
     check: bool,
+    models: np.ndarray | None = None,
+    rec: Record | None = None,
 ) -> int:
     """``_play_game_search`` on a ``GameState`` (tables as the ``Tables`` tuple; policies at
-    ``s.policy``, an mc seat's parameters at ``s.mc_par``)."""
+    ``s.policy``, an mc seat's parameters at ``s.mc_par``, a learned seat's model row of
+    ``models`` (``simcore.learned.pack``) at ``s.model``; ``rec``: record the searches as
+    game offset 0)."""
     stw, smw = np.zeros_like(s.flat), np.zeros_like(s.sm)
     stp, smp = np.zeros_like(s.flat), np.zeros_like(s.sm)
     return int(
         _play_game_search(
-            kernel_tables(tb), weights, s.flat, s.sm, stw, smw, stp, smp, n_players, seed,
-            game_id, check,
+            kernel_tables(tb), weights, _models(models), s.flat, s.sm, stw, smw, stp, smp,
+            new_scratch(), n_players, seed, game_id, check, rec or no_record(), 0,
         )
     )  # fmt: skip
+
+
+def _models(models: np.ndarray | None) -> np.ndarray:
+    return pack(()) if models is None else models
 
 
 def new_game(
@@ -191,15 +225,22 @@ def play_on(tb: tuple, weights: np.ndarray, s: GameState, n_players: int) -> boo
 
 
 def search(
-    tb: tuple, weights: np.ndarray, s: GameState, n_players: int, seed: np.uint64, game_id: int
+    tb: tuple,
+    weights: np.ndarray,
+    s: GameState,
+    n_players: int,
+    seed: np.uint64,
+    game_id: int,
+    models: np.ndarray | None = None,
 ) -> tuple[int, list[int]]:
     """``_search`` of the decision ``s`` stopped at: (the candidate chosen, each searched
     candidate's summed outcome in ``mc.OUTCOME_UNIT``s, in greedy's order)."""
     stw, smw = np.zeros_like(s.flat), np.zeros_like(s.sm)
     stp, smp = np.zeros_like(s.flat), np.zeros_like(s.sm)
     i = _search(
-        kernel_tables(tb), weights, s.flat, s.sm, stw, smw, stp, smp, n_players, seed, game_id
-    )
+        kernel_tables(tb), weights, _models(models), s.flat, s.sm, stw, smw, stp, smp,
+        new_scratch(), n_players, seed, game_id,
+    )  # fmt: skip
     cand, n, top = (
         int(s.flat[L.ASK_CAND]),
         int(s.flat[L.ASK_N]),
@@ -207,6 +248,12 @@ def search(
     )
     m = min(top, len(set(s.flat[cand : cand + n].tolist())))
     return int(i), [int(x) for x in s.flat[L.MC_SUM : L.MC_SUM + m]]
+
+
+def learned_answer(tb: tuple, models: np.ndarray, s: GameState, n_players: int) -> int:
+    """The learned seat's choice at the decision ``s`` stopped at (``learned_choice``; its
+    model row at ``s.model`` of the packed ``models``)."""
+    return int(learned_choice(kernel_tables(tb), models, s.flat, s.sm, new_scratch(), n_players))
 
 
 def answer(s: GameState, i: int) -> None:

@@ -45,6 +45,7 @@ class GameState(NamedTuple):
     breakdown: np.ndarray  # int32[MAX_PLAYERS, N_BREAKDOWN]
     mc_par: np.ndarray  # int32[MAX_PLAYERS, 3]: an mc seat's rollouts, top, playout policy
     mc_playouts: np.ndarray  # int32[MAX_PLAYERS]: playouts each mc seat ran this game
+    model: np.ndarray  # int32[MAX_PLAYERS]: a learned seat's (mc playouts') model row
 
 
 def new_state(n_cards: int, deck_size: int) -> GameState:
@@ -92,6 +93,7 @@ def state_views(flat: np.ndarray, sm: np.ndarray) -> GameState:
         rows(L.BREAKDOWN, L.N_BREAKDOWN),
         rows(L.MC_PAR, 3),
         flat[L.MC_PO : L.MC_PO + P],
+        flat[L.MODEL : L.MODEL + P],
     )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from simcore import flat_mc
 
-from ..policies import Decision
+from ..policies import Decision, Policy
 from ..tables import (
     DEAL,
     MAX_PLAYERS,
@@ -19,6 +19,7 @@ from ..tables import (
 )
 from . import effects, end, search
 from .brain import Brain
+from .learned import learned_decide
 from .rules import BREAKDOWN, Phase, Player, Position, Received, Rules, Slot
 from .scoring import Counts, _shift
 
@@ -97,6 +98,8 @@ class FairyTaleGame(flat_mc.RulebookGame):
         search = self.searches[p]
         if search is not None:
             return self.search_decide(search, decision, p, options, neighbour)
+        if self.players[p].policy == Policy.LEARNED:
+            return learned_decide(self, self.models[p], decision, p, options, neighbour)
         own, own_fc = self.own_counts(decision, p)
         return self.brain.choose(
             self.players[p].policy,
