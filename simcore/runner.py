@@ -275,6 +275,13 @@ def _named_record(prepared: Any) -> dict[str, Any] | None:
     }
 
 
+def _models_record(prepared: Any) -> list[dict[str, str]] | None:
+    """The learned seats' models as the manifest records them: the file each was read from
+    and its sha256 (None: no learned seat)."""
+    models = getattr(prepared, "models", ())
+    return [{"file": Path(m.path).name, "sha256": m.sha256} for m in models] if models else None
+
+
 def canonical_specs(
     g: Game, specs: Sequence[str], policies_file: Path | str | None
 ) -> tuple[list[str], tuple[NamedPolicy, ...]]:
@@ -759,11 +766,7 @@ def simulate(
         "named_policies": _named_record(s.prepared),
         "check": check,
     }
-    models = getattr(s.prepared, "models", ())
-    # the learned seats' models (None: none): the file each was read from and its sha256
-    request["models"] = (
-        [{"file": Path(m.path).name, "sha256": m.sha256} for m in models] if models else None
-    )
+    request["models"] = _models_record(s.prepared)
     if old is not None:
         _check_resumable(old, request, out, until_ci=until_ci is not None)
     plan = plan_chunks(n_games, chunk_size)
