@@ -276,6 +276,13 @@ def _named_record(prepared: Any) -> dict[str, Any] | None:
     }
 
 
+def _models_record(prepared: Any) -> list[dict[str, str]] | None:
+    """The learned seats' models as the manifest records them: the file each was read from
+    and its sha256 (None: no learned seat)."""
+    models = getattr(prepared, "models", ())
+    return [{"file": Path(m.path).name, "sha256": m.sha256} for m in models] if models else None
+
+
 def canonical_specs(
     g: Game, specs: Sequence[str], policies_file: Path | str | None
 ) -> tuple[list[str], tuple[NamedPolicy, ...]]:

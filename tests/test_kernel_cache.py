@@ -35,7 +35,9 @@ def test_a_game_hash_covers_its_package_and_the_shared_files_only() -> None:
 
     package = ROOT / "games" / "drako"
     plain = {"engine.py", "reference.py", "state_io.py"}
-    files = [ROOT / "jit.py", ROOT / "link_late.py", ROOT / "rng.py"]
+    shared = ["jit.py", "learned_score.py", "link_late.py", "rng.py"]
+    assert sorted(simcore.SHARED_KERNEL_SOURCES) == shared
+    files = [ROOT / name for name in shared]
     files += [p for p in package.rglob("*.py") if p.name not in plain]
     assert package / "engine.py" not in files
     assert package / "kernel" / "game.py" in files  # the kernel package's modules too
