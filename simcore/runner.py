@@ -820,13 +820,6 @@ def _request(s: Setup, seed: int, n_games: int, chunk_size: int, o: RunOptions) 
     }
 
 
-def _models_record(prepared: Any) -> list[dict[str, str]] | None:
-    """The learned seats' models as the manifest records them: the file each was read from
-    and its sha256 (None: no learned seat)."""
-    models = getattr(prepared, "models", ())
-    return [{"file": Path(m.path).name, "sha256": m.sha256} for m in models] if models else None
-
-
 @dataclass(frozen=True)
 class _Started:
     """A run as ``simulate`` decided it before the disk changed: the run directory, the
