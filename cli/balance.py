@@ -8,18 +8,17 @@ study in OUT keeps every finished trial; ``--resume`` continues).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from cli import options
 from cli.errors import progress_echo, reported, resumable
-from cli.simulate import Backend
+from cli.options import Backend
 
 
 def balance(
-    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    game: options.GameId,
     players: options.Players,
     policy: options.Policy,
     games: Annotated[
@@ -30,7 +29,7 @@ def balance(
         str, typer.Option("--band", help="Target win-share band LO:HI, 0 < LO < 1 < HI.")
     ],
     seed: options.Seed,
-    out: Annotated[Path, typer.Option("--out", help="Directory for the search and its page.")],
+    out: options.SearchOut,
     variant: options.Variant = None,
     cards_file: options.CardsFile = None,
     policies_file: options.PoliciesFile = None,
@@ -46,14 +45,10 @@ def balance(
     radius: Annotated[int, typer.Option("--radius", help="Steps a field may move either way.")] = 3,
     validation_games: options.ValidationGames = None,
     threads: options.Threads = None,
-    backend: Annotated[
-        Backend, typer.Option("--backend", help="Where each candidate's chunks run.")
-    ] = Backend.local,
+    backend: options.SearchBackend = Backend.local,
     scheduler: options.Scheduler = None,
     storage: options.Storage = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue the search already in --out.")
-    ] = False,
+    resume: options.SearchResume = False,
     quiet: options.Quiet = False,
 ) -> None:
     """Propose the smallest edit of the card data that brings every card into the band."""
@@ -75,12 +70,9 @@ def balance(
             fields=fields,
             radius=radius,
             validation_games=validation_games,
-            threads=threads,
-            backend=backend.value,
-            scheduler=scheduler,
             storage=storage,
             resume=resume,
-            progress=not quiet,
+            options=options.run_options(threads, backend, scheduler, quiet),
         )
         with resumable(out, "trials"):
             outcome = search.run_balance(request, echo=progress_echo(quiet))

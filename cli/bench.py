@@ -12,7 +12,7 @@ from cli.errors import reported
 
 
 def bench(
-    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")] = "fairy-tale",
+    game: options.GameId = "fairy-tale",
     players: Annotated[int, typer.Option("--players", help="Number of players.")] = 4,
     policy: Annotated[str, typer.Option("--policy", help="Policy spec of every seat.")] = "greedy",
     threads: Annotated[int, typer.Option("--threads", help="numba threads.")] = 2,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated
 
 import typer
 
@@ -15,7 +14,7 @@ COLUMNS = ("id", "name", "faction", "category", "copies", "tier", "value", "effe
 
 
 def cards(
-    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    game: options.GameId,
     variant: options.Variant = None,
     cards_file: options.CardsFile = None,
     as_json: options.Json = False,

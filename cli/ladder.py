@@ -8,17 +8,20 @@ interrupted (``--resume`` finishes the ladder in OUT).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from cli import options
 from cli.errors import progress_echo, reported, resumable
-from cli.simulate import Backend
+from cli.options import Backend
+
+if TYPE_CHECKING:
+    from simcore.ladder import Outcome
 
 
 def ladder(
-    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    game: options.GameId,
     players: options.Players,
     policies: Annotated[
         str,
@@ -89,14 +92,17 @@ def ladder(
             tournament_games=tournament_games,
             cards_path=cards_file,
             policies_file=policies_file,
-            threads=threads,
-            backend=backend.value,
-            scheduler=scheduler,
             resume=resume,
-            progress=not quiet,
+            options=options.run_options(threads, backend, scheduler, quiet),
         )
         with resumable(out, "runs"):
             outcome = ladders.run_ladder(request, echo=progress_echo(quiet))
+    _print_outcome(outcome)
+
+
+def _print_outcome(outcome: Outcome) -> None:
+    """Each policy's rating and level, how much the deal decides it, the verdict counts and
+    where the page is."""
     luck = {r["policy"]: r for r in outcome.luck.iter_rows(named=True)}
     for row in outcome.ratings.iter_rows(named=True):
         share = luck[row["policy"]]

@@ -1,12 +1,25 @@
-"""Option types shared by several commands (same flag, same help everywhere)."""
+"""Option types shared by several commands (same flag, same help everywhere), and the one
+place a command's run options become a ``RunOptions`` (``run_options``)."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from simcore.batch import RunOptions
+
+
+class Backend(StrEnum):
+    """Where the chunks are computed."""
+
+    local = "local"
+    dask = "dask"
+
+
+GameId = Annotated[str, typer.Argument(help="Game id (see `talesim games`).")]
 Variant = Annotated[
     str | None,
     typer.Option(
@@ -90,3 +103,32 @@ UntilCi = Annotated[
         show_default=False,
     ),
 ]
+SearchOut = Annotated[Path, typer.Option("--out", help="Directory for the search and its page.")]
+SearchBackend = Annotated[
+    Backend, typer.Option("--backend", help="Where each candidate's chunks run.")
+]
+SearchResume = Annotated[
+    bool, typer.Option("--resume", help="Continue the search already in --out.")
+]
+
+
+def run_options(
+    threads: int | None,
+    backend: Backend,
+    scheduler: str | None,
+    quiet: bool,
+    *,
+    chunk_size: int | None = None,
+    check: bool = False,
+) -> RunOptions:
+    """How a command's games run, from its ``--threads``, ``--backend``, ``--scheduler``,
+    ``--quiet`` (and ``--chunk-size``, ``--check`` where it has them): built once, handed
+    on whole to the runner or to the command's requests."""
+    return RunOptions(
+        chunk_size=chunk_size,
+        threads=threads,
+        backend=backend.value,
+        scheduler=scheduler,
+        check=check,
+        progress=not quiet,
+    )

@@ -20,7 +20,7 @@ def _plain(value: Any) -> Any:
 
 
 def play(
-    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    game: options.GameId,
     seed: options.Seed,
     players: options.Players,
     policy: options.Policy,

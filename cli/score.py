@@ -74,7 +74,7 @@ def _card(c: dict[str, Any]) -> str:
 
 
 def score(
-    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    game: options.GameId,
     state: Annotated[
         Path, typer.Argument(metavar="STATE.json", help="End state to score, as JSON.")
     ],

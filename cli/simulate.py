@@ -9,7 +9,6 @@ command plus ``--resume``, which the message spells out.
 from __future__ import annotations
 
 import shlex
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,20 +16,57 @@ import typer
 
 from cli import options
 from cli.errors import EXIT_INTERRUPTED, reported
+from cli.options import Backend
 
 if TYPE_CHECKING:
     from simcore.runner import RunResult
 
-
-class Backend(StrEnum):
-    """Where the chunks are computed."""
-
-    local = "local"
-    dask = "dask"
+# The options only ``simulate`` takes, or takes with a help of its own.
+ChunkSize = Annotated[
+    int | None,
+    typer.Option(
+        "--chunk-size",
+        help="Games per Parquet part (default 50000; 5000 with --until-ci).",
+        show_default=False,
+    ),
+]
+Threads = Annotated[
+    int | None,
+    typer.Option(
+        "--threads",
+        help="numba threads (default: all cores); with --backend dask and no "
+        "--scheduler, the number of local worker processes.",
+        show_default=False,
+    ),
+]
+BackendChoice = Annotated[
+    Backend,
+    typer.Option(
+        "--backend",
+        help="local: numba threads in this process; dask: chunks as tasks on a Dask "
+        "cluster (--scheduler, or a local cluster started for the run).",
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Dask scheduler address, e.g. tcp://HOST:8786 (with --backend dask).",
+        show_default=False,
+    ),
+]
+Check = Annotated[
+    bool,
+    typer.Option(
+        "--check",
+        help="Run the kernel in checking mode: verify every rule invariant after each "
+        "step; stops at the first violation, naming seed and game id.",
+    ),
+]
 
 
 def simulate(
-    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    game: options.GameId,
     games: Annotated[
         int,
         typer.Option("--games", help="Number of games to simulate (with --until-ci: the maximum)."),
@@ -42,47 +78,11 @@ def simulate(
     variant: options.Variant = None,
     cards_file: options.CardsFile = None,
     policies_file: options.PoliciesFile = None,
-    chunk_size: Annotated[
-        int | None,
-        typer.Option(
-            "--chunk-size",
-            help="Games per Parquet part (default 50000; 5000 with --until-ci).",
-            show_default=False,
-        ),
-    ] = None,
-    threads: Annotated[
-        int | None,
-        typer.Option(
-            "--threads",
-            help="numba threads (default: all cores); with --backend dask and no "
-            "--scheduler, the number of local worker processes.",
-            show_default=False,
-        ),
-    ] = None,
-    backend: Annotated[
-        Backend,
-        typer.Option(
-            "--backend",
-            help="local: numba threads in this process; dask: chunks as tasks on a Dask "
-            "cluster (--scheduler, or a local cluster started for the run).",
-        ),
-    ] = Backend.local,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler",
-            help="Dask scheduler address, e.g. tcp://HOST:8786 (with --backend dask).",
-            show_default=False,
-        ),
-    ] = None,
-    check: Annotated[
-        bool,
-        typer.Option(
-            "--check",
-            help="Run the kernel in checking mode: verify every rule invariant after each "
-            "step; stops at the first violation, naming seed and game id.",
-        ),
-    ] = False,
+    chunk_size: ChunkSize = None,
+    threads: Threads = None,
+    backend: BackendChoice = Backend.local,
+    scheduler: Scheduler = None,
+    check: Check = False,
     resume: Annotated[
         bool, typer.Option("--resume", help="Finish the interrupted run in --out.")
     ] = False,
@@ -91,7 +91,7 @@ def simulate(
     ] = False,
     rotate_seats: options.RotateSeats = False,
     until_ci: options.UntilCi = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    quiet: options.Quiet = False,
     summary: Annotated[
         bool, typer.Option("--summary", help="Print win shares and card points afterwards.")
     ] = False,
@@ -115,6 +115,9 @@ def simulate(
     with reported():
         from simcore import runner
 
+        run = options.run_options(
+            threads, backend, scheduler, quiet, chunk_size=chunk_size, check=check
+        )
         try:
             result = runner.simulate(
                 game,
@@ -125,17 +128,12 @@ def simulate(
                 n_games=games,
                 out=out,
                 cards_path=cards_file,
-                chunk_size=chunk_size,
-                threads=threads,
-                resume=resume,
-                overwrite=overwrite,
                 rotate_seats=rotate_seats,
-                progress=not quiet,
-                backend=backend.value,
-                scheduler=scheduler,
-                check=check,
                 policies_file=policies_file,
                 until_ci=until_ci,
+                resume=resume,
+                overwrite=overwrite,
+                options=run,
             )
         except runner.RunInterrupted as exc:
             typer.echo(f"{exc}; finish with: {again}", err=True)

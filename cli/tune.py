@@ -7,18 +7,17 @@ interrupted (``--resume`` continues the study in OUT).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from cli import options
 from cli.errors import progress_echo, reported, resumable
-from cli.simulate import Backend
+from cli.options import Backend
 
 
 def tune(
-    game: Annotated[str, typer.Argument(help="Game id (see `talesim games`).")],
+    game: options.GameId,
     policy: Annotated[
         str, typer.Option("--policy", help="The heuristic whose weights are tuned (BASE).")
     ],
@@ -26,7 +25,7 @@ def tune(
     games: Annotated[int, typer.Option("--games", help="Games per candidate.")],
     budget: Annotated[int, typer.Option("--budget", help="Trials (candidate weights) to try.")],
     seed: options.Seed,
-    out: Annotated[Path, typer.Option("--out", help="Directory for the search and its page.")],
+    out: options.SearchOut,
     against: Annotated[
         str | None,
         typer.Option(
@@ -39,14 +38,10 @@ def tune(
     cards_file: options.CardsFile = None,
     validation_games: options.ValidationGames = None,
     threads: options.Threads = None,
-    backend: Annotated[
-        Backend, typer.Option("--backend", help="Where each candidate's chunks run.")
-    ] = Backend.local,
+    backend: options.SearchBackend = Backend.local,
     scheduler: options.Scheduler = None,
     storage: options.Storage = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue the search already in --out.")
-    ] = False,
+    resume: options.SearchResume = False,
     quiet: options.Quiet = False,
 ) -> None:
     """Tune the weights of heuristic POLICY to maximise its win share against --against."""
@@ -65,12 +60,9 @@ def tune(
             out=out,
             cards_path=cards_file,
             validation_games=validation_games,
-            threads=threads,
-            backend=backend.value,
-            scheduler=scheduler,
             storage=storage,
             resume=resume,
-            progress=not quiet,
+            options=options.run_options(threads, backend, scheduler, quiet),
         )
         with resumable(out, "trials"):
             outcome = tuning.run_tune(request, echo=progress_echo(quiet))

@@ -458,14 +458,21 @@ def matchup_heatmap(df: pl.DataFrame, path: Path, title: str) -> Path:
 # --- 5. buildings: when to build, which level ------------------------------------------------
 
 
-def _building_frame(df: pl.DataFrame, chart: str) -> pl.DataFrame:
+def _building_frame(df: pl.DataFrame, chart: str) -> tuple[pl.DataFrame, list[str], list[int]]:
+    """What the building charts draw: the rows of ``df`` with a level and a turn, typed,
+    and their buildings and levels, sorted (an empty frame: nothing to draw, whatever its
+    columns)."""
+    if df.is_empty():
+        return df, [], []
     _require(df, ["building", "level", "turn_built", "ws", "lo", "hi"], chart)
-    return df.select(
+    data = df.select(
         pl.col("building").cast(pl.String).fill_null("(none)"),
         pl.col("level").cast(pl.Int64),
         pl.col("turn_built").cast(pl.Int64),
         *(pl.col(c).cast(pl.Float64).fill_null(float("nan")) for c in ("ws", "lo", "hi")),
     ).filter(pl.col("level").is_not_null() & pl.col("turn_built").is_not_null())
+    buildings = sorted(data["building"].unique().to_list())
+    return data, buildings, sorted(data["level"].unique().to_list())
 
 
 def _turn_axis(ax: Axes, data: pl.DataFrame) -> None:
@@ -498,13 +505,9 @@ def building_curves(df: pl.DataFrame, path: Path, title: str) -> Path:
     the level lines is what the upgrade is worth at that turn. Levels are shifted
     sideways by a fixed small offset so their whiskers do not overlap.
     """
-    if df.is_empty():
-        return _no_data(path, title)
-    data = _building_frame(df, "building_curves")
+    data, buildings, levels = _building_frame(df, "building_curves")
     if data.is_empty():
         return _no_data(path, title)
-    buildings = sorted(data["building"].unique().to_list())
-    levels = sorted(data["level"].unique().to_list())
     ncols = min(3, len(buildings))
     nrows = math.ceil(len(buildings) / ncols)
     with _canvas(1.6 + 3.2 * nrows) as fig:
@@ -548,13 +551,9 @@ def building_curves_combined(df: pl.DataFrame, path: Path, title: str) -> Path:
     building was built, dashed grey line at 1.0), for comparing buildings directly. Series
     are shifted sideways by fixed small offsets so their whiskers stay apart.
     """
-    if df.is_empty():
-        return _no_data(path, title)
-    data = _building_frame(df, "building_curves_combined")
+    data, buildings, levels = _building_frame(df, "building_curves_combined")
     if data.is_empty():
         return _no_data(path, title)
-    buildings = sorted(data["building"].unique().to_list())
-    levels = sorted(data["level"].unique().to_list())
     colours = _colours(len(buildings))
     series = [(b, lv) for lv in levels for b in buildings]  # level 1 left, level 2 right
     step = min(0.04, 0.36 / max(len(series) - 1, 1))
@@ -797,6 +796,22 @@ def before_after_band(
         ]
     )  # fmt: skip
     return band_dots(long, path, title, band, ["before", "after"], [NEUTRAL, UP])
+
+
+def level_dots(
+    cards: pl.DataFrame,
+    levels: Sequence[str],
+    path: Path,
+    title: str,
+    band: tuple[float, float],
+) -> Path:
+    """``band_dots`` of each card's win share when taken at each strength level: ``cards``
+    has ``card, policy, ws, ws_lo, ws_hi`` (``reports.strength.shares_by_policy``),
+    ``levels`` are the policies drawn, weakest first; rows sorted by the strongest."""
+    long = cards.filter(pl.col("policy").is_in(list(levels))).select(
+        pl.col("card").alias("item"), pl.col("policy").alias("series"), "ws", "ws_lo", "ws_hi"
+    )
+    return band_dots(long, path, title, band, list(reversed(levels)))
 
 
 def band_dots(

@@ -74,27 +74,48 @@ def write_ladder_page(o: Any, out: Path) -> Path:
     """Write ``out/index.html`` (+ CSVs, PNGs) for ladder outcome ``o``."""
     req = o.request
     lo, hi = req.band
+    v = o.verdicts.join(o.stats, on="card", how="left").select(
+        "card", "stats", "verdict", "flips", "not_checked"
+    )
+    sizes = ", ".join(f"{p} {o.level_sizes[p]:,}" for p in o.order)
+    _charts(o, out)
+    sections = [
+        Section(
+            "findings",
+            "Findings",
+            (*verdict_findings(o, v, sizes), *luck_findings(o)),
+            (Table("verdicts", "Card verdicts across strength", v),),
+        ),
+        *_sections(o),
+    ]
+    summary = [
+        ("Game", req.game + (f" ({req.variant})" if req.variant else "")),
+        ("Players", str(req.players)),
+        ("Policies (given)", ", ".join(o.policies)),
+        ("Measured order", ", ".join(o.order) + " (weakest first)"),
+        ("Band", f"{lo} – {hi}"),
+        ("Levels", f"{sizes} games (self-play), seed {req.seed}"),
+    ]
+    if req.until_ci is not None:
+        summary.append(("Stop rule", f"each level until every judged card's ±{req.until_ci}"))
+    return write_page(out, f"talesim ladder — {req.game}", summary, sections)
+
+
+def verdict_findings(o: Any, v: pl.DataFrame, sizes: str) -> list[str]:
+    """The verdict paragraphs: what a verdict means at these levels, then the robust
+    strong and weak cards (with their stats), the policy-dependent ones with the levels
+    where they flip, and the verdicts some levels did not check."""
+    lo, hi = o.request.band
     stats = dict(zip(o.stats["card"].to_list(), o.stats["stats"].to_list(), strict=True))
 
     def named(cards: list[str]) -> str:
         return ", ".join(f"{c} ({stats[c]})" if stats.get(c) else c for c in cards) or "none"
 
-    v = o.verdicts.join(o.stats, on="card", how="left").select(
-        "card", "stats", "verdict", "flips", "not_checked"
-    )
     strong, weak, even = _names(v, "strong"), _names(v, "weak"), _names(v, "even")
     dependent = v.filter(pl.col("verdict") == "policy-dependent")
     unclear = _names(v, "unclear")
     partial = v.filter((pl.col("not_checked") != "") & (pl.col("verdict") != "unclear"))
-    sizes = ", ".join(f"{p} {o.level_sizes[p]:,}" for p in o.order)
-    given, measured = list(o.policies), list(o.order)
-    order_note = (
-        "The measured order is the one given."
-        if measured == given
-        else f"The measured order differs from the one given ({', '.join(given)})."
-    )
-    luck = luck_findings(o)
-    findings = [
+    return [
         f"Verdict levels (measured order, weakest first, random left out): "
         f"{', '.join(o.levels)}; games per level: {sizes}. A card is strong or weak when its "
         f"win share's 95% interval lies wholly above {hi} or below {lo} at every level that "
@@ -119,29 +140,33 @@ def write_ladder_page(o: Any, out: Path) -> Path:
             or "none"
         )
         + ".",
-        *luck,
     ]
+
+
+def _charts(o: Any, out: Path) -> None:
+    """The page's PNGs: ratings, head-to-head, luck, and the cards across levels."""
     charts.ratings_chart(o.ratings, out / "ratings.png", "Ratings (Bradley–Terry, Elo scale)")
     charts.matchup_heatmap(o.matrix, out / "matchups.png", "Head-to-head win share (row vs column)")
     charts.luck_chart(
         o.luck, o.ratings, out / "luck.png", "How much the deal decides a player's outcome"
     )
-    long = o.cards.filter(pl.col("policy").is_in(list(o.levels))).select(
-        pl.col("card").alias("item"), pl.col("policy").alias("series"), "ws", "ws_lo", "ws_hi"
-    )
-    charts.band_dots(
-        long, out / "cards-by-level.png",
-        "Win share when taken at each strength level (self-play)", req.band,
-        list(reversed(o.levels)),
+    charts.level_dots(
+        o.cards, o.levels, out / "cards-by-level.png",
+        "Win share when taken at each strength level (self-play)", o.request.band,
     )  # fmt: skip
+
+
+def _sections(o: Any) -> list[Section]:
+    """The sections after the findings: the ladder, luck and skill, the cards across
+    levels."""
+    given, measured = list(o.policies), list(o.order)
+    order_note = (
+        "The measured order is the one given."
+        if measured == given
+        else f"The measured order differs from the one given ({', '.join(given)})."
+    )
     comps = "; ".join(",".join(c) for c in o.compositions)
-    sections = [
-        Section(
-            "findings",
-            "Findings",
-            tuple(findings),
-            (Table("verdicts", "Card verdicts across strength", v),),
-        ),
+    return [
         Section(
             "ladder",
             "The ladder",
@@ -150,7 +175,7 @@ def write_ladder_page(o: Any, out: Path) -> Path:
                 "finished ahead, ties half), 95% intervals from a bootstrap over the "
                 "tournament's units (a deal, with every table it was played at). " + order_note,
                 f"Tournament: {len(o.compositions)} table composition(s) ({comps}), each "
-                f"played in every seating of its {req.players} seats ({o.tournament_runs} "
+                f"played in every seating of its {o.request.players} seats ({o.tournament_runs} "
                 f"runs of {o.deals:,} deals, the same deals in every run: paired). Every "
                 "policy sits in every seat and beside every other equally often, so the "
                 "order the policies are listed in changes nothing.",
@@ -195,14 +220,3 @@ def write_ladder_page(o: Any, out: Path) -> Path:
             ),
         ),
     ]
-    summary = [
-        ("Game", req.game + (f" ({req.variant})" if req.variant else "")),
-        ("Players", str(req.players)),
-        ("Policies (given)", ", ".join(o.policies)),
-        ("Measured order", ", ".join(o.order) + " (weakest first)"),
-        ("Band", f"{lo} – {hi}"),
-        ("Levels", f"{sizes} games (self-play), seed {req.seed}"),
-    ]
-    if req.until_ci is not None:
-        summary.append(("Stop rule", f"each level until every judged card's ±{req.until_ci}"))
-    return write_page(out, f"talesim ladder — {req.game}", summary, sections)

@@ -220,31 +220,14 @@ def strength_section(runs: list[Run], out: Path, band: tuple[float, float] = (0.
     plays ``random`` left out of the verdicts."""
     from reports import strength
 
-    rows = []
-    names = []
-    for run in runs:
-        policies = sorted(set(run.manifest.get("policies", [])))
-        name = ",".join(policies)
-        names.append(name)
-        shares = strength.card_shares(run.path)
-        rows.append(
-            shares.select(
-                pl.col("entity").alias("card"), pl.lit(name).alias("policy"),
-                "n", "ws", "ws_lo", "ws_hi",
-            )
-        )  # fmt: skip
-    cards = pl.concat(rows)
+    names = [",".join(sorted(set(run.manifest.get("policies", [])))) for run in runs]
+    cards = strength.shares_by_policy([(n, run.path) for n, run in zip(names, runs, strict=True)])
     levels = [n for n in names if n != "random"]
     verdicts = strength.verdicts(cards, levels, band)
-    charts.band_dots(
-        cards.filter(pl.col("policy").is_in(levels)).select(
-            pl.col("card").alias("item"), pl.col("policy").alias("series"), "ws", "ws_lo", "ws_hi"
-        ),
-        out / "cards-by-level.png",
-        "Win share when taken, per run (strength level)",
-        band,
-        list(reversed(levels)),
-    )
+    charts.level_dots(
+        cards, levels, out / "cards-by-level.png",
+        "Win share when taken, per run (strength level)", band,
+    )  # fmt: skip
     return Section(
         "strength",
         "Across strength",

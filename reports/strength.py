@@ -86,6 +86,17 @@ def card_shares(run_dir: Path) -> pl.DataFrame:
     return pl.concat(out)
 
 
+def shares_by_policy(runs: Sequence[tuple[str, Path]]) -> pl.DataFrame:
+    """``card, policy, n, ws, ws_lo, ws_hi``: the ``card_shares`` of each ``(policy, run
+    directory)`` pair, one strength level a run."""
+    shares = ("n", "ws", "ws_lo", "ws_hi")  # the times taken, the share and its interval
+    frames = []
+    for policy, path in runs:
+        taken = card_shares(path).rename({"entity": "card"})
+        frames.append(taken.select("card", pl.lit(policy).alias("policy"), *shares))
+    return pl.concat(frames)
+
+
 def _strengths(tot: np.ndarray, wins: np.ndarray) -> np.ndarray:
     """``metrics.bt_fit`` with every policy's wins floored at a millionth of a comparison:
     a policy that won nothing (in the data or in a resample) gets a tiny strength instead

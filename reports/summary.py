@@ -24,28 +24,24 @@ def scan_table(run: Path, table: str) -> pl.LazyFrame:
 
 def seat_win_share(seats: pl.LazyFrame, players: int) -> pl.DataFrame:
     """Per seat: rows, mean score and win share = mean(win) × players."""
-    return (
-        seats.group_by("seat")
-        .agg(
-            games=pl.len(),
-            mean_score=pl.col("score").mean(),
-            win_share=pl.col("win").mean() * players,
-        )
-        .sort("seat")
-        .collect()
-    )
+    return _win_share(seats, "seat", "games", players)
 
 
 def policy_win_share(seats: pl.LazyFrame, players: int) -> pl.DataFrame:
     """Per policy (over every seat it played): seats played, mean score, win share."""
+    return _win_share(seats, "policy", "seats", players)
+
+
+def _win_share(seats: pl.LazyFrame, key: str, count: str, players: int) -> pl.DataFrame:
+    """Per ``key``: its rows (column ``count``), mean score and win share, by ``key``."""
     return (
-        seats.group_by("policy")
+        seats.group_by(key)
         .agg(
-            seats=pl.len(),
+            pl.len().alias(count),
             mean_score=pl.col("score").mean(),
             win_share=pl.col("win").mean() * players,
         )
-        .sort("policy")
+        .sort(key)
         .collect()
     )
 

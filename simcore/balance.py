@@ -12,7 +12,7 @@ into a band, found by simulation and re-validated on fresh seeds.
    card data (``simcore.card_edits``); ``--fields`` narrows them and may narrow a field's
    bounds. The search moves only the sites of entities out of band in the baseline, each
    by at most ``radius`` steps.
-3. **Two objectives, minimised** (Optuna, multi-objective TPE, ``simcore.search``):
+3. **Two objectives, minimised** (Optuna, multi-objective TPE, ``simcore.study``):
    ``distance`` = Σ over entities of how far the interval lies outside the band (``LO -
    ws_hi`` or ``ws_lo - HI``; 0 when no entity is out of band), and ``size`` = Σ |steps|
    over the edited sites (a field moved by two steps counts 2). Every candidate plays the
@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from reports.strength import MIN_TAKEN  # cards taken fewer times are not judged
-from simcore import card_edits, registry, runner, search
+from simcore import card_edits, registry, runner, study
 from simcore.batch import RunError, StudySettings
 from simcore.card_edits import Edit, Field, Site
 
@@ -228,11 +228,43 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     """Run the search of ``req`` (module docstring); everything is written under
     ``req.out``. Bad input is a ``RunError``/``GameError``/``CardDataError`` before
     anything is written."""
-    import polars as pl
-
-    from reports.strength import card_shares
-
     game = registry.get_game(req.game)
+    card_file, fields = _check_request(req, game)
+    out = Path(req.out)
+    study.check_out(out, req.resume, _request_record(req, card_file), "balance search")
+    study.check_study(out, STUDY_NAME, req.storage, req.resume, _search_record(req, card_file))
+    study.write_request(out, _request_record(req, card_file))
+
+    echo(f"baseline: {req.n_games} games")
+    base = _play(req, out, BASELINE, card_file, req.seed, req.n_games)
+    base_distance, outside_by = distance(base, req.band)
+    outside = list(outside_by)
+    data = tomllib.loads(card_file.read_text(encoding="utf-8"))
+    all_sites = card_edits.sites(data, fields, game.variant(req.variant).name)
+    sites = [s for s in all_sites if s.entity in outside]
+    no_site = sorted(set(outside) - {s.entity for s in sites})
+    outcome = Outcome(req, card_file, outside, no_site, sites, [], not outside, False, None)
+    chosen_params: dict[str, int] = {}
+    if sites:
+        echo(f"{len(outside)} out of band; searching {len(sites)} editable numbers")
+        ws_of = dict(zip(base["entity"].to_list(), base["ws"].to_list(), strict=True))
+        chosen_params = _search(outcome, out, base_distance, outside_by, ws_of)
+    outcome.edits = _edits(sites, chosen_params)
+    _write_proposal(outcome, out)
+    _validate(outcome, out, echo)
+    from reports.balance_page import write_balance_page
+
+    outcome.files = {
+        "cards": out / "cards.toml",
+        "changes": out / "changes.csv",
+        "page": write_balance_page(outcome, out),
+    }
+    return outcome
+
+
+def _check_request(req: Request, game: registry.Game) -> tuple[Path, list[Field]]:
+    """The card file the search edits and the fields it may edit, after checking the whole
+    request (``RunError``/``GameError``/``CardDataError``; nothing is written)."""
     runner.check_int("games", req.n_games, 1)
     runner.check_int("budget", req.budget, 1)
     runner.check_int("radius", req.radius, 1, 50)
@@ -251,112 +283,112 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     card_file = Path(req.cards_path) if req.cards_path else card_file_of(game)
     fields = parse_fields(req.fields, card_edits.load_fields(fields_file(game)))
     _check_bounds(req, fields, card_file)
-    out = Path(req.out)
-    search.check_out(out, req.resume, _request_record(req, card_file), "balance search")
-    search.check_study(out, STUDY_NAME, req.storage, req.resume, _search_record(req, card_file))
-    search.write_request(out, _request_record(req, card_file))
-    runs = out / "runs"
+    return card_file, fields
 
-    def play(name: str, cards: Path, seed: int, n: int) -> Any:
-        target = runs / name
-        done = (target / runner.MANIFEST).is_file() and (
-            runner.read_manifest(target).get("status") == "complete"
+
+def _play(req: Request, out: Path, name: str, cards: Path, seed: int, n: int) -> Any:
+    """``reports.strength.card_shares`` of run ``OUT/runs/<name>``: ``n`` games of
+    ``cards`` with ``seed``, seats rotated. The baseline and the original's validation
+    depend on the request only (checked by ``--resume``), so a finished one is kept; a
+    trial and the proposal's validation depend on the card file of the moment."""
+    from reports.strength import card_shares
+
+    target = out / "runs" / name
+    if not runner.is_complete(target) or name in (TRIAL, AFTER):
+        runner.simulate(
+            req.game,
+            variant=req.variant,
+            players=req.players,
+            policies=req.policy,
+            seed=seed,
+            n_games=n,
+            out=target,
+            cards_path=cards,
+            rotate_seats=True,
+            policies_file=req.policies_file,
+            overwrite=True,
+            options=req.options.quiet(),
         )
-        # the baseline and the original's validation depend on the request only (checked by
-        # --resume); a trial and the proposal's validation on the card file of the moment
-        if not done or name in (TRIAL, AFTER):
-            runner.simulate(
-                req.game,
-                variant=req.variant,
-                players=req.players,
-                policies=req.policy,
-                seed=seed,
-                n_games=n,
-                out=target,
-                cards_path=cards,
-                chunk_size=req.chunk_size,
-                threads=req.threads,
-                overwrite=True,
-                rotate_seats=True,
-                progress=False,
-                backend=req.backend,
-                scheduler=req.scheduler,
-                policies_file=req.policies_file,
-            )
-        return card_shares(target)
+    return card_shares(target)
 
-    echo(f"baseline: {req.n_games} games")
-    base = play(BASELINE, card_file, req.seed, req.n_games)
-    base_distance, outside_by = distance(base, req.band)
-    outside = list(outside_by)
-    ws_of = dict(zip(base["entity"].to_list(), base["ws"].to_list(), strict=True))
-    data = tomllib.loads(card_file.read_text(encoding="utf-8"))
-    all_sites = card_edits.sites(data, fields, game.variant(req.variant).name)
-    sites = [s for s in all_sites if s.entity in outside]
-    no_site = sorted(set(outside) - {s.entity for s in sites})
-    outcome = Outcome(req, card_file, outside, no_site, sites, [], not outside, False, None)
-    chosen_params: dict[str, int] = {}
-    if sites:
-        echo(f"{len(outside)} out of band; searching {len(sites)} editable numbers")
-        study = search.open_study(
-            out, STUDY_NAME, 2, req.seed, req.storage, req.resume, _search_record(req, card_file)
-        )
-        search.enqueue_once(study, starts(sites, ws_of, outside_by, req.budget // 2))
-        params = [search.Param(s.key, *s.bounds(req.radius)) for s in sites]
-        trial_cards = runs / "trial-cards.toml"
 
-        def evaluate(p: Mapping[str, int]) -> tuple[list[float], dict[str, Any]]:
-            edits = _edits(sites, p)
-            if not edits:
-                d, off = base_distance, outside_by
-            else:
-                trial_cards.parent.mkdir(parents=True, exist_ok=True)
-                trial_cards.write_text(card_edits.edited_text(card_file, edits))
-                d, off = distance(play(TRIAL, trial_cards, req.seed, req.n_games), req.band)
-            worst = sorted(off, key=lambda e: -off[e])[:5]
-            attrs = {"out_of_band": len(off), "worst": ",".join(worst), "edits": _describe(edits)}
-            return [d, float(_size(edits))], attrs
+def _search(
+    outcome: Outcome,
+    out: Path,
+    base_distance: float,
+    outside_by: Mapping[str, float],
+    ws_of: Mapping[str, float],
+) -> dict[str, int]:
+    """Run the study's trials over ``outcome.sites`` (module docstring, 3 and 4), record
+    the history, the proposal's trial and whether it meets the band in ``outcome``, and
+    return the proposal's parameters."""
+    req, sites, card_file = outcome.request, outcome.sites, outcome.card_file
+    optuna_study = study.open_study(
+        out, STUDY_NAME, 2, req.seed, req.storage, req.resume, _search_record(req, card_file)
+    )
+    study.enqueue_once(optuna_study, starts(sites, ws_of, outside_by, req.budget // 2))
+    params = [study.Param(s.key, *s.bounds(req.radius)) for s in sites]
+    trial_cards = out / "runs" / "trial-cards.toml"
 
-        done = len(search.finished_trials(study))
-        with search.trial_progress(req.progress, req.budget, done) as update:
+    def evaluate(p: Mapping[str, int]) -> tuple[list[float], dict[str, Any]]:
+        edits = _edits(sites, p)
+        if not edits:
+            d, off = base_distance, outside_by
+        else:
+            trial_cards.parent.mkdir(parents=True, exist_ok=True)
+            trial_cards.write_text(card_edits.edited_text(card_file, edits))
+            shares = _play(req, out, TRIAL, trial_cards, req.seed, req.n_games)
+            d, off = distance(shares, req.band)
+        worst = sorted(off, key=lambda e: -off[e])[:5]
+        attrs = {"out_of_band": len(off), "worst": ",".join(worst), "edits": _describe(edits)}
+        return [d, float(_size(edits))], attrs
 
-            def on_trial(n: int, budget: int) -> None:
-                best = min(search.finished_trials(study), key=lambda t: tuple(t.values))
-                update(f"best: distance {best.values[0]:.3f}, size {best.values[1]:.0f}")
+    def describe(trials: list[Any]) -> str:
+        best = min(trials, key=lambda t: tuple(t.values))
+        return f"best: distance {best.values[0]:.3f}, size {best.values[1]:.0f}"
 
-            search.run_trials(study, params, evaluate, req.budget, on_trial)
-        trials = search.finished_trials(study)
-        shutil.rmtree(runs / TRIAL, ignore_errors=True)
-        trial_cards.unlink(missing_ok=True)
-        outcome.history = [
-            {
-                "trial": t.number,
-                "distance": t.values[0],
-                "size": t.values[1],
-                "out_of_band": t.user_attrs.get("out_of_band"),
-                "edits": t.user_attrs.get("edits", ""),
-            }
-            for t in trials
-        ]
-        meeting = [t for t in trials if t.values[0] == 0.0]
-        pool = meeting or trials
+    trials = study.run_trials(
+        optuna_study, params, evaluate, req.budget, progress=req.options.progress, describe=describe
+    )
+    shutil.rmtree(out / "runs" / TRIAL, ignore_errors=True)
+    trial_cards.unlink(missing_ok=True)
+    outcome.history = [
+        {
+            "trial": t.number,
+            "distance": t.values[0],
+            "size": t.values[1],
+            "out_of_band": t.user_attrs.get("out_of_band"),
+            "edits": t.user_attrs.get("edits", ""),
+        }
+        for t in trials
+    ]
+    meeting = [t for t in trials if t.values[0] == 0.0]
 
-        def rank(t: Any) -> tuple:
-            n_sites = sum(1 for v in t.params.values() if v)
-            if meeting:
-                return (t.values[1], n_sites, t.number)
-            return (t.values[0], t.values[1], n_sites, t.number)
+    def rank(t: Any) -> tuple:
+        n_sites = sum(1 for v in t.params.values() if v)
+        if meeting:
+            return (t.values[1], n_sites, t.number)
+        return (t.values[0], t.values[1], n_sites, t.number)
 
-        best = min(pool, key=rank)
-        outcome.trial = best.number
-        outcome.meets_band = bool(meeting)
-        chosen_params = {k: int(v) for k, v in best.params.items()}
-    outcome.edits = _edits(sites, chosen_params)
-    _write_proposal(outcome, out)
+    best = min(meeting or trials, key=rank)
+    outcome.trial = best.number
+    outcome.meets_band = bool(meeting)
+    return {k: int(v) for k, v in best.params.items()}
+
+
+def _validate(outcome: Outcome, out: Path, echo: Callable[[str], None]) -> None:
+    """Play the original and the proposal on fresh seeds (module docstring, 5): each
+    entity's share before and after with its interval and whether it is in band, in
+    ``outcome``; their ``talesim compare`` in ``OUT/validation``."""
+    import polars as pl
+
+    req = outcome.request
     n_val = req.validation_games or req.n_games
     echo(f"validation: {n_val} fresh games, before and after")
-    before = play(BEFORE, card_file, req.seed + 1, n_val)
-    after = play(AFTER, out / "cards.toml", req.seed + 1, n_val) if outcome.edits else before
+    before = _play(req, out, BEFORE, outcome.card_file, req.seed + 1, n_val)
+    after = (
+        _play(req, out, AFTER, out / "cards.toml", req.seed + 1, n_val) if outcome.edits else before
+    )
     after = after.rename(
         {c: f"{c}_after" for c in ("n", "ws")} | {"ws_lo": "ws_after_lo", "ws_hi": "ws_after_hi"}
     )
@@ -377,15 +409,7 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     from reports.compare import build_compare
 
     if outcome.edits:
-        build_compare(runs / BEFORE, runs / AFTER, out / "validation")
-    from reports.balance_page import write_balance_page
-
-    outcome.files = {
-        "cards": out / "cards.toml",
-        "changes": out / "changes.csv",
-        "page": write_balance_page(outcome, out),
-    }
-    return outcome
+        build_compare(out / "runs" / BEFORE, out / "runs" / AFTER, out / "validation")
 
 
 def _check_bounds(req: Request, fields: Sequence[Field], card_file: Path) -> None:

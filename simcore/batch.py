@@ -1,7 +1,8 @@
 """What the runner hands a backend and a backend hands back: the types and checks that
 ``simcore.runner`` (which owns the run directory) and every backend (the local one in the
 runner, ``simcore.dask_backend``) share, in a module of their own so that neither imports
-the other for them.
+the other for them; and the settings a command hands the runner (``RunOptions``, and the
+``RunSettings`` of the commands that make many runs).
 
 A backend gets a ``Batch`` (a validated ``Setup``, the seed, the chunks still missing, where
 results go), computes each ``Chunk`` with the game's engine, checks the tables with
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -29,9 +30,38 @@ class RunError(ValueError):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RunOptions:
+    """How a run's games are computed, checked and shown, never which games they are: a
+    run holds the same games whatever these are. A command builds them once from its
+    options and hands them whole to every run it makes (``runner.simulate(...,
+    options=...)``).
+
+    ``chunk_size``: games per Parquet part (None: the runner's default, or the chunk size
+    of the run being resumed); ``threads``: numba threads, or with the dask backend and no
+    ``scheduler`` the local cluster's worker processes (None: one per core);
+    ``backend``: ``"local"`` or ``"dask"``; ``scheduler``: a Dask scheduler's address;
+    ``check``: the kernel in checking mode (every rule invariant after each step);
+    ``progress``: a progress bar on stderr when it is a terminal."""
+
+    chunk_size: int | None = None
+    threads: int | None = None
+    backend: str = "local"
+    scheduler: str | None = None
+    check: bool = False
+    progress: bool = True
+
+    def quiet(self) -> RunOptions:
+        """These options without the progress bar: the runs of a command that shows its
+        own progress (one step per run or per trial)."""
+        return replace(self, progress=False)
+
+
+@dataclass(frozen=True, kw_only=True)
 class RunSettings:
     """What every command that runs many simulations (``balance``, ``tune``, ``ladder``) is
-    asked: the game and seats, the seed and output directory, and how the games run."""
+    asked: the game and seats, the seed and output directory, whether to resume the work
+    already in it, and how the games run (``options``; its ``progress`` is the command's
+    own bar, its runs show none)."""
 
     game: str
     variant: str | None
@@ -39,12 +69,8 @@ class RunSettings:
     seed: int
     out: Path
     cards_path: Path | None = None
-    threads: int | None = None
-    chunk_size: int | None = None
-    backend: str = "local"
-    scheduler: str | None = None
     resume: bool = False
-    progress: bool = True
+    options: RunOptions = field(default_factory=RunOptions)
 
 
 @dataclass(frozen=True, kw_only=True)

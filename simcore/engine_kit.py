@@ -279,8 +279,9 @@ def with_named(prepared: Any, named: Sequence[NamedPolicy], policies: Sequence[s
 def with_models(prepared: Any) -> Any:
     """``prepared`` with the models its learned seats and playouts play (``models``): the
     variant's shipped model (``default_model``) when a seat or a playout is ``learned``,
-    then each named learned policy's."""
-    if prepared.LEARNED_CODE < 0:
+    then each named learned policy's. A game without a learned player (no ``LEARNED_CODE``:
+    the test double's ``Prepared`` is not an ``engine_kit.Prepared``) is left as it is."""
+    if getattr(prepared, "LEARNED_CODE", -1) < 0:
         return prepared
     models = [default_model(prepared.GAME, prepared.variant)] if prepared.uses_default_model else []
     models += [p.model for p in prepared.named if p.base == "learned"]

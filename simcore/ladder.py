@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcore import runner, search
+from simcore import runner, study
 from simcore.batch import RunError, RunSettings, Setup
 
 #: Default verdict band (win share when taken).
@@ -282,32 +282,24 @@ def run_ladder(req: Request, echo: Callable[[str], None] = lambda _m: None) -> O
         _setup(req, seats)
     out = Path(req.out)
     record = _record(req, policies, given)
-    search.check_out(out, req.resume, record, "ladder")
-    search.write_request(out, record)
+    study.check_out(out, req.resume, record, "ladder")
+    study.write_request(out, record)
 
     runs = [*tournament, *to_play]
-    with search.trial_progress(req.progress, len(runs), 0, label="runs") as update:
+    with study.trial_progress(req.options.progress, len(runs), 0, label="runs") as update:
         for run in runs:
-            if not _complete(run.path):
+            if not runner.is_complete(run.path):
                 echo(f"{run.label}: {run.n_games} games ({', '.join(run.seats)})")
                 runner.simulate(
                     req.game, variant=req.variant, players=req.players,
                     policies=list(run.seats), seed=req.seed, n_games=run.n_games,
-                    out=run.path, cards_path=req.cards_path, chunk_size=req.chunk_size,
-                    threads=req.threads, resume=(run.path / runner.MANIFEST).is_file(),
-                    progress=False, backend=req.backend, scheduler=req.scheduler,
-                    policies_file=req.policies_file,
+                    out=run.path, cards_path=req.cards_path, policies_file=req.policies_file,
                     until_ci=None if run.table else req.until_ci,
+                    resume=(run.path / runner.MANIFEST).is_file(), options=req.options.quiet(),
                 )  # fmt: skip
             update(run.label)
     level_dirs = {run.seats[0]: run.path for run in to_play} | given
     return _outcome(req, policies, named, tournament, level_dirs, card_stats(probe))
-
-
-def _complete(path: Path) -> bool:
-    return (path / runner.MANIFEST).is_file() and (
-        runner.read_manifest(path).get("status") == "complete"
-    )
 
 
 def tournament_seats(tournament: Sequence[PlannedRun]) -> Any:
@@ -374,16 +366,7 @@ def _outcome(
     matrix = metrics.matchup_matrix(pairs.filter(pl.col("policy") != pl.col("opponent")))
     order = tuple(reversed(ratings["policy"].to_list()))  # weakest first
     levels = tuple(p for p in order if game.parse_policy(p, named).name != "random")
-    rows = []
-    for p in policies:
-        shares = strength.card_shares(level_dirs[p])
-        rows.append(
-            shares.select(
-                pl.col("entity").alias("card"), pl.lit(p).alias("policy"),
-                "n", "ws", "ws_lo", "ws_hi",
-            )
-        )  # fmt: skip
-    cards = pl.concat(rows)
+    cards = strength.shares_by_policy([(p, level_dirs[p]) for p in policies])
     outcome = Outcome(
         req,
         policies,

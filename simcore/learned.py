@@ -55,6 +55,8 @@ from simcore.cards import CardDataError
 SCHEMA = 1
 #: The packed row's header: features, hidden units, kinds, top.
 HEADER = 4
+#: Hidden units a model has at most (the scratch of the kernels' ``model_score``).
+MAX_HIDDEN = 64
 _TOP_FIELDS = {"schema", "game", "variants", "players", "top", "hidden", "features", "note", "head"}
 _HEAD_FIELDS = ("mean", "scale", "linear", "hidden_weights", "hidden_bias", "output")
 
@@ -233,8 +235,8 @@ def from_dict(
     if not _is_int(top) or not 1 <= top <= 64:
         raise CardDataError(path, "an integer from 1 to 64", field="top")
     hidden = data.get("hidden")
-    if not _is_int(hidden) or not 0 <= hidden <= 64:
-        raise CardDataError(path, "an integer from 0 to 64", field="hidden")
+    if not _is_int(hidden) or not 0 <= hidden <= MAX_HIDDEN:
+        raise CardDataError(path, f"an integer from 0 to {MAX_HIDDEN}", field="hidden")
     heads_raw = data.get("head")
     if not isinstance(heads_raw, dict) or set(heads_raw) != set(kinds):
         raise CardDataError(

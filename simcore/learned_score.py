@@ -19,9 +19,12 @@ def model_top(models, row):
 
 
 @hot
-def model_score(models, row, kind, x, xo):
+def model_score(models, row, kind, x, xo, xh):
     """Score of the candidate whose features are ``x[xo : xo + F]`` under head ``kind`` of
-    model ``row`` (standardised in place: ``x`` is scratch)."""
+    model ``row`` (standardised in place: ``x`` is scratch; the hidden units' sums at
+    ``x[xh : xh + H]``, ``simcore.learned.MAX_HIDDEN`` at most). Each hidden unit sums its
+    terms in feature order, as ``Model.score``; the loop runs over the units innermost, so
+    it vectorises."""
     f = int(models[row, 0])
     h = int(models[row, 1])
     at = HEADER + kind * (3 * f + f * h + 2 * h)
@@ -33,9 +36,13 @@ def model_score(models, row, kind, x, xo):
     w1 = at + 3 * f
     b1 = w1 + f * h
     for j in range(h):
-        a = models[row, b1 + j]
-        for i in range(f):
-            a += models[row, w1 + i * h + j] * x[xo + i]
-        if a > 0.0:
-            s += models[row, b1 + h + j] * a
+        x[xh + j] = models[row, b1 + j]
+    for i in range(f):
+        z = x[xo + i]
+        w = w1 + i * h
+        for j in range(h):
+            x[xh + j] += models[row, w + j] * z
+    for j in range(h):
+        if x[xh + j] > 0.0:
+            s += models[row, b1 + h + j] * x[xh + j]
     return s

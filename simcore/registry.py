@@ -178,7 +178,7 @@ def mc_params(
                 "playout",
                 playout,
                 choices=playouts,
-                help="the heuristic every seat plays in the playouts",
+                help="the policy every seat plays in the playouts",
             ),
         ),
     )

@@ -6,7 +6,7 @@ game is the same whatever the chunk size, thread count, backend or resume point.
 search policy draws from streams of its own, one per (seed, game, seat, decision):
 ``search_start`` / ``search_state``.
 
-The stream exists twice, pinned equal by ``tests/test_rng.py``:
+The stream exists twice, pinned equal by ``tests/fairy_tale/test_rng_and_cli.py``:
 
 * ``GameRng`` — plain Python, used by each game's ``reference.py``;
 * ``rng_start`` / ``rng_next`` / ``rng_below`` — numba, used by the kernels. The

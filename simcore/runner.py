@@ -71,6 +71,7 @@ from simcore.batch import (
     ChunkStore,
     EncodedPart,
     RunError,
+    RunOptions,
     Setup,
     check_frames,
     encode_part,
@@ -275,6 +276,13 @@ def _named_record(prepared: Any) -> dict[str, Any] | None:
     }
 
 
+def _models_record(prepared: Any) -> list[dict[str, str]] | None:
+    """The learned seats' models as the manifest records them: the file each was read from
+    and its sha256 (None: no learned seat)."""
+    models = getattr(prepared, "models", ())
+    return [{"file": Path(m.path).name, "sha256": m.sha256} for m in models] if models else None
+
+
 def canonical_specs(
     g: Game, specs: Sequence[str], policies_file: Path | str | None
 ) -> tuple[list[str], tuple[NamedPolicy, ...]]:
@@ -390,6 +398,11 @@ def read_manifest(out: Path) -> dict[str, Any]:
     if not isinstance(manifest, dict) or not isinstance(manifest.get("chunks"), list):
         raise RunDirError(f"{path} is not a talesim manifest (no chunk list)")
     return manifest
+
+
+def is_complete(out: Path) -> bool:
+    """``out`` holds a finished run (a manifest saying "complete")."""
+    return (Path(out) / MANIFEST).is_file() and read_manifest(out).get("status") == "complete"
 
 
 def _remove_temp_files(out: Path, tables: Sequence[str]) -> None:
@@ -668,34 +681,30 @@ def simulate(
     n_games: int,
     out: Path | str,
     cards_path: Path | str | None = None,
-    chunk_size: int | None = None,
-    threads: int | None = None,
-    resume: bool = False,
-    overwrite: bool = False,
     rotate_seats: bool = False,
-    progress: bool = True,
-    backend: str = "local",
-    scheduler: str | None = None,
-    check: bool = False,
     policies_file: Path | str | None = None,
     until_ci: float | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    options: RunOptions | None = None,
+    **how: Any,
 ) -> RunResult:
     """Simulate games ``0 .. n_games-1`` of ``game`` with ``seed`` into run directory ``out``.
 
     ``policies``: one name for all seats or one per seat (list or comma-separated string).
-    ``chunk_size``: games per part (default ``min(50_000, n_games)``; when resuming, the
-    manifest's). ``resume``: finish the run in ``out`` (its manifest must match the
-    request). ``overwrite``: replace the run in ``out`` (only a directory holding a
-    manifest). ``progress``: show a progress bar on stderr if it is a terminal.
+    ``resume``: finish the run in ``out`` (its manifest must match the request).
+    ``overwrite``: replace the run in ``out`` (only a directory holding a manifest).
 
+    ``options`` (``RunOptions``): how the games are computed and shown; ``how``: any of
+    its fields given by name (``chunk_size=7, progress=False``), over ``options``.
+    ``chunk_size`` default ``min(50_000, n_games)``; when resuming, the manifest's.
     ``backend``: ``"local"`` (numba threads in this process; ``threads``: their number,
     default numba's) or ``"dask"`` (chunks as tasks on the Dask cluster at ``scheduler``,
     or on a ``LocalCluster`` of ``threads`` single-threaded worker processes, default one
-    per core). The data is identical whatever the backend.
-
-    ``check``: run the kernel in checking mode (every rule invariant after each step); a
-    violation raises ``simcore.registry.InvariantError``. Recorded in the manifest, but a
-    checked and an unchecked run store the same games, so it does not affect ``resume``.
+    per core). The data is identical whatever the backend. ``check``: a violation of a
+    rule invariant raises ``simcore.registry.InvariantError``; recorded in the manifest,
+    but a checked and an unchecked run store the same games, so it does not affect
+    ``resume``.
 
     ``until_ci``: a win-share half-width H. The run goes chunk by chunk and stops after
     the first chunk after which every judged card's 95% half-width is at most H
@@ -714,15 +723,8 @@ def simulate(
     or changing anything on disk; ``RunWriteError`` if the disk refuses a write and
     ``RunInterrupted`` after a Ctrl-C (the run is resumable after both).
     """
-    check_seed(seed)
-    check_int("games", n_games, 1)
-    if until_ci is not None:
-        until_ci = ci.check_half_width(until_ci)
-    if chunk_size is not None:
-        check_int("chunk size", chunk_size, 1)
-    if resume and overwrite:
-        raise RunError("--resume and --overwrite cannot be combined")
-    _check_backend(backend, scheduler, threads)
+    o = dataclasses.replace(options or RunOptions(), **how)
+    until_ci = _check_request(seed, n_games, until_ci, o, resume=resume, overwrite=overwrite)
     out = Path(out)
     s = setup(
         game,
@@ -737,79 +739,144 @@ def simulate(
     tables = list(s.game.tables)
     if until_ci is not None:
         ci.needs_tables(tables)
-    local = backend == "local"
-    if local:
-        check_threads(threads)
+    if o.backend == "local":
+        check_threads(o.threads)
     old = _check_out(out, resume=resume, overwrite=overwrite)
-    if old is not None and chunk_size is None and isinstance(old.get("chunk_size"), int):
-        chunk_size = old["chunk_size"]
-    default_chunk = DEFAULT_CHUNK_SIZE if until_ci is None else ci.DEFAULT_CHUNK_SIZE
-    chunk_size = min(chunk_size or default_chunk, n_games)
-    request: dict[str, Any] = {
+    request = _request(s, seed, n_games, _chunk_size(o.chunk_size, old, n_games, until_ci), o)
+    if old is not None:
+        _check_resumable(old, request, out, until_ci=until_ci is not None)
+    plan = plan_chunks(n_games, request["chunk_size"])
+    kept = _kept_chunks(old, plan, out, tables)
+    block, tracker = _until_ci_start(until_ci, old, request, out, tables, kept)
+    run = _Started(out, s, o, request, tables, plan, kept, block, tracker)
+
+    with ExitStack() as stack:
+        run_batch: Callable[[Batch], float] = _run_local
+        if o.backend != "local":
+            from simcore import dask_backend  # the only place dask gets imported
+
+            # reach the cluster (or start one) before the first file is written
+            run_batch = stack.enter_context(dask_backend.connect(o.scheduler, workers=o.threads))
+
+        # Everything is valid: from here on the disk changes.
+        manifest = _start_run(run, old, overwrite=overwrite)
+        batch = stack.enter_context(_batch(run, manifest))
+        seconds = run_batch(batch)
+        if tracker is not None:
+            batch.update("simulated", 0)  # the verdict of the last chunk stored
+    return _finish(run, manifest, seconds, interrupted=batch.stop())
+
+
+def _check_request(
+    seed: int,
+    n_games: int,
+    until_ci: float | None,
+    o: RunOptions,
+    *,
+    resume: bool,
+    overwrite: bool,
+) -> float | None:
+    """The checks of a run request that need neither the game nor the disk; returns the
+    ``until_ci`` half-width, checked."""
+    check_seed(seed)
+    check_int("games", n_games, 1)
+    if until_ci is not None:
+        until_ci = ci.check_half_width(until_ci)
+    if o.chunk_size is not None:
+        check_int("chunk size", o.chunk_size, 1)
+    if resume and overwrite:
+        raise RunError("--resume and --overwrite cannot be combined")
+    _check_backend(o.backend, o.scheduler, o.threads)
+    return until_ci
+
+
+def _chunk_size(
+    asked: int | None, old: dict[str, Any] | None, n_games: int, until_ci: float | None
+) -> int:
+    """The run's chunk size: the one asked, else the resumed run's, else the default (of a
+    fixed-size or an until-ci run); never above ``n_games``."""
+    if old is not None and asked is None and isinstance(old.get("chunk_size"), int):
+        asked = old["chunk_size"]
+    default = DEFAULT_CHUNK_SIZE if until_ci is None else ci.DEFAULT_CHUNK_SIZE
+    return min(asked or default, n_games)
+
+
+def _request(s: Setup, seed: int, n_games: int, chunk_size: int, o: RunOptions) -> dict[str, Any]:
+    """The request as the manifest records it (``RESUME_KEYS`` and ``check``)."""
+    return {
         "game": s.game.name,
         "variant": s.variant,
-        "players": players,
+        "players": s.players,
         "policies": s.policies,
-        "rotate_seats": rotate_seats,
+        "rotate_seats": s.rotate_seats,
         "seed": seed,
         "n_games": n_games,
         "chunk_size": chunk_size,
         "card_sha256": str(s.cards.sha256),
         "config": _jsonable(s.prepared.config()),
         "named_policies": _named_record(s.prepared),
-        "check": check,
+        "check": o.check,
+        "models": _models_record(s.prepared),
     }
-    models = getattr(s.prepared, "models", ())
-    # the learned seats' models (None: none): the file each was read from and its sha256
-    request["models"] = (
-        [{"file": Path(m.path).name, "sha256": m.sha256} for m in models] if models else None
-    )
-    if old is not None:
-        _check_resumable(old, request, out, until_ci=until_ci is not None)
-    plan = plan_chunks(n_games, chunk_size)
-    kept = _kept_chunks(old, plan, out, tables)
-    block: dict[str, Any] | None = None
-    tracker: ci.Tracker | None = None
-    if until_ci is not None:
-        block, tracker = _until_ci_start(until_ci, old, request, out, tables, kept)
-    elif old is not None and old.get("status") == "complete":
-        block = old.get("until_ci")  # a complete until-ci run stays what it was
 
+
+@dataclass(frozen=True)
+class _Started:
+    """A run as ``simulate`` decided it before the disk changed: the run directory, the
+    validated setup and options, the manifest's request, the tables, the plan, the chunks
+    kept from a resumed run, the manifest's ``until_ci`` block and the until-ci tracker
+    (both None for a run of a fixed size)."""
+
+    out: Path
+    setup: Setup
+    options: RunOptions
+    request: dict[str, Any]
+    tables: list[str]
+    plan: list[Chunk]
+    kept: set[int]
+    block: dict[str, Any] | None
+    tracker: ci.Tracker | None
+
+
+@contextmanager
+def _batch(run: _Started, manifest: dict[str, Any]) -> Iterator[Batch]:
+    """The chunks still missing, handed to a backend, while a Ctrl-C stops between chunks,
+    numba runs the options' threads (local backend) and the progress bar shows."""
+    o, tracker, plan = run.options, run.tracker, run.plan
+    met = tracker is not None and tracker.stop_at is not None
+    todo = [] if met else [plan[e["index"]] for e in manifest["chunks"] if not e["done"]]
+    resumed_games = sum(plan[i].n_games for i in run.kept)
     with ExitStack() as stack:
-        run_batch: Callable[[Batch], float] = _run_local
-        if not local:
-            from simcore import dask_backend  # the only place dask gets imported
-
-            # reach the cluster (or start one) before the first file is written
-            run_batch = stack.enter_context(dask_backend.connect(scheduler, workers=threads))
-
-        # Everything is valid: from here on the disk changes.
-        manifest = _start_run(out, request, s, tables, plan, old, kept, block, overwrite=overwrite)
-        met = tracker is not None and tracker.stop_at is not None
-        todo = [] if met else [plan[e["index"]] for e in manifest["chunks"] if not e["done"]]
-        resumed_games = sum(plan[i].n_games for i in kept)
         stop_requested = stack.enter_context(_stop_on_sigint())
-        stack.enter_context(_numba_threads(threads if local else None))
+        stack.enter_context(_numba_threads(o.threads if o.backend == "local" else None))
         update = stack.enter_context(
-            _progress(progress and _stderr_is_tty(), n_games, resumed_games)
+            _progress(o.progress and _stderr_is_tty(), run.request["n_games"], resumed_games)
         )
-        store = _chunk_store(out, tables, manifest, check, tracker)
-        batch = Batch(s, seed, todo, check, store, update, stop_requested)
+        store = _chunk_store(run.out, run.tables, manifest, o.check, tracker)
+        batch = Batch(run.setup, run.request["seed"], todo, o.check, store, update, stop_requested)
         if tracker is not None:
             batch = _until_ci_batch(batch, tracker, update, plan)
-        seconds = run_batch(batch)
-        if tracker is not None:
-            batch.update("simulated", 0)  # the verdict of the last chunk stored
+        yield batch
 
+
+def _finish(
+    run: _Started, manifest: dict[str, Any], seconds: float, *, interrupted: bool
+) -> RunResult:
+    """After the chunk loop: every chunk is stored (else ``RunInterrupted`` after a
+    Ctrl-C), an until-ci run is cut to the chunks that met its criterion, and the manifest
+    says "complete"."""
+    out, plan, tracker, block = run.out, run.plan, run.tracker, run.block
     keep = len(plan) if tracker is None or tracker.stop_at is None else tracker.stop_at
     missing = sum(1 for e in manifest["chunks"][:keep] if not e["done"])
     if missing:
-        if stop_requested():
+        if interrupted:
             done = sum(1 for e in manifest["chunks"] if e["done"])
             raise RunInterrupted(out, done, len(plan))
-        raise RuntimeError(f"the {backend} backend returned with {missing} chunks missing")
+        raise RuntimeError(
+            f"the {run.options.backend} backend returned with {missing} chunks missing"
+        )
     if tracker is not None and block is not None:
-        _keep_prefix(out, manifest, tables, keep)
+        _keep_prefix(out, manifest, run.tables, keep)
         v = tracker.verdict
         block.update(
             stopped="half-width" if tracker.stop_at is not None else "max-games",
@@ -824,7 +891,7 @@ def simulate(
     except OSError as exc:
         raise RunWriteError(out / MANIFEST, exc, resumable=True) from exc
     stored = int(manifest["n_games"])
-    resumed_games = sum(plan[i].n_games for i in kept if i < keep)
+    resumed_games = sum(plan[i].n_games for i in run.kept if i < keep)
     games = stored - resumed_games
     why = block or {}
     return RunResult(
@@ -842,15 +909,21 @@ def simulate(
 
 
 def _until_ci_start(
-    half_width: float,
+    half_width: float | None,
     old: dict[str, Any] | None,
     request: dict[str, Any],
     out: Path,
     tables: list[str],
     kept: set[int],
-) -> tuple[dict[str, Any], ci.Tracker]:
+) -> tuple[dict[str, Any] | None, ci.Tracker | None]:
     """The manifest's ``until_ci`` block of a run starting (or resuming) in until-ci mode,
-    and its tracker, given the statistics of the chunks already stored (``kept``)."""
+    and its tracker, given the statistics of the chunks already stored (``kept``). A run
+    of a fixed size has no tracker, and a block only when it extends a complete until-ci
+    run (which stays what it was)."""
+    if half_width is None:
+        if old is not None and old.get("status") == "complete":
+            return old.get("until_ci"), None
+        return None, None
     n_games = request["n_games"]
     extended_from = _extended_from(old, n_games, out)
     block = {
@@ -963,32 +1036,22 @@ def _keep_prefix(out: Path, manifest: dict[str, Any], tables: list[str], keep: i
     manifest["simulation_seconds"] = _total_seconds(manifest["chunks"])
 
 
-def _start_run(
-    out: Path,
-    request: dict[str, Any],
-    s: Setup,
-    tables: list[str],
-    plan: list[Chunk],
-    old: dict[str, Any] | None,
-    kept: set[int],
-    until_ci: dict[str, Any] | None,
-    *,
-    overwrite: bool,
-) -> dict[str, Any]:
-    """Prepare ``out`` for the chunk loop and write the starting manifest (the chunks
-    ``kept`` done, with the ``until_ci`` block, if any); return it.
+def _start_run(run: _Started, old: dict[str, Any] | None, *, overwrite: bool) -> dict[str, Any]:
+    """Prepare ``run.out`` for the chunk loop and write the starting manifest (the chunks
+    ``run.kept`` done, with the ``until_ci`` block, if any); return it.
 
     The manifest is written before the table directories are created, so if the disk
     refuses (``RunWriteError``), ``out`` holds either a resumable run or nothing that
     blocks running the same command again (a directory this call created is removed).
     """
+    out, tables = run.out, run.tables
     created = not out.exists()
     try:
         if overwrite and (out / MANIFEST).is_file():
             _clear_run(out, sorted(set(tables) | set(_old_tables(out))))
         out.mkdir(parents=True, exist_ok=True)
         _remove_temp_files(out, tables)
-        manifest = _new_manifest(request, s, tables, plan, old, kept, until_ci)
+        manifest = _new_manifest(run, old)
         try:
             write_manifest(out, manifest)
         except OSError as exc:
@@ -1012,20 +1075,13 @@ def _old_tables(out: Path) -> list[str]:
     return [t for t in tables if isinstance(t, str) and t and "/" not in t and t != ".."]
 
 
-def _new_manifest(
-    request: dict[str, Any],
-    s: Setup,
-    tables: list[str],
-    plan: list[Chunk],
-    old: dict[str, Any] | None,
-    kept: set[int],
-    until_ci: dict[str, Any] | None,
-) -> dict[str, Any]:
-    """The manifest at the start of this call; the chunks ``kept`` (``_kept_chunks``) stay
-    done."""
+def _new_manifest(run: _Started, old: dict[str, Any] | None) -> dict[str, Any]:
+    """The manifest at the start of this call; the chunks ``run.kept`` (``_kept_chunks``)
+    stay done."""
+    request = run.request
     previous = _previous_chunks(old)
     chunks = []
-    for c in plan:
+    for c in run.plan:
         entry: dict[str, Any] = {
             "index": c.index,
             "first_game": c.first_game,
@@ -1035,7 +1091,7 @@ def _new_manifest(
             "rows": None,
             "checked": False,
         }
-        if c.index in kept:
+        if c.index in run.kept:
             prev = previous[c.index]
             entry.update(
                 done=True,
@@ -1056,17 +1112,17 @@ def _new_manifest(
         "seed": request["seed"],
         "n_games": request["n_games"],
         "chunk_size": request["chunk_size"],
-        "card_files": [str(Path(f).resolve()) for f in s.cards.files],
+        "card_files": [str(Path(f).resolve()) for f in run.setup.cards.files],
         "card_sha256": request["card_sha256"],
         "config": request["config"],
         "named_policies": request["named_policies"],
         **({"models": request["models"]} if request["models"] else {}),
         "check": request["check"],  # this call's; each chunk records its own as "checked"
-        "tables": tables,
+        "tables": run.tables,
         "created": (old or {}).get("created") or _now(),
         "finished": None,
         "simulation_seconds": _total_seconds(chunks),
-        **({"until_ci": until_ci} if until_ci is not None else {}),
+        **({"until_ci": run.block} if run.block is not None else {}),
         "status": "running",
         "chunks": chunks,
     }

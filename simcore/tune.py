@@ -8,7 +8,7 @@ gives the candidate another seat), every candidate on the same seeds (paired):
 * parameters: every weight of the row, a float in ``[0, max(2 x default, 1)]`` (the
   heuristics' weights are non-negative);
 * objective: ``-ws`` of the candidate seat (``ws`` = mean ``win`` × players, 1.0 = an
-  average seat), minimised by single-objective TPE (``simcore.search``); the first trial is
+  average seat), minimised by single-objective TPE (``simcore.study``); the first trial is
   the default row, so the search starts from the policy as it is;
 * the winner is re-validated on fresh seeds (seed ``S + 1``): the tuned policy against
   ``--against``, and as a control the default weights (``BASE-default``) in the same seat
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcore import policy_file, registry, runner, search
+from simcore import policy_file, registry, runner, study
 from simcore.batch import RunError, StudySettings
 from simcore.policy_file import NamedPolicy
 
@@ -105,89 +105,23 @@ def _record(req: Request, cards_sha: str) -> dict[str, Any]:
 def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Outcome:
     """Run the search of ``req`` (module docstring) under ``req.out``; bad input is a
     ``RunError``/``GameError``/``CardDataError`` before anything is written."""
-    import polars as pl
-
     game = registry.get_game(req.game)
-    runner.check_int("games", req.n_games, 1)
-    runner.check_int("budget", req.budget, 1)
-    runner.check_seed(req.seed)
-    if req.validation_games is not None:
-        runner.check_int("validation games", req.validation_games, 1)
-    default = default_row(game, req.base)
-    against = req.against or req.base
-    name = tuned_name(req.base)
-    seats = [name] + [against] * (req.players - 1)
+    default, record = _check_request(req, game)
     out = Path(req.out)
-    runs = out / "runs"
-    # validate the whole request (a stand-in file defines the tuned policy)
-    probe = NamedPolicy(name, req.base, default)
-    _with_policies(req.game, out, probe, lambda path: runner.setup(
-        req.game, variant=req.variant, players=req.players, policies=seats,
-        cards_path=req.cards_path, rotate_seats=True, policies_file=path,
-    ), scratch=True)  # fmt: skip
-    cards_sha = (
-        hashlib.sha256(Path(req.cards_path).read_bytes()).hexdigest() if req.cards_path else ""
-    )
-    record = _record(req, cards_sha)
-    search.check_out(out, req.resume, record, "tune search")
-    search.check_study(out, STUDY_NAME, req.storage, req.resume, record)
-    search.write_request(out, record)
-
-    def play(run: str, policy: NamedPolicy, policies: list[str], seed: int, n: int) -> dict:
-        target = runs / run
-        _with_policies(req.game, out, policy, lambda path: runner.simulate(
-            req.game, variant=req.variant, players=req.players, policies=policies,
-            seed=seed, n_games=n, out=target, cards_path=req.cards_path,
-            chunk_size=req.chunk_size, threads=req.threads, overwrite=True,
-            rotate_seats=True, progress=False, backend=req.backend, scheduler=req.scheduler,
-            policies_file=path,
-        ))  # fmt: skip
-        return _share(target, policies[0])
+    study.check_out(out, req.resume, record, "tune search")
+    study.check_study(out, STUDY_NAME, req.storage, req.resume, record)
+    study.write_request(out, record)
 
     keys = list(game.weight_names) or [f"w{i}" for i in range(len(default))]
-    params = [search.Param(k, *bounds(d), kind="float") for k, d in zip(keys, default, strict=True)]
-    study = search.open_study(out, STUDY_NAME, 1, req.seed, req.storage, req.resume, record)
-    search.enqueue_once(study, [dict(zip(keys, default, strict=True))])
-
-    def evaluate(p: Mapping[str, Any]) -> tuple[list[float], dict[str, Any]]:
-        row = tuple(float(p[k]) for k in keys)
-        share = play(TRIAL, NamedPolicy(name, req.base, row), seats, req.seed, req.n_games)
-        return [-share["ws"]], {"ws": share["ws"], "ws_lo": share["ws_lo"], "ws_hi": share["ws_hi"]}
-
-    echo(f"tuning {req.base}: {len(keys)} weights, {req.n_games} games a trial")
-    done = len(search.finished_trials(study))
-    with search.trial_progress(req.progress, req.budget, done) as update:
-
-        def on_trial(n: int, budget: int) -> None:
-            best = min(search.finished_trials(study), key=lambda t: t.values[0])
-            update(f"best win share {-best.values[0]:.3f}")
-
-        search.run_trials(study, params, evaluate, req.budget, on_trial)
-    shutil.rmtree(runs / TRIAL, ignore_errors=True)
-    trials = search.finished_trials(study)
+    trials = _search(req, out, record, keys, default, echo)
     best = min(trials, key=lambda t: (t.values[0], t.number))
     row = tuple(float(best.params[k]) for k in keys)
     history = [
         {"trial": t.number, "ws": -t.values[0], **{k: float(t.params[k]) for k in keys}}
         for t in trials
     ]
-    n_val = req.validation_games or req.n_games
-    echo(f"validation: {n_val} fresh games, tuned and default")
-    tuned = play(TUNED, NamedPolicy(name, req.base, row), seats, req.seed + 1, n_val)
-    # the control: the default weights in the same seats, a policy of their own
-    default_name = f"{req.base}-default"
-    control_seats = [default_name] + [against] * (req.players - 1)
-    control = play(
-        CONTROL, NamedPolicy(default_name, req.base, default), control_seats, req.seed + 1, n_val
-    )
-    validation = pl.DataFrame(
-        [{"policy": name, **tuned}, {"policy": default_name, **control}],
-    )
-    note = (
-        f"talesim tune: {len(trials)} trials of {req.n_games} games against {against}; "
-        f"validated win share {tuned['ws']:.3f} ({tuned['ws_lo']:.3f}-{tuned['ws_hi']:.3f}) "
-        f"on {n_val} fresh games (default {req.base}: {control['ws']:.3f})"
-    )
+    validation, note = _validate(req, out, row, default, len(trials), echo)
+    name = tuned_name(req.base)
     policy = NamedPolicy(name, req.base, row, note)
     (out / "policies.toml").write_text(
         policy_file.dumps(
@@ -205,6 +139,108 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
 
     outcome.files = {"policies": out / "policies.toml", "page": write_tune_page(outcome, out)}
     return outcome
+
+
+def _seats(req: Request, first: str) -> list[str]:
+    """The seats of every run: ``first`` (the policy measured) and ``--against`` after it."""
+    return [first] + [req.against or req.base] * (req.players - 1)
+
+
+def _check_request(req: Request, game: registry.Game) -> tuple[tuple[float, ...], dict[str, Any]]:
+    """The default weights of ``req.base`` and the search's record (``request.json``),
+    after checking the whole request (``RunError``/``GameError``/``CardDataError``;
+    nothing is written)."""
+    runner.check_int("games", req.n_games, 1)
+    runner.check_int("budget", req.budget, 1)
+    runner.check_seed(req.seed)
+    if req.validation_games is not None:
+        runner.check_int("validation games", req.validation_games, 1)
+    default = default_row(game, req.base)
+    name = tuned_name(req.base)
+    # validate the whole request (a stand-in file defines the tuned policy)
+    probe = NamedPolicy(name, req.base, default)
+    _with_policies(req.game, Path(req.out), probe, lambda path: runner.setup(
+        req.game, variant=req.variant, players=req.players, policies=_seats(req, name),
+        cards_path=req.cards_path, rotate_seats=True, policies_file=path,
+    ), scratch=True)  # fmt: skip
+    cards_sha = (
+        hashlib.sha256(Path(req.cards_path).read_bytes()).hexdigest() if req.cards_path else ""
+    )
+    return default, _record(req, cards_sha)
+
+
+def _play(req: Request, out: Path, run: str, policy: NamedPolicy, seed: int, n: int) -> dict:
+    """The win share of ``policy`` in run ``OUT/runs/<run>``: ``n`` games with ``seed``,
+    ``policy`` in the first seat against ``--against``, seats rotated."""
+    target = out / "runs" / run
+    seats = _seats(req, policy.name)
+    _with_policies(req.game, out, policy, lambda path: runner.simulate(
+        req.game, variant=req.variant, players=req.players, policies=seats,
+        seed=seed, n_games=n, out=target, cards_path=req.cards_path, rotate_seats=True,
+        policies_file=path, overwrite=True, options=req.options.quiet(),
+    ))  # fmt: skip
+    return _share(target, seats[0])
+
+
+def _search(
+    req: Request,
+    out: Path,
+    record: dict[str, Any],
+    keys: list[str],
+    default: tuple[float, ...],
+    echo: Callable[[str], None],
+) -> list[Any]:
+    """Run the study's trials (module docstring), the default row first; the finished
+    trials."""
+    params = [study.Param(k, *bounds(d), kind="float") for k, d in zip(keys, default, strict=True)]
+    optuna_study = study.open_study(out, STUDY_NAME, 1, req.seed, req.storage, req.resume, record)
+    study.enqueue_once(optuna_study, [dict(zip(keys, default, strict=True))])
+    name = tuned_name(req.base)
+
+    def evaluate(p: Mapping[str, Any]) -> tuple[list[float], dict[str, Any]]:
+        row = tuple(float(p[k]) for k in keys)
+        share = _play(req, out, TRIAL, NamedPolicy(name, req.base, row), req.seed, req.n_games)
+        return [-share["ws"]], {"ws": share["ws"], "ws_lo": share["ws_lo"], "ws_hi": share["ws_hi"]}
+
+    echo(f"tuning {req.base}: {len(keys)} weights, {req.n_games} games a trial")
+    trials = study.run_trials(
+        optuna_study, params, evaluate, req.budget, progress=req.options.progress,
+        describe=lambda done: f"best win share {-min(t.values[0] for t in done):.3f}",
+    )  # fmt: skip
+    shutil.rmtree(out / "runs" / TRIAL, ignore_errors=True)
+    return trials
+
+
+def _validate(
+    req: Request,
+    out: Path,
+    row: tuple[float, ...],
+    default: tuple[float, ...],
+    n_trials: int,
+    echo: Callable[[str], None],
+) -> tuple[Any, str]:
+    """The tuned ``row`` and, as the control, the default weights (``BASE-default``, a
+    policy of its own in the same seats) on fresh seeds: their win shares, and the note
+    the policies file keeps."""
+    import polars as pl
+
+    name, default_name = tuned_name(req.base), f"{req.base}-default"
+    n_val = req.validation_games or req.n_games
+    echo(f"validation: {n_val} fresh games, tuned and default")
+    tuned = _play(req, out, TUNED, NamedPolicy(name, req.base, row), req.seed + 1, n_val)
+    control = _play(
+        req, out, CONTROL, NamedPolicy(default_name, req.base, default), req.seed + 1, n_val
+    )
+    validation = pl.DataFrame(
+        [{"policy": name, **tuned}, {"policy": default_name, **control}],
+    )
+    note = (
+        f"talesim tune: {n_trials} trials of {req.n_games} games against "
+        f"{req.against or req.base}; validated win share {tuned['ws']:.3f} "
+        f"({tuned['ws_lo']:.3f}-{tuned['ws_hi']:.3f}) on {n_val} fresh games (default "
+        f"{req.base}: {control['ws']:.3f})"
+    )
+    return validation, note
 
 
 def _with_policies(

@@ -305,7 +305,7 @@ CASES: dict[str, Case] = {
     ),
     "simulate-mc-playout-unknown": Case(
         simulate("--policy", "mc:playout=mc"),
-        ("policy mc: playout must be one of random, greedy, collector, got 'mc'",),
+        ("policy mc: playout must be one of random, greedy, collector, learned, got 'mc'",),
     ),
     "simulate-mc-key-unknown": Case(
         simulate("--policy", "mc:depth=3"),

@@ -28,15 +28,16 @@ def test_each_game_caches_in_its_own_directory() -> None:
 
 
 def test_a_game_hash_covers_its_package_and_the_shared_files_only() -> None:
-    # Rebuild the hash by hand from the files it must cover: the shared decorators, RNG
-    # and learned players' scoring plus every .py of that one game but
-    # engine/reference/state_io (another game's edit, or an edit of the plain-Python
-    # rulebook, must not change it).
+    # Rebuild the hash by hand from the files it must cover: the shared decorators and
+    # RNG plus every .py of that one game but engine/reference/state_io (another game's
+    # edit, or an edit of the plain-Python rulebook, must not change it).
     import hashlib
 
     package = ROOT / "games" / "drako"
     plain = {"engine.py", "reference.py", "state_io.py"}
-    files = [ROOT / "jit.py", ROOT / "learned_score.py", ROOT / "link_late.py", ROOT / "rng.py"]
+    shared = ["jit.py", "learned_score.py", "link_late.py", "rng.py"]
+    assert sorted(simcore.SHARED_KERNEL_SOURCES) == shared
+    files = [ROOT / name for name in shared]
     files += [p for p in package.rglob("*.py") if p.name not in plain]
     assert package / "engine.py" not in files
     assert package / "kernel" / "game.py" in files  # the kernel package's modules too

@@ -342,6 +342,15 @@ def _other_named(
     return {}
 
 
+def _other_model(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fake: ModuleType
+) -> dict[str, Any]:
+    """A learned seat's model file now holds other weights."""
+    models = [{"file": "model.toml", "sha256": "0" * 64}]
+    monkeypatch.setattr(runner, "_models_record", lambda prepared: models)
+    return {}
+
+
 # Every manifest key that determines the data, and a request that changes only it.
 RESUME_CHANGES: dict[str, Any] = {
     "game": _other_game,
@@ -355,6 +364,7 @@ RESUME_CHANGES: dict[str, Any] = {
     "card_sha256": _other_cards,
     "config": _other_rules,
     "named_policies": _other_named,
+    "models": _other_model,
 }
 
 

@@ -58,7 +58,7 @@ def policy_code(name: str) -> int:
         raise ValueError(f"unknown policy '{name}' (policies: {', '.join(POLICY_NAMES)})") from None
 
 
-# --- the numba policies (part 2) ------------------------------------------------------------
+# --- the numba policies ------------------------------------------------------------------
 #
 # The decisions of ``reference.Brain`` over the kernel's ``GameState`` (``s``, see
 # ``kernel/state.py``) and the card tables ``tb`` (``tables.Tables`` as a tuple: kind_cat,

@@ -1,5 +1,5 @@
-"""JSON end states for ``talesim score drako STATE.json`` (issue 4 contract; §N: a
-section of ``docs/rules/drako.md``, DRAKO's rules).
+"""JSON end states for ``talesim score drako STATE.json``: the input and output below
+(§N: a section of ``docs/rules/drako.md``, DRAKO's rules).
 
 Input (every card face up; row 0 first; ``legends``: the Legends the player holds)::
 

@@ -4,7 +4,7 @@ The rules file says *what* the game is (kinds and copies, land points, rivalries
 values, the 15 Legends as requirement data, every §9 option and the two presets; every §N
 is a section of ``docs/rules/drako.md``, DRAKO's rules as implemented). This module checks
 it, with one-line ``CardDataError``s naming file, entry and field, and compiles one preset
-at one player count into the int32 arrays of ``Tables``. Scoring and the (part 2) kernel
+at one player count into the int32 arrays of ``Tables``. Scoring and the kernel
 receive these arrays as arguments, never as globals, so ``--cards FILE`` and A/B runs
 work.
 

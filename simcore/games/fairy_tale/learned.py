@@ -33,11 +33,12 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.jit import hot, hot_outline
+from simcore.learned import MAX_HIDDEN
 from simcore.learned_score import model_score, model_top
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from .layout import bit, ix
-from .policies import card_gain, effect_terms, synergy, target_gain, target_loss
+from .policies import card_gain, effect_terms, neighbour_gain, synergy, target_gain, target_loss
 
 #: The features of a candidate, in the order the model reads them.
 FEATURES = (
@@ -65,10 +66,12 @@ F_OPTIONS = FEATURES.index("options")
 KINDS = ("draft", "play", "open", "close")
 #: Candidates a decision can have at most (a tableau's cards).
 CAP = L.TABLEAU
-#: The float scratch a learned decision needs (``x``): features, greedy's values, order.
+#: The float scratch a learned decision needs (``x``): features, greedy's values, order,
+#: the model's hidden units.
 X_VALUE = CAP * N_FEATURES
 X_ORDER = X_VALUE + CAP
-X_SIZE = X_ORDER + CAP
+X_HIDDEN = X_ORDER + CAP
+X_SIZE = X_HIDDEN + MAX_HIDDEN
 
 
 def new_scratch() -> np.ndarray:
@@ -77,14 +80,14 @@ def new_scratch() -> np.ndarray:
 
 
 @hot
-def _features(kt, st, sm, decision, c, own, ownf, held, n_players, p, neighbour, strict, x, xo):
-    """Candidate ``c``'s features at ``x[xo : xo + N_FEATURES]`` (``rank`` and ``options``
-    left 0: the caller knows them); returns greedy's value of ``c``."""
+def _features(kt, st, sm, decision, c, own, ownf, held, n_players, p, strict, x, xo):
+    """Candidate ``c``'s features at ``x[xo : xo + N_FEATURES]`` but the draft-only
+    ``synergy`` and ``deny`` (``_draft_features``, for the ranked candidates only) and
+    ``rank`` and ``options`` (the caller knows them), all left 0; returns greedy's value of
+    ``c``."""
     gain = 0
     eff = 0
     harm = 0
-    syn = 0
-    deny = 0
     if decision == L.D_OPEN:
         gain = target_gain(kt, st, c, own, ownf, held, n_players, p, strict)
     elif decision == L.D_CLOSE:
@@ -95,20 +98,6 @@ def _features(kt, st, sm, decision, c, own, ownf, held, n_players, p, neighbour,
         eff, harm = effect_terms(
             kt, st, sm, c, own, ownf, held, down, n_players, p, strict, True, gain
         )
-        if decision == L.D_DRAFT:
-            syn = synergy(kt, st, c, own, ownf, n_players, p, strict)
-            if neighbour != p:
-                deny = card_gain(
-                    kt,
-                    st,
-                    c,
-                    L.CNT + neighbour * L.MC,
-                    L.FCNT + neighbour * L.NF,
-                    sm[ix(L.SM_CNT + neighbour)],
-                    n_players,
-                    neighbour,
-                    strict,
-                )
     effect = kt[ix(L.K_EFFECT + c)]
     down_cards = 0
     for slot in range(st[ix(L.TAB_N + p)]):
@@ -116,8 +105,8 @@ def _features(kt, st, sm, decision, c, own, ownf, held, n_players, p, neighbour,
     x[xo + 0] = gain
     x[xo + 1] = eff
     x[xo + 2] = harm
-    x[xo + 3] = syn
-    x[xo + 4] = deny
+    x[xo + 3] = 0.0
+    x[xo + 4] = 0.0
     x[xo + 5] = 0.0
     x[xo + 6] = kt[ix(L.K_POINTS + c)]
     x[xo + 7] = 1.0 if effect == L.E_OPEN else 0.0
@@ -130,6 +119,16 @@ def _features(kt, st, sm, decision, c, own, ownf, held, n_players, p, neighbour,
     x[xo + 14] = down_cards
     x[xo + 15] = 0.0
     return float(gain + eff)
+
+
+@hot
+def _draft_features(kt, st, sm, c, own, ownf, n_players, p, neighbour, strict, x, xo):
+    """A drafted candidate ``c``'s ``synergy`` (the most it adds to a related card) and
+    ``deny`` (its gain for the neighbour who gets the hand) at ``x[xo + 3]``, ``x[xo + 4]``:
+    the costliest features, so computed only for the candidates the model scores."""
+    x[xo + 3] = synergy(kt, st, c, own, ownf, n_players, p, strict)
+    if neighbour != p:
+        x[xo + 4] = neighbour_gain(kt, st, sm, c, n_players, neighbour, strict)
 
 
 @hot
@@ -158,9 +157,8 @@ def ranked_features(kt, st, sm, x, n_players, top):
         seen |= bit(c)
         st[ix(L.MC_LIDX + k)] = i
         x[X_VALUE + k] = _features(
-            kt, st, sm, decision, c, own, ownf, held, n_players, p, neighbour, strict, x,
-            k * N_FEATURES,
-        )  # fmt: skip
+            kt, st, sm, decision, c, own, ownf, held, n_players, p, strict, x, k * N_FEATURES
+        )
         k += 1
     for j in range(k):
         x[j * N_FEATURES + F_OPTIONS] = k
@@ -175,6 +173,11 @@ def ranked_features(kt, st, sm, x, n_players, top):
         x[X_ORDER + r] = best
         x[best * N_FEATURES + F_RANK] = r
         x[X_VALUE + best] = -np.inf
+        if decision == L.D_DRAFT:
+            c = st[ix(cand + st[ix(L.MC_LIDX + best)])]
+            _draft_features(
+                kt, st, sm, c, own, ownf, n_players, p, neighbour, strict, x, best * N_FEATURES
+            )
     return m
 
 
@@ -191,7 +194,7 @@ def learned_choice(kt, models, st, sm, x, n_players):
     choice = 0
     for r in range(m):
         k = int(x[X_ORDER + r])
-        s = model_score(models, row, kind, x, k * N_FEATURES)
+        s = model_score(models, row, kind, x, k * N_FEATURES, X_HIDDEN)
         if s > best:
             best = s
             choice = st[ix(L.MC_LIDX + k)]

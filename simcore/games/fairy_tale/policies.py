@@ -63,6 +63,23 @@ def card_gain(kt, st, c, own, ownf, held, n_players, p, strict):
 
 
 @hot
+def neighbour_gain(kt, st, sm, c, n_players, neighbour, strict):
+    """``card_gain`` of ``c`` for seat ``neighbour`` (its face-up counts): what passing ``c``
+    on would give the neighbour who gets the hand (``collector``'s and ``learned``'s deny)."""
+    return card_gain(
+        kt,
+        st,
+        c,
+        L.CNT + neighbour * L.MC,
+        L.FCNT + neighbour * L.NF,
+        sm[ix(L.SM_CNT + neighbour)],
+        n_players,
+        neighbour,
+        strict,
+    )
+
+
+@hot
 def best_copy_gain(kt, st, own, ownf, held, n_players, p, strict):
     """Largest ``gain_if_added`` among the cards a Trickster can copy (0 if none). A card none
     of whose dependents is held (``held``: a mask of at least the cards counted in ``own``)
@@ -350,17 +367,7 @@ def evaluate(decision, w, kt, st, sm, c, own, ownf, held, down, n_players, p, ne
         if w[W_SYNERGY] != 0.0:
             syn = synergy(kt, st, c, own, ownf, n_players, p, strict)
         if w[W_DENY] != 0.0 and neighbour != p:
-            deny = card_gain(
-                kt,
-                st,
-                c,
-                L.CNT + neighbour * L.MC,
-                L.FCNT + neighbour * L.NF,
-                sm[ix(L.SM_CNT + neighbour)],
-                n_players,
-                neighbour,
-                strict,
-            )
+            deny = neighbour_gain(kt, st, sm, c, n_players, neighbour, strict)
     return (
         w[W_GAIN] * gain
         + w[W_EFFECT] * eff

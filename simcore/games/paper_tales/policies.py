@@ -1,7 +1,7 @@
 """Paper Tales heuristic players: names, codes, features and tunable weights.
 
-``reference.Brain`` plays these policies readably; the numba kernel (next task) compiles
-the same formulas here, with the same signature for every policy.
+``reference.Brain`` plays these policies readably; the numba kernel plays the same
+formulas (below), with the same signature for every policy.
 
 Every non-random policy is one-ply: for each legal option of a decision it builds the
 seat's kingdom as the option leaves it (no lookahead, no other seat changes) and values it

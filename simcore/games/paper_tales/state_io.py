@@ -1,4 +1,4 @@
-"""JSON positions for ``talesim score paper-tales STATE.json`` (issue 3 contract).
+"""JSON positions for ``talesim score paper-tales STATE.json``: the input and output below.
 
 Input (seats in table order; neighbours are adjacent, cyclic; two seats: the 2-player
 war rule of rules.toml ``[two_player]``)::

@@ -1,4 +1,5 @@
-"""Search by simulation: parameters optimised by playing games, with Optuna.
+"""The Optuna study of ``talesim balance`` and ``talesim tune``: parameters optimised by
+playing games (not the in-game search of the ``mc`` policy, which runs in each game's kernel).
 
 ``talesim balance`` (card edits) and ``talesim tune`` (policy weights) both drive an Optuna
 study the same way, here:
@@ -18,6 +19,8 @@ study the same way, here:
 
 Every candidate is evaluated by the caller's ``evaluate`` on the same seeds as the baseline
 (common random numbers); re-validating the winner on fresh seeds is the caller's too.
+The output directory's request record (``check_out``, ``write_request``) and the progress
+bar over trials (``trial_progress``) serve ``talesim ladder`` too, which has no study.
 Optuna is imported by the functions that need it.
 """
 
@@ -190,12 +193,16 @@ def run_trials(
     params: Sequence[Param],
     evaluate: Evaluate,
     budget: int,
-    on_trial: Callable[[int, int], None] | None = None,
-) -> None:
+    *,
+    progress: bool = False,
+    describe: Callable[[list[optuna.trial.FrozenTrial]], str] = lambda _trials: "",
+) -> list[optuna.trial.FrozenTrial]:
     """Run trials until the study has ``budget`` finished ones: ask for parameters, reuse
-    an equal earlier trial's values or ``evaluate``, tell. ``on_trial(done, budget)``
-    after each. An exception in ``evaluate`` marks the trial failed and propagates (a
-    Ctrl-C loses only the trial in flight)."""
+    an equal earlier trial's values or ``evaluate``, tell. With ``progress``, a bar over
+    the trials (``trial_progress``) whose description after each trial is ``describe(the
+    finished trials)``. Returns the finished trials, by number. An exception in
+    ``evaluate`` marks the trial failed and propagates (a Ctrl-C loses only the trial in
+    flight)."""
     from optuna.distributions import BaseDistribution, FloatDistribution, IntDistribution
     from optuna.trial import TrialState
 
@@ -208,26 +215,27 @@ def run_trials(
     finished = _finished(study)
     seen = {_key(t.params): t for t in finished}
     done = len(finished)
-    while done < budget:
-        trial = study.ask(space)
-        key = _key(trial.params)
-        try:
-            if key in seen:
-                twin = seen[key]
-                values: Sequence[float] = twin.values
-                attrs: Mapping[str, Any] = {**twin.user_attrs, "same_as": twin.number}
-            else:
-                values, attrs = evaluate(dict(trial.params))
-        except BaseException:
-            study.tell(trial, state=TrialState.FAIL)
-            raise
-        for k, v in attrs.items():
-            trial.set_user_attr(k, v)
-        frozen = study.tell(trial, list(values))
-        seen.setdefault(key, frozen)
-        done += 1
-        if on_trial is not None:
-            on_trial(done, budget)
+    with trial_progress(progress, budget, done) as update:
+        while done < budget:
+            trial = study.ask(space)
+            key = _key(trial.params)
+            try:
+                if key in seen:
+                    twin = seen[key]
+                    values: Sequence[float] = twin.values
+                    attrs: Mapping[str, Any] = {**twin.user_attrs, "same_as": twin.number}
+                else:
+                    values, attrs = evaluate(dict(trial.params))
+            except BaseException:
+                study.tell(trial, state=TrialState.FAIL)
+                raise
+            for k, v in attrs.items():
+                trial.set_user_attr(k, v)
+            frozen = study.tell(trial, list(values))
+            seen.setdefault(key, frozen)
+            done += 1
+            update(describe(finished_trials(study)))
+    return finished_trials(study)
 
 
 def _key(params: Mapping[str, Any]) -> tuple:
