@@ -18,9 +18,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner, Result
-
-from cli.main import app
+from kit import error_line, invoke, ok
 
 LEARN = [
     "learn", "fairy-tale", "--players", "3", "--games", "24", "--iterations", "2",
@@ -29,26 +27,13 @@ LEARN = [
 ]  # fmt: skip
 
 
-def invoke(*args: object) -> Result:
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def error_line(result: Result) -> str:
-    assert result.exit_code != 0, result.output
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("error: "), result.output
-    return lines[0]
-
-
 @pytest.fixture(scope="module")
 def learnt(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The same tiny learn request run with one and with two threads."""
     runs = []
     for threads in (1, 2):
         out = tmp_path_factory.mktemp(f"learn-{threads}")
-        result = invoke(*LEARN, "--threads", threads, "--out", out)
-        assert result.exit_code == 0, result.output
+        ok(*LEARN, "--threads", threads, "--out", out)
         runs.append(out)
     return runs[0], runs[1]
 
@@ -96,12 +81,9 @@ def test_the_apprentice_plays_in_simulate_and_the_manifest_records_its_model(
 ) -> None:
     model_dir = learnt[0]
     run = tmp_path / "run"
-    result = invoke(
-        "simulate", "fairy-tale", "--players", 3, "--games", 60, "--seed", 3,
-        "--policies-file", model_dir / "policies.toml", "--policy", "apprentice,greedy,greedy",
-        "--out", run, "--quiet",
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
+    ok("simulate", "fairy-tale", "--players", 3, "--games", 60, "--seed", 3,
+       "--policies-file", model_dir / "policies.toml", "--policy", "apprentice,greedy,greedy",
+       "--out", run, "--quiet")  # fmt: skip
     manifest = json.loads((run / "manifest.json").read_text())
     sha = hashlib.sha256((model_dir / "model.toml").read_bytes()).hexdigest()
     assert manifest["models"] == [{"file": "model.toml", "sha256": sha}]
