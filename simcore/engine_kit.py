@@ -180,7 +180,8 @@ class Prepared:
         the ``policy`` result column of heuristic runs is the policy code), and each
         distinct mc spec gets a row after them."""
         n = len(self.code_names)
-        rows = [  # the mc code's row is no seat's: an mc seat plays a row of its own
+        # The "mc" code's own row is never a seat's (mc seats get a row per spec below).
+        rows = [
             [code, 0, 0, 0, -1] if name == "mc" else self.slot_row(policy_spec.Spec(name, ()))
             for code, name in enumerate(self.code_names)
         ]
