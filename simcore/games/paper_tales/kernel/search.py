@@ -352,8 +352,7 @@ def _search(tb, lx, weights, models, s, ls, w, wl, c, cl, ms, ml, x, n_players, 
     """The mc decision the game in ``s`` stopped at (``G_ASK_*``); returns the option
     chosen (the module docstring). Every random number comes from the search stream of
     (seed, game, seat, decision number), none from the game's. ``models`` (the packed
-    models; None: no learned playout, numba prunes its code), ``ml``, ``x``: a learned
-    playout's models and scratch."""
+    models), ``ml``, ``x``: a learned playout's models and scratch."""
     p = np.int64(s.g[S.G_ASK_SEAT])
     decision = s.g[S.G_ASK_DEC]
     rollouts = ms.par[p, 0]
@@ -391,11 +390,8 @@ def _search(tb, lx, weights, models, s, ls, w, wl, c, cl, ms, ml, x, n_players, 
             c.rng[0] = playout_state
             c.g[S.G_FORCE_SEAT] = p
             c.g[S.G_FORCE_IDX] = ms.rank[j]
-            if models is None:
-                _play_on_search(tb, lx, weights, c, cl, n_players, no_check)
-            else:
-                while _play_on_search(tb, lx, weights, c, cl, n_players, no_check):
-                    _answer_learned(tb, lx, weights, models, c, cl, ml, x, n_players)
+            while _play_on_search(tb, lx, weights, c, cl, n_players, no_check):
+                _answer_learned(tb, lx, weights, models, c, cl, ml, x, n_players)
             ms.sums[j] += outcome(c, n_players, p)
     best = 0
     for j in range(1, m):
@@ -510,8 +506,8 @@ def advance(tb, lx, weights, s, ls, n_players):
 
 
 @hot_outline
-def decide(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
-    """``_search`` with heuristic playouts (tests)."""
+def decide(tb, lx, weights, models, s, ls, w, wl, c, cl, ms, ml, x, n_players, seed, game_id):
+    """``_search`` (tests; the arguments typed as the chunk kernel's: one compiled search)."""
     return _search(
-        tb, lx, weights, None, s, ls, w, wl, c, cl, ms, None, None, n_players, seed, game_id
+        tb, lx, weights, models, s, ls, w, wl, c, cl, ms, ml, x, n_players, seed, game_id
     )
