@@ -48,43 +48,26 @@ import numpy as np
 from simcore.jit import hot, hot_outline
 from simcore.learned_score import model_score, model_top
 
+from . import policies as P  # noqa: N812 (the policies' constants, read as P.NAME)
 from . import schema as S  # noqa: N812 (the schema, read as S.NAME)
 from .kernel.rank import option_values, rank
-from .policies import (
-    F_AGING_LP,
-    F_BUILDABLE,
-    F_DEPLOY_LP,
-    F_END_LP,
-    F_GOLD,
-    F_INCOME,
-    F_KEEP,
-    F_LEVEL2,
-    F_MARGIN,
-    F_PROD,
-    F_STRENGTH,
-    F_STRONG,
-    F_WAR_LP,
-    LF_ARTIFACTS,
-    N_LEGENDS_FEATURES,
-    N_WEIGHTS,
-)
 from .tables import ix
 
 #: The value components: (feature, the ``F_*`` it sums; the Legends ``LF_*``, -1: none).
 COMPONENTS = (
-    ("war-lp", (F_WAR_LP,), -1),
-    ("end-lp", (F_END_LP,), -1),
-    ("now-lp", (F_DEPLOY_LP, F_AGING_LP), -1),
-    ("income", (F_INCOME,), -1),
-    ("gold", (F_GOLD,), -1),
-    ("strength", (F_STRENGTH,), -1),
-    ("margin", (F_MARGIN,), -1),
-    ("prod", (F_PROD,), -1),
-    ("buildable", (F_BUILDABLE,), -1),
-    ("keep", (F_KEEP,), -1),
-    ("level2", (F_LEVEL2,), -1),
-    ("strong", (F_STRONG,), -1),
-    ("artifacts", (), LF_ARTIFACTS),
+    ("war-lp", (P.F_WAR_LP,), -1),
+    ("end-lp", (P.F_END_LP,), -1),
+    ("now-lp", (P.F_DEPLOY_LP, P.F_AGING_LP), -1),
+    ("income", (P.F_INCOME,), -1),
+    ("gold", (P.F_GOLD,), -1),
+    ("strength", (P.F_STRENGTH,), -1),
+    ("margin", (P.F_MARGIN,), -1),
+    ("prod", (P.F_PROD,), -1),
+    ("buildable", (P.F_BUILDABLE,), -1),
+    ("keep", (P.F_KEEP,), -1),
+    ("level2", (P.F_LEVEL2,), -1),
+    ("strong", (P.F_STRONG,), -1),
+    ("artifacts", (), P.LF_ARTIFACTS),
 )
 N_COMPONENTS = len(COMPONENTS)
 #: The features of a candidate, in the order the model reads them.
@@ -128,8 +111,8 @@ def feature_rows() -> tuple[np.ndarray, np.ndarray]:
     """The value components' weight rows (float64[N_COMPONENTS, N_WEIGHTS]) and their
     Legends rows (float64[N_COMPONENTS, N_LEGENDS_FEATURES]): 1 on the component's
     features, 0 elsewhere (``W_UNAFFORDABLE`` included: no penalty)."""
-    w = np.zeros((N_COMPONENTS, N_WEIGHTS))
-    lw = np.zeros((N_COMPONENTS, N_LEGENDS_FEATURES))
+    w = np.zeros((N_COMPONENTS, P.N_WEIGHTS))
+    lw = np.zeros((N_COMPONENTS, P.N_LEGENDS_FEATURES))
     for r, (_, features, legends) in enumerate(COMPONENTS):
         w[r, list(features)] = 1.0
         if legends >= 0:
