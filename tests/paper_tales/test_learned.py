@@ -25,7 +25,9 @@ from typing import Any
 import learned_models
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
+from cli.main import app
 from simcore import engine_kit, learned
 from simcore.games.paper_tales import engine, schema
 from simcore.games.paper_tales.engine import (
@@ -232,3 +234,34 @@ def test_a_learned_seat_is_asked_its_three_decisions(cards: CardSet, kgames: Any
         asked.add(int(k.s.g[schema.G_ASK_DEC]))
         k.answer(k.learned())
     assert asked == {schema.D_DRAFT, schema.D_DEPLOY, schema.D_BUILD}
+
+
+def test_play_narrates_each_learned_decision() -> None:
+    """``talesim play paper-tales --policy learned,...`` plays the shipped model
+    (``models/base.toml``) and shows, at each scored decision, every candidate with
+    greedy's value and its model score, and the choice."""
+    result = CliRunner().invoke(
+        app, ["play", "paper-tales", "--seed", "3", "--players", "2", "--policy", "learned,greedy"]
+    )
+    assert result.exit_code == 0, result.output
+    text = result.output
+    for decision in ("draft", "deploy", "build"):
+        assert f"seat 0 scores its {decision} decision" in text
+    assert "   score " in text
+    assert "    -> " in text
+
+
+def test_learn_trains_a_tiny_model_end_to_end(tmp_path: Any) -> None:
+    """``talesim learn paper-tales`` end to end at a tiny budget: it writes a model for the
+    variant that loads, and a policies file that names it."""
+    out = tmp_path / "learn"
+    result = CliRunner().invoke(
+        app,
+        ["learn", "paper-tales", "--players", "2", "--games", "3", "--iterations", "1",
+         "--expert", "mc:rollouts=1:top=2", "--eval-games", "8", "--seed", "1", "--quiet",
+         "--out", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    model = learned.load(out / "model.toml", GAME.name, FEATURES, KINDS, "base")
+    assert model.top == 2
+    assert "apprentice" in (out / "policies.toml").read_text()
