@@ -236,13 +236,16 @@ def test_a_learned_seat_is_asked_its_three_decisions(cards: CardSet, kgames: Any
     assert asked == {schema.D_DRAFT, schema.D_DEPLOY, schema.D_BUILD}
 
 
-def test_play_narrates_each_learned_decision() -> None:
+@pytest.mark.parametrize("variant", ["base", "legends"])
+def test_play_narrates_each_learned_decision(variant: str) -> None:
     """``talesim play paper-tales --policy learned,...`` plays the shipped model
-    (``models/base.toml``) and shows, at each scored decision, every candidate with
-    greedy's value and its model score, and the choice."""
+    (``models/base.toml``, both variants) and shows, at each scored decision, every
+    candidate with greedy's value and its model score, and the choice."""
     result = CliRunner().invoke(
-        app, ["play", "paper-tales", "--seed", "3", "--players", "2", "--policy", "learned,greedy"]
-    )
+        app,
+        ["play", "paper-tales", "--variant", variant, "--seed", "3", "--players", "2",
+         "--policy", "learned,greedy"],
+    )  # fmt: skip
     assert result.exit_code == 0, result.output
     text = result.output
     for decision in ("draft", "deploy", "build"):
