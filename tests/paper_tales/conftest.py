@@ -20,6 +20,10 @@ other under ``--import-mode=importlib``, so helpers are handed out as fixtures).
                  seats build every building of the catalog's base and Legends pools (and
                  Port and Abbey with ``use_port_abbey=True``), and the helpers also move
                  artifacts into the zone.
+* ``kgames``   - the kernel game driven from Python (``KGame``: a game of the search kernel
+                 stopped at each mc or learned decision, its search, its learned answer), and
+                 the no-peeking helpers: ``stopped``, the ``at_*`` stops, ``hidden_changes``
+                 (copies that differ only in what the asking seat cannot see).
 
 The Legends tests are the files ``test_legends_*.py`` and the cases whose id names the
 Legends variant: ``tests/conftest.py`` sends them to an xdist group of their own.
@@ -30,11 +34,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+import numpy as np
 import pytest
 
-from simcore.games.paper_tales.engine import score_state, score_state_reference
+from simcore.games.paper_tales import schema
+from simcore.games.paper_tales.engine import score_state, score_state_reference, search_args
+from simcore.games.paper_tales.kernel import game as kgame
+from simcore.games.paper_tales.kernel import search as ks
+from simcore.games.paper_tales.kernel import state as kst
+from simcore.games.paper_tales.learned import learned_choice, new_scratch
 from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
 from simcore.games.paper_tales.reference import CardLog, Game, Rules, Slot, ZoneCard
 from simcore.games.paper_tales.tables import CardSet, load_cardset
@@ -234,3 +244,195 @@ def ltable(legends: CardSet) -> Callable[..., Table]:
         return Table(legends, players, policies, seed, **options)
 
     return make
+
+
+# --- the kernel game from Python (test_mc.py, test_learned.py) -------------------------------
+
+
+class KGame:
+    """A kernel game with its copies and search scratch, seats as ``_run_block_search``
+    sets them (the search kernel's arguments: ``engine.search_args``, the packed models)."""
+
+    def __init__(self, prep: Any, seed: int, g: int) -> None:
+        self.prep, self.seed, self.g, self.n = prep, np.uint64(seed), g, prep.players
+        self.tb, self.lx, self.weights = search_args(prep)
+        D, B = self.tb.deck.shape[0], self.tb.bt.shape[0]
+        U = self.tb.ut.shape[0] + (self.lx.xt.shape[0] if self.lx is not None else 0)
+        self.s = kst._new_state(self.n, D, B, U)
+        self.w = kst._new_state(self.n, D, B, U)
+        self.c = kst._new_state(self.n, D, B, U)
+        legends = self.lx is not None
+        self.ls = kst._new_lstate(self.n, B) if legends else None
+        self.wl = kst._new_lstate(self.n, B) if legends else None
+        self.cl = kst._new_lstate(self.n, B) if legends else None
+        self.ms = ks.new_search(self.n, D)
+        self.ml = ks.new_search(self.n, D)  # the learned choices' scratch
+        self.x = new_scratch()
+        self.models = prep.packed_models()
+        table, seat_slot = prep.slot_table()
+        for p in range(self.n):
+            slot = int(seat_slot[(p + g) % self.n] if prep.rotate_seats else seat_slot[p])
+            self.s.pi[p, schema.I_POLICY] = table[slot, 0]
+            self.s.pi[p, schema.I_MODEL] = table[slot, 4]
+            self.ms.par[p] = table[slot, 1:4]
+        kgame.new_game(self.tb, self.lx, self.s, self.ls, self.n, self.seed, g, False)
+
+    def advance(self) -> bool:
+        """Play on: True when stopped at an mc or learned seat's decision."""
+        return bool(ks.advance(self.tb, self.lx, self.weights, self.s, self.ls, self.n))
+
+    def decide(self) -> tuple[int, list[int]]:
+        """The search of the decision the game stopped at: (choice, summed outcomes)."""
+        i = ks.decide(
+            self.tb, self.lx, self.weights, self.models, self.s, self.ls, self.w, self.wl,
+            self.c, self.cl, self.ms, self.ml, self.x, self.n, self.seed, self.g,
+        )  # fmt: skip
+        p = int(self.s.g[schema.G_ASK_SEAT])
+        return int(i), [int(x) for x in self.ms.sums[: int(self.ms.par[p, 1])]]
+
+    def learned(self) -> int:
+        """The learned seat's answer to the decision the game stopped at (its model)."""
+        tables = (self.tb, self.lx, self.weights, self.models)
+        return int(learned_choice(*tables, self.s, self.ls, self.ml, self.x, self.n))
+
+    def asker(self) -> int:
+        """The seat whose decision the game stopped at."""
+        return int(self.s.g[schema.G_ASK_SEAT])
+
+    def answer(self, i: int) -> None:
+        self.s.g[schema.G_FORCE_SEAT] = self.s.g[schema.G_ASK_SEAT]
+        self.s.g[schema.G_FORCE_IDX] = i
+
+    def clone(self) -> KGame:
+        out = object.__new__(KGame)
+        out.__dict__.update(self.__dict__)
+        out.s = type(self.s)(*[a.copy() for a in self.s])
+        out.ls = type(self.ls)(*[a.copy() for a in self.ls]) if self.ls is not None else None
+        out.ms = type(self.ms)(*[a.copy() for a in self.ms])
+        return out
+
+
+def stopped(prep: Any, seed: int, g: int, want: Callable[[KGame], bool]) -> KGame:
+    """The kernel game stopped at the first mc or learned decision ``want(game)`` accepts
+    (the earlier ones searched or scored, and answered)."""
+    k = KGame(prep, seed, g)
+    while k.advance():
+        if want(k):
+            return k
+        learned = k.s.pi[k.asker(), schema.I_POLICY] == schema.P_LEARNED
+        k.answer(k.learned() if learned else k.decide()[0])
+    raise AssertionError("no such decision")
+
+
+def at_draft(k: KGame) -> bool:
+    """A draft pick after the first step."""
+    return int(k.s.g[schema.G_ASK_DEC]) == schema.D_DRAFT and int(k.s.g[schema.G_STEP]) >= 2
+
+
+def at_deploy(k: KGame) -> bool:
+    """A deployment step from turn 2 on, after a seat before the asking one placed a card."""
+    s = k.s
+    placed = any(s.sp[q, spot, schema.S_FRESH] and s.sp[q, spot, schema.S_CARD] >= 0
+                 for q in range(k.asker()) for spot in range(s.sp.shape[1]))  # fmt: skip
+    return int(s.g[schema.G_ASK_DEC]) == schema.D_DEPLOY and placed and int(s.g[schema.G_TURN]) >= 2
+
+
+def at_build(k: KGame) -> bool:
+    """A construction choice from turn 2 on."""
+    return int(k.s.g[schema.G_ASK_DEC]) == schema.D_BUILD and int(k.s.g[schema.G_TURN]) >= 2
+
+
+def swap_with_deck(k: KGame, get: Any, put: Any, q: int) -> KGame:
+    """A copy in which the card ``get(state)`` (held by seat ``q``, or -1: a pile) and a
+    draw-pile card of another unit trade places (a held card's log row stays with it)."""
+    c = k.clone()
+    s = c.s
+    card = get(s)
+    units = k.tb.deck
+    i = next(i for i in range(int(s.g[schema.G_DECK_N])) if units[s.deck[i]] != units[card])
+    other = int(s.deck[i])
+    s.deck[i] = card
+    put(s, other)
+    if q >= 0:
+        row = s.card_log[card]
+        s.card_log[other] = row
+        s.log[q, row, schema.L_CARD] = other
+        s.log[q, row, schema.L_UNIT] = units[other]
+    return c
+
+
+def hidden_changes(k: KGame) -> list[KGame]:
+    """Copies of ``k`` that differ only in what the asking seat cannot see."""
+    s = k.s
+    seat = k.asker()
+    out = []
+    c = k.clone()
+    n = int(s.g[schema.G_DECK_N])
+    c.s.deck[:n] = s.deck[:n][::-1]
+    out.append(c)
+    q = 0 if seat != 0 else 1
+    if int(s.g[schema.G_PHASE]) == 0:  # a pack the seat has not seen (seat 3's, passing left)
+        for h in range(k.n):
+            if h != seat and s.pi[h, schema.I_PACK_N] > 0 and h != (seat + 1) % k.n:
+
+                def put(st: Any, card: int, h: int = h) -> None:
+                    st.packs[h, 0] = card
+
+                out.append(swap_with_deck(k, lambda st, h=h: int(st.packs[h, 0]), put, -1))
+                break
+    if int(s.g[schema.G_PHASE]) == 0 and s.pi[q, schema.I_DRAFT_N] > 0:  # its picks this turn
+
+        def put_pick(st: Any, card: int) -> None:
+            st.drafted[q, 0] = card
+
+        out.append(swap_with_deck(k, lambda st: int(st.drafted[q, 0]), put_pick, q))
+    if s.pi[q, schema.I_HAND_N] > 0:
+
+        def put_hand(st: Any, card: int) -> None:
+            st.hand[q, 0] = card
+
+        out.append(swap_with_deck(k, lambda st: int(st.hand[q, 0]), put_hand, q))
+    if s.pi[q, schema.I_KEPT] >= 0:
+
+        def put_kept(st: Any, card: int) -> None:
+            st.pi[q, schema.I_KEPT] = card
+
+        out.append(swap_with_deck(k, lambda st: int(st.pi[q, schema.I_KEPT]), put_kept, q))
+    for spot in range(s.sp.shape[1]):
+        if s.sp[q, spot, schema.S_CARD] >= 0 and s.sp[q, spot, schema.S_FRESH]:
+
+            def put_spot(st: Any, card: int, spot: int = spot) -> None:
+                st.sp[q, spot, schema.S_CARD] = card
+                st.sp[q, spot, schema.S_UNIT] = k.tb.deck[card]
+
+            get = lambda st, spot=spot: int(st.sp[q, spot, schema.S_CARD])  # noqa: E731
+            out.append(swap_with_deck(k, get, put_spot, q))
+            break
+    for i in range(int(s.g[schema.G_DISC_N])):
+        if s.disc_by[i] >= 0 and s.disc_by[i] != seat:
+
+            def put_disc(st: Any, card: int, i: int = i) -> None:
+                st.disc[i] = card
+
+            out.append(swap_with_deck(k, lambda st, i=i: int(st.disc[i]), put_disc, -1))
+            break
+    return out
+
+
+class KernelGames(NamedTuple):
+    """The kernel game helpers above (``kgames`` fixture)."""
+
+    KGame: type[KGame]
+    stopped: Callable[..., KGame]
+    at_draft: Callable[[KGame], bool]
+    at_deploy: Callable[[KGame], bool]
+    at_build: Callable[[KGame], bool]
+    swap_with_deck: Callable[..., KGame]
+    hidden_changes: Callable[[KGame], list[KGame]]
+
+
+@pytest.fixture(scope="session")
+def kgames() -> KernelGames:
+    return KernelGames(
+        KGame, stopped, at_draft, at_deploy, at_build, swap_with_deck, hidden_changes
+    )

@@ -30,95 +30,28 @@ from simcore.games.paper_tales import engine, schema
 from simcore.games.paper_tales.engine import (
     GAME,
     frame_mismatch,
-    kernel_args,
     reference_frames,
     simulate_arrays,
 )
 from simcore.games.paper_tales.kernel import game as kgame
-from simcore.games.paper_tales.kernel import search as ks
-from simcore.games.paper_tales.kernel import state as kst
 from simcore.games.paper_tales.reference import Game, Rules
 from simcore.games.paper_tales.reference.search import Search
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 
 
-# --- the kernel game from Python ---------------------------------------------------------
-
-
-class KGame:
-    """A kernel game with its copies and search scratch, seats as ``_run_block_search``
-    sets them."""
-
-    def __init__(self, prep: Any, seed: int, g: int) -> None:
-        self.prep, self.seed, self.g, self.n = prep, np.uint64(seed), g, prep.players
-        self.tb, self.lx = kernel_args(prep)
-        D, B = self.tb.deck.shape[0], self.tb.bt.shape[0]
-        U = self.tb.ut.shape[0] + (self.lx.xt.shape[0] if self.lx is not None else 0)
-        self.s = kst._new_state(self.n, D, B, U)
-        self.w = kst._new_state(self.n, D, B, U)
-        self.c = kst._new_state(self.n, D, B, U)
-        legends = self.lx is not None
-        self.ls = kst._new_lstate(self.n, B) if legends else None
-        self.wl = kst._new_lstate(self.n, B) if legends else None
-        self.cl = kst._new_lstate(self.n, B) if legends else None
-        self.ms = ks.new_search(self.n, D)
-        table, seat_slot = prep.slot_table()
-        for p in range(self.n):
-            slot = int(seat_slot[(p + g) % self.n] if prep.rotate_seats else seat_slot[p])
-            self.s.pi[p, schema.I_POLICY] = table[slot, 0]
-            self.ms.par[p] = table[slot, 1:4]
-        kgame.new_game(self.tb, self.lx, self.s, self.ls, self.n, self.seed, g, False)
-
-    def advance(self) -> bool:
-        """Play on: True when stopped at an mc seat's decision."""
-        return bool(ks.advance(self.tb, self.lx, self.prep.weights, self.s, self.ls, self.n))
-
-    def decide(self) -> tuple[int, list[int]]:
-        """The search of the decision the game stopped at: (choice, summed outcomes)."""
-        i = ks.decide(
-            self.tb, self.lx, self.prep.weights, self.s, self.ls, self.w, self.wl, self.c,
-            self.cl, self.ms, self.n, self.seed, self.g,
-        )  # fmt: skip
-        p = int(self.s.g[schema.G_ASK_SEAT])
-        return int(i), [int(x) for x in self.ms.sums[: int(self.ms.par[p, 1])]]
-
-    def answer(self, i: int) -> None:
-        self.s.g[schema.G_FORCE_SEAT] = self.s.g[schema.G_ASK_SEAT]
-        self.s.g[schema.G_FORCE_IDX] = i
-
-    def clone(self) -> KGame:
-        out = object.__new__(KGame)
-        out.__dict__.update(self.__dict__)
-        out.s = type(self.s)(*[a.copy() for a in self.s])
-        out.ls = type(self.ls)(*[a.copy() for a in self.ls]) if self.ls is not None else None
-        out.ms = type(self.ms)(*[a.copy() for a in self.ms])
-        return out
-
-
-def stopped(prep: Any, seed: int, g: int, want: Any) -> KGame:
-    """The kernel game stopped at the first mc decision ``want(game)`` accepts (the
-    earlier ones searched and answered)."""
-    k = KGame(prep, seed, g)
-    while k.advance():
-        if want(k):
-            return k
-        k.answer(k.decide()[0])
-    raise AssertionError("no such decision")
-
-
 # --- resumable games ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("variant", ["base", "legends"])
-def test_a_game_that_can_stop_plays_the_heuristics_games(variant: str) -> None:
+def test_a_game_that_can_stop_plays_the_heuristics_games(kgames: Any, variant: str) -> None:
     """Resumable games: with heuristic seats, the search kernel's ``_play_on`` never stops
     and plays the games of ``play_game`` (every per-seat and per-card record)."""
     prep = prepared("paper-tales", variant, ["greedy", "random", "warlord", "builder"])
     for g in range(3):
-        k = KGame(prep, 11, g)
+        k = kgames.KGame(prep, 11, g)
         assert not k.advance()
-        ref = KGame(prep, 11, g)
+        ref = kgames.KGame(prep, 11, g)
         kgame.play_game(k.tb, k.lx, prep.weights, ref.s, ref.ls, 4, np.uint64(11), g, False)
         for name in ("pi", "parts", "sp", "blevel", "blog", "log", "g"):
             np.testing.assert_array_equal(
@@ -126,13 +59,13 @@ def test_a_game_that_can_stop_plays_the_heuristics_games(variant: str) -> None:
             )
 
 
-def test_a_copy_at_a_decision_plays_on_to_the_same_end() -> None:
+def test_a_copy_at_a_decision_plays_on_to_the_same_end(kgames: Any) -> None:
     """Resumable games: at the stops of a game with an mc seat (draft picks, deployment
     steps, construction), a copy answered the same way plays on to the same end."""
     prep = prepared("paper-tales", "base", ["greedy", SMALL_MC, "random"])
-    k = KGame(prep, 5, 2)
+    k = kgames.KGame(prep, 5, 2)
     answers: list[int] = []
-    copies: list[tuple[KGame, int]] = []
+    copies: list[tuple[Any, int]] = []
     asked = set()
     while k.advance():
         asked.add(int(k.s.g[schema.G_ASK_DEC]))
@@ -182,107 +115,16 @@ SEARCHER = 2  # the mc seat: seats 0 and 1 act before it in a step
 SPECS = ["greedy", "random", "mc:rollouts=3:top=3", "warlord"]
 
 
-def _at_draft(k: KGame) -> bool:
-    return int(k.s.g[schema.G_ASK_DEC]) == schema.D_DRAFT and int(k.s.g[schema.G_STEP]) >= 2
-
-
-def _at_deploy(k: KGame) -> bool:
-    s = k.s
-    placed = any(s.sp[q, spot, schema.S_FRESH] and s.sp[q, spot, schema.S_CARD] >= 0
-                 for q in range(SEARCHER) for spot in range(s.sp.shape[1]))  # fmt: skip
-    return int(s.g[schema.G_ASK_DEC]) == schema.D_DEPLOY and placed and int(s.g[schema.G_TURN]) >= 2
-
-
-def _at_build(k: KGame) -> bool:
-    return int(k.s.g[schema.G_ASK_DEC]) == schema.D_BUILD and int(k.s.g[schema.G_TURN]) >= 2
-
-
-def _swap_with_deck(k: KGame, get: Any, put: Any, q: int) -> KGame:
-    """A copy in which the card ``get(state)`` (held by seat ``q``, or -1: a pile) and a
-    draw-pile card of another unit trade places (a held card's log row stays with it)."""
-    c = k.clone()
-    s = c.s
-    card = get(s)
-    units = k.tb.deck
-    i = next(i for i in range(int(s.g[schema.G_DECK_N])) if units[s.deck[i]] != units[card])
-    other = int(s.deck[i])
-    s.deck[i] = card
-    put(s, other)
-    if q >= 0:
-        row = s.card_log[card]
-        s.card_log[other] = row
-        s.log[q, row, schema.L_CARD] = other
-        s.log[q, row, schema.L_UNIT] = units[other]
-    return c
-
-
-def hidden_changes(k: KGame) -> list[KGame]:
-    """Copies of ``k`` that differ only in what the searching seat cannot see."""
-    s = k.s
-    out = []
-    c = k.clone()
-    n = int(s.g[schema.G_DECK_N])
-    c.s.deck[:n] = s.deck[:n][::-1]
-    out.append(c)
-    q = 0 if SEARCHER != 0 else 1
-    if int(s.g[schema.G_PHASE]) == 0:  # a pack the seat has not seen (seat 3's, passing left)
-        for h in range(k.n):
-            if h != SEARCHER and s.pi[h, schema.I_PACK_N] > 0 and h != (SEARCHER + 1) % k.n:
-
-                def put(st: Any, card: int, h: int = h) -> None:
-                    st.packs[h, 0] = card
-
-                out.append(_swap_with_deck(k, lambda st, h=h: int(st.packs[h, 0]), put, -1))
-                break
-    if int(s.g[schema.G_PHASE]) == 0 and s.pi[q, schema.I_DRAFT_N] > 0:  # its picks this turn
-
-        def put_pick(st: Any, card: int) -> None:
-            st.drafted[q, 0] = card
-
-        out.append(_swap_with_deck(k, lambda st: int(st.drafted[q, 0]), put_pick, q))
-    if s.pi[q, schema.I_HAND_N] > 0:
-
-        def put_hand(st: Any, card: int) -> None:
-            st.hand[q, 0] = card
-
-        out.append(_swap_with_deck(k, lambda st: int(st.hand[q, 0]), put_hand, q))
-    if s.pi[q, schema.I_KEPT] >= 0:
-
-        def put_kept(st: Any, card: int) -> None:
-            st.pi[q, schema.I_KEPT] = card
-
-        out.append(_swap_with_deck(k, lambda st: int(st.pi[q, schema.I_KEPT]), put_kept, q))
-    for spot in range(s.sp.shape[1]):
-        if s.sp[q, spot, schema.S_CARD] >= 0 and s.sp[q, spot, schema.S_FRESH]:
-
-            def put_spot(st: Any, card: int, spot: int = spot) -> None:
-                st.sp[q, spot, schema.S_CARD] = card
-                st.sp[q, spot, schema.S_UNIT] = k.tb.deck[card]
-
-            get = lambda st, spot=spot: int(st.sp[q, spot, schema.S_CARD])  # noqa: E731
-            out.append(_swap_with_deck(k, get, put_spot, q))
-            break
-    for i in range(int(s.g[schema.G_DISC_N])):
-        if s.disc_by[i] >= 0 and s.disc_by[i] != SEARCHER:
-
-            def put_disc(st: Any, card: int, i: int = i) -> None:
-                st.disc[i] = card
-
-            out.append(_swap_with_deck(k, lambda st, i=i: int(st.disc[i]), put_disc, -1))
-            break
-    return out
-
-
 @pytest.mark.parametrize("variant", ["base", "legends"])
-@pytest.mark.parametrize("where", [_at_draft, _at_deploy, _at_build])
-def test_kernel_search_does_not_peek(variant: str, where: Any) -> None:
+@pytest.mark.parametrize("where", ["draft", "deploy", "build"])
+def test_kernel_search_does_not_peek(kgames: Any, variant: str, where: Any) -> None:
     """No peeking (kernel): the search at a draft pick, a deployment step and a
     construction choice is the same, playout for playout (equal summed outcomes), in
     every state that differs only in what the seat cannot see."""
     prep = prepared("paper-tales", variant, SPECS)
-    k = stopped(prep, 8, 1, where)
+    k = kgames.stopped(prep, 8, 1, getattr(kgames, f"at_{where}"))
     assert int(k.s.g[schema.G_ASK_SEAT]) == SEARCHER
-    changed = hidden_changes(k)
+    changed = kgames.hidden_changes(k)
     assert len(changed) >= 3
     base = k.clone().decide()
     assert any(base[1])
@@ -290,16 +132,16 @@ def test_kernel_search_does_not_peek(variant: str, where: Any) -> None:
         assert c.decide() == base
 
 
-def test_kernel_search_sees_what_it_sees() -> None:
+def test_kernel_search_sees_what_it_sees(kgames: Any) -> None:
     """Control for the no-peeking test: the seat's own hand card traded with a draw-pile
     card changes the search's outcomes."""
     prep = prepared("paper-tales", "base", SPECS)
-    k = stopped(prep, 8, 1, _at_deploy)
+    k = kgames.stopped(prep, 8, 1, kgames.at_deploy)
 
     def put(st: Any, card: int) -> None:
         st.hand[SEARCHER, 0] = card
 
-    c = _swap_with_deck(k, lambda st: int(st.hand[SEARCHER, 0]), put, SEARCHER)
+    c = kgames.swap_with_deck(k, lambda st: int(st.hand[SEARCHER, 0]), put, SEARCHER)
     assert c.decide()[1] != k.clone().decide()[1]
 
 
@@ -379,11 +221,11 @@ def test_reference_search_does_not_peek(decision: str, turn: int) -> None:
 # --- streams ---------------------------------------------------------------------------------
 
 
-def test_the_search_never_draws_from_the_game_stream() -> None:
+def test_the_search_never_draws_from_the_game_stream(kgames: Any) -> None:
     """Stream separation: a search leaves the game's stream, piles, packs and hands as
     they were (kernel), and the reference game's stream likewise."""
     prep = prepared("paper-tales", "base", SPECS)
-    k = stopped(prep, 4, 3, _at_deploy)
+    k = kgames.stopped(prep, 4, 3, kgames.at_deploy)
     before = k.clone()
     k.decide()
     for name in ("rng", "deck", "disc", "packs", "hand", "sp", "pi"):

@@ -20,6 +20,7 @@ import numpy as np
 
 from simcore import engine_kit
 from simcore.buffers import zeroed_buffers
+from simcore.learned import Record
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
@@ -184,10 +185,12 @@ def play_events(
     prepared: Prepared | None = None,
     searches: list[Any] | None = None,
     names: list[str] | None = None,
+    models: list[Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Every event of one game played by ``reference.py`` (a ``start`` event first); the
     built-in policies' weights, or ``prepared``'s (named policies included); ``searches``:
-    each mc seat's ``Search``; ``names``: each seat's player (default: its policy)."""
+    each mc seat's ``Search``; ``names``: each seat's player (default: its policy);
+    ``models``: each learned seat's model."""
     from .policies import default_weights
     from .reference import Rules, play_reference
 
@@ -197,7 +200,7 @@ def play_events(
     lweights = None if prepared is None else legends_rows(prepared)
     game = play_reference(
         rules, weights, seat_policies, seed, game_id, record=True, lweights=lweights,
-        searches=searches,
+        searches=searches, models=models,
     )  # fmt: skip
     start = {
         "event": "start",
@@ -312,6 +315,14 @@ def narrate(event: dict[str, Any]) -> str:
             )
         lines.append(f"    -> {event['chosen']}")
         return "\n".join(lines)
+    if kind == "learned":
+        lines = [f"{head} scores its {event['decision']} decision:"]
+        for c in event["candidates"]:
+            lines.append(
+                f"    {c['option']:<44} greedy {c['value']:8.2f}   score {c['score']:+.3f}"
+            )
+        lines.append(f"    -> {event['chosen']}")
+        return "\n".join(lines)
     if kind == "final":
         return engine_kit.narrate_final(
             "Game over. Final scores:",
@@ -326,7 +337,9 @@ def narrate(event: dict[str, Any]) -> str:
 # --- simulation ------------------------------------------------------------------------------
 
 
-class Prepared(engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC):
+class Prepared(
+    engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC, learned=Policy.LEARNED
+):
     """A validated Paper Tales request: the variant's card set, seats and the compiled tables
     (``tables.Tables``; Legends: ``LegendsTables``)."""
 
@@ -381,28 +394,37 @@ def prepare(
 
 
 def simulate_arrays(
-    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
+    prepared: Prepared,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    check: bool = False,
+    record: Record | None = None,
 ) -> dict[str, np.ndarray]:
     """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields; Legends:
     ``kernel.LChunkOut``). ``check``: verify the rule invariants after every phase
-    (``InvariantError`` naming the game and how to replay it)."""
+    (``InvariantError`` naming the game and how to replay it); ``record``: the buffers the
+    mc seats' searches are recorded into (``talesim learn``)."""
     from .kernel import INVARIANTS, LEGENDS_INVARIANTS, simulate_chunk
 
     bounds = engine_kit.chunk_bounds(prepared, seed, first_game, n_games)
     out: Any = result_buffers(prepared, n_games)
-    tb, lx = kernel_args(prepared)
     invariants = LEGENDS_INVARIANTS if prepared.cards.legends else INVARIANTS
     table, seat_slot = prepared.slot_table()
     playouts = None
     if prepared.has_search:
+        from simcore.learned import no_record
+
         from .kernel.search import simulate_chunk_search
 
         playouts = np.zeros(n_games, np.int64)
+        tb, lx, weights = search_args(prepared)
         simulate_chunk_search(
-            tb, lx, prepared.weights, table, seat_slot,
-            prepared.rotate_seats, *bounds, out, playouts, check,
+            tb, lx, weights, prepared.packed_models(), table, seat_slot, prepared.rotate_seats,
+            *bounds, out, playouts, check, record if record is not None else no_record(),
         )  # fmt: skip
     else:
+        tb, lx = kernel_args(prepared)
         seats = (prepared.weights, prepared.seat_policy, prepared.rotate_seats)
         simulate_chunk(tb, lx, *seats, *bounds, out, check)
     if check:
@@ -428,6 +450,19 @@ def kernel_args(prepared: Prepared) -> tuple[KernelTables, LegendsArgs | None]:
         lx = legends_lx(prepared.cards, cast(LegendsTables, prepared.tables))
         lx = lx._replace(lweights=legends_rows(prepared))
     return kernel_tables(prepared.tables), lx
+
+
+def search_args(prepared: Prepared) -> tuple[KernelTables, LegendsArgs | None, np.ndarray]:
+    """The search kernel's card tables and weights: ``kernel_args`` with the learned
+    player's feature rows after the policies' rows, in ``weights`` and the Legends
+    ``lweights`` (``learned.with_feature_rows``)."""
+    from .learned import with_feature_rows
+
+    tb, lx = kernel_args(prepared)
+    weights, lweights = with_feature_rows(prepared.weights, None if lx is None else lx.lweights)
+    if lx is not None:
+        lx = lx._replace(lweights=lweights)
+    return tb, lx, weights
 
 
 def result_buffers(prepared: Prepared, n_games: int) -> Any:
@@ -775,5 +810,5 @@ def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     seat_policy, searches = prepared.reference_seats(game_id)
     return play_events(
         prepared.cards, prepared.variant, seat_policy, seed, game_id, prepared, searches,
-        prepared.seat_names(game_id),
+        prepared.seat_names(game_id), prepared.reference_models(game_id),
     )  # fmt: skip

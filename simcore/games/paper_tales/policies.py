@@ -58,9 +58,10 @@ class Policy(IntEnum):
     WARLORD = 2  # greedy's evaluation, weights on strength, war LP, strong units (Barracks)
     BUILDER = 3  # greedy's evaluation, weights on resources, buildings and level-2 upgrades
     MC = 4  # determinized flat Monte-Carlo search (``reference/search.py``); its row = greedy's
+    LEARNED = 5  # a model's scores of greedy's best candidates (``learned.py``); row = greedy's
 
 
-POLICY_NAMES = ("random", "greedy", "warlord", "builder", "mc")
+POLICY_NAMES = ("random", "greedy", "warlord", "builder", "mc", "learned")
 
 # --- features of a kingdom (all ints; computed by reference.Brain.features) -------------
 F_WAR_LP = 0  # LP the kingdom would score in this turn's wars against the frozen
@@ -107,8 +108,10 @@ def default_weights() -> np.ndarray:
     )  # fmt: skip
     w[1:, W_UNAFFORDABLE] = 3.0
     w[1:, W_SAVE_STRENGTH] = 0.5
-    # mc ranks its candidates, and makes the decisions it does not search, with greedy's row
+    # mc and learned rank their candidates, and make the decisions they do not search or
+    # score, with greedy's row
     w[Policy.MC] = w[Policy.GREEDY]
+    w[Policy.LEARNED] = w[Policy.GREEDY]
     return w
 
 
@@ -127,7 +130,7 @@ LEGENDS_FEATURE_NAMES = ("artifacts",)
 def legends_weights() -> np.ndarray:
     """float64[len(Policy), N_LEGENDS_FEATURES]: the Legends feature weights (random: 0)."""
     w = np.zeros((len(Policy), N_LEGENDS_FEATURES))
-    w[1:, LF_ARTIFACTS] = 0.5  # greedy, warlord, builder, mc (greedy's) [choice, to tune]
+    w[1:, LF_ARTIFACTS] = 0.5  # greedy, warlord, builder, mc, learned [choice, to tune]
     return w
 
 

@@ -274,6 +274,7 @@ LV_FULL, LV_GIVEN, LV_BASE = 0, 1, 2
 
 P_RANDOM = int(Policy.RANDOM)
 P_MC = int(Policy.MC)
+P_LEARNED = int(Policy.LEARNED)
 EXTRA_SPOT = 2  # the 5th spot (Front), open with a level-2 face (reference.EXTRA_SPOT)
 BACK0 = MAX_FRONT  # first Back spot
 MAX_DEAL = max(DEAL, DEAL_2P)  # cards in a pack: 9 (2 players)
@@ -314,18 +315,24 @@ G_PHASE, G_BEGUN, G_STEP, G_SEAT, G_VIOL = 6, 7, 8, 9, 10
 # a game that can search (``search.py``): the option a seat's next searched decision takes
 # (a search's choice, a playout's candidate; seat -1: none), and the decision asked
 G_FORCE_SEAT, G_FORCE_IDX, G_ASK_SEAT, G_ASK_DEC = 11, 12, 13, 14
-N_G = 15
+# a learned seat whose asked decision is answered (-1: none) and the option (apart from
+# G_FORCE_*: a playout's forced first choice may still be pending while the seats before
+# it in a draft step ask)
+G_ANSWER_SEAT, G_ANSWER_IDX = 15, 16
+N_G = 17
 N_PHASES = 6  # G_PHASE of End
-# the decisions an mc seat searches (G_ASK_DEC; ``reference.search.DECISIONS``)
+# the decisions an mc seat searches and a learned seat scores (G_ASK_DEC; the model's heads,
+# ``learned.KINDS``; ``reference.search.DECISIONS``)
 D_DRAFT, D_DEPLOY, D_BUILD = 0, 1, 2
-ASK = -2  # ``_searched``: the game stops at an mc seat's decision
+ASK = -2  # ``_searched``: the game stops at an mc or learned seat's decision
 
 # --- per-seat ints (State.pi) ----------------------------------------------------------------
 I_GOLD, I_LP, I_STEP, I_WARS, I_HAND_N, I_KEPT, I_LOG_N, I_EXTRA = range(8)
 I_POLICY, I_SEEN0, I_SEEN1, I_PACK_N, I_DRAFT_N, I_WINNER = 8, 9, 10, 11, 12, 13
 # I_SEEN0 / I_SEEN1: the frozen strengths of the right (seat-1) and left (seat+1) neighbours
 I_TWIN = 14  # Recruitment: the first seat whose draft values this seat's equal (_draft_twin)
-N_PI = 15
+I_MODEL = 15  # the model row a learned seat (an mc seat's playouts) plays; set with I_POLICY
+N_PI = 16
 
 # --- spot fields (State.sp[P, S, N_SP]) ------------------------------------------------------
 S_CARD, S_UNIT, S_AGE, S_FRESH, S_RESOLVED, S_MOVED = range(6)

@@ -30,7 +30,8 @@ from .wars import income, wars
 @hot
 def _new_game(tb, s, n_players, seed, game_id):
     """Setup (``Game.setup`` step 1): the game's stream, every seat's start, the draw pile
-    shuffled (policies already in ``s.pi[:, I_POLICY]``)."""
+    shuffled (policies already in ``s.pi[:, I_POLICY]``, a learned seat's model row in
+    ``s.pi[:, I_MODEL]``)."""
     rules, deck = tb.rules, tb.deck
     rng_start(s.rng, seed, game_id)
     D = deck.shape[0]
@@ -38,7 +39,7 @@ def _new_game(tb, s, n_players, seed, game_id):
         s.g[k] = 0
     for p in range(n_players):
         for k in range(S.N_PI):
-            if k != S.I_POLICY:
+            if k != S.I_POLICY and k != S.I_MODEL:
                 s.pi[p, k] = 0
         s.pi[p, S.I_GOLD] = rules[S.R_START_GOLD]
         s.pi[p, S.I_KEPT] = -1
@@ -174,6 +175,7 @@ def new_game(tb, lx, s, ls, n_players, seed, game_id, check):
         s.g[S.G_VIOL] = check_state(tb, lx, s, ls, n_players)
     s.g[S.G_TURN] = 1
     s.g[S.G_FORCE_SEAT] = -1
+    s.g[S.G_ANSWER_SEAT] = -1
 
 
 class ChunkOut(NamedTuple):

@@ -1,18 +1,23 @@
 """The ``mc`` policy compiled: ``reference/search.py`` restated on the kernel's state, the
 same draws in the same order (``tests/paper_tales/test_mc.py`` plays both).
 
-A game with mc seats runs in a kernel of its own (``simulate_chunk_search``), so runs of
-heuristics never compile the search: ``play_game_search`` plays on (``game._play_on``
-with ``search`` True) until an mc seat's draft pick, deployment step or construction
-choice, ``_search`` decides it on copies of the state, and the game plays on with that
-choice (``G_FORCE_*``). ``_search``: the distinct options ranked by greedy's value
-(``rank``), the ``top`` best each played out ``rollouts`` times from the same worlds (a copy
-of the state, the draft step rewound, ``determinize``; one world a rollout) by copies in
-which every seat plays the ``playout`` heuristic, the option taken first; the best summed
-``outcome`` wins, ties to greedy's first best.
+A game with mc or learned seats runs in a kernel of its own (``simulate_chunk_search``), so
+runs of heuristics never compile the search nor the model: ``play_game_search`` plays on
+(``game._play_on`` with ``search`` True) until an mc or learned seat's draft pick,
+deployment step or construction choice; a learned seat's is answered by its model
+(``learned.learned_choice``, ``G_ANSWER_*``), an mc seat's is decided by ``_search`` on
+copies of the state (and recorded, ``learned.record_search``, when the run records), and
+the game plays on with that choice (``G_FORCE_*``). ``_search``: the distinct options
+ranked by greedy's value (``rank.rank``), the ``top`` best each played out ``rollouts``
+times from the same worlds (a copy of the state, the draft step rewound, ``determinize``;
+one world a rollout) by copies in which every seat plays the ``playout`` policy (a learned
+playout's seats answered as they ask, from the mc seat's ``I_MODEL`` row), the option
+taken first; the best summed ``outcome`` wins, ties to greedy's first best.
 
 ``Search`` is a block's search scratch: the mc seats' parameters, each seat's decision
 count (its search streams), the candidates and their sums, the hidden slots of a world.
+A block has a second one for the learned choices (a playout's learned seats rank their
+options while the search's candidates wait).
 """
 
 from __future__ import annotations
@@ -26,26 +31,9 @@ from simcore.jit import alloc, alloc_callee, hot, hot_outline, parallel
 from simcore.rng import rng_next, rng_shuffle, search_state
 
 from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import LV_FULL, NONE  # passed as call arguments (see schema.py)
-from ..tables import ix
-from .build import build_options
-from .decide import _l_step_value
+from ..learned import X_SIZE, learned_choice, record_search
 from .game import _play_on, _write_legends_out, _write_out, new_game
-from .payment import l_moves
-from .place import moves
-from .sketch import (
-    _build_value,
-    _card_value_from,
-    _kept_base,
-    _l_base_pass,
-    _l_card_value,
-    _lsketch,
-    _lv,
-    _repeated_units,
-    _sketch_base,
-    _step_value,
-    _upgrade_pending,
-)
+from .rank import rank
 from .state import _new_lstate, _new_state
 
 #: A playout's outcome in whole units (``reference.search.OUTCOME_UNIT`` etc.).
@@ -70,6 +58,8 @@ class Search(NamedTuple):
     val: np.ndarray  # float64[MAX_CAND]: greedy's value of each distinct option
     idx: np.ndarray  # int32[MAX_CAND]: the distinct options not ranked yet
     sums: np.ndarray  # int64[MAX_CAND]: summed outcome of each searched option
+    rval: np.ndarray  # float64[MAX_CAND]: greedy's value of each ranked option
+    n_opt: np.ndarray  # int32[1]: the distinct options of the last ranking
     where: np.ndarray  # int32[D]: a world's hidden slots: what holds the card (W_*)
     seat: np.ndarray  # int32[D]: ... whose (-1: the piles)
     pos: np.ndarray  # int32[D]: ... at which index or spot
@@ -90,6 +80,8 @@ def new_search(P, D):
         np.zeros(MAX_CAND, np.float64),
         np.zeros(MAX_CAND, np.int32),
         np.zeros(MAX_CAND, np.int64),
+        np.zeros(MAX_CAND, np.float64),
+        np.zeros(1, np.int32),
         np.zeros(D, np.int32),
         np.zeros(D, np.int32),
         np.zeros(D, np.int32),
@@ -100,98 +92,6 @@ def new_search(P, D):
         np.zeros(D, np.int32),
         np.zeros(1, np.int64),
     )
-
-
-# --- candidates ------------------------------------------------------------------------------
-
-
-@hot_outline
-def rank(tb, lx, weights, s, ls, ms, p, decision, top, n_players):
-    """Fill ``ms.rank`` with the ``top`` best distinct options of seat ``p``'s ``decision``
-    by greedy's value, best first, ties in option order (``reference.search.candidates``:
-    draft, one card of each unit of the pack; deployment, not a placement of a hand card
-    whose unit an earlier hand card has; construction, 0 = nothing, then ``s.bopt``).
-    Returns how many."""
-    k = 0
-    if decision == S.D_DRAFT:
-        m = s.pi[p, S.I_PACK_N]
-        t = ix(s.pi[p, S.I_TWIN])
-        n0 = -1
-        others = 0
-        for i in range(m):
-            u = tb.deck[ix(s.packs[p, i])]
-            twin = False  # an earlier card of its unit: the same pick
-            for j in range(i):
-                if tb.deck[ix(s.packs[p, j])] == u:
-                    twin = True
-            if twin:
-                continue
-            if not s.dvs[t, ix(u)]:
-                if lx is None:
-                    if n0 < 0:
-                        n0, others = _sketch_base(tb, s, p)
-                    s.dvf[t, ix(u)] = _card_value_from(tb, weights, s, p, u, n0, others, n_players)
-                else:
-                    if n0 < 0:
-                        n0, others = _l_base_pass(tb, lx, weights, s, ls, p, n_players)
-                    s.dvf[t, ix(u)] = _l_card_value(
-                        tb, lx, weights, s, ls, p, u, n0, others, n_players
-                    )
-                s.dvs[t, ix(u)] = 1
-            ms.idx[k] = i
-            ms.val[k] = s.dvf[t, ix(u)]
-            k += 1
-    elif decision == S.D_BUILD:
-        n_opt = build_options(tb, lx, s, ls, p)
-        if lx is None:
-            n0, _ = _sketch_base(tb, s, p)
-            raised = not _upgrade_pending(tb.ut, s.pc, n0)
-        for i in range(n_opt + 1):
-            if lx is None:
-                v = _build_value(tb, weights, s, p, n0, i, n_players, raised)
-            else:
-                n, na = _lsketch(s, ls, p)
-                gold = s.pi[p, S.I_GOLD]
-                if i:
-                    s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
-                    gold -= s.bopt[i - 1, 3]
-                v = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
-            ms.idx[k] = i
-            ms.val[k] = v
-            k += 1
-    else:
-        if lx is None:
-            n_opt = moves(tb, s, p)
-            n0, others = _kept_base(tb, s, p, NONE, np.int64(0))
-        else:
-            n_opt = l_moves(tb, lx, s, ls, p)
-            n0, others = _l_base_pass(tb, lx, weights, s, ls, p, n_players)
-        again = _repeated_units(tb, s, p)
-        paid_none = -1
-        for i in range(n_opt):
-            kind, a, b = s.opt[ix(i), 0], s.opt[ix(i), 1], s.opt[ix(i), 2]
-            if (kind == S.M_PLACE or kind == S.M_PLACE_ARTIFACT) and (again >> a) & 1:
-                continue
-            if lx is None:
-                v = _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players)
-            else:
-                v, paid_none = _l_step_value(
-                    tb, lx, weights, s, ls, p, n0, others, kind, a, b, n_players, paid_none
-                )
-            ms.idx[k] = i
-            ms.val[k] = v
-            k += 1
-    m = min(top, k)
-    for r in range(m):  # the first best of those left, one after the other
-        j = 0
-        for i in range(1, k - r):
-            if ms.val[i] > ms.val[j]:
-                j = i
-        ms.rank[r] = ms.idx[j]
-        for i in range(j, k - r - 1):
-            ms.idx[i] = ms.idx[i + 1]
-            ms.val[i] = ms.val[i + 1]
-    return m
 
 
 # --- a world: the draft step rewound, the hidden cards dealt anew -------------------------
@@ -433,16 +333,26 @@ def copy_lstate(d, s):
 
 @hot_outline
 def _play_on_search(tb, lx, weights, s, ls, n_players, check):
-    """``game._play_on`` of a game that can stop at an mc seat's decision: one compiled
-    copy of the whole game, shared by the game itself, its playouts and the tests."""
+    """``game._play_on`` of a game that can stop at an mc or learned seat's decision: one
+    compiled copy of the whole game, shared by the game itself, its playouts and the
+    tests."""
     return _play_on(tb, lx, weights, s, ls, n_players, check, True)
 
 
+@hot
+def _answer_learned(tb, lx, weights, models, s, ls, ml, x, n_players):
+    """Answer the learned seat's decision asked at ``G_ASK_*`` (``learned.learned_choice``;
+    ``ml``, ``x``: its scratch): the game plays on with it (``G_ANSWER_*``)."""
+    s.g[S.G_ANSWER_IDX] = learned_choice(tb, lx, weights, models, s, ls, ml, x, n_players)
+    s.g[S.G_ANSWER_SEAT] = s.g[S.G_ASK_SEAT]
+
+
 @hot_outline
-def _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
+def _search(tb, lx, weights, models, s, ls, w, wl, c, cl, ms, ml, x, n_players, seed, game_id):
     """The mc decision the game in ``s`` stopped at (``G_ASK_*``); returns the option
     chosen (the module docstring). Every random number comes from the search stream of
-    (seed, game, seat, decision number), none from the game's."""
+    (seed, game, seat, decision number), none from the game's. ``models`` (the packed
+    models), ``ml``, ``x``: a learned playout's models and scratch."""
     p = np.int64(s.g[S.G_ASK_SEAT])
     decision = s.g[S.G_ASK_DEC]
     rollouts = ms.par[p, 0]
@@ -470,6 +380,7 @@ def _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
         stream = w.rng[0]
         for q in range(n_players):
             w.pi[q, S.I_POLICY] = playout
+            w.pi[q, S.I_MODEL] = s.pi[p, S.I_MODEL]
             for u in range(w.dvs.shape[1]):  # draft values of the policies before
                 w.dvs[q, u] = 0
         for j in range(m):
@@ -479,7 +390,8 @@ def _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
             c.rng[0] = playout_state
             c.g[S.G_FORCE_SEAT] = p
             c.g[S.G_FORCE_IDX] = ms.rank[j]
-            _play_on_search(tb, lx, weights, c, cl, n_players, no_check)
+            while _play_on_search(tb, lx, weights, c, cl, n_players, no_check):
+                _answer_learned(tb, lx, weights, models, c, cl, ml, x, n_players)
             ms.sums[j] += outcome(c, n_players, p)
     best = 0
     for j in range(1, m):
@@ -489,28 +401,43 @@ def _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
 
 
 @hot_outline
-def play_game_search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id, check):
-    """``game.play_game`` with mc seats (their parameters in ``ms.par``): at each of their
-    searched decisions the game stops, ``_search`` decides on copies (``w``/``wl``,
-    ``c``/``cl``: states allocated alike), and the game plays on with that choice."""
+def play_game_search(
+    tb, lx, weights, models, s, ls, w, wl, c, cl, ms, ml, x, n_players, seed, game_id, check,
+    rec, u,
+):  # fmt: skip
+    """``game.play_game`` with asked seats (an mc seat's parameters in ``ms.par``, a
+    learned seat's model row in ``s.pi[:, I_MODEL]``): at each of their decisions the game
+    stops; a learned seat's is answered by its model, an mc seat's searched by ``_search``
+    on copies (``w``/``wl``, ``c``/``cl``: states allocated alike) and recorded as game
+    offset ``u`` of ``rec`` (``learned.record_search``: nothing unless the run records);
+    the game plays on with that choice. ``weights`` carries the learned player's feature
+    rows last (``learned.with_feature_rows``)."""
     new_game(tb, lx, s, ls, n_players, seed, game_id, check)
     ms.playouts[0] = 0
     for p in range(n_players):
         ms.dn[p] = 0
     while _play_on_search(tb, lx, weights, s, ls, n_players, check):
-        i = _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id)
-        s.g[S.G_FORCE_SEAT] = s.g[S.G_ASK_SEAT]
+        p = s.g[S.G_ASK_SEAT]
+        if s.pi[p, S.I_POLICY] == S.P_LEARNED:
+            _answer_learned(tb, lx, weights, models, s, ls, ml, x, n_players)
+            continue
+        i = _search(
+            tb, lx, weights, models, s, ls, w, wl, c, cl, ms, ml, x, n_players, seed, game_id
+        )
+        record_search(tb, lx, weights, s, ls, ms, ml, x, n_players, OUTCOME_UNIT, rec, u)
+        s.g[S.G_FORCE_SEAT] = p
         s.g[S.G_FORCE_IDX] = i
     return s.g[S.G_VIOL]
 
 
 @alloc_callee  # the block scratch
 def _run_block_search(
-    tb, lx, weights, table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out,
-    playouts, check,
+    tb, lx, weights, models, table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out,
+    playouts, check, rec,
 ):  # fmt: skip
-    """``game._run_block`` with mc seats: one game state, two copies for the searches
-    (Legends: with their ``LState``) and the search scratch, allocated once."""
+    """``game._run_block`` with mc or learned seats: one game state, two copies for the
+    searches (Legends: with their ``LState``), the search scratch and the learned choices'
+    (a ``Search`` and the float scratch), allocated once."""
     n_types = tb.ut.shape[0]
     if lx is not None:
         n_types += lx.xt.shape[0]
@@ -525,16 +452,20 @@ def _run_block_search(
         wl = _new_lstate(n_players, B)
         cl = _new_lstate(n_players, B)
     ms = new_search(n_players, D)
+    ml = new_search(n_players, D)
+    x = np.zeros(X_SIZE, np.float64)
     for i in range(lo, hi):
         g = first_game + i
         for p in range(n_players):
             slot = seat_slot[(p + g) % n_players] if rotate else seat_slot[p]
             s.pi[p, S.I_POLICY] = table[slot, 0]
+            s.pi[p, S.I_MODEL] = table[slot, 4]
             for k in range(3):
                 ms.par[p, k] = table[slot, 1 + k]
         out.violation[i] = play_game_search(
-            tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, g, check
-        )
+            tb, lx, weights, models, s, ls, w, wl, c, cl, ms, ml, x, n_players, seed, g, check,
+            rec, i,
+        )  # fmt: skip
         _write_out(s, out, i, n_players, B)
         if lx is not None:
             _write_legends_out(s, ls, out, i, n_players)
@@ -545,19 +476,22 @@ def _run_block_search(
 
 @parallel
 def simulate_chunk_search(
-    tb, lx, weights, table, seat_slot, rotate, n_players, seed, first_game, n_games,
-    n_blocks, out, playouts, check,
+    tb, lx, weights, models, table, seat_slot, rotate, n_players, seed, first_game, n_games,
+    n_blocks, out, playouts, check, rec,
 ):  # fmt: skip
-    """``game.simulate_chunk`` with mc seats: seat s of game g plays slot
-    ``seat_slot[(s + g) % n]`` (``rotate``) of ``table`` (int32[slots, 4]: policy code, mc
-    rollouts, top, playout policy code); ``out.policy`` holds the slots, ``playouts`` each
-    game's playouts."""
+    """``game.simulate_chunk`` with mc or learned seats: seat s of game g plays slot
+    ``seat_slot[(s + g) % n]`` (``rotate``) of ``table`` (int32[slots, 5]: policy code, mc
+    rollouts, top, playout policy code, model row); ``out.policy`` holds the slots,
+    ``playouts`` each game's playouts. ``weights`` (and Legends ``lx.lweights``) carry the
+    learned player's feature rows last (``learned.with_feature_rows``), ``models`` the
+    packed models (``simcore.learned.pack``), ``rec`` the searches' record
+    (``simcore.learned.Record``; ``no_record()`` when the run records nothing)."""
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
         _run_block_search(
-            tb, lx, weights, table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
-            out, playouts, check,
+            tb, lx, weights, models, table, seat_slot, rotate, n_players, seed, first_game, lo,
+            hi, out, playouts, check, rec,
         )  # fmt: skip
 
 
@@ -567,11 +501,13 @@ def simulate_chunk_search(
 @hot_outline
 def advance(tb, lx, weights, s, ls, n_players):
     """``_play_on`` of a game that can search, without checking: True if it stopped at an
-    mc seat's decision (tests)."""
+    mc or learned seat's decision (tests)."""
     return _play_on_search(tb, lx, weights, s, ls, n_players, n_players < 0)
 
 
 @hot_outline
-def decide(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id):
-    """``_search`` (tests)."""
-    return _search(tb, lx, weights, s, ls, w, wl, c, cl, ms, n_players, seed, game_id)
+def decide(tb, lx, weights, models, s, ls, w, wl, c, cl, ms, ml, x, n_players, seed, game_id):
+    """``_search`` (tests; the arguments typed as the chunk kernel's: one compiled search)."""
+    return _search(
+        tb, lx, weights, models, s, ls, w, wl, c, cl, ms, ml, x, n_players, seed, game_id
+    )

@@ -145,12 +145,16 @@ def _to_discard_by(s, card, by):
 def _searched(s, p, decision):
     """In a game that can search, seat ``p``'s searched ``decision`` (``D_*``, more than
     one option): the option decided already (``G_FORCE_*``: a search's choice, a playout's
-    candidate; taken once), ``ASK`` for an mc seat (the decision is stored at
-    ``G_ASK_*``: the game stops there), else -1 (its policy decides)."""
+    candidate; ``G_ANSWER_*``: a learned seat's answered ask; each taken once), ``ASK`` for
+    an mc or learned seat (the decision is stored at ``G_ASK_*``: the game stops there),
+    else -1 (its policy decides)."""
     if s.g[S.G_FORCE_SEAT] == p:
         s.g[S.G_FORCE_SEAT] = -1
         return s.g[S.G_FORCE_IDX]
-    if s.pi[p, S.I_POLICY] == S.P_MC:
+    if s.g[S.G_ANSWER_SEAT] == p:
+        s.g[S.G_ANSWER_SEAT] = -1
+        return s.g[S.G_ANSWER_IDX]
+    if s.pi[p, S.I_POLICY] == S.P_MC or s.pi[p, S.I_POLICY] == S.P_LEARNED:
         s.g[S.G_ASK_SEAT] = p
         s.g[S.G_ASK_DEC] = decision
         return S.ASK

@@ -115,6 +115,10 @@ class Brain:
     def w(self, p: int) -> np.ndarray:
         return self.weights[self.game.players[p].policy]
 
+    def lw(self, p: int) -> np.ndarray:
+        """Seat ``p``'s Legends feature weights (``policies.legends_weights`` row)."""
+        return self.lweights[self.game.players[p].policy]
+
     # -- evaluation
     def sketch(self, p: int) -> Sketch:
         pl = self.game.players[p]
@@ -264,7 +268,7 @@ class Brain:
         for i in range(N_FEATURES):
             v += float(w[i]) * f[i]
         if self.rules.legends:
-            lw = self.lweights[self.game.players[p].policy]
+            lw = self.lw(p)
             for i in range(N_LEGENDS_FEATURES):
                 v += float(lw[i]) * f[N_FEATURES + i]
         return v

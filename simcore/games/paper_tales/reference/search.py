@@ -6,11 +6,12 @@ options by greedy's value (``candidates``: best first, ties in option order), ke
 ``top`` best, and plays each out ``rollouts`` times from the same worlds: a copy of the
 game (``clone``) in which the seats before it in a draft step take their pick back
 (``rewind_draft``: the step is simultaneous), what the seat cannot see is dealt anew
-(``determinize``), every seat plays the ``playout`` heuristic and the candidate is taken
-first. It plays the candidate of best summed outcome (``outcome``: its share of the win,
-plus a small bonus per point of margin); ties go to greedy's first best. Its other
-decisions (the 2-player draft discards, the keep, token targets, heals, the Legends
-Jester / Titan / copies) are greedy's: its weight row is greedy's.
+(``determinize``), every seat plays the ``playout`` policy (a learned one with the
+search's model) and the candidate is taken first. It plays the candidate of best summed
+outcome (``outcome``: its share of the win, plus a small bonus per point of margin); ties
+go to greedy's first best. Its other decisions (the 2-player draft discards, the keep,
+token targets, heals, the Legends Jester / Titan / copies) are greedy's: its weight row is
+greedy's. A learned seat scores the same candidates (``learned.py``).
 
 Every random number of a search comes from the search stream of (seed, game, seat,
 decision number) (``simcore.rng.search_start``), never from the game's stream, so the
@@ -26,20 +27,23 @@ from simcore import flat_mc
 from simcore.flat_mc import Search
 from simcore.rng import GameRng
 
+from ..policies import Policy
 from ..tables import MAX_FRONT
 from .brain import Brain
 
 if TYPE_CHECKING:
     from .game import Game
 
-#: The decisions an mc seat searches, in the order of ``kernel/search.py``'s codes.
+#: The decisions an mc seat searches (and a learned seat scores), in the order of the
+#: kernel's codes (``schema.D_*``).
 DECISIONS = ("draft", "deploy", "build")
 
 
 def searched(game: Game, decision: str, p: int, n: int) -> int | None:
     """The option taken at seat ``p``'s ``decision`` of ``n`` options when it is decided
-    already (``game.force``: a search's choice in a copy) or searched (an mc seat); None:
-    the seat's policy decides. A decision of one option is never searched."""
+    already (``game.force``: a search's choice in a copy), searched (an mc seat) or scored
+    (a learned seat: ``learned.py``); None: the seat's policy decides. A decision of one
+    option is never searched."""
     if n == 1:
         return None
     if game.force is not None and game.force[0] == p:
@@ -47,9 +51,14 @@ def searched(game: Game, decision: str, p: int, n: int) -> int | None:
         game.force = None
         return i
     search = game.searches[p]
-    if search is None:
-        return None
-    return game.search_decide(search, decision, p)
+    if search is not None:
+        return game.search_decide(search, decision, p)
+    model = game.models[p]
+    if model is not None and game.players[p].policy == Policy.LEARNED:
+        from .learned import learned_decide  # the compiled player's constants: when played
+
+        return learned_decide(game, model, decision, p)
+    return None
 
 
 def search_decide(game: Game, search: Search, decision: str, p: int) -> int:
@@ -81,40 +90,72 @@ def search_decide(game: Game, search: Search, decision: str, p: int) -> int:
 
 def candidates(game: Game, decision: str, p: int) -> list[tuple[int, float, str]]:
     """Seat ``p``'s distinct options at ``decision`` as (option index, greedy's value,
-    label), best first, ties in option order. Draft: one card of each unit of the pack (the
-    first); deployment: a placement of a hand card whose unit an earlier hand card has is
-    that card's placement again (same spots, same value) and is left out; construction:
-    0 = nothing, i = ``build_options()[i - 1]``. The values are the ones greedy decides
-    by (the seat's weight row is greedy's)."""
-    r, brain = game.rules, game.brain
-    out: list[tuple[int, float, str]] = []
+    label), best first, ties in option order (``ranked``)."""
+    return [(i, value, _label(game, decision, p, o)) for i, value, o in ranked(game, decision, p)]
+
+
+def ranked(game: Game, decision: str, p: int) -> list[tuple[int, float, Any]]:
+    """Seat ``p``'s distinct options at ``decision`` (``options``) as (option index, greedy's
+    value, the option), best first, ties in option order. The values are the ones greedy
+    decides by (the seat's weight row is greedy's)."""
+    out = [
+        (i, option_value(game, game.brain, decision, p, o), o)
+        for i, o in options(game, decision, p)
+    ]
+    return sorted(out, key=lambda c: (-c[1], c[0]))
+
+
+def options(game: Game, decision: str, p: int) -> list[tuple[int, Any]]:
+    """Seat ``p``'s distinct options at ``decision`` as (option index, the option), in option
+    order. Draft: one card of each unit of the pack (the first); deployment: a ``Move``,
+    but a placement of a hand card whose unit an earlier hand card has is that card's
+    placement again (same spots, same value) and is left out; construction: 0 = nothing
+    (None), i = ``build_options()[i - 1]``."""
+    r = game.rules
     if decision == "draft":
-        pack = game.packs[p]
         seen: set[int] = set()
-        for i, card in enumerate(pack):
+        out: list[tuple[int, Any]] = []
+        for i, card in enumerate(game.packs[p]):
             if r.unit_of[card] not in seen:
                 seen.add(r.unit_of[card])
-                out.append((i, brain.draft_value(p, card), game.uid(card)))
-    elif decision == "deploy":
-        pl = game.players[p]
-        hand_types = [r.unit_of[c] for c in pl.hand]
-        for i, m in enumerate(game.moves(p)):
-            if m.kind in ("place", "place_artifact") and hand_types[m.a] in hand_types[: m.a]:
-                continue
-            out.append((i, brain.value(p, game.after_move(p, m)), _move_label(game, p, m)))
-    else:
-        options = game.build_options(p)
-        for i in range(1 + len(options)):
-            sk = brain.sketch(p)
-            label = "build nothing"
-            if i:
-                o = options[i - 1]
-                sk.blevel[o.b] = o.level
-                sk.gold -= o.gold
-                label = f"{'upgrade' if o.upgrade else 'build'} {r.buildings[o.b].id}"
-                label += f" to level {o.level} for {o.gold} gold"
-            out.append((i, brain.value(p, sk), label))
-    return sorted(out, key=lambda c: (-c[1], c[0]))
+                out.append((i, card))
+        return out
+    if decision == "deploy":
+        types = [r.unit_of[c] for c in game.players[p].hand]
+        return [
+            (i, m)
+            for i, m in enumerate(game.moves(p))
+            if m.kind not in ("place", "place_artifact") or types[m.a] not in types[: m.a]
+        ]
+    return [(0, None), *((i + 1, o) for i, o in enumerate(game.build_options(p)))]
+
+
+def option_value(game: Game, brain: Brain, decision: str, p: int, option: Any) -> float:
+    """``brain``'s value of seat ``p``'s ``option`` (``options``) as greedy values it: a
+    draft card's ``draft_value``, the kingdom after a deployment step, the kingdom with the
+    building raised and its price paid."""
+    if decision == "draft":
+        return brain.draft_value(p, option)
+    if decision == "deploy":
+        return brain.value(p, game.after_move(p, option))
+    sk = brain.sketch(p)
+    if option is not None:
+        sk.blevel[option.b] = option.level
+        sk.gold -= option.gold
+    return brain.value(p, sk)
+
+
+def _label(game: Game, decision: str, p: int, option: Any) -> str:
+    """An option as text (narration)."""
+    if decision == "draft":
+        return game.uid(option)
+    if decision == "deploy":
+        return _move_label(game, p, option)
+    if option is None:
+        return "build nothing"
+    building = game.rules.buildings[option.b].id
+    verb = "upgrade" if option.upgrade else "build"
+    return f"{verb} {building} to level {option.level} for {option.gold} gold"
 
 
 def _move_label(game: Game, p: int, m: Any) -> str:

@@ -1,0 +1,270 @@
+"""Paper Tales' ``learned`` player (learned.py, kernel/rank.py, reference/learned.py) and
+what ``talesim learn`` records of a search, both variants.
+
+* kernel = reference: games with learned seats, and with mc seats whose playouts are
+  learned, are the same games in both (every dataset table);
+* the features the kernel records for a search's candidates are the rulebook's, in greedy's
+  order, with each candidate's mean outcome;
+* no peeking: states equal in what the seat sees and different in what it cannot see give
+  the same features and the same learned choice; a change the seat sees changes them;
+* the model decides: a model that scores by greedy's order plays greedy's games;
+* runs of heuristics never compile the learned player.
+
+The kernels are the ones ``test_mc.py`` compiles (the search kernel's signature does not
+depend on the seats).
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+from dataclasses import replace
+from typing import Any
+
+import learned_models
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from simcore import engine_kit, learned
+from simcore.games.paper_tales import engine, schema
+from simcore.games.paper_tales.engine import (
+    GAME,
+    frame_mismatch,
+    prepare,
+    reference_frames,
+    simulate_arrays,
+)
+from simcore.games.paper_tales.learned import FEATURES, KINDS, N_FEATURES
+from simcore.games.paper_tales.reference import Game, Rules
+from simcore.games.paper_tales.reference.learned import ranked_features
+from simcore.games.paper_tales.reference.search import Search
+from simcore.games.paper_tales.tables import CardSet
+from simcore.learned import Model
+
+run_chunk = functools.partial(engine_kit.run_chunk, engine)
+VARIANTS = ("base", "legends")
+
+
+def random_model(seed: int, top: int = 3) -> Model:
+    """A model of seeded random weights: it decides unlike any heuristic."""
+    return learned_models.random_model(GAME.name, VARIANTS, FEATURES, KINDS, seed, top=top)
+
+
+def greedy_model() -> Model:
+    """A model of greedy's order: greedy's first best."""
+    return learned_models.rank_model(GAME.name, VARIANTS, FEATURES, KINDS, 3)
+
+
+def prepared(
+    cards: CardSet, variant: str, specs: list[str], models: tuple[Model, ...], rotate: bool = True
+) -> Any:
+    prep = prepare(cards, variant, len(specs), list(GAME.canonical_policies(specs)), rotate)
+    return replace(prep, models=models)
+
+
+def test_the_registry_names_the_kernels_features() -> None:
+    assert GAME.learned_features == FEATURES
+    assert GAME.decision_kinds == KINDS
+
+
+CASES = [
+    ("base", ["learned", "greedy", "random"], 2),
+    ("base", ["builder", "learned", "warlord", "learned"], 1),
+    ("legends", ["learned", "greedy", "learned", "builder"], 1),
+    ("base", ["mc:rollouts=1:top=2:playout=learned", "learned"], 1),
+    pytest.param(
+        ("legends", ["mc:rollouts=1:top=2:playout=learned", "greedy"], 1), marks=pytest.mark.slow
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{len(c[1])}p-{c[1][0][:2]}")
+def test_kernel_equals_reference_with_learned_seats(cards: CardSet, case: tuple) -> None:
+    """The kernel and the rulebook play the same games with learned seats (and an mc seat
+    whose playouts are learned), seats rotated: every table of the dataset is equal."""
+    variant, specs, games = case
+    prep = prepared(cards, variant, specs, (random_model(5),))
+    frames = run_chunk(prep, 31, 0, games)
+    ref = reference_frames(prep, 31, 0, games)
+    for table in ("games", "seats", "cards", "buildings"):
+        assert frame_mismatch(frames[table], ref[table], table) is None
+
+
+@pytest.mark.parametrize("variant", ["base", "legends"])
+def test_a_model_of_greedys_order_plays_greedys_games(cards: CardSet, variant: str) -> None:
+    """The model decides: scored by minus greedy's rank, the learned seats take greedy's
+    first best at every decision, so the games are greedy's; a random model's are not."""
+    specs = ["learned", "warlord", "learned", "random"]
+    plain = ["greedy", "warlord", "greedy", "random"]
+    greedy = simulate_arrays(prepared(cards, variant, plain, ()), 3, 0, 60)
+    same = simulate_arrays(prepared(cards, variant, specs, (greedy_model(),)), 3, 0, 60)
+    for name in ("score", "parts", "gold", "log", "blog"):
+        np.testing.assert_array_equal(same[name], greedy[name], err_msg=name)
+    other = simulate_arrays(prepared(cards, variant, specs, (random_model(5),)), 3, 0, 60)
+    assert not np.array_equal(other["log"], greedy["log"])
+
+
+def searched_features(prep: Any, seed: int, g: int) -> tuple[list[tuple], list[dict]]:
+    """Each search of reference game ``g`` with more than one candidate: its candidates'
+    features (the rulebook's ``ranked_features``), the decision kind and the seat; and the
+    game's narrated ``search`` events."""
+    seen: list[tuple] = []
+    real = Game.search_decide
+
+    def spy(self: Game, search: Search, decision: str, p: int) -> int:
+        best, rows = ranked_features(self, decision, p, search.top)
+        if len(best) > 1:
+            seen.append((rows, KINDS.index(decision), p))
+        return real(self, search, decision, p)
+
+    codes, searches = prep.reference_seats(g, Search)
+    rules = Rules(prep.cards, prep.players)
+    lweights = engine.legends_rows(prep)
+    Game.search_decide = spy  # type: ignore[method-assign]
+    try:
+        game = Game(rules, prep.weights, codes, seed, g, record=True, searches=searches,
+                    lweights=lweights).run()  # fmt: skip
+    finally:
+        Game.search_decide = real  # type: ignore[method-assign]
+    events = [e for e in game.events if e["event"] == "search" and len(e["candidates"]) > 1]
+    return seen, events
+
+
+@pytest.mark.parametrize("variant", ["base", "legends"])
+def test_the_record_holds_the_rulebooks_features_and_outcomes(cards: CardSet, variant: str) -> None:
+    """What ``talesim learn`` records of each search: the candidates' features are the
+    rulebook's (``reference/learned.ranked_features``) in greedy's order (``rank`` 0, 1,
+    ...), with each candidate's mean outcome (the narrated mean, in wins)."""
+    prep = prepared(cards, variant, ["mc:rollouts=2:top=3", "greedy", "builder"], (), False)
+    rec = learned.new_record(1, 200, 3, N_FEATURES)
+    simulate_arrays(prep, 41, 0, 1, record=rec)
+    seen, events = searched_features(prep, 41, 0)
+    assert rec.count[0] == len(seen) == len(events) > 10
+    for r, (rows, kind, seat) in enumerate(seen):
+        n = rec.n[0, r]
+        assert n == len(rows)
+        assert (rec.kind[0, r], rec.seat[0, r]) == (kind, seat)
+        np.testing.assert_array_equal(rec.x[0, r, :n], np.float32(rows), err_msg=str(r))
+        means = [c["mean"] for c in events[r]["candidates"]]
+        np.testing.assert_allclose(rec.value[0, r, :n], means, atol=1e-4, err_msg=str(r))
+    assert {int(k) for k in rec.kind[0, : rec.count[0]]} == {0, 1, 2}
+
+
+# --- no peeking -----------------------------------------------------------------------------
+
+ASKER = 2  # the learned seat: seats 0 and 1 act before it in a step
+SPECS = ["greedy", "random", "learned", "warlord"]
+
+
+def _features(k: Any) -> tuple[int, list[float]]:
+    """The learned choice at ``k``'s stop and the features it scored (a copy's)."""
+    c = k.clone()
+    choice = c.learned()
+    m = int(c.ml.n_opt[0])
+    return choice, c.x[: min(m, 3) * N_FEATURES].tolist()
+
+
+@pytest.mark.parametrize("variant", ["base", "legends"])
+@pytest.mark.parametrize("where", ["draft", "deploy", "build"])
+def test_learned_choice_does_not_peek(
+    cards: CardSet, kgames: Any, variant: str, where: str
+) -> None:
+    """No peeking: at a learned seat's draft pick, deployment step and construction choice,
+    states that differ only in what it cannot see (the draw pile's order, another seat's
+    pack, hand, kept card or face-down placement, a card another seat discarded face down)
+    give the same features and the same choice."""
+    prep = prepared(cards, variant, SPECS, (random_model(9),), rotate=False)
+    k = kgames.stopped(prep, 8, 1, getattr(kgames, f"at_{where}"))
+    assert k.asker() == ASKER
+    changed = kgames.hidden_changes(k)
+    assert len(changed) >= 3
+    base = _features(k)
+    for c in changed:
+        assert _features(c) == base
+
+
+def test_learned_choice_sees_what_it_sees(cards: CardSet, kgames: Any) -> None:
+    """Control for the no-peeking test: the seat's own hand card traded with a draw-pile
+    card changes its features."""
+    prep = prepared(cards, "base", SPECS, (random_model(9),), rotate=False)
+    k = kgames.stopped(prep, 8, 1, kgames.at_deploy)
+
+    def put(st: Any, card: int) -> None:
+        st.hand[ASKER, 0] = card
+
+    c = kgames.swap_with_deck(k, lambda st: int(st.hand[ASKER, 0]), put, ASKER)
+    assert _features(c)[1] != _features(k)[1]
+
+
+# --- what runs of heuristics compile ----------------------------------------------------------
+
+HEURISTIC_RUN = """
+from simcore.games.paper_tales import learned
+from simcore.games.paper_tales.engine import prepare, simulate_arrays
+from simcore.games.paper_tales.kernel import rank
+from simcore.games.paper_tales.tables import load_cardset
+prep = prepare(load_cardset(), "base", 2, ["greedy", "random"], True)
+simulate_arrays(prep, 1, 0, 2)
+compiled = [f.__name__ for f in (learned.learned_choice, learned.ranked_features, rank.rank)
+            if f.signatures]
+print(compiled)
+"""
+
+
+@pytest.mark.slow
+def test_heuristic_runs_never_compile_the_learned_player() -> None:
+    """A run of heuristics compiles (or loads) its own kernel only: nothing of the learned
+    player nor of the search's ranking."""
+    out = subprocess.run([sys.executable, "-c", HEURISTIC_RUN], capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
+
+
+def test_a_learned_seat_is_asked_its_three_decisions(cards: CardSet, kgames: Any) -> None:
+    """The learned seat is asked its draft picks, deployment steps and construction
+    choices, and only those (its other decisions are greedy's)."""
+    prep = prepared(cards, "base", ["learned", "greedy"], (random_model(3),), rotate=False)
+    k = kgames.KGame(prep, 2, 0)
+    asked = set()
+    while k.advance():
+        assert k.asker() == 0
+        asked.add(int(k.s.g[schema.G_ASK_DEC]))
+        k.answer(k.learned())
+    assert asked == {schema.D_DRAFT, schema.D_DEPLOY, schema.D_BUILD}
+
+
+@pytest.mark.parametrize("variant", ["base", "legends"])
+def test_play_narrates_each_learned_decision(variant: str) -> None:
+    """``talesim play paper-tales --policy learned,...`` plays the shipped model
+    (``models/base.toml``, both variants) and shows, at each scored decision, every
+    candidate with greedy's value and its model score, and the choice."""
+    result = CliRunner().invoke(
+        app,
+        ["play", "paper-tales", "--variant", variant, "--seed", "3", "--players", "2",
+         "--policy", "learned,greedy"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = result.output
+    for decision in ("draft", "deploy", "build"):
+        assert f"seat 0 scores its {decision} decision" in text
+    assert "   score " in text
+    assert "    -> " in text
+
+
+def test_learn_trains_a_tiny_model_end_to_end(tmp_path: Any) -> None:
+    """``talesim learn paper-tales`` end to end at a tiny budget: it writes a model for the
+    variant that loads, and a policies file that names it."""
+    out = tmp_path / "learn"
+    result = CliRunner().invoke(
+        app,
+        ["learn", "paper-tales", "--players", "2", "--games", "3", "--iterations", "1",
+         "--expert", "mc:rollouts=1:top=2", "--eval-games", "8", "--seed", "1", "--quiet",
+         "--out", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    model = learned.load(out / "model.toml", GAME.name, FEATURES, KINDS, "base")
+    assert model.top == 2
+    assert "apprentice" in (out / "policies.toml").read_text()
