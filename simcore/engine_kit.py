@@ -180,7 +180,10 @@ class Prepared:
         the ``policy`` result column of heuristic runs is the policy code), and each
         distinct mc spec gets a row after them."""
         n = len(self.code_names)
-        rows = [self.slot_row(policy_spec.Spec(name, ())) for name in self.code_names]
+        rows = [  # ``mc`` at its defaults: a row no seat plays (its seats' specs follow)
+            self.slot_row(policy_spec.parse(name, self.code_names, self.POLICY_PARAMS))
+            for name in self.code_names
+        ]
         seat_slot = []
         mc: list[str] = []
         for spec in self.specs:
