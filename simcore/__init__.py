@@ -158,12 +158,22 @@ def prune_kernel_caches(base: Path, keep: str) -> list[Path]:
     deleted = []
     now = time.time()
     for group in (siblings, legacy):
-        group.sort(key=lambda d: d.stat().st_mtime, reverse=True)
-        for stale in group[CACHES_KEPT:]:
-            if now - stale.stat().st_mtime >= PRUNE_MIN_AGE_S:
+        # Another process (a test worker) may delete a directory between the listing and here.
+        dated = [(mtime, d) for d in group if (mtime := _mtime(d)) is not None]
+        dated.sort(key=lambda pair: pair[0], reverse=True)
+        for mtime, stale in dated[CACHES_KEPT:]:
+            if now - mtime >= PRUNE_MIN_AGE_S:
                 shutil.rmtree(stale, ignore_errors=True)
                 deleted.append(stale)
     return deleted
+
+
+def _mtime(path: Path) -> float | None:
+    """``path``'s modification time, or ``None`` when it is gone."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
 
 
 _LEGACY_NAME = re.compile(r"[0-9a-f]{16}")

@@ -180,9 +180,10 @@ class Prepared:
         the ``policy`` result column of heuristic runs is the policy code), and each
         distinct mc spec gets a row after them."""
         n = len(self.code_names)
-        rows = [  # ``mc`` at its defaults: a row no seat plays (its seats' specs follow)
-            self.slot_row(policy_spec.parse(name, self.code_names, self.POLICY_PARAMS))
-            for name in self.code_names
+        # The "mc" code's own row is never a seat's (mc seats get a row per spec below).
+        rows = [
+            [code, 0, 0, 0, -1] if name == "mc" else self.slot_row(policy_spec.Spec(name, ()))
+            for code, name in enumerate(self.code_names)
         ]
         seat_slot = []
         mc: list[str] = []

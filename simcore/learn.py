@@ -15,7 +15,7 @@ Files in the output folder::
     learn.json                 the request and each iteration's figures (resumes from it)
     iteration-K/decisions.parquet   the recorded decisions (one row a candidate)
     iteration-K/model.toml     the apprentice of iteration K
-    model.toml                 the best apprentice
+    model.toml                 the apprentice strongest against the heuristic
     policies.toml              names it: ``--policies-file DIR/policies.toml --policy NAME``
 """
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -347,7 +348,7 @@ def run(req: Request, progress: Callable[[str, int, int], None] | None = None) -
     base = Model(g.name, (req.variant,), (req.players,), top, req.hidden, features, kinds, ())
     engine = None
     best: Model | None = None
-    best_it = 0
+    best_it, best_ws = 0, 0.0
     previous: Model | None = None
     for it in range(req.iterations):
         folder = out / f"iteration-{it}"
@@ -360,6 +361,7 @@ def run(req: Request, progress: Callable[[str, int, int], None] | None = None) -
             s = _table(req, [spec] * req.players, (previous,) if previous else ())
             engine, prepared = s.engine, s.prepared
             seed = req.seed + 1_000_003 * it
+            started = time.perf_counter()
             data = generate(
                 prepared,
                 engine,
@@ -369,6 +371,7 @@ def run(req: Request, progress: Callable[[str, int, int], None] | None = None) -
                 len(features),
                 _tick(progress, f"iteration {it}: expert games", req.games),
             )
+            expert_rate = req.games / (time.perf_counter() - started)
             folder.mkdir(parents=True, exist_ok=True)
             decisions_frame(data, features, kinds).write_parquet(folder / "decisions.parquet")
             held = data.game >= int(req.games * (1 - HOLDOUT))
@@ -387,9 +390,20 @@ def run(req: Request, progress: Callable[[str, int, int], None] | None = None) -
                 "agreement": round(agreement(model, test), 4),
             }
             a = _table(req, ["learned", *[against] * (req.players - 1)], (model,))
+            started = time.perf_counter()
             row["vs_heuristic"] = _rounded(
                 win_share(a.prepared, a.engine, req.seed + 7, req.eval_games)
             )
+            learned_rate = req.eval_games / (time.perf_counter() - started)
+            h = _table(req, [against] * req.players)
+            started = time.perf_counter()
+            h.engine.simulate_arrays(h.prepared, req.seed + 7, 0, req.eval_games)
+            heuristic_rate = req.eval_games / (time.perf_counter() - started)
+            row["games_per_s"] = {
+                "expert": round(expert_rate, 1),
+                "apprentice_table": round(learned_rate, 1),
+                "heuristic_table": round(heuristic_rate, 1),
+            }
             if previous is not None:
                 b = _table(req, ["learned", *["previous"] * (req.players - 1)], (model, previous))
                 row["vs_previous"] = _rounded(
@@ -398,15 +412,21 @@ def run(req: Request, progress: Callable[[str, int, int], None] | None = None) -
             summary["iterations"].append(row)
             summary_path.write_text(json.dumps(summary, indent=2) + "\n")
         row = summary["iterations"][it]
-        improved = previous is None or row.get("vs_previous", {}).get("ws", 0.0) > 1.0
-        if not improved:
+        # The result is the apprentice strongest against the heuristic: beating the previous
+        # apprentice head to head is not transitive (Fairy Tale: iteration 1 beat iteration 0
+        # at 1.21 yet took 1.94 against greedy where iteration 0 took 2.19).
+        if best is None or row["vs_heuristic"]["ws"] > best_ws:
+            best, best_it, best_ws = model, it, row["vs_heuristic"]["ws"]
+        if previous is not None and row.get("vs_previous", {}).get("ws", 0.0) <= 1.0:
             break
-        best, best_it = model, it
         previous = model
     assert best is not None
     _write_result(out, g.name, best, req)
     summary["best"] = best_it
     summary_path.write_text(json.dumps(summary, indent=2) + "\n")
+    from reports.learn_page import write_learn_page  # matplotlib: only at the end
+
+    write_learn_page(summary, best, out)
     return summary
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -131,3 +132,23 @@ def test_stale_cache_directories_of_the_same_game_are_pruned(tmp_path: Path) -> 
     kept = [fresh, other_game, old[0], old[1], *legacy[:3]]
     assert all(d.exists() for d in kept)
     assert not any(d.exists() for d in deleted)
+
+
+def test_pruning_survives_a_directory_deleted_by_another_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two test workers prune at once: a directory listed by one may be gone when it reads
+    its date (this failed a fresh-clone run with FileNotFoundError)."""
+    for i in range(5):
+        d = tmp_path / f"drako-{i:016x}"
+        d.mkdir()
+        t = time.time() - 24 * 3600 * (i + 1)
+        os.utime(d, (t, t))
+    listed = list(tmp_path.iterdir())
+    shutil.rmtree(tmp_path / f"drako-{0:016x}")  # gone after the listing
+    monkeypatch.setattr(Path, "iterdir", lambda self: iter(listed))
+    monkeypatch.setattr(Path, "is_dir", lambda self: True)
+
+    deleted = simcore.prune_kernel_caches(tmp_path, keep="drako-aaaaaaaaaaaaaaaa")
+
+    assert deleted == [tmp_path / f"drako-{4:016x}"]

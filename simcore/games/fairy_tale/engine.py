@@ -230,6 +230,16 @@ def narrate(event: dict[str, Any]) -> str:
                 f"      -> {event['chosen']}",
             ]
         )
+    if kind == "learned":
+        rows = [f"      {c['card']:<28} score {c['score']:+.3f}" for c in event["candidates"]]
+        return "\n".join(
+            [
+                f"    {seat} scores its {event['decision']} candidates (greedy's best, in "
+                "greedy's order):",
+                *rows,
+                f"      -> {event['chosen']}",
+            ]
+        )
     if kind == "pick":
         return f"  pick {event['pick']:>2}: {seat} keeps {event['card']}"
     if kind == "reveal":

@@ -75,11 +75,24 @@ def learned_decide(
     rows = [(i, *features(game, decision, c, p, neighbour)) for c, i in first.items()]
     order = sorted(range(len(rows)), key=lambda k: (-rows[k][2], k))[: model.top]
     best, choice = -float("inf"), 0
+    scores = []
     for rank, k in enumerate(order):
         i, x, _ = rows[k]
         x[F_RANK] = float(rank)
         x[F_OPTIONS] = float(len(rows))
         s = model.score(int(decision), x)
+        scores.append(s)
         if s > best:
             best, choice = s, i
+    if game.record and len(order) > 1:
+        game.emit(
+            "learned",
+            seat=p,
+            decision=decision.name.lower(),
+            candidates=[
+                {"card": game.cid(options[rows[k][0]]), "score": round(s, 3)}
+                for k, s in zip(order, scores, strict=True)
+            ],
+            chosen=game.cid(options[choice]),
+        )
     return choice

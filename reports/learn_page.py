@@ -1,0 +1,144 @@
+"""``OUT/index.html`` of ``talesim learn``: the best apprentice's strength first, then each
+iteration (win share against the heuristic and the previous apprentice, agreement with the
+expert, speed), then what the model weighs most.
+
+Reads only the summary ``simcore.learn.run`` writes (``learn.json``) and the best model;
+self-contained like every report.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from reports import charts
+from reports.html import Figure, Section, Table, write_page
+from simcore.learned import Model
+
+#: Features shown per decision kind in the weights table (the largest).
+TOP_FEATURES = 6
+
+
+def iterations_frame(summary: dict[str, Any]) -> pl.DataFrame:
+    """One row an iteration: expert, games so far, decisions, agreement, win shares with
+    intervals, speeds."""
+    rows = []
+    games = 0
+    for r in summary["iterations"]:
+        games += r["games"]
+        vs_h, vs_p = r["vs_heuristic"], r.get("vs_previous")
+        speed = r.get("games_per_s", {})
+        rows.append(
+            {
+                "iteration": r["iteration"],
+                "expert": r["expert"],
+                "expert_games": games,
+                "decisions": r["decisions"],
+                "agreement": r["agreement"],
+                "ws": vs_h["ws"],
+                "ws_lo": vs_h["lo"],
+                "ws_hi": vs_h["hi"],
+                "vs_previous": vs_p["ws"] if vs_p else None,
+                "vs_previous_lo": vs_p["lo"] if vs_p else None,
+                "vs_previous_hi": vs_p["hi"] if vs_p else None,
+                "expert_games_per_s": speed.get("expert"),
+                "apprentice_games_per_s": speed.get("apprentice_table"),
+                "heuristic_games_per_s": speed.get("heuristic_table"),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def weights_frame(model: Model) -> pl.DataFrame:
+    """The features each head weighs most: its linear weight and its weight through the
+    hidden units (the sum of |hidden weight x output|), on standardised features."""
+    rows = []
+    for kind, head in zip(model.kinds, model.heads, strict=True):
+        through = np.abs(head.hidden_weights * head.output[None, :]).sum(axis=1)
+        size = np.abs(head.linear) + through
+        for i in np.argsort(-size, kind="stable")[:TOP_FEATURES]:
+            rows.append(
+                {
+                    "decision": kind,
+                    "feature": model.features[i],
+                    "linear": float(head.linear[i]),
+                    "through_hidden": float(through[i]),
+                }
+            )
+    return pl.DataFrame(rows)
+
+
+def write_learn_page(summary: dict[str, Any], model: Model, out: Path) -> Path:
+    """Write ``out/index.html`` (+ CSVs, PNG) for a finished ``talesim learn``."""
+    req = summary["request"]
+    frame = iterations_frame(summary)
+    best = frame.row(summary["best"], named=True)
+    against = req["against"] or "greedy"
+    others = req["players"] - 1
+    lead = (
+        f"The strongest apprentice (iteration {best['iteration']}, model.toml) against "
+        f"{others} {against} seats, seats rotated, {req['eval_games']:,} games: win share "
+        f"{best['ws']:.3f} (95% {best['ws_lo']:.3f}–{best['ws_hi']:.3f}; 1.0 is an average "
+        f"seat). It agrees with the expert's choice at {best['agreement']:.1%} of the held-out "
+        "searched decisions."
+    )
+    speed = (
+        f"A table of the apprentice and {others} {against} plays "
+        f"{best['apprentice_games_per_s']:,.0f} games/s, one of {req['players']} {against} "
+        f"{best['heuristic_games_per_s']:,.0f}; the expert's self-play "
+        f"{best['expert_games_per_s']:,.1f}."
+        if best["apprentice_games_per_s"]
+        else ""
+    )
+    charts.xy_line(
+        frame, out / "win-share.png", f"Apprentice against {others} {against} seats",
+        x="iteration", y="ws", lo="ws_lo", hi="ws_hi",
+        xlabel="iteration", ylabel="win share of the apprentice",
+    )  # fmt: skip
+    sections = [
+        Section(
+            "result",
+            "Result",
+            (
+                *(p for p in (lead, speed) if p),
+                "policies.toml beside this page names it apprentice: --policies-file "
+                "OUT/policies.toml --policy apprentice, in simulate, play, ladder, balance, "
+                "tune, or as mc's playouts.",
+            ),
+            (Figure("win-share.png", "Win share per iteration"),),
+        ),
+        Section(
+            "iterations",
+            "Iterations",
+            (
+                "Each iteration records the expert's searched decisions (the candidates' "
+                "features and mean playout outcomes: iteration-K/decisions.parquet), fits a "
+                "model on 90% of the games and measures agreement on the rest; the expert of "
+                "the next iteration plays the apprentice in its playouts. It stops when an "
+                "apprentice does not beat the previous one (win share above 1.0); the result "
+                "is the apprentice with the highest win share against the heuristic.",
+            ),
+            (Table("iterations", "Iterations", frame, digits=3),),
+        ),
+        Section(
+            "weights",
+            "What the model weighs",
+            (
+                f"For each kind of decision, the {TOP_FEATURES} features with the largest "
+                "weights on standardised features: linear, and through the hidden units.",
+            ),
+            (Table("weights", "Largest weights", weights_frame(model), digits=3),),
+        ),
+    ]
+    summary_rows = [
+        ("Game", f"{req['game']} ({req['variant']})"),
+        ("Players", str(req["players"])),
+        ("Expert", req["expert"]),
+        ("Iterations", f"{len(frame)} of at most {req['iterations']}, {req['games']:,} games each"),
+        ("Model", f"{model.hidden} hidden units, top {model.top} candidates"),
+        ("Seed", str(req["seed"])),
+    ]
+    return write_page(out, f"talesim learn — {req['game']}", summary_rows, sections)
