@@ -316,6 +316,19 @@ def narrate(event: dict[str, Any]) -> str:
                 f"      -> {event['chosen']}",
             ]
         )
+    if kind == "learned":
+        rows = [
+            f"      {c['option']:<28} greedy {c['value']:+.3f}  score {c['score']:+.3f}"
+            for c in event["candidates"]
+        ]
+        return "\n".join(
+            [
+                f"          seat {event['seat']} scores its {event['decision']} (greedy's best,"
+                " in greedy's order):",
+                *rows,
+                f"      -> {event['chosen']}",
+            ]
+        )
     if kind == "claim":
         return (
             f"          seat {event['seat']} claims {event['legend']} ({event['when']} the action)"

@@ -781,10 +781,28 @@ class DrakoGame(flat_mc.RulebookGame):
         ranked = greedy_order(values, model.top)
         kind = LEARNED_KINDS.index(decision)
         best, choice = -float("inf"), ranked[0]
+        scores = []
         for x, i in zip(self.learned_features(decision, p, options, ranked), ranked, strict=True):
             score = model.score(kind, x)
+            scores.append(score)
             if score > best:
                 best, choice = score, i
+        if self.record and len(ranked) > 1:
+            self.emit(
+                "learned",
+                seat=p,
+                turn=self.turn,
+                decision=decision,
+                candidates=[
+                    {
+                        "option": self.describe(p, decision, options[i]),
+                        "value": round(values[i], 4),
+                        "score": round(score, 3),
+                    }
+                    for i, score in zip(ranked, scores, strict=True)
+                ],
+                chosen=self.describe(p, decision, options[choice]),
+            )
         return choice
 
     def learned_features(
