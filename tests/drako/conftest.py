@@ -23,6 +23,9 @@ Plain, everything else face down (invisible to ``view``: it counts as empty).
                 (``kernel.seat_view`` in Python).
 * ``new_game``- ``new_game(players=2, preset="brief", policies=None, seed=1, game_id=0)``
                 -> a ``DrakoGame`` after setup.
+* ``hidden_changes`` - ``hidden_changes(s, players)`` -> copies of the kernel state ``s``
+                (stopped at a decision) that differ only in what the deciding seat cannot
+                see (the no-peeking tests of ``mc`` and ``learned``).
 """
 
 from __future__ import annotations
@@ -34,8 +37,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from simcore.games.drako import scoring
+from simcore.games.drako import kernel, scoring
 from simcore.games.drako.engine import score_state, score_state_reference
+from simcore.games.drako.layout import M_DECK_N, M_LD_N, M_TURN
+from simcore.games.drako.mc import forget_caches
 from simcore.games.drako.policies import Policy, default_weights
 from simcore.games.drako.reference import DrakoGame, KingdomView, Rules
 from simcore.games.drako.tables import (
@@ -192,3 +197,39 @@ def new_game(data: DrakoData) -> Callable[..., DrakoGame]:
         return game
 
     return make
+
+
+def _hidden_changes(s: kernel.GameState, n_players: int) -> list[kernel.GameState]:
+    """Copies of ``s`` that differ from it only in what the searching seat cannot see: the
+    draw pile reversed; a face-down card of another kingdom and of its own swapped with a
+    draw-pile card (or with each other); the legend deck reversed."""
+    p = (int(s.meta[M_TURN]) - 1) % n_players
+    out = []
+    deck_n = int(s.meta[M_DECK_N])
+    if deck_n > 1 and len(set(s.deck[:deck_n].tolist())) > 1:
+        c = kernel.clone(s)
+        c.deck[:deck_n] = s.deck[:deck_n][::-1]
+        out.append(c)
+    for q in (p, (p + 1) % n_players):
+        down = [cell for cell in range(CELLS) if s.up[q, cell] == 0]
+        for cell in down:
+            others = [i for i in range(deck_n) if s.deck[i] != s.grid[q, cell]]
+            if others:
+                c = kernel.clone(s)
+                i = others[0]
+                c.grid[q, cell], c.deck[i] = s.deck[i], s.grid[q, cell]
+                out.append(c)
+                break
+    ld = int(s.meta[M_LD_N])
+    if ld > 1:
+        c = kernel.clone(s)
+        c.ldeck[:ld] = s.ldeck[:ld][::-1]
+        out.append(c)
+    for c in out:
+        forget_caches(c, n_players)  # caches are exact: recomputed or kept, the same values
+    return out
+
+
+@pytest.fixture
+def hidden_changes() -> Callable[[kernel.GameState, int], list[kernel.GameState]]:
+    return _hidden_changes

@@ -25,7 +25,7 @@ from kit import SMALL_MC, prepared
 
 from simcore.games.drako import kernel
 from simcore.games.drako.engine import simulate_arrays
-from simcore.games.drako.layout import M_DECK_N, M_LD_N, M_STEP, M_TURN, STEP_ACTION, STEP_SOURCE
+from simcore.games.drako.layout import M_STEP, STEP_ACTION, STEP_SOURCE
 from simcore.games.drako.mc import forget_caches
 from simcore.games.drako.reference import DrakoGame, Rules, Search, final_state, play_reference
 from simcore.games.drako.tables import CELLS, DrakoData
@@ -142,40 +142,9 @@ def test_mc_kernel_equals_reference(
 # --- no peeking -----------------------------------------------------------------------------
 
 
-def hidden_changes(s: kernel.GameState, n_players: int) -> list[kernel.GameState]:
-    """Copies of ``s`` that differ from it only in what the searching seat cannot see: the
-    draw pile reversed; a face-down card of another kingdom and of its own swapped with a
-    draw-pile card (or with each other); the legend deck reversed."""
-    p = (int(s.meta[M_TURN]) - 1) % n_players
-    out = []
-    deck_n = int(s.meta[M_DECK_N])
-    if deck_n > 1 and len(set(s.deck[:deck_n].tolist())) > 1:
-        c = kernel.clone(s)
-        c.deck[:deck_n] = s.deck[:deck_n][::-1]
-        out.append(c)
-    for q in (p, (p + 1) % n_players):
-        down = [cell for cell in range(CELLS) if s.up[q, cell] == 0]
-        for cell in down:
-            others = [i for i in range(deck_n) if s.deck[i] != s.grid[q, cell]]
-            if others:
-                c = kernel.clone(s)
-                i = others[0]
-                c.grid[q, cell], c.deck[i] = s.deck[i], s.grid[q, cell]
-                out.append(c)
-                break
-    ld = int(s.meta[M_LD_N])
-    if ld > 1:
-        c = kernel.clone(s)
-        c.ldeck[:ld] = s.ldeck[:ld][::-1]
-        out.append(c)
-    for c in out:
-        forget_caches(c, n_players)  # caches are exact: recomputed or kept, the same values
-    return out
-
-
 @pytest.mark.parametrize("preset", ["brief", "published"])
 @pytest.mark.parametrize("stop", [0, 5, 11])
-def test_kernel_search_does_not_peek(preset: str, stop: int) -> None:
+def test_kernel_search_does_not_peek(preset: str, stop: int, hidden_changes: Any) -> None:
     """No peeking (kernel): the search at a decision is the same, playout for playout
     (equal summed outcomes), in every state that differs only in what the seat cannot
     see."""

@@ -22,6 +22,7 @@ import polars as pl
 
 from simcore import engine_kit
 from simcore.buffers import zeroed_buffers
+from simcore.learned import Record
 from simcore.registry import GameError, get_game, raise_first_violation
 
 from . import state_io
@@ -121,7 +122,9 @@ def score_state_reference(state: dict[str, Any], data: DrakoData | None = None) 
 # --- simulation ------------------------------------------------------------------------------
 
 
-class Prepared(engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC):
+class Prepared(
+    engine_kit.Prepared, game=GAME, names=POLICY_NAMES, mc=Policy.MC, learned=Policy.LEARNED
+):
     """A validated DRAKO request: rules data, preset (``variant``, from ``--rules``), seats
     and the compiled tables."""
 
@@ -156,15 +159,21 @@ def prepare(
 
 
 def simulate_arrays(
-    prepared: Prepared, seed: int, first_game: int, n_games: int, check: bool = False
+    prepared: Prepared,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    check: bool = False,
+    record: Record | None = None,
 ) -> dict[str, np.ndarray]:
     """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields). ``check``:
-    verify the rule invariants after every turn (``InvariantError`` naming the game)."""
+    verify the rule invariants after every turn (``InvariantError`` naming the game);
+    ``record``: the buffers the mc seats' searches are recorded into (``talesim learn``)."""
     from .kernel import INVARIANTS, simulate_chunk, simulate_chunk_search
 
     out = result_buffers(n_games, prepared.players)
     kernels = (simulate_chunk, simulate_chunk_search)
-    engine_kit.run_kernel(prepared, kernels, out, seed, first_game, n_games, check)
+    engine_kit.run_kernel(prepared, kernels, out, seed, first_game, n_games, check, record)
     if check:
         raise_first_violation(out.violation, INVARIANTS, "drako", seed, first_game)
     a = out._asdict()
@@ -303,6 +312,19 @@ def narrate(event: dict[str, Any]) -> str:
         return "\n".join(
             [
                 f"          seat {event['seat']} searches its {event['decision']}{forced}:",
+                *rows,
+                f"      -> {event['chosen']}",
+            ]
+        )
+    if kind == "learned":
+        rows = [
+            f"      {c['option']:<28} greedy {c['value']:+.3f}  score {c['score']:+.3f}"
+            for c in event["candidates"]
+        ]
+        return "\n".join(
+            [
+                f"          seat {event['seat']} scores its {event['decision']} (greedy's best,"
+                " in greedy's order):",
                 *rows,
                 f"      -> {event['chosen']}",
             ]

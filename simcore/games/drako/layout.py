@@ -86,10 +86,12 @@ class Policy(IntEnum):
     GREEDY = 1  # best immediate change of its own score, Legend claims included
     LEGEND_HUNTER = 2  # greedy + progress towards river Legends and tame dragons (a plan)
     MC = 3  # determinized flat Monte-Carlo search (``kernel._search``, ``DrakoGame.search``)
+    LEARNED = 4  # a model's scores of greedy's best options (``learned.py``); greedy's row
 
 
 P_RANDOM = int(Policy.RANDOM)
 P_MC = int(Policy.MC)
+P_LEARNED = int(Policy.LEARNED)
 # Columns of the weight table (``policies.default_weights``): a policy's value of an outcome
 # is w[W_GAIN]*Δscore + w[W_LEGEND]*Δclaim + w[W_NEAR]*Δnear + w[W_TAME]*Δtame; it takes
 # the top discard when its best placement is worth at least w[W_TAKE_BAR].
@@ -119,9 +121,11 @@ M_CAP = 16  # 1: the turn cap ended the game
 M_CELL = 17  # the cell of the turn's action
 M_END_REC = 18  # 1: record how the game ended (``kernel._record_end``: the search kernel)
 M_ALT = 19  # the ender had a placement that would not have ended the game
-N_META = 20
+M_ANSWER_SEAT = 20  # a learned seat whose asked decision is answered (-1: none) ...
+M_ANSWER_IDX = 21  # ... as this option (``learned.learned_choice``)
+N_META = 22
 STEP_TURN = 0  # the turn of seat ``M_TURN % players`` begins
-STEP_SOURCE = 1  # the turn is counted; the seat chooses its source next (an mc seat: asked)
+STEP_SOURCE = 1  # the turn is counted; the seat chooses its source next (mc, learned: asked)
 STEP_ACTION = 2  # the card is in hand, the claim before made; the action next (asked)
 SRC_DISCARD, SRC_DECK = 0, 1  # reference.Source
 

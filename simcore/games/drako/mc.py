@@ -1,5 +1,6 @@
 """The ``mc`` search policy's parts on the kernel's state (``kernel._search`` drives them):
-candidates ranked by greedy, the state copied, the hidden cards dealt anew, the outcome.
+a decision's options, ranked by greedy, the state copied, the hidden cards dealt anew, the
+outcome. The ``learned`` player ranks its options the same way (``learned.py``).
 
 ``reference.py`` restates each one (``DrakoGame.search``, ``source_values``,
 ``determinize``, ``outcome``, ``clone``) and makes the same draws in the same order, so
@@ -8,12 +9,35 @@ both play the same games (``tests/drako/test_mc.py``).
 
 from __future__ import annotations
 
+import numpy as np
+
 from simcore.jit import hot
 from simcore.rng import rng_shuffle
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
-from .layout import ix
-from .policies import best_action, hidden_pool
+
+# Passed as a call argument, so imported by name (numba types an imported name as a literal,
+# ``L.NAME`` as an ``int64``: see ``layout.py``).
+from .layout import SRC_DISCARD, ix
+from .policies import best_action, hidden_pool, legal_actions
+
+
+@hot
+def decision_options(tb, s, p):
+    """The options of seat ``p``'s asked decision (``meta[M_STEP]``; ``s`` its
+    ``kernel.seat_view``): ``s.act_*`` filled with the actions in enumeration order, and
+    (the card they place, their number, whether drawing is an option after them). The
+    source: each placement of the top discard (none, card -1, without one) and drawing
+    when the deck has cards; the action: the card in hand's actions from its source."""
+    if s.meta[L.M_STEP] == L.STEP_SOURCE:
+        n_act = 0
+        card = np.int32(-1)
+        if s.meta[L.M_DISC_N] > 0:
+            card = s.discard[s.meta[L.M_DISC_N] - 1]
+            n_act = legal_actions(tb, s, p, SRC_DISCARD, card)
+        return card, n_act, s.meta[L.M_DECK_N] > 0
+    card = s.meta[L.M_HAND]
+    return card, legal_actions(tb, s, p, s.meta[L.M_SRC], card), False
 
 
 @hot
@@ -106,6 +130,7 @@ def copy_state(d, s):
     _cp2(d.seat_goal, s.seat_goal)
     _cp3(d.seat_ready, s.seat_ready)
     _cp2(d.mc_par, s.mc_par)
+    _cp1(d.model, s.model)
     _cp1(d.slot, s.slot)
     _cp1(d.mc_dn, s.mc_dn)
 

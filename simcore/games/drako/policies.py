@@ -38,7 +38,7 @@ from .layout import (  # noqa: F401 (the weight columns, re-exported for ``refer
     Policy,
 )
 
-POLICY_NAMES = ("random", "greedy", "legend-hunter", "mc")
+POLICY_NAMES = ("random", "greedy", "legend-hunter", "mc", "learned")
 
 
 def default_weights() -> np.ndarray:
@@ -47,6 +47,7 @@ def default_weights() -> np.ndarray:
     w[Policy.GREEDY] = (1.0, 1.0, 0.0, 0.0, 1.0)
     w[Policy.LEGEND_HUNTER] = (1.0, 1.0, 1.0, 2.0, 1.0)
     w[Policy.MC] = w[Policy.GREEDY]  # mc ranks its candidates by greedy's values
+    w[Policy.LEARNED] = w[Policy.GREEDY]  # and so does learned (its forced choices, claims)
     return w
 
 
@@ -90,7 +91,13 @@ from .incremental import (  # noqa: E402
 # Passed as call arguments, so imported by name (numba types an imported name as a literal,
 # ``L.NAME`` as an ``int64``: see ``layout.py``).
 from .layout import EVERY_CELL, NO, NO_CELL, NO_CELLS, SRC_DISCARD, ix  # noqa: E402
-from .scoring import dragon_score, popcount, trailing_zeros, visible_mask  # noqa: E402
+from .scoring import (  # noqa: E402
+    dragon_score,
+    popcount,
+    score_kingdom,
+    trailing_zeros,
+    visible_mask,
+)
 
 
 @hot
@@ -108,6 +115,29 @@ def face_down(s, p):
         if s.up[ix(p), ix(c)] == 0:
             n += 1
     return n
+
+
+@hot
+def visible_kingdom(tb, s, p):
+    """Seat ``p``'s kingdom total over its face-up cards (``scoring.score_kingdom``; the
+    breakdown in ``s.sbd``, the links in ``s.direct`` / ``s.full``). The visible cells are
+    a run-time value even when every card is up: a literal ``ALL_CELLS`` would compile the
+    scorer twice."""
+    vis = visible_mask(s.up[ix(p)])
+    return score_kingdom(
+        s.grid[ix(p)], vis, tb.kind_cat, tb.kind_blind, tb.kind_tame, tb.land_pts, tb.rival,
+        tb.dragon_values, tb.adj, tb.rules,
+        s.direct, s.full, s.sbd,
+    )  # fmt: skip
+
+
+@hot
+def held_points(tb, s, p):
+    """§7.4: the points of the Legends seat ``p`` holds."""
+    held = 0
+    for k in range(s.claim_n[ix(p)]):
+        held += tb.legend[s.claim_g[ix(p), ix(k)], L.LG_POINTS]
+    return held
 
 
 @hot

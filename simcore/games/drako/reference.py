@@ -47,6 +47,21 @@ from simcore import flat_mc
 from simcore.flat_mc import Search
 from simcore.rng import GameRng
 
+from .learned import (
+    F_DRAGON,
+    F_DRAW,
+    F_ENDS,
+    F_FACE_DOWN,
+    F_GAIN,
+    F_NEIGHBOURS,
+    F_PORTAL,
+    F_RANK,
+    F_REVEAL,
+    F_TAME,
+    F_TURN,
+    N_MARGINS,
+)
+from .learned import KINDS as LEARNED_KINDS
 from .policies import N_WEIGHTS, W_GAIN, W_LEGEND, W_NEAR, W_TAKE_BAR, W_TAME, Policy
 from .tables import (
     BORDER,
@@ -530,6 +545,12 @@ class Step(IntEnum):
 SourceOption = Action | None
 
 
+def greedy_order(values: list[float], top: int) -> list[int]:
+    """The indices of the ``top`` best ``values``, best first, ties in index order: the
+    options an asked seat weighs (``mc.rank``)."""
+    return sorted(range(len(values)), key=lambda i: (-values[i], i))[:top]
+
+
 class DrakoGame(flat_mc.RulebookGame):
     """One game (``DrakoGame(rules, weights, seat_policies, seed, game_id, record,
     searches)``, see ``flat_mc.RulebookGame``). ``run()`` plays it to the end; ``events``
@@ -708,10 +729,9 @@ class DrakoGame(flat_mc.RulebookGame):
         sources = self.sources()
         if len(sources) == 1 and sources[0] == Source.DECK:
             return Source.DECK, None
-        search = self.searches[p]
         i = self.forced(p)
-        if i is None and search is not None and len(options := self.source_options(p)) > 1:
-            i = self.search(search, "source", p, options, self.source_values(p, options))
+        if i is None and self.asked(p) and len(options := self.source_options(p)) > 1:
+            i = self.ask("source", p, options, self.source_values(p, options))
         if i is None:
             return self.brain.choose_source(p, sources)
         option = self.source_options(p)[i]
@@ -732,12 +752,142 @@ class DrakoGame(flat_mc.RulebookGame):
         i = self.forced(p)
         if i is not None:
             return i
+        if self.asked(p):
+            return self.ask("action", p, actions, self.brain.action_values(p, card, actions))
+        return self.brain.choose_action(p, card, actions)
+
+    def asked(self, p: int) -> bool:
+        """Does seat ``p`` decide by a search (``mc``) or a model (``learned``)?"""
+        return self.searches[p] is not None or self.players[p].policy == Policy.LEARNED
+
+    def ask(
+        self, decision: str, p: int, options: Sequence[SourceOption], values: list[float]
+    ) -> int:
+        """The asked seat ``p``'s choice among ``options`` (greedy's ``values``): its
+        search's, else its model's."""
         search = self.searches[p]
         if search is not None:
-            return self.search(
-                search, "action", p, actions, self.brain.action_values(p, card, actions)
+            return self.search(search, decision, p, options, values)
+        return self.learned_decide(decision, p, options, values)
+
+    # -- the learned player (``learned.py`` compiles the same)
+    def learned_decide(
+        self, decision: str, p: int, options: Sequence[SourceOption], values: list[float]
+    ) -> int:
+        """``learned``: among greedy's best ``model.top`` options (ranked as ``search``
+        ranks them), the one its model scores best (``learned_features``), ties to greedy's
+        first best. Returns the option's index."""
+        model = self.models[p]
+        ranked = greedy_order(values, model.top)
+        kind = LEARNED_KINDS.index(decision)
+        best, choice = -float("inf"), ranked[0]
+        scores = []
+        for x, i in zip(self.learned_features(decision, p, options, ranked), ranked, strict=True):
+            score = model.score(kind, x)
+            scores.append(score)
+            if score > best:
+                best, choice = score, i
+        if self.record and len(ranked) > 1:
+            self.emit(
+                "learned",
+                seat=p,
+                turn=self.turn,
+                decision=decision,
+                candidates=[
+                    {
+                        "option": self.describe(p, decision, options[i]),
+                        "value": round(values[i], 4),
+                        "score": round(score, 3),
+                    }
+                    for i, score in zip(ranked, scores, strict=True)
+                ],
+                chosen=self.describe(p, decision, options[choice]),
             )
-        return self.brain.choose_action(p, card, actions)
+        return choice
+
+    def learned_features(
+        self, decision: str, p: int, options: Sequence[SourceOption], ranked: list[int]
+    ) -> list[list[float]]:
+        """``learned.FEATURES`` of the ``ranked`` options (greedy's order) of seat ``p``'s
+        ``decision``, from what it sees: each term the change legend-hunter's
+        ``Brain.features`` measure, against the visible kingdom (a reveal: over the unseen
+        kinds, in kind order, weighted by their copies), then the context."""
+        r, brain = self.rules, self.brain
+        kinds = brain.visible(p)
+        base = self.learned_terms(kinds, True)
+        down = len(self.players[p].face_down())
+        if decision == "action":
+            assert self.hand is not None
+            card = self.hand[1]
+        else:
+            card = self.discard[-1] if self.discard else -1
+        context = self.learned_context(p, down, len(options))
+        rows = []
+        for rank, i in enumerate(ranked):
+            own = [0.0] * F_TURN
+            option = options[i]
+            if option is None:
+                own[F_DRAW] = 1.0
+            else:
+                cell = option.cell
+                opens = kinds[cell] is None
+                final = opens and down == 1
+                claim_ok = self.claims_left > 0 and (
+                    not final or r.o.legend_claim_after_final_reveal
+                )
+                pool = brain.unseen(p, card) if option.reveal else Counter({card: 1})
+                n = sum(pool.values())
+                sums: list[float] = [0, 0, 0.0, 0.0]
+                for k in sorted(pool):
+                    changed = list(kinds)
+                    changed[cell] = k
+                    terms = self.learned_terms(changed, claim_ok)
+                    sums[0] += pool[k] * (terms[0] - base[0])
+                    sums[1] += pool[k] * max(0, terms[1] - base[1])
+                    sums[2] += pool[k] * (terms[2] - base[2])
+                    sums[3] += pool[k] * (terms[3] - base[3])
+                if n:
+                    own[F_GAIN : F_TAME + 1] = [v / n for v in sums]
+                own[F_REVEAL] = option.reveal
+                own[F_FACE_DOWN] = opens
+                own[F_ENDS] = final
+                own[F_DRAGON] = not option.reveal and card == Kind.DRAGON
+                own[F_PORTAL] = not option.reveal and card == Kind.PORTAL
+                own[F_NEIGHBOURS] = len(r.neighbours[cell])
+            own[F_RANK] = rank
+            rows.append([float(v) for v in own] + context)
+        return rows
+
+    def learned_terms(self, kinds: list[int | None], claim_ok: bool) -> tuple:
+        """(score, best claim (0 unless ``claim_ok``), near, tame) of a visible kingdom:
+        ``Brain.features`` with every term."""
+        view = KingdomView(self.rules, kinds)
+        claim = self.brain.best_claim(view) if claim_ok else 0
+        score = sum(view.breakdown().values())
+        return score, claim, self.brain.near(view), self.brain.tame_progress(view)
+
+    def learned_context(self, p: int, down: int, n_options: int) -> list[float]:
+        """The context features of seat ``p``'s decision (``learned.FEATURES`` from
+        ``turn``): its turns, its and its rivals' face-down cards, the margins of the
+        visible scores (face-up cards and held Legends), the players, the options."""
+        totals = []
+        for q, pl in enumerate(self.players):
+            held = sum(self.rules.legends[c.legend].points for c in pl.claims)
+            view = KingdomView(self.rules, self.brain.visible(q))
+            totals.append(sum(view.breakdown(held).values()))
+        rivals = [(p + j) % self.n for j in range(1, self.n)]
+        margins = [totals[p] - totals[q] for q in rivals]
+        context = [
+            self.players[p].turns,
+            down,
+            min(len(self.players[q].face_down()) for q in rivals),
+            totals[p] - max(totals[q] for q in rivals),
+            *margins,
+            *[0] * (N_MARGINS - len(margins)),
+            self.n,
+            n_options,
+        ]
+        return [float(v) for v in context]
 
     # -- the mc search policy
     def search(
@@ -752,7 +902,7 @@ class DrakoGame(flat_mc.RulebookGame):
         options best by greedy's value (ties in option order) each play ``rollouts``
         playouts from the same worlds; the best summed outcome wins, ties to greedy's first
         best. Returns the option's index."""
-        ranked = sorted(range(len(options)), key=lambda i: (-values[i], i))[: search.top]
+        ranked = greedy_order(values, search.top)
         number, totals, best = self.search_totals(search, p, ranked)
         if self.record:
             rollouts = search.rollouts if len(ranked) > 1 else 0

@@ -21,8 +21,9 @@ Modules, in the order of the rules (each imports only the ones above it):
 ``end``     §7 final scoring and ranking, ``_record_end``, the checking mode,
             ``score_end_state`` (``talesim score drako``)
 ``game``    ``_new_game``, the resumable ``_play_on``, ``play_game``
-``search``  the mc seats' game (``_search``, ``play_game_search``) and the search driven
-            from Python (``clone``, ``play_on``, ``search``, ``answer``)
+``search``  the asked seats' game (``_search``, ``play_game_search``: mc and learned
+            seats) and the same driven from Python (``clone``, ``play_on``, ``search``,
+            ``learned_answer``, ``answer``)
 ``chunk``   many games: ``simulate_chunk``, ``simulate_chunk_search`` (one ``_run_block``
             for both), ``ChunkOut``
 ==========  ===================================================================================
@@ -42,10 +43,8 @@ from .chunk import (
     simulate_chunk_search,
 )
 from .end import (
-    _held_points,
     _record_end,
     _seat_cells,
-    _visible_kingdom,
     check_final,
     check_state,
     final_scoring,
@@ -58,6 +57,7 @@ from .search import (
     _search,
     answer,
     clone,
+    learned_answer,
     new_game,
     play_game_search,
     play_on,
@@ -74,7 +74,6 @@ __all__ = [
     "_apply",
     "_asking",
     "_claim",
-    "_held_points",
     "_new_game",
     "_play_on",
     "_pop_deck",
@@ -87,13 +86,13 @@ __all__ = [
     "_seat_up",
     "_source_options",
     "_store",
-    "_visible_kingdom",
     "answer",
     "check_final",
     "check_state",
     "clone",
     "count_seen",
     "final_scoring",
+    "learned_answer",
     "new_chunk_out",
     "new_game",
     "new_state",

@@ -1,5 +1,5 @@
 """Many games: ``simulate_chunk`` (``prange`` over blocks of games, one scratch state per
-block), ``simulate_chunk_search`` for runs with mc seats, and the result buffers
+block), ``simulate_chunk_search`` for runs with mc or learned seats, and the result buffers
 (``ChunkOut``). §N: a section of ``docs/rules/drako.md``, DRAKO's rules."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from simcore.jit import alloc_callee, hot, parallel
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix
+from ..learned import X_SIZE
 from .game import play_game
 from .search import play_game_search
 from .state import new_state
@@ -69,14 +70,15 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
 
 @hot
 def _seat_up(s, slot_table, seat_slot, rotate, n_players, g):
-    """Game ``g``'s seats: each seat's slot, policy code and mc parameters (``slot_table``
-    rows: policy, rollouts, top, playout)."""
+    """Game ``g``'s seats: each seat's slot, policy code, mc parameters and model row
+    (``slot_table`` rows: policy, rollouts, top, playout, model row)."""
     for p in range(n_players):
         slot = seat_slot[(p + g) % n_players] if rotate else seat_slot[ix(p)]
         s.slot[ix(p)] = slot
         s.policy[ix(p)] = slot_table[ix(slot), 0]
         for k in range(3):
             s.mc_par[ix(p), ix(k)] = slot_table[ix(slot), ix(k + 1)]
+        s.model[ix(p)] = slot_table[ix(slot), 4]
 
 
 @hot
@@ -111,25 +113,27 @@ def _store(out, s, i, n_players, turns, cap_hit, violation):
 @alloc_callee  # the block scratch
 def _run_block(
     tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi, out, check,
-    search,
+    search, models, rec,
 ):  # fmt: skip
     """Play game offsets ``lo .. hi-1`` of a chunk (a block) with one scratch state and,
-    with mc seats, two copies of it for the searches; all allocated once per block.
-    ``search``: None (heuristic seats) or True (mc seats), tested ``is None``, which numba
-    prunes by the argument's type, so the heuristics' kernel compiles no search (it prunes
-    no branch on a bool: ``simcore.jit``, "Compile time, 4"). The ``prange`` body computes
-    ``lo`` and ``hi`` (a block taking the loop index compiles twice, ``int64`` and
-    ``uint64``)."""
+    with asked seats, two copies of it for the searches and the learned player's float
+    scratch; all allocated once per block. ``search``: None (heuristic seats) or True (mc
+    or learned seats: ``models`` their packed models, ``rec`` what the searches record),
+    tested ``is None``, which numba prunes by the argument's type, so the heuristics'
+    kernel compiles no search nor model (it prunes no branch on a bool: ``simcore.jit``,
+    "Compile time, 4"). The ``prange`` body computes ``lo`` and ``hi`` (a block taking the
+    loop index compiles twice, ``int64`` and ``uint64``)."""
     s = new_state(n_players, tb.deck.shape[0])
     if search is not None:
         w = new_state(n_players, tb.deck.shape[0])
         c = new_state(n_players, tb.deck.shape[0])
+        x = np.zeros(X_SIZE, np.float64)
     for i in range(lo, hi):
         g = first_game + i
         _seat_up(s, slot_table, seat_slot, rotate, n_players, g)
         if search is not None:
             turns, cap_hit, violation = play_game_search(
-                tb, weights, s, w, c, n_players, seed, g, check
+                tb, weights, models, s, w, c, x, n_players, seed, g, check, rec, i
             )
         else:
             turns, cap_hit, violation = play_game(tb, weights, s, n_players, seed, g, check)
@@ -145,27 +149,30 @@ def simulate_chunk(
     (a ``ChunkOut``). Blocks of games run in parallel; each block allocates its scratch
     once. Seat s of game g plays the spec of slot ``seat_slot[(s + g) % n]`` if ``rotate``
     (else ``seat_slot[s]``): row ``slot_table[slot]`` = (policy code, mc rollouts, mc top,
-    mc playout policy). A run with mc seats: ``simulate_chunk_search``."""
+    mc playout policy, model row). A run with mc or learned seats:
+    ``simulate_chunk_search``."""
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
         _run_block(
             tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
-            out, check, None,
+            out, check, None, None, None,
         )  # fmt: skip
 
 
 @parallel
 def simulate_chunk_search(
-    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
-    out, check,
+    tb, weights, models, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
+    n_blocks, out, check, rec,
 ):  # fmt: skip
-    """``simulate_chunk`` for runs with mc seats (a kernel of its own: a run of heuristics
-    never compiles the search)."""
+    """``simulate_chunk`` for runs with mc or learned seats (a kernel of its own: a run of
+    heuristics never compiles the search nor the model): ``models`` the packed models
+    (``simcore.learned.pack``), ``rec`` the searches' record (``simcore.learned.Record``;
+    ``no_record()`` when the run records nothing)."""
     for b in prange(n_blocks):
         lo = b * n_games // n_blocks
         hi = (b + 1) * n_games // n_blocks
         _run_block(
             tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
-            out, check, True,
+            out, check, True, models, rec,
         )  # fmt: skip

@@ -11,35 +11,12 @@ from simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix
-from ..policies import face_down
-from ..scoring import cell_points, legends_met, link_masks, score_kingdom, tie_key, visible_mask
+from ..policies import face_down, held_points, visible_kingdom
+from ..scoring import cell_points, legends_met, link_masks, tie_key, visible_mask
 from ..tables import Tables
 from .state import GameState, new_state
 
 # --- §7 final scoring ------------------------------------------------------------------------
-
-
-@hot
-def _visible_kingdom(tb, s, p):
-    """Seat ``p``'s kingdom total over its face-up cards (``scoring.score_kingdom``; the
-    breakdown in ``s.sbd``, the links in ``s.direct`` / ``s.full``). The visible cells are
-    a run-time value even when every card is up: a literal ``ALL_CELLS`` would compile the
-    scorer twice."""
-    vis = visible_mask(s.up[ix(p)])
-    return score_kingdom(
-        s.grid[ix(p)], vis, tb.kind_cat, tb.kind_blind, tb.kind_tame, tb.land_pts, tb.rival,
-        tb.dragon_values, tb.adj, tb.rules,
-        s.direct, s.full, s.sbd,
-    )  # fmt: skip
-
-
-@hot
-def _held_points(tb, s, p):
-    """§7.4: the points of the Legends seat ``p`` holds."""
-    held = 0
-    for k in range(s.claim_n[ix(p)]):
-        held += tb.legend[s.claim_g[ix(p), ix(k)], L.LG_POINTS]
-    return held
 
 
 @hot_outline
@@ -51,8 +28,8 @@ def final_scoring(tb, s, n_players):
     for p in range(n_players):
         for c in range(L.CELLS):
             s.up[ix(p), ix(c)] = 1
-        total = _visible_kingdom(tb, s, p)
-        held = _held_points(tb, s, p)
+        total = visible_kingdom(tb, s, p)
+        held = held_points(tb, s, p)
         for b in range(L.N_BREAKDOWN):
             s.bd[ix(p), ix(b)] = s.sbd[ix(b)]
         s.bd[ix(p), L.B_LEGENDS] = held
@@ -82,7 +59,7 @@ def _record_end(tb, s, n_players, p):
     ``benchmarks/mc_strength.py``)."""
     kind_locked, rules = tb.kind_locked, tb.rules
     for q in range(n_players):
-        s.end_vis[ix(q)] = _visible_kingdom(tb, s, q) + _held_points(tb, s, q)
+        s.end_vis[ix(q)] = visible_kingdom(tb, s, q) + held_points(tb, s, q)
     card = s.meta[L.M_HAND]
     same = rules[L.R_SAME_KIND_FORBIDDEN] != 0
     alt = 0

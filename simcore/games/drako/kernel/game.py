@@ -18,9 +18,9 @@ from .turn import take_turn
 
 @hot
 def _new_game(tb, s, n_players, seed, game_id, check):
-    """A new game in ``s`` (seats already set: ``policy``, ``slot``, ``mc_par``): setup done,
-    the position at seat 0's first turn; with ``check``, ``meta[M_VIOL]`` holds the first
-    invariant broken by the setup (``INVARIANTS``), else 0."""
+    """A new game in ``s`` (seats already set: ``policy``, ``slot``, ``mc_par``, ``model``):
+    setup done, the position at seat 0's first turn; with ``check``, ``meta[M_VIOL]`` holds
+    the first invariant broken by the setup (``INVARIANTS``), else 0."""
     rng_start(s.rng, seed, game_id)
     for p in range(n_players):
         s.claim_n[ix(p)] = 0
@@ -35,6 +35,7 @@ def _new_game(tb, s, n_players, seed, game_id, check):
     forget_caches(s, n_players)
     s.meta[L.M_STEP] = L.STEP_TURN
     s.meta[L.M_FORCE_SEAT] = -1
+    s.meta[L.M_ANSWER_SEAT] = -1
     s.meta[L.M_CAP] = 0
     s.meta[L.M_VIOL] = 0
     if check:
@@ -45,13 +46,13 @@ def _new_game(tb, s, n_players, seed, game_id, check):
 def _play_on(tb, weights, s, n_players, check, search):
     """Play the game in ``s`` on from where it is (``meta[M_TURN]``, ``meta[M_STEP]``) to
     the end, final scoring included; with ``check``, verify the invariants after each turn
-    and at the end (``meta[M_VIOL]``). Returns True when it stopped at an mc seat's
-    decision instead (call again once ``meta[M_FORCE_*]`` hold the choice). ``search``, a
-    compile-time constant (a literal ``True`` or ``False`` at every call): whether the
-    game can stop and resume within a turn (an mc seat, a playout's forced first
-    decision) and records how it ended (``_record_end``). The heuristics' kernel passes
-    ``False``, so every stop check, answer and resumed position is pruned from it and
-    each turn starts at ``STEP_TURN``."""
+    and at the end (``meta[M_VIOL]``). Returns True when it stopped at an asked seat's
+    decision instead (mc, learned: call again once ``meta[M_FORCE_*]`` or
+    ``meta[M_ANSWER_*]`` hold the choice). ``search``, a compile-time constant (a literal
+    ``True`` or ``False`` at every call): whether the game can stop and resume within a
+    turn (an asked seat, a playout's forced first decision) and records how it ended
+    (``_record_end``). The heuristics' kernel passes ``False``, so every stop check, answer
+    and resumed position is pruned from it and each turn starts at ``STEP_TURN``."""
     max_turns = tb.rules[L.R_TURN_CAP] * n_players
     while True:
         # the seat of this turn (counted already from STEP_SOURCE on); not a loop-carried

@@ -106,15 +106,38 @@ def _source_options(tb, s, p):
 
 
 @hot
+def _asked(s, p):
+    """Is seat ``p`` asked its decisions (the game stops at them): an ``mc`` seat (a
+    search) or a ``learned`` one (a model)?"""
+    policy = s.policy[ix(p)]
+    return policy == L.P_MC or policy == L.P_LEARNED
+
+
+@hot
+def _decided(s, p):
+    """The option of seat ``p``'s decision made already, consumed: a search's choice or a
+    playout's first candidate (``M_FORCE_*``), a learned seat's answer (``M_ANSWER_*``);
+    -1: none."""
+    if s.meta[L.M_FORCE_SEAT] == p:
+        s.meta[L.M_FORCE_SEAT] = -1
+        return s.meta[L.M_FORCE_IDX]
+    if s.meta[L.M_ANSWER_SEAT] == p:
+        s.meta[L.M_ANSWER_SEAT] = -1
+        return s.meta[L.M_ANSWER_IDX]
+    return -1
+
+
+@hot
 def take_turn(tb, weights, s, p, search):
     """Seat ``p``'s turn from where it is (``meta[M_STEP]``; reference
     ``DrakoGame.take_turn``): source, claim before?, action, claims after (not after the
     final reveal), reshuffle. Returns 1 when this action revealed ``p``'s last face-down
-    card (the game ends), 0 when the game goes on, -1 when an mc seat's decision stopped
-    the turn (``M_STEP`` says which: the search answers at ``M_FORCE_*``, then the turn
-    goes on from there). The stops, the answers and the resumed positions happen only in
-    a game that can search (``search``, a compile-time constant, ``_play_on``'s): without
-    it the turn starts at ``STEP_TURN`` and asks every decision of the seat's heuristic.
+    card (the game ends), 0 when the game goes on, -1 when an asked seat's decision
+    (``_asked``: mc, learned) stopped the turn (``M_STEP`` says which: the search answers
+    at ``M_FORCE_*``, the model at ``M_ANSWER_*``, then the turn goes on from there). The
+    stops, the answers and the resumed positions happen only in a game that can search
+    (``search``, a compile-time constant, ``_play_on``'s): without it the turn starts at
+    ``STEP_TURN`` and asks every decision of the seat's heuristic.
 
     Inlined into ``_play_on``, its one caller: an outlined call marshals every array of
     the state and the tables (~430 words) each turn (measured +4% games per CPU-second)."""
@@ -127,16 +150,15 @@ def take_turn(tb, weights, s, p, search):
         s.meta[L.M_CLAIMS_LEFT] = rules[L.R_LEGENDS_PER_TURN]
     p_cell = -1
     if step != L.STEP_ACTION:
-        if (
-            search and s.meta[L.M_FORCE_SEAT] == p
-        ):  # decided already: option i of ``_source_options``
-            s.meta[L.M_FORCE_SEAT] = -1
-            i = s.meta[L.M_FORCE_IDX]
+        i = -1
+        if search:
+            i = _decided(s, p)
+        if i >= 0:  # decided already: option i of ``_source_options``
             source = L.SRC_DECK
             if i < _source_options(tb, s, p) - (1 if s.meta[L.M_DECK_N] > 0 else 0):
                 source = L.SRC_DISCARD
                 p_cell = s.act_cell[ix(i)]
-        elif search and s.policy[ix(p)] == L.P_MC and _source_options(tb, s, p) > 1:
+        elif search and _asked(s, p) and _source_options(tb, s, p) > 1:
             s.meta[L.M_STEP] = L.STEP_SOURCE
             return -1
         else:
@@ -166,13 +188,13 @@ def take_turn(tb, weights, s, p, search):
         source = s.meta[L.M_SRC]
     if p_cell < 0:
         n_act = legal_actions(tb, s, p, source, card)
-        if search and n_act > 1 and s.meta[L.M_FORCE_SEAT] == p:
-            s.meta[L.M_FORCE_SEAT] = -1
-            a = s.meta[L.M_FORCE_IDX]
-        elif search and n_act > 1 and s.policy[ix(p)] == L.P_MC:
-            s.meta[L.M_STEP] = L.STEP_ACTION
-            return -1
-        else:
+        a = -1
+        if search and n_act > 1:
+            a = _decided(s, p)
+            if a < 0 and _asked(s, p):
+                s.meta[L.M_STEP] = L.STEP_ACTION
+                return -1
+        if a < 0:
             a = choose_action(tb, weights, s, p, card, n_act)
         cell = s.act_cell[ix(a)]
         reveal = s.act_rev[ix(a)]
