@@ -108,8 +108,10 @@ class Prepared:
     @property
     def specs(self) -> tuple[policy_spec.Spec, ...]:
         """The parsed spec of each seat (before rotation)."""
+        named = [p.name for p in self.named]
         return tuple(
-            policy_spec.parse(p, self.code_names, self.POLICY_PARAMS) for p in self.policies
+            policy_spec.parse(p, self.POLICY_NAMES, self.POLICY_PARAMS, named)
+            for p in self.policies
         )
 
     @property
@@ -158,15 +160,17 @@ class Prepared:
     def slot_row(self, spec: policy_spec.Spec) -> list[int]:
         """The kernel's row of one spec (``slot_table``): policy code, mc rollouts, mc top,
         mc playout policy code, model row (a learned seat's; an mc seat's playouts'). A
-        learned policy, built in or named, plays the ``LEARNED_CODE`` with its model row."""
+        learned policy, built in or named, plays the ``LEARNED_CODE`` with its model row, as
+        a seat or as the playouts; a named heuristic plays its own code (its weight row)."""
         if spec.name == "mc":
             playout = str(spec["playout"])
+            model = self.model_row(playout)
             return [
                 self.MC_CODE,
                 int(spec["rollouts"]),
                 int(spec["top"]),
-                self.POLICY_NAMES.index(playout),
-                self.model_row(playout),
+                self.LEARNED_CODE if model >= 0 else self.code_names.index(playout),
+                model,
             ]
         row = self.model_row(spec.name)
         if row >= 0:

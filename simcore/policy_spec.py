@@ -42,6 +42,9 @@ class Param:
     hi: int | None = None
     choices: tuple[str, ...] = ()  # string parameters: the allowed values
     help: str = ""
+    #: a string parameter that names a policy: a policies file's named policies are
+    #: allowed besides ``choices`` (``mc:playout=NAME``)
+    names_policy: bool = False
 
     def __post_init__(self) -> None:
         if self.choices:
@@ -53,12 +56,14 @@ class Param:
             assert self.hi is not None
             assert self.lo <= self.default <= self.hi
 
-    def parse(self, policy: str, text: str) -> Value:
-        """The value written ``text`` (``PolicySpecError`` naming policy, key and bounds)."""
+    def parse(self, policy: str, text: str, named: Sequence[str] = ()) -> Value:
+        """The value written ``text`` (``PolicySpecError`` naming policy, key and bounds);
+        ``named``: the named policies a ``names_policy`` parameter may take too."""
         if self.choices:
-            if text not in self.choices:
+            allowed = (*self.choices, *named) if self.names_policy else self.choices
+            if text not in allowed:
                 raise PolicySpecError(
-                    f"policy {policy}: {self.name} must be one of {', '.join(self.choices)}, "
+                    f"policy {policy}: {self.name} must be one of {', '.join(allowed)}, "
                     f"got '{text}'"
                 )
             return text
@@ -107,17 +112,21 @@ class Spec:
         raise KeyError(key)
 
 
-def parse(text: str, policies: Sequence[str], declared: Declared) -> Spec:
+def parse(
+    text: str, policies: Sequence[str], declared: Declared, named: Sequence[str] = ()
+) -> Spec:
     """The ``Spec`` written ``text``: ``NAME`` or ``NAME:key=value[:key=value...]`` with
-    ``NAME`` one of ``policies`` and each key one of its ``declared`` parameters, at most
-    once. Missing keys take their defaults. Anything else: ``PolicySpecError``."""
+    ``NAME`` one of ``policies`` or of the ``named`` policies of a policies file (which
+    take no parameters) and each key one of its ``declared`` parameters, at most once.
+    Missing keys take their defaults. Anything else: ``PolicySpecError``."""
     text = text.strip()
     name, *items = text.split(":")
     name = name.strip()
     if not name:
         raise PolicySpecError(f"malformed policy spec '{text}': no policy name")
-    if name not in policies:
-        raise PolicySpecError(f"unknown policy '{name}' (policies: {', '.join(policies)})")
+    if name not in (*policies, *named):
+        known = ", ".join((*policies, *named))
+        raise PolicySpecError(f"unknown policy '{name}' (policies: {known})")
     params = list(declared.get(name, ()))
     by_key = {p.name: p for p in params}
     given: dict[str, Value] = {}
@@ -134,7 +143,7 @@ def parse(text: str, policies: Sequence[str], declared: Declared) -> Spec:
             raise PolicySpecError(f"policy {name} has no parameter '{key}' (parameters: {known})")
         if key in given:
             raise PolicySpecError(f"policy {name}: {key} is given twice in '{text}'")
-        given[key] = by_key[key].parse(name, raw)
+        given[key] = by_key[key].parse(name, raw, named)
     return Spec(name, tuple((p.name, given.get(p.name, p.default)) for p in params))
 
 

@@ -119,7 +119,7 @@ class Game:
         ``named`` policies of a policies file (which take no parameters); ``GameError``
         naming the game and what is wrong."""
         try:
-            return policy_spec.parse(text, (*self.policies, *named), dict(self.policy_params))
+            return policy_spec.parse(text, self.policies, dict(self.policy_params), named)
         except PolicySpecError as exc:
             raise GameError(f"{self.name}: {exc}") from None
 
@@ -167,8 +167,8 @@ def mc_params(
 ) -> tuple[str, tuple[Param, ...]]:
     """The parameters of a game's ``mc`` search (``mc:rollouts=R:top=T:playout=NAME``) with
     its defaults: playouts per candidate, how many candidates (best by greedy, at most
-    ``max_top``: the most options a decision has) and the heuristic of the playouts (one of
-    ``playouts``)."""
+    ``max_top``: the most options a decision has) and the policy of the playouts (one of
+    ``playouts``, or a policies file's named policy)."""
     return (
         "mc",
         (
@@ -178,7 +178,8 @@ def mc_params(
                 "playout",
                 playout,
                 choices=playouts,
-                help="the policy every seat plays in the playouts",
+                help="the policy every seat plays in the playouts (or a named policy)",
+                names_policy=True,
             ),
         ),
     )

@@ -78,6 +78,7 @@ from simcore.batch import (
 )
 from simcore.cards import CardDataError
 from simcore.policy_file import NamedPolicy
+from simcore.policy_spec import Spec
 from simcore.registry import Game, GameError
 
 if TYPE_CHECKING:
@@ -250,11 +251,15 @@ def setup(
     engine = registry.engine(g)
     cards = engine.load_cards(path)
     base_of = {p.name: p.base for p in named}
-    as_base = [base_of.get(p, p) for p in seat_policies]
+    specs = [g.parse_policy(p, list(base_of)) for p in seat_policies]
+    as_base = [_as_base(spec, base_of) for spec in specs]
     prepared = engine.prepare(cards, v.name, players, as_base, rotate_seats)
     from simcore import engine_kit  # numpy: not at import time (``talesim --help``)
 
-    used = [p for p in named if p.name in seat_policies]
+    plays = {spec.name for spec in specs} | {
+        str(spec["playout"]) for spec in specs if "playout" in dict(spec.values)
+    }
+    used = [p for p in named if p.name in plays]
     if used:
         prepared = engine_kit.with_named(prepared, used, seat_policies)
     prepared = engine_kit.with_models(prepared)
@@ -276,6 +281,18 @@ def _named_record(prepared: Any) -> dict[str, Any] | None:
     }
 
 
+def _as_base(spec: Spec, base_of: dict[str, str]) -> str:
+    """Seat ``spec`` with each named policy (the seat's, an mc seat's playout) replaced by
+    its base: what ``engine.prepare`` checks before ``with_named`` adds the named ones."""
+    if spec.name in base_of:
+        return base_of[spec.name]
+    values = dict(spec.values)
+    playout = values.get("playout")
+    if playout in base_of:
+        values["playout"] = base_of[str(playout)]
+    return Spec(spec.name, tuple(values.items())).canonical
+
+
 def _models_record(prepared: Any) -> list[dict[str, str]] | None:
     """The learned seats' models as the manifest records them: the file each was read from
     and its sha256 (None: no learned seat)."""
@@ -290,15 +307,14 @@ def canonical_specs(
     name (checked like a ``--policy``), and the file's weighted named policies."""
     named = named_policies(g, policies_file)
     aliases = {p.name: p.spec for p in named if p.spec}
+    weighted = tuple(p for p in named if not p.spec)
+    names = [p.name for p in weighted]  # an alias's mc may play them out (playout=NAME)
     for name, spec in aliases.items():
         try:
-            g.parse_policy(spec)
+            g.parse_policy(spec, names)
         except GameError as exc:
             raise CardDataError(Path(str(policies_file)), f"policy '{name}': {exc}") from None
-    weighted = tuple(p for p in named if not p.spec)
-    canonical = g.canonical_policies(
-        [aliases.get(p.strip(), p) for p in specs], [p.name for p in weighted]
-    )
+    canonical = g.canonical_policies([aliases.get(p.strip(), p) for p in specs], names)
     return canonical, weighted
 
 

@@ -240,11 +240,29 @@ def random_model(game: str, seed: int, hidden: int = 4, top: int = 4) -> learned
         )
         for _ in g.decision_kinds
     )
+    return learned.Model(game, *_trained_for(g), top, hidden, g.learned_features,
+                         g.decision_kinds, heads)  # fmt: skip
+
+
+def rank_model(game: str, top: int = 4) -> learned.Model:
+    """A linear model for ``game`` scoring minus the ``rank`` feature: it plays the
+    heuristic's first best, always (every variant and player count)."""
+    g = registry.get_game(game)
+    f = len(g.learned_features)
+    linear = np.zeros(f)
+    linear[g.learned_features.index("rank")] = -1.0
+    head = learned.Head(np.zeros(f), np.ones(f), linear, np.zeros((f, 0)), np.zeros(0),
+                        np.zeros(0))  # fmt: skip
+    return learned.Model(game, *_trained_for(g), top, 0, g.learned_features, g.decision_kinds,
+                         (head,) * len(g.decision_kinds))  # fmt: skip
+
+
+def _trained_for(g: registry.Game) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """Every variant ``g``'s kernel plays and every player count of its variants."""
     variants = tuple(v.name for v in g.variants if v.kernel)
     players = tuple(range(min(v.min_players for v in g.variants),
                           max(v.max_players for v in g.variants) + 1))  # fmt: skip
-    return learned.Model(game, variants, players, top, hidden, g.learned_features,
-                         g.decision_kinds, heads)  # fmt: skip
+    return variants, players
 
 
 def learned_policies(game: str, directory: Path, seed: int = 5) -> Path:

@@ -177,6 +177,42 @@ def test_a_named_policy_with_its_base_weights_plays_the_base(
     assert "copy" in events[0]["policies"]
 
 
+#: One variant a game with a learned player (the first its kernel plays).
+LEARNED_CASES = [
+    pytest.param(g.name, next(v.name for v in g.variants if v.kernel), id=g.name)
+    for g in registry.GAMES.values()
+    if g.simulates and "learned" in g.policies
+]
+
+
+@pytest.mark.parametrize(("game", "variant"), LEARNED_CASES)
+def test_mc_plays_out_a_named_policy_as_what_it_names(
+    game: str, variant: str, tmp_path: Path
+) -> None:
+    """``mc:playout=NAME`` with a policies file's named policy: a copy of greedy's weights
+    plays the searches out as ``playout=greedy`` does, and a named learned policy with the
+    shipped model's file as ``playout=learned`` does: the same games (kernel and
+    reference.py), the seat named by its spec."""
+    from simcore import policy_file
+
+    g = registry.get_game(game)
+    row = tuple(float(w) for w in registry.engine(g).default_weights()[g.policies.index("greedy")])
+    shipped = engine_kit.default_model(g, variant).path
+    path = tmp_path / "policies.toml"
+    path.write_text(policy_file.dumps(game, [
+        policy_file.NamedPolicy("copy", "greedy", row),
+        policy_file.NamedPolicy("shipped", "learned", (), model_path=str(shipped)),
+    ]))  # fmt: skip
+    for named, built_in in (("copy", "greedy"), ("shipped", "learned")):
+        searcher = f"{SMALL_MC}:playout={named}"
+        mine = _setup(game, variant, [searcher, "greedy", "random"], path)
+        theirs = _setup(game, variant, [f"{SMALL_MC}:playout={built_in}", "greedy", "random"])
+        assert _chunk(mine, 0, 8)["seats"]["score"].equals(_chunk(theirs, 0, 8)["seats"]["score"])
+        assert searcher in set(_chunk(mine, 0, 2)["seats"]["policy"].cast(pl.String))
+        scores = mine.engine.play(mine.prepared, SEED, 3)[-1]["scores"]
+        assert scores == theirs.engine.play(theirs.prepared, SEED, 3)[-1]["scores"]
+
+
 #: Games a ``balance`` / ``tune`` / ``ladder`` case plays: enough for every card to show up,
 #: few enough to stay quick (the commands' logic is tested on Fairy Tale in tests/search).
 SEARCH_GAMES = {"fairy-tale": 400, "drako": 300, "paper-tales": 120}

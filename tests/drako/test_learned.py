@@ -14,55 +14,22 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
+from kit import prepared, random_model, rank_model
 from typer.testing import CliRunner
 
 from cli.main import app
 from simcore import learned
 from simcore.games.drako import kernel
-from simcore.games.drako.engine import GAME, prepare, simulate_arrays
+from simcore.games.drako.engine import GAME, simulate_arrays
 from simcore.games.drako.layout import M_TURN
 from simcore.games.drako.learned import FEATURES, KINDS
 from simcore.games.drako.mc import forget_caches
 from simcore.games.drako.reference import DrakoGame, Rules, Search, final_state, play_reference
 from simcore.games.drako.tables import CELLS, DrakoData
-from simcore.learned import Head, Model
-
-
-def random_model(seed: int, hidden: int = 4, top: int = 4) -> Model:
-    """A model of seeded random weights (both heads): it decides unlike any heuristic."""
-    rng = np.random.default_rng(seed)
-    f = len(FEATURES)
-
-    def head() -> Head:
-        mean, scale = rng.normal(size=f), rng.uniform(0.5, 4.0, size=f)
-        weights = rng.normal(size=(f, hidden))
-        return Head(mean, scale, rng.normal(size=f), weights, rng.normal(size=hidden),
-                    rng.normal(size=hidden))  # fmt: skip
-
-    heads = tuple(head() for _ in KINDS)
-    return Model(GAME.name, ("brief", "published"), (2, 3, 4), top, hidden, FEATURES, KINDS,
-                 heads)  # fmt: skip
-
-
-def rank_model() -> Model:
-    """A linear model scoring minus the ``rank`` feature: greedy's first best, always."""
-    f = len(FEATURES)
-    linear = np.zeros(f)
-    linear[FEATURES.index("rank")] = -1.0
-    head = Head(np.zeros(f), np.ones(f), linear, np.zeros((f, 0)), np.zeros(0), np.zeros(0))
-    return Model(GAME.name, ("brief",), (3,), 4, 0, FEATURES, KINDS, (head,) * len(KINDS))
-
-
-def prepared(
-    data: DrakoData, preset: str, specs: list[str], models: tuple[Model, ...], rotate: bool = True
-) -> Any:
-    prep = prepare(data, preset, len(specs), GAME.canonical_policies(specs), rotate)
-    return replace(prep, models=models)
 
 
 def test_the_registry_names_the_kernels_features() -> None:
@@ -87,7 +54,7 @@ def test_kernel_equals_reference_with_learned_seats(data: DrakoData, case: tuple
     """The kernel and the rulebook play the same games with learned seats (and mc seats
     whose playouts are learned), seats rotated: scores, turns, kingdoms, claims."""
     preset, specs, games = case
-    prep = prepared(data, preset, specs, (random_model(5),))
+    prep = prepared(GAME.name, preset, specs, True, (random_model(GAME.name, 5),))
     a = simulate_arrays(prep, 23, 0, games)
     rules = Rules(data, preset, len(specs))
     for g in range(games):
@@ -107,11 +74,17 @@ def test_a_model_of_greedys_order_plays_greedys_games(data: DrakoData) -> None:
     first best at every decision (drawing where greedy's take bar says so), so the games
     are greedy's; a random model plays other games."""
     specs = ["learned", "legend-hunter", "greedy"]
-    learned_games = simulate_arrays(prepared(data, "brief", specs, (rank_model(),)), 3, 0, 60)
-    greedy_games = simulate_arrays(prepared(data, "brief", ["greedy", *specs[1:]], ()), 3, 0, 60)
+    learned_games = simulate_arrays(
+        prepared(GAME.name, "brief", specs, True, (rank_model(GAME.name),)), 3, 0, 60
+    )
+    greedy_games = simulate_arrays(
+        prepared(GAME.name, "brief", ["greedy", *specs[1:]], True, ()), 3, 0, 60
+    )
     for key in ("score", "grid", "turns"):
         np.testing.assert_array_equal(learned_games[key], greedy_games[key], err_msg=key)
-    other = simulate_arrays(prepared(data, "brief", specs, (random_model(5),)), 3, 0, 60)
+    other = simulate_arrays(
+        prepared(GAME.name, "brief", specs, True, (random_model(GAME.name, 5),)), 3, 0, 60
+    )
     assert not np.array_equal(other["grid"], greedy_games["grid"])
 
 
@@ -156,7 +129,7 @@ def test_the_record_holds_the_rulebooks_features_and_outcomes(
     """What ``talesim learn`` records of each search: the options' features are the
     rulebook's (``DrakoGame.learned_features``) in greedy's order (``rank`` 0, 1, ...),
     with each option's mean outcome (in wins, the margin term within ±0.05)."""
-    prep = prepared(data, preset, specs, (), rotate=False)
+    prep = prepared(GAME.name, preset, specs, False, ())
     rec = learned.new_record(1, 200, 3, len(FEATURES))
     simulate_arrays(prep, 41, 0, 1, record=rec)
     seen = searched_features(Rules(data, preset, len(specs)), prep, 41, 0)
@@ -196,7 +169,7 @@ def test_learned_choice_does_not_peek(data: DrakoData, preset: str, hidden_chang
     see (``hidden_changes``) give the same choice; a change of what it sees (two face-up
     cards of its own kingdom swapped) changes it at some decision."""
     specs = ["learned", "greedy", "random", "legend-hunter"]
-    prep = prepared(data, preset, specs, (random_model(9),), rotate=False)
+    prep = prepared(GAME.name, preset, specs, False, (random_model(GAME.name, 9),))
     models = prep.packed_models()
     tb, w = prep.tables, prep.weights
     changed = 0

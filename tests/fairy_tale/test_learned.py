@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kit import prepared, random_model
+from kit import prepared, random_model, rank_model
 
 from simcore import learned
 from simcore.games.fairy_tale import kernel
@@ -27,16 +27,7 @@ from simcore.games.fairy_tale.reference import FairyTaleGame, Rules, Search, pla
 from simcore.games.fairy_tale.reference.game import final_state
 from simcore.games.fairy_tale.reference.learned import features
 from simcore.games.fairy_tale.tables import DEAL, CardSet
-from simcore.learned import Head, Model
-
-
-def greedy_model() -> Model:
-    """A linear model scoring minus the ``rank`` feature: greedy's first best."""
-    f = len(FEATURES)
-    linear = np.zeros(f)
-    linear[FEATURES.index("rank")] = -1.0
-    head = Head(np.zeros(f), np.ones(f), linear, np.zeros((f, 0)), np.zeros(0), np.zeros(0))
-    return Model(GAME.name, ("expert",), (4,), 4, 0, FEATURES, KINDS, (head,) * len(KINDS))
+from simcore.learned import Model
 
 
 def test_the_registry_names_the_kernels_features() -> None:
@@ -83,7 +74,7 @@ def test_a_model_of_greedys_order_plays_greedys_games(cards: CardSet) -> None:
         models = (model,) if model else ()
         return simulate_arrays(prepared("fairy-tale", "expert", specs, True, models), 3, 0, 200)
 
-    learned_games, greedy_games = games(greedy_model()), games(None)
+    learned_games, greedy_games = games(rank_model(GAME.name)), games(None)
     assert np.array_equal(learned_games["score"], greedy_games["score"])
     assert np.array_equal(learned_games["card"], greedy_games["card"])
     other = games(random_model("fairy-tale", 5))

@@ -19,12 +19,11 @@ from __future__ import annotations
 import functools
 import subprocess
 import sys
-from dataclasses import replace
 from typing import Any
 
-import learned_models
 import numpy as np
 import pytest
+from kit import prepared, random_model, rank_model
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -33,7 +32,6 @@ from simcore.games.paper_tales import engine, schema
 from simcore.games.paper_tales.engine import (
     GAME,
     frame_mismatch,
-    prepare,
     reference_frames,
     simulate_arrays,
 )
@@ -42,27 +40,9 @@ from simcore.games.paper_tales.reference import Game, Rules
 from simcore.games.paper_tales.reference.learned import ranked_features
 from simcore.games.paper_tales.reference.search import Search
 from simcore.games.paper_tales.tables import CardSet
-from simcore.learned import Model
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 VARIANTS = ("base", "legends")
-
-
-def random_model(seed: int, top: int = 3) -> Model:
-    """A model of seeded random weights: it decides unlike any heuristic."""
-    return learned_models.random_model(GAME.name, VARIANTS, FEATURES, KINDS, seed, top=top)
-
-
-def greedy_model() -> Model:
-    """A model of greedy's order: greedy's first best."""
-    return learned_models.rank_model(GAME.name, VARIANTS, FEATURES, KINDS, 3)
-
-
-def prepared(
-    cards: CardSet, variant: str, specs: list[str], models: tuple[Model, ...], rotate: bool = True
-) -> Any:
-    prep = prepare(cards, variant, len(specs), list(GAME.canonical_policies(specs)), rotate)
-    return replace(prep, models=models)
 
 
 def test_the_registry_names_the_kernels_features() -> None:
@@ -86,7 +66,7 @@ def test_kernel_equals_reference_with_learned_seats(cards: CardSet, case: tuple)
     """The kernel and the rulebook play the same games with learned seats (and an mc seat
     whose playouts are learned), seats rotated: every table of the dataset is equal."""
     variant, specs, games = case
-    prep = prepared(cards, variant, specs, (random_model(5),))
+    prep = prepared(GAME.name, variant, specs, True, (random_model(GAME.name, 5, top=3),))
     frames = run_chunk(prep, 31, 0, games)
     ref = reference_frames(prep, 31, 0, games)
     for table in ("games", "seats", "cards", "buildings"):
@@ -99,11 +79,15 @@ def test_a_model_of_greedys_order_plays_greedys_games(cards: CardSet, variant: s
     first best at every decision, so the games are greedy's; a random model's are not."""
     specs = ["learned", "warlord", "learned", "random"]
     plain = ["greedy", "warlord", "greedy", "random"]
-    greedy = simulate_arrays(prepared(cards, variant, plain, ()), 3, 0, 60)
-    same = simulate_arrays(prepared(cards, variant, specs, (greedy_model(),)), 3, 0, 60)
+    greedy = simulate_arrays(prepared(GAME.name, variant, plain, True, ()), 3, 0, 60)
+    same = simulate_arrays(
+        prepared(GAME.name, variant, specs, True, (rank_model(GAME.name, 3),)), 3, 0, 60
+    )
     for name in ("score", "parts", "gold", "log", "blog"):
         np.testing.assert_array_equal(same[name], greedy[name], err_msg=name)
-    other = simulate_arrays(prepared(cards, variant, specs, (random_model(5),)), 3, 0, 60)
+    other = simulate_arrays(
+        prepared(GAME.name, variant, specs, True, (random_model(GAME.name, 5, top=3),)), 3, 0, 60
+    )
     assert not np.array_equal(other["log"], greedy["log"])
 
 
@@ -138,7 +122,7 @@ def test_the_record_holds_the_rulebooks_features_and_outcomes(cards: CardSet, va
     """What ``talesim learn`` records of each search: the candidates' features are the
     rulebook's (``reference/learned.ranked_features``) in greedy's order (``rank`` 0, 1,
     ...), with each candidate's mean outcome (the narrated mean, in wins)."""
-    prep = prepared(cards, variant, ["mc:rollouts=2:top=3", "greedy", "builder"], (), False)
+    prep = prepared(GAME.name, variant, ["mc:rollouts=2:top=3", "greedy", "builder"], False, ())
     rec = learned.new_record(1, 200, 3, N_FEATURES)
     simulate_arrays(prep, 41, 0, 1, record=rec)
     seen, events = searched_features(prep, 41, 0)
@@ -176,7 +160,7 @@ def test_learned_choice_does_not_peek(
     states that differ only in what it cannot see (the draw pile's order, another seat's
     pack, hand, kept card or face-down placement, a card another seat discarded face down)
     give the same features and the same choice."""
-    prep = prepared(cards, variant, SPECS, (random_model(9),), rotate=False)
+    prep = prepared(GAME.name, variant, SPECS, False, (random_model(GAME.name, 9, top=3),))
     k = kgames.stopped(prep, 8, 1, getattr(kgames, f"at_{where}"))
     assert k.asker() == ASKER
     changed = kgames.hidden_changes(k)
@@ -189,7 +173,7 @@ def test_learned_choice_does_not_peek(
 def test_learned_choice_sees_what_it_sees(cards: CardSet, kgames: Any) -> None:
     """Control for the no-peeking test: the seat's own hand card traded with a draw-pile
     card changes its features."""
-    prep = prepared(cards, "base", SPECS, (random_model(9),), rotate=False)
+    prep = prepared(GAME.name, "base", SPECS, False, (random_model(GAME.name, 9, top=3),))
     k = kgames.stopped(prep, 8, 1, kgames.at_deploy)
 
     def put(st: Any, card: int) -> None:
@@ -226,7 +210,9 @@ def test_heuristic_runs_never_compile_the_learned_player() -> None:
 def test_a_learned_seat_is_asked_its_three_decisions(cards: CardSet, kgames: Any) -> None:
     """The learned seat is asked its draft picks, deployment steps and construction
     choices, and only those (its other decisions are greedy's)."""
-    prep = prepared(cards, "base", ["learned", "greedy"], (random_model(3),), rotate=False)
+    prep = prepared(
+        GAME.name, "base", ["learned", "greedy"], False, (random_model(GAME.name, 3, top=3),)
+    )
     k = kgames.KGame(prep, 2, 0)
     asked = set()
     while k.advance():

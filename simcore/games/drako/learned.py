@@ -50,6 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.jit import hot, hot_outline
+from simcore.learned import MAX_HIDDEN
 from simcore.learned_score import model_score, model_top
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
@@ -96,8 +97,10 @@ N_FEATURES = len(FEATURES)
 N_MARGINS = F_PLAYERS - F_MARGIN
 #: The decision kinds, each a head of the model: the source (``STEP_SOURCE``), the action.
 KINDS = ("source", "action")
-#: The float scratch of a learned decision (``x``): the features of each ranked option.
-X_SIZE = L.MAX_OPTIONS * N_FEATURES
+#: The float scratch of a learned decision (``x``): the features of each ranked option,
+#: then the model's hidden sums (``X_HIDDEN``).
+X_HIDDEN = L.MAX_OPTIONS * N_FEATURES
+X_SIZE = X_HIDDEN + MAX_HIDDEN
 
 
 def new_scratch() -> np.ndarray:
@@ -223,7 +226,7 @@ def learned_choice(tb, weights, models, s, x, n_players, p):
     best = -np.inf
     choice = s.mc_rank[0]
     for r in range(m):
-        score = model_score(models, row, kind, x, r * N_FEATURES)
+        score = model_score(models, row, kind, x, r * N_FEATURES, X_HIDDEN)
         if score > best:
             best = score
             choice = s.mc_rank[ix(r)]

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from simcore.jit import hot, hot_outline
+from simcore.learned import MAX_HIDDEN
 from simcore.learned_score import model_score, model_top
 
 from . import policies as P  # noqa: N812 (the policies' constants, read as P.NAME)
@@ -97,9 +98,10 @@ F_COST, F_CARD_STRENGTH, F_PASS, F_TURN, F_STEP, F_PLAYERS, F_OPTIONS = (
 F_LEAD, F_LEAD_LEFT, F_LEAD_RIGHT = (FEATURES.index(f) for f in ("lead", "lead-left", "lead-right"))
 #: The decision kinds, each a head of the model: ``schema.D_*`` codes in order.
 KINDS = ("draft", "deploy", "build")
-#: The float scratch of a learned decision (``x``): the features of up to ``MAX_CAND``
-#: candidates.
-X_SIZE = S.MAX_DEPLOY_OPTIONS * N_FEATURES
+#: The float scratch of a learned decision (``x``): the features of up to
+#: ``MAX_DEPLOY_OPTIONS`` candidates, then the model's hidden sums (``X_HIDDEN``).
+X_HIDDEN = S.MAX_DEPLOY_OPTIONS * N_FEATURES
+X_SIZE = X_HIDDEN + MAX_HIDDEN
 
 
 def new_scratch() -> np.ndarray:
@@ -216,7 +218,7 @@ def learned_choice(tb, lx, weights, models, s, ls, ms, x, n_players):
     best = -np.inf
     choice = ms.rank[0]
     for j in range(m):
-        score = model_score(models, row, decision, x, j * N_FEATURES)
+        score = model_score(models, row, decision, x, j * N_FEATURES, X_HIDDEN)
         if score > best:
             best = score
             choice = ms.rank[j]
