@@ -55,25 +55,16 @@ def balance(
     with reported():
         from simcore import balance as search
 
+        run = options.run_options(threads, backend, scheduler, quiet)
         request = search.Request(
-            game=game,
-            variant=variant,
-            players=players,
+            **options.study_settings(game, variant, players, games, budget, seed, out,
+                                     cards_file, validation_games, storage, resume, run),
             policy=policy,
-            n_games=games,
-            budget=budget,
             band=search.parse_band(band),
-            seed=seed,
-            out=out,
-            cards_path=cards_file,
             policies_file=policies_file,
             fields=fields,
             radius=radius,
-            validation_games=validation_games,
-            storage=storage,
-            resume=resume,
-            options=options.run_options(threads, backend, scheduler, quiet),
-        )
+        )  # fmt: skip
         with resumable(out, "trials"):
             outcome = search.run_balance(request, echo=progress_echo(quiet))
     if not outcome.out_of_band:

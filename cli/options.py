@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -132,3 +132,27 @@ def run_options(
         check=check,
         progress=not quiet,
     )
+
+
+def study_settings(
+    game: str,
+    variant: str | None,
+    players: int,
+    games: int,
+    budget: int,
+    seed: int,
+    out: Path,
+    cards_file: Path | None,
+    validation_games: int | None,
+    storage: str | None,
+    resume: bool,
+    options: RunOptions,
+) -> dict[str, Any]:
+    """The fields every study request shares (``simcore.batch.StudySettings``: ``tune``,
+    ``balance``), from the options both commands declare alike."""
+    return {
+        "game": game, "variant": variant, "players": players, "n_games": games,
+        "budget": budget, "seed": seed, "out": out, "cards_path": cards_file,
+        "validation_games": validation_games, "storage": storage, "resume": resume,
+        "options": options,
+    }  # fmt: skip

@@ -48,22 +48,13 @@ def tune(
     with reported():
         from simcore import tune as tuning
 
+        run = options.run_options(threads, backend, scheduler, quiet)
         request = tuning.Request(
-            game=game,
-            variant=variant,
-            players=players,
+            **options.study_settings(game, variant, players, games, budget, seed, out,
+                                     cards_file, validation_games, storage, resume, run),
             base=policy,
             against=against,
-            n_games=games,
-            budget=budget,
-            seed=seed,
-            out=out,
-            cards_path=cards_file,
-            validation_games=validation_games,
-            storage=storage,
-            resume=resume,
-            options=options.run_options(threads, backend, scheduler, quiet),
-        )
+        )  # fmt: skip
         with resumable(out, "trials"):
             outcome = tuning.run_tune(request, echo=progress_echo(quiet))
     t, c = outcome.validation.row(0, named=True), outcome.validation.row(1, named=True)

@@ -228,7 +228,7 @@ class Prepared:
         return [self.policies[s] for s in seats]
 
     def reference_seats(
-        self, game_id: int, search: Callable[[int, int, int], Any] | None = None
+        self, game_id: int, search: Callable[..., Any] | None = None
     ) -> tuple[list[int], list[Any]]:
         """The policy code of each seat in game ``game_id`` and, for an mc seat, its
         ``Search`` (``search(rollouts, top, playout)``, by default the rulebooks' shared

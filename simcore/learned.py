@@ -46,7 +46,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 import numpy as np
 
@@ -126,7 +126,7 @@ class Record(NamedTuple):
     n: np.ndarray  # int8[n, R]
     kind: np.ndarray  # int8[n, R]
     seat: np.ndarray  # int8[n, R]
-    count: np.ndarray  # int16[n]
+    count: np.ndarray  # type: ignore[assignment]  # int16[n] (shadows tuple.count)
 
 
 def new_record(n_games: int, rows: int, top: int, n_features: int) -> Record:
@@ -257,7 +257,7 @@ def from_dict(
     )
 
 
-def _is_int(x: Any) -> bool:
+def _is_int(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 

@@ -98,8 +98,9 @@ class FairyTaleGame(flat_mc.RulebookGame):
         search = self.searches[p]
         if search is not None:
             return self.search_decide(search, decision, p, options, neighbour)
-        if self.players[p].policy == Policy.LEARNED:
-            return learned_decide(self, self.models[p], decision, p, options, neighbour)
+        model = self.models[p]
+        if self.players[p].policy == Policy.LEARNED and model is not None:
+            return learned_decide(self, model, decision, p, options, neighbour)
         own, own_fc = self.own_counts(decision, p)
         return self.brain.choose(
             self.players[p].policy,
