@@ -68,11 +68,6 @@ class Game:
     #: The name of each entry of a heuristic's float row of weights (``talesim tune``, policy
     #: files); as long as the game's ``policies.N_WEIGHTS`` (tested).
     weight_names: tuple[str, ...] = ()
-    #: The features the ``learned`` player computes for a candidate, in order, and the
-    #: kinds of decision it has a head for (``simcore.learned``; the game's ``learned.py``
-    #: computes them, tested equal). Empty: the game has no learned player.
-    learned_features: tuple[str, ...] = ()
-    decision_kinds: tuple[str, ...] = ()
     variant_option: str = "variant"  # CLI flag naming the variant (DRAKO uses --rules)
     simulates: bool = True  # False while a game has data and scoring but no kernel yet
     # `talesim bench` defaults: about ten seconds of greedy play in each engine
@@ -132,6 +127,24 @@ class Game:
         """Every spec of ``policies`` is one of this game's policies with valid parameters."""
         for p in policies:
             self.parse_policy(p, named)
+
+    @property
+    def learned_features(self) -> tuple[str, ...]:
+        """The features the ``learned`` player computes for a candidate, in the order its
+        model reads them (the game's ``learned.FEATURES``; empty: no learned player)."""
+        return self._learned("FEATURES")
+
+    @property
+    def decision_kinds(self) -> tuple[str, ...]:
+        """The kinds of decision the ``learned`` player's model has a head for (the game's
+        ``learned.KINDS``, in head order)."""
+        return self._learned("KINDS")
+
+    def _learned(self, name: str) -> tuple[str, ...]:
+        if "learned" not in self.policies:
+            return ()
+        module = importlib.import_module(f"{self.package}.learned")  # numba: only when asked
+        return tuple(getattr(module, name))
 
     def data_dir(self) -> Path:
         return Path(__file__).resolve().parent / "games" / self.package.rsplit(".", 1)[-1]
@@ -207,25 +220,6 @@ GAMES: dict[str, Game] = {
             mc_params(16, 4, 12, "greedy", ("random", "greedy", "collector", "learned")),
         ),
         weight_names=("gain", "effect", "harm", "synergy", "deny"),
-        learned_features=(
-            "gain",
-            "effect",
-            "harm",
-            "synergy",
-            "deny",
-            "rank",
-            "points",
-            "opens",
-            "closes",
-            "hunts",
-            "held",
-            "round",
-            "step",
-            "players",
-            "face-down",
-            "options",
-        ),
-        decision_kinds=("draft", "play", "open", "close"),
     ),
     "drako": Game(
         name="drako",
@@ -252,30 +246,6 @@ GAMES: dict[str, Game] = {
             mc_params(32, 4, 33, "greedy", ("random", "greedy", "legend-hunter", "learned")),
         ),
         weight_names=("gain", "legend", "near", "tame", "take-bar"),
-        learned_features=(
-            "gain",
-            "legend",
-            "near",
-            "tame",
-            "rank",
-            "draw",
-            "reveal",
-            "face-down",
-            "ends",
-            "dragon",
-            "portal",
-            "neighbours",
-            "turn",
-            "down",
-            "rival-down",
-            "lead",
-            "margin-1",
-            "margin-2",
-            "margin-3",
-            "players",
-            "options",
-        ),
-        decision_kinds=("source", "action"),
         variant_option="rules",
     ),
     "paper-tales": Game(
@@ -323,34 +293,6 @@ GAMES: dict[str, Game] = {
             "unaffordable",
             "save-strength",
         ),
-        learned_features=(
-            "value",
-            "rank",
-            "war-lp",
-            "end-lp",
-            "now-lp",
-            "income",
-            "gold",
-            "strength",
-            "margin",
-            "prod",
-            "buildable",
-            "keep",
-            "level2",
-            "strong",
-            "artifacts",
-            "cost",
-            "card-strength",
-            "pass",
-            "turn",
-            "step",
-            "players",
-            "options",
-            "lead",
-            "lead-left",
-            "lead-right",
-        ),
-        decision_kinds=("draft", "deploy", "build"),
         bench_games=20_000,
         bench_reference_games=50,
     ),

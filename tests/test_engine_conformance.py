@@ -9,7 +9,8 @@ kernel stored for that game; ``bench`` runs; a named policy with its base's weig
 the base; ``balance``, ``tune`` and ``ladder`` plug in. The kernel replays every golden
 playthrough (``tests/golden_games.py``: the kernel equals the rulebook on each pinned game);
 checking mode (``--check``) changes nothing in the games or the run; runs (heuristic,
-``mc`` or ``learned`` seats) are the same whatever the chunks and threads; a bad policy spec
+``mc`` or ``learned`` seats) are the same whatever the chunks and threads; a model of greedy's
+order plays greedy's games and ``mc:playout=NAME`` plays out what NAME names; a bad policy spec
 is one error line; ``talesim play`` narrates a coherent game for every policy and replays a
 game a finished run stored; a resumed run is the same bytes.
 
@@ -44,6 +45,9 @@ from kit import (
     manifest,
     ok,
     part_bytes,
+    prepared,
+    random_model,
+    rank_model,
     run_policies,
     simulate_args,
     variant_option,
@@ -211,6 +215,34 @@ def test_mc_plays_out_a_named_policy_as_what_it_names(
         assert searcher in set(_chunk(mine, 0, 2)["seats"]["policy"].cast(pl.String))
         scores = mine.engine.play(mine.prepared, SEED, 3)[-1]["scores"]
         assert scores == theirs.engine.play(theirs.prepared, SEED, 3)[-1]["scores"]
+
+
+#: Every (game, variant) with a learned player.
+LEARNED_VARIANTS = [
+    pytest.param(g.name, v.name, id=f"{g.name}-{v.name}") for g, v in VARIANTS if _learns(g.name)
+]
+
+
+@pytest.mark.parametrize(("game", "variant"), LEARNED_VARIANTS)
+def test_a_model_of_greedys_order_plays_greedys_games(game: str, variant: str) -> None:
+    """The model decides: scored by minus greedy's rank (``kit.rank_model``), a learned seat
+    takes greedy's first best at every decision it is asked, so its games are greedy's
+    (every table but the seats' policy names); a model of random weights plays others."""
+    engine = registry.engine(game)
+    others = [p for p in _heuristics(game) if p != "greedy"][-2:]
+
+    def tables(first: str, model: Any = None) -> dict[str, pl.DataFrame]:
+        models = (model,) if model is not None else ()
+        prep = prepared(game, variant, [first, *others], True, models)
+        out = engine_kit.run_chunk(engine, prep, SEED, 0, 60)
+        return {**out, "seats": out["seats"].drop("policy")}
+
+    greedy = tables("greedy")
+    same = tables("learned", rank_model(game))
+    for name, frame in greedy.items():
+        assert frame.equals(same[name]), name
+    other = tables("learned", random_model(game, 5))
+    assert not other["seats"].equals(greedy["seats"])
 
 
 #: Games a ``balance`` / ``tune`` / ``ladder`` case plays: enough for every card to show up,

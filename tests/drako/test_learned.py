@@ -8,7 +8,6 @@
 * no peeking: states equal in what the seat sees and different in what it cannot see (the
   draw pile's order, a face-down card, the legend deck's order) give the same learned
   choice; a change the seat sees can change it;
-* the model decides: a model that scores by greedy's order plays greedy's games;
 * ``talesim play`` narrates each learned decision with its options' scores.
 """
 
@@ -18,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kit import prepared, random_model, rank_model
+from kit import prepared, random_model
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -30,12 +29,6 @@ from simcore.games.drako.learned import FEATURES, KINDS
 from simcore.games.drako.mc import forget_caches
 from simcore.games.drako.reference import DrakoGame, Rules, Search, final_state, play_reference
 from simcore.games.drako.tables import CELLS, DrakoData
-
-
-def test_the_registry_names_the_kernels_features() -> None:
-    assert GAME.learned_features == FEATURES
-    assert GAME.decision_kinds == KINDS
-
 
 # --- kernel = reference ---------------------------------------------------------------------
 
@@ -67,25 +60,6 @@ def test_kernel_equals_reference_with_learned_seats(data: DrakoData, case: tuple
         assert a["seat_turns"][g].tolist() == ref["player_turns"], (preset, g)
         kinds = [[data.kinds[k].id for k in row] for row in a["grid"][g].tolist()]
         assert kinds == ref["kingdoms"], (preset, g)
-
-
-def test_a_model_of_greedys_order_plays_greedys_games(data: DrakoData) -> None:
-    """The model decides: scored by minus greedy's rank, the learned seat takes greedy's
-    first best at every decision (drawing where greedy's take bar says so), so the games
-    are greedy's; a random model plays other games."""
-    specs = ["learned", "legend-hunter", "greedy"]
-    learned_games = simulate_arrays(
-        prepared(GAME.name, "brief", specs, True, (rank_model(GAME.name),)), 3, 0, 60
-    )
-    greedy_games = simulate_arrays(
-        prepared(GAME.name, "brief", ["greedy", *specs[1:]], True, ()), 3, 0, 60
-    )
-    for key in ("score", "grid", "turns"):
-        np.testing.assert_array_equal(learned_games[key], greedy_games[key], err_msg=key)
-    other = simulate_arrays(
-        prepared(GAME.name, "brief", specs, True, (random_model(GAME.name, 5),)), 3, 0, 60
-    )
-    assert not np.array_equal(other["grid"], greedy_games["grid"])
 
 
 # --- the record -----------------------------------------------------------------------------

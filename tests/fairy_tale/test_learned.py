@@ -7,7 +7,6 @@ records of a search.
   order, with each candidate's mean outcome;
 * no peeking: states equal in what the seat sees and different in what it cannot see give
   the same learned choice; a change the seat sees can change it;
-* the model decides: a model that scores by greedy's order plays greedy's games.
 """
 
 from __future__ import annotations
@@ -16,24 +15,17 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kit import prepared, random_model, rank_model
+from kit import prepared, random_model
 
 from simcore import learned
 from simcore.games.fairy_tale import kernel
-from simcore.games.fairy_tale.engine import GAME, simulate_arrays
+from simcore.games.fairy_tale.engine import simulate_arrays
 from simcore.games.fairy_tale.layout import ASK_CAND, ASK_N, ASK_SEAT, DECK, HAND, POS_TOP
-from simcore.games.fairy_tale.learned import FEATURES, KINDS
+from simcore.games.fairy_tale.learned import FEATURES
 from simcore.games.fairy_tale.reference import FairyTaleGame, Rules, Search, play_reference
 from simcore.games.fairy_tale.reference.game import final_state
 from simcore.games.fairy_tale.reference.learned import features
 from simcore.games.fairy_tale.tables import DEAL, CardSet
-from simcore.learned import Model
-
-
-def test_the_registry_names_the_kernels_features() -> None:
-    assert GAME.learned_features == FEATURES
-    assert GAME.decision_kinds == KINDS
-
 
 CASES = [
     ("basic", ["learned", "greedy", "random"], 4),
@@ -61,24 +53,6 @@ def test_kernel_equals_reference_with_learned_seats(cards: CardSet, case: tuple)
         for p, received in enumerate(ref["received"]):
             assert a["card"][g, p].tolist() == [x[0] for x in received], (variant, g, p)
             assert a["played"][g, p].tolist() == [x[3] >= 0 for x in received], (variant, g, p)
-
-
-def test_a_model_of_greedys_order_plays_greedys_games(cards: CardSet) -> None:
-    """The model decides: scored by minus greedy's rank, the learned seat takes greedy's
-    first best at every decision, so the games are greedy's (Open and Close too: greedy's
-    target values are the ``gain`` feature)."""
-    seats = ["learned", "collector", "greedy", "random"]
-
-    def games(model: Model | None) -> dict[str, np.ndarray]:
-        specs = seats if model else ["greedy", *seats[1:]]
-        models = (model,) if model else ()
-        return simulate_arrays(prepared("fairy-tale", "expert", specs, True, models), 3, 0, 200)
-
-    learned_games, greedy_games = games(rank_model(GAME.name)), games(None)
-    assert np.array_equal(learned_games["score"], greedy_games["score"])
-    assert np.array_equal(learned_games["card"], greedy_games["card"])
-    other = games(random_model("fairy-tale", 5))
-    assert not np.array_equal(other["card"], greedy_games["card"])
 
 
 def searched_features(

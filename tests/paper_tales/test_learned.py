@@ -7,7 +7,6 @@ what ``talesim learn`` records of a search, both variants.
   order, with each candidate's mean outcome;
 * no peeking: states equal in what the seat sees and different in what it cannot see give
   the same features and the same learned choice; a change the seat sees changes them;
-* the model decides: a model that scores by greedy's order plays greedy's games;
 * runs of heuristics never compile the learned player.
 
 The kernels are the ones ``test_mc.py`` compiles (the search kernel's signature does not
@@ -23,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kit import prepared, random_model, rank_model
+from kit import prepared, random_model
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -43,11 +42,6 @@ from simcore.games.paper_tales.tables import CardSet
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 VARIANTS = ("base", "legends")
-
-
-def test_the_registry_names_the_kernels_features() -> None:
-    assert GAME.learned_features == FEATURES
-    assert GAME.decision_kinds == KINDS
 
 
 CASES = [
@@ -71,24 +65,6 @@ def test_kernel_equals_reference_with_learned_seats(cards: CardSet, case: tuple)
     ref = reference_frames(prep, 31, 0, games)
     for table in ("games", "seats", "cards", "buildings"):
         assert frame_mismatch(frames[table], ref[table], table) is None
-
-
-@pytest.mark.parametrize("variant", ["base", "legends"])
-def test_a_model_of_greedys_order_plays_greedys_games(cards: CardSet, variant: str) -> None:
-    """The model decides: scored by minus greedy's rank, the learned seats take greedy's
-    first best at every decision, so the games are greedy's; a random model's are not."""
-    specs = ["learned", "warlord", "learned", "random"]
-    plain = ["greedy", "warlord", "greedy", "random"]
-    greedy = simulate_arrays(prepared(GAME.name, variant, plain, True, ()), 3, 0, 60)
-    same = simulate_arrays(
-        prepared(GAME.name, variant, specs, True, (rank_model(GAME.name, 3),)), 3, 0, 60
-    )
-    for name in ("score", "parts", "gold", "log", "blog"):
-        np.testing.assert_array_equal(same[name], greedy[name], err_msg=name)
-    other = simulate_arrays(
-        prepared(GAME.name, variant, specs, True, (random_model(GAME.name, 5, top=3),)), 3, 0, 60
-    )
-    assert not np.array_equal(other["log"], greedy["log"])
 
 
 def searched_features(prep: Any, seed: int, g: int) -> tuple[list[tuple], list[dict]]:

@@ -13,7 +13,7 @@ greedy's first best; Legend claims and forced choices are greedy's (its row of t
 table is greedy's). ``reference.DrakoGame.learned_features`` restates the features and
 ``DrakoGame.learned_decide`` the choice (``tests/drako/test_learned.py``).
 
-The features (``FEATURES``, the registry's ``learned_features``, tested equal) of an
+The features (``FEATURES``, the registry's ``learned_features`` reads them) of an
 option for seat ``p``, from what ``p`` sees only (face-up cards, the discard pile, the
 river, the claims, the card in hand; never a face-down card nor the draw pile):
 

@@ -4,7 +4,7 @@ features recorded for a search's candidates (``record_search``, ``talesim learn`
 
 ``reference/learned.py`` restates each function and makes the same choices
 (``tests/fairy_tale/test_learned.py``). The features (``FEATURES``, the registry's
-``learned_features``, tested equal) of candidate card ``c`` for seat ``p``, everything
+``learned_features`` reads them) of candidate card ``c`` for seat ``p``, everything
 from what ``p`` sees:
 
 ==============  ==========================================================================

@@ -8,7 +8,7 @@ copies) are greedy's: its weight row is greedy's.
 
 ``reference/learned.py`` restates each function and makes the same choices
 (``tests/paper_tales/test_learned.py``). The features (``FEATURES``, the registry's
-``learned_features``, tested equal) of candidate option ``i`` of seat ``p``, everything
+``learned_features`` reads them) of candidate option ``i`` of seat ``p``, everything
 from what ``p`` sees:
 
 =============  ===========================================================================
