@@ -15,6 +15,7 @@ from collections import Counter
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from kit import random_model
 
 from simcore.games.drako import scoring
 from simcore.games.drako.policies import POLICY_NAMES, default_weights
@@ -80,7 +81,11 @@ def played_in_checking_mode(data, setup) -> tuple[DrakoGame, str]:
     checking its invariants as it goes, and its preset."""
     preset, policies, seed, game_id = setup
     rules = Rules(data, preset, len(policies))
-    return play_reference(rules, default_weights(), policies, seed, game_id, check=True), preset
+    model = random_model("drako", 3)  # a learned seat's
+    models = [model if POLICY_NAMES[p] == "learned" else None for p in policies]
+    game = play_reference(rules, default_weights(), policies, seed, game_id, check=True,
+                          models=models)  # fmt: skip
+    return game, preset
 
 
 @settings(max_examples=60, deadline=None)

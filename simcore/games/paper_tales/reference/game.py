@@ -16,7 +16,7 @@ import numpy as np
 
 from simcore import flat_mc
 
-from ..policies import N_LEGENDS_FEATURES, legends_weights
+from ..policies import N_LEGENDS_FEATURES, Policy, legends_weights
 from ..tables import MAX_AGE, MAX_GAME_BUILDINGS, Ability
 from . import aging, construction, deployment, end, income, recruitment, reveal, search, wars
 from .brain import Brain
@@ -196,8 +196,20 @@ class Game(flat_mc.RulebookGame):
     add_age_legends = reveal.add_age_legends
     deploy_gain = reveal.deploy_gain
     shapeshift_legends = reveal.shapeshift_legends
-    # search.py: the mc policy
-    searched = search.searched
+
+    # search.py: the mc policy; learned.py: the learned one
+    def searched(self, decision: str, p: int, n: int) -> int | None:
+        """The option taken at seat ``p``'s ``decision`` of ``n`` options when decided
+        already or searched (``search.searched``) or scored by a learned seat; None: the
+        seat's policy decides."""
+        i = search.searched(self, decision, p, n)
+        model = self.models[p]
+        if i is None and n > 1 and model is not None and self.players[p].policy == Policy.LEARNED:
+            from .learned import learned_decide  # the compiled player's constants: when played
+
+            return learned_decide(self, model, decision, p)
+        return i
+
     search_decide = search.search_decide
     candidates = search.candidates
     rewind_draft = search.rewind_draft

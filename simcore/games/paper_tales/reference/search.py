@@ -27,7 +27,6 @@ from simcore import flat_mc
 from simcore.flat_mc import Search
 from simcore.rng import GameRng
 
-from ..policies import Policy
 from ..tables import MAX_FRONT
 from .brain import Brain
 
@@ -41,9 +40,9 @@ DECISIONS = ("draft", "deploy", "build")
 
 def searched(game: Game, decision: str, p: int, n: int) -> int | None:
     """The option taken at seat ``p``'s ``decision`` of ``n`` options when it is decided
-    already (``game.force``: a search's choice in a copy), searched (an mc seat) or scored
-    (a learned seat: ``learned.py``); None: the seat's policy decides. A decision of one
-    option is never searched."""
+    already (``game.force``: a search's choice in a copy) or searched (an mc seat); None:
+    the seat's policy decides (``Game.searched``: a learned seat scores it). A decision of
+    one option is never searched."""
     if n == 1:
         return None
     if game.force is not None and game.force[0] == p:
@@ -53,11 +52,6 @@ def searched(game: Game, decision: str, p: int, n: int) -> int | None:
     search = game.searches[p]
     if search is not None:
         return game.search_decide(search, decision, p)
-    model = game.models[p]
-    if model is not None and game.players[p].policy == Policy.LEARNED:
-        from .learned import learned_decide  # the compiled player's constants: when played
-
-        return learned_decide(game, model, decision, p)
     return None
 
 
