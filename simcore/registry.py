@@ -48,7 +48,7 @@ class Variant:
     max_players: int
     description: str
     unconfirmed_players: tuple[int, ...] = ()  # player counts the reference marks as unconfirmed
-    #: False while only ``reference.py`` plays the variant (``play``, ``cards``):
+    #: False while only ``reference/`` plays the variant (``play``, ``cards``):
     #: ``simulate`` and ``bench`` refuse it with one clear line.
     kernel: bool = True
 
@@ -102,7 +102,7 @@ class Game:
         if not v.kernel:
             raise GameError(
                 f"{self.name} ({v.name}) has no numba kernel yet: `talesim play` and "
-                "`talesim cards` use reference.py; simulate and bench wait for the kernel"
+                "`talesim cards` use reference/; simulate and bench wait for the kernel"
             )
         return v
 

@@ -1,10 +1,10 @@
 """Golden playthroughs of every game: one harness for the pinned reference games.
 
 Each file ``tests/<game>/golden/<case>.json`` pins one complete game played by the game's
-``reference.py`` (its variant, seats, seed and game id, then what that game produced: final
+``reference/`` (its variant, seats, seed and game id, then what that game produced: final
 state and, for DRAKO and Paper Tales, the narrated events), so that any change to the rules,
 the policies, the card data or the random stream shows up as a diff to review.
-``tests/test_golden.py`` replays every file in ``reference.py``; ``kernel_view`` gives what
+``tests/test_golden.py`` replays every file in ``reference/``; ``kernel_view`` gives what
 the numba kernel stores of the same game, which ``tests/test_engine_conformance.py`` checks
 against the file (so the kernel equals the rulebook on every pinned game). After an
 intended change, review the diff, then:

@@ -1,5 +1,5 @@
 """DRAKO's ``mc`` search policy and the resumable game it needs (kernel.py, mc.py,
-reference.py).
+reference/).
 
 * resumable: ``play_game`` is ``new_game`` then ``play_on``; a copy of a game stopped at a
   decision plays on to the same end;
@@ -118,7 +118,7 @@ MC_CASES = [
 def test_mc_kernel_equals_reference(
     data: DrakoData, preset: str, specs: list[str], games: int
 ) -> None:
-    """The kernel and reference.py play the same games with mc seats (same searches, same
+    """The kernel and reference/ play the same games with mc seats (same searches, same
     streams), seats rotated; the ``policy`` column names each seat's spec."""
     n = len(specs)
     prep = prepared("drako", preset, specs, rotate=True)
@@ -204,7 +204,7 @@ def stopped_reference_game(
 
 @pytest.mark.parametrize("stop", [0, 7])
 def test_reference_search_does_not_peek(data: DrakoData, stop: int) -> None:
-    """No peeking (reference.py): the same choice and recorded means from states that
+    """No peeking (reference/): the same choice and recorded means from states that
     differ in the draw pile's order, a face-down card and the legend deck's order; and a
     control: a face-up card changed changes them."""
     game, args = stopped_reference_game(

@@ -6,7 +6,7 @@ request and compiles the tables, ``simulate_arrays`` runs the numba kernel
 (``kernel.simulate_chunk``) on a chunk of games, ``frames`` turns its fixed-size result
 arrays into the polars tables of the dataset (games, seats, cards, legends), ``warmup``
 compiles. ``reference_player``, ``play`` and ``narrate`` replay one game with
-``reference.py`` (proven equal to the kernel by the differential tests). What the three
+``reference/`` (proven equal to the kernel by the differential tests). What the three
 engines share (``run_chunk``, ``bench``, the request) is ``simcore.engine_kit``. §N: a
 section of ``docs/rules/drako.md``, DRAKO's rules.
 """
@@ -113,7 +113,7 @@ def score_state(state: dict[str, Any], data: DrakoData | None = None) -> dict[st
 
 
 def score_state_reference(state: dict[str, Any], data: DrakoData | None = None) -> dict[str, Any]:
-    """``score_state`` by ``reference.py`` (the oracle it is tested against)."""
+    """``score_state`` by ``reference/`` (the oracle it is tested against)."""
     data = data or load_data()
     preset, players = state_io.parse_state(state, data)
     return state_io.score_players(preset, players, data)
@@ -265,7 +265,7 @@ def frames(
 
 
 def reference_player(prepared: Prepared) -> Callable[..., Any]:
-    """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference.py``
+    """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference/``
     (``engine_kit.reference_player``; ``tests/drako/test_reference_vs_kernel.py``)."""
     from .reference import Rules, play_reference
 
@@ -274,7 +274,7 @@ def reference_player(prepared: Prepared) -> Callable[..., Any]:
 
 
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
-    """Every event of game ``game_id``, played by ``reference.py``."""
+    """Every event of game ``game_id``, played by ``reference/``."""
     game = reference_player(prepared)(seed, game_id, record=True)
     return [engine_kit.start_event("drako", prepared, seed, game_id), *game.events]
 

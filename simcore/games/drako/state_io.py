@@ -119,7 +119,7 @@ def _row(
 
 
 def score_players(preset: str, players: list[PlayerState], data: DrakoData) -> dict[str, Any]:
-    """Score every kingdom (all cards face up) and apply the tie-break, by ``reference.py``."""
+    """Score every kingdom (all cards face up) and apply the tie-break, by ``reference/``."""
     rules = Rules(data, preset, max(MIN_PLAYERS, len(players)))
     rows: list[dict[str, Any]] = []
     for seat, pl in enumerate(players):

@@ -97,16 +97,11 @@ N_TRIBE_COLUMNS = 4  # the tribes' columns come first: elf, dwarf, human, goblin
 TIE_BREAK_TRIBES = ("each", "summed")
 TRIBE_COLUMN = {Kind.ELF: 0, Kind.DWARF: 1, Kind.HUMAN: 2, Kind.GOBLIN: 3}
 
-# Fixed sizes (named bounds; reference.py asserts they are never exceeded).
+# Fixed sizes (named bounds; reference/ asserts they are never exceeded).
 SIDE = 4  # a kingdom is SIDE x SIDE cards (§3)
 CELLS = SIDE * SIDE  # 16 cards per kingdom; cell = row * SIDE + col, row 0 first
 CENTRE = (5, 6, 9, 10)  # the central 2x2, dealt face up (§3), in row-major order
 BORDER = tuple(c for c in range(CELLS) if c not in CENTRE)  # the 12 face-down cells
-#: ``a[ix(i)]``: an unsigned index (a free cast in machine code) for the compiled code's
-#: hot accesses. numba wraps a *signed* index that is negative around the array's end: a
-#: compare and a select at every access, with the array's length kept live; an unsigned
-#: one skips that. Only for indices known to be >= 0 (a -1 sentinel is tested first).
-ix = np.uint64
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 MARKS = (2, 3, 4)  # player-count back marks (§2.2): a card marked m is used by >= m players
@@ -115,7 +110,7 @@ MAX_LEGEND_ROW = N_LEGENDS
 
 # Turn cap. Each turn reveals at most one card (§4.2) and a player needs 12 reveals, so
 # the shortest game is 12 turns of the player who ends it; but a turn may also replace a
-# face-up card and reveal nothing, so nothing bounds a game. Measured with reference.py
+# face-up card and reveal nothing, so nothing bounds a game. Measured with reference/
 # (seed 7; README "Turn cap"): random players, 3,000 games per player count, at most 62
 # turns per player (mean 24.5 at 2 players), the tail falling ~5x every 8 turns; greedy and
 # legend-hunter at most 23. A cap of 200 turns per player (16x the 12-turn minimum, 3x the
