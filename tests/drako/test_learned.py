@@ -29,7 +29,7 @@ from simcore.games.drako.layout import M_TURN
 from simcore.games.drako.learned import FEATURES, KINDS
 from simcore.games.drako.mc import forget_caches
 from simcore.games.drako.reference import DrakoGame, Rules, Search, final_state, play_reference
-from simcore.games.drako.tables import CELLS, DrakoData
+from simcore.games.drako.tables import CELLS, CardSet
 from simcore.learned import Head, Model
 
 
@@ -59,7 +59,7 @@ def rank_model() -> Model:
 
 
 def prepared(
-    data: DrakoData, preset: str, specs: list[str], models: tuple[Model, ...], rotate: bool = True
+    data: CardSet, preset: str, specs: list[str], models: tuple[Model, ...], rotate: bool = True
 ) -> Any:
     prep = prepare(data, preset, len(specs), GAME.canonical_policies(specs), rotate)
     return replace(prep, models=models)
@@ -83,7 +83,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{len(c[1])}p-{c[1][0][:2]}")
-def test_kernel_equals_reference_with_learned_seats(data: DrakoData, case: tuple) -> None:
+def test_kernel_equals_reference_with_learned_seats(data: CardSet, case: tuple) -> None:
     """The kernel and the rulebook play the same games with learned seats (and mc seats
     whose playouts are learned), seats rotated: scores, turns, kingdoms, claims."""
     preset, specs, games = case
@@ -102,7 +102,7 @@ def test_kernel_equals_reference_with_learned_seats(data: DrakoData, case: tuple
         assert kinds == ref["kingdoms"], (preset, g)
 
 
-def test_a_model_of_greedys_order_plays_greedys_games(data: DrakoData) -> None:
+def test_a_model_of_greedys_order_plays_greedys_games(data: CardSet) -> None:
     """The model decides: scored by minus greedy's rank, the learned seat takes greedy's
     first best at every decision (drawing where greedy's take bar says so), so the games
     are greedy's; a random model plays other games."""
@@ -151,7 +151,7 @@ def searched_features(
     ],
 )
 def test_the_record_holds_the_rulebooks_features_and_outcomes(
-    data: DrakoData, preset: str, specs: list[str]
+    data: CardSet, preset: str, specs: list[str]
 ) -> None:
     """What ``talesim learn`` records of each search: the options' features are the
     rulebook's (``DrakoGame.learned_features``) in greedy's order (``rank`` 0, 1, ...),
@@ -191,7 +191,7 @@ def stopped_at_learned(prep: Any, models: np.ndarray, seed: int, g: int, stop: i
 
 
 @pytest.mark.parametrize("preset", ["brief", "published"])
-def test_learned_choice_does_not_peek(data: DrakoData, preset: str, hidden_changes: Any) -> None:
+def test_learned_choice_does_not_peek(data: CardSet, preset: str, hidden_changes: Any) -> None:
     """No peeking: at learned decisions, states that differ only in what the seat cannot
     see (``hidden_changes``) give the same choice; a change of what it sees (two face-up
     cards of its own kingdom swapped) changes it at some decision."""

@@ -26,7 +26,7 @@ from simcore import engine_kit
 from simcore.games.drako import engine
 from simcore.games.drako.engine import prepare, simulate_arrays
 from simcore.games.drako.reference import Rules, final_state, play_reference
-from simcore.games.drako.tables import DrakoData
+from simcore.games.drako.tables import CardSet
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 
@@ -40,7 +40,7 @@ SLOW = (("random", 1000), ("greedy", 300), ("legend-hunter", 300), ("mixed", 100
 
 
 def compare(
-    data: DrakoData, preset: str, policies: list[str], seed: int, first: int, n: int,
+    data: CardSet, preset: str, policies: list[str], seed: int, first: int, n: int,
     rotate: bool = False,
 ) -> dict[str, int]:  # fmt: skip
     """Play games ``first .. first+n-1`` (a seat per policy) both ways; assert every field
@@ -126,7 +126,7 @@ def test_default_run_covers_300_random_games_per_cell() -> None:
     )
 
 
-def with_turn_cap(data: DrakoData, cap: int) -> DrakoData:
+def with_turn_cap(data: CardSet, cap: int) -> CardSet:
     """The rules data with ``turns_per_player_cap = cap`` in every preset."""
     presets = {
         name: dataclasses.replace(

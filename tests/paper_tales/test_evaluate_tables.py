@@ -83,7 +83,7 @@ def _kingdoms(n_units: int, n_buildings: int, count: int, max_age: int, seed: in
 
 @pytest.mark.parametrize("max_age", [4, layout.UR_AGES + 2])
 def test_value_equals_the_full_evaluation(cards: CardSet, max_age: int) -> None:
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     weights = default_weights()
     pcs, ns, bls, misc = _kingdoms(tb.ut.shape[0], tb.bt.shape[0], 20_000, max_age, max_age)
     out = np.zeros((pcs.shape[0], 2))
@@ -95,7 +95,7 @@ def test_value_equals_the_full_evaluation(cards: CardSet, max_age: int) -> None:
 def test_unit_columns_mark_what_reads_the_kingdom(cards: CardSet) -> None:
     """A unit's steps are computed from the kingdom's totals exactly when one of its
     abilities has a kingdom-wide multiplier or condition; most base units are all tables."""
-    tables = compile_tables(cards)
+    tables = compile_tables(cards, cards.variant)
     ut, ab = ev.records.kernel_tables(tables)[0], tables.ab
     for u, unit in enumerate(cards.units):
         rows = range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB])

@@ -110,7 +110,7 @@ def _position(s: k.State, tb: tuple, rng: np.random.Generator, max_age: int) -> 
 
 def _setup(cards: CardSet, n_players: int, seed: int) -> tuple:
     """The kernel's tables, the default weights, a state and a random generator."""
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     s = k.new_state(n_players, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     return tb, default_weights(), s, np.random.default_rng(seed)
 
@@ -181,7 +181,7 @@ def test_a_base_sketch_kept_from_step_to_step_values_as_a_new_one(cards: CardSet
     """The kernel keeps a seat's base sketch through its deployment steps (rows no longer
     in spot order, a replaced or moved piece's row changed in place): every later option
     and keep value equals the one from a new ``_sketch_base``."""
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     weights = default_weights()
     states = [k.new_state(4, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0]) for _ in range(2)]
     rng = np.random.default_rng(11)
@@ -229,7 +229,7 @@ def _build_values(tb, weights, s, n_players, out):
 
 
 def test_construction_options_from_one_first_pass_equal_the_full_value(cards: CardSet) -> None:
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     weights = default_weights()
     s = k.new_state(4, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     rng = np.random.default_rng(7)
@@ -256,7 +256,7 @@ def test_a_seat_assessed_from_its_first_pass_as_in_full(cards: CardSet) -> None:
     """Wars, Income, the End and the frozen strengths read ``_assess_seat`` (unit records,
     the building cache): on random kingdoms, old units up to past the records' tokens,
     every building configuration, its 8 totals equal ``assess``'s, pending pieces or not."""
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     s = k.new_state(4, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     rng = np.random.default_rng(5)
     out = np.zeros((2, 8), np.int64)
@@ -281,7 +281,7 @@ def test_seats_that_value_every_unit_alike_share_their_draft_values(cards: CardS
     """Recruitment's draft values are shared by seats with the same policy, gold, neighbour
     strengths, pieces (unit, tokens, states; not the physical card) and levels, and by no
     others: each of those differences makes a seat its own twin."""
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     deck = tb.deck
     s = k.new_state(4, deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     twins = np.zeros(4, np.int64)
@@ -354,7 +354,7 @@ def test_front_first_units_and_what_turns_the_skip_off(cards: CardSet) -> None:
     the Front only), the Archer (fights from the Back: the same strength in both rows, so
     it dominates), none whose on-deploy tokens or upgrade are projected (Golem). A negative
     weight of strength, or a face losing LP per strong unit, turns the skip off."""
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     ut = tb.ut
     index = {u.id: i for i, u in enumerate(cards.units)}
     flag = {uid: int(ut[i, layout.KU_FRONT_FIRST]) for uid, i in index.items()}

@@ -1,4 +1,4 @@
-"""DRAKO data: ``rules.toml`` -> validated ``DrakoData`` -> numpy tables for scoring/kernel.
+"""DRAKO data: ``rules.toml`` -> validated ``CardSet`` -> numpy tables for scoring/kernel.
 
 The rules file says *what* the game is (kinds and copies, land points, rivalries, dragon
 values, the 15 Legends as requirement data, every §9 option and the two presets; every §N
@@ -280,7 +280,7 @@ class Preset:
 
 
 @dataclass(frozen=True)
-class DrakoData:
+class CardSet:
     """The validated rules file: kinds (in kind-id order), Legends (file order), presets."""
 
     kinds: tuple[KindCard, ...]
@@ -325,9 +325,16 @@ class Tables(NamedTuple):
 # --- loading -------------------------------------------------------------------------------
 
 
-def load_data(path: Path | None = None) -> DrakoData:
-    """Read and validate a rules file (default: the built-in ``rules.toml``)."""
-    path = Path(path) if path else DEFAULT_RULES
+def load_cardset(
+    cards_path: Path | None = None, rules_path: Path | None = None, variant: str | None = None
+) -> CardSet:
+    """Read and validate the rules file (default: the built-in ``rules.toml``). DRAKO's cards
+    and rules are one file, named by ``cards_path`` or ``rules_path`` (two different files
+    are refused). The card set serves every preset (``compile_tables`` takes one);
+    ``variant``, if given, must be one of its presets."""
+    if cards_path and rules_path and Path(cards_path) != Path(rules_path):
+        raise CardDataError(rules_path, "DRAKO's cards and rules are one file, not two")
+    path = Path(cards_path or rules_path or DEFAULT_RULES)
     doc = read_toml(path)
     top = Fields(path, doc, None)
     top.reject_unknown({"schema", "game", "deck", "kind", "legend", "rules", "preset"})
@@ -354,7 +361,9 @@ def load_data(path: Path | None = None) -> DrakoData:
         if options.legend_row_size > len(legends):
             raise pf.error("legend_row_size", f"larger than the {len(legends)} legends")
         presets[name] = Preset(name, description, options)
-    return DrakoData(tuple(kinds), tuple(legends), presets, (path,), file_sha256(path))
+    if variant is not None and variant not in presets:
+        raise CardDataError(path, f"no [preset.{variant}] table", field="preset")
+    return CardSet(tuple(kinds), tuple(legends), presets, (path,), file_sha256(path))
 
 
 def _marks(f: Fields, key: str, default: Any = ...) -> tuple[int, int, int]:
@@ -629,9 +638,9 @@ def pair_points(
     return adjacent, portal
 
 
-def compile_tables(data: DrakoData, preset: str, players: int = MAX_PLAYERS) -> Tables:
-    """Numpy tables for one preset at one player count."""
-    o = data.preset(preset).options
+def compile_tables(data: CardSet, variant: str, players: int = MAX_PLAYERS) -> Tables:
+    """Numpy tables for one preset (the game's variant) at one player count."""
+    o = data.preset(variant).options
     kind_cat = np.array([CATEGORIES.index(k.category) for k in data.kinds], dtype=np.int32)
     land_pts = np.zeros((N_KINDS, N_KINDS), dtype=np.int32)
     for t, kind in enumerate(data.kinds):

@@ -387,7 +387,7 @@ def prepare(
             f"paper-tales: {picks} picks a turn + {rules.o['keep']} kept card exceed the"
             f" hand of {MAX_HAND} cards"
         )
-    tables = compile_legends_tables(cards) if cards.legends else compile_tables(cards)
+    tables = compile_legends_tables(cards) if cards.legends else compile_tables(cards, variant)
     return Prepared(
         cards, variant, players, tuple(policies), rotate_seats, tables, default_weights()
     )

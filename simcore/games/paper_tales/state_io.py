@@ -110,7 +110,7 @@ def parse_state(state: Any, cards: CardSet) -> Position:
         gold=np.zeros(n, dtype=np.int32),
         lp=np.zeros(n, dtype=np.int32),
     )
-    tables = compile_tables(cards)
+    tables = compile_tables(cards, cards.variant)
     rules = cards.rules
     used: Counter[int] = Counter()
     legends_keys = {"artifacts"} if cards.legends else set()
@@ -269,7 +269,7 @@ def score_position(cards: CardSet, pos: Position) -> dict[str, Any]:
     from .layout import MAX_PIECES, N_PC, PC_AGE, PC_SPOT, PC_UNIT
 
     legends = cards.legends
-    tables = compile_legends_tables(cards) if legends else compile_tables(cards)
+    tables = compile_legends_tables(cards) if legends else compile_tables(cards, cards.variant)
     n, nb = pos.units.shape[0], pos.blevel.shape[1]
     arts = pos.arts if legends else tuple(() for _ in range(n))
     pcs = np.zeros((n, MAX_PIECES, N_PC), np.int32)

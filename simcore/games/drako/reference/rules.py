@@ -14,8 +14,8 @@ from ..tables import (
     CELLS,
     CENTRE,
     KINDS,
+    CardSet,
     Category,
-    DrakoData,
     Kind,
     neighbour_masks,
 )
@@ -48,7 +48,7 @@ class Slot:
 
 @dataclass(frozen=True)
 class Claim:
-    legend: int  # index in DrakoData.legends
+    legend: int  # index in CardSet.legends
     turn: int
     when: str  # "before" or "after" the action
 
@@ -72,7 +72,7 @@ class Player:
 class Rules:
     """One preset at one player count, in readable form."""
 
-    def __init__(self, data: DrakoData, preset: str, players: int) -> None:
+    def __init__(self, data: CardSet, preset: str, players: int) -> None:
         self.data = data
         self.preset = preset
         self.players = players
