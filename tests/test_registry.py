@@ -1,9 +1,11 @@
 """``simcore/registry.py`` against the games: every engine module provides the whole
 ``registry.Engine`` contract with the same parameters (so no caller asks which a game
-takes)."""
+takes), and the facts the registry restates (variants, player ranges, policies, weight
+names) are the game's own data."""
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from typing import Any
 
@@ -38,6 +40,50 @@ def test_every_engine_keeps_the_whole_contract(game: str) -> None:
     for name, sig in contract.items():
         assert callable(getattr(engine, name, None)), f"{game}: engine.{name} missing"
         assert _shape(inspect.signature(getattr(engine, name))) == _shape(sig), (game, name)
+
+
+def _facts(game: str) -> dict[str, Any]:
+    """What the game's own data says about the facts the registry restates: each variant's
+    player range, the policies and the number of weights of a policy's row."""
+    engine = registry.engine(game)
+    cards = engine.load_cards()
+    policies = importlib.import_module(f"{registry.get_game(game).package}.policies")
+    if game == "fairy-tale":
+        from simcore.games.fairy_tale.tables import DEAL, MAX_PLAYERS, ROUNDS, compile_tables
+
+        # a game deals ROUNDS x DEAL cards to each seat: the deck bounds the seats
+        decks = {v: len(compile_tables(cards, v).deck) for v in cards.rules.variants}
+        deals = {v: n // (ROUNDS * DEAL) for v, n in decks.items()}
+        ranges = {v: (2, min(n, MAX_PLAYERS)) for v, n in deals.items()}
+    elif game == "drako":
+        from simcore.games.drako.tables import MAX_PLAYERS, MIN_PLAYERS
+
+        ranges = dict.fromkeys(cards.presets, (MIN_PLAYERS, MAX_PLAYERS))
+    else:
+        spec = cards.rules.variants
+        ranges = {v: (spec[v]["min_players"], spec[v]["max_players"]) for v in spec}
+    return {
+        "ranges": ranges,
+        "policies": tuple(policies.POLICY_NAMES),
+        "weights": policies.N_WEIGHTS,
+        "default_weights": engine.default_weights().shape,
+    }
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_registry_restates_the_games_data(game: str) -> None:
+    g = registry.get_game(game)
+    facts = _facts(game)
+    assert {v.name: (v.min_players, v.max_players) for v in g.variants} == facts["ranges"]
+    assert g.default_variant in facts["ranges"]
+    assert g.policies == facts["policies"]
+    assert len(g.weight_names) == facts["weights"]
+    assert facts["default_weights"] == (len(g.policies), facts["weights"])
+    assert set(g.weighted_policies) < set(g.policies)
+    for policy, params in g.policy_params:
+        assert policy in g.policies
+        for p in params:
+            assert set(p.choices) <= set(g.policies), (policy, p.name)
 
 
 @pytest.mark.parametrize("game", ["fairy-tale", "drako"])

@@ -158,20 +158,6 @@ def test_file_for_another_game(tmp_path: Path) -> None:
         load_cardset(edited(tmp_path, 'game = "drako"', 'game = "fairy-tale"'))
 
 
-def test_registry_matches_the_data(data) -> None:
-    """The CLI's presets and policies are the rules file's presets and the weight table's."""
-    from simcore.games.drako.policies import N_WEIGHTS, POLICY_NAMES, default_weights
-    from simcore.registry import get_game
-
-    game = get_game("drako")
-    assert {v.name for v in game.variants} == set(data.presets)
-    assert game.default_variant == "brief"
-    assert game.variant_option == "rules"
-    assert game.policies == POLICY_NAMES
-    assert default_weights().shape == (len(POLICY_NAMES), N_WEIGHTS)
-    assert game.tables == ("games", "seats", "cards", "legends")
-
-
 def test_legend_row_larger_than_the_legends(tmp_path: Path) -> None:
     with pytest.raises(CardDataError, match="field 'legend_row_size'"):
         load_cardset(edited(tmp_path, "legend_row_size = 8", "legend_row_size = 16"))
