@@ -80,7 +80,7 @@ def test_the_test_suite_compiles_at_o1() -> None:
 
 @pytest.mark.parametrize("game", ["fairy_tale", "drako", "paper_tales"])
 def test_compiled_code_never_imports_the_plain_python_modules(game: str) -> None:
-    """The hash leaves engine.py, reference.py and state_io.py out: that is only sound
+    """The hash leaves engine.py, reference/ and state_io.py out: that is only sound
     while no module the kernel is built from imports them (at any depth)."""
     plain = set(simcore.PLAIN_PYTHON_MODULES)
     for path in simcore.kernel_sources(game):
