@@ -1,4 +1,4 @@
-"""``talesim bench``: games per second of the numba engine against reference.py."""
+"""``talesim bench``: games per second of the numba engine against reference/."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def bench(
     ] = None,
     reference_games: Annotated[
         int | None,
-        typer.Option("--reference-games", help="Games for reference.py (default: the game's own)."),
+        typer.Option("--reference-games", help="Games for reference/ (default: the game's own)."),
     ] = None,
     variant: options.Variant = None,
     as_json: options.Json = False,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import json
 import sys
 from pathlib import Path
@@ -88,19 +87,12 @@ def score(
 
         g = registry.get_game(game)
         engine = registry.engine(g)
-        extra: dict[str, str] = {}
-        if variant is not None:
-            name = g.variant(variant).name
-            if "variant" not in inspect.signature(engine.score_state).parameters:
-                key = g.variant_option
-                raise UserError(
-                    f"`talesim score {g.name}` reads the {key} from STATE.json "
-                    f'(its "{key}" key), not from --{key}'
-                )
-            extra["variant"] = name
+        name = None if variant is None else g.variant(variant).name
         data = read_json_file(state)
         try:
-            result = engine.score_state(data, engine.load_cards(cards_file), **extra)
+            result = engine.score_state(data, engine.load_cards(cards_file), name)
+        except registry.GameError:
+            raise
         except ValueError as exc:
             raise UserError(f"{state}: {exc}") from None
     if as_json:

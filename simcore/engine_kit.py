@@ -232,7 +232,7 @@ class Prepared:
     ) -> tuple[list[int], list[Any]]:
         """The policy code of each seat in game ``game_id`` and, for an mc seat, its
         ``Search`` (``search(rollouts, top, playout)``, by default the rulebooks' shared
-        ``flat_mc.Search``; None for a heuristic seat), for the game's ``reference.py``."""
+        ``flat_mc.Search``; None for a heuristic seat), for the game's ``reference/``."""
         if search is None:
             from simcore.flat_mc import Search  # the RNG's numba: not at import time
 
@@ -362,7 +362,7 @@ def reference_player(
     prepared: Prepared, rules: Any, play_reference: Callable[..., Any], **options: Any
 ) -> Callable[..., Any]:
     """``play(seed, game_id, record=False)``: game ``game_id`` played by the game's
-    ``reference.py``, the same game its kernel stores under that id (the differential tests);
+    ``reference/``, the same game its kernel stores under that id (the differential tests);
     ``record`` keeps its events. ``play_reference(rules, weights, seat policies, seed,
     game_id, record=, searches=, **options)`` is the rulebook's, each mc seat its
     ``Search``."""
@@ -556,7 +556,7 @@ def bench(
     variant: str | None = None,
 ) -> dict[str, Any]:
     """``talesim bench``: games/s of a kernel (``threads`` numba threads) and of its
-    reference.py, games 0.. of seed 1, every seat playing ``policy``.
+    reference/, games 0.. of seed 1, every seat playing ``policy``.
 
     The engine's ``warmup`` compiles; its ``simulate_arrays`` runs the kernel (the tables
     are not built); ``reference_player(prepared)`` gives the function that plays one game

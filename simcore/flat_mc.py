@@ -1,4 +1,4 @@
-"""The readable ``mc`` search loop every game's ``reference.py`` shares: determinized flat
+"""The readable ``mc`` search loop every game's ``reference/`` shares: determinized flat
 Monte-Carlo over a decision's ranked candidates.
 
 For each of ``rollouts`` worlds: a copy of the game (``clone``), ``prepare`` (e.g. take
@@ -55,7 +55,7 @@ def outcome(won: bool, winners: int, margin: int) -> int:
 
 
 class SearchGame(Protocol):
-    """What the loop needs of a game (``reference.py``'s game class)."""
+    """What the loop needs of a game (``reference/``'s game class)."""
 
     seed: int
     game_id: int
@@ -121,7 +121,7 @@ def mean_outcome(total: int, rollouts: int) -> float | None:
 
 
 class RulebookGame:
-    """The start of every rulebook's game class (``reference.py``): the rules, the policies'
+    """The start of every rulebook's game class (``reference/``): the rules, the policies'
     weights, one seat per policy code, the game's random stream (seed, game id), the
     narration (``events``, kept when ``record``) and the mc seats' state: each seat's
     ``Search`` (None: a heuristic), the decisions each has searched, and a decision taken

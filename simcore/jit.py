@@ -64,6 +64,7 @@ import simcore
 # before numba reads it ("Compile time, 3"); simcore itself never imports numba
 os.environ.setdefault("NUMBA_LOOP_VECTORIZE", simcore.COMPILE_SETTINGS["NUMBA_LOOP_VECTORIZE"])
 
+import numpy as np
 from numba import njit
 from numba.core import config
 from numba.core.registry import CPUDispatcher
@@ -71,6 +72,14 @@ from numba.core.registry import CPUDispatcher
 from simcore import link_late
 
 link_late.install()
+
+#: ``a[ix(i)]``: an unsigned index (a free cast in machine code) for the compiled code's hot
+#: accesses, in every game (each game's ``layout`` re-exports it). numba wraps a *signed*
+#: index that is negative around the array's end: a compare and a select at every access,
+#: with the array's length kept live (or reloaded from the stack); an unsigned one skips
+#: that. Only for indices known to be >= 0 (a -1 sentinel is tested first), and never in
+#: arithmetic (numba types uint64 with int64 as float64): cast at the access.
+ix = np.uint64
 
 
 def _in_game_cache(func: Any, build: Callable[[], Any]) -> Any:

@@ -17,7 +17,7 @@ weights, loadable everywhere a policy is named (``--policies-file FILE``).
     model = "model.toml"            # ... with its model (a path relative to this file)
 
 Every heuristic of every game decides from its float row alone (the kernels and
-``reference.py`` read ``weights[code]``; only ``random`` is told apart by its code), so a
+``reference/`` read ``weights[code]``; only ``random`` is told apart by its code), so a
 named policy is one more row: seats playing it get a code past the built-in policies and
 that row. ``talesim tune`` writes such a file. A ``spec`` entry names a spec of a policy
 with parameters (a search such as ``mc``): a seat given that name plays the spec, and the

@@ -48,7 +48,7 @@ class Variant:
     max_players: int
     description: str
     unconfirmed_players: tuple[int, ...] = ()  # player counts the reference marks as unconfirmed
-    #: False while only ``reference.py`` plays the variant (``play``, ``cards``):
+    #: False while only ``reference/`` plays the variant (``play``, ``cards``):
     #: ``simulate`` and ``bench`` refuse it with one clear line.
     kernel: bool = True
 
@@ -97,7 +97,7 @@ class Game:
         if not v.kernel:
             raise GameError(
                 f"{self.name} ({v.name}) has no numba kernel yet: `talesim play` and "
-                "`talesim cards` use reference.py; simulate and bench wait for the kernel"
+                "`talesim cards` use reference/; simulate and bench wait for the kernel"
             )
         return v
 
@@ -146,15 +146,28 @@ class Game:
         module = importlib.import_module(f"{self.package}.learned")  # numba: only when asked
         return tuple(getattr(module, name))
 
+    def state_names_variant(self, variant: str | None) -> None:
+        """For a game whose end states name their own variant (the STATE.json key
+        ``variant_option``): ``GameError`` if ``score_state`` is given one apart."""
+        if variant is not None:
+            key = self.variant_option
+            raise GameError(
+                f"`talesim score {self.name}` reads the {key} from STATE.json "
+                f'(its "{key}" key), not from --{key}'
+            )
+
     def data_dir(self) -> Path:
         return Path(__file__).resolve().parent / "games" / self.package.rsplit(".", 1)[-1]
 
 
 class Engine(Protocol):
-    """What every ``simcore/games/<game>/engine.py`` module provides (``simcore.engine_kit``
+    """What every ``simcore/games/<game>/engine.py`` module provides, with the same
+    parameters in every game, so no caller asks which a game takes
+    (``tests/test_registry.py`` checks each module against this list; ``simcore.engine_kit``
     holds what they share: ``run_chunk``, ``bench``, the ``Prepared`` request)."""
 
     def load_cards(self, path: Path | None = None) -> Any: ...
+    def default_weights(self) -> Any: ...
     def card_catalog(self, cards: Any, variant: str) -> list[dict[str, Any]]: ...
     def prepare(
         self, cards: Any, variant: str, players: int, policies: list[str], rotate_seats: bool
@@ -165,14 +178,29 @@ class Engine(Protocol):
     # calls them apart, so a chunk's tables are built on its writer thread while the next
     # chunk's kernel runs.
     def simulate_arrays(
-        self, prepared: Any, seed: int, first_game: int, n_games: int, check: bool = False
+        self,
+        prepared: Any,
+        seed: int,
+        first_game: int,
+        n_games: int,
+        check: bool = False,
+        record: Any = None,  # a ``simcore.learned.Record``: the searches, for ``talesim learn``
     ) -> dict[str, Any]: ...
     def frames(self, prepared: Any, a: dict[str, Any], first_game: int) -> dict[str, Any]: ...
 
     def play(self, prepared: Any, seed: int, game_id: int) -> list[dict[str, Any]]: ...
     def narrate(self, event: dict[str, Any]) -> str: ...
     def reference_player(self, prepared: Any) -> Any: ...
-    def score_state(self, state: dict[str, Any], cards: Any = None) -> dict[str, Any]: ...
+
+    # ``talesim score``: an end state (JSON) scored by the kernel's code, and by the
+    # rulebook's (its oracle). A game whose states name their variant refuses ``variant``
+    # (``Game.state_names_variant``); Paper Tales' positions take it apart.
+    def score_state(
+        self, state: dict[str, Any], cards: Any = None, variant: str | None = None
+    ) -> dict[str, Any]: ...
+    def score_state_reference(
+        self, state: dict[str, Any], cards: Any = None, variant: str | None = None
+    ) -> dict[str, Any]: ...
 
 
 def mc_params(

@@ -8,7 +8,7 @@ search policy draws from streams of its own, one per (seed, game, seat, decision
 
 The stream exists twice, pinned equal by ``tests/fairy_tale/test_rng_and_cli.py``:
 
-* ``GameRng`` — plain Python, used by each game's ``reference.py``;
+* ``GameRng`` — plain Python, used by each game's ``reference/``;
 * ``rng_start`` / ``rng_next`` / ``rng_below`` — numba, used by the kernels. The
   kernel state is a one-element ``uint64`` array so helpers can advance it in place.
 

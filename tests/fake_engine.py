@@ -32,7 +32,7 @@ import polars as pl
 from kit import SEAT_SCHEMA
 
 from simcore.cards import CardDataError, Fields, file_sha256, read_toml
-from simcore.registry import GameError, InvariantError
+from simcore.registry import GameError, InvariantError, get_game
 from simcore.rng import GameRng
 
 DEFAULT_CARDS = Path(__file__).resolve().parent / "fake_cards.toml"
@@ -314,9 +314,13 @@ def narrate(event: dict[str, Any]) -> str:
     return f"final scores {event['scores']}; winners {event['winners']}"
 
 
-def score_state(state: dict[str, Any], cards: Any = None) -> dict[str, Any]:
+def score_state(
+    state: dict[str, Any], cards: Any = None, variant: str | None = None
+) -> dict[str, Any]:
     """Score an end state ``{"variant"?: str, "players": [{"face_up": [card id, ...]}, ...]}``
-    into the same shape as Fairy Tale's ``score_state``."""
+    into the same shape as Fairy Tale's ``score_state`` (whose states name their variant
+    too: ``variant`` given apart is refused)."""
+    get_game("toy").state_names_variant(variant)
     if not isinstance(state, dict) or not isinstance(state.get("players"), list):
         raise ValueError("state must be an object with a 'players' list")
     variant = state.get("variant", "expert")

@@ -1,10 +1,10 @@
 """Golden playthroughs of every game: one harness for the pinned reference games.
 
 Each file ``tests/<game>/golden/<case>.json`` pins one complete game played by the game's
-``reference.py`` (its variant, seats, seed and game id, then what that game produced: final
+``reference/`` (its variant, seats, seed and game id, then what that game produced: final
 state and, for DRAKO and Paper Tales, the narrated events), so that any change to the rules,
 the policies, the card data or the random stream shows up as a diff to review.
-``tests/test_golden.py`` replays every file in ``reference.py``; ``kernel_view`` gives what
+``tests/test_golden.py`` replays every file in ``reference/``; ``kernel_view`` gives what
 the numba kernel stores of the same game, which ``tests/test_engine_conformance.py`` checks
 against the file (so the kernel equals the rulebook on every pinned game). After an
 intended change, review the diff, then:
@@ -55,9 +55,9 @@ def _fairy_tale(case: Case) -> dict[str, Any]:
 def _drako(case: Case) -> dict[str, Any]:
     from simcore.games.drako.policies import POLICY_NAMES, default_weights
     from simcore.games.drako.reference import Rules, final_state, play_reference
-    from simcore.games.drako.tables import load_data
+    from simcore.games.drako.tables import load_cardset
 
-    rules = Rules(load_data(), case.variant, len(case.policies))
+    rules = Rules(load_cardset(), case.variant, len(case.policies))
     codes = [POLICY_NAMES.index(p) for p in case.policies]
     game = play_reference(rules, default_weights(), codes, case.seed, case.game_id, record=True)
     return {**final_state(game), "events": game.events}
@@ -214,9 +214,9 @@ def drako_kernel_state(data: Any, a: dict[str, Any], i: int) -> dict[str, Any]:
 def _drako_kernel(g: dict[str, Any]) -> View:
     """Everything ``reference.final_state`` pins (all but the narrated events)."""
     from simcore.games.drako.engine import prepare, simulate_arrays
-    from simcore.games.drako.tables import load_data
+    from simcore.games.drako.tables import load_cardset
 
-    data = load_data()
+    data = load_cardset()
     prepared = prepare(data, g["variant"], len(g["policies"]), g["policies"], False)
     stored = drako_kernel_state(data, simulate_arrays(prepared, g["seed"], g["game_id"], 1), 0)
     return {k: g[k] for k in stored}, stored

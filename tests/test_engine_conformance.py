@@ -4,7 +4,7 @@ kernel trustworthy.
 
 For each (game, variant): ``runner.setup`` prepares it; a chunk's tables are exactly the
 game's tables with the dataset's common columns; the tables do not depend on how the games
-are cut into chunks; ``play`` (reference.py, narrated) ends with the scores and winners the
+are cut into chunks; ``play`` (reference/, narrated) ends with the scores and winners the
 kernel stored for that game; ``bench`` runs; a named policy with its base's weights plays
 the base; ``balance``, ``tune`` and ``ladder`` plug in. The kernel replays every golden
 playthrough (``tests/golden_games.py``: the kernel equals the rulebook on each pinned game);
@@ -124,7 +124,7 @@ def test_engine_conformance(game: str, variant: str) -> None:
     for table, frame in whole.items():
         assert pl.concat([c[table] for c in cut]).equals(frame), table
 
-    # play (reference.py) replays the stored game
+    # play (reference/) replays the stored game
     for g in (0, GAMES - 1):
         events = s.engine.play(s.prepared, SEED, g)
         final = events[-1]
@@ -154,7 +154,7 @@ def test_a_named_policy_with_its_base_weights_plays_the_base(
     game: str, variant: str, tmp_path: Path
 ) -> None:
     """A policies-file policy is its base heuristic with another weight row: given the
-    base's own row it plays the base's games exactly (kernel and reference.py), under its
+    base's own row it plays the base's games exactly (kernel and reference/), under its
     own name in the dataset."""
     import numpy as np
 
@@ -196,7 +196,7 @@ def test_mc_plays_out_a_named_policy_as_what_it_names(
     """``mc:playout=NAME`` with a policies file's named policy: a copy of greedy's weights
     plays the searches out as ``playout=greedy`` does, and a named learned policy with the
     shipped model's file as ``playout=learned`` does: the same games (kernel and
-    reference.py), the seat named by its spec."""
+    the rulebook), the seat named by its spec."""
     from simcore import policy_file
 
     g = registry.get_game(game)
@@ -291,7 +291,7 @@ GOLDEN_CASES = [
 
 @pytest.mark.parametrize(("game", "path"), GOLDEN_CASES)
 def test_kernel_replays_golden_game(game: str, path: Path) -> None:
-    """The numba kernel stores each pinned game as ``reference.py`` played it: every fact
+    """The numba kernel stores each pinned game as ``reference/`` played it: every fact
     of the file that the kernel stores (``golden_games.kernel_view``) is equal."""
     pinned, stored = kernel_view(game, json.loads(path.read_text()))
     assert pinned

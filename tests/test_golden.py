@@ -1,4 +1,4 @@
-"""Every golden playthrough (``tests/golden_games.py``) replays in ``reference.py`` to the byte.
+"""Every golden playthrough (``tests/golden_games.py``) replays in ``reference/`` to the byte.
 
 A failure after an intended change to rules, policies, card data or the random stream:
 review the diff, then run ``tests/make_golden.py GAME``. The numba kernels replaying the

@@ -29,17 +29,19 @@ def test_each_game_caches_in_its_own_directory() -> None:
 
 def test_a_game_hash_covers_its_package_and_the_shared_files_only() -> None:
     # Rebuild the hash by hand from the files it must cover: the shared decorators and
-    # RNG plus every .py of that one game but engine/reference/state_io (another game's
-    # edit, or an edit of the plain-Python rulebook, must not change it).
+    # RNG plus every .py of that one game but engine.py, state_io.py and the reference/
+    # package (another game's edit, or an edit of the plain-Python rulebook, must not
+    # change it).
     import hashlib
 
     package = ROOT / "games" / "drako"
-    plain = {"engine.py", "reference.py", "state_io.py"}
+    plain = {"engine.py", "reference", "state_io.py"}
     shared = ["jit.py", "learned_score.py", "link_late.py", "rng.py"]
     assert sorted(simcore.SHARED_KERNEL_SOURCES) == shared
     files = [ROOT / name for name in shared]
-    files += [p for p in package.rglob("*.py") if p.name not in plain]
+    files += [p for p in package.rglob("*.py") if p.relative_to(package).parts[0] not in plain]
     assert package / "engine.py" not in files
+    assert package / "reference" / "game.py" not in files
     assert package / "kernel" / "game.py" in files  # the kernel package's modules too
     assert package / "tables.py" in files  # constants are frozen into the kernel
     digest = hashlib.sha256()
@@ -78,7 +80,7 @@ def test_the_test_suite_compiles_at_o1() -> None:
 
 @pytest.mark.parametrize("game", ["fairy_tale", "drako", "paper_tales"])
 def test_compiled_code_never_imports_the_plain_python_modules(game: str) -> None:
-    """The hash leaves engine.py, reference.py and state_io.py out: that is only sound
+    """The hash leaves engine.py, reference/ and state_io.py out: that is only sound
     while no module the kernel is built from imports them (at any depth)."""
     plain = set(simcore.PLAIN_PYTHON_MODULES)
     for path in simcore.kernel_sources(game):
@@ -94,17 +96,19 @@ def test_compiled_code_never_imports_the_plain_python_modules(game: str) -> None
                 assert name.split(".")[-1] not in plain, f"{path.name} imports {name}"
 
 
-def test_a_rulebook_package_is_plain_python_too() -> None:
-    """Paper Tales' rulebook is a package (``reference/``, a module per phase): none of its
+@pytest.mark.parametrize("game", ["fairy_tale", "drako", "paper_tales"])
+def test_a_rulebook_package_is_plain_python_too(game: str) -> None:
+    """Every game's rulebook is a package (``reference/``, a module per phase): none of its
     files counts towards the kernel's hash, so editing a rule's readable twin keeps the
     compiled kernel."""
-    package = ROOT / "games" / "paper_tales"
+    package = ROOT / "games" / game
     rulebook = sorted((package / "reference").glob("*.py"))
     assert len(rulebook) > 1
-    sources = set(simcore.kernel_sources("paper_tales"))
+    assert not (package / "reference.py").exists()
+    sources = set(simcore.kernel_sources(game))
     assert not sources & set(rulebook)
     assert package / "kernel" / "game.py" in sources
-    assert package / "tables" / "__init__.py" in sources
+    assert package / "layout.py" in sources
 
 
 def test_the_decorators_compile_into_the_game_directory() -> None:

@@ -49,9 +49,9 @@ from simcore.games.drako.tables import (
     KINDS,
     N_BREAKDOWN,
     SIDE,
-    DrakoData,
+    CardSet,
     compile_tables,
-    load_data,
+    load_cardset,
 )
 
 LETTERS = {
@@ -104,8 +104,8 @@ def seat() -> Callable[[Any, int], Any]:
 
 
 @pytest.fixture(scope="session")
-def data() -> DrakoData:
-    return load_data()
+def data() -> CardSet:
+    return load_cardset()
 
 
 @pytest.fixture
@@ -118,7 +118,7 @@ def json_grid() -> Callable[[str], list[list[str]]]:
     return as_json_grid
 
 
-def check_compiled(data: DrakoData, preset: str, kinds: list[int], up: list[bool]) -> None:
+def check_compiled(data: CardSet, preset: str, kinds: list[int], up: list[bool]) -> None:
     """The compiled scoring of the face-up cards equals ``reference.KingdomView``'s:
     breakdown, each card's points, the Legends met."""
     t = compile_tables(data, preset)
@@ -146,7 +146,7 @@ def check_compiled(data: DrakoData, preset: str, kinds: list[int], up: list[bool
 
 
 @pytest.fixture
-def view(data: DrakoData) -> Callable[..., KingdomView]:
+def view(data: CardSet) -> Callable[..., KingdomView]:
     def make(text: str, preset: str = "brief") -> KingdomView:
         kinds, up = parse_grid(text)
         check_compiled(data, preset, kinds, up)
@@ -158,7 +158,7 @@ def view(data: DrakoData) -> Callable[..., KingdomView]:
 
 
 @pytest.fixture
-def scored(data: DrakoData) -> Callable[[dict[str, Any]], dict[str, Any]]:
+def scored(data: CardSet) -> Callable[[dict[str, Any]], dict[str, Any]]:
     def run(state: dict[str, Any]) -> dict[str, Any]:
         result = score_state(state, data)
         assert json.dumps(result) == json.dumps(score_state_reference(state, data)), state
@@ -180,7 +180,7 @@ def score(scored: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[..., d
 
 
 @pytest.fixture
-def new_game(data: DrakoData) -> Callable[..., DrakoGame]:
+def new_game(data: CardSet) -> Callable[..., DrakoGame]:
     def make(
         players: int = 2,
         preset: str = "brief",

@@ -77,7 +77,7 @@ def check_finished_game(data, game: DrakoGame, preset: str) -> None:
 
 
 def played_in_checking_mode(data, setup) -> tuple[DrakoGame, str]:
-    """The game of ``setup`` (preset, policies, seed, game id) played by ``reference.py``
+    """The game of ``setup`` (preset, policies, seed, game id) played by ``reference/``
     checking its invariants as it goes, and its preset."""
     preset, policies, seed, game_id = setup
     rules = Rules(data, preset, len(policies))

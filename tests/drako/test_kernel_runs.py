@@ -18,7 +18,7 @@ from simcore import engine_kit
 from simcore.games.drako import engine
 from simcore.games.drako.engine import prepare, result_buffers, simulate_arrays
 from simcore.games.drako.kernel import new_chunk_out
-from simcore.games.drako.tables import BREAKDOWN, CELLS, KINDS, DrakoData
+from simcore.games.drako.tables import BREAKDOWN, CELLS, KINDS, CardSet
 from simcore.registry import GameError
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
@@ -27,7 +27,7 @@ MIXED = ["greedy", "random", "legend-hunter", "random"]
 TABLES = ("games", "seats", "cards", "legends")
 
 
-def test_arrays_are_deterministic(data: DrakoData) -> None:
+def test_arrays_are_deterministic(data: CardSet) -> None:
     prep = prepare(data, "published", 3, ["legend-hunter"] * 3, False)
     a = simulate_arrays(prep, 5, 0, 30)
     b = simulate_arrays(prep, 5, 0, 30)
@@ -35,7 +35,7 @@ def test_arrays_are_deterministic(data: DrakoData) -> None:
         np.testing.assert_array_equal(a[key], b[key], err_msg=key)
 
 
-def test_large_chunks_use_populated_buffers_and_play_the_same_games(data: DrakoData) -> None:
+def test_large_chunks_use_populated_buffers_and_play_the_same_games(data: CardSet) -> None:
     """A chunk of more than ``POPULATE_FROM_BYTES`` of results gets ``new_chunk_out``'s
     buffers (fields, shapes, dtypes, zeros and -1 padding, writable and contiguous) in one
     populated mapping, and its games are those of a small chunk."""
@@ -61,7 +61,7 @@ def test_large_chunks_use_populated_buffers_and_play_the_same_games(data: DrakoD
 
 @pytest.mark.parametrize("preset", ["brief", "published"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_tables_and_invariants(data: DrakoData, preset: str, players: int) -> None:
+def test_tables_and_invariants(data: CardSet, preset: str, players: int) -> None:
     """Column names and types the reports read; 16 cards per kingdom and the box's copies;
     score = its breakdown; one winner share per game; Legends claimed once; the ender's
     kingdom is the one whose last face-down card was revealed (so the game is not capped)."""
@@ -116,7 +116,7 @@ def test_tables_and_invariants(data: DrakoData, preset: str, players: int) -> No
     assert (placed["turn_placed"] <= placed["gt"]).all()
 
 
-def test_prepare_rejects_bad_requests(data: DrakoData) -> None:
+def test_prepare_rejects_bad_requests(data: CardSet) -> None:
     with pytest.raises(GameError, match="played by 2-4 players, not 5"):
         prepare(data, "brief", 5, ["random"] * 5, False)
     with pytest.raises(GameError, match="unknown policy 'collector'"):

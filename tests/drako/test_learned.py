@@ -28,7 +28,7 @@ from simcore.games.drako.layout import M_TURN
 from simcore.games.drako.learned import FEATURES, KINDS
 from simcore.games.drako.mc import forget_caches
 from simcore.games.drako.reference import DrakoGame, Rules, Search, final_state, play_reference
-from simcore.games.drako.tables import CELLS, DrakoData
+from simcore.games.drako.tables import CELLS, CardSet
 
 # --- kernel = reference ---------------------------------------------------------------------
 
@@ -43,7 +43,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{len(c[1])}p-{c[1][0][:2]}")
-def test_kernel_equals_reference_with_learned_seats(data: DrakoData, case: tuple) -> None:
+def test_kernel_equals_reference_with_learned_seats(data: CardSet, case: tuple) -> None:
     """The kernel and the rulebook play the same games with learned seats (and mc seats
     whose playouts are learned), seats rotated: scores, turns, kingdoms, claims."""
     preset, specs, games = case
@@ -98,7 +98,7 @@ def searched_features(
     ],
 )
 def test_the_record_holds_the_rulebooks_features_and_outcomes(
-    data: DrakoData, preset: str, specs: list[str]
+    data: CardSet, preset: str, specs: list[str]
 ) -> None:
     """What ``talesim learn`` records of each search: the options' features are the
     rulebook's (``DrakoGame.learned_features``) in greedy's order (``rank`` 0, 1, ...),
@@ -138,7 +138,7 @@ def stopped_at_learned(prep: Any, models: np.ndarray, seed: int, g: int, stop: i
 
 
 @pytest.mark.parametrize("preset", ["brief", "published"])
-def test_learned_choice_does_not_peek(data: DrakoData, preset: str, hidden_changes: Any) -> None:
+def test_learned_choice_does_not_peek(data: CardSet, preset: str, hidden_changes: Any) -> None:
     """No peeking: at learned decisions, states that differ only in what the seat cannot
     see (``hidden_changes``) give the same choice; a change of what it sees (two face-up
     cards of its own kingdom swapped) changes it at some decision."""

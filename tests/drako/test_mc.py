@@ -1,5 +1,5 @@
 """DRAKO's ``mc`` search policy and the resumable game it needs (kernel.py, mc.py,
-reference.py).
+reference/).
 
 * resumable: ``play_game`` is ``new_game`` then ``play_on``; a copy of a game stopped at a
   decision plays on to the same end;
@@ -28,7 +28,7 @@ from simcore.games.drako.engine import simulate_arrays
 from simcore.games.drako.layout import M_STEP, STEP_ACTION, STEP_SOURCE
 from simcore.games.drako.mc import forget_caches
 from simcore.games.drako.reference import DrakoGame, Rules, Search, final_state, play_reference
-from simcore.games.drako.tables import CELLS, DrakoData
+from simcore.games.drako.tables import CELLS, CardSet
 
 
 def fresh_state(prep: Any, game_id: int) -> kernel.GameState:
@@ -116,9 +116,9 @@ MC_CASES = [
 
 @pytest.mark.parametrize(("preset", "specs", "games"), MC_CASES)
 def test_mc_kernel_equals_reference(
-    data: DrakoData, preset: str, specs: list[str], games: int
+    data: CardSet, preset: str, specs: list[str], games: int
 ) -> None:
-    """The kernel and reference.py play the same games with mc seats (same searches, same
+    """The kernel and reference/ play the same games with mc seats (same searches, same
     streams), seats rotated; the ``policy`` column names each seat's spec."""
     n = len(specs)
     prep = prepared("drako", preset, specs, rotate=True)
@@ -176,7 +176,7 @@ def test_kernel_search_sees_what_it_sees() -> None:
 
 
 def stopped_reference_game(
-    data: DrakoData, preset: str, specs: list[str], seed: int, g: int, stop: int
+    data: CardSet, preset: str, specs: list[str], seed: int, g: int, stop: int
 ) -> tuple[DrakoGame, tuple]:
     """A copy of the reference game at seat 0's ``stop``-th mc decision, and the search's
     arguments."""
@@ -203,8 +203,8 @@ def stopped_reference_game(
 
 
 @pytest.mark.parametrize("stop", [0, 7])
-def test_reference_search_does_not_peek(data: DrakoData, stop: int) -> None:
-    """No peeking (reference.py): the same choice and recorded means from states that
+def test_reference_search_does_not_peek(data: CardSet, stop: int) -> None:
+    """No peeking (reference/): the same choice and recorded means from states that
     differ in the draw pile's order, a face-down card and the legend deck's order; and a
     control: a face-up card changed changes them."""
     game, args = stopped_reference_game(
@@ -244,7 +244,7 @@ def test_reference_search_does_not_peek(data: DrakoData, stop: int) -> None:
 # --- streams ---------------------------------------------------------------------------------
 
 
-def test_the_search_never_draws_from_the_game_stream(data: DrakoData) -> None:
+def test_the_search_never_draws_from_the_game_stream(data: CardSet) -> None:
     """Stream separation: a search leaves the game's stream, deck and kingdoms as they
     were, and the deal is the same whatever the mc seat's budget (kernel and reference)."""
     prep = prepared("drako", "brief", [SMALL_MC, "random", "greedy"])

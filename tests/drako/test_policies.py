@@ -1,6 +1,6 @@
 """The reference policies: what they choose, what they know, and that they play as meant.
 
-Reference: policies.py (formulas) and reference.py (random-stream order: greedy and
+Reference: policies.py (formulas) and reference/ (random-stream order: greedy and
 legend-hunter never draw a random number; random draws only for real choices).
 """
 

@@ -1,4 +1,4 @@
-"""Rules-engine tests on ``reference.py``: setup, turns, Legends, reshuffle, end.
+"""Rules-engine tests on ``reference/``: setup, turns, Legends, reshuffle, end.
 
 Rules (sections of ``docs/rules/drako.md``, as every §N below): §3 (setup), §4 (turn,
 placement limits, reshuffle, Legends), §8 (end). Turns are scripted: the test replaces the

@@ -4,9 +4,9 @@ For the same (seed, game id, seat policies, rules file, preset) both must agree 
 everything a game produces: turns, cap hit, scores, the seven-category breakdowns, the
 final grids (kind of each cell), the turn each card was placed, the Legends claimed (which,
 by whom, on which turn, in claim order), each seat's turns, who ended the game and the
-winners. Reference: the random-stream order in ``reference.py``'s module docstring.
+winners. Reference: the random-stream order in ``reference/``'s package docstring.
 
-Budget: reference.py plays ~35 random games/s but only ~2-3 greedy or legend-hunter
+Budget: reference/ plays ~35 random games/s but only ~2-3 greedy or legend-hunter
 games/s (its greedy search rescoring with Python sets), so the default run plays 300
 ``random`` games per (player count, preset) and a few dozen of the other policies; ``-m
 slow`` plays >= 300 of each policy per (player count, preset) and >= 1,000 random ones.
@@ -26,7 +26,7 @@ from simcore import engine_kit
 from simcore.games.drako import engine
 from simcore.games.drako.engine import prepare, simulate_arrays
 from simcore.games.drako.reference import Rules, final_state, play_reference
-from simcore.games.drako.tables import DrakoData
+from simcore.games.drako.tables import CardSet
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 
@@ -40,7 +40,7 @@ SLOW = (("random", 1000), ("greedy", 300), ("legend-hunter", 300), ("mixed", 100
 
 
 def compare(
-    data: DrakoData, preset: str, policies: list[str], seed: int, first: int, n: int,
+    data: CardSet, preset: str, policies: list[str], seed: int, first: int, n: int,
     rotate: bool = False,
 ) -> dict[str, int]:  # fmt: skip
     """Play games ``first .. first+n-1`` (a seat per policy) both ways; assert every field
@@ -85,7 +85,7 @@ def _id(case: tuple) -> str:
 
 @pytest.mark.parametrize("case", _cases(DEFAULT), ids=_id)
 def test_kernel_equals_reference(data, case) -> None:
-    """The kernel and reference.py agree on every game, field by field."""
+    """The kernel and reference/ agree on every game, field by field."""
     preset, players, spec, games = case
     seen = compare(data, preset, seat_policies(spec, players, MIXED), 4040 + players, 0, games)
     assert seen["claims"] > 0
@@ -126,7 +126,7 @@ def test_default_run_covers_300_random_games_per_cell() -> None:
     )
 
 
-def with_turn_cap(data: DrakoData, cap: int) -> DrakoData:
+def with_turn_cap(data: CardSet, cap: int) -> CardSet:
     """The rules data with ``turns_per_player_cap = cap`` in every preset."""
     presets = {
         name: dataclasses.replace(
@@ -141,7 +141,7 @@ def with_turn_cap(data: DrakoData, cap: int) -> DrakoData:
 def test_capped_games_are_recorded_and_equal(data, policy: str) -> None:
     """A game stopped by the turn cap (``turns_per_player_cap``, set tiny here: 16 turns per
     player, a few past the 12-reveal minimum, so some games end and some are cut) is the same
-    game in the kernel and in reference.py, and the dataset flags it: ``games.cap_hit``,
+    game in the kernel and in reference/, and the dataset flags it: ``games.cap_hit``,
     exactly cap x players turns, no ender."""
     cap, players, n = 16, 3, 40
     capped = with_turn_cap(data, cap)

@@ -23,7 +23,7 @@ from simcore.games.drako.tables import (
     N_RULES,
     OPTION_KEYS,
     compile_tables,
-    load_data,
+    load_cardset,
 )
 
 #: DRAKO's rules page: its §9 table lists every rule switch, one key a row.
@@ -141,7 +141,7 @@ BAD = [
 @pytest.mark.parametrize(("old", "new", "fragments"), BAD, ids=[b[1][:30] for b in BAD])
 def test_bad_data_gives_one_clear_line(tmp_path: Path, old: str, new: str, fragments) -> None:
     path = edited(tmp_path, old, new)
-    data_error(lambda: load_data(path), path, *fragments)
+    data_error(lambda: load_cardset(path), path, *fragments)
 
 
 def test_missing_kind_is_named(tmp_path: Path) -> None:
@@ -150,28 +150,14 @@ def test_missing_kind_is_named(tmp_path: Path) -> None:
     path = tmp_path / "rules.toml"
     path.write_text(text[:start] + text[text.index("# --- the 15 Legends") :])
     with pytest.raises(CardDataError, match="missing kind\\(s\\): portal"):
-        load_data(path)
+        load_cardset(path)
 
 
 def test_file_for_another_game(tmp_path: Path) -> None:
     with pytest.raises(CardDataError, match="not drako"):
-        load_data(edited(tmp_path, 'game = "drako"', 'game = "fairy-tale"'))
-
-
-def test_registry_matches_the_data(data) -> None:
-    """The CLI's presets and policies are the rules file's presets and the weight table's."""
-    from simcore.games.drako.policies import N_WEIGHTS, POLICY_NAMES, default_weights
-    from simcore.registry import get_game
-
-    game = get_game("drako")
-    assert {v.name for v in game.variants} == set(data.presets)
-    assert game.default_variant == "brief"
-    assert game.variant_option == "rules"
-    assert game.policies == POLICY_NAMES
-    assert default_weights().shape == (len(POLICY_NAMES), N_WEIGHTS)
-    assert game.tables == ("games", "seats", "cards", "legends")
+        load_cardset(edited(tmp_path, 'game = "drako"', 'game = "fairy-tale"'))
 
 
 def test_legend_row_larger_than_the_legends(tmp_path: Path) -> None:
     with pytest.raises(CardDataError, match="field 'legend_row_size'"):
-        load_data(edited(tmp_path, "legend_row_size = 8", "legend_row_size = 16"))
+        load_cardset(edited(tmp_path, "legend_row_size = 8", "legend_row_size = 16"))

@@ -1,4 +1,4 @@
-"""``scoring.py`` (numba arrays, for the kernel) and ``reference.py`` (readable sets) agree,
+"""``scoring.py`` (numba arrays, for the kernel) and ``reference/`` (readable sets) agree,
 and so do ``engine.score_state`` (``talesim score drako``, the kernel's final scoring) and
 ``engine.score_state_reference``.
 
@@ -116,7 +116,7 @@ def random_state(data, rng: np.random.Generator) -> dict:
 
 
 def test_score_state_agrees_with_reference_on_random_states(data) -> None:
-    """``talesim score drako`` by the kernel's compiled final scoring and by ``reference.py``:
+    """``talesim score drako`` by the kernel's compiled final scoring and by ``reference/``:
     the same JSON text, per card points, Legends met and winners included."""
     rng = np.random.default_rng(23)
     for n in range(STATES):

@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pytest
 
-from simcore.games.paper_tales import schema
+from simcore.games.paper_tales import layout
 from simcore.games.paper_tales.engine import score_state, score_state_reference, search_args
 from simcore.games.paper_tales.kernel import game as kgame
 from simcore.games.paper_tales.kernel import search as ks
@@ -272,8 +272,8 @@ class KGame:
         table, seat_slot = prep.slot_table()
         for p in range(self.n):
             slot = int(seat_slot[(p + g) % self.n] if prep.rotate_seats else seat_slot[p])
-            self.s.pi[p, schema.I_POLICY] = table[slot, 0]
-            self.s.pi[p, schema.I_MODEL] = table[slot, 4]
+            self.s.pi[p, layout.I_POLICY] = table[slot, 0]
+            self.s.pi[p, layout.I_MODEL] = table[slot, 4]
             self.ms.par[p] = table[slot, 1:4]
         kgame.new_game(self.tb, self.lx, self.s, self.ls, self.n, self.seed, g, False)
 
@@ -287,7 +287,7 @@ class KGame:
             self.tb, self.lx, self.weights, self.models, self.s, self.ls, self.w, self.wl,
             self.c, self.cl, self.ms, self.ml, self.x, self.n, self.seed, self.g,
         )  # fmt: skip
-        p = int(self.s.g[schema.G_ASK_SEAT])
+        p = int(self.s.g[layout.G_ASK_SEAT])
         return int(i), [int(x) for x in self.ms.sums[: int(self.ms.par[p, 1])]]
 
     def learned(self) -> int:
@@ -297,11 +297,11 @@ class KGame:
 
     def asker(self) -> int:
         """The seat whose decision the game stopped at."""
-        return int(self.s.g[schema.G_ASK_SEAT])
+        return int(self.s.g[layout.G_ASK_SEAT])
 
     def answer(self, i: int) -> None:
-        self.s.g[schema.G_FORCE_SEAT] = self.s.g[schema.G_ASK_SEAT]
-        self.s.g[schema.G_FORCE_IDX] = i
+        self.s.g[layout.G_FORCE_SEAT] = self.s.g[layout.G_ASK_SEAT]
+        self.s.g[layout.G_FORCE_IDX] = i
 
     def clone(self) -> KGame:
         out = object.__new__(KGame)
@@ -319,27 +319,27 @@ def stopped(prep: Any, seed: int, g: int, want: Callable[[KGame], bool]) -> KGam
     while k.advance():
         if want(k):
             return k
-        learned = k.s.pi[k.asker(), schema.I_POLICY] == schema.P_LEARNED
+        learned = k.s.pi[k.asker(), layout.I_POLICY] == layout.P_LEARNED
         k.answer(k.learned() if learned else k.decide()[0])
     raise AssertionError("no such decision")
 
 
 def at_draft(k: KGame) -> bool:
     """A draft pick after the first step."""
-    return int(k.s.g[schema.G_ASK_DEC]) == schema.D_DRAFT and int(k.s.g[schema.G_STEP]) >= 2
+    return int(k.s.g[layout.G_ASK_DEC]) == layout.D_DRAFT and int(k.s.g[layout.G_STEP]) >= 2
 
 
 def at_deploy(k: KGame) -> bool:
     """A deployment step from turn 2 on, after a seat before the asking one placed a card."""
     s = k.s
-    placed = any(s.sp[q, spot, schema.S_FRESH] and s.sp[q, spot, schema.S_CARD] >= 0
+    placed = any(s.sp[q, spot, layout.S_FRESH] and s.sp[q, spot, layout.S_CARD] >= 0
                  for q in range(k.asker()) for spot in range(s.sp.shape[1]))  # fmt: skip
-    return int(s.g[schema.G_ASK_DEC]) == schema.D_DEPLOY and placed and int(s.g[schema.G_TURN]) >= 2
+    return int(s.g[layout.G_ASK_DEC]) == layout.D_DEPLOY and placed and int(s.g[layout.G_TURN]) >= 2
 
 
 def at_build(k: KGame) -> bool:
     """A construction choice from turn 2 on."""
-    return int(k.s.g[schema.G_ASK_DEC]) == schema.D_BUILD and int(k.s.g[schema.G_TURN]) >= 2
+    return int(k.s.g[layout.G_ASK_DEC]) == layout.D_BUILD and int(k.s.g[layout.G_TURN]) >= 2
 
 
 def swap_with_deck(k: KGame, get: Any, put: Any, q: int) -> KGame:
@@ -349,15 +349,15 @@ def swap_with_deck(k: KGame, get: Any, put: Any, q: int) -> KGame:
     s = c.s
     card = get(s)
     units = k.tb.deck
-    i = next(i for i in range(int(s.g[schema.G_DECK_N])) if units[s.deck[i]] != units[card])
+    i = next(i for i in range(int(s.g[layout.G_DECK_N])) if units[s.deck[i]] != units[card])
     other = int(s.deck[i])
     s.deck[i] = card
     put(s, other)
     if q >= 0:
         row = s.card_log[card]
         s.card_log[other] = row
-        s.log[q, row, schema.L_CARD] = other
-        s.log[q, row, schema.L_UNIT] = units[other]
+        s.log[q, row, layout.L_CARD] = other
+        s.log[q, row, layout.L_UNIT] = units[other]
     return c
 
 
@@ -367,48 +367,48 @@ def hidden_changes(k: KGame) -> list[KGame]:
     seat = k.asker()
     out = []
     c = k.clone()
-    n = int(s.g[schema.G_DECK_N])
+    n = int(s.g[layout.G_DECK_N])
     c.s.deck[:n] = s.deck[:n][::-1]
     out.append(c)
     q = 0 if seat != 0 else 1
-    if int(s.g[schema.G_PHASE]) == 0:  # a pack the seat has not seen (seat 3's, passing left)
+    if int(s.g[layout.G_PHASE]) == 0:  # a pack the seat has not seen (seat 3's, passing left)
         for h in range(k.n):
-            if h != seat and s.pi[h, schema.I_PACK_N] > 0 and h != (seat + 1) % k.n:
+            if h != seat and s.pi[h, layout.I_PACK_N] > 0 and h != (seat + 1) % k.n:
 
                 def put(st: Any, card: int, h: int = h) -> None:
                     st.packs[h, 0] = card
 
                 out.append(swap_with_deck(k, lambda st, h=h: int(st.packs[h, 0]), put, -1))
                 break
-    if int(s.g[schema.G_PHASE]) == 0 and s.pi[q, schema.I_DRAFT_N] > 0:  # its picks this turn
+    if int(s.g[layout.G_PHASE]) == 0 and s.pi[q, layout.I_DRAFT_N] > 0:  # its picks this turn
 
         def put_pick(st: Any, card: int) -> None:
             st.drafted[q, 0] = card
 
         out.append(swap_with_deck(k, lambda st: int(st.drafted[q, 0]), put_pick, q))
-    if s.pi[q, schema.I_HAND_N] > 0:
+    if s.pi[q, layout.I_HAND_N] > 0:
 
         def put_hand(st: Any, card: int) -> None:
             st.hand[q, 0] = card
 
         out.append(swap_with_deck(k, lambda st: int(st.hand[q, 0]), put_hand, q))
-    if s.pi[q, schema.I_KEPT] >= 0:
+    if s.pi[q, layout.I_KEPT] >= 0:
 
         def put_kept(st: Any, card: int) -> None:
-            st.pi[q, schema.I_KEPT] = card
+            st.pi[q, layout.I_KEPT] = card
 
-        out.append(swap_with_deck(k, lambda st: int(st.pi[q, schema.I_KEPT]), put_kept, q))
+        out.append(swap_with_deck(k, lambda st: int(st.pi[q, layout.I_KEPT]), put_kept, q))
     for spot in range(s.sp.shape[1]):
-        if s.sp[q, spot, schema.S_CARD] >= 0 and s.sp[q, spot, schema.S_FRESH]:
+        if s.sp[q, spot, layout.S_CARD] >= 0 and s.sp[q, spot, layout.S_FRESH]:
 
             def put_spot(st: Any, card: int, spot: int = spot) -> None:
-                st.sp[q, spot, schema.S_CARD] = card
-                st.sp[q, spot, schema.S_UNIT] = k.tb.deck[card]
+                st.sp[q, spot, layout.S_CARD] = card
+                st.sp[q, spot, layout.S_UNIT] = k.tb.deck[card]
 
-            get = lambda st, spot=spot: int(st.sp[q, spot, schema.S_CARD])  # noqa: E731
+            get = lambda st, spot=spot: int(st.sp[q, spot, layout.S_CARD])  # noqa: E731
             out.append(swap_with_deck(k, get, put_spot, q))
             break
-    for i in range(int(s.g[schema.G_DISC_N])):
+    for i in range(int(s.g[layout.G_DISC_N])):
         if s.disc_by[i] >= 0 and s.disc_by[i] != seat:
 
             def put_disc(st: Any, card: int, i: int = i) -> None:

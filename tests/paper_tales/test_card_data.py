@@ -222,7 +222,7 @@ def test_two_player_defaults() -> None:
 
 
 def test_loader_and_compiled_tables(cards: CardSet) -> None:
-    t = compile_tables(cards)
+    t = compile_tables(cards, cards.variant)
     assert t.ut.shape == (42, T.N_UCOLS)
     assert t.bt.shape == (5, T.LEVELS, T.N_BCOLS)
     assert t.ab.shape == (51, T.N_ACOLS)

@@ -14,7 +14,7 @@ import pytest
 from numba import njit
 
 from simcore.games.paper_tales import evaluate as ev
-from simcore.games.paper_tales import schema
+from simcore.games.paper_tales import layout
 from simcore.games.paper_tales.policies import default_weights
 from simcore.games.paper_tales.tables import (
     A_KIND,
@@ -30,10 +30,10 @@ from simcore.games.paper_tales.tables import (
 @njit
 def _both(tb, weights, pcs, ns, bls, misc, out):
     """``value`` (one building cache for the whole run) and ``value_full`` per kingdom."""
-    wpc = np.zeros((schema.MAX_PIECES, schema.N_PC), np.int32)
+    wpc = np.zeros((layout.MAX_PIECES, layout.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
-    bc = np.full(schema.BC_TERMS + schema.N_BS * ev.cache.face_room(bls.shape[1]) * 3, -1, np.int32)
-    acc = np.zeros(schema.N_AC, np.int64)
+    bc = np.full(layout.BC_TERMS + layout.N_BS * ev.cache.face_room(bls.shape[1]) * 3, -1, np.int32)
+    acc = np.zeros(layout.N_AC, np.int64)
     for k in range(pcs.shape[0]):
         gold, seen0, seen1, two, turn, pol = misc[k]
         args = (pol, pcs[k], ns[k], bls[k], gold, seen0, seen1, two == 1, turn, wpc, wbl)
@@ -46,9 +46,9 @@ def random_spots(rng: np.random.Generator, max_age: int) -> Iterator[tuple[int, 
     + a virtual draft piece on spot 0 or 3; ages up to 2, or (3 in 10) up to ``max_age``;
     half the pieces fresh, most of those pending. A generator: the caller draws what else
     a piece needs (its unit) from ``rng`` before the next piece is drawn."""
-    n = int(rng.integers(0, schema.MAX_PIECES + 1))
+    n = int(rng.integers(0, layout.MAX_PIECES + 1))
     spots = [int(x) for x in rng.permutation(5)[: min(n, 5)]]
-    if n == schema.MAX_PIECES:
+    if n == layout.MAX_PIECES:
         spots.append(int(rng.choice([0, 3])))
     for spot in spots:
         fresh = int(rng.random() < 0.5)
@@ -61,7 +61,7 @@ def _kingdoms(n_units: int, n_buildings: int, count: int, max_age: int, seed: in
     """Random kingdoms: up to 5 spots + a virtual draft piece on spot 0 or 3; building
     levels shared by runs of 8 kingdoms (as the options of one decision) or not."""
     rng = np.random.default_rng(seed)
-    pcs = np.zeros((count, schema.MAX_PIECES, schema.N_PC), np.int32)
+    pcs = np.zeros((count, layout.MAX_PIECES, layout.N_PC), np.int32)
     ns = np.zeros(count, np.int32)
     bls = np.zeros((count, max(n_buildings, 1)), np.int32)
     misc = np.zeros((count, 6), np.int32)
@@ -81,9 +81,9 @@ def _kingdoms(n_units: int, n_buildings: int, count: int, max_age: int, seed: in
     return pcs, ns, bls, misc
 
 
-@pytest.mark.parametrize("max_age", [4, schema.UR_AGES + 2])
+@pytest.mark.parametrize("max_age", [4, layout.UR_AGES + 2])
 def test_value_equals_the_full_evaluation(cards: CardSet, max_age: int) -> None:
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     weights = default_weights()
     pcs, ns, bls, misc = _kingdoms(tb.ut.shape[0], tb.bt.shape[0], 20_000, max_age, max_age)
     out = np.zeros((pcs.shape[0], 2))
@@ -95,7 +95,7 @@ def test_value_equals_the_full_evaluation(cards: CardSet, max_age: int) -> None:
 def test_unit_columns_mark_what_reads_the_kingdom(cards: CardSet) -> None:
     """A unit's steps are computed from the kingdom's totals exactly when one of its
     abilities has a kingdom-wide multiplier or condition; most base units are all tables."""
-    tables = compile_tables(cards)
+    tables = compile_tables(cards, cards.variant)
     ut, ab = ev.records.kernel_tables(tables)[0], tables.ab
     for u, unit in enumerate(cards.units):
         rows = range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB])
@@ -105,5 +105,5 @@ def test_unit_columns_mark_what_reads_the_kingdom(cards: CardSet) -> None:
             for j in rows
             if int(ab[j, A_KIND]) in ev.records.STEPS_OF_KIND
         )
-        assert bool(ut[u, schema.KU_DYN]) == reads_kingdom, unit.id
-    assert 0 < np.count_nonzero(ut[:, schema.KU_DYN]) < len(cards.units) // 2
+        assert bool(ut[u, layout.KU_DYN]) == reads_kingdom, unit.id
+    assert 0 < np.count_nonzero(ut[:, layout.KU_DYN]) < len(cards.units) // 2

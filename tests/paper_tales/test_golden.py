@@ -1,7 +1,7 @@
 """Golden playthroughs: complete reference games pinned in tests/paper_tales/golden/*.json,
 one base game per player count (2-5) and two games of the expansion (``legends-*``).
 
-``tests/test_golden.py`` replays them in ``reference.py`` and
+``tests/test_golden.py`` replays them in ``reference/`` and
 ``tests/test_engine_conformance.py`` in the numba kernel; here the narration replays them.
 A failure after an intended change to rules, policies, card data or the random stream:
 review the diff, then run ``tests/make_golden.py paper-tales``.

@@ -15,7 +15,7 @@ from numba import njit
 
 from simcore.games.paper_tales import evaluate as ev
 from simcore.games.paper_tales import kernel as k
-from simcore.games.paper_tales import schema
+from simcore.games.paper_tales import layout
 from simcore.games.paper_tales.policies import F_STRENGTH, W_UNAFFORDABLE, default_weights
 from simcore.games.paper_tales.tables import (
     MAX_BUILD_OPTIONS,
@@ -47,11 +47,11 @@ def _added_value(tb, weights, s, u, spot, n_players):
     """``value`` of seat 0's kingdom with unit ``u`` added on ``spot``, pending and fresh,
     its cost paid: the whole sketch valued in full."""
     n = k._load(s, 0)
-    s.pc[n, schema.PC_SPOT] = spot
-    s.pc[n, schema.PC_UNIT] = u
-    s.pc[n, schema.PC_AGE] = 0
-    s.pc[n, schema.PC_PENDING] = 1
-    s.pc[n, schema.PC_FRESH] = 1
+    s.pc[n, layout.PC_SPOT] = spot
+    s.pc[n, layout.PC_UNIT] = u
+    s.pc[n, layout.PC_AGE] = 0
+    s.pc[n, layout.PC_PENDING] = 1
+    s.pc[n, layout.PC_FRESH] = 1
     gold = s.pi[0, k.I_GOLD] - tb.ut[u, U_COST]
     return k._value(tb, weights, s, 0, n + 1, gold, n_players)
 
@@ -87,7 +87,7 @@ def _position(s: k.State, tb: tuple, rng: np.random.Generator, max_age: int) -> 
     # a few Golems / Time Masters pending: projections the options must not share
     if rng.random() < 0.3:
         projecting = np.flatnonzero(
-            (ut[:, schema.KU_OTHERS_AGE] != 0) | (ut[:, schema.KU_UPGRADE] != 0)
+            (ut[:, layout.KU_OTHERS_AGE] != 0) | (ut[:, layout.KU_UPGRADE] != 0)
         )
         cards = np.flatnonzero(np.isin(deck, projecting))
         spot = int(rng.integers(0, 5))
@@ -110,7 +110,7 @@ def _position(s: k.State, tb: tuple, rng: np.random.Generator, max_age: int) -> 
 
 def _setup(cards: CardSet, n_players: int, seed: int) -> tuple:
     """The kernel's tables, the default weights, a state and a random generator."""
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     s = k.new_state(n_players, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     return tb, default_weights(), s, np.random.default_rng(seed)
 
@@ -125,7 +125,7 @@ def test_options_valued_from_one_first_pass_equal_the_full_value(
     cv = np.zeros((tb.ut.shape[0], 2))
     options = 0
     for trial in range(300):
-        _position(s, tb, rng, schema.UR_AGES + 2 if trial % 5 == 0 else 4)
+        _position(s, tb, rng, layout.UR_AGES + 2 if trial % 5 == 0 else 4)
         n_opt = _deploy_values(tb, weights, s, n_players, out)
         options += n_opt
         np.testing.assert_array_equal(out[:n_opt, 0], out[:n_opt, 1])
@@ -181,7 +181,7 @@ def test_a_base_sketch_kept_from_step_to_step_values_as_a_new_one(cards: CardSet
     """The kernel keeps a seat's base sketch through its deployment steps (rows no longer
     in spot order, a replaced or moved piece's row changed in place): every later option
     and keep value equals the one from a new ``_sketch_base``."""
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     weights = default_weights()
     states = [k.new_state(4, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0]) for _ in range(2)]
     rng = np.random.default_rng(11)
@@ -229,7 +229,7 @@ def _build_values(tb, weights, s, n_players, out):
 
 
 def test_construction_options_from_one_first_pass_equal_the_full_value(cards: CardSet) -> None:
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     weights = default_weights()
     s = k.new_state(4, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     rng = np.random.default_rng(7)
@@ -256,13 +256,13 @@ def test_a_seat_assessed_from_its_first_pass_as_in_full(cards: CardSet) -> None:
     """Wars, Income, the End and the frozen strengths read ``_assess_seat`` (unit records,
     the building cache): on random kingdoms, old units up to past the records' tokens,
     every building configuration, its 8 totals equal ``assess``'s, pending pieces or not."""
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     s = k.new_state(4, tb.deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     rng = np.random.default_rng(5)
     out = np.zeros((2, 8), np.int64)
     strengths = set()
     for trial in range(1500):
-        _position(s, tb, rng, schema.UR_AGES + 2 if trial % 4 == 0 else 4)
+        _position(s, tb, rng, layout.UR_AGES + 2 if trial % 4 == 0 else 4)
         if trial % 3:  # between phases every piece is resolved
             s.sp[0, :, k.S_RESOLVED] = 1
         _assessments(tb, s, out)
@@ -281,7 +281,7 @@ def test_seats_that_value_every_unit_alike_share_their_draft_values(cards: CardS
     """Recruitment's draft values are shared by seats with the same policy, gold, neighbour
     strengths, pieces (unit, tokens, states; not the physical card) and levels, and by no
     others: each of those differences makes a seat its own twin."""
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     deck = tb.deck
     s = k.new_state(4, deck.shape[0], tb.bt.shape[0], tb.ut.shape[0])
     twins = np.zeros(4, np.int64)
@@ -340,7 +340,7 @@ def test_card_value_skips_the_back_row_only_when_it_cannot_be_worth_more(
     out = np.zeros((tb.ut.shape[0], 3))
     held = cases = 0
     for trial in range(400):
-        _position(s, tb, rng, schema.UR_AGES + 2 if trial % 5 == 0 else 4)
+        _position(s, tb, rng, layout.UR_AGES + 2 if trial % 5 == 0 else 4)
         _front_and_back(tb, weights, s, n_players, out)
         holds = out[:, 2] == 1.0
         assert (out[holds, 0] >= out[holds, 1]).all()
@@ -354,15 +354,15 @@ def test_front_first_units_and_what_turns_the_skip_off(cards: CardSet) -> None:
     the Front only), the Archer (fights from the Back: the same strength in both rows, so
     it dominates), none whose on-deploy tokens or upgrade are projected (Golem). A negative
     weight of strength, or a face losing LP per strong unit, turns the skip off."""
-    tb = ev.records.kernel_tables(compile_tables(cards))
+    tb = ev.records.kernel_tables(compile_tables(cards, cards.variant))
     ut = tb.ut
     index = {u.id: i for i, u in enumerate(cards.units)}
-    flag = {uid: int(ut[i, schema.KU_FRONT_FIRST]) for uid, i in index.items()}
+    flag = {uid: int(ut[i, layout.KU_FRONT_FIRST]) for uid, i in index.items()}
     assert flag["hunter"] == 0
     assert flag["archer"] == 1
     assert flag["golem"] == 0
-    projecting = (ut[:, schema.KU_OTHERS_AGE] != 0) | (ut[:, schema.KU_UPGRADE] != 0)
-    assert not ut[projecting, schema.KU_FRONT_FIRST].any()
+    projecting = (ut[:, layout.KU_OTHERS_AGE] != 0) | (ut[:, layout.KU_UPGRADE] != 0)
+    assert not ut[projecting, layout.KU_FRONT_FIRST].any()
     assert sum(flag.values()) >= len(flag) // 2
     s = k.new_state(4, tb.deck.shape[0], tb.bt.shape[0], ut.shape[0])
     s.sp[0] = -1
@@ -376,9 +376,9 @@ def test_front_first_units_and_what_turns_the_skip_off(cards: CardSet) -> None:
     assert not _holds(tb, weights, s, u)
     weights = default_weights()
     assert _strong_ok(tb.bt, s.bc[0])  # no building: no face term
-    s.bc[0, schema.BC_N0 + schema.BS_WAR] = 1  # a cached war-phase face term: -1 LP per strong unit
-    t = schema.BC_TERMS + schema.BS_WAR * ev.cache.face_room(tb.bt.shape[0]) * 3
-    s.bc[0, t : t + 3] = (schema.W_ALWAYS, schema.P_STRONG_UNITS, -1)
+    s.bc[0, layout.BC_N0 + layout.BS_WAR] = 1  # a cached war-phase face term: -1 LP per strong unit
+    t = layout.BC_TERMS + layout.BS_WAR * ev.cache.face_room(tb.bt.shape[0]) * 3
+    s.bc[0, t : t + 3] = (layout.W_ALWAYS, layout.P_STRONG_UNITS, -1)
     assert not _strong_ok(tb.bt, s.bc[0])
     assert not _holds(tb, weights, s, u)  # the same levels: the cache is kept
 
@@ -416,7 +416,7 @@ def test_a_deployment_step_skipping_back_row_twins_chooses_the_first_best(
     tb, weights, s, rng = _setup(cards, n_players, 20 + n_players)
     back_chosen = options = 0
     for trial in range(800):
-        _position(s, tb, rng, schema.UR_AGES + 2 if trial % 5 == 0 else 4)
+        _position(s, tb, rng, layout.UR_AGES + 2 if trial % 5 == 0 else 4)
         chosen, want, n_opt = _deploy_chosen(tb, weights, s, n_players)
         assert chosen == want, trial
         options += n_opt
@@ -447,7 +447,7 @@ def test_a_keep_skipping_repeated_units_chooses_the_first_best(
     tb, weights, s, rng = _setup(cards, n_players, 40 + n_players)
     repeats = 0
     for trial in range(400):
-        _position(s, tb, rng, schema.UR_AGES + 2 if trial % 5 == 0 else 4)
+        _position(s, tb, rng, layout.UR_AGES + 2 if trial % 5 == 0 else 4)
         chosen, want, again = _keep_chosen(tb, weights, s, n_players)
         assert chosen == want, trial
         repeats += again != 0

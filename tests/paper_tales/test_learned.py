@@ -1,4 +1,4 @@
-"""Paper Tales' ``learned`` player (learned.py, kernel/rank.py, reference/learned.py) and
+"""Paper Tales' ``learned`` player (learned.py, mc.py, reference/learned.py) and
 what ``talesim learn`` records of a search, both variants.
 
 * kernel = reference: games with learned seats, and with mc seats whose playouts are
@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from simcore import engine_kit, learned
-from simcore.games.paper_tales import engine, schema
+from simcore.games.paper_tales import engine, layout
 from simcore.games.paper_tales.engine import (
     GAME,
     frame_mismatch,
@@ -164,11 +164,11 @@ def test_learned_choice_sees_what_it_sees(cards: CardSet, kgames: Any) -> None:
 HEURISTIC_RUN = """
 from simcore.games.paper_tales import learned
 from simcore.games.paper_tales.engine import prepare, simulate_arrays
-from simcore.games.paper_tales.kernel import rank
+from simcore.games.paper_tales import mc
 from simcore.games.paper_tales.tables import load_cardset
 prep = prepare(load_cardset(), "base", 2, ["greedy", "random"], True)
 simulate_arrays(prep, 1, 0, 2)
-compiled = [f.__name__ for f in (learned.learned_choice, learned.ranked_features, rank.rank)
+compiled = [f.__name__ for f in (learned.learned_choice, learned.ranked_features, mc.rank)
             if f.signatures]
 print(compiled)
 """
@@ -193,9 +193,9 @@ def test_a_learned_seat_is_asked_its_three_decisions(cards: CardSet, kgames: Any
     asked = set()
     while k.advance():
         assert k.asker() == 0
-        asked.add(int(k.s.g[schema.G_ASK_DEC]))
+        asked.add(int(k.s.g[layout.G_ASK_DEC]))
         k.answer(k.learned())
-    assert asked == {schema.D_DRAFT, schema.D_DEPLOY, schema.D_BUILD}
+    assert asked == {layout.D_DRAFT, layout.D_DEPLOY, layout.D_BUILD}
 
 
 @pytest.mark.parametrize("variant", ["base", "legends"])

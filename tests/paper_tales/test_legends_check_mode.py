@@ -23,7 +23,7 @@ from simcore.games.paper_tales.kernel import (
     check_state,
     legends_lx,
 )
-from simcore.games.paper_tales.schema import Z_CARD, Z_FRESH, Z_PAID
+from simcore.games.paper_tales.layout import Z_CARD, Z_FRESH, Z_PAID
 from simcore.games.paper_tales.tables import CardSet
 from simcore.registry import InvariantError, raise_first_violation
 

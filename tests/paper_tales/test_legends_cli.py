@@ -1,5 +1,5 @@
 """The Legends variant through the CLI (Typer's CliRunner): listed by ``talesim games``,
-its catalog by ``talesim cards``, a game narrated by ``talesim play`` (reference.py), a run
+its catalog by ``talesim cards``, a game narrated by ``talesim play`` (reference/), a run
 written by ``simulate`` (the numba kernel, ``kernel.py``) and ``bench``; that ``play``
 replays a stored game and ``--check`` writes the same run: ``tests/test_engine_conformance.py``."""
 
@@ -100,7 +100,7 @@ def test_bench_measures_the_legends_kernel() -> None:
 
 def test_play_narrates_the_reference_game() -> None:
     """Every event has a sentence (no raw dict); the final event holds the scores, gold and
-    breakdown of reference.py's game, played without recording."""
+    breakdown of reference/'s game, played without recording."""
     policies = ["greedy", "random", "warlord", "builder"]
     for seed in range(6):
         args = ["play", "paper-tales", "--variant", "legends", "--seed", str(seed)]

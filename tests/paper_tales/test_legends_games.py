@@ -1,4 +1,4 @@
-"""Whole Legends games in ``reference.py``, checked with hypothesis (every policy, 2-5
+"""Whole Legends games in ``reference/``, checked with hypothesis (every policy, 2-5
 players, random switches of ``docs/rules/paper-tales-legends.md`` §8): card conservation at
 every phase boundary (artifact zones included), gold never negative, score = breakdown, the
 dataset records agree with the end position; determinism; and the base variant unchanged by

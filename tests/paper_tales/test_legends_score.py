@@ -1,5 +1,5 @@
 """``talesim score paper-tales STATE.json --variant legends``: artifacts per seat
-(``"artifacts": [ids]``) and the Legends buildings, scored with ``reference.py``'s rulebook
+(``"artifacts": [ids]``) and the Legends buildings, scored with ``reference/``'s rulebook
 functions. Hand-computed positions (numbers in the docstrings), the one-line errors, the
 CLI, the agreement with the base scorer on base positions, and the end LP of finished
 Legends games (``reference.final_state``)."""

@@ -46,7 +46,7 @@ def test_legends_tables_shapes_and_order(leg: T.CardSet) -> None:
     assert t.lrules.shape == (T.N_LRULES,)
     assert all(a.dtype == np.int32 for a in t)
     # card types: units (base first, ids 0..80 unchanged), then Legends units, then artifacts
-    assert t.deck[:81].tolist() == compile_tables(load_cardset()).deck.tolist()
+    assert t.deck[:81].tolist() == compile_tables(load_cardset(), "base").deck.tolist()
     assert t.deck.tolist().count(59) == 1  # shield-of-power, the first artifact
     assert int(t.deck.max()) == 59 + 17
     # every artifact's ability rows point back to it
@@ -228,7 +228,7 @@ def test_legends_kinds_are_refused_in_a_base_card_file(tmp_path: Path) -> None:
 def test_base_tables_are_unchanged_by_the_expansion_code() -> None:
     """The base variant compiles to the base game's shapes and constants (no Legends
     column or row added to its tables)."""
-    t = compile_tables(load_cardset())
+    t = compile_tables(load_cardset(), "base")
     assert t.ab.shape == (51, T.N_ACOLS)
     assert T.N_ACOLS == 15
     assert t.bt.shape == (5, T.LEVELS, T.N_BCOLS)

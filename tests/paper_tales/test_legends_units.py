@@ -1,5 +1,5 @@
 """One test per Legends unit (``docs/rules/paper-tales-legends.md`` §3.2; bare §N below
-cites that page), named after it, driving the real phase code of ``reference.py`` (Legends
+cites that page), named after it, driving the real phase code of ``reference/`` (Legends
 variant) on a constructed position, with hand-computed numbers.
 
 Positions come from the ``ltable`` fixture: a 3-player Legends game after setup, turn 1,

@@ -17,7 +17,7 @@ from kit import load_by_path
 from numba import njit
 
 from simcore.games.paper_tales import evaluate as ev
-from simcore.games.paper_tales import schema
+from simcore.games.paper_tales import layout
 from simcore.games.paper_tales.kernel import legends_lx
 from simcore.games.paper_tales.policies import W_UNAFFORDABLE, default_weights
 from simcore.games.paper_tales.tables import (
@@ -43,7 +43,7 @@ def _both(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, out):
     """``l_value`` (one faces-and-artifacts cache for the whole run) and ``l_value_full``
     of each kingdom (both on copies: the projection writes the scratch rows,
     ``F_BUILDABLE`` the scratch levels)."""
-    wpc = np.zeros((schema.MAX_PIECES, schema.N_PC), np.int32)
+    wpc = np.zeros((layout.MAX_PIECES, layout.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
     zx = np.full(ev.cache.fixed_size(bls.shape[1]), -1, np.int32)  # one cache for the run
     for k in range(pcs.shape[0]):
@@ -55,7 +55,7 @@ def _both(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, out):
                 seen0, seen1, two == 1, turn, wpc, wbl, zx, insets[k],
             )  # fmt: skip
             if m == 0:
-                out[k, 0] = ev.value.l_value(*args, np.int64(schema.LV_FULL))
+                out[k, 0] = ev.value.l_value(*args, np.int64(layout.LV_FULL))
             else:
                 out[k, 1] = ev.project.l_value_full(*args)
 
@@ -68,12 +68,12 @@ def _kingdoms(tb: tuple, lx: tuple, count: int, max_age: int, seed: int) -> tupl
     ut, bt = tb.ut, tb.bt
     n_units, n_buildings, n_arts = ut.shape[0], bt.shape[0], lx.xt.shape[0]
     rng = np.random.default_rng(seed)
-    special = [u for u in range(n_units) if lx.ldyn[u] or ut[u, schema.KU_DYN]]
-    pcs = np.zeros((count, schema.MAX_PIECES, schema.N_PC), np.int32)
+    special = [u for u in range(n_units) if lx.ldyn[u] or ut[u, layout.KU_DYN]]
+    pcs = np.zeros((count, layout.MAX_PIECES, layout.N_PC), np.int32)
     ns = np.zeros(count, np.int32)
-    pdones = np.full((count, schema.MAX_PIECES), -1, np.int32)
+    pdones = np.full((count, layout.MAX_PIECES), -1, np.int32)
     bls = np.zeros((count, max(n_buildings, 1)), np.int32)
-    sas = np.zeros((count, MAX_ARTIFACTS + 1, schema.N_SA), np.int32)
+    sas = np.zeros((count, MAX_ARTIFACTS + 1, layout.N_SA), np.int32)
     nas = np.zeros(count, np.int32)
     insets = np.ones((count, max(n_buildings, 1)), np.int32)
     misc = np.zeros((count, 7), np.int32)
@@ -81,7 +81,7 @@ def _kingdoms(tb: tuple, lx: tuple, count: int, max_age: int, seed: int) -> tupl
         for i, (spot, age, pending, fresh) in enumerate(random_spots(rng, max_age)):
             u = int(rng.choice(special)) if rng.random() < 0.5 else int(rng.integers(0, n_units))
             pcs[k, i] = (spot, u, age, pending, fresh)
-            pdones[k, i] = rng.integers(-1, schema.T_COUNT + 1)
+            pdones[k, i] = rng.integers(-1, layout.T_COUNT + 1)
             ns[k] = i + 1
         bls[k] = bls[k - 1] if k % 8 and rng.random() < 0.8 else rng.integers(0, 3, n_buildings)
         insets[k] = rng.random(n_buildings) < 0.7
@@ -103,7 +103,7 @@ def _kingdoms(tb: tuple, lx: tuple, count: int, max_age: int, seed: int) -> tupl
     return pcs, ns, pdones, bls, sas, nas, insets, misc
 
 
-@pytest.mark.parametrize("max_age", [4, schema.UR_AGES + 2])
+@pytest.mark.parametrize("max_age", [4, layout.UR_AGES + 2])
 def test_value_equals_the_full_evaluation(legends: CardSet, max_age: int) -> None:
     tables = compile_legends_tables(legends)
     tb = ev.records.kernel_tables(tables)
@@ -124,7 +124,7 @@ def _options(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, opts
     tokens, 1 if placed now) valued from that pass (``l_option_pass``, ``LV_GIVEN``), in
     full (``LV_FULL``) and step by step (``l_value_full``), each option on a copy of the
     base (one cache and one base pass for the decision, as ``kernev.deploy_choice``)."""
-    wpc = np.zeros((schema.MAX_PIECES, schema.N_PC), np.int32)
+    wpc = np.zeros((layout.MAX_PIECES, layout.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
     zx = np.full(ev.cache.fixed_size(bls.shape[1]), -1, np.int32)
     for k in range(pcs.shape[0]):
@@ -133,7 +133,7 @@ def _options(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, opts
         ev.value.l_value(
             tb, lx, weights, pol, pcs[k].copy(), n0, pdones[k].copy(), bls[k].copy(),
             sas[k].copy(), np.int64(nas[k]), np.int64(gold), np.int64(bonus), seen0, seen1,
-            two == 1, turn, wpc, wbl, zx, insets[k], np.int64(schema.LV_BASE),
+            two == 1, turn, wpc, wbl, zx, insets[k], np.int64(layout.LV_BASE),
         )  # fmt: skip
         for o in range(opts.shape[1]):
             row, spot, u, age, new = opts[k, o]
@@ -148,13 +148,13 @@ def _options(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, opts
                     seen1, two == 1, turn, wpc, wbl, zx, insets[k],
                 )  # fmt: skip
                 if m < 2:
-                    mode = schema.LV_GIVEN if m == 0 else schema.LV_FULL
+                    mode = layout.LV_GIVEN if m == 0 else layout.LV_FULL
                     out[k, o, m] = ev.value.l_value(*args, np.int64(mode))
                 else:
                     out[k, o, m] = ev.project.l_value_full(*args)
 
 
-@pytest.mark.parametrize("max_age", [4, schema.UR_AGES + 2])
+@pytest.mark.parametrize("max_age", [4, layout.UR_AGES + 2])
 def test_options_from_one_first_pass_equal_the_full_value(legends: CardSet, max_age: int) -> None:
     """A decision's options valued from its base sketch's first pass with one row's share
     replaced (a unit placed on a new row or replacing a row, a row moved or aged, none)
@@ -166,12 +166,12 @@ def test_options_from_one_first_pass_equal_the_full_value(legends: CardSet, max_
     kingdoms = _kingdoms(tb, lx, 10_000, max_age, 100 + max_age)
     ns = kingdoms[1]
     n_units = tb.ut.shape[0]
-    special = [u for u in range(n_units) if lx.ldyn[u] or tb.ut[u, schema.KU_DYN]]
+    special = [u for u in range(n_units) if lx.ldyn[u] or tb.ut[u, layout.KU_DYN]]
     rng = np.random.default_rng(max_age)
     opts = np.zeros((ns.size, 3, 5), np.int32)
     for k, n in enumerate(ns):
         for o in range(3):
-            row = int(rng.integers(-1, min(n, schema.MAX_PIECES - 1) + 1))
+            row = int(rng.integers(-1, min(n, layout.MAX_PIECES - 1) + 1))
             u = int(rng.choice(special)) if rng.random() < 0.5 else int(rng.integers(0, n_units))
             top = max_age if rng.random() < 0.3 else 2
             new = 1 if row == n or (row >= 0 and rng.random() < 0.5) else 0
@@ -193,7 +193,7 @@ def _cards(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, cards,
     a new pending piece on spot 0, then 3 (the better), an artifact pending in the zone at
     its cost now; minus ``W_UNAFFORDABLE`` when its cost is more than the gold."""
     ut = tb.ut
-    wpc = np.zeros((schema.MAX_PIECES, schema.N_PC), np.int32)
+    wpc = np.zeros((layout.MAX_PIECES, layout.N_PC), np.int32)
     wbl = np.zeros(bls.shape[1], np.int32)
     zx = np.full(ev.cache.fixed_size(bls.shape[1]), -1, np.int32)
     for k in range(pcs.shape[0]):
@@ -202,7 +202,7 @@ def _cards(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, cards,
         pc, pdone, bl, sa = pcs[k].copy(), pdones[k].copy(), bls[k].copy(), sas[k].copy()
         ev.value.l_value(
             tb, lx, weights, pol, pc, n0, pdone, bl, sa, na, np.int64(0), np.int64(0), seen0,
-            seen1, two == 1, turn, wpc, wbl, zx, insets[k], np.int64(schema.LV_BASE),
+            seen1, two == 1, turn, wpc, wbl, zx, insets[k], np.int64(layout.LV_BASE),
         )  # fmt: skip
         for c in range(cards.shape[1]):
             t = cards[k, c]
@@ -217,26 +217,26 @@ def _cards(tb, lx, weights, pcs, ns, pdones, bls, sas, nas, insets, misc, cards,
                 placed, done, zone = pcs[k].copy(), pdones[k].copy(), sas[k].copy()
                 n, n_art = n0, na
                 if artifact:
-                    zone[na, schema.SA_X] = t - ut.shape[0]
-                    zone[na, schema.SA_PENDING] = 1
-                    zone[na, schema.SA_DONE] = -1
+                    zone[na, layout.SA_X] = t - ut.shape[0]
+                    zone[na, layout.SA_PENDING] = 1
+                    zone[na, layout.SA_DONE] = -1
                     n_art = na + 1
                     cost = ev.value.l_art_cost_now(
                         ut, tb.bt, tb.ab, lx.lrules, pcs[k], n0, bls[k], insets[k], na
                     )
                 else:
-                    placed[n0, schema.PC_SPOT] = 0 if o == 0 else MAX_FRONT
-                    placed[n0, schema.PC_UNIT] = t
-                    placed[n0, schema.PC_AGE] = 0
-                    placed[n0, schema.PC_PENDING] = 1
-                    placed[n0, schema.PC_FRESH] = 1
+                    placed[n0, layout.PC_SPOT] = 0 if o == 0 else MAX_FRONT
+                    placed[n0, layout.PC_UNIT] = t
+                    placed[n0, layout.PC_AGE] = 0
+                    placed[n0, layout.PC_PENDING] = 1
+                    placed[n0, layout.PC_FRESH] = 1
                     done[n0] = -1
                     n = n0 + 1
                     cost = ut[t, U_COST]
                 w = ev.value.l_value(
                     tb, lx, weights, pol, placed, n, done, bls[k].copy(), zone, n_art,
                     np.int64(gold - cost), np.int64(0), seen0, seen1, two == 1, turn, wpc, wbl,
-                    zx, insets[k], np.int64(schema.LV_FULL),
+                    zx, insets[k], np.int64(layout.LV_FULL),
                 )  # fmt: skip
                 v = max(v, w)
             if cost > gold:
@@ -252,8 +252,8 @@ def test_card_values_from_one_first_pass_equal_the_full_value(legends: CardSet) 
     tb = ev.records.kernel_tables(tables)
     lx = legends_lx(legends, tables)
     weights = default_weights()
-    kingdoms = _kingdoms(tb, lx, 6_000, schema.UR_AGES + 2, 7)
-    keep = kingdoms[1] < schema.MAX_PIECES  # room for the card's piece
+    kingdoms = _kingdoms(tb, lx, 6_000, layout.UR_AGES + 2, 7)
+    keep = kingdoms[1] < layout.MAX_PIECES  # room for the card's piece
     kingdoms = tuple(part[keep] for part in kingdoms)
     n_cards = tb.ut.shape[0] + lx.xt.shape[0]
     rng = np.random.default_rng(7)
@@ -275,14 +275,14 @@ def test_legends_dyn_marks_what_reads_the_kingdom(legends: CardSet) -> None:
     tb = ev.records.kernel_tables(tables)
     ut, ab = tb.ut, tb.ab
     ldyn = ev.records.legends_dyn(tables.ut, tables.ab)
-    steps = {schema.PH_INCOME: schema.STEP_INCOME, schema.PH_WAR: schema.STEP_WAR}
+    steps = {layout.PH_INCOME: layout.STEP_INCOME, layout.PH_WAR: layout.STEP_WAR}
     gains = 0
     for u in range(ut.shape[0]):
         rows = range(ut[u, U_AB0], ut[u, U_AB0] + ut[u, U_NAB])
         if {int(ab[j, A_KIND]) for j in rows} <= ev.records.BASE_KINDS:
-            assert ldyn[u] == ut[u, schema.KU_DYN], u
+            assert ldyn[u] == ut[u, layout.KU_DYN], u
         for j in rows:
-            if ab[j, A_KIND] == schema.K_CONDITIONAL_GAIN and int(ab[j, A_PHASE]) in steps:
+            if ab[j, A_KIND] == layout.K_CONDITIONAL_GAIN and int(ab[j, A_PHASE]) in steps:
                 assert ldyn[u] & steps[int(ab[j, A_PHASE])], u
                 gains += 1
     assert gains  # the card set has some

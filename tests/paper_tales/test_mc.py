@@ -26,7 +26,7 @@ import pytest
 from kit import SMALL_MC, prepared
 
 from simcore import engine_kit
-from simcore.games.paper_tales import engine, schema
+from simcore.games.paper_tales import engine, layout
 from simcore.games.paper_tales.engine import (
     GAME,
     frame_mismatch,
@@ -68,13 +68,13 @@ def test_a_copy_at_a_decision_plays_on_to_the_same_end(kgames: Any) -> None:
     copies: list[tuple[Any, int]] = []
     asked = set()
     while k.advance():
-        asked.add(int(k.s.g[schema.G_ASK_DEC]))
+        asked.add(int(k.s.g[layout.G_ASK_DEC]))
         copies.append((k.clone(), len(answers)))
         i, _ = k.decide()
         answers.append(i)
         k.answer(i)
     assert len(answers) >= 20
-    assert asked == {schema.D_DRAFT, schema.D_DEPLOY, schema.D_BUILD}
+    assert asked == {layout.D_DRAFT, layout.D_DEPLOY, layout.D_BUILD}
     for c, first in copies[:: max(1, len(copies) // 6)]:
         for i in answers[first:]:
             c.answer(i)
@@ -96,7 +96,7 @@ MC_CASES = [
 
 @pytest.mark.parametrize(("variant", "specs", "games"), MC_CASES)
 def test_mc_kernel_equals_reference(variant: str, specs: list[str], games: int) -> None:
-    """The kernel and reference.py play the same games with mc seats (same searches, same
+    """The kernel and reference/ play the same games with mc seats (same searches, same
     streams), seats rotated: every table of the dataset is equal, and ``seats.policy``
     names each seat's spec."""
     prep = prepared("paper-tales", variant, specs, rotate=True)
@@ -123,7 +123,7 @@ def test_kernel_search_does_not_peek(kgames: Any, variant: str, where: Any) -> N
     every state that differs only in what the seat cannot see."""
     prep = prepared("paper-tales", variant, SPECS)
     k = kgames.stopped(prep, 8, 1, getattr(kgames, f"at_{where}"))
-    assert int(k.s.g[schema.G_ASK_SEAT]) == SEARCHER
+    assert int(k.s.g[layout.G_ASK_SEAT]) == SEARCHER
     changed = kgames.hidden_changes(k)
     assert len(changed) >= 3
     base = k.clone().decide()
@@ -169,7 +169,7 @@ def stopped_reference(prep: Any, seed: int, g: int, decision: str, turn: int) ->
 
 @pytest.mark.parametrize(("decision", "turn"), [("draft", 2), ("deploy", 2), ("build", 1)])
 def test_reference_search_does_not_peek(decision: str, turn: int) -> None:
-    """No peeking (reference.py): the same choice and recorded means from states that
+    """No peeking (reference/): the same choice and recorded means from states that
     differ in the draw pile's order and in another seat's hidden cards; a control: the
     seat's own hand or pack changed changes them."""
     prep = prepared("paper-tales", "base", SPECS)

@@ -1,5 +1,5 @@
 """One test per building face (``docs/rules/paper-tales.md`` §4; bare §N below cites that
-page), driving the phase code of ``reference.py``: production, income, war LP and strength,
+page), driving the phase code of ``reference/``: production, income, war LP and strength,
 end LP (1 per level-1 face, 3 per level-2 face).
 
 Seat 0 of a 3-player table (``table`` fixture) with empty neighbours wins both wars: 6 LP.

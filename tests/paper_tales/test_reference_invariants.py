@@ -132,7 +132,7 @@ def test_many_games_keep_every_invariant(cards, setup) -> None:
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_random_numbers_are_the_documented_ones(cards, monkeypatch, players) -> None:
-    """The RNG docstring of reference.py, counted: one shuffle of the deck (N - 1 numbers),
+    """The RNG docstring of reference/, counted: one shuffle of the deck (N - 1 numbers),
     one shuffle per reshuffle (cards - 1 numbers), one number per random decision with
     more than one option; nothing else draws."""
     calls = []

@@ -1,4 +1,4 @@
-"""Phase rules of ``reference.py`` (``docs/rules/paper-tales.md`` §2, §2.9, §8; bare §N
+"""Phase rules of ``reference/`` (``docs/rules/paper-tales.md`` §2, §2.9, §8; bare §N
 cites that page) on constructed positions: draft order and direction, the 2-player draft,
 deployment options, payment, keep-one, the 5th spot, land cost, direct level 2 under both §8
 options, Temple gold, war ties, the 2-player war, the score floor, the tie-break,

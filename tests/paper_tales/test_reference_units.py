@@ -1,5 +1,5 @@
 """One test per unit (``docs/rules/paper-tales.md`` §3; bare §N below cites that page),
-named after it, driving the real phase code of ``reference.py`` on a constructed position,
+named after it, driving the real phase code of ``reference/`` on a constructed position,
 with hand-computed numbers.
 
 Positions come from the ``table`` fixture (conftest): a 3-player game after setup, turn 1;

@@ -1,5 +1,5 @@
 """The compiled scoring of a position (``evaluate.score``: ``talesim score``) and
-``reference.py``'s (``state_io.score_reference``, the rulebook functions) give the same JSON
+``reference/``'s (``state_io.score_reference``, the rulebook functions) give the same JSON
 on random positions: production, income and its parts, every source's strength, LP and gold,
 kingdom strength, wars won, the war-phase LP parts, war gold and the end LP
 (``docs/rules/paper-tales.md`` §2.3, §2.4, §2.7), at 2-5 players, under the §8 options that

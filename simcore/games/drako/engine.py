@@ -6,7 +6,7 @@ request and compiles the tables, ``simulate_arrays`` runs the numba kernel
 (``kernel.simulate_chunk``) on a chunk of games, ``frames`` turns its fixed-size result
 arrays into the polars tables of the dataset (games, seats, cards, legends), ``warmup``
 compiles. ``reference_player``, ``play`` and ``narrate`` replay one game with
-``reference.py`` (proven equal to the kernel by the differential tests). What the three
+``reference/`` (proven equal to the kernel by the differential tests). What the three
 engines share (``run_chunk``, ``bench``, the request) is ``simcore.engine_kit``. §N: a
 section of ``docs/rules/drako.md``, DRAKO's rules.
 """
@@ -32,34 +32,34 @@ from .tables import (
     CELLS,
     KINDS,
     MARKS,
-    DrakoData,
+    CardSet,
     Tables,
     compile_tables,
-    load_data,
+    load_cardset,
 )
 
 GAME = get_game("drako")
 
 
-def load_cards(path: Path | None = None) -> DrakoData:
+def load_cards(path: Path | None = None) -> CardSet:
     """The rules file (kinds, Legends, options, presets); ``path`` replaces rules.toml."""
-    return load_data(path)
+    return load_cardset(path)
 
 
-def _preset(data: DrakoData, variant: str) -> Any:
+def _preset(data: CardSet, variant: str) -> Any:
     GAME.variant(variant)
     if variant not in data.presets:
         raise GameError(f"the rules file has no [preset.{variant}] table")
     return data.presets[variant].options
 
 
-def card_catalog(data: DrakoData, variant: str) -> list[dict[str, object]]:
+def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
     """The 10 kingdom kinds then the Legends, as the rows of ``talesim cards drako``."""
-    o = _preset(data, variant)
+    o = _preset(cards, variant)
     values = "/".join(map(str, o.dragon_values))
     extra = -o.dragon_values[-1]
     rows: list[dict[str, object]] = []
-    for k in data.kinds:
+    for k in cards.kinds:
         if k.category == "tribe":
             value = ", ".join(f"{land} {pts:+d}" for land, pts in k.land_points.items())
             effect = "no portals" if k.portal_blind else ""
@@ -84,7 +84,7 @@ def card_catalog(data: DrakoData, variant: str) -> list[dict[str, object]]:
                 "marks": "/".join(f"{m}:{n}" for m, n in zip(MARKS, k.copies_by_mark, strict=True)),
             }
         )
-    for lg in data.legends:
+    for lg in cards.legends:
         rows.append(
             {
                 "id": lg.id,
@@ -100,21 +100,28 @@ def card_catalog(data: DrakoData, variant: str) -> list[dict[str, object]]:
     return rows
 
 
-def score_state(state: dict[str, Any], data: DrakoData | None = None) -> dict[str, Any]:
-    """Score breakdown of an end state given as JSON (see ``state_io``), by the compiled
-    final scoring the kernel plays with (``kernel.score_end_state``)."""
+def score_state(
+    state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
+) -> dict[str, Any]:
+    """Score breakdown of an end state given as JSON (see ``state_io``; it names its
+    preset, so ``variant`` must be None), by the compiled final scoring the kernel plays
+    with (``kernel.score_end_state``)."""
     from .kernel import score_end_state
 
-    data = data or load_data()
+    GAME.state_names_variant(variant)
+    data = cards or load_cardset()
     preset, players = state_io.parse_state(state, data)
     grids, held = [pl.grid for pl in players], [pl.legends for pl in players]
     scored = score_end_state(compile_tables(data, preset), grids, held)
     return state_io.kernel_result(data, players, *scored)
 
 
-def score_state_reference(state: dict[str, Any], data: DrakoData | None = None) -> dict[str, Any]:
-    """``score_state`` by ``reference.py`` (the oracle it is tested against)."""
-    data = data or load_data()
+def score_state_reference(
+    state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
+) -> dict[str, Any]:
+    """``score_state`` by ``reference/`` (the oracle it is tested against)."""
+    GAME.state_names_variant(variant)
+    data = cards or load_cardset()
     preset, players = state_io.parse_state(state, data)
     return state_io.score_players(preset, players, data)
 
@@ -128,7 +135,7 @@ class Prepared(
     """A validated DRAKO request: rules data, preset (``variant``, from ``--rules``), seats
     and the compiled tables."""
 
-    cards: DrakoData
+    cards: CardSet
     tables: Tables
 
     def config(self) -> dict[str, Any]:
@@ -141,7 +148,7 @@ class Prepared(
 
 
 def prepare(
-    cards: DrakoData, variant: str, players: int, policies: list[str], rotate_seats: bool
+    cards: CardSet, variant: str, players: int, policies: list[str], rotate_seats: bool
 ) -> Prepared:
     """Validate preset, player count and policies; compile the tables (``GameError``)."""
     engine_kit.check_request(GAME, variant, players, policies)
@@ -265,7 +272,7 @@ def frames(
 
 
 def reference_player(prepared: Prepared) -> Callable[..., Any]:
-    """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference.py``
+    """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference/``
     (``engine_kit.reference_player``; ``tests/drako/test_reference_vs_kernel.py``)."""
     from .reference import Rules, play_reference
 
@@ -274,7 +281,7 @@ def reference_player(prepared: Prepared) -> Callable[..., Any]:
 
 
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
-    """Every event of game ``game_id``, played by ``reference.py``."""
+    """Every event of game ``game_id``, played by ``reference/``."""
     game = reference_player(prepared)(seed, game_id, record=True)
     return [engine_kit.start_event("drako", prepared, seed, game_id), *game.events]
 

@@ -32,6 +32,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from simcore.jit import ix  # noqa: F401 (re-exported: the compiled code's index cast)
+
 from .tables import (  # noqa: F401 (re-exported: the schema)
     B_CONFLICTS,
     B_DRAGON,
@@ -76,7 +78,6 @@ from .tables import (  # noqa: F401 (re-exported: the schema)
     Category,
     Kind,
     Shape,
-    ix,
 )
 
 

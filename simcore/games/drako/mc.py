@@ -2,7 +2,7 @@
 a decision's options, ranked by greedy, the state copied, the hidden cards dealt anew, the
 outcome. The ``learned`` player ranks its options the same way (``learned.py``).
 
-``reference.py`` restates each one (``DrakoGame.search``, ``source_values``,
+``reference/`` restates each one (``DrakoGame.search``, ``source_values``,
 ``determinize``, ``outcome``, ``clone``) and makes the same draws in the same order, so
 both play the same games (``tests/drako/test_mc.py``).
 """

@@ -2,7 +2,7 @@
 
 §N: a section of ``docs/rules/drako.md``, DRAKO's rules as implemented.
 
-The policy names and the weight table are shared by ``reference.py`` (which restates every
+The policy names and the weight table are shared by ``reference/`` (which restates every
 policy readably) and the numba policies below (the same formulas). The policy codes
 (``Policy``) and the weight columns (``W_*``) are defined in ``layout.py``, the compiled
 code's schema, and re-exported here.
@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
-from .layout import (  # noqa: F401 (the weight columns, re-exported for ``reference.py``)
+from .layout import (  # noqa: F401 (the weight columns, re-exported for ``reference/``)
     N_WEIGHTS,
     W_GAIN,
     W_LEGEND,

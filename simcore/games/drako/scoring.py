@@ -4,7 +4,7 @@ dragons, Legends met, totals and the §7.5 tie-break. Every §N is a section of
 
 Compiled with numba (``simcore.jit.hot``, about 4 s on first use, then cached): plain
 loops over numpy arrays and ints, no Python objects, no allocation (callers pass the
-output buffers); the part-2 kernel calls these functions. ``reference.py`` restates the
+output buffers); the part-2 kernel calls these functions. ``reference/`` restates the
 same rules readably; ``tests/drako/test_scoring_agreement.py`` checks both agree on
 random grids, visibility masks and option sets.
 

@@ -29,7 +29,7 @@ from typing import Any
 from simcore.engine_kit import player_keys_problem, short_json, state_keys_problem
 
 from .reference import KingdomView, Rules, winners
-from .tables import BREAKDOWN, KINDS, MAX_PLAYERS, MIN_PLAYERS, SIDE, DrakoData
+from .tables import BREAKDOWN, KINDS, MAX_PLAYERS, MIN_PLAYERS, SIDE, CardSet
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class PlayerState:
     legends: list[int]  # indices of the held Legends
 
 
-def parse_state(state: Any, data: DrakoData) -> tuple[str, list[PlayerState]]:
+def parse_state(state: Any, data: CardSet) -> tuple[str, list[PlayerState]]:
     """Validate the JSON state; returns the preset name and the players. Raises ValueError
     naming what is wrong."""
     if problem := state_keys_problem(state, ("rules", "players")):
@@ -118,8 +118,8 @@ def _row(
     }
 
 
-def score_players(preset: str, players: list[PlayerState], data: DrakoData) -> dict[str, Any]:
-    """Score every kingdom (all cards face up) and apply the tie-break, by ``reference.py``."""
+def score_players(preset: str, players: list[PlayerState], data: CardSet) -> dict[str, Any]:
+    """Score every kingdom (all cards face up) and apply the tie-break, by ``reference/``."""
     rules = Rules(data, preset, max(MIN_PLAYERS, len(players)))
     rows: list[dict[str, Any]] = []
     for seat, pl in enumerate(players):
@@ -137,7 +137,7 @@ def score_players(preset: str, players: list[PlayerState], data: DrakoData) -> d
 
 
 def kernel_result(
-    data: DrakoData, players: list[PlayerState], scored: Any, points: Any, met: Any
+    data: CardSet, players: list[PlayerState], scored: Any, points: Any, met: Any
 ) -> dict[str, Any]:
     """``score_players``'s output from the kernel's scoring (``kernel.score_end_state``: the
     state with the breakdowns and ranks, each card's points, the Legends met)."""

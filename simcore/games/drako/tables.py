@@ -1,4 +1,4 @@
-"""DRAKO data: ``rules.toml`` -> validated ``DrakoData`` -> numpy tables for scoring/kernel.
+"""DRAKO data: ``rules.toml`` -> validated ``CardSet`` -> numpy tables for scoring/kernel.
 
 The rules file says *what* the game is (kinds and copies, land points, rivalries, dragon
 values, the 15 Legends as requirement data, every §9 option and the two presets; every §N
@@ -97,16 +97,11 @@ N_TRIBE_COLUMNS = 4  # the tribes' columns come first: elf, dwarf, human, goblin
 TIE_BREAK_TRIBES = ("each", "summed")
 TRIBE_COLUMN = {Kind.ELF: 0, Kind.DWARF: 1, Kind.HUMAN: 2, Kind.GOBLIN: 3}
 
-# Fixed sizes (named bounds; reference.py asserts they are never exceeded).
+# Fixed sizes (named bounds; reference/ asserts they are never exceeded).
 SIDE = 4  # a kingdom is SIDE x SIDE cards (§3)
 CELLS = SIDE * SIDE  # 16 cards per kingdom; cell = row * SIDE + col, row 0 first
 CENTRE = (5, 6, 9, 10)  # the central 2x2, dealt face up (§3), in row-major order
 BORDER = tuple(c for c in range(CELLS) if c not in CENTRE)  # the 12 face-down cells
-#: ``a[ix(i)]``: an unsigned index (a free cast in machine code) for the compiled code's
-#: hot accesses. numba wraps a *signed* index that is negative around the array's end: a
-#: compare and a select at every access, with the array's length kept live; an unsigned
-#: one skips that. Only for indices known to be >= 0 (a -1 sentinel is tested first).
-ix = np.uint64
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 MARKS = (2, 3, 4)  # player-count back marks (§2.2): a card marked m is used by >= m players
@@ -115,7 +110,7 @@ MAX_LEGEND_ROW = N_LEGENDS
 
 # Turn cap. Each turn reveals at most one card (§4.2) and a player needs 12 reveals, so
 # the shortest game is 12 turns of the player who ends it; but a turn may also replace a
-# face-up card and reveal nothing, so nothing bounds a game. Measured with reference.py
+# face-up card and reveal nothing, so nothing bounds a game. Measured with reference/
 # (seed 7; README "Turn cap"): random players, 3,000 games per player count, at most 62
 # turns per player (mean 24.5 at 2 players), the tail falling ~5x every 8 turns; greedy and
 # legend-hunter at most 23. A cap of 200 turns per player (16x the 12-turn minimum, 3x the
@@ -285,7 +280,7 @@ class Preset:
 
 
 @dataclass(frozen=True)
-class DrakoData:
+class CardSet:
     """The validated rules file: kinds (in kind-id order), Legends (file order), presets."""
 
     kinds: tuple[KindCard, ...]
@@ -330,9 +325,16 @@ class Tables(NamedTuple):
 # --- loading -------------------------------------------------------------------------------
 
 
-def load_data(path: Path | None = None) -> DrakoData:
-    """Read and validate a rules file (default: the built-in ``rules.toml``)."""
-    path = Path(path) if path else DEFAULT_RULES
+def load_cardset(
+    cards_path: Path | None = None, rules_path: Path | None = None, variant: str | None = None
+) -> CardSet:
+    """Read and validate the rules file (default: the built-in ``rules.toml``). DRAKO's cards
+    and rules are one file, named by ``cards_path`` or ``rules_path`` (two different files
+    are refused). The card set serves every preset (``compile_tables`` takes one);
+    ``variant``, if given, must be one of its presets."""
+    if cards_path and rules_path and Path(cards_path) != Path(rules_path):
+        raise CardDataError(rules_path, "DRAKO's cards and rules are one file, not two")
+    path = Path(cards_path or rules_path or DEFAULT_RULES)
     doc = read_toml(path)
     top = Fields(path, doc, None)
     top.reject_unknown({"schema", "game", "deck", "kind", "legend", "rules", "preset"})
@@ -359,7 +361,9 @@ def load_data(path: Path | None = None) -> DrakoData:
         if options.legend_row_size > len(legends):
             raise pf.error("legend_row_size", f"larger than the {len(legends)} legends")
         presets[name] = Preset(name, description, options)
-    return DrakoData(tuple(kinds), tuple(legends), presets, (path,), file_sha256(path))
+    if variant is not None and variant not in presets:
+        raise CardDataError(path, f"no [preset.{variant}] table", field="preset")
+    return CardSet(tuple(kinds), tuple(legends), presets, (path,), file_sha256(path))
 
 
 def _marks(f: Fields, key: str, default: Any = ...) -> tuple[int, int, int]:
@@ -634,9 +638,9 @@ def pair_points(
     return adjacent, portal
 
 
-def compile_tables(data: DrakoData, preset: str, players: int = MAX_PLAYERS) -> Tables:
-    """Numpy tables for one preset at one player count."""
-    o = data.preset(preset).options
+def compile_tables(data: CardSet, variant: str, players: int = MAX_PLAYERS) -> Tables:
+    """Numpy tables for one preset (the game's variant) at one player count."""
+    o = data.preset(variant).options
     kind_cat = np.array([CATEGORIES.index(k.category) for k in data.kinds], dtype=np.int32)
     land_pts = np.zeros((N_KINDS, N_KINDS), dtype=np.int32)
     for t, kind in enumerate(data.kinds):

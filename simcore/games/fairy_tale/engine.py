@@ -272,17 +272,24 @@ def narrate(event: dict[str, Any]) -> str:
 # --- scoring an end state --------------------------------------------------------------------
 
 
-def score_state(state: dict[str, Any], cards: CardSet | None = None) -> dict[str, Any]:
-    """Score breakdown of an end state given as JSON (see ``state_io``), by the compiled
-    final scoring the kernel plays with (``kernel.score_end_state``)."""
+def score_state(
+    state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
+) -> dict[str, Any]:
+    """Score breakdown of an end state given as JSON (see ``state_io``; it names its
+    variant, so ``variant`` must be None), by the compiled final scoring the kernel plays
+    with (``kernel.score_end_state``)."""
+    GAME.state_names_variant(variant)
     cards = cards or load_cardset()
     variant, tableaux = state_io.parse_state(state, cards)
     scored = score_end_state(compile_tables(cards, variant), tableaux)
     return state_io.kernel_result(cards, tableaux, scored)
 
 
-def score_state_reference(state: dict[str, Any], cards: CardSet | None = None) -> dict[str, Any]:
+def score_state_reference(
+    state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
+) -> dict[str, Any]:
     """``score_state`` by ``reference`` (the oracle it is tested against)."""
+    GAME.state_names_variant(variant)
     cards = cards or load_cardset()
     variant, tableaux = state_io.parse_state(state, cards)
     rules = Rules(cards, variant)

@@ -76,7 +76,12 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
-from simcore.jit import alloc, hot, hot_inline
+from simcore.jit import (
+    alloc,
+    hot,
+    hot_inline,
+    ix,
+)
 
 from . import tables
 from .tables import (
@@ -124,7 +129,7 @@ class Policy(IntEnum):
     RANDOM = 0
     GREEDY = 1
     COLLECTOR = 2
-    MC = 3  # determinized flat Monte-Carlo search (kernel.py, reference.py); no weights
+    MC = 3  # determinized flat Monte-Carlo search (kernel.py, reference/); no weights
     LEARNED = 4  # a model's scores of greedy's best candidates (learned.py); no weights
 
 
@@ -313,12 +318,6 @@ SM_DCNT = SM_CNT + P  # [P] cards with DCNT > 0
 SM_HYP = SM_DCNT + P  # [P] cards with HYP > 0
 SM_SIZE = SM_HYP + P
 
-#: ``kt[ix(i)]`` / ``st[ix(i)]``: every compiled access goes through this unsigned cast (free
-#: in machine code). numba wraps a *signed* index that is negative around the array's end,
-#: which costs a compare, a select and the array's length kept live in a register (or
-#: reloaded from the stack) at every access; an unsigned index skips that. Every offset
-#: here is >= 0 and every -1 sentinel is tested before it is used as an index.
-ix = np.uint64
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

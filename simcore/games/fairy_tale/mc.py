@@ -1,7 +1,7 @@
 """The ``mc`` search policy's parts on the flat state (``kernel._search`` drives them):
 candidates ranked by greedy, the step rewound, the hidden cards dealt anew, the outcome.
 
-``reference.py`` restates each function (``FairyTaleGame.ranked_options``,
+``reference/`` restates each function (``FairyTaleGame.ranked_options``,
 ``rewind_step``, ``determinize``, ``outcome``) and makes the same draws in the same order,
 so both play the same games (``tests/fairy_tale/test_mc.py``). What a seat knows and how
 the hidden cards are dealt: ``reference.FairyTaleGame.determinize``.

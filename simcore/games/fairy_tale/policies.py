@@ -1,4 +1,4 @@
-"""Fairy Tale heuristic players, compiled. ``reference.py`` restates each one in plain Python.
+"""Fairy Tale heuristic players, compiled. ``reference/`` restates each one in plain Python.
 
 Every decision is "pick one of ``n`` candidates" (``n >= 2``; a forced choice never reaches
 a policy and draws no random number). A policy scores each candidate and takes the first

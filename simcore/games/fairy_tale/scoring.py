@@ -1,5 +1,5 @@
 """Fairy Tale scoring, compiled (``docs/rules/fairy-tale.md`` §5). Used by the kernel
-and the policies; ``reference.py`` restates it in plain Python.
+and the policies; ``reference/`` restates it in plain Python.
 
 The compiled functions work on the flat arrays of ``layout.py``: card tables ``kt`` and game
 state ``st``. A player's counts are two row offsets into ``st``: ``own`` (``st[own + t]`` =

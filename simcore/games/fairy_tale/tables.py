@@ -205,12 +205,18 @@ class Tables(NamedTuple):
 # --- loading ---------------------------------------------------------------------------
 
 
-def load_cardset(cards_path: Path | None = None, rules_path: Path | None = None) -> CardSet:
-    """Read and validate a card file (default: the package's ``cards.toml``) and the rules file."""
+def load_cardset(
+    cards_path: Path | None = None, rules_path: Path | None = None, variant: str | None = None
+) -> CardSet:
+    """Read and validate a card file (default: the package's ``cards.toml``) and the rules
+    file. The card set serves every variant (``compile_tables`` takes one); ``variant``, if
+    given, must be one of the rules file's."""
     cards_path = Path(cards_path) if cards_path else DEFAULT_CARDS
     rules_path = Path(rules_path) if rules_path else DEFAULT_RULES
     cards = _parse_cards(cards_path)
     rules = _parse_rules(rules_path)
+    if variant is not None and variant not in rules.variants:
+        raise CardDataError(rules_path, f"no [variant.{variant}] table", field="variant")
     index = {c.id: i for i, c in enumerate(cards)}
     return CardSet(
         tuple(cards), rules, (cards_path, rules_path), file_sha256(cards_path, rules_path), index
@@ -436,8 +442,10 @@ def _padded(lists: list[list[int]]) -> np.ndarray:
     return out
 
 
-def compile_tables(cards: CardSet, variant: str) -> Tables:
-    """Numpy tables for one variant: card rows, dependents, the deck, rule switches."""
+def compile_tables(cards: CardSet, variant: str, players: int = MAX_PLAYERS) -> Tables:
+    """Numpy tables for one variant: card rows, dependents, the deck, rule switches. They
+    are the same at every player count (``players``: the call every game's tables take;
+    DRAKO's deck depends on it)."""
     vr = cards.rules.variants[variant]
     ct = np.stack([card_row(c, cards.index) for c in cards.cards])
     deck = [i for i, c in enumerate(cards.cards) if c.tier in vr.tiers for _ in range(c.copies)]

@@ -5,7 +5,7 @@
 the request and compiles the tables, ``simulate_arrays`` runs the numba kernel
 (``kernel.simulate_chunk``) on a chunk of games, ``frames`` turns its fixed-size result
 arrays into the dataset's tables (games, seats, cards, buildings), ``warmup`` compiles.
-``reference_player``, ``play`` and ``narrate`` replay one game with ``reference.py``
+``reference_player``, ``play`` and ``narrate`` replay one game with ``reference/``
 (proven equal to the kernel game for game by ``tests/paper_tales/test_reference_vs_kernel.py``).
 What the three engines share (``run_chunk``, ``bench``, the request) is ``simcore.engine_kit``.
 """
@@ -160,7 +160,7 @@ def score_state(
 def score_state_reference(
     state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
 ) -> dict[str, Any]:
-    """``score_state`` by ``reference.py`` (the oracle it is tested against)."""
+    """``score_state`` by ``reference/`` (the oracle it is tested against)."""
     cards = _score_cards(cards, variant)
     return state_io.score_reference(cards, state_io.parse_state(state, cards))
 
@@ -187,7 +187,7 @@ def play_events(
     names: list[str] | None = None,
     models: list[Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every event of one game played by ``reference.py`` (a ``start`` event first); the
+    """Every event of one game played by ``reference/`` (a ``start`` event first); the
     built-in policies' weights, or ``prepared``'s (named policies included); ``searches``:
     each mc seat's ``Search``; ``names``: each seat's player (default: its policy);
     ``models``: each learned seat's model."""
@@ -387,7 +387,7 @@ def prepare(
             f"paper-tales: {picks} picks a turn + {rules.o['keep']} kept card exceed the"
             f" hand of {MAX_HAND} cards"
         )
-    tables = compile_legends_tables(cards) if cards.legends else compile_tables(cards)
+    tables = compile_legends_tables(cards) if cards.legends else compile_tables(cards, variant)
     return Prepared(
         cards, variant, players, tuple(policies), rotate_seats, tables, default_weights()
     )
@@ -684,7 +684,7 @@ def _legends_card_columns(prepared: Prepared, llog: np.ndarray, unit: np.ndarray
 def reference_frames(
     prepared: Prepared, seed: int, first_game: int, n_games: int
 ) -> dict[str, list[dict[str, Any]]]:
-    """The rows of the dataset tables ``frames`` builds, built from ``reference.py``'s
+    """The rows of the dataset tables ``frames`` builds, built from ``reference/``'s
     ``final_state`` of the same games (the differential tests' oracle; slow)."""
     from .reference import final_state
 
@@ -794,7 +794,7 @@ def frame_mismatch(actual: Any, rows: list[dict[str, Any]], table: str) -> str |
 
 
 def reference_player(prepared: Prepared) -> Callable[..., Any]:
-    """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference.py``
+    """``play(seed, game_id, record=False)``: game ``game_id`` played by ``reference/``
     (``engine_kit.reference_player``), each seat with its policy's Legends weights."""
     from .reference import Rules, play_reference
 
@@ -805,7 +805,7 @@ def reference_player(prepared: Prepared) -> Callable[..., Any]:
 
 
 def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
-    """Every event of game ``game_id``, played by ``reference.py`` (the same game the kernel
+    """Every event of game ``game_id``, played by ``reference/`` (the same game the kernel
     stores under that id). The last event, ``final``, holds the scores ``simulate`` stores."""
     seat_policy, searches = prepared.reference_seats(game_id)
     return play_events(

@@ -1,5 +1,5 @@
 """The ``learned`` player, compiled: the features of a decision's candidates (greedy's best
-``top`` of them, ranked as ``mc`` ranks them: ``kernel.rank.rank``), and the model's choice
+``top`` of them, ranked as ``mc`` ranks them: ``mc.rank``), and the model's choice
 among those (``learned_choice``); the same features recorded for each ``mc`` search
 (``record_search``, ``talesim learn``). A learned seat decides its draft picks, deployment
 steps and construction choices, the decisions ``mc`` searches (one model head each,
@@ -49,10 +49,10 @@ from simcore.jit import hot, hot_outline
 from simcore.learned import MAX_HIDDEN
 from simcore.learned_score import model_score, model_top
 
+from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from . import policies as P  # noqa: N812 (the policies' constants, read as P.NAME)
-from . import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from .kernel.rank import option_values, rank
-from .tables import ix
+from .layout import ix
+from .mc import option_values, rank
 
 #: The value components: (feature, the ``F_*`` it sums; the Legends ``LF_*``, -1: none).
 COMPONENTS = (
@@ -96,11 +96,11 @@ F_COST, F_CARD_STRENGTH, F_PASS, F_TURN, F_STEP, F_PLAYERS, F_OPTIONS = (
     for f in ("cost", "card-strength", "pass", "turn", "step", "players", "options")
 )
 F_LEAD, F_LEAD_LEFT, F_LEAD_RIGHT = (FEATURES.index(f) for f in ("lead", "lead-left", "lead-right"))
-#: The decision kinds, each a head of the model: ``schema.D_*`` codes in order.
+#: The decision kinds, each a head of the model: ``layout.D_*`` codes in order.
 KINDS = ("draft", "deploy", "build")
 #: The float scratch of a learned decision (``x``): the features of up to
 #: ``MAX_DEPLOY_OPTIONS`` candidates, then the model's hidden sums (``X_HIDDEN``).
-X_HIDDEN = S.MAX_DEPLOY_OPTIONS * N_FEATURES
+X_HIDDEN = L.MAX_DEPLOY_OPTIONS * N_FEATURES
 X_SIZE = X_HIDDEN + MAX_HIDDEN
 
 
@@ -140,10 +140,10 @@ def _facts(tb, s, p, decision, i, n_players, x, xo):
     u = -1
     cost = 0
     passing = 0
-    step = s.g[S.G_STEP]
-    if decision == S.D_DRAFT:
+    step = s.g[L.G_STEP]
+    if decision == L.D_DRAFT:
         u = tb.deck[ix(s.packs[p, i])]
-    elif decision == S.D_BUILD:
+    elif decision == L.D_BUILD:
         step = 0
         if i:
             cost = s.bopt[i - 1, 3]
@@ -151,27 +151,27 @@ def _facts(tb, s, p, decision, i, n_players, x, xo):
             passing = 1
     else:
         kind = s.opt[ix(i), 0]
-        if kind == S.M_PLACE:
+        if kind == L.M_PLACE:
             u = tb.deck[ix(s.hand[p, s.opt[ix(i), 1]])]
-        passing = 1 if kind == S.M_STOP else 0
+        passing = 1 if kind == L.M_STOP else 0
     strength = 0
     if 0 <= u < U:
-        cost = tb.ut[u, S.U_COST]
-        strength = tb.ut[u, S.U_STRENGTH]
-    lp = s.pi[p, S.I_LP]
+        cost = tb.ut[u, L.U_COST]
+        strength = tb.ut[u, L.U_STRENGTH]
+    lp = s.pi[p, L.I_LP]
     best = -(1 << 30)
     for q in range(n_players):
         if q != p:
-            best = max(best, s.pi[q, S.I_LP])
+            best = max(best, s.pi[q, L.I_LP])
     x[xo + F_COST] = cost
     x[xo + F_CARD_STRENGTH] = strength
     x[xo + F_PASS] = passing
-    x[xo + F_TURN] = s.g[S.G_TURN]
+    x[xo + F_TURN] = s.g[L.G_TURN]
     x[xo + F_STEP] = step
     x[xo + F_PLAYERS] = n_players
     x[xo + F_LEAD] = lp - best
-    x[xo + F_LEAD_LEFT] = lp - s.pi[(p + 1) % n_players, S.I_LP]
-    x[xo + F_LEAD_RIGHT] = lp - s.pi[(p - 1) % n_players, S.I_LP]
+    x[xo + F_LEAD_LEFT] = lp - s.pi[(p + 1) % n_players, L.I_LP]
+    x[xo + F_LEAD_RIGHT] = lp - s.pi[(p - 1) % n_players, L.I_LP]
 
 
 @hot_outline
@@ -188,19 +188,19 @@ def ranked_features(tb, lx, weights, s, ls, ms, x, p, decision, top, n_players):
         x[xo + F_RANK] = j
         _facts(tb, s, p, decision, ms.rank[j], n_players, x, xo)
         x[xo + F_OPTIONS] = k
-    policy = s.pi[p, S.I_POLICY]
+    policy = s.pi[p, L.I_POLICY]
     row0 = weights.shape[0] - N_COMPONENTS
     for r in range(N_COMPONENTS):
         if lx is None and r == N_COMPONENTS - 1:  # the Legends component: 0
             for j in range(m):
                 x[j * N_FEATURES + F_ARTIFACTS] = 0.0
             continue
-        s.pi[p, S.I_POLICY] = row0 + r
+        s.pi[p, L.I_POLICY] = row0 + r
         option_values(tb, lx, weights, s, ls, p, decision, ms.rank, m, ms.val, np.int64(0),
                       n_players)  # fmt: skip
         for j in range(m):
             x[j * N_FEATURES + F_COMPONENT0 + r] = ms.val[j]
-    s.pi[p, S.I_POLICY] = policy
+    s.pi[p, L.I_POLICY] = policy
     return m
 
 
@@ -210,9 +210,9 @@ def learned_choice(tb, lx, weights, models, s, ls, ms, x, n_players):
     ``top`` options (``ranked_features``; ``ms``: scratch of its own, apart from a search
     in progress), the one of the best score under its model (``I_MODEL``: its row of the
     packed ``models``), ties to greedy's first best. Its option index."""
-    p = np.int64(s.g[S.G_ASK_SEAT])  # int64, as the search's seat: no new specialisation
-    decision = s.g[S.G_ASK_DEC]
-    row = s.pi[p, S.I_MODEL]
+    p = np.int64(s.g[L.G_ASK_SEAT])  # int64, as the search's seat: no new specialisation
+    decision = s.g[L.G_ASK_DEC]
+    row = s.pi[p, L.I_MODEL]
     top = np.int32(model_top(models, row))  # int32, as the search's top
     m = ranked_features(tb, lx, weights, s, ls, ms, x, p, decision, top, n_players)
     best = -np.inf
@@ -238,8 +238,8 @@ def record_search(tb, lx, weights, s, ls, ms, ml, x, n_players, outcome_unit, re
     r = rec.count[u]
     if r >= rec.n.shape[1]:
         return
-    p = np.int64(s.g[S.G_ASK_SEAT])
-    decision = s.g[S.G_ASK_DEC]
+    p = np.int64(s.g[L.G_ASK_SEAT])
+    decision = s.g[L.G_ASK_DEC]
     m = ranked_features(tb, lx, weights, s, ls, ml, x, p, decision, ms.par[p, 1], n_players)
     if m < 2:
         return  # one distinct option: nothing was searched

@@ -32,7 +32,7 @@ Option values per decision (``reference.Brain``; ``V(sketch)`` = the weighted su
 ``random`` draws uniformly among the legal options of each decision (a decision with one
 option draws nothing) and ignores its weight row.
 
-Legends games (``reference.py`` docstring, "Legends variant"; LEGENDS.md §E, §J) add:
+Legends games (``reference/`` docstring, "Legends variant"; LEGENDS.md §E, §J) add:
 
 * artifact draft pick / keep: V(kingdom + the artifact in the zone, pending) with the cost
   it would have if placed now; ``- W_UNAFFORDABLE`` if that cost > gold.

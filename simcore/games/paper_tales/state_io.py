@@ -28,7 +28,7 @@ Output (``--json``), one object per seat::
 
 Both variants are scored by the compiled evaluation the kernel plays with
 (``score_position``: ``evaluate.score``); ``score_reference`` gives the same JSON from
-``reference.py``'s rulebook functions, its oracle in the tests.
+``reference/``'s rulebook functions, its oracle in the tests.
 
 Legends (a Legends card set: ``--variant legends``): each seat may add
 ``"artifacts": ["shield-of-power", ...]`` (the zone, in order) and build the Legends
@@ -110,7 +110,7 @@ def parse_state(state: Any, cards: CardSet) -> Position:
         gold=np.zeros(n, dtype=np.int32),
         lp=np.zeros(n, dtype=np.int32),
     )
-    tables = compile_tables(cards)
+    tables = compile_tables(cards, cards.variant)
     rules = cards.rules
     used: Counter[int] = Counter()
     legends_keys = {"artifacts"} if cards.legends else set()
@@ -266,10 +266,10 @@ def score_position(cards: CardSet, pos: Position) -> dict[str, Any]:
     from .evaluate.records import masked_tables
     from .evaluate.score import N_SC, N_SRC
     from .evaluate.score import score_position as score_compiled
-    from .schema import MAX_PIECES, N_PC, PC_AGE, PC_SPOT, PC_UNIT
+    from .layout import MAX_PIECES, N_PC, PC_AGE, PC_SPOT, PC_UNIT
 
     legends = cards.legends
-    tables = compile_legends_tables(cards) if legends else compile_tables(cards)
+    tables = compile_legends_tables(cards) if legends else compile_tables(cards, cards.variant)
     n, nb = pos.units.shape[0], pos.blevel.shape[1]
     arts = pos.arts if legends else tuple(() for _ in range(n))
     pcs = np.zeros((n, MAX_PIECES, N_PC), np.int32)
@@ -376,14 +376,14 @@ def _seat_json(
     }
 
 
-# --- the oracle: the same JSON from reference.py's rulebook functions ------------------------
+# --- the oracle: the same JSON from reference/'s rulebook functions ------------------------
 
 LEGENDS_WAR_PARTS = ("wars", "per_war_won", "war_units", "war_buildings", "war_artifacts")
 LEGENDS_END_PARTS = ("buildings", "relic", "artifacts")
 
 
 def score_reference(cards: CardSet, pos: Position) -> dict[str, Any]:
-    """``score_position`` by ``reference.py`` (``assess``, ``fight``, ``war_phase_lp``,
+    """``score_position`` by ``reference/`` (``assess``, ``fight``, ``war_phase_lp``,
     ``end_lp``): the oracle of the compiled scoring (tests). Legends adds the artifacts'
     parts (``war_artifacts``, ``artifacts``, ``income_breakdown.artifacts``, ``artifact``
     sources in the zone)."""

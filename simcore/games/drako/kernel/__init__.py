@@ -2,7 +2,7 @@
 ``simulate_chunk`` (``prange`` over blocks of games, scratch allocated once per block).
 The rules are ``docs/rules/drako.md``; every §N in this package is a section of it.
 
-Line by line the same game as ``reference.py`` (setup, turns, Legend claims, reshuffles,
+Line by line the same game as ``reference/`` (setup, turns, Legend claims, reshuffles,
 end, scoring), drawing the same random numbers in the same order from the game's
 SplitMix64 stream (``simcore.rng``), so ``tests/drako/test_reference_vs_kernel.py`` can
 require identical games. The policies' decisions (``random``, ``greedy``,

@@ -14,18 +14,19 @@ views of ``st``.
 
 Modules, by phase (each imports only the ones above it):
 
-==========  ================================================================================
-``state``   ``GameState``, ``kernel_tables``, the small transitions (counts and masks, a
-            card received, played to the tableau, turned face up or down)
-``decide``  each seat's mode (``_seat_modes``) and every decision's dispatch (``_decide``)
-``check``   checking mode: ``INVARIANTS``, ``check_state``, ``check_final``
-``draft``   setup (``_new_game``: shuffle, beginner start), the deal and the draft
-``play``    the play steps: reveal, Hunt, Open, Close (the matching), ``_play_round``
-``final``   final scoring (Tricksters, card points) and ``score_end_state``
-``game``    one game: the resumable ``_play_on``, ``_play_game``, the ``mc`` search
-            (``_search``, ``_play_game_search``) and their Python entries
-``chunk``   many games: ``simulate_chunk``, ``simulate_chunk_search``, ``ChunkOut``
-==========  ================================================================================
+=============  =============================================================================
+``state``      ``GameState``, ``kernel_tables``, the small transitions (counts and masks, a
+               card received, played to the tableau, turned face up or down)
+``decide``     each seat's mode (``_seat_modes``) and every decision's dispatch (``_decide``)
+``check``      checking mode: ``INVARIANTS``, ``check_state``, ``check_final``
+``draft``      setup (``_new_game``: shuffle, beginner start), the deal and the draft
+``effects``    the play steps: reveal, Hunt, Open, Close (the matching), ``_play_round``
+``end``        final scoring (Tricksters, card points) and ``score_end_state``
+``game``       one game: the resumable ``_play_on``, ``_play_game`` (heuristic seats)
+``search``     the asked seats' game: the ``mc`` search (``_search``, ``_play_game_search``)
+               and the Python entries (``play_game``, ``play_on``, ``search``, ...)
+``chunk``      many games: ``simulate_chunk``, ``simulate_chunk_search``, ``ChunkOut``
+=============  =============================================================================
 
 This package re-exports the names the engine, the tests and the tools use.
 """
@@ -34,8 +35,8 @@ from __future__ import annotations
 
 from .check import INVARIANTS, check_final, check_state
 from .chunk import ChunkOut, new_chunk_out, simulate_chunk, simulate_chunk_search
-from .final import score_end_state
-from .game import answer, learned_answer, new_game, play_game, play_on, search
+from .end import score_end_state
+from .search import answer, learned_answer, new_game, play_game, play_on, search
 from .state import GameState, copy_state, kernel_tables, new_state, state_views
 
 __all__ = [

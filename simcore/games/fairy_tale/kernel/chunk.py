@@ -16,7 +16,8 @@ from simcore.jit import alloc_callee, hot, parallel
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import build_tables, ix, state_size
 from ..learned import X_SIZE
-from .game import _play_game, _play_game_search
+from .game import _play_game
+from .search import _play_game_search
 
 
 class ChunkOut(NamedTuple):

@@ -32,7 +32,7 @@ opcode table; no card is named. Importers name the module a function is in
 (``from ..evaluate.strength import assess``); the arrays' layouts (pieces ``PC_*``, the
 kernel's extra columns, steps ``STEP_*``, unit records ``UR_*``, the value's scratch and
 caches, masks, a sketch's artifacts and the zone's columns) are constants of the game's
-schema module (``schema.py``, read as ``S.PC_UNIT``).
+schema module (``layout.py``, read as ``L.PC_UNIT``).
 """
 
 from __future__ import annotations

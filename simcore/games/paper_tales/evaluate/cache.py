@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from simcore.jit import hot
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import (  # passed as call arguments (see schema.py)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import (  # passed as call arguments (see layout.py)
     FS_END,
     FS_INCOME,
     FS_STRENGTH,
     FS_WAR,
+    ix,
 )
-from ..tables import ix
 from .facts import gain_holds, income_gain, l_per, per_value, when_holds
 
 
@@ -29,7 +29,7 @@ from .facts import gain_holds, income_gain, l_per, per_value, when_holds
 def face_room(n_buildings):
     """Terms a step may hold in ``bc``: every ability of every face (``MAX_ABILITIES`` a
     face). ``bc`` holds ``BC_TERMS + N_BS * face_room(B) * 3`` ints."""
-    return n_buildings * S.LEVELS * S.MAX_ABILITIES
+    return n_buildings * L.LEVELS * L.MAX_ABILITIES
 
 
 @hot
@@ -37,15 +37,15 @@ def faces_of(bt, ab, bl, key, bc):
     """Fill the building cache ``bc`` for the levels ``bl`` (configuration ``key``): their
     production, level-2 count, end LP of the faces, and each face ability a kingdom's value
     reads (``face_gain``'s four uses) as a term (when, per, amount) of its step ``BS_*``."""
-    bc[S.BC_KEY] = key
-    for c in range(S.BC_WOOD, S.BC_TERMS):
+    bc[L.BC_KEY] = key
+    for c in range(L.BC_WOOD, L.BC_TERMS):
         bc[c] = 0
     for b in range(bt.shape[0]):
         lv = bl[b]
-        if lv == S.LEVELS:
-            bc[S.BC_LEVEL2] += 1
+        if lv == L.LEVELS:
+            bc[L.BC_LEVEL2] += 1
         if lv:
-            bc[S.BC_LP] += bt[b, lv - 1, S.B_LP]
+            bc[L.BC_LP] += bt[b, lv - 1, L.B_LP]
         for k in range(lv):
             add_face(bt, ab, b, k, bc, 1)
 
@@ -55,30 +55,30 @@ def add_face(bt, ab, b, k, bc, sign):
     """Face ``k`` of building ``b`` into the cache ``bc`` (``sign`` 1): its production and
     its abilities' terms, appended to their steps' lists; ``sign`` -1 takes back the face
     added last (the lists' counts go down)."""
-    for r in range(S.N_RES):
-        bc[S.BC_WOOD + r] += sign * bt[b, k, S.B_PROD0 + r]
-    for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
-        kind = ab[j, S.A_KIND]
-        phase = ab[j, S.A_PHASE]
-        when = ab[j, S.A_WHEN]
+    for r in range(L.N_RES):
+        bc[L.BC_WOOD + r] += sign * bt[b, k, L.B_PROD0 + r]
+    for j in range(bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB]):
+        kind = ab[j, L.A_KIND]
+        phase = ab[j, L.A_PHASE]
+        when = ab[j, L.A_WHEN]
         step = -1
-        if kind == S.K_GOLD and phase == S.PH_INCOME:
-            step = S.BS_INCOME
-        elif kind == S.K_ADD_STRENGTH:
-            step = S.BS_STRENGTH
-            when = S.W_ALWAYS  # assess adds it whatever its condition
-        elif kind == S.K_LP and phase == S.PH_WAR:
-            step = S.BS_WAR
-        elif kind == S.K_LP and phase == S.PH_END:
-            step = S.BS_END
+        if kind == L.K_GOLD and phase == L.PH_INCOME:
+            step = L.BS_INCOME
+        elif kind == L.K_ADD_STRENGTH:
+            step = L.BS_STRENGTH
+            when = L.W_ALWAYS  # assess adds it whatever its condition
+        elif kind == L.K_LP and phase == L.PH_WAR:
+            step = L.BS_WAR
+        elif kind == L.K_LP and phase == L.PH_END:
+            step = L.BS_END
         if step < 0:
             continue
         if sign > 0:
-            t = S.BC_TERMS + (step * face_room(bt.shape[0]) + bc[S.BC_N0 + step]) * 3
+            t = L.BC_TERMS + (step * face_room(bt.shape[0]) + bc[L.BC_N0 + step]) * 3
             bc[t] = when
-            bc[t + 1] = ab[j, S.A_PER]
-            bc[t + 2] = ab[j, S.A_AMOUNT]
-        bc[S.BC_N0 + step] += sign
+            bc[t + 1] = ab[j, L.A_PER]
+            bc[t + 2] = ab[j, L.A_AMOUNT]
+        bc[L.BC_N0 + step] += sign
 
 
 @hot
@@ -90,17 +90,17 @@ def raise_building(bt, ab, bc, b, lv, level, sign):
     the key."""
     for k in range(lv, level):
         add_face(bt, ab, b, k, bc, sign)
-    bc[S.BC_LP] += sign * (bt[b, level - 1, S.B_LP] - (bt[b, lv - 1, S.B_LP] if lv else 0))
-    if level == S.LEVELS:
-        bc[S.BC_LEVEL2] += sign
+    bc[L.BC_LP] += sign * (bt[b, level - 1, L.B_LP] - (bt[b, lv - 1, L.B_LP] if lv else 0))
+    if level == L.LEVELS:
+        bc[L.BC_LEVEL2] += sign
 
 
 @hot
 def face_terms(bt, bc, step, age_all, wood, food, crystal, income, n_level2, n_strong):
     """The cached face abilities of ``step`` (``faces_of``) with the kingdom's totals."""
     gain = 0
-    t = S.BC_TERMS + step * face_room(bt.shape[0]) * 3
-    for _ in range(bc[S.BC_N0 + step]):
+    t = L.BC_TERMS + step * face_room(bt.shape[0]) * 3
+    for _ in range(bc[L.BC_N0 + step]):
         if when_holds(bc[ix(t)], 0, -1, food, crystal):
             gain += bc[ix(t + 2)] * per_value(
                 bc[ix(t + 1)], 0, age_all, wood, food, crystal, income, n_level2, n_strong
@@ -112,9 +112,9 @@ def face_terms(bt, bc, step, age_all, wood, food, crystal, income, n_level2, n_s
 @hot
 def strong_terms_nonnegative(bt, bc):
     """No cached war-phase face ability (``faces_of``) loses LP per strong unit."""
-    t = S.BC_TERMS + S.BS_WAR * face_room(bt.shape[0]) * 3
-    for _ in range(bc[S.BC_N0 + S.BS_WAR]):
-        if bc[ix(t + 1)] == S.P_STRONG_UNITS and bc[ix(t + 2)] < 0:
+    t = L.BC_TERMS + L.BS_WAR * face_room(bt.shape[0]) * 3
+    for _ in range(bc[L.BC_N0 + L.BS_WAR]):
+        if bc[ix(t + 1)] == L.P_STRONG_UNITS and bc[ix(t + 2)] < 0:
             return False
         t += 3
     return True
@@ -129,17 +129,17 @@ def project_levels(ut, bt, ab, pc, n, bl, wbl, bc):
     others = 0
     upgrade = 0
     for i in range(n):
-        if pc[i, S.PC_PENDING]:
-            others += ut[pc[i, S.PC_UNIT], S.KU_OTHERS_AGE]
-            upgrade |= ut[pc[i, S.PC_UNIT], S.KU_UPGRADE]
+        if pc[i, L.PC_PENDING]:
+            others += ut[pc[i, L.PC_UNIT], L.KU_OTHERS_AGE]
+            upgrade |= ut[pc[i, L.PC_UNIT], L.KU_UPGRADE]
     key = 0
     for b in range(bt.shape[0]):
         lv = bl[b]
         if upgrade and lv == 1:
-            lv = S.LEVELS
+            lv = L.LEVELS
         wbl[b] = lv
-        key = key * (S.LEVELS + 1) + lv
-    if bc[S.BC_KEY] != key:
+        key = key * (L.LEVELS + 1) + lv
+    if bc[L.BC_KEY] != key:
         faces_of(bt, ab, wbl, key, bc)
     return others, upgrade
 
@@ -147,21 +147,21 @@ def project_levels(ut, bt, ab, pc, n, bl, wbl, bc):
 @hot
 def fixed_room(n_buildings):
     """Terms a step may hold: every ability of every face and artifact."""
-    return (n_buildings * S.LEVELS + S.FX_ARTS) * S.MAX_ABILITIES
+    return (n_buildings * L.LEVELS + L.FX_ARTS) * L.MAX_ABILITIES
 
 
 @hot
 def fixed_size(n_buildings):
     """Length of ``zx``: the artifacts, the cache, ``N_FS`` lists of (row, face) terms."""
-    return S.FX_TERMS + S.N_FS * fixed_room(n_buildings) * 2
+    return L.FX_TERMS + L.N_FS * fixed_room(n_buildings) * 2
 
 
 @hot
 def _push_term(zx, room, step, j, face):
-    t = S.FX_TERMS + (step * room + zx[S.FX_N0 + step]) * 2
+    t = L.FX_TERMS + (step * room + zx[L.FX_N0 + step]) * 2
     zx[t] = j
     zx[t + 1] = face
-    zx[S.FX_N0 + step] += 1
+    zx[L.FX_N0 + step] += 1
 
 
 @hot
@@ -169,17 +169,17 @@ def _add_terms(ab, zx, room, lo, hi, face):
     """The ability rows ``lo:hi`` of a face (``face`` 1) or an artifact (0) as terms of
     the steps that read them (as ``l_fixed_income`` / ``_strength`` / ``_war`` / ``_end``)."""
     for j in range(lo, hi):
-        kind, phase = ab[j, S.A_KIND], ab[j, S.A_PHASE]
-        gain = kind == S.K_CONDITIONAL_GAIN
-        if phase == S.PH_INCOME and (kind == S.K_GOLD or gain):
+        kind, phase = ab[j, L.A_KIND], ab[j, L.A_PHASE]
+        gain = kind == L.K_CONDITIONAL_GAIN
+        if phase == L.PH_INCOME and (kind == L.K_GOLD or gain):
             _push_term(zx, room, FS_INCOME, j, face)
-        if kind == S.K_ADD_STRENGTH:
+        if kind == L.K_ADD_STRENGTH:
             _push_term(zx, room, FS_STRENGTH, j, face)
-        if (phase == S.PH_WAR and (kind == S.K_LP or gain)) or (
-            kind == S.K_LP_PER_WAR_WON and not face
+        if (phase == L.PH_WAR and (kind == L.K_LP or gain)) or (
+            kind == L.K_LP_PER_WAR_WON and not face
         ):
             _push_term(zx, room, FS_WAR, j, face)
-        if kind == S.K_LP and phase == S.PH_END:
+        if kind == L.K_LP and phase == L.PH_END:
             _push_term(zx, room, FS_END, j, face)
 
 
@@ -189,34 +189,34 @@ def fixed_terms(bt, ab, xt, bl, zx, nz):
     holds them already."""
     key = 0
     for b in range(bt.shape[0]):
-        key = key * (S.LEVELS + 1) + bl[b]
-    hit = zx[S.FX_KEY] == key and zx[S.FX_NA] == nz
+        key = key * (L.LEVELS + 1) + bl[b]
+    hit = zx[L.FX_KEY] == key and zx[L.FX_NA] == nz
     for i in range(nz if hit else 0):
-        hit &= zx[S.FX_X0 + i] == zx[i]
+        hit &= zx[L.FX_X0 + i] == zx[i]
     if hit:
         return
-    zx[S.FX_KEY] = key
-    zx[S.FX_NA] = nz
-    for c in range(S.FX_WOOD, S.FX_BASE):
+    zx[L.FX_KEY] = key
+    zx[L.FX_NA] = nz
+    for c in range(L.FX_WOOD, L.FX_BASE):
         zx[c] = 0
     room = fixed_room(bt.shape[0])
     for b in range(bt.shape[0]):
         lv = bl[b]
-        if lv == S.LEVELS:
-            zx[S.FX_LEVEL2] += 1
+        if lv == L.LEVELS:
+            zx[L.FX_LEVEL2] += 1
         if lv:
-            zx[S.FX_LP] += bt[b, lv - 1, S.B_LP]
+            zx[L.FX_LP] += bt[b, lv - 1, L.B_LP]
         for k in range(lv):
             for r in range(3):
-                zx[S.FX_WOOD + r] += bt[b, k, S.B_PROD0 + r]
-            _add_terms(ab, zx, room, bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB], 1)
+                zx[L.FX_WOOD + r] += bt[b, k, L.B_PROD0 + r]
+            _add_terms(ab, zx, room, bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB], 1)
     for i in range(nz):
         x = zx[i]
-        zx[S.FX_X0 + i] = x
-        zx[S.FX_LP] += xt[x, S.X_LP]
+        zx[L.FX_X0 + i] = x
+        zx[L.FX_LP] += xt[x, L.X_LP]
         for r in range(3):
-            zx[S.FX_WOOD + r] += xt[x, S.X_PROD0 + r]
-        _add_terms(ab, zx, room, xt[x, S.X_AB0], xt[x, S.X_AB0] + xt[x, S.X_NAB], 0)
+            zx[L.FX_WOOD + r] += xt[x, L.X_PROD0 + r]
+        _add_terms(ab, zx, room, xt[x, L.X_AB0], xt[x, L.X_AB0] + xt[x, L.X_NAB], 0)
 
 
 @hot
@@ -224,18 +224,18 @@ def fixed_gain(ut, bt, ab, zx, step, pc, n, pww, wood, food, crystal, facts):
     """The cached terms of ``step`` with the kingdom's totals: income gold, strength, war
     LP (``pww`` wars counted), end LP (the printed LP not included)."""
     room = fixed_room(bt.shape[0])
-    t = S.FX_TERMS + step * room * 2
+    t = L.FX_TERMS + step * room * 2
     gain = 0
-    for _ in range(zx[S.FX_N0 + step]):
+    for _ in range(zx[L.FX_N0 + step]):
         j, face = zx[t], zx[t + 1]
         t += 2
-        kind = ab[j, S.A_KIND]
-        if step == S.FS_INCOME:
+        kind = ab[j, L.A_KIND]
+        if step == L.FS_INCOME:
             gain += income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
-        elif kind == S.K_CONDITIONAL_GAIN:
+        elif kind == L.K_CONDITIONAL_GAIN:
             if gain_holds(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts):
-                gain += ab[j, S.A_LP]
-        elif not face or when_holds(ab[j, S.A_WHEN], 0, -1, food, crystal) or step == S.FS_STRENGTH:
-            mult = l_per(ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts)
-            gain += ab[j, S.A_AMOUNT] * mult * (pww if kind == S.K_LP_PER_WAR_WON else 1)
+                gain += ab[j, L.A_LP]
+        elif not face or when_holds(ab[j, L.A_WHEN], 0, -1, food, crystal) or step == L.FS_STRENGTH:
+            mult = l_per(ut, ab, j, ab[j, L.A_PER], 0, -1, pc, n, wood, food, crystal, facts)
+            gain += ab[j, L.A_AMOUNT] * mult * (pww if kind == L.K_LP_PER_WAR_WON else 1)
     return gain

@@ -14,21 +14,21 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_inline
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 
 
 @hot_inline
 def when_holds(when, age, spot, food, crystal):
     """Condition ``when`` for a unit with ``age`` tokens on ``spot`` (a building: 0, -1)."""
-    if when == S.W_ALWAYS:
+    if when == L.W_ALWAYS:
         return True
-    if when == S.W_AGED:
+    if when == L.W_AGED:
         return age >= 1
-    if when == S.W_EXACTLY_ONE_AGE:
+    if when == L.W_EXACTLY_ONE_AGE:
         return age == 1
-    if when == S.W_FRONT_ROW:
-        return 0 <= spot < S.MAX_FRONT
-    if when == S.W_HAS_FOOD:
+    if when == L.W_FRONT_ROW:
+        return 0 <= spot < L.MAX_FRONT
+    if when == L.W_HAS_FOOD:
         return food >= 1
     return crystal >= 1  # W_HAS_CRYSTAL
 
@@ -37,23 +37,23 @@ def when_holds(when, age, spot, food, crystal):
 def per_value(per, age, age_all, wood, food, crystal, income, n_level2, n_strong):
     """Multiplier ``per`` (``age``: tokens on the unit, 0 for a building). A multiplier a
     phase does not know (the loader forbids those) is 0."""
-    if per == S.P_ONE:
+    if per == L.P_ONE:
         return 1
-    if per == S.P_AGE_SELF:
+    if per == L.P_AGE_SELF:
         return age
-    if per == S.P_AGE_KINGDOM:
+    if per == L.P_AGE_KINGDOM:
         return age_all
-    if per == S.P_WOOD:
+    if per == L.P_WOOD:
         return wood
-    if per == S.P_FOOD:
+    if per == L.P_FOOD:
         return food
-    if per == S.P_CRYSTAL:
+    if per == L.P_CRYSTAL:
         return crystal
-    if per == S.P_INCOME_GOLD:
+    if per == L.P_INCOME_GOLD:
         return income
-    if per == S.P_LEVEL2_BUILDINGS:
+    if per == L.P_LEVEL2_BUILDINGS:
         return n_level2
-    if per == S.P_STRONG_UNITS:
+    if per == L.P_STRONG_UNITS:
         return n_strong
     return 0
 
@@ -66,40 +66,40 @@ def l_per(ut, ab, j, per, age, spot, pc, n, wood, food, crystal, facts):
     ``per_value``, not folded into it: the Legends counters read the pieces and the zone,
     and the base game's innermost loops keep ``per_value``'s nine integers."""
     age_all, n_level2, income, n_strong, n_arts = facts
-    if per == S.P_ONE:
+    if per == L.P_ONE:
         return 1
-    if per == S.P_AGE_SELF:
+    if per == L.P_AGE_SELF:
         return age
-    if per == S.P_WOOD:
+    if per == L.P_WOOD:
         return wood
-    if per == S.P_FOOD:
+    if per == L.P_FOOD:
         return food
-    if per == S.P_CRYSTAL:
+    if per == L.P_CRYSTAL:
         return crystal
-    if per == S.P_AGE_KINGDOM:
+    if per == L.P_AGE_KINGDOM:
         return age_all
-    if per == S.P_LEVEL2_BUILDINGS:
+    if per == L.P_LEVEL2_BUILDINGS:
         return n_level2
-    if per == S.P_INCOME_GOLD:
+    if per == L.P_INCOME_GOLD:
         return income
-    if per == S.P_STRONG_UNITS:
+    if per == L.P_STRONG_UNITS:
         return n_strong
-    if per == S.P_ARTIFACTS:
+    if per == L.P_ARTIFACTS:
         return n_arts
-    if per in (S.P_UNITS_COST_GE, S.P_UNITS_COST_LE):
+    if per in (L.P_UNITS_COST_GE, L.P_UNITS_COST_LE):
         count = 0
         for i in range(n):
-            if ab[j, S.A_PER_OTHER] and spot >= 0 and pc[i, S.PC_SPOT] == spot:
+            if ab[j, L.A_PER_OTHER] and spot >= 0 and pc[i, L.PC_SPOT] == spot:
                 continue
-            cost = ut[pc[i, S.PC_UNIT], S.U_COST]
-            if per == S.P_UNITS_COST_GE:
-                count += cost >= ab[j, S.A_PER_COST]
+            cost = ut[pc[i, L.PC_UNIT], L.U_COST]
+            if per == L.P_UNITS_COST_GE:
+                count += cost >= ab[j, L.A_PER_COST]
             else:
-                count += cost <= ab[j, S.A_PER_COST]
+                count += cost <= ab[j, L.A_PER_COST]
         return count
-    if per == S.P_RESOURCE_SETS:
+    if per == L.P_RESOURCE_SETS:
         return min(wood, min(food, crystal))
-    if per == S.P_RESOURCES:
+    if per == L.P_RESOURCES:
         return wood + food + crystal
     return 0
 
@@ -109,22 +109,22 @@ def gain_holds(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts):
     """``reference.gain_holds``: ``conditional_gain`` row ``j`` of a source (``age``,
     ``spot``; -1: no piece) holds."""
     return (
-        when_holds(ab[j, S.A_WHEN], age, spot, food, crystal)
-        and wood >= ab[j, S.A_REQ0]
-        and food >= ab[j, S.A_REQ0 + 1]
-        and crystal >= ab[j, S.A_REQ0 + 2]
-        and l_per(ut, ab, j, ab[j, S.A_COUNTER], age, spot, pc, n, wood, food, crystal, facts)
-        >= ab[j, S.A_MIN]
+        when_holds(ab[j, L.A_WHEN], age, spot, food, crystal)
+        and wood >= ab[j, L.A_REQ0]
+        and food >= ab[j, L.A_REQ0 + 1]
+        and crystal >= ab[j, L.A_REQ0 + 2]
+        and l_per(ut, ab, j, ab[j, L.A_COUNTER], age, spot, pc, n, wood, food, crystal, facts)
+        >= ab[j, L.A_MIN]
     )
 
 
 @hot
 def unit_production(ut, u, age, spot, food, crystal):
     """(wood, food, crystal) one unit produces (gated by its own tokens/row)."""
-    if not when_holds(ut[u, S.U_PROD_WHEN], age, spot, food, crystal):
+    if not when_holds(ut[u, L.U_PROD_WHEN], age, spot, food, crystal):
         return 0, 0, 0
-    mult = age if ut[u, S.U_PROD_PER] == S.P_AGE_SELF else 1
-    return ut[u, S.U_PROD0] * mult, ut[u, S.U_PROD0 + 1] * mult, ut[u, S.U_PROD0 + 2] * mult
+    mult = age if ut[u, L.U_PROD_PER] == L.P_AGE_SELF else 1
+    return ut[u, L.U_PROD0] * mult, ut[u, L.U_PROD0 + 1] * mult, ut[u, L.U_PROD0 + 2] * mult
 
 
 @hot
@@ -135,22 +135,22 @@ def production(ut, bt, pc, n, bl, xt=None, zx=None, nz=0):
     wood = food = crystal = 0
     for i in range(n):
         w, f, c = unit_production(
-            ut, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT], food, crystal
+            ut, pc[i, L.PC_UNIT], pc[i, L.PC_AGE], pc[i, L.PC_SPOT], food, crystal
         )
         wood += w
         food += f
         crystal += c
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            wood += bt[b, k, S.B_PROD0]
-            food += bt[b, k, S.B_PROD0 + 1]
-            crystal += bt[b, k, S.B_PROD0 + 2]
+            wood += bt[b, k, L.B_PROD0]
+            food += bt[b, k, L.B_PROD0 + 1]
+            crystal += bt[b, k, L.B_PROD0 + 2]
     if xt is not None:
         for i in range(nz):
             x = zx[i]
-            wood += xt[x, S.X_PROD0]
-            food += xt[x, S.X_PROD0 + 1]
-            crystal += xt[x, S.X_PROD0 + 2]
+            wood += xt[x, L.X_PROD0]
+            food += xt[x, L.X_PROD0 + 1]
+            crystal += xt[x, L.X_PROD0 + 2]
     return wood, food, crystal
 
 
@@ -159,10 +159,10 @@ def base_facts(bt, pc, n, bl):
     """(tokens on all units, level-2 buildings): the multipliers every phase knows."""
     age_all = 0
     for i in range(n):
-        age_all += pc[i, S.PC_AGE]
+        age_all += pc[i, L.PC_AGE]
     n_level2 = 0
     for b in range(bt.shape[0]):
-        if bl[b] == S.LEVELS:
+        if bl[b] == L.LEVELS:
             n_level2 += 1
     return age_all, n_level2
 
@@ -173,7 +173,7 @@ def face_mask(bt, bl):
     m = 0
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            m |= bt[b, k, S.KB_MASK]
+            m |= bt[b, k, L.KB_MASK]
     return m
 
 
@@ -182,16 +182,16 @@ def unit_gain(ut, ab, u, kind, phase, age, spot, wood, food, crystal, age_all, n
     """One unit's ``kind`` abilities of ``phase`` whose condition holds, times their
     multiplier: income ``gold``; ``lp`` of the End (Relic) or Deployment (Kraken)."""
     gain = 0
-    if not ut[u, S.KU_MASK] & (1 << kind):
+    if not ut[u, L.KU_MASK] & (1 << kind):
         return gain
-    for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
+    for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
         if (
-            ab[j, S.A_KIND] == kind
-            and ab[j, S.A_PHASE] == phase
-            and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal)
+            ab[j, L.A_KIND] == kind
+            and ab[j, L.A_PHASE] == phase
+            and when_holds(ab[j, L.A_WHEN], age, spot, food, crystal)
         ):
-            gain += ab[j, S.A_AMOUNT] * per_value(
-                ab[j, S.A_PER], age, age_all, wood, food, crystal, 0, n_level2, 0
+            gain += ab[j, L.A_AMOUNT] * per_value(
+                ab[j, L.A_PER], age, age_all, wood, food, crystal, 0, n_level2, 0
             )
     return gain
 
@@ -206,16 +206,16 @@ def face_gain(
     bit = 1 << kind
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            if not bt[b, k, S.KB_MASK] & bit:
+            if not bt[b, k, L.KB_MASK] & bit:
                 continue
-            for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
+            for j in range(bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB]):
                 if (
-                    ab[j, S.A_KIND] == kind
-                    and (phase < 0 or ab[j, S.A_PHASE] == phase)
-                    and (not check_when or when_holds(ab[j, S.A_WHEN], 0, -1, food, crystal))
+                    ab[j, L.A_KIND] == kind
+                    and (phase < 0 or ab[j, L.A_PHASE] == phase)
+                    and (not check_when or when_holds(ab[j, L.A_WHEN], 0, -1, food, crystal))
                 ):
-                    total += ab[j, S.A_AMOUNT] * per_value(
-                        ab[j, S.A_PER], 0, age_all, wood, food, crystal, income, n_level2, n_strong
+                    total += ab[j, L.A_AMOUNT] * per_value(
+                        ab[j, L.A_PER], 0, age_all, wood, food, crystal, income, n_level2, n_strong
                     )
     return total
 
@@ -223,17 +223,17 @@ def face_gain(
 @hot
 def income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts):
     """``reference.income_gain`` of ability row ``j``."""
-    if ab[j, S.A_PHASE] != S.PH_INCOME:
+    if ab[j, L.A_PHASE] != L.PH_INCOME:
         return 0
-    kind = ab[j, S.A_KIND]
-    if kind == S.K_GOLD and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal):
-        return ab[j, S.A_AMOUNT] * l_per(
-            ut, ab, j, ab[j, S.A_PER], age, spot, pc, n, wood, food, crystal, facts
+    kind = ab[j, L.A_KIND]
+    if kind == L.K_GOLD and when_holds(ab[j, L.A_WHEN], age, spot, food, crystal):
+        return ab[j, L.A_AMOUNT] * l_per(
+            ut, ab, j, ab[j, L.A_PER], age, spot, pc, n, wood, food, crystal, facts
         )
-    if kind == S.K_CONDITIONAL_GAIN and gain_holds(
+    if kind == L.K_CONDITIONAL_GAIN and gain_holds(
         ut, ab, j, age, spot, pc, n, wood, food, crystal, facts
     ):
-        return ab[j, S.A_GOLD]
+        return ab[j, L.A_GOLD]
     return 0
 
 
@@ -241,9 +241,9 @@ def income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts):
 def l_unit_income(ut, ab, u, age, spot, pc, n, wood, food, crystal, facts):
     """One unit's income gold (``income_gain`` of each of its abilities)."""
     income = 0
-    if not ut[u, S.KU_MASK] & S.M_INCOME_L:
+    if not ut[u, L.KU_MASK] & L.M_INCOME_L:
         return income
-    for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
+    for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
         income += income_gain(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts)
     return income
 
@@ -254,12 +254,12 @@ def l_fixed_income(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts
     income = 0
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            if not bt[b, k, S.KB_MASK] & S.M_INCOME_L:
+            if not bt[b, k, L.KB_MASK] & L.M_INCOME_L:
                 continue
-            for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
+            for j in range(bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB]):
                 income += income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
     for i in range(nz):
         x = zx[i]
-        for j in range(xt[x, S.X_AB0], xt[x, S.X_AB0] + xt[x, S.X_NAB]):
+        for j in range(xt[x, L.X_AB0], xt[x, L.X_AB0] + xt[x, L.X_NAB]):
             income += income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
     return income

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..tables import ix
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import ix
 from .end import death_rewards, deploy_lp, dies, end_lp, l_end_lp
 from .facts import base_facts, gain_holds, production
 from .strength import assess, fight, l_assess, l_war_phase_lp, war_phase_lp
@@ -26,19 +26,19 @@ def project(ut, bt, ab, pc, n, bl, wpc, wbl):
     others = 0
     upgrade = 0
     for i in range(n):
-        if pc[i, S.PC_PENDING]:
-            others += ut[pc[i, S.PC_UNIT], S.KU_OTHERS_AGE]
-            upgrade |= ut[pc[i, S.PC_UNIT], S.KU_UPGRADE]
+        if pc[i, L.PC_PENDING]:
+            others += ut[pc[i, L.PC_UNIT], L.KU_OTHERS_AGE]
+            upgrade |= ut[pc[i, L.PC_UNIT], L.KU_UPGRADE]
     for i in range(n):
-        for c in range(S.N_PC):
+        for c in range(L.N_PC):
             wpc[i, c] = pc[i, c]
-        wpc[i, S.PC_AGE] += others
-        if pc[i, S.PC_PENDING]:
-            u = pc[i, S.PC_UNIT]
-            wpc[i, S.PC_AGE] += ut[u, S.KU_SELF_AGE] - ut[u, S.KU_OTHERS_AGE]
-            wpc[i, S.PC_PENDING] = 0
+        wpc[i, L.PC_AGE] += others
+        if pc[i, L.PC_PENDING]:
+            u = pc[i, L.PC_UNIT]
+            wpc[i, L.PC_AGE] += ut[u, L.KU_SELF_AGE] - ut[u, L.KU_OTHERS_AGE]
+            wpc[i, L.PC_PENDING] = 0
     for b in range(bt.shape[0]):
-        wbl[b] = S.LEVELS if upgrade and bl[b] == 1 else bl[b]
+        wbl[b] = L.LEVELS if upgrade and bl[b] == 1 else bl[b]
 
 
 @hot
@@ -55,64 +55,64 @@ def l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl):
         wbl[b] = bl[b]
     pending = False
     for i in range(na):
-        zx[i] = sa[i, S.SA_X]
-        pending |= sa[i, S.SA_PENDING] != 0
+        zx[i] = sa[i, L.SA_X]
+        pending |= sa[i, L.SA_PENDING] != 0
     for i in range(n):  # a pending unit matters only with a kind l_project applies
-        pending |= pc[i, S.PC_PENDING] != 0 and ut[pc[i, S.PC_UNIT], S.KU_MASK] & S.M_PROJECT_L != 0
+        pending |= pc[i, L.PC_PENDING] != 0 and ut[pc[i, L.PC_UNIT], L.KU_MASK] & L.M_PROJECT_L != 0
     gold = bonus = 0
     if not pending:
         return gold, bonus, False
     for i in range(n):
-        for c in range(S.N_PC):
+        for c in range(L.N_PC):
             wpc[i, c] = pc[i, c]
-        wpc[i, S.PC_PENDING] = 0
-    for tier in (S.T_LEVELS, S.T_AGE, S.T_COUNT):
+        wpc[i, L.PC_PENDING] = 0
+    for tier in (L.T_LEVELS, L.T_AGE, L.T_COUNT):
         for src in range(n + na):
             if src < n:
-                if not pc[src, S.PC_PENDING] or tier <= pdone[src]:
+                if not pc[src, L.PC_PENDING] or tier <= pdone[src]:
                     continue
                 me = src
-                u = pc[src, S.PC_UNIT]
-                if not ut[u, S.KU_MASK] & S.M_PROJECT_L:
+                u = pc[src, L.PC_UNIT]
+                if not ut[u, L.KU_MASK] & L.M_PROJECT_L:
                     continue
-                lo, hi = ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]
+                lo, hi = ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]
             else:
                 a = src - n
-                if not sa[a, S.SA_PENDING] or tier <= sa[a, S.SA_DONE]:
+                if not sa[a, L.SA_PENDING] or tier <= sa[a, L.SA_DONE]:
                     continue
                 me = -1
-                x = sa[a, S.SA_X]
-                lo, hi = xt[x, S.X_AB0], xt[x, S.X_AB0] + xt[x, S.X_NAB]
+                x = sa[a, L.SA_X]
+                lo, hi = xt[x, L.X_AB0], xt[x, L.X_AB0] + xt[x, L.X_NAB]
             for j in range(lo, hi):
-                if not ab[j, S.A_ON_DEPLOY] or ab[j, S.A_TIER] != tier:
+                if not ab[j, L.A_ON_DEPLOY] or ab[j, L.A_TIER] != tier:
                     continue
-                kind = ab[j, S.A_KIND]
-                if kind == S.K_UPGRADE_BUILDINGS:
+                kind = ab[j, L.A_KIND]
+                if kind == L.K_UPGRADE_BUILDINGS:
                     for b in range(bt.shape[0]):
                         if wbl[b] == 1:
-                            wbl[b] = S.LEVELS
+                            wbl[b] = L.LEVELS
                 elif (
-                    kind == S.K_ADD_AGE
-                    and ab[j, S.A_PER] == S.P_ONE
-                    and ab[j, S.A_TARGET] != S.T_ONE
+                    kind == L.K_ADD_AGE
+                    and ab[j, L.A_PER] == L.P_ONE
+                    and ab[j, L.A_TARGET] != L.T_ONE
                 ):
-                    t = ab[j, S.A_TARGET]
+                    t = ab[j, L.A_TARGET]
                     for o in range(n):
                         if (
-                            (t == S.T_SELF and o == me)
-                            or (t == S.T_OTHERS and o != me)
-                            or t == S.T_ALL
+                            (t == L.T_SELF and o == me)
+                            or (t == L.T_OTHERS and o != me)
+                            or t == L.T_ALL
                         ):
-                            wpc[o, S.PC_AGE] += ab[j, S.A_AMOUNT]
-                elif kind == S.K_CONDITIONAL_GAIN:
+                            wpc[o, L.PC_AGE] += ab[j, L.A_AMOUNT]
+                elif kind == L.K_CONDITIONAL_GAIN:
                     wood, food, crystal = production(ut, bt, wpc, n, wbl, xt, zx, na)
                     age_all, n_level2 = base_facts(bt, wpc, n, wbl)
-                    age = wpc[me, S.PC_AGE] if me >= 0 else 0
-                    spot = wpc[me, S.PC_SPOT] if me >= 0 else -1
+                    age = wpc[me, L.PC_AGE] if me >= 0 else 0
+                    spot = wpc[me, L.PC_SPOT] if me >= 0 else -1
                     facts = (age_all, n_level2, 0, 0, na)
                     if gain_holds(ut, ab, j, age, spot, wpc, n, wood, food, crystal, facts):
-                        gold += ab[j, S.A_GOLD]
-                        bonus += ab[j, S.A_LP]
+                        gold += ab[j, L.A_GOLD]
+                        bonus += ab[j, L.A_LP]
     return gold, bonus, True
 
 
@@ -122,11 +122,11 @@ def l_sketch(s, ls, p, n):
     piece's last tier done into ``ls.pdone``, the zone (face-down cards included) into
     ``ls.sa``; the number of sketch artifacts."""
     for i in range(n):
-        ls.pdone[i] = ls.sx[p, s.pc[i, S.PC_SPOT], S.SX_DONE]
+        ls.pdone[i] = ls.sx[p, s.pc[i, L.PC_SPOT], L.SX_DONE]
     for i in range(ls.zn[p]):
-        ls.sa[i, S.SA_X] = ls.zone[p, i, S.Z_X]
-        ls.sa[i, S.SA_PENDING] = ls.zone[p, i, S.Z_FRESH] and ls.zone[p, i, S.Z_DONE] < S.T_PENALTY
-        ls.sa[i, S.SA_DONE] = ls.zone[p, i, S.Z_DONE]
+        ls.sa[i, L.SA_X] = ls.zone[p, i, L.Z_X]
+        ls.sa[i, L.SA_PENDING] = ls.zone[p, i, L.Z_FRESH] and ls.zone[p, i, L.Z_DONE] < L.T_PENALTY
+        ls.sa[i, L.SA_DONE] = ls.zone[p, i, L.Z_DONE]
     return ls.zn[p]
 
 
@@ -137,9 +137,9 @@ def buildable(bt, bl, wood, food, crystal):
     for b in range(bt.shape[0]):
         lv = bl[b]
         if lv < 2 and (
-            wood >= bt[b, ix(lv), S.B_REQ0]
-            and food >= bt[b, ix(lv), S.B_REQ0 + 1]
-            and crystal >= bt[b, ix(lv), S.B_REQ0 + 2]
+            wood >= bt[b, ix(lv), L.B_REQ0]
+            and food >= bt[b, ix(lv), L.B_REQ0 + 1]
+            and crystal >= bt[b, ix(lv), L.B_REQ0 + 2]
         ):
             count += 1
     return count
@@ -147,10 +147,10 @@ def buildable(bt, bl, wood, food, crystal):
 
 @hot
 def clamp_margin(d):
-    if d < -S.MARGIN_CAP:
-        return -S.MARGIN_CAP
-    if d > S.MARGIN_CAP:
-        return S.MARGIN_CAP
+    if d < -L.MARGIN_CAP:
+        return -L.MARGIN_CAP
+    if d > L.MARGIN_CAP:
+        return L.MARGIN_CAP
     return d
 
 
@@ -166,7 +166,7 @@ def weighted(w, pol, bt, bl, left, kingdom, gold, seen0, seen1, two, lx=None, in
     if inset is not None:
         for b in range(bt.shape[0]):
             if not inset[b]:
-                bl[b] = S.LEVELS
+                bl[b] = L.LEVELS
     war, end, dep, aging, income, strength, wood, food, crystal, keep, n, n_level2, n_strong = (
         kingdom
     )
@@ -175,22 +175,22 @@ def weighted(w, pol, bt, bl, left, kingdom, gold, seen0, seen1, two, lx=None, in
         margin += clamp_margin(strength - seen1)
     wp = w[ix(pol)]
     v = 0.0
-    v += wp[S.F_WAR_LP] * war
-    v += wp[S.F_END_LP] * end
-    v += wp[S.F_DEPLOY_LP] * dep
-    v += wp[S.F_AGING_LP] * aging
-    v += wp[S.F_INCOME] * income
-    v += wp[S.F_GOLD] * gold
-    v += wp[S.F_STRENGTH] * strength
-    v += wp[S.F_MARGIN] * margin
-    v += wp[S.F_PROD] * ((wood + food + crystal) * left)
-    v += wp[S.F_BUILDABLE] * (buildable(bt, bl, wood, food, crystal) * left)
-    v += wp[S.F_KEEP] * (keep * left)
-    v += wp[S.F_UNITS] * n
-    v += wp[S.F_LEVEL2] * (n_level2 * left)
-    v += wp[S.F_STRONG] * n_strong
+    v += wp[L.F_WAR_LP] * war
+    v += wp[L.F_END_LP] * end
+    v += wp[L.F_DEPLOY_LP] * dep
+    v += wp[L.F_AGING_LP] * aging
+    v += wp[L.F_INCOME] * income
+    v += wp[L.F_GOLD] * gold
+    v += wp[L.F_STRENGTH] * strength
+    v += wp[L.F_MARGIN] * margin
+    v += wp[L.F_PROD] * ((wood + food + crystal) * left)
+    v += wp[L.F_BUILDABLE] * (buildable(bt, bl, wood, food, crystal) * left)
+    v += wp[L.F_KEEP] * (keep * left)
+    v += wp[L.F_UNITS] * n
+    v += wp[L.F_LEVEL2] * (n_level2 * left)
+    v += wp[L.F_STRONG] * n_strong
     if lx is not None:
-        v += lx.lweights[pol, S.LF_ARTIFACTS] * (na * left)
+        v += lx.lweights[pol, L.LF_ARTIFACTS] * (na * left)
     return v
 
 
@@ -201,11 +201,11 @@ def aging(ut, ab, pc, n, wood, food, crystal, age_all, n_level2):
     mask = 0
     keep = 0
     for i in range(n):
-        u = pc[i, S.PC_UNIT]
-        if dies(ut, ab, u, pc[i, S.PC_AGE]):
+        u = pc[i, L.PC_UNIT]
+        if dies(ut, ab, u, pc[i, L.PC_AGE]):
             mask |= 1 << i
         else:
-            keep += ut[u, S.U_STRENGTH]
+            keep += ut[u, L.U_STRENGTH]
     return death_rewards(ut, ab, pc, n, mask, wood, food, crystal, age_all, n_level2)[0], keep
 
 
@@ -223,7 +223,7 @@ def value_full(tb, weights, pol, pc, n, bl, gold, seen0, seen1, two, turn, wpc, 
         ut, bt, ab, rules, wpc, n, wbl, two, won, wood, food, crystal, income, age_all,
         n_level2, n_strong,
     )  # fmt: skip
-    turns = rules[S.R_TURNS]
+    turns = rules[L.R_TURNS]
     end_b, end_r = end_lp(
         ut, bt, ab, wpc, n, wbl, turns - turn + 1, wood, food, crystal, age_all, n_level2
     )
@@ -258,7 +258,7 @@ def l_value_full(
         ut, bt, ab, rules, xt, wpc, n, wbl, zx, na, two, won, wood, food, crystal, income,
         age_all, n_level2, n_strong,
     )  # fmt: skip
-    turns = rules[S.R_TURNS]
+    turns = rules[L.R_TURNS]
     end_b, end_r, end_a = l_end_lp(
         ut, bt, ab, xt, wpc, n, wbl, zx, na, turns - turn + 1, wood, food, crystal, age_all,
         n_level2,

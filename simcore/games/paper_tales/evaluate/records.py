@@ -14,8 +14,8 @@ import numpy as np
 
 from simcore.jit import alloc
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import (  # passed as call arguments (see schema.py)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import (  # passed as call arguments (see layout.py)
     K_GOLD,
     K_LP,
     PH_DEPLOYMENT,
@@ -30,29 +30,29 @@ from .strength import unit_strength, unit_war
 # kingdom's value: production, tokens and dying have their own columns and records; an
 # unknown kind, e.g. an expansion's, counts as read everywhere).
 STEPS_OF_KIND = {
-    S.K_GOLD: S.STEP_INCOME,
-    S.K_SET_STRENGTH: S.STEP_STRENGTH,
-    S.K_ADD_STRENGTH: S.STEP_STRENGTH,
-    S.K_CANNOT_FIGHT: S.STEP_STRENGTH,
-    S.K_FIGHT_FROM_BACK: S.STEP_STRENGTH,
-    S.K_LP_PER_WAR_WON: S.STEP_WAR,
-    S.K_GOLD_PER_WAR_WON: S.STEP_WAR,
-    S.K_LP: S.STEP_WAR | S.STEP_END | S.STEP_DEPLOY,
-    S.K_DEATH_LP: S.STEP_DEATH,
-    S.K_DEATH_GOLD: S.STEP_DEATH,
+    L.K_GOLD: L.STEP_INCOME,
+    L.K_SET_STRENGTH: L.STEP_STRENGTH,
+    L.K_ADD_STRENGTH: L.STEP_STRENGTH,
+    L.K_CANNOT_FIGHT: L.STEP_STRENGTH,
+    L.K_FIGHT_FROM_BACK: L.STEP_STRENGTH,
+    L.K_LP_PER_WAR_WON: L.STEP_WAR,
+    L.K_GOLD_PER_WAR_WON: L.STEP_WAR,
+    L.K_LP: L.STEP_WAR | L.STEP_END | L.STEP_DEPLOY,
+    L.K_DEATH_LP: L.STEP_DEATH,
+    L.K_DEATH_GOLD: L.STEP_DEATH,
 }
-BASE_KINDS = frozenset(range(S.K_LP_PER_DYING_AGE + 1))  # the base game's 19 kinds
+BASE_KINDS = frozenset(range(L.K_LP_PER_DYING_AGE + 1))  # the base game's 19 kinds
 # An ability is self-contained when its multiplier and condition read only the unit (its
 # tokens, its row): a unit's share of a step whose abilities are all self-contained is a
 # function of (unit, row, tokens), tabulated by ``unit_records``; the other steps are
 # computed from the kingdom's totals.
-SELF_CONTAINED_PER = frozenset((S.P_ONE, S.P_AGE_SELF))
-SELF_CONTAINED_WHEN = frozenset((S.W_ALWAYS, S.W_AGED, S.W_EXACTLY_ONE_AGE, S.W_FRONT_ROW))
+SELF_CONTAINED_PER = frozenset((L.P_ONE, L.P_AGE_SELF))
+SELF_CONTAINED_WHEN = frozenset((L.W_ALWAYS, L.W_AGED, L.W_EXACTLY_ONE_AGE, L.W_FRONT_ROW))
 
 # The Legends kinds no step of a kingdom's value reads: they act through the deployment
 # tiers, the payments and ``l_project`` only.
 SCORELESS_LEGENDS_KINDS = frozenset(
-    (S.K_DEPLOY_ARTIFACT, S.K_REPEAT_DEPLOY, S.K_BUILD_FREE, S.K_ART_COST_MODIFIER)
+    (L.K_DEPLOY_ARTIFACT, L.K_REPEAT_DEPLOY, L.K_BUILD_FREE, L.K_ART_COST_MODIFIER)
 )
 
 
@@ -62,59 +62,59 @@ def unit_records(ut, ab, rules):
     (row 0) or Back (row 1) row with ``age`` tokens, from the per-unit functions with every
     kingdom total 0. Exact for the units whose abilities read only the unit (``KU_DYN`` =
     0); production and death apply to every unit (the loader keeps them self-contained)."""
-    ur = np.zeros((ut.shape[0], 2, S.UR_AGES, S.N_UR), np.int32)
-    strong_min = rules[S.R_STRONG_MIN]
-    front_only = rules[S.R_STRONG_FRONT_ONLY]
+    ur = np.zeros((ut.shape[0], 2, L.UR_AGES, L.N_UR), np.int32)
+    strong_min = rules[L.R_STRONG_MIN]
+    front_only = rules[L.R_STRONG_FRONT_ONLY]
     for u in range(ut.shape[0]):
         for row in range(2):
-            spot = 0 if row == 0 else S.MAX_FRONT
+            spot = 0 if row == 0 else L.MAX_FRONT
             front = row == 0
-            for age in range(S.UR_AGES):
+            for age in range(L.UR_AGES):
                 r = ur[u, row, age]
                 wood, food, crystal = unit_production(ut, u, age, spot, 0, 0)
-                r[S.UR_WOOD] = wood
-                r[S.UR_FOOD] = food
-                r[S.UR_CRYSTAL] = crystal
-                r[S.UR_INCOME] = unit_gain(ut, ab, u, K_GOLD, PH_INCOME, age, spot, 0, 0, 0, 0, 0)
+                r[L.UR_WOOD] = wood
+                r[L.UR_FOOD] = food
+                r[L.UR_CRYSTAL] = crystal
+                r[L.UR_INCOME] = unit_gain(ut, ab, u, K_GOLD, PH_INCOME, age, spot, 0, 0, 0, 0, 0)
                 value, from_back = unit_strength(ut, ab, u, age, spot, 0, 0, 0, 0, 0, 0)
-                r[S.UR_STRENGTH] = value if front or from_back else 0
-                r[S.UR_STRONG] = 1 if value >= strong_min and (front or not front_only) else 0
+                r[L.UR_STRENGTH] = value if front or from_back else 0
+                r[L.UR_STRONG] = 1 if value >= strong_min and (front or not front_only) else 0
                 pw, wu, _ = unit_war(ut, ab, rules, u, age, spot, 0, 0, 0, 0, 0, 0, 0)
-                r[S.UR_PER_WAR] = pw
-                r[S.UR_WAR_LP] = wu
-                r[S.UR_END_LP] = unit_gain(ut, ab, u, K_LP, PH_END, age, spot, 0, 0, 0, 0, 0)
-                r[S.UR_DEPLOY_LP] = unit_gain(
+                r[L.UR_PER_WAR] = pw
+                r[L.UR_WAR_LP] = wu
+                r[L.UR_END_LP] = unit_gain(ut, ab, u, K_LP, PH_END, age, spot, 0, 0, 0, 0, 0)
+                r[L.UR_DEPLOY_LP] = unit_gain(
                     ut, ab, u, K_LP, PH_DEPLOYMENT, age, spot, 0, 0, 0, 0, 0
                 )
-                r[S.UR_DIES] = 1 if dies(ut, ab, u, age) else 0
-                r[S.UR_DEATH_LP] = unit_death(ut, ab, u, age, spot, 0, 0, 0, 0, 0)[0]
+                r[L.UR_DIES] = 1 if dies(ut, ab, u, age) else 0
+                r[L.UR_DEATH_LP] = unit_death(ut, ab, u, age, spot, 0, 0, 0, 0, 0)[0]
     return ur
 
 
 def _unit_columns(ut: np.ndarray, ab: np.ndarray) -> np.ndarray:
     """The ``KU_*`` columns of each unit (see their comments)."""
-    cols = np.zeros((ut.shape[0], S.N_KU - S.N_UCOLS), np.int32)
+    cols = np.zeros((ut.shape[0], L.N_KU - L.N_UCOLS), np.int32)
     for u in range(ut.shape[0]):
         c = cols[u]
-        for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
-            kind = int(ab[j, S.A_KIND])
-            c[S.KU_MASK - S.N_UCOLS] |= 1 << kind
+        for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
+            kind = int(ab[j, L.A_KIND])
+            c[L.KU_MASK - L.N_UCOLS] |= 1 << kind
             if kind not in BASE_KINDS:
-                c[S.KU_DYN - S.N_UCOLS] |= S.STEP_ALL
+                c[L.KU_DYN - L.N_UCOLS] |= L.STEP_ALL
             elif (
-                ab[j, S.A_PER] not in SELF_CONTAINED_PER
-                or ab[j, S.A_WHEN] not in SELF_CONTAINED_WHEN
+                ab[j, L.A_PER] not in SELF_CONTAINED_PER
+                or ab[j, L.A_WHEN] not in SELF_CONTAINED_WHEN
             ):
-                c[S.KU_DYN - S.N_UCOLS] |= STEPS_OF_KIND.get(kind, 0)
-            if ab[j, S.A_ON_DEPLOY] and kind == S.K_ADD_AGE and ab[j, S.A_PER] == S.P_ONE:
-                if ab[j, S.A_TARGET] == S.T_SELF:
-                    c[S.KU_SELF_AGE - S.N_UCOLS] += ab[j, S.A_AMOUNT]
-                elif ab[j, S.A_TARGET] == S.T_OTHERS:
-                    c[S.KU_OTHERS_AGE - S.N_UCOLS] += ab[j, S.A_AMOUNT]
-            if ab[j, S.A_ON_DEPLOY] and kind == S.K_UPGRADE_BUILDINGS:
-                c[S.KU_UPGRADE - S.N_UCOLS] = 1
-            if kind == S.K_LP_PER_DYING_AGE:
-                c[S.KU_PER_DYING - S.N_UCOLS] += ab[j, S.A_AMOUNT]
+                c[L.KU_DYN - L.N_UCOLS] |= STEPS_OF_KIND.get(kind, 0)
+            if ab[j, L.A_ON_DEPLOY] and kind == L.K_ADD_AGE and ab[j, L.A_PER] == L.P_ONE:
+                if ab[j, L.A_TARGET] == L.T_SELF:
+                    c[L.KU_SELF_AGE - L.N_UCOLS] += ab[j, L.A_AMOUNT]
+                elif ab[j, L.A_TARGET] == L.T_OTHERS:
+                    c[L.KU_OTHERS_AGE - L.N_UCOLS] += ab[j, L.A_AMOUNT]
+            if ab[j, L.A_ON_DEPLOY] and kind == L.K_UPGRADE_BUILDINGS:
+                c[L.KU_UPGRADE - L.N_UCOLS] = 1
+            if kind == L.K_LP_PER_DYING_AGE:
+                c[L.KU_PER_DYING - L.N_UCOLS] += ab[j, L.A_AMOUNT]
     return cols
 
 
@@ -127,20 +127,20 @@ def legends_dyn(ut: np.ndarray, ab: np.ndarray) -> np.ndarray:
     unknown kind marks every step."""
     dyn = np.zeros(ut.shape[0], np.int32)
     for u in range(ut.shape[0]):
-        for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
-            kind = int(ab[j, S.A_KIND])
+        for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
+            kind = int(ab[j, L.A_KIND])
             if kind in BASE_KINDS:
                 if (
-                    ab[j, S.A_PER] not in SELF_CONTAINED_PER
-                    or ab[j, S.A_WHEN] not in SELF_CONTAINED_WHEN
+                    ab[j, L.A_PER] not in SELF_CONTAINED_PER
+                    or ab[j, L.A_WHEN] not in SELF_CONTAINED_WHEN
                 ):
                     dyn[u] |= STEPS_OF_KIND.get(kind, 0)
-            elif kind == S.K_CONDITIONAL_GAIN:
-                dyn[u] |= {S.PH_INCOME: S.STEP_INCOME, S.PH_WAR: S.STEP_WAR}.get(
-                    int(ab[j, S.A_PHASE]), 0
+            elif kind == L.K_CONDITIONAL_GAIN:
+                dyn[u] |= {L.PH_INCOME: L.STEP_INCOME, L.PH_WAR: L.STEP_WAR}.get(
+                    int(ab[j, L.A_PHASE]), 0
                 )
             elif kind not in SCORELESS_LEGENDS_KINDS:
-                dyn[u] |= S.STEP_ALL
+                dyn[u] |= L.STEP_ALL
     return dyn
 
 
@@ -162,7 +162,7 @@ def kernel_tables(tables: Any) -> KernelTables:
     (``unit_records``)."""
     kut, kbt, kab, rules = masked_tables(tables)
     ur = unit_records(kut, kab, rules)
-    kut[:, S.KU_FRONT_FIRST] = front_first(kut, ur)
+    kut[:, L.KU_FRONT_FIRST] = front_first(kut, ur)
     return KernelTables(kut, kbt, kab, rules, np.ascontiguousarray(tables.deck, np.int32), ur)
 
 
@@ -174,8 +174,8 @@ def masked_tables(tables: Any) -> tuple:
     fmask = np.zeros(bt.shape[:2], np.int32)
     for b in range(bt.shape[0]):
         for k in range(bt.shape[1]):
-            for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
-                fmask[b, k] |= 1 << int(ab[j, S.A_KIND])
+            for j in range(bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB]):
+                fmask[b, k] |= 1 << int(ab[j, L.A_KIND])
     return (
         np.ascontiguousarray(np.concatenate([ut, _unit_columns(ut, ab)], axis=1), np.int32),
         np.ascontiguousarray(np.concatenate([bt, fmask[:, :, None]], axis=2), dtype=np.int32),
@@ -195,9 +195,9 @@ def front_first(kut: np.ndarray, ur: np.ndarray) -> np.ndarray:
     front, back = ur[:, 0, :, :], ur[:, 1, :, :]
     same = np.ones((ur.shape[0], ur.shape[2]), bool)
     for c in range(ur.shape[3]):
-        if c in (S.UR_STRENGTH, S.UR_STRONG):
+        if c in (L.UR_STRENGTH, L.UR_STRONG):
             same &= front[:, :, c] >= back[:, :, c]
         else:
             same &= front[:, :, c] == back[:, :, c]
-    own = (kut[:, S.KU_DYN] == 0) & (kut[:, S.KU_OTHERS_AGE] == 0) & (kut[:, S.KU_UPGRADE] == 0)
+    own = (kut[:, L.KU_DYN] == 0) & (kut[:, L.KU_OTHERS_AGE] == 0) & (kut[:, L.KU_UPGRADE] == 0)
     return (same.all(axis=1) & own).astype(np.int32)

@@ -8,7 +8,7 @@ their Legends twins) are written with (``unit_war``, ``unit_gain``, ``face_gain`
 kingdom's facts, and the seat's LP and gold parts are the sums of its sources' shares: the
 position is scored as if this turn's wars and income and the End's building, unit and
 artifact LP were the last scoring events. ``state_io.score_reference`` does the same with
-``reference.py``'s rulebook functions: the oracle of this one in the tests. (Summing the
+``reference/``'s rulebook functions: the oracle of this one in the tests. (Summing the
 sources instead of also calling ``war_phase_lp`` / ``end_lp`` compiles a third faster.)
 
 One function for both variants: the artifact table ``xt`` is None in a base game, where
@@ -22,8 +22,8 @@ import numpy as np
 
 from simcore.jit import alloc
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import (  # passed as call arguments (see schema.py)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import (  # passed as call arguments (see layout.py)
     K_ADD_STRENGTH,
     K_GOLD,
     K_LP,
@@ -113,7 +113,7 @@ def _score_seat(ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, f, out, src)
     )  # fmt: skip
     out[SC_WOOD], out[SC_FOOD], out[SC_CRYSTAL] = wood, food, crystal
     out[SC_STRENGTH] = strength
-    out[SC_INCOME] = rules[S.R_BASE_INCOME]
+    out[SC_INCOME] = rules[L.R_BASE_INCOME]
     pww = wars_counted(rules, two, won)
     B = bt.shape[0]
     only = np.zeros(B, np.int32)  # one building at its level, the others unbuilt
@@ -121,7 +121,7 @@ def _score_seat(ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, f, out, src)
     f_strength = (age_all, n_level2, income, 0, nz)
     f_war = (age_all, n_level2, income, n_strong, nz)
     for i in range(n):
-        u, age, spot = pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT]
+        u, age, spot = pc[i, L.PC_UNIT], pc[i, L.PC_AGE], pc[i, L.PC_SPOT]
         if xt is None:
             strength = unit_strength(
                 ut, ab, u, age, spot, wood, food, crystal, income, age_all, n_level2
@@ -201,7 +201,7 @@ def _score_seat(ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, f, out, src)
                 bt, ab, only, K_LP, PH_WAR, True, age_all, wood, food, crystal, income,
                 n_level2, n_strong,
             )  # fmt: skip
-            eb = bt[k, bl[k] - 1, S.B_LP] + face_gain(
+            eb = bt[k, bl[k] - 1, L.B_LP] + face_gain(
                 bt,
                 ab,
                 only,

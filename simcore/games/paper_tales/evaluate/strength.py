@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from simcore.jit import hot
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import (  # passed as call arguments (see schema.py)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import (  # passed as call arguments (see layout.py)
     K_ADD_STRENGTH,
     K_GOLD,
     K_LP,
@@ -40,26 +40,26 @@ from .facts import (
 def unit_strength(ut, ab, u, age, spot, wood, food, crystal, income, age_all, n_level2):
     """(strength, fights from the Back row) of one unit: printed, ``set_strength``,
     ``add_strength``, ``cannot_fight``."""
-    lo = ut[u, S.U_AB0]
-    hi = lo + ut[u, S.U_NAB]
-    value = ut[u, S.U_STRENGTH]
+    lo = ut[u, L.U_AB0]
+    hi = lo + ut[u, L.U_NAB]
+    value = ut[u, L.U_STRENGTH]
     from_back = False
-    if not ut[u, S.KU_MASK] & S.M_STRENGTH:
+    if not ut[u, L.KU_MASK] & L.M_STRENGTH:
         hi = lo  # no strength ability: the printed strength
     for j in range(lo, hi):
-        kind = ab[j, S.A_KIND]
-        if kind == S.K_SET_STRENGTH and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal):
-            value = ab[j, S.A_VALUE]
-        elif kind == S.K_FIGHT_FROM_BACK:
+        kind = ab[j, L.A_KIND]
+        if kind == L.K_SET_STRENGTH and when_holds(ab[j, L.A_WHEN], age, spot, food, crystal):
+            value = ab[j, L.A_VALUE]
+        elif kind == L.K_FIGHT_FROM_BACK:
             from_back = True
     for j in range(lo, hi):
-        if ab[j, S.A_KIND] == S.K_ADD_STRENGTH:
-            value += ab[j, S.A_AMOUNT] * per_value(
-                ab[j, S.A_PER], age, age_all, wood, food, crystal, income, n_level2, 0
+        if ab[j, L.A_KIND] == L.K_ADD_STRENGTH:
+            value += ab[j, L.A_AMOUNT] * per_value(
+                ab[j, L.A_PER], age, age_all, wood, food, crystal, income, n_level2, 0
             )
     for j in range(lo, hi):
-        if ab[j, S.A_KIND] == S.K_CANNOT_FIGHT and when_holds(
-            ab[j, S.A_WHEN], age, spot, food, crystal
+        if ab[j, L.A_KIND] == L.K_CANNOT_FIGHT and when_holds(
+            ab[j, L.A_WHEN], age, spot, food, crystal
         ):
             value = 0
     return value, from_back
@@ -69,25 +69,25 @@ def unit_strength(ut, ab, u, age, spot, wood, food, crystal, income, age_all, n_
 def l_unit_strength(ut, ab, u, age, spot, pc, n, wood, food, crystal, facts):
     """``unit_strength`` with the Legends multipliers (``l_per``): (strength, fights from
     the Back row) of unit ``u`` with ``age`` tokens on ``spot``."""
-    lo, hi = ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]
-    if not ut[u, S.KU_MASK] & S.M_STRENGTH:
+    lo, hi = ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]
+    if not ut[u, L.KU_MASK] & L.M_STRENGTH:
         lo = hi  # printed strength, fights from the Front only
-    value = ut[u, S.U_STRENGTH]
+    value = ut[u, L.U_STRENGTH]
     from_back = False
     for j in range(lo, hi):
-        kind = ab[j, S.A_KIND]
-        if kind == S.K_SET_STRENGTH and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal):
-            value = ab[j, S.A_VALUE]
-        elif kind == S.K_FIGHT_FROM_BACK:
+        kind = ab[j, L.A_KIND]
+        if kind == L.K_SET_STRENGTH and when_holds(ab[j, L.A_WHEN], age, spot, food, crystal):
+            value = ab[j, L.A_VALUE]
+        elif kind == L.K_FIGHT_FROM_BACK:
             from_back = True
     for j in range(lo, hi):
-        if ab[j, S.A_KIND] == S.K_ADD_STRENGTH:
-            value += ab[j, S.A_AMOUNT] * l_per(
-                ut, ab, j, ab[j, S.A_PER], age, spot, pc, n, wood, food, crystal, facts
+        if ab[j, L.A_KIND] == L.K_ADD_STRENGTH:
+            value += ab[j, L.A_AMOUNT] * l_per(
+                ut, ab, j, ab[j, L.A_PER], age, spot, pc, n, wood, food, crystal, facts
             )
     for j in range(lo, hi):
-        if ab[j, S.A_KIND] == S.K_CANNOT_FIGHT and when_holds(
-            ab[j, S.A_WHEN], age, spot, food, crystal
+        if ab[j, L.A_KIND] == L.K_CANNOT_FIGHT and when_holds(
+            ab[j, L.A_WHEN], age, spot, food, crystal
         ):
             value = 0
     return value, from_back
@@ -97,12 +97,12 @@ def l_unit_strength(ut, ab, u, age, spot, pc, n, wood, food, crystal, facts):
 def l_piece_strength(ut, ab, rules, pc, i, n, wood, food, crystal, facts):
     """(strength counted in the kingdom's, 1 if strong) of piece ``i`` (``l_unit_strength``):
     a Back-row unit counts only with ``fight_from_back``."""
-    spot = pc[i, S.PC_SPOT]
+    spot = pc[i, L.PC_SPOT]
     value, from_back = l_unit_strength(
-        ut, ab, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], spot, pc, n, wood, food, crystal, facts
+        ut, ab, pc[i, L.PC_UNIT], pc[i, L.PC_AGE], spot, pc, n, wood, food, crystal, facts
     )
-    front = spot < S.MAX_FRONT
-    strong = value >= rules[S.R_STRONG_MIN] and (front or not rules[S.R_STRONG_FRONT_ONLY])
+    front = spot < L.MAX_FRONT
+    strong = value >= rules[L.R_STRONG_MIN] and (front or not rules[L.R_STRONG_FRONT_ONLY])
     return value if front or from_back else 0, 1 if strong else 0
 
 
@@ -112,19 +112,19 @@ def l_fixed_strength(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, fac
     total = 0
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            if not bt[b, k, S.KB_MASK] & S.M_ADD_STRENGTH:
+            if not bt[b, k, L.KB_MASK] & L.M_ADD_STRENGTH:
                 continue
-            for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
-                if ab[j, S.A_KIND] == S.K_ADD_STRENGTH:
-                    total += ab[j, S.A_AMOUNT] * l_per(
-                        ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts
+            for j in range(bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB]):
+                if ab[j, L.A_KIND] == L.K_ADD_STRENGTH:
+                    total += ab[j, L.A_AMOUNT] * l_per(
+                        ut, ab, j, ab[j, L.A_PER], 0, -1, pc, n, wood, food, crystal, facts
                     )
     for i in range(nz):
         x = zx[i]
-        for j in range(xt[x, S.X_AB0], xt[x, S.X_AB0] + xt[x, S.X_NAB]):
-            if ab[j, S.A_KIND] == S.K_ADD_STRENGTH:
-                total += ab[j, S.A_AMOUNT] * l_per(
-                    ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts
+        for j in range(xt[x, L.X_AB0], xt[x, L.X_AB0] + xt[x, L.X_NAB]):
+            if ab[j, L.A_KIND] == L.K_ADD_STRENGTH:
+                total += ab[j, L.A_AMOUNT] * l_per(
+                    ut, ab, j, ab[j, L.A_PER], 0, -1, pc, n, wood, food, crystal, facts
                 )
     return total
 
@@ -138,32 +138,32 @@ def assess(ut, bt, ab, rules, pc, n, bl):
     wood, food, crystal = production(ut, bt, pc, n, bl)
     age_all, n_level2 = base_facts(bt, pc, n, bl)
     faces = face_mask(bt, bl)
-    income = rules[S.R_BASE_INCOME]
+    income = rules[L.R_BASE_INCOME]
     for i in range(n):
         income += unit_gain(
-            ut, ab, pc[i, S.PC_UNIT], K_GOLD, PH_INCOME, pc[i, S.PC_AGE], pc[i, S.PC_SPOT], wood,
+            ut, ab, pc[i, L.PC_UNIT], K_GOLD, PH_INCOME, pc[i, L.PC_AGE], pc[i, L.PC_SPOT], wood,
             food, crystal, age_all, n_level2,
         )  # fmt: skip
-    if faces & S.M_GOLD:
+    if faces & L.M_GOLD:
         income += face_gain(
             bt, ab, bl, K_GOLD, PH_INCOME, True, age_all, wood, food, crystal, 0, n_level2, 0
         )
     total = 0
     n_strong = 0
-    strong_min = rules[S.R_STRONG_MIN]
-    front_only = rules[S.R_STRONG_FRONT_ONLY]
+    strong_min = rules[L.R_STRONG_MIN]
+    front_only = rules[L.R_STRONG_FRONT_ONLY]
     for i in range(n):
-        spot = pc[i, S.PC_SPOT]
+        spot = pc[i, L.PC_SPOT]
         value, from_back = unit_strength(
-            ut, ab, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], spot, wood, food, crystal, income,
+            ut, ab, pc[i, L.PC_UNIT], pc[i, L.PC_AGE], spot, wood, food, crystal, income,
             age_all, n_level2,
         )  # fmt: skip
-        front = spot < S.MAX_FRONT
+        front = spot < L.MAX_FRONT
         if front or from_back:
             total += value
         if value >= strong_min and (front or not front_only):
             n_strong += 1
-    if faces & S.M_ADD_STRENGTH:
+    if faces & L.M_ADD_STRENGTH:
         total += face_gain(
             bt, ab, bl, K_ADD_STRENGTH, -1, False, age_all, wood, food, crystal, income,
             n_level2, 0,
@@ -178,10 +178,10 @@ def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
     wood, food, crystal = production(ut, bt, pc, n, bl, xt, zx, nz)
     age_all, n_level2 = base_facts(bt, pc, n, bl)
     facts = (age_all, n_level2, 0, 0, nz)
-    income = rules[S.R_BASE_INCOME]
+    income = rules[L.R_BASE_INCOME]
     for i in range(n):
         income += l_unit_income(
-            ut, ab, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT], pc, n, wood, food, crystal,
+            ut, ab, pc[i, L.PC_UNIT], pc[i, L.PC_AGE], pc[i, L.PC_SPOT], pc, n, wood, food, crystal,
             facts,
         )  # fmt: skip
     income += l_fixed_income(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts)
@@ -201,8 +201,8 @@ def l_strength(tb, lx, pc, n, bl, ls, p):
     """Seat ``p``'s kingdom strength (pieces ``pc[:n]`` loaded, its paid artifacts)."""
     nz = 0
     for i in range(ls.zn[p]):
-        if ls.zone[p, i, S.Z_PAID]:
-            ls.zx[nz] = ls.zone[p, i, S.Z_X]
+        if ls.zone[p, i, L.Z_PAID]:
+            ls.zx[nz] = ls.zone[p, i, L.Z_X]
             nz += 1
     return l_assess(tb.ut, tb.bt, tb.ab, tb.rules, lx.xt, pc, n, bl, ls.zx, nz)[4]
 
@@ -212,24 +212,24 @@ def fight(rules, two, mine, s0, s1):
     """``reference.fight``: (wars won, war LP) against the neighbours' strengths ``s0``,
     ``s1`` (``two``: the 2-player single war against ``s0``)."""
     if two:
-        if mine >= s0 and (mine > 0 or rules[S.R2_ZERO_WINS]):
-            if mine >= rules[S.R2_DOUBLE_RATIO] * s0:
-                return 1, rules[S.R2_DOUBLE_LP]
-            return 1, rules[S.R2_WAR_LP]
+        if mine >= s0 and (mine > 0 or rules[L.R2_ZERO_WINS]):
+            if mine >= rules[L.R2_DOUBLE_RATIO] * s0:
+                return 1, rules[L.R2_DOUBLE_LP]
+            return 1, rules[L.R2_WAR_LP]
         return 0, 0
     won = 0
     if mine >= s0:
         won += 1
     if mine >= s1:
         won += 1
-    return won, won * rules[S.R_WAR_LP]
+    return won, won * rules[L.R_WAR_LP]
 
 
 @hot
 def wars_counted(rules, two, won):
     """How many times per-war-won abilities count (2 players: ``R2_PWW_TIMES`` if won)."""
     if two and won:
-        return rules[S.R2_PWW_TIMES]
+        return rules[L.R2_PWW_TIMES]
     return won
 
 
@@ -237,27 +237,27 @@ def wars_counted(rules, two, won):
 def unit_war(ut, ab, rules, u, age, spot, wood, food, crystal, income, age_all, n_level2, n_strong):
     """(per-war-won LP for one war, war-phase ``lp``, gold per war won) of one unit."""
     per_war = war_units = gold = 0
-    if not ut[u, S.KU_MASK] & S.M_WAR_UNIT:
+    if not ut[u, L.KU_MASK] & L.M_WAR_UNIT:
         return per_war, war_units, gold
-    counts = spot < S.MAX_FRONT or not rules[S.R_PWW_FRONT_ONLY]
-    for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
-        kind = ab[j, S.A_KIND]
-        if kind == S.K_LP_PER_WAR_WON and counts:
+    counts = spot < L.MAX_FRONT or not rules[L.R_PWW_FRONT_ONLY]
+    for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
+        kind = ab[j, L.A_KIND]
+        if kind == L.K_LP_PER_WAR_WON and counts:
             mult = per_value(
-                ab[j, S.A_PER], age, age_all, wood, food, crystal, income, n_level2, n_strong
+                ab[j, L.A_PER], age, age_all, wood, food, crystal, income, n_level2, n_strong
             )
-            per_war += ab[j, S.A_AMOUNT] * mult
-        elif kind == S.K_GOLD_PER_WAR_WON and counts:
-            gold += ab[j, S.A_AMOUNT]
+            per_war += ab[j, L.A_AMOUNT] * mult
+        elif kind == L.K_GOLD_PER_WAR_WON and counts:
+            gold += ab[j, L.A_AMOUNT]
         elif (
-            kind == S.K_LP
-            and ab[j, S.A_PHASE] == S.PH_WAR
-            and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal)
+            kind == L.K_LP
+            and ab[j, L.A_PHASE] == L.PH_WAR
+            and when_holds(ab[j, L.A_WHEN], age, spot, food, crystal)
         ):
             mult = per_value(
-                ab[j, S.A_PER], age, age_all, wood, food, crystal, income, n_level2, n_strong
+                ab[j, L.A_PER], age, age_all, wood, food, crystal, income, n_level2, n_strong
             )
-            war_units += ab[j, S.A_AMOUNT] * mult
+            war_units += ab[j, L.A_AMOUNT] * mult
     return per_war, war_units, gold
 
 
@@ -267,30 +267,30 @@ def l_unit_war(ut, ab, rules, u, age, spot, pc, n, wood, food, crystal, facts):
     unit (``lp_per_war_won`` / ``gold_per_war_won`` only from the Front when the rules say
     so; war ``lp``; war ``conditional_gain``)."""
     per_war = war_units = gold_per_war = gold = 0
-    if not ut[u, S.KU_MASK] & S.M_WAR_UNIT_L:
+    if not ut[u, L.KU_MASK] & L.M_WAR_UNIT_L:
         return per_war, war_units, gold_per_war, gold
-    counts = spot < S.MAX_FRONT or not rules[S.R_PWW_FRONT_ONLY]
-    for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
-        kind = ab[j, S.A_KIND]
-        if kind == S.K_LP_PER_WAR_WON and counts:
-            mult = l_per(ut, ab, j, ab[j, S.A_PER], age, spot, pc, n, wood, food, crystal, facts)
-            per_war += ab[j, S.A_AMOUNT] * mult
-        elif kind == S.K_GOLD_PER_WAR_WON and counts:
-            gold_per_war += ab[j, S.A_AMOUNT]
+    counts = spot < L.MAX_FRONT or not rules[L.R_PWW_FRONT_ONLY]
+    for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
+        kind = ab[j, L.A_KIND]
+        if kind == L.K_LP_PER_WAR_WON and counts:
+            mult = l_per(ut, ab, j, ab[j, L.A_PER], age, spot, pc, n, wood, food, crystal, facts)
+            per_war += ab[j, L.A_AMOUNT] * mult
+        elif kind == L.K_GOLD_PER_WAR_WON and counts:
+            gold_per_war += ab[j, L.A_AMOUNT]
         elif (
-            kind == S.K_LP
-            and ab[j, S.A_PHASE] == S.PH_WAR
-            and when_holds(ab[j, S.A_WHEN], age, spot, food, crystal)
+            kind == L.K_LP
+            and ab[j, L.A_PHASE] == L.PH_WAR
+            and when_holds(ab[j, L.A_WHEN], age, spot, food, crystal)
         ):
-            mult = l_per(ut, ab, j, ab[j, S.A_PER], age, spot, pc, n, wood, food, crystal, facts)
-            war_units += ab[j, S.A_AMOUNT] * mult
+            mult = l_per(ut, ab, j, ab[j, L.A_PER], age, spot, pc, n, wood, food, crystal, facts)
+            war_units += ab[j, L.A_AMOUNT] * mult
         elif (
-            kind == S.K_CONDITIONAL_GAIN
-            and ab[j, S.A_PHASE] == S.PH_WAR
+            kind == L.K_CONDITIONAL_GAIN
+            and ab[j, L.A_PHASE] == L.PH_WAR
             and gain_holds(ut, ab, j, age, spot, pc, n, wood, food, crystal, facts)
         ):
-            war_units += ab[j, S.A_LP]
-            gold += ab[j, S.A_GOLD]
+            war_units += ab[j, L.A_LP]
+            gold += ab[j, L.A_GOLD]
     return per_war, war_units, gold_per_war, gold
 
 
@@ -301,44 +301,44 @@ def l_fixed_war(ut, bt, ab, xt, pc, n, bl, zx, nz, pww, wood, food, crystal, fac
     per_war = war_buildings = war_arts = gold = 0
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            if not bt[b, k, S.KB_MASK] & S.M_WAR_FACE_L:
+            if not bt[b, k, L.KB_MASK] & L.M_WAR_FACE_L:
                 continue
-            for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
-                kind = ab[j, S.A_KIND]
+            for j in range(bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB]):
+                kind = ab[j, L.A_KIND]
                 if (
-                    kind == S.K_LP
-                    and ab[j, S.A_PHASE] == S.PH_WAR
-                    and when_holds(ab[j, S.A_WHEN], 0, -1, food, crystal)
+                    kind == L.K_LP
+                    and ab[j, L.A_PHASE] == L.PH_WAR
+                    and when_holds(ab[j, L.A_WHEN], 0, -1, food, crystal)
                 ):
-                    war_buildings += ab[j, S.A_AMOUNT] * l_per(
-                        ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts
+                    war_buildings += ab[j, L.A_AMOUNT] * l_per(
+                        ut, ab, j, ab[j, L.A_PER], 0, -1, pc, n, wood, food, crystal, facts
                     )
                 elif (
-                    kind == S.K_CONDITIONAL_GAIN
-                    and ab[j, S.A_PHASE] == S.PH_WAR
+                    kind == L.K_CONDITIONAL_GAIN
+                    and ab[j, L.A_PHASE] == L.PH_WAR
                     and gain_holds(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
                 ):
-                    war_buildings += ab[j, S.A_LP]
-                    gold += ab[j, S.A_GOLD]
+                    war_buildings += ab[j, L.A_LP]
+                    gold += ab[j, L.A_GOLD]
     for i in range(nz):
         x = zx[i]
-        for j in range(xt[x, S.X_AB0], xt[x, S.X_AB0] + xt[x, S.X_NAB]):
-            kind = ab[j, S.A_KIND]
-            if kind == S.K_LP_PER_WAR_WON:
-                mult = l_per(ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts)
-                per_war += ab[j, S.A_AMOUNT] * mult * pww
-            elif kind == S.K_GOLD_PER_WAR_WON:
-                gold += ab[j, S.A_AMOUNT] * pww
-            elif kind == S.K_LP and ab[j, S.A_PHASE] == S.PH_WAR:
-                mult = l_per(ut, ab, j, ab[j, S.A_PER], 0, -1, pc, n, wood, food, crystal, facts)
-                war_arts += ab[j, S.A_AMOUNT] * mult
+        for j in range(xt[x, L.X_AB0], xt[x, L.X_AB0] + xt[x, L.X_NAB]):
+            kind = ab[j, L.A_KIND]
+            if kind == L.K_LP_PER_WAR_WON:
+                mult = l_per(ut, ab, j, ab[j, L.A_PER], 0, -1, pc, n, wood, food, crystal, facts)
+                per_war += ab[j, L.A_AMOUNT] * mult * pww
+            elif kind == L.K_GOLD_PER_WAR_WON:
+                gold += ab[j, L.A_AMOUNT] * pww
+            elif kind == L.K_LP and ab[j, L.A_PHASE] == L.PH_WAR:
+                mult = l_per(ut, ab, j, ab[j, L.A_PER], 0, -1, pc, n, wood, food, crystal, facts)
+                war_arts += ab[j, L.A_AMOUNT] * mult
             elif (
-                kind == S.K_CONDITIONAL_GAIN
-                and ab[j, S.A_PHASE] == S.PH_WAR
+                kind == L.K_CONDITIONAL_GAIN
+                and ab[j, L.A_PHASE] == L.PH_WAR
                 and gain_holds(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
             ):
-                war_arts += ab[j, S.A_LP]
-                gold += ab[j, S.A_GOLD]
+                war_arts += ab[j, L.A_LP]
+                gold += ab[j, L.A_GOLD]
     return per_war, war_buildings, war_arts, gold
 
 
@@ -351,13 +351,13 @@ def war_phase_lp(
     per_war = war_units = war_buildings = gold = 0
     for i in range(n):
         pw, wu, g = unit_war(
-            ut, ab, rules, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT], wood, food, crystal,
+            ut, ab, rules, pc[i, L.PC_UNIT], pc[i, L.PC_AGE], pc[i, L.PC_SPOT], wood, food, crystal,
             income, age_all, n_level2, n_strong,
         )  # fmt: skip
         per_war += pw * pww
         war_units += wu
         gold += g * pww
-    if face_mask(bt, bl) & S.M_LP:
+    if face_mask(bt, bl) & L.M_LP:
         war_buildings = face_gain(
             bt, ab, bl, K_LP, PH_WAR, True, age_all, wood, food, crystal, income, n_level2,
             n_strong,
@@ -377,7 +377,7 @@ def l_war_phase_lp(
     per_war = war_units = gold = 0
     for i in range(n):
         pw, wu, gpw, g = l_unit_war(
-            ut, ab, rules, pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT], pc, n, wood, food,
+            ut, ab, rules, pc[i, L.PC_UNIT], pc[i, L.PC_AGE], pc[i, L.PC_SPOT], pc, n, wood, food,
             crystal, facts,
         )  # fmt: skip
         per_war += pw * pww

@@ -19,8 +19,8 @@ import numpy as np
 
 from simcore.jit import hot, hot_inline, hot_outline
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import (  # passed as call arguments (see schema.py)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import (  # passed as call arguments (see layout.py)
     BS_END,
     BS_INCOME,
     BS_STRENGTH,
@@ -36,8 +36,8 @@ from ..schema import (  # passed as call arguments (see schema.py)
     PH_DEPLOYMENT,
     PH_END,
     PH_INCOME,
+    ix,
 )
-from ..tables import ix
 from .cache import face_terms, fixed_gain, fixed_terms, project_levels
 from .end import dies, l_unit_end, never_dies, unit_death
 from .facts import l_unit_income, unit_gain, unit_production
@@ -89,45 +89,45 @@ def l_value(
     of ``pc[:n]`` as it is (no projection) into the ``FX_BASE`` slot, returns 0."""
     ut, bt, ab, rules, ur, xt, ldyn = tb.ut, tb.bt, tb.ab, tb.rules, tb.ur, lx.xt, lx.ldyn
     projected = False
-    if mode != S.LV_BASE:
+    if mode != L.LV_BASE:
         gain, more, projected = l_project(ut, bt, ab, xt, pc, n, pdone, bl, sa, na, zx, wpc, wbl)
         gold += gain
         bonus += more
     if not projected:  # nothing moves: read the sketch itself (no copy)
         wpc = pc
-    turns = rules[S.R_TURNS]
+    turns = rules[L.R_TURNS]
     extra = turns - turn + 1
     dyn = 0  # the steps some piece computes from the kingdom's totals
     dyns = 0  # each piece's steps STEP_* (6 bits a piece)
     dying = 0  # a bit a dying piece
-    if projected or mode != S.LV_GIVEN:
+    if projected or mode != L.LV_GIVEN:
         wood = food = crystal = age_all = per_dying = strength = n_strong = income = 0
         per_war = war_units = relic = dep = tokens = aging_lp = keep = 0
         for i in range(n):
             bits, t = l_piece_terms(ut, ab, ur, ldyn, wpc, i, extra)
-            wood += t[S.LA_WOOD]
-            food += t[S.LA_FOOD]
-            crystal += t[S.LA_CRYSTAL]
-            age_all += t[S.LA_AGE_ALL]
-            per_dying += t[S.LA_PER_DYING]
-            income += t[S.LA_INCOME]
-            strength += t[S.LA_STRENGTH]
-            n_strong += t[S.LA_STRONG]
-            per_war += t[S.LA_PER_WAR]
-            war_units += t[S.LA_WAR_UNITS]
-            relic += t[S.LA_RELIC]
-            dep += t[S.LA_DEP]
-            tokens += t[S.LA_TOKENS]
-            aging_lp += t[S.LA_AGING_LP]
-            keep += t[S.LA_KEEP]
+            wood += t[L.LA_WOOD]
+            food += t[L.LA_FOOD]
+            crystal += t[L.LA_CRYSTAL]
+            age_all += t[L.LA_AGE_ALL]
+            per_dying += t[L.LA_PER_DYING]
+            income += t[L.LA_INCOME]
+            strength += t[L.LA_STRENGTH]
+            n_strong += t[L.LA_STRONG]
+            per_war += t[L.LA_PER_WAR]
+            war_units += t[L.LA_WAR_UNITS]
+            relic += t[L.LA_RELIC]
+            dep += t[L.LA_DEP]
+            tokens += t[L.LA_TOKENS]
+            aging_lp += t[L.LA_AGING_LP]
+            keep += t[L.LA_KEEP]
             dyn |= bits
-            dyns |= (bits & S.STEP_ALL) << (6 * i)
-            dying |= (bits // S.LA_DYING) << i
-            if mode == S.LV_BASE:
-                zx[S.FX_BASE + S.LA_ROWS + i] = bits
-        if mode == S.LV_BASE:
-            for c in range(S.LA_ROWS):
-                zx[S.FX_BASE + c] = 0
+            dyns |= (bits & L.STEP_ALL) << (6 * i)
+            dying |= (bits // L.LA_DYING) << i
+            if mode == L.LV_BASE:
+                zx[L.FX_BASE + L.LA_ROWS + i] = bits
+        if mode == L.LV_BASE:
+            for c in range(L.LA_ROWS):
+                zx[L.FX_BASE + c] = 0
             sums = (
                 wood, food, crystal, age_all, per_dying, income, strength, n_strong, per_war,
                 war_units, relic, dep, tokens, aging_lp, keep,
@@ -135,45 +135,45 @@ def l_value(
             _la_add(zx, FX_BASE, sums, 1)
             return 0.0
     else:
-        a = S.FX_PASS
-        wood = _la(zx, a + S.LA_WOOD)
-        food = _la(zx, a + S.LA_FOOD)
-        crystal = _la(zx, a + S.LA_CRYSTAL)
-        age_all = _la(zx, a + S.LA_AGE_ALL)
-        per_dying = _la(zx, a + S.LA_PER_DYING)
-        income = _la(zx, a + S.LA_INCOME)
-        strength = _la(zx, a + S.LA_STRENGTH)
-        n_strong = _la(zx, a + S.LA_STRONG)
-        per_war = _la(zx, a + S.LA_PER_WAR)
-        war_units = _la(zx, a + S.LA_WAR_UNITS)
-        relic = _la(zx, a + S.LA_RELIC)
-        dep = _la(zx, a + S.LA_DEP)
-        tokens = _la(zx, a + S.LA_TOKENS)
-        aging_lp = _la(zx, a + S.LA_AGING_LP)
-        keep = _la(zx, a + S.LA_KEEP)
+        a = L.FX_PASS
+        wood = _la(zx, a + L.LA_WOOD)
+        food = _la(zx, a + L.LA_FOOD)
+        crystal = _la(zx, a + L.LA_CRYSTAL)
+        age_all = _la(zx, a + L.LA_AGE_ALL)
+        per_dying = _la(zx, a + L.LA_PER_DYING)
+        income = _la(zx, a + L.LA_INCOME)
+        strength = _la(zx, a + L.LA_STRENGTH)
+        n_strong = _la(zx, a + L.LA_STRONG)
+        per_war = _la(zx, a + L.LA_PER_WAR)
+        war_units = _la(zx, a + L.LA_WAR_UNITS)
+        relic = _la(zx, a + L.LA_RELIC)
+        dep = _la(zx, a + L.LA_DEP)
+        tokens = _la(zx, a + L.LA_TOKENS)
+        aging_lp = _la(zx, a + L.LA_AGING_LP)
+        keep = _la(zx, a + L.LA_KEEP)
         for i in range(n):
-            bits = _la(zx, a + S.LA_ROWS + i)
+            bits = _la(zx, a + L.LA_ROWS + i)
             dyn |= bits
-            dyns |= (bits & S.STEP_ALL) << (6 * i)
-            dying |= (bits // S.LA_DYING) << i
-    income += rules[S.R_BASE_INCOME]
+            dyns |= (bits & L.STEP_ALL) << (6 * i)
+            dying |= (bits // L.LA_DYING) << i
+    income += rules[L.R_BASE_INCOME]
     fixed_terms(bt, ab, xt, wbl, zx, na)
-    wood += zx[S.FX_WOOD]
-    food += zx[S.FX_WOOD + 1]
-    crystal += zx[S.FX_WOOD + 2]
-    n_level2 = zx[S.FX_LEVEL2]
+    wood += zx[L.FX_WOOD]
+    food += zx[L.FX_WOOD + 1]
+    crystal += zx[L.FX_WOOD + 2]
+    n_level2 = zx[L.FX_LEVEL2]
     # income, then strength (they read the income), as l_assess
     facts = (age_all, n_level2, 0, 0, na)
-    for i in range(n if dyn & S.STEP_INCOME else 0):
-        if (dyns >> (6 * i)) & S.STEP_INCOME:
+    for i in range(n if dyn & L.STEP_INCOME else 0):
+        if (dyns >> (6 * i)) & L.STEP_INCOME:
             income += l_unit_income(
-                ut, ab, wpc[i, S.PC_UNIT], wpc[i, S.PC_AGE], wpc[i, S.PC_SPOT], wpc, n, wood, food,
+                ut, ab, wpc[i, L.PC_UNIT], wpc[i, L.PC_AGE], wpc[i, L.PC_SPOT], wpc, n, wood, food,
                 crystal, facts,
             )  # fmt: skip
     income += fixed_gain(ut, bt, ab, zx, FS_INCOME, wpc, n, 1, wood, food, crystal, facts)
     facts = (age_all, n_level2, income, 0, na)
-    for i in range(n if dyn & S.STEP_STRENGTH else 0):
-        if (dyns >> (6 * i)) & S.STEP_STRENGTH:
+    for i in range(n if dyn & L.STEP_STRENGTH else 0):
+        if (dyns >> (6 * i)) & L.STEP_STRENGTH:
             value, strong = l_piece_strength(ut, ab, rules, wpc, i, n, wood, food, crystal, facts)
             strength += value
             n_strong += strong
@@ -183,26 +183,26 @@ def l_value(
     per_war *= pww
     facts = (age_all, n_level2, income, n_strong, na)
     end_facts = (age_all, n_level2, 0, 0, na)
-    for i in range(n if dyn & (S.STEP_WAR | S.STEP_END | S.STEP_DEPLOY | S.STEP_DEATH) else 0):
-        d = (dyns >> (6 * i)) & S.STEP_ALL
-        u, age, spot = wpc[i, S.PC_UNIT], wpc[i, S.PC_AGE], wpc[i, S.PC_SPOT]
-        if d & S.STEP_WAR:
+    for i in range(n if dyn & (L.STEP_WAR | L.STEP_END | L.STEP_DEPLOY | L.STEP_DEATH) else 0):
+        d = (dyns >> (6 * i)) & L.STEP_ALL
+        u, age, spot = wpc[i, L.PC_UNIT], wpc[i, L.PC_AGE], wpc[i, L.PC_SPOT]
+        if d & L.STEP_WAR:
             pw, wu, _, _ = l_unit_war(
                 ut, ab, rules, u, age, spot, wpc, n, wood, food, crystal, facts
             )
             per_war += pw * pww
             war_units += wu
-        if d & S.STEP_END:
+        if d & L.STEP_END:
             end_age = age + extra if never_dies(ut, u) else age
             relic += l_unit_end(ut, ab, u, end_age, spot, wpc, n, wood, food, crystal, end_facts)
-        if d & S.STEP_DEPLOY and wpc[i, S.PC_FRESH]:
+        if d & L.STEP_DEPLOY and wpc[i, L.PC_FRESH]:
             dep += unit_gain(
                 ut, ab, u, K_LP, PH_DEPLOYMENT, age, spot, wood, food, crystal, age_all, n_level2
             )
-        if d & S.STEP_DEATH and (dying >> i) & 1:
+        if d & L.STEP_DEATH and (dying >> i) & 1:
             aging_lp += unit_death(ut, ab, u, age, spot, wood, food, crystal, age_all, n_level2)[0]
     war_fixed = fixed_gain(ut, bt, ab, zx, FS_WAR, wpc, n, pww, wood, food, crystal, facts)
-    end_fixed = zx[S.FX_LP] + fixed_gain(
+    end_fixed = zx[L.FX_LP] + fixed_gain(
         ut, bt, ab, zx, FS_END, wpc, n, 1, wood, food, crystal, end_facts
     )
     if tokens:
@@ -224,8 +224,8 @@ def first_pass(tb, pc, n, bl, turn, wpc, wbl, bc, acc):
     put on the others (``project_levels``)."""
     ut, ab, ur = tb.ut, tb.ab, tb.ur
     others, _ = project_levels(ut, tb.bt, ab, pc, n, bl, wbl, bc)
-    extra = tb.rules[S.R_TURNS] - turn + 1
-    for c in range(S.N_AC):
+    extra = tb.rules[L.R_TURNS] - turn + 1
+    for c in range(L.N_AC):
         acc[c] = 0
     for i in range(n):
         piece_terms(ut, ab, ur, pc, i, others, extra, wpc, acc, 1)
@@ -241,52 +241,52 @@ def piece_terms(ut, ab, ur, pc, i, others, extra, wpc, acc, sign):
     Agings left. The shares are integers: the totals do not depend on the pieces' order,
     so a decision can value its options from one first pass (``value_totals``)."""
     k = ix(i)
-    u = pc[k, S.PC_UNIT]
+    u = pc[k, L.PC_UNIT]
     uu = ix(u)
-    age = pc[k, S.PC_AGE] + others
-    if pc[k, S.PC_PENDING]:
-        age += ut[uu, S.KU_SELF_AGE] - ut[uu, S.KU_OTHERS_AGE]
+    age = pc[k, L.PC_AGE] + others
+    if pc[k, L.PC_PENDING]:
+        age += ut[uu, L.KU_SELF_AGE] - ut[uu, L.KU_OTHERS_AGE]
     end_age = age + extra if never_dies(ut, u) else age
-    spot = pc[k, S.PC_SPOT]
-    row = ix(0 if spot < S.MAX_FRONT else 1)
-    d = ut[uu, S.KU_DYN]
+    spot = pc[k, L.PC_SPOT]
+    row = ix(0 if spot < L.MAX_FRONT else 1)
+    d = ut[uu, L.KU_DYN]
     r = ur[uu, row, 0]
-    if age >= 0 and end_age < S.UR_AGES:
+    if age >= 0 and end_age < L.UR_AGES:
         r = ur[uu, row, ix(age)]
-        wood, food, crystal = r[S.UR_WOOD], r[S.UR_FOOD], r[S.UR_CRYSTAL]
-        dying = r[S.UR_DIES] == 1
+        wood, food, crystal = r[L.UR_WOOD], r[L.UR_FOOD], r[L.UR_CRYSTAL]
+        dying = r[L.UR_DIES] == 1
     else:  # beyond the records: every step from the functions (production and death
-        d = S.STEP_ALL  # read only the unit: the loader keeps them self-contained)
+        d = L.STEP_ALL  # read only the unit: the loader keeps them self-contained)
         wood, food, crystal = unit_production(ut, u, age, spot, 0, 0)
         dying = dies(ut, ab, u, age)
-    wpc[k, S.W_DYN] = d
+    wpc[k, L.W_DYN] = d
     if d:
-        acc[S.AC_DYN] += sign
-    wpc[k, S.PC_AGE] = age
-    wpc[k, S.W_DYING] = dying
-    acc[S.AC_WOOD] += sign * wood
-    acc[S.AC_FOOD] += sign * food
-    acc[S.AC_CRYSTAL] += sign * crystal
-    acc[S.AC_AGE_ALL] += sign * age
-    acc[S.AC_PER_DYING] += sign * ut[uu, S.KU_PER_DYING]
-    if not d & S.STEP_INCOME:
-        acc[S.AC_INCOME] += sign * r[S.UR_INCOME]
-    if not d & S.STEP_STRENGTH:
-        acc[S.AC_STRENGTH] += sign * r[S.UR_STRENGTH]
-        acc[S.AC_STRONG] += sign * r[S.UR_STRONG]
-    if not d & S.STEP_WAR:
-        acc[S.AC_PER_WAR] += sign * r[S.UR_PER_WAR]
-        acc[S.AC_WAR_UNITS] += sign * r[S.UR_WAR_LP]
-    if not d & S.STEP_END:
-        acc[S.AC_RELIC] += sign * ur[uu, row, ix(end_age), S.UR_END_LP]
-    if pc[k, S.PC_FRESH] and not d & S.STEP_DEPLOY:
-        acc[S.AC_DEP] += sign * r[S.UR_DEPLOY_LP]
+        acc[L.AC_DYN] += sign
+    wpc[k, L.PC_AGE] = age
+    wpc[k, L.W_DYING] = dying
+    acc[L.AC_WOOD] += sign * wood
+    acc[L.AC_FOOD] += sign * food
+    acc[L.AC_CRYSTAL] += sign * crystal
+    acc[L.AC_AGE_ALL] += sign * age
+    acc[L.AC_PER_DYING] += sign * ut[uu, L.KU_PER_DYING]
+    if not d & L.STEP_INCOME:
+        acc[L.AC_INCOME] += sign * r[L.UR_INCOME]
+    if not d & L.STEP_STRENGTH:
+        acc[L.AC_STRENGTH] += sign * r[L.UR_STRENGTH]
+        acc[L.AC_STRONG] += sign * r[L.UR_STRONG]
+    if not d & L.STEP_WAR:
+        acc[L.AC_PER_WAR] += sign * r[L.UR_PER_WAR]
+        acc[L.AC_WAR_UNITS] += sign * r[L.UR_WAR_LP]
+    if not d & L.STEP_END:
+        acc[L.AC_RELIC] += sign * ur[uu, row, ix(end_age), L.UR_END_LP]
+    if pc[k, L.PC_FRESH] and not d & L.STEP_DEPLOY:
+        acc[L.AC_DEP] += sign * r[L.UR_DEPLOY_LP]
     if dying:
-        acc[S.AC_TOKENS] += sign * age
-        if not d & S.STEP_DEATH:
-            acc[S.AC_AGING_LP] += sign * r[S.UR_DEATH_LP]
+        acc[L.AC_TOKENS] += sign * age
+        if not d & L.STEP_DEATH:
+            acc[L.AC_AGING_LP] += sign * r[L.UR_DEATH_LP]
     else:
-        acc[S.AC_KEEP] += sign * ut[uu, S.U_STRENGTH]
+        acc[L.AC_KEEP] += sign * ut[uu, L.U_STRENGTH]
 
 
 @hot
@@ -296,42 +296,42 @@ def l_piece_terms(ut, ab, ur, ldyn, pc, i, extra):
     every step ``ldyn`` does not mark from its unit record. ``extra``: the Agings left.
     The shares are integers that read only the piece: a decision can value its options
     from one first pass (``l_option_pass``)."""
-    u, age, spot = pc[i, S.PC_UNIT], pc[i, S.PC_AGE], pc[i, S.PC_SPOT]
+    u, age, spot = pc[i, L.PC_UNIT], pc[i, L.PC_AGE], pc[i, L.PC_SPOT]
     end_age = age + extra if never_dies(ut, u) else age
-    row = 0 if spot < S.MAX_FRONT else 1
+    row = 0 if spot < L.MAX_FRONT else 1
     d = ldyn[u]
     r = ur[u, row, 0]
-    if age >= 0 and end_age < S.UR_AGES:
+    if age >= 0 and end_age < L.UR_AGES:
         r = ur[u, row, age]
-        wood, food, crystal = r[S.UR_WOOD], r[S.UR_FOOD], r[S.UR_CRYSTAL]
-        dies_now = r[S.UR_DIES] == 1
+        wood, food, crystal = r[L.UR_WOOD], r[L.UR_FOOD], r[L.UR_CRYSTAL]
+        dies_now = r[L.UR_DIES] == 1
     else:  # beyond the records: every step from the functions
-        d = S.STEP_ALL
+        d = L.STEP_ALL
         wood, food, crystal = unit_production(ut, u, age, spot, 0, 0)
         dies_now = dies(ut, ab, u, age)
     income = strength = strong = per_war = war_lp = relic = dep = tokens = aging_lp = keep = 0
-    if not d & S.STEP_INCOME:
-        income = r[S.UR_INCOME]
-    if not d & S.STEP_STRENGTH:
-        strength = r[S.UR_STRENGTH]
-        strong = r[S.UR_STRONG]
-    if not d & S.STEP_WAR:
-        per_war = r[S.UR_PER_WAR]
-        war_lp = r[S.UR_WAR_LP]
-    if not d & S.STEP_END:
-        relic = ur[u, row, end_age, S.UR_END_LP]
-    if pc[i, S.PC_FRESH] and not d & S.STEP_DEPLOY:
-        dep = r[S.UR_DEPLOY_LP]
+    if not d & L.STEP_INCOME:
+        income = r[L.UR_INCOME]
+    if not d & L.STEP_STRENGTH:
+        strength = r[L.UR_STRENGTH]
+        strong = r[L.UR_STRONG]
+    if not d & L.STEP_WAR:
+        per_war = r[L.UR_PER_WAR]
+        war_lp = r[L.UR_WAR_LP]
+    if not d & L.STEP_END:
+        relic = ur[u, row, end_age, L.UR_END_LP]
+    if pc[i, L.PC_FRESH] and not d & L.STEP_DEPLOY:
+        dep = r[L.UR_DEPLOY_LP]
     bits = d
     if dies_now:
-        bits |= S.LA_DYING
+        bits |= L.LA_DYING
         tokens = age
-        if not d & S.STEP_DEATH:
-            aging_lp = r[S.UR_DEATH_LP]
+        if not d & L.STEP_DEATH:
+            aging_lp = r[L.UR_DEATH_LP]
     else:
-        keep = ut[u, S.U_STRENGTH]
+        keep = ut[u, L.U_STRENGTH]
     shares = (
-        wood, food, crystal, age, ut[u, S.KU_PER_DYING], income, strength, strong, per_war,
+        wood, food, crystal, age, ut[u, L.KU_PER_DYING], income, strength, strong, per_war,
         war_lp, relic, dep, tokens, aging_lp, keep,
     )  # fmt: skip
     return bits, shares
@@ -344,34 +344,34 @@ def kingdom_totals(tb, pc, n, wpc, bc, acc):
     on all units, level-2 buildings, strong units, the steps some piece computes from the
     kingdom's totals ``STEP_*``). The same integers as ``assess`` of the projected kingdom."""
     ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
-    wood = bc[S.BC_WOOD] + acc[S.AC_WOOD]
-    food = bc[S.BC_FOOD] + acc[S.AC_FOOD]
-    crystal = bc[S.BC_CRYSTAL] + acc[S.AC_CRYSTAL]
-    n_level2 = bc[S.BC_LEVEL2]
-    age_all = acc[S.AC_AGE_ALL]
-    income = acc[S.AC_INCOME] + rules[S.R_BASE_INCOME]
-    strength = acc[S.AC_STRENGTH]
-    n_strong = acc[S.AC_STRONG]
+    wood = bc[L.BC_WOOD] + acc[L.AC_WOOD]
+    food = bc[L.BC_FOOD] + acc[L.AC_FOOD]
+    crystal = bc[L.BC_CRYSTAL] + acc[L.AC_CRYSTAL]
+    n_level2 = bc[L.BC_LEVEL2]
+    age_all = acc[L.AC_AGE_ALL]
+    income = acc[L.AC_INCOME] + rules[L.R_BASE_INCOME]
+    strength = acc[L.AC_STRENGTH]
+    n_strong = acc[L.AC_STRONG]
     dyn = 0  # the steps some unit needs computed from the kingdom's totals
-    for i in range(n if acc[S.AC_DYN] else 0):
-        dyn |= wpc[ix(i), S.W_DYN]
-    for i in range(n if dyn & S.STEP_INCOME else 0):
-        if wpc[i, S.W_DYN] & S.STEP_INCOME:
+    for i in range(n if acc[L.AC_DYN] else 0):
+        dyn |= wpc[ix(i), L.W_DYN]
+    for i in range(n if dyn & L.STEP_INCOME else 0):
+        if wpc[i, L.W_DYN] & L.STEP_INCOME:
             income += unit_gain(
-                ut, ab, pc[i, S.PC_UNIT], K_GOLD, PH_INCOME, wpc[i, S.PC_AGE], pc[i, S.PC_SPOT],
+                ut, ab, pc[i, L.PC_UNIT], K_GOLD, PH_INCOME, wpc[i, L.PC_AGE], pc[i, L.PC_SPOT],
                 wood, food, crystal, age_all, n_level2,
             )  # fmt: skip
     income += face_terms(bt, bc, BS_INCOME, age_all, wood, food, crystal, 0, n_level2, 0)
-    strong_min = rules[S.R_STRONG_MIN]
-    front_only = rules[S.R_STRONG_FRONT_ONLY]
-    for i in range(n if dyn & S.STEP_STRENGTH else 0):
-        if wpc[i, S.W_DYN] & S.STEP_STRENGTH:
-            spot = pc[i, S.PC_SPOT]
+    strong_min = rules[L.R_STRONG_MIN]
+    front_only = rules[L.R_STRONG_FRONT_ONLY]
+    for i in range(n if dyn & L.STEP_STRENGTH else 0):
+        if wpc[i, L.W_DYN] & L.STEP_STRENGTH:
+            spot = pc[i, L.PC_SPOT]
             value, from_back = unit_strength(
                 ut,
                 ab,
-                pc[i, S.PC_UNIT],
-                wpc[i, S.PC_AGE],
+                pc[i, L.PC_UNIT],
+                wpc[i, L.PC_AGE],
                 spot,
                 wood,
                 food,
@@ -380,7 +380,7 @@ def kingdom_totals(tb, pc, n, wpc, bc, acc):
                 age_all,
                 n_level2,
             )
-            front = spot < S.MAX_FRONT
+            front = spot < L.MAX_FRONT
             if front or from_back:
                 strength += value
             if value >= strong_min and (front or not front_only):
@@ -399,69 +399,69 @@ def value_totals(tb, weights, pol, pc, n, wpc, wbl, bc, acc, gold, seen0, seen1,
     wood, food, crystal, income, strength, age_all, n_level2, n_strong, dyn = kingdom_totals(
         tb, pc, n, wpc, bc, acc
     )
-    per_war = acc[S.AC_PER_WAR]
-    war_units = acc[S.AC_WAR_UNITS]
-    relic = acc[S.AC_RELIC]
-    dep = acc[S.AC_DEP]
-    aging_lp = acc[S.AC_AGING_LP]
-    turns = rules[S.R_TURNS]
+    per_war = acc[L.AC_PER_WAR]
+    war_units = acc[L.AC_WAR_UNITS]
+    relic = acc[L.AC_RELIC]
+    dep = acc[L.AC_DEP]
+    aging_lp = acc[L.AC_AGING_LP]
+    turns = rules[L.R_TURNS]
     extra = turns - turn + 1
     won, war_lp = fight(rules, two, strength, seen0, seen1)
     pww = wars_counted(rules, two, won)
     per_war *= pww
-    for i in range(n if dyn & (S.STEP_WAR | S.STEP_END | S.STEP_DEPLOY | S.STEP_DEATH) else 0):
-        u = pc[i, S.PC_UNIT]
-        d = wpc[i, S.W_DYN]
-        age = wpc[i, S.PC_AGE]
-        spot = pc[i, S.PC_SPOT]
-        if d & S.STEP_WAR:
+    for i in range(n if dyn & (L.STEP_WAR | L.STEP_END | L.STEP_DEPLOY | L.STEP_DEATH) else 0):
+        u = pc[i, L.PC_UNIT]
+        d = wpc[i, L.W_DYN]
+        age = wpc[i, L.PC_AGE]
+        spot = pc[i, L.PC_SPOT]
+        if d & L.STEP_WAR:
             pw, wu, _ = unit_war(
                 ut, ab, rules, u, age, spot, wood, food, crystal, income, age_all, n_level2,
                 n_strong,
             )  # fmt: skip
             per_war += pw * pww
             war_units += wu
-        if d & S.STEP_END:
+        if d & L.STEP_END:
             end_age = age + extra if never_dies(ut, u) else age
             relic += unit_gain(
                 ut, ab, u, K_LP, PH_END, end_age, spot, wood, food, crystal, age_all, n_level2
             )
-        if d & S.STEP_DEPLOY and pc[i, S.PC_FRESH]:
+        if d & L.STEP_DEPLOY and pc[i, L.PC_FRESH]:
             dep += unit_gain(
                 ut, ab, u, K_LP, PH_DEPLOYMENT, age, spot, wood, food, crystal, age_all, n_level2
             )
-        if d & S.STEP_DEATH and wpc[i, S.W_DYING]:
+        if d & L.STEP_DEATH and wpc[i, L.W_DYING]:
             aging_lp += unit_death(ut, ab, u, age, spot, wood, food, crystal, age_all, n_level2)[0]
     war_buildings = face_terms(
         bt, bc, BS_WAR, age_all, wood, food, crystal, income, n_level2, n_strong
     )
-    end_b = bc[S.BC_LP] + face_terms(bt, bc, BS_END, age_all, wood, food, crystal, 0, n_level2, 0)
-    if acc[S.AC_TOKENS]:
-        aging_lp += acc[S.AC_PER_DYING] * acc[S.AC_TOKENS]
+    end_b = bc[L.BC_LP] + face_terms(bt, bc, BS_END, age_all, wood, food, crystal, 0, n_level2, 0)
+    if acc[L.AC_TOKENS]:
+        aging_lp += acc[L.AC_PER_DYING] * acc[L.AC_TOKENS]
     war = war_lp + per_war + war_units + war_buildings
     lp = (war, end_b + relic, dep, aging_lp)
-    totals = (income, strength, wood, food, crystal, acc[S.AC_KEEP], n, n_level2, n_strong)
+    totals = (income, strength, wood, food, crystal, acc[L.AC_KEEP], n, n_level2, n_strong)
     return weighted(weights, pol, bt, wbl, turns - turn, lp + totals, gold, seen0, seen1, two)
 
 
 @hot
 def _la_add(zx, a, t, sign):
     """Add ``sign`` x the shares ``t`` (``LA_*`` order) to the first-pass slot ``zx[a:]``."""
-    zx[a + S.LA_WOOD] += sign * t[S.LA_WOOD]
-    zx[a + S.LA_FOOD] += sign * t[S.LA_FOOD]
-    zx[a + S.LA_CRYSTAL] += sign * t[S.LA_CRYSTAL]
-    zx[a + S.LA_AGE_ALL] += sign * t[S.LA_AGE_ALL]
-    zx[a + S.LA_PER_DYING] += sign * t[S.LA_PER_DYING]
-    zx[a + S.LA_INCOME] += sign * t[S.LA_INCOME]
-    zx[a + S.LA_STRENGTH] += sign * t[S.LA_STRENGTH]
-    zx[a + S.LA_STRONG] += sign * t[S.LA_STRONG]
-    zx[a + S.LA_PER_WAR] += sign * t[S.LA_PER_WAR]
-    zx[a + S.LA_WAR_UNITS] += sign * t[S.LA_WAR_UNITS]
-    zx[a + S.LA_RELIC] += sign * t[S.LA_RELIC]
-    zx[a + S.LA_DEP] += sign * t[S.LA_DEP]
-    zx[a + S.LA_TOKENS] += sign * t[S.LA_TOKENS]
-    zx[a + S.LA_AGING_LP] += sign * t[S.LA_AGING_LP]
-    zx[a + S.LA_KEEP] += sign * t[S.LA_KEEP]
+    zx[a + L.LA_WOOD] += sign * t[L.LA_WOOD]
+    zx[a + L.LA_FOOD] += sign * t[L.LA_FOOD]
+    zx[a + L.LA_CRYSTAL] += sign * t[L.LA_CRYSTAL]
+    zx[a + L.LA_AGE_ALL] += sign * t[L.LA_AGE_ALL]
+    zx[a + L.LA_PER_DYING] += sign * t[L.LA_PER_DYING]
+    zx[a + L.LA_INCOME] += sign * t[L.LA_INCOME]
+    zx[a + L.LA_STRENGTH] += sign * t[L.LA_STRENGTH]
+    zx[a + L.LA_STRONG] += sign * t[L.LA_STRONG]
+    zx[a + L.LA_PER_WAR] += sign * t[L.LA_PER_WAR]
+    zx[a + L.LA_WAR_UNITS] += sign * t[L.LA_WAR_UNITS]
+    zx[a + L.LA_RELIC] += sign * t[L.LA_RELIC]
+    zx[a + L.LA_DEP] += sign * t[L.LA_DEP]
+    zx[a + L.LA_TOKENS] += sign * t[L.LA_TOKENS]
+    zx[a + L.LA_AGING_LP] += sign * t[L.LA_AGING_LP]
+    zx[a + L.LA_KEEP] += sign * t[L.LA_KEEP]
 
 
 @hot_inline
@@ -478,24 +478,24 @@ def l_option_pass(tb, lx, pc, n0, k, spot, u, age, new, turn, zx):
     ``spot`` with ``age`` tokens (``new``: pending and fresh, else as row ``k`` was), its
     share taken back and the new one added. The caller restores row ``k`` after. Returns
     the option's piece count."""
-    for c in range(S.N_LA):
-        zx[S.FX_PASS + c] = zx[S.FX_BASE + c]
+    for c in range(L.N_LA):
+        zx[L.FX_PASS + c] = zx[L.FX_BASE + c]
     if k < 0:
         return n0
-    extra = tb.rules[S.R_TURNS] - turn + 1
+    extra = tb.rules[L.R_TURNS] - turn + 1
     for step in range(2):  # take back, then add: one inlined copy of l_piece_terms
         sign = 2 * step - 1
         if sign > 0:
-            pc[k, S.PC_SPOT] = spot
-            pc[k, S.PC_UNIT] = u
-            pc[k, S.PC_AGE] = age
+            pc[k, L.PC_SPOT] = spot
+            pc[k, L.PC_UNIT] = u
+            pc[k, L.PC_AGE] = age
             if new:
-                pc[k, S.PC_PENDING] = 1
-                pc[k, S.PC_FRESH] = 1
+                pc[k, L.PC_PENDING] = 1
+                pc[k, L.PC_FRESH] = 1
         if sign > 0 or k < n0:
             bits, shares = l_piece_terms(tb.ut, tb.ab, tb.ur, lx.ldyn, pc, k, extra)
             _la_add(zx, FX_PASS, shares, sign)
-            zx[S.FX_PASS + S.LA_ROWS + k] = bits if sign > 0 else 0
+            zx[L.FX_PASS + L.LA_ROWS + k] = bits if sign > 0 else 0
     return max(n0, k + 1)
 
 
@@ -506,18 +506,18 @@ def l_art_cost_now(ut, bt, ab, lr, pc, n, bl, inset, in_zone):
     the set's building faces)."""
     modifier = 0
     for i in range(n):
-        u = pc[i, S.PC_UNIT]
-        for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
-            if ab[j, S.A_KIND] == S.K_ART_COST_MODIFIER:
-                modifier += ab[j, S.A_AMOUNT]
+        u = pc[i, L.PC_UNIT]
+        for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
+            if ab[j, L.A_KIND] == L.K_ART_COST_MODIFIER:
+                modifier += ab[j, L.A_AMOUNT]
     for b in range(bt.shape[0]):
         if inset[b]:
             for k in range(bl[b]):
-                for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
-                    if ab[j, S.A_KIND] == S.K_ART_COST_MODIFIER:
-                        modifier += ab[j, S.A_AMOUNT]
-    raw = lr[S.L_ART_COST_BASE] + lr[S.L_ART_COST_STEP] * in_zone + modifier
-    return max(lr[S.L_ART_COST_FLOOR], raw)
+                for j in range(bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB]):
+                    if ab[j, L.A_KIND] == L.K_ART_COST_MODIFIER:
+                        modifier += ab[j, L.A_AMOUNT]
+    raw = lr[L.L_ART_COST_BASE] + lr[L.L_ART_COST_STEP] * in_zone + modifier
+    return max(lr[L.L_ART_COST_FLOOR], raw)
 
 
 @hot_outline
@@ -538,28 +538,28 @@ def l_card_value(
     U = ut.shape[0]
     if t >= U:
         cost = l_art_cost_now(ut, tb.bt, tb.ab, lx.lrules, pc, n, bl, inset, na)
-        sa[na, S.SA_X] = t - U
-        sa[na, S.SA_PENDING] = 1
-        sa[na, S.SA_DONE] = -1
+        sa[na, L.SA_X] = t - U
+        sa[na, L.SA_PENDING] = 1
+        sa[na, L.SA_DONE] = -1
         l_option_pass(tb, lx, pc, n, -1, 0, 0, 0, 0, turn, zx)
         v = l_value(
             tb, lx, weights, pol, pc, np.int64(n), pdone, bl, sa, np.int64(na + 1),
             np.int64(gold - cost), np.int64(0), seen0, seen1, two, turn, wpc, wbl, zx, inset,
-            np.int64(S.LV_GIVEN),
+            np.int64(L.LV_GIVEN),
         )  # fmt: skip
     else:
-        cost = ut[t, S.U_COST]
+        cost = ut[t, L.U_COST]
         v = -np.inf
-        for spot in (0, S.MAX_FRONT):
+        for spot in (0, L.MAX_FRONT):
             m = l_option_pass(tb, lx, pc, n, n, spot, t, 0, 1, turn, zx)
             pdone[n] = -1
             w = l_value(
                 tb, lx, weights, pol, pc, np.int64(m), pdone, bl, sa, np.int64(na),
                 np.int64(gold - cost), np.int64(0), seen0, seen1, two, turn, wpc, wbl, zx, inset,
-                np.int64(S.LV_GIVEN),
+                np.int64(L.LV_GIVEN),
             )  # fmt: skip
             if w > v:
                 v = w
     if cost > gold:
-        v -= weights[pol, S.W_UNAFFORDABLE]
+        v -= weights[pol, L.W_UNAFFORDABLE]
     return v

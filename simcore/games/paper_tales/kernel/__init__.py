@@ -2,7 +2,7 @@
 ``simulate_chunk`` (``prange`` over blocks of games, one scratch ``State`` allocated per
 block; Legends: and one ``LState``).
 
-It follows ``reference.py`` phase by phase, decision by decision: same option enumeration
+It follows ``reference/`` phase by phase, decision by decision: same option enumeration
 order, same random draws in the same order (the reference's module docstring: "RNG draw
 order", "Discard pile order", "Decisions and their option order"; Legends: "Legends
 variant", LEGENDS.md §B), same float64 values (``evaluate.value.value``,
@@ -20,27 +20,27 @@ game's building set) is in functions of its own, called under ``lx is not None``
 Modules, by phase (each imports only the ones above it; §N: ``docs/rules/paper-tales.md``;
 ``paper-tales-legends.md`` §N: ``docs/rules/paper-tales-legends.md``):
 
-=============  ===========================================================================
-``state``      ``State`` / ``LState`` and the small helpers every phase uses (their field
-               codes, result codes and invariants' names: ``schema.py``)
-``place``      §2.2 placements: open spots, a step's options (``moves``), applying one
-``payment``    paper-tales-legends.md §2.4: the artifact zone, the payment order, the Legends
-               options
-``sketch``     the policies' valuation helpers (sketches, first pass, changed rows)
-``recruit``    §2.1 Recruitment and ``draft_choice``
-``decide``     the other decisions of ``reference.Brain``, both variants
-``reveal``     §2.2 the base game's reveal and deployment abilities
-``tiers``      paper-tales-legends.md §2.5 the deployment tiers (Jester, free build, copies)
-``deploy``     §2.2 the Deployment phase
-``wars``       §2.3 Wars, §2.4 Income
-``build``      §2.5 Construction (payment facts, prices, options)
-``aging``      §2.6 Aging
-``end``        §2.7 End and checking mode (``check_state``)
-``game``       ``play_game``, the resumable ``_play_on``, ``simulate_chunk``, the result
-               buffers' layout, ``legends_lx``
-``search``     the ``mc`` policy's kernel of its own (``simulate_chunk_search``): the
-               candidates, the draft rewind, the determinization, the search
-=============  ===========================================================================
+================  ========================================================================
+``state``         ``State`` / ``LState`` and the small helpers every phase uses (their field
+                  codes, result codes and invariants' names: ``layout.py``)
+``place``         §2.2 placements: open spots, a step's options (``moves``), applying one
+``payment``       paper-tales-legends.md §2.4: the artifact zone, the payment order, the Legends
+                  options
+``sketch``        the policies' valuation helpers (sketches, first pass, changed rows)
+``recruitment``   §2.1 Recruitment and ``draft_choice``
+``brain``         the other decisions of ``reference.Brain``, both variants
+``reveal``        §2.2 the base game's reveal and deployment abilities
+``tiers``         paper-tales-legends.md §2.5 the deployment tiers (Jester, free build, copies)
+``deployment``    §2.2 the Deployment phase
+``wars``          §2.3 Wars, §2.4 Income
+``construction``  §2.5 Construction (payment facts, prices, options)
+``aging``         §2.6 Aging
+``end``           §2.7 End and checking mode (``check_state``)
+``game``          ``play_game``, the resumable ``_play_on``, ``simulate_chunk``, the result
+                  buffers' layout, ``legends_lx``
+``search``        the asked seats' game, a kernel of its own (``simulate_chunk_search``): the
+                  ``mc`` search on ``mc.py``'s parts, a learned seat's answer
+================  ========================================================================
 
 State (``State``; P = players, S = ``MAX_SPOTS``, D = deck size, B = buildings, U = card
 types; -1 marks an empty slot) and ``LState`` (P seats, S spots, X = ``MAX_ARTIFACTS``:
@@ -51,14 +51,14 @@ name (numba resolves a NamedTuple field to its position when it compiles): ``tb`
 ``KernelTables`` = ``evaluate.records.kernel_tables(tables)`` (Legends: of a
 ``LegendsTables``, whose ``deck`` holds card types, ``t >= U`` the artifact ``t - U``),
 and ``lx``, a ``game.LegendsArgs``. Every int constant is read from the game's schema
-module (``from .. import schema as S``, ``S.G_TURN``), except the few passed as call
-arguments, imported by name (``schema.py``'s docstring says why). This package re-exports
+module (``from .. import layout as L``, ``L.G_TURN``), except the few passed as call
+arguments, imported by name (``layout.py``'s docstring says why). This package re-exports
 the names the engine and the tests use.
 """
 
 from __future__ import annotations
 
-from ..schema import (
+from ..layout import (
     BACK0,
     BL_BUILT,
     BL_HOW,
@@ -130,11 +130,11 @@ from ..schema import (
     V_STEP,
     V_ZONE,
 )
-from .decide import deploy_choice, keep_choice
+from .brain import deploy_choice, keep_choice
 from .end import check_state
 from .game import ChunkOut, LChunkOut, _new_game, legends_lx, play_game, simulate_chunk
 from .place import _apply_move, _opens_extra, moves
-from .recruit import _draft_twin
+from .recruitment import _draft_twin
 from .reveal import _reveal
 from .sketch import (
     _build_value,

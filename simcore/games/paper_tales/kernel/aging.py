@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.end import dies
-from ..schema import F_DIED  # passed as call arguments (see schema.py)
-from .decide import heal_choice
+from ..layout import F_DIED  # passed as call arguments (see layout.py)
+from .brain import heal_choice
 from .payment import _l_death_abilities
 from .place import death_abilities
 from .state import _kill, _settle
@@ -18,9 +18,9 @@ from .state import _kill, _settle
 def _dying(tb, s, p):
     """Bitmask of seat ``p``'s spots whose unit dies in this Aging (§2.6, ``dies``)."""
     dying = 0
-    for spot in range(S.MAX_SPOTS):
-        if s.sp[p, spot, S.S_CARD] >= 0 and dies(
-            tb.ut, tb.ab, s.sp[p, spot, S.S_UNIT], s.sp[p, spot, S.S_AGE]
+    for spot in range(L.MAX_SPOTS):
+        if s.sp[p, spot, L.S_CARD] >= 0 and dies(
+            tb.ut, tb.ab, s.sp[p, spot, L.S_UNIT], s.sp[p, spot, L.S_AGE]
         ):
             dying |= 1 << spot
     return dying
@@ -30,17 +30,17 @@ def _dying(tb, s, p):
 def _die_and_age(tb, s, p, dead, saved):
     """Aging after the death abilities: the units on the spots of bitmask ``dead`` are
     discarded, every survivor takes a token (a saved one only with ``healed_units_age``)."""
-    for spot in range(S.MAX_SPOTS):
+    for spot in range(L.MAX_SPOTS):
         if (dead >> spot) & 1:
-            s.log[p, s.card_log[s.sp[p, spot, S.S_CARD]], S.L_DIED] = 1
+            s.log[p, s.card_log[s.sp[p, spot, L.S_CARD]], L.L_DIED] = 1
             _kill(s, p, spot, F_DIED)
-    for spot in range(S.MAX_SPOTS):
-        if s.sp[p, spot, S.S_CARD] < 0:
+    for spot in range(L.MAX_SPOTS):
+        if s.sp[p, spot, L.S_CARD] < 0:
             continue
-        if (saved >> spot) & 1 and not tb.rules[S.R_HEALED_AGE]:
+        if (saved >> spot) & 1 and not tb.rules[L.R_HEALED_AGE]:
             continue
-        s.sp[p, spot, S.S_AGE] += 1
-        s.log[p, s.card_log[s.sp[p, spot, S.S_CARD]], S.L_SURVIVED] += 1
+        s.sp[p, spot, L.S_AGE] += 1
+        s.log[p, s.card_log[s.sp[p, spot, L.S_CARD]], L.L_SURVIVED] += 1
 
 
 @hot_outline
@@ -52,25 +52,25 @@ def aging(tb, lx, weights, s, ls, n_players):
     for p in range(n_players):
         dying = _dying(tb, s, p)
         saved = 0
-        for spot in range(S.MAX_SPOTS):
-            if s.sp[p, spot, S.S_CARD] >= 0:
-                u = s.sp[p, spot, S.S_UNIT]
-                lo = ut[u, S.U_AB0]
+        for spot in range(L.MAX_SPOTS):
+            if s.sp[p, spot, L.S_CARD] >= 0:
+                u = s.sp[p, spot, L.S_UNIT]
+                lo = ut[u, L.U_AB0]
                 saved = _heal_source(
-                    tb, lx, weights, s, ls, p, lo, lo + ut[u, S.U_NAB], dying, saved
+                    tb, lx, weights, s, ls, p, lo, lo + ut[u, L.U_NAB], dying, saved
                 )
         if lx is not None:
             xt = lx.xt
             for b in range(bt.shape[0]):
                 if ls.inset[b]:
                     for k in range(s.blevel[p, b]):
-                        lo = bt[b, k, S.B_AB0]
-                        hi = lo + bt[b, k, S.B_NAB]
+                        lo = bt[b, k, L.B_AB0]
+                        hi = lo + bt[b, k, L.B_NAB]
                         saved = _heal_source(tb, lx, weights, s, ls, p, lo, hi, dying, saved)
             for i in range(ls.zn[p]):
-                x = ls.zone[p, i, S.Z_X]
-                lo = xt[x, S.X_AB0]
-                hi = lo + xt[x, S.X_NAB]
+                x = ls.zone[p, i, L.Z_X]
+                lo = xt[x, L.X_AB0]
+                hi = lo + xt[x, L.X_NAB]
                 saved = _heal_source(tb, lx, weights, s, ls, p, lo, hi, dying, saved)
         dead = dying & ~saved
         if lx is None:
@@ -80,7 +80,7 @@ def aging(tb, lx, weights, s, ls, n_players):
         _die_and_age(tb, s, p, dead, saved)
         if lx is not None:
             for i in range(ls.zn[p]):
-                s.log[p, s.card_log[ls.zone[p, i, S.Z_CARD]], S.L_SURVIVED] += 1
+                s.log[p, s.card_log[ls.zone[p, i, L.Z_CARD]], L.L_SURVIVED] += 1
         _settle(tb, s, p)
 
 
@@ -89,11 +89,11 @@ def _heal_source(tb, lx, weights, s, ls, p, lo, hi, dying, saved):
     """The ``heal`` abilities in rows ``lo..hi-1`` of one saver; the new ``saved`` mask."""
     ab = tb.ab
     for j in range(lo, hi):
-        if ab[j, S.A_KIND] != S.K_HEAL:
+        if ab[j, L.A_KIND] != L.K_HEAL:
             continue
         n_save = 0
-        for x in range(S.MAX_SPOTS):
-            if (dying >> x) & 1 and not (saved >> x) & 1 and s.sp[p, x, S.S_AGE] == ab[j, S.A_AGE]:
+        for x in range(L.MAX_SPOTS):
+            if (dying >> x) & 1 and not (saved >> x) & 1 and s.sp[p, x, L.S_AGE] == ab[j, L.A_AGE]:
                 s.spots[n_save] = x
                 n_save += 1
         if n_save:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.end import end_lp, l_end_lp
 from ..evaluate.strength import l_assess
-from ..schema import (  # passed as call arguments (see schema.py)
+from ..layout import (  # passed as call arguments (see layout.py)
     LP_ARTIFACTS,
     LP_BUILDINGS,
     LP_RELIC,
@@ -21,15 +21,15 @@ from .state import _assess_seat, _lload, _lscore, _score, _settle
 @hot
 def _winners(s, n_players):
     """§2.7: highest LP; tie -> most gold; still tied -> all of them (``I_WINNER``)."""
-    best = s.pi[0, S.I_LP]
+    best = s.pi[0, L.I_LP]
     for p in range(n_players):
-        best = max(best, s.pi[p, S.I_LP])
+        best = max(best, s.pi[p, L.I_LP])
     rich = -1
     for p in range(n_players):
-        if s.pi[p, S.I_LP] == best:
-            rich = max(rich, s.pi[p, S.I_GOLD])
+        if s.pi[p, L.I_LP] == best:
+            rich = max(rich, s.pi[p, L.I_GOLD])
     for p in range(n_players):
-        s.pi[p, S.I_WINNER] = 1 if s.pi[p, S.I_LP] == best and s.pi[p, S.I_GOLD] == rich else 0
+        s.pi[p, L.I_WINNER] = 1 if s.pi[p, L.I_LP] == best and s.pi[p, L.I_GOLD] == rich else 0
 
 
 @hot
@@ -38,20 +38,20 @@ def tally_places(tb, s, n_players):
     and spots (``Game.card_places``; conservation: exactly once)."""
     for c in range(tb.deck.shape[0]):
         s.tally[c] = 0
-    for i in range(s.g[S.G_DECK_N]):
+    for i in range(s.g[L.G_DECK_N]):
         s.tally[s.deck[i]] += 1
-    for i in range(s.g[S.G_DISC_N]):
+    for i in range(s.g[L.G_DISC_N]):
         s.tally[s.disc[i]] += 1
     for p in range(n_players):
-        for i in range(s.pi[p, S.I_PACK_N]):
+        for i in range(s.pi[p, L.I_PACK_N]):
             s.tally[s.packs[p, i]] += 1
-        for i in range(s.pi[p, S.I_HAND_N]):
+        for i in range(s.pi[p, L.I_HAND_N]):
             s.tally[s.hand[p, i]] += 1
-        if s.pi[p, S.I_KEPT] >= 0:
-            s.tally[s.pi[p, S.I_KEPT]] += 1
-        for spot in range(S.MAX_SPOTS):
-            if s.sp[p, spot, S.S_CARD] >= 0:
-                s.tally[s.sp[p, spot, S.S_CARD]] += 1
+        if s.pi[p, L.I_KEPT] >= 0:
+            s.tally[s.pi[p, L.I_KEPT]] += 1
+        for spot in range(L.MAX_SPOTS):
+            if s.sp[p, spot, L.S_CARD] >= 0:
+                s.tally[s.sp[p, spot, L.S_CARD]] += 1
 
 
 @hot
@@ -68,31 +68,31 @@ def seat_violation(tb, s, p, extra_lp):
     """Code of the first broken per-seat invariant of seat ``p`` (0: none); ``extra_lp``:
     LP booked outside ``s.parts`` (the Legends parts)."""
     rules = tb.rules
-    if s.pi[p, S.I_GOLD] < 0:
-        return S.V_GOLD
-    if s.pi[p, S.I_LP] < rules[S.R_SCORE_FLOOR]:
-        return S.V_FLOOR
-    if s.pi[p, S.I_STEP] != 0:
-        return S.V_STEP
+    if s.pi[p, L.I_GOLD] < 0:
+        return L.V_GOLD
+    if s.pi[p, L.I_LP] < rules[L.R_SCORE_FLOOR]:
+        return L.V_FLOOR
+    if s.pi[p, L.I_STEP] != 0:
+        return L.V_STEP
     total = extra_lp
-    for k in range(S.N_PARTS):
+    for k in range(L.N_PARTS):
         total += s.parts[p, k]
-    if total != s.pi[p, S.I_LP]:
-        return S.V_BREAKDOWN
-    if s.parts[p, S.LP_FLOOR] < 0:
-        return S.V_FLOOR_PART
-    for spot in range(S.MAX_SPOTS):
-        if s.sp[p, spot, S.S_CARD] < 0:
+    if total != s.pi[p, L.I_LP]:
+        return L.V_BREAKDOWN
+    if s.parts[p, L.LP_FLOOR] < 0:
+        return L.V_FLOOR_PART
+    for spot in range(L.MAX_SPOTS):
+        if s.sp[p, spot, L.S_CARD] < 0:
             continue
-        if not 0 <= s.sp[p, spot, S.S_AGE] <= S.MAX_AGE:
-            return S.V_AGE
-        if spot != S.EXTRA_SPOT and not _spot_open(tb, s, p, spot):
-            return S.V_SPOT
+        if not 0 <= s.sp[p, spot, L.S_AGE] <= L.MAX_AGE:
+            return L.V_AGE
+        if spot != L.EXTRA_SPOT and not _spot_open(tb, s, p, spot):
+            return L.V_SPOT
     for b in range(tb.bt.shape[0]):
-        if not 0 <= s.blevel[p, b] <= S.LEVELS:
-            return S.V_LEVEL
-    if s.sp[p, S.EXTRA_SPOT, S.S_CARD] >= 0 and not _opens_extra(tb, s, p):
-        return S.V_EXTRA
+        if not 0 <= s.blevel[p, b] <= L.LEVELS:
+            return L.V_LEVEL
+    if s.sp[p, L.EXTRA_SPOT, L.S_CARD] >= 0 and not _opens_extra(tb, s, p):
+        return L.V_EXTRA
     return 0
 
 
@@ -136,13 +136,13 @@ def check_state(tb, lx, s, ls, n_players):
     if lx is not None:
         for p in range(n_players):
             for i in range(ls.zn[p]):
-                s.tally[ls.zone[p, i, S.Z_CARD]] += 1
+                s.tally[ls.zone[p, i, L.Z_CARD]] += 1
     if tally_broken(tb, s):
-        return S.V_CARDS
+        return L.V_CARDS
     for p in range(n_players):
         extra = 0
         if lx is not None:
-            for c in range(S.N_LPARTS):
+            for c in range(L.N_LPARTS):
                 extra += ls.lparts[p, c]
         violation = seat_violation(tb, s, p, extra)
         if violation:
@@ -158,16 +158,16 @@ def check_state(tb, lx, s, ls, n_players):
 def _legends_violation(tb, s, ls, p):
     """``V_ART_PLACE``, ``V_OUT_OF_SET`` or ``V_ZONE`` for seat ``p`` (0: none)."""
     U, deck = tb.ut.shape[0], tb.deck
-    for spot in range(S.MAX_SPOTS):
-        if s.sp[p, spot, S.S_CARD] >= 0 and deck[s.sp[p, spot, S.S_CARD]] >= U:
-            return S.V_ART_PLACE
+    for spot in range(L.MAX_SPOTS):
+        if s.sp[p, spot, L.S_CARD] >= 0 and deck[s.sp[p, spot, L.S_CARD]] >= U:
+            return L.V_ART_PLACE
     for i in range(ls.zn[p]):
-        if deck[ls.zone[p, i, S.Z_CARD]] < U:
-            return S.V_ART_PLACE
+        if deck[ls.zone[p, i, L.Z_CARD]] < U:
+            return L.V_ART_PLACE
     for b in range(tb.bt.shape[0]):
         if s.blevel[p, b] > 0 and not ls.inset[b]:
-            return S.V_OUT_OF_SET
+            return L.V_OUT_OF_SET
     for i in range(ls.zn[p]):
-        if not ls.zone[p, i, S.Z_PAID] or ls.zone[p, i, S.Z_FRESH]:
-            return S.V_ZONE
+        if not ls.zone[p, i, L.Z_PAID] or ls.zone[p, i, L.Z_FRESH]:
+            return L.V_ZONE
     return 0

@@ -14,15 +14,15 @@ from numba import prange
 from simcore.jit import alloc_callee, hot, hot_outline, parallel
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.records import legends_dyn
 from ..policies import legends_weights
 from ..tables import CardSet, LegendsTables
 from .aging import aging
-from .build import construction
-from .deploy import deployment
+from .construction import construction
+from .deployment import deployment
 from .end import check_state, end
-from .recruit import recruitment
+from .recruitment import recruitment
 from .state import _new_lstate, _new_state
 from .wars import income, wars
 
@@ -35,26 +35,26 @@ def _new_game(tb, s, n_players, seed, game_id):
     rules, deck = tb.rules, tb.deck
     rng_start(s.rng, seed, game_id)
     D = deck.shape[0]
-    for k in range(S.N_G):
+    for k in range(L.N_G):
         s.g[k] = 0
     for p in range(n_players):
-        for k in range(S.N_PI):
-            if k != S.I_POLICY and k != S.I_MODEL:
+        for k in range(L.N_PI):
+            if k != L.I_POLICY and k != L.I_MODEL:
                 s.pi[p, k] = 0
-        s.pi[p, S.I_GOLD] = rules[S.R_START_GOLD]
-        s.pi[p, S.I_KEPT] = -1
-        for k in range(S.N_PARTS):
+        s.pi[p, L.I_GOLD] = rules[L.R_START_GOLD]
+        s.pi[p, L.I_KEPT] = -1
+        for k in range(L.N_PARTS):
             s.parts[p, k] = 0
-        for spot in range(S.MAX_SPOTS):
-            for c in range(S.N_SP):
-                s.sp[p, spot, c] = -1 if c <= S.S_UNIT else 0
+        for spot in range(L.MAX_SPOTS):
+            for c in range(L.N_SP):
+                s.sp[p, spot, c] = -1 if c <= L.S_UNIT else 0
         for b in range(s.blevel.shape[1]):
             s.blevel[p, b] = 0
-            for c in range(S.N_BLOG):
+            for c in range(L.N_BLOG):
                 s.blog[p, b, c] = 0
     for c in range(D):
         s.deck[c] = c
-    s.g[S.G_DECK_N] = D
+    s.g[L.G_DECK_N] = D
     rng_shuffle(s.rng, s.deck, D)
 
 
@@ -94,21 +94,21 @@ def _new_legends_game(tb, lx, s, ls, n_players):
     shuffle), every seat's empty zone, LP parts, tier bookkeeping and card-log columns."""
     lr = lx.lrules
     drawn = rng_below(s.rng, lx.pair_sets.shape[0])
-    pair = drawn if lr[S.L_BUILDING_PAIR] < 0 else lr[S.L_BUILDING_PAIR]
-    ls.lg[S.LG_PAIR] = pair
+    pair = drawn if lr[L.L_BUILDING_PAIR] < 0 else lr[L.L_BUILDING_PAIR]
+    ls.lg[L.LG_PAIR] = pair
     for b in range(ls.inset.shape[0]):
         ls.inset[b] = lx.pair_sets[pair, b]
     for p in range(n_players):
         ls.zn[p] = 0
         ls.art_gold[p] = 0
-        for c in range(S.N_LPARTS):
+        for c in range(L.N_LPARTS):
             ls.lparts[p, c] = 0
-        for spot in range(S.MAX_SPOTS):
-            ls.sx[p, spot, S.SX_DONE] = -1
-            ls.sx[p, spot, S.SX_SKIP] = 0
-        for r in range(S.MAX_LOGS):
-            ls.llog[p, r, S.LL_COST] = S.NO_COST
-            ls.llog[p, r, S.LL_HOW] = 0
+        for spot in range(L.MAX_SPOTS):
+            ls.sx[p, spot, L.SX_DONE] = -1
+            ls.sx[p, spot, L.SX_SKIP] = 0
+        for r in range(L.MAX_LOGS):
+            ls.llog[p, r, L.LL_COST] = L.NO_COST
+            ls.llog[p, r, L.LL_HOW] = 0
 
 
 @hot
@@ -121,9 +121,9 @@ def _play_on(tb, lx, weights, s, ls, n_players, check, search):
     once ``G_FORCE_*`` holds the choice), False at the end. Without ``search`` the
     phases compile without their resume and stop code."""
     rules = tb.rules
-    while s.g[S.G_PHASE] <= S.N_PHASES:
-        phase = s.g[S.G_PHASE]
-        turn = s.g[S.G_TURN]
+    while s.g[L.G_PHASE] <= L.N_PHASES:
+        phase = s.g[L.G_PHASE]
+        turn = s.g[L.G_TURN]
         if phase == 0:
             if recruitment(tb, weights, s, n_players, turn, lx, ls, search) and search:
                 return True
@@ -141,15 +141,15 @@ def _play_on(tb, lx, weights, s, ls, n_players, check, search):
             aging(tb, lx, weights, s, ls, n_players)
         else:
             end(tb, lx, s, ls, n_players)
-        if check and s.g[S.G_VIOL] == 0:
-            s.g[S.G_VIOL] = check_state(tb, lx, s, ls, n_players)
-        s.g[S.G_BEGUN] = 0
-        s.g[S.G_STEP] = 0
-        s.g[S.G_SEAT] = 0
-        s.g[S.G_PHASE] = phase + 1
-        if phase + 1 == S.N_PHASES and turn < rules[S.R_TURNS]:
-            s.g[S.G_TURN] = turn + 1
-            s.g[S.G_PHASE] = 0
+        if check and s.g[L.G_VIOL] == 0:
+            s.g[L.G_VIOL] = check_state(tb, lx, s, ls, n_players)
+        s.g[L.G_BEGUN] = 0
+        s.g[L.G_STEP] = 0
+        s.g[L.G_SEAT] = 0
+        s.g[L.G_PHASE] = phase + 1
+        if phase + 1 == L.N_PHASES and turn < rules[L.R_TURNS]:
+            s.g[L.G_TURN] = turn + 1
+            s.g[L.G_PHASE] = 0
     return False
 
 
@@ -161,7 +161,7 @@ def play_game(tb, lx, weights, s, ls, n_players, seed, game_id, check):
     ``check``, else 0."""
     new_game(tb, lx, s, ls, n_players, seed, game_id, check)
     _play_on(tb, lx, weights, s, ls, n_players, check, False)
-    return s.g[S.G_VIOL]
+    return s.g[L.G_VIOL]
 
 
 @hot
@@ -172,10 +172,10 @@ def new_game(tb, lx, s, ls, n_players, seed, game_id, check):
     if lx is not None:
         _new_legends_game(tb, lx, s, ls, n_players)
     if check:
-        s.g[S.G_VIOL] = check_state(tb, lx, s, ls, n_players)
-    s.g[S.G_TURN] = 1
-    s.g[S.G_FORCE_SEAT] = -1
-    s.g[S.G_ANSWER_SEAT] = -1
+        s.g[L.G_VIOL] = check_state(tb, lx, s, ls, n_players)
+    s.g[L.G_TURN] = 1
+    s.g[L.G_FORCE_SEAT] = -1
+    s.g[L.G_ANSWER_SEAT] = -1
 
 
 class ChunkOut(NamedTuple):
@@ -239,7 +239,7 @@ def _run_block(
     for i in range(lo, hi):
         g = first_game + i
         for p in range(n_players):
-            s.pi[p, S.I_POLICY] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
+            s.pi[p, L.I_POLICY] = seat_policy[(p + g) % n_players] if rotate else seat_policy[p]
         out.violation[i] = play_game(tb, lx, weights, s, ls, n_players, seed, g, check)
         _write_out(s, out, i, n_players, nb)
         if lx is not None:
@@ -249,41 +249,41 @@ def _run_block(
 @hot
 def _write_out(s, out, i, n_players, nb):
     """Game offset ``i``'s results from the finished state ``s`` into ``out``."""
-    out.turns[i] = s.g[S.G_TURN]
-    out.reshuffles[i] = s.g[S.G_RESHUFFLES]
-    out.overflow[i] = s.g[S.G_OVERFLOW] != 0
+    out.turns[i] = s.g[L.G_TURN]
+    out.reshuffles[i] = s.g[L.G_RESHUFFLES]
+    out.overflow[i] = s.g[L.G_OVERFLOW] != 0
     for p in range(n_players):
-        out.policy[i, p] = s.pi[p, S.I_POLICY]
-        out.score[i, p] = s.pi[p, S.I_LP]
-        out.wars_won[i, p] = s.pi[p, S.I_WARS]
-        out.gold[i, p] = s.pi[p, S.I_GOLD]
-        out.winner[i, p] = s.pi[p, S.I_WINNER] != 0
-        for k in range(S.N_PARTS):
+        out.policy[i, p] = s.pi[p, L.I_POLICY]
+        out.score[i, p] = s.pi[p, L.I_LP]
+        out.wars_won[i, p] = s.pi[p, L.I_WARS]
+        out.gold[i, p] = s.pi[p, L.I_GOLD]
+        out.winner[i, p] = s.pi[p, L.I_WINNER] != 0
+        for k in range(L.N_PARTS):
             out.parts[i, p, k] = s.parts[p, k]
-        m = s.pi[p, S.I_LOG_N]
+        m = s.pi[p, L.I_LOG_N]
         out.n_logs[i, p] = m
         for r in range(m):
-            for c in range(1, S.N_LOG):
+            for c in range(1, L.N_LOG):
                 out.log[i, p, r, c - 1] = s.log[p, r, c]
         for b in range(nb):
-            for c in range(S.N_BLOG):
+            for c in range(L.N_BLOG):
                 out.blog[i, p, b, c] = s.blog[p, b, c]
 
 
 @hot
 def _write_legends_out(s, ls, out, i, n_players):
     """Game offset ``i``'s Legends results (``LChunkOut``'s own buffers) from ``ls``."""
-    out.pair[i] = ls.lg[S.LG_PAIR]
+    out.pair[i] = ls.lg[L.LG_PAIR]
     for p in range(n_players):
-        for c in range(S.N_LPARTS):
+        for c in range(L.N_LPARTS):
             out.lparts[i, p, c] = ls.lparts[p, c]
-        for r in range(s.pi[p, S.I_LOG_N]):
-            for c in range(S.N_LL):
+        for r in range(s.pi[p, L.I_LOG_N]):
+            for c in range(L.N_LL):
                 out.llog[i, p, r, c] = ls.llog[p, r, c]
         out.zone_n[i, p] = ls.zn[p]
         out.art_gold[i, p] = ls.art_gold[p]
         for z in range(ls.zn[p]):
-            out.zone[i, p, z] = ls.zone[p, z, S.Z_CARD]
+            out.zone[i, p, z] = ls.zone[p, z, L.Z_CARD]
 
 
 @parallel

@@ -9,9 +9,9 @@ import numpy as np
 
 from simcore.jit import hot, hot_outline
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.end import death_rewards
-from ..schema import (  # passed as call arguments (see schema.py)
+from ..layout import (  # passed as call arguments (see layout.py)
     F_REPLACED,
     F_UNPAID,
     HD_PLACED,
@@ -33,19 +33,19 @@ def _art_modifier_now(tb, s, ls, p, replace):
     the one on spot ``replace``, leaving) and building faces."""
     ut, bt, ab = tb.ut, tb.bt, tb.ab
     total = 0
-    for spot in range(S.MAX_SPOTS):
-        if spot == replace or s.sp[p, spot, S.S_CARD] < 0 or s.sp[p, spot, S.S_FRESH]:
+    for spot in range(L.MAX_SPOTS):
+        if spot == replace or s.sp[p, spot, L.S_CARD] < 0 or s.sp[p, spot, L.S_FRESH]:
             continue
-        total += _k5(ut, ab, s.sp[p, spot, S.S_UNIT])
+        total += _k5(ut, ab, s.sp[p, spot, L.S_UNIT])
     for b in range(bt.shape[0]):
         if not ls.inset[b]:
             continue
         for k in range(s.blevel[p, b]):
-            if not bt[b, k, S.KB_MASK] & S.M_K5:
+            if not bt[b, k, L.KB_MASK] & L.M_K5:
                 continue
-            for j in range(bt[b, k, S.B_AB0], bt[b, k, S.B_AB0] + bt[b, k, S.B_NAB]):
-                if ab[j, S.A_KIND] == S.K_ART_COST_MODIFIER:
-                    total += ab[j, S.A_AMOUNT]
+            for j in range(bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB]):
+                if ab[j, L.A_KIND] == L.K_ART_COST_MODIFIER:
+                    total += ab[j, L.A_AMOUNT]
     return total
 
 
@@ -55,22 +55,22 @@ def _k5(ut, ab, u):
     total = 0
     if not _has_k5(ut, ab, u):
         return total
-    for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
-        if ab[j, S.A_KIND] == S.K_ART_COST_MODIFIER:
-            total += ab[j, S.A_AMOUNT]
+    for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
+        if ab[j, L.A_KIND] == L.K_ART_COST_MODIFIER:
+            total += ab[j, L.A_AMOUNT]
     return total
 
 
 @hot
 def _has_k5(ut, ab, u):
     """Unit ``u`` has an ``artifact_cost_modifier`` (its ``KU_MASK`` bit)."""
-    return ut[u, S.KU_MASK] & S.M_K5 != 0
+    return ut[u, L.KU_MASK] & L.M_K5 != 0
 
 
 @hot
 def _group(ut, ab, u):
     """Payment group of a unit: 0 negative cost, 1 with an artifact discount, 2 others."""
-    if ut[u, S.U_COST] < 0:
+    if ut[u, L.U_COST] < 0:
         return 0
     return 1 if _has_k5(ut, ab, u) else 2
 
@@ -86,21 +86,21 @@ def _pay_order(tb, lx, s, ls, p, extra, replace, commit, turn):
     ut, ab, deck = tb.ut, tb.ab, tb.deck
     lr = lx.lrules
     U = ut.shape[0]
-    gold = s.pi[p, S.I_GOLD]
+    gold = s.pi[p, L.I_GOLD]
     modifier = _art_modifier_now(tb, s, ls, p, replace)
     in_zone = 0
     for i in range(ls.zn[p]):
-        in_zone += ls.zone[p, i, S.Z_PAID]
+        in_zone += ls.zone[p, i, L.Z_PAID]
     ok = True
     total = 0
-    xcost = S.NO_COST
+    xcost = L.NO_COST
     extra_unit = extra >= 0 and deck[extra] < U
     for group in range(3):
-        for spot in range(S.MAX_SPOTS + 1):
-            if spot < S.MAX_SPOTS:
-                if spot == replace or s.sp[p, spot, S.S_CARD] < 0 or not s.sp[p, spot, S.S_FRESH]:
+        for spot in range(L.MAX_SPOTS + 1):
+            if spot < L.MAX_SPOTS:
+                if spot == replace or s.sp[p, spot, L.S_CARD] < 0 or not s.sp[p, spot, L.S_FRESH]:
                     continue
-                card = s.sp[p, spot, S.S_CARD]
+                card = s.sp[p, spot, L.S_CARD]
             elif extra_unit:
                 card = extra
             else:
@@ -108,7 +108,7 @@ def _pay_order(tb, lx, s, ls, p, extra, replace, commit, turn):
             u = deck[card]
             if _group(ut, ab, u) != group:
                 continue
-            cost = ut[u, S.U_COST]
+            cost = ut[u, L.U_COST]
             if cost > gold:
                 ok = False
                 if commit:
@@ -116,35 +116,35 @@ def _pay_order(tb, lx, s, ls, p, extra, replace, commit, turn):
                 continue
             gold -= cost
             total += cost
-            if spot == S.MAX_SPOTS:
+            if spot == L.MAX_SPOTS:
                 xcost = cost
             if commit:
-                row = S.ROW_FRONT if spot < S.MAX_FRONT else S.ROW_BACK
+                row = L.ROW_FRONT if spot < L.MAX_FRONT else L.ROW_BACK
                 _log_paid(s, ls, p, card, turn, cost, row, HD_PLACED)
-            if lr[S.L_DISCOUNT_SAME_PHASE]:
+            if lr[L.L_DISCOUNT_SAME_PHASE]:
                 modifier += _k5(ut, ab, u)
     kept = 0
     for i in range(ls.zn[p] + 1):
         if i < ls.zn[p]:
-            if ls.zone[p, i, S.Z_PAID]:
+            if ls.zone[p, i, L.Z_PAID]:
                 if commit:
                     _zone_copy(ls, p, i, kept)
                 kept += 1
                 continue
-            card = ls.zone[p, i, S.Z_CARD]
+            card = ls.zone[p, i, L.Z_CARD]
         elif extra >= 0 and not extra_unit:
             card = extra
         else:
             continue
         cost = max(
-            lr[S.L_ART_COST_FLOOR],
-            lr[S.L_ART_COST_BASE] + lr[S.L_ART_COST_STEP] * in_zone + modifier,
+            lr[L.L_ART_COST_FLOOR],
+            lr[L.L_ART_COST_BASE] + lr[L.L_ART_COST_STEP] * in_zone + modifier,
         )
         if cost > gold:
             ok = False
             if commit:
                 _to_discard(s, card)
-                s.log[p, s.card_log[card], S.L_FATE] = S.F_UNPAID
+                s.log[p, s.card_log[card], L.L_FATE] = L.F_UNPAID
             continue
         gold -= cost
         total += cost
@@ -154,19 +154,19 @@ def _pay_order(tb, lx, s, ls, p, extra, replace, commit, turn):
         if commit:
             _log_paid(s, ls, p, card, turn, cost, ROW_ZONE, HD_PLACED)
             ls.art_gold[p] += cost
-            ls.zone[p, i, S.Z_PAID] = 1
+            ls.zone[p, i, L.Z_PAID] = 1
             _zone_copy(ls, p, i, kept)
             kept += 1
     if commit:
         ls.zn[p] = kept
-        s.pi[p, S.I_GOLD] = gold
+        s.pi[p, L.I_GOLD] = gold
     return ok, total, xcost
 
 
 @hot
 def _zone_copy(ls, p, i, k):
     if i != k:
-        for c in range(S.N_Z):
+        for c in range(L.N_Z):
             ls.zone[p, k, c] = ls.zone[p, i, c]
 
 
@@ -175,12 +175,12 @@ def _log_paid(s, ls, p, card, turn, cost, row, how):
     """The log of a card deployed this turn for ``cost`` (``how``: HD_*)."""
     k = s.card_log[card]
     r = s.log[p, k]
-    r[S.L_DEPLOYED] = 1
-    r[S.L_TURN_DEPLOYED] = turn
-    r[S.L_FATE] = S.F_IN_ZONE if row == S.ROW_ZONE else S.F_IN_PLAY
-    r[S.L_ROW] = row
-    ls.llog[p, k, S.LL_COST] = cost
-    ls.llog[p, k, S.LL_HOW] = how
+    r[L.L_DEPLOYED] = 1
+    r[L.L_TURN_DEPLOYED] = turn
+    r[L.L_FATE] = L.F_IN_ZONE if row == L.ROW_ZONE else L.F_IN_PLAY
+    r[L.L_ROW] = row
+    ls.llog[p, k, L.LL_COST] = cost
+    ls.llog[p, k, L.LL_HOW] = how
 
 
 @hot
@@ -194,7 +194,7 @@ def l_moves(tb, lx, s, ls, p):
     front = _first_empty(tb, s, p, False)
     back = _first_empty(tb, s, p, True)
     n = _add_opt(s, 0, M_STOP, -1, -1)
-    for i in range(s.pi[p, S.I_HAND_N]):
+    for i in range(s.pi[p, L.I_HAND_N]):
         card = s.hand[p, i]
         ok, paid, _ = _pay_order(tb, lx, s, ls, p, np.int64(card), NONE, False, NONE)
         ls.hpaid[i] = paid
@@ -207,16 +207,16 @@ def l_moves(tb, lx, s, ls, p):
                 n = _add_opt(s, n, M_PLACE, i, front)
             if back >= 0:
                 n = _add_opt(s, n, M_PLACE, i, back)
-        for spot in range(S.MAX_SPOTS):
+        for spot in range(L.MAX_SPOTS):
             if (
-                s.sp[p, spot, S.S_CARD] >= 0
-                and not s.sp[p, spot, S.S_FRESH]
+                s.sp[p, spot, L.S_CARD] >= 0
+                and not s.sp[p, spot, L.S_FRESH]
                 and _spot_open(tb, s, p, spot)
                 and _replace_ok(tb, lx, s, ls, p, card, spot, ok)
             ):
                 n = _add_opt(s, n, M_PLACE, i, spot)
     n = _add_moves(tb, s, p, n)
-    for spot in range(S.MAX_SPOTS):
+    for spot in range(L.MAX_SPOTS):
         if _is_old(tb, s, p, spot) and _replace_ok(tb, lx, s, ls, p, NONE, spot, True):
             n = _add_opt(s, n, M_REMOVE, spot, -1)
     return n
@@ -228,7 +228,7 @@ def _replace_ok(tb, lx, s, ls, p, card, spot, ok):
     ``NONE``: a removal; what is placed is payable, so ``ok`` = True): replacing or removing
     an old unit changes the payment only through its ``artifact_cost_modifier`` (old units
     are not paid again), so without one the answer is ``ok``."""
-    if not _has_k5(tb.ut, tb.ab, s.sp[p, spot, S.S_UNIT]):
+    if not _has_k5(tb.ut, tb.ab, s.sp[p, spot, L.S_UNIT]):
         return ok
     return _pay_order(tb, lx, s, ls, p, np.int64(card), np.int64(spot), False, NONE)[0]
 
@@ -237,20 +237,20 @@ def _replace_ok(tb, lx, s, ls, p, card, spot, ok):
 def _l_apply_move(tb, lx, s, ls, p, kind, a, b):
     """``Game.apply_move`` (Legends): an artifact goes face down into the zone; a replaced
     unit's death abilities (``deploy_discard = death``) see the artifacts."""
-    if kind == S.M_PLACE_ARTIFACT:
+    if kind == L.M_PLACE_ARTIFACT:
         card = s.hand[p, a]
-        m = s.pi[p, S.I_HAND_N]
+        m = s.pi[p, L.I_HAND_N]
         for i in range(a, m - 1):
             s.hand[p, i] = s.hand[p, i + 1]
-        s.pi[p, S.I_HAND_N] = m - 1
+        s.pi[p, L.I_HAND_N] = m - 1
         _zone_add(tb, ls, p, card, 0, -1)
         return
-    if kind == S.M_REMOVE:
-        if tb.rules[S.R_DISCARD_IS_DEATH]:
+    if kind == L.M_REMOVE:
+        if tb.rules[L.R_DISCARD_IS_DEATH]:
             _l_death_abilities(tb, lx, s, ls, p, 1 << a)
         _kill(s, p, a, F_REPLACED)
         return
-    if kind == S.M_PLACE and s.sp[p, b, S.S_CARD] >= 0 and tb.rules[S.R_DISCARD_IS_DEATH]:
+    if kind == L.M_PLACE and s.sp[p, b, L.S_CARD] >= 0 and tb.rules[L.R_DISCARD_IS_DEATH]:
         _l_death_abilities(tb, lx, s, ls, p, 1 << b)
         _kill(s, p, b, F_REPLACED)
     _apply_move(tb, s, p, kind, a, b)
@@ -259,12 +259,12 @@ def _l_apply_move(tb, lx, s, ls, p, kind, a, b):
 @hot
 def _zone_add(tb, ls, p, card, paid, entered):
     k = ls.zn[p]
-    ls.zone[p, k, S.Z_CARD] = card
-    ls.zone[p, k, S.Z_X] = tb.deck[card] - tb.ut.shape[0]
-    ls.zone[p, k, S.Z_FRESH] = 1
-    ls.zone[p, k, S.Z_PAID] = paid
-    ls.zone[p, k, S.Z_ENTERED] = entered
-    ls.zone[p, k, S.Z_DONE] = -1
+    ls.zone[p, k, L.Z_CARD] = card
+    ls.zone[p, k, L.Z_X] = tb.deck[card] - tb.ut.shape[0]
+    ls.zone[p, k, L.Z_FRESH] = 1
+    ls.zone[p, k, L.Z_PAID] = paid
+    ls.zone[p, k, L.Z_ENTERED] = entered
+    ls.zone[p, k, L.Z_DONE] = -1
     ls.zn[p] = k + 1
 
 
@@ -274,8 +274,8 @@ def _l_death_abilities(tb, lx, s, ls, p, mask_spots):
     n, _nz, wood, food, crystal, facts = _facts(tb, lx, s, ls, p)
     mask = 0
     for i in range(n):
-        if (mask_spots >> s.pc[i, S.PC_SPOT]) & 1:
+        if (mask_spots >> s.pc[i, L.PC_SPOT]) & 1:
             mask |= 1 << i
     lp, gold = death_rewards(tb.ut, tb.ab, s.pc, n, mask, wood, food, crystal, facts[0], facts[1])
     _score(s, p, LP_AGING, lp)
-    s.pi[p, S.I_GOLD] += gold
+    s.pi[p, L.I_GOLD] += gold

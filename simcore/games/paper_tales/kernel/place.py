@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from simcore.jit import hot
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.end import death_rewards
 from ..evaluate.facts import base_facts, production
-from ..schema import (  # passed as call arguments (see schema.py)
+from ..layout import (  # passed as call arguments (see layout.py)
     F_REPLACED,
     F_UNPAID,
     LP_AGING,
@@ -25,12 +25,12 @@ from .state import _kill, _load, _score, _to_discard_by
 @hot
 def _opens_extra(tb, s, p):
     """``Rules.opens_extra_spot``: a building face of seat ``p`` opens the 5th spot."""
-    if tb.rules[S.R_EXTRA_FRONT] <= 0:
+    if tb.rules[L.R_EXTRA_FRONT] <= 0:
         return 0
     bt = tb.bt
     for b in range(bt.shape[0]):
         for k in range(s.blevel[p, b]):
-            if bt[b, k, S.B_EXTRA_SPOT]:
+            if bt[b, k, L.B_EXTRA_SPOT]:
                 return 1
     return 0
 
@@ -38,11 +38,11 @@ def _opens_extra(tb, s, p):
 @hot
 def _spot_open(tb, s, p, spot):
     rules = tb.rules
-    if spot < S.MAX_FRONT:
-        if spot == S.EXTRA_SPOT:
-            return s.pi[p, S.I_EXTRA] == 1
-        return spot < rules[S.R_FRONT_SPOTS]
-    return spot - S.BACK0 < rules[S.R_BACK_SPOTS]
+    if spot < L.MAX_FRONT:
+        if spot == L.EXTRA_SPOT:
+            return s.pi[p, L.I_EXTRA] == 1
+        return spot < rules[L.R_FRONT_SPOTS]
+    return spot - L.BACK0 < rules[L.R_BACK_SPOTS]
 
 
 @hot
@@ -50,15 +50,15 @@ def _first_empty(tb, s, p, back):
     """First empty open spot of a row (Front: 0, 1, then the 5th spot 2), -1 if none."""
     rules = tb.rules
     if back:
-        for spot in range(S.BACK0, S.BACK0 + rules[S.R_BACK_SPOTS]):
-            if s.sp[p, spot, S.S_CARD] < 0:
+        for spot in range(L.BACK0, L.BACK0 + rules[L.R_BACK_SPOTS]):
+            if s.sp[p, spot, L.S_CARD] < 0:
                 return spot
         return -1
-    for spot in range(rules[S.R_FRONT_SPOTS]):
-        if s.sp[p, spot, S.S_CARD] < 0:
+    for spot in range(rules[L.R_FRONT_SPOTS]):
+        if s.sp[p, spot, L.S_CARD] < 0:
             return spot
-    if s.pi[p, S.I_EXTRA] and s.sp[p, S.EXTRA_SPOT, S.S_CARD] < 0:
-        return S.EXTRA_SPOT
+    if s.pi[p, L.I_EXTRA] and s.sp[p, L.EXTRA_SPOT, L.S_CARD] < 0:
+        return L.EXTRA_SPOT
     return -1
 
 
@@ -77,27 +77,27 @@ def moves(tb, s, p):
     ut, deck = tb.ut, tb.deck
     front = _first_empty(tb, s, p, False)
     back = _first_empty(tb, s, p, True)
-    budget = s.pi[p, S.I_GOLD]
-    for spot in range(S.MAX_SPOTS):
-        if s.sp[p, spot, S.S_CARD] >= 0 and s.sp[p, spot, S.S_FRESH]:
-            budget -= ut[s.sp[p, spot, S.S_UNIT], S.U_COST]
+    budget = s.pi[p, L.I_GOLD]
+    for spot in range(L.MAX_SPOTS):
+        if s.sp[p, spot, L.S_CARD] >= 0 and s.sp[p, spot, L.S_FRESH]:
+            budget -= ut[s.sp[p, spot, L.S_UNIT], L.U_COST]
     n = _add_opt(s, 0, M_STOP, -1, -1)
-    for i in range(s.pi[p, S.I_HAND_N]):
-        if ut[deck[s.hand[p, i]], S.U_COST] > budget:
+    for i in range(s.pi[p, L.I_HAND_N]):
+        if ut[deck[s.hand[p, i]], L.U_COST] > budget:
             continue
         if front >= 0:
             n = _add_opt(s, n, M_PLACE, i, front)
         if back >= 0:
             n = _add_opt(s, n, M_PLACE, i, back)
-        for spot in range(S.MAX_SPOTS):
+        for spot in range(L.MAX_SPOTS):
             if (
-                s.sp[p, spot, S.S_CARD] >= 0
-                and not s.sp[p, spot, S.S_FRESH]
+                s.sp[p, spot, L.S_CARD] >= 0
+                and not s.sp[p, spot, L.S_FRESH]
                 and _spot_open(tb, s, p, spot)
             ):
                 n = _add_opt(s, n, M_PLACE, i, spot)
     n = _add_moves(tb, s, p, n)
-    for spot in range(S.MAX_SPOTS):
+    for spot in range(L.MAX_SPOTS):
         if _is_old(tb, s, p, spot):
             n = _add_opt(s, n, M_REMOVE, spot, -1)
     return n
@@ -107,7 +107,7 @@ def moves(tb, s, p):
 def _is_old(tb, s, p, spot):
     """An open spot of seat ``p`` holding a unit in play from an earlier turn."""
     return (
-        s.sp[p, spot, S.S_CARD] >= 0 and not s.sp[p, spot, S.S_FRESH] and _spot_open(tb, s, p, spot)
+        s.sp[p, spot, L.S_CARD] >= 0 and not s.sp[p, spot, L.S_FRESH] and _spot_open(tb, s, p, spot)
     )
 
 
@@ -115,10 +115,10 @@ def _is_old(tb, s, p, spot):
 def _add_moves(tb, s, p, n):
     """``Game.moves``' MOVE options after ``n`` others: each old unit not moved yet this
     phase, spot order, to each empty open spot, spot order (either row)."""
-    for spot in range(S.MAX_SPOTS):
-        if _is_old(tb, s, p, spot) and not s.sp[p, spot, S.S_MOVED]:
-            for to in range(S.MAX_SPOTS):
-                if s.sp[p, to, S.S_CARD] < 0 and _spot_open(tb, s, p, to):
+    for spot in range(L.MAX_SPOTS):
+        if _is_old(tb, s, p, spot) and not s.sp[p, spot, L.S_MOVED]:
+            for to in range(L.MAX_SPOTS):
+                if s.sp[p, to, L.S_CARD] < 0 and _spot_open(tb, s, p, to):
                     n = _add_opt(s, n, M_MOVE, spot, to)
     return n
 
@@ -131,45 +131,45 @@ def death_abilities(tb, s, p, mask_spots):
     n = _load(s, p)
     mask = 0
     for i in range(n):
-        if (mask_spots >> s.pc[i, S.PC_SPOT]) & 1:
+        if (mask_spots >> s.pc[i, L.PC_SPOT]) & 1:
             mask |= 1 << i
     wood, food, crystal = production(ut, bt, s.pc, n, s.bl)
     age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
     lp, gold = death_rewards(ut, ab, s.pc, n, mask, wood, food, crystal, age_all, n_level2)
     _score(s, p, LP_AGING, lp)
-    s.pi[p, S.I_GOLD] += gold
+    s.pi[p, L.I_GOLD] += gold
     return lp, gold
 
 
 @hot
 def _apply_move(tb, s, p, kind, a, b):
     """``Game.apply_move``."""
-    if kind == S.M_MOVE:
-        for c in range(S.N_SP):
+    if kind == L.M_MOVE:
+        for c in range(L.N_SP):
             s.sp[p, b, c] = s.sp[p, a, c]
             s.sp[p, a, c] = -1
-        s.sp[p, b, S.S_MOVED] = 1
+        s.sp[p, b, L.S_MOVED] = 1
         return
-    if kind == S.M_REMOVE:  # ``Game.discard_old``
-        if tb.rules[S.R_DISCARD_IS_DEATH]:
+    if kind == L.M_REMOVE:  # ``Game.discard_old``
+        if tb.rules[L.R_DISCARD_IS_DEATH]:
             death_abilities(tb, s, p, 1 << a)
         _kill(s, p, a, F_REPLACED)
         return
     card = s.hand[p, a]
-    m = s.pi[p, S.I_HAND_N]
+    m = s.pi[p, L.I_HAND_N]
     for i in range(a, m - 1):
         s.hand[p, i] = s.hand[p, i + 1]
-    s.pi[p, S.I_HAND_N] = m - 1
-    if s.sp[p, b, S.S_CARD] >= 0:
-        if tb.rules[S.R_DISCARD_IS_DEATH]:
+    s.pi[p, L.I_HAND_N] = m - 1
+    if s.sp[p, b, L.S_CARD] >= 0:
+        if tb.rules[L.R_DISCARD_IS_DEATH]:
             death_abilities(tb, s, p, 1 << b)
         _kill(s, p, b, F_REPLACED)
-    s.sp[p, b, S.S_CARD] = card
-    s.sp[p, b, S.S_UNIT] = tb.deck[card]
-    s.sp[p, b, S.S_AGE] = 0
-    s.sp[p, b, S.S_FRESH] = 1
-    s.sp[p, b, S.S_RESOLVED] = 0
-    s.sp[p, b, S.S_MOVED] = 0
+    s.sp[p, b, L.S_CARD] = card
+    s.sp[p, b, L.S_UNIT] = tb.deck[card]
+    s.sp[p, b, L.S_AGE] = 0
+    s.sp[p, b, L.S_FRESH] = 1
+    s.sp[p, b, L.S_RESOLVED] = 0
+    s.sp[p, b, L.S_MOVED] = 0
 
 
 @hot
@@ -177,39 +177,39 @@ def _pay(tb, s, p, turn):
     """``Game.pay``: negative costs first, then spot order; unpaid units are discarded."""
     ut = tb.ut
     for negative in (True, False):
-        for spot in range(S.MAX_SPOTS):
-            if s.sp[p, spot, S.S_CARD] < 0 or not s.sp[p, spot, S.S_FRESH]:
+        for spot in range(L.MAX_SPOTS):
+            if s.sp[p, spot, L.S_CARD] < 0 or not s.sp[p, spot, L.S_FRESH]:
                 continue
-            cost = ut[s.sp[p, spot, S.S_UNIT], S.U_COST]
+            cost = ut[s.sp[p, spot, L.S_UNIT], L.U_COST]
             if (cost < 0) != negative:
                 continue
-            if cost > s.pi[p, S.I_GOLD]:
+            if cost > s.pi[p, L.I_GOLD]:
                 _kill(s, p, spot, F_UNPAID)
                 continue
-            s.pi[p, S.I_GOLD] -= cost
-            row = s.log[p, s.card_log[s.sp[p, spot, S.S_CARD]]]
-            row[S.L_DEPLOYED] = 1
-            row[S.L_TURN_DEPLOYED] = turn
-            row[S.L_FATE] = S.F_IN_PLAY
-            row[S.L_ROW] = S.ROW_FRONT if spot < S.MAX_FRONT else S.ROW_BACK
+            s.pi[p, L.I_GOLD] -= cost
+            row = s.log[p, s.card_log[s.sp[p, spot, L.S_CARD]]]
+            row[L.L_DEPLOYED] = 1
+            row[L.L_TURN_DEPLOYED] = turn
+            row[L.L_FATE] = L.F_IN_PLAY
+            row[L.L_ROW] = L.ROW_FRONT if spot < L.MAX_FRONT else L.ROW_BACK
 
 
 @hot
 def _put(s, p, spot, card, u, age, resolved):
     """A new unit card on ``spot`` (fresh, not moved)."""
-    s.sp[p, spot, S.S_CARD] = card
-    s.sp[p, spot, S.S_UNIT] = u
-    s.sp[p, spot, S.S_AGE] = age
-    s.sp[p, spot, S.S_FRESH] = 1
-    s.sp[p, spot, S.S_RESOLVED] = resolved
-    s.sp[p, spot, S.S_MOVED] = 0
+    s.sp[p, spot, L.S_CARD] = card
+    s.sp[p, spot, L.S_UNIT] = u
+    s.sp[p, spot, L.S_AGE] = age
+    s.sp[p, spot, L.S_FRESH] = 1
+    s.sp[p, spot, L.S_RESOLVED] = resolved
+    s.sp[p, spot, L.S_MOVED] = 0
 
 
 @hot
 def _replaces(ut, ab, u):
     """``Game.replaces``: unit ``u`` replaces its own card when deployed (Shapeshifter)."""
-    for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
-        if ab[j, S.A_ON_DEPLOY] and ab[j, S.A_KIND] == S.K_SHAPESHIFT:
+    for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
+        if ab[j, L.A_ON_DEPLOY] and ab[j, L.A_KIND] == L.K_SHAPESHIFT:
             return True
     return False
 
@@ -220,13 +220,13 @@ def _keep(s, p, k):
     the rest of the hand goes to the discard pile, hand order."""
     if k:
         card = s.hand[p, k - 1]
-        for i in range(k - 1, s.pi[p, S.I_HAND_N] - 1):
+        for i in range(k - 1, s.pi[p, L.I_HAND_N] - 1):
             s.hand[p, i] = s.hand[p, i + 1]
-        s.pi[p, S.I_HAND_N] -= 1
-        s.pi[p, S.I_KEPT] = card
-        s.log[p, s.card_log[card], S.L_FATE] = S.F_KEPT
-    for i in range(s.pi[p, S.I_HAND_N]):
+        s.pi[p, L.I_HAND_N] -= 1
+        s.pi[p, L.I_KEPT] = card
+        s.log[p, s.card_log[card], L.L_FATE] = L.F_KEPT
+    for i in range(s.pi[p, L.I_HAND_N]):
         card = s.hand[p, i]
         _to_discard_by(s, card, p)
-        s.log[p, s.card_log[card], S.L_FATE] = S.F_NOT_DEPLOYED
-    s.pi[p, S.I_HAND_N] = 0
+        s.log[p, s.card_log[card], L.L_FATE] = L.F_NOT_DEPLOYED
+    s.pi[p, L.I_HAND_N] = 0

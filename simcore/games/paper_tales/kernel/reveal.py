@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.facts import base_facts, per_value, production, when_holds
-from ..schema import F_SHAPESHIFTED, LP_DEPLOYMENT  # passed as call arguments (see schema.py)
-from .decide import age_target_choice
+from ..layout import F_SHAPESHIFTED, LP_DEPLOYMENT  # passed as call arguments (see layout.py)
+from .brain import age_target_choice
 from .place import _pay, _put, _replaces
 from .state import _draw, _kill, _load, _receive, _score, _settle, _to_discard
 
@@ -18,14 +18,14 @@ from .state import _draw, _kill, _load, _receive, _score, _settle, _to_discard
 def _defer_lp(s, p, spot, j):
     """Queue ability ``j`` of ``p``'s unit on ``spot`` (an LP gain) for the end of the
     Deployment phase; a full queue sets ``G_OVERFLOW``."""
-    k = s.g[S.G_PENDING_N]
-    if k >= S.MAX_PENDING:
-        s.g[S.G_OVERFLOW] = 1
+    k = s.g[L.G_PENDING_N]
+    if k >= L.MAX_PENDING:
+        s.g[L.G_OVERFLOW] = 1
     else:
         s.pend[k, 0] = p
         s.pend[k, 1] = spot
         s.pend[k, 2] = j
-        s.g[S.G_PENDING_N] = k + 1
+        s.g[L.G_PENDING_N] = k + 1
 
 
 @hot
@@ -36,27 +36,27 @@ def _add_age(tb, weights, s, p, spot, j, n_players):
     n = _load(s, p)
     me = 0
     for i in range(n):
-        if s.pc[i, S.PC_SPOT] == spot:
+        if s.pc[i, L.PC_SPOT] == spot:
             me = i
     wood, food, crystal = production(ut, bt, s.pc, n, s.bl)
     age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
-    amount = ab[j, S.A_AMOUNT] * per_value(
-        ab[j, S.A_PER], s.pc[me, S.PC_AGE], age_all, wood, food, crystal, 0, n_level2, 0
+    amount = ab[j, L.A_AMOUNT] * per_value(
+        ab[j, L.A_PER], s.pc[me, L.PC_AGE], age_all, wood, food, crystal, 0, n_level2, 0
     )
     if amount <= 0:
         return
-    target = ab[j, S.A_TARGET]
-    if target == S.T_SELF:
-        s.sp[p, spot, S.S_AGE] += amount
-    elif target == S.T_OTHERS:
+    target = ab[j, L.A_TARGET]
+    if target == L.T_SELF:
+        s.sp[p, spot, L.S_AGE] += amount
+    elif target == L.T_OTHERS:
         for i in range(n):
-            if s.pc[i, S.PC_SPOT] != spot:
-                s.sp[p, s.pc[i, S.PC_SPOT], S.S_AGE] += amount
+            if s.pc[i, L.PC_SPOT] != spot:
+                s.sp[p, s.pc[i, L.PC_SPOT], L.S_AGE] += amount
     else:
         for i in range(n):
-            s.spots[i] = s.pc[i, S.PC_SPOT]
+            s.spots[i] = s.pc[i, L.PC_SPOT]
         k = age_target_choice(tb, None, weights, s, None, p, n, amount, n_players)
-        s.sp[p, s.spots[k], S.S_AGE] += amount
+        s.sp[p, s.spots[k], L.S_AGE] += amount
 
 
 @hot
@@ -65,9 +65,9 @@ def _upgrade_all(tb, s, p, turn):
     for b in range(tb.bt.shape[0]):
         if s.blevel[p, b] == 1:
             s.blevel[p, b] = 2
-            s.blog[p, b, S.BL_LEVEL] = 2
-            s.blog[p, b, S.BL_UPGRADED] = turn
-            s.blog[p, b, S.BL_HOW] = S.H_GOLEM
+            s.blog[p, b, L.BL_LEVEL] = 2
+            s.blog[p, b, L.BL_UPGRADED] = turn
+            s.blog[p, b, L.BL_HOW] = L.H_GOLEM
 
 
 @hot
@@ -79,13 +79,13 @@ def _deployment_lp(tb, s, p, spot, j):
     age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
     age = 0
     for i in range(n):
-        if s.pc[i, S.PC_SPOT] == spot:
-            age = s.pc[i, S.PC_AGE]
-    on = spot if s.sp[p, spot, S.S_CARD] >= 0 else -1
+        if s.pc[i, L.PC_SPOT] == spot:
+            age = s.pc[i, L.PC_AGE]
+    on = spot if s.sp[p, spot, L.S_CARD] >= 0 else -1
     lp = 0
-    if when_holds(ab[j, S.A_WHEN], age, on, food, crystal):
-        lp = ab[j, S.A_AMOUNT] * per_value(
-            ab[j, S.A_PER], age, age_all, wood, food, crystal, 0, n_level2, 0
+    if when_holds(ab[j, L.A_WHEN], age, on, food, crystal):
+        lp = ab[j, L.A_AMOUNT] * per_value(
+            ab[j, L.A_PER], age, age_all, wood, food, crystal, 0, n_level2, 0
         )
     _score(s, p, LP_DEPLOYMENT, lp)
 
@@ -99,8 +99,8 @@ def _shapeshift(tb, s, p, spot, j, turn):
     k = _shapeshift_reveal(tb, s, p, spot, j, turn)
     if k < 0:
         return 0
-    _put(s, p, spot, s.log[p, k, S.L_CARD], s.log[p, k, S.L_UNIT], tb.ab[j, S.A_AGE], 1)
-    return 1 if rules[S.R_SHAPE_ON_DEPLOY] else 0
+    _put(s, p, spot, s.log[p, k, L.L_CARD], s.log[p, k, L.L_UNIT], tb.ab[j, L.A_AGE], 1)
+    return 1 if rules[L.R_SHAPE_ON_DEPLOY] else 0
 
 
 @hot
@@ -112,12 +112,12 @@ def _shapeshift_reveal(tb, s, p, spot, j, turn):
     ut, ab, rules, deck = tb.ut, tb.ab, tb.rules, tb.deck
     _kill(s, p, spot, F_SHAPESHIFTED)
     found = -1
-    budget = s.g[S.G_DECK_N] + s.g[S.G_DISC_N]
+    budget = s.g[L.G_DECK_N] + s.g[L.G_DISC_N]
     for _ in range(budget):
         card = _draw(tb, s)
         if card < 0:
             break
-        if deck[card] < ut.shape[0] and ut[deck[card], S.U_COST] <= ab[j, S.A_MAX_COST]:
+        if deck[card] < ut.shape[0] and ut[deck[card], L.U_COST] <= ab[j, L.A_MAX_COST]:
             found = card
             break
         _to_discard(s, card)
@@ -125,17 +125,17 @@ def _shapeshift_reveal(tb, s, p, spot, j, turn):
         return -1
     u = deck[found]
     k = _receive(s, p, found, u, turn, 0)
-    cost = 0 if rules[S.R_SHAPE_FREE] else ut[u, S.U_COST]
+    cost = 0 if rules[L.R_SHAPE_FREE] else ut[u, L.U_COST]
     row = s.log[p, k]
-    if cost > s.pi[p, S.I_GOLD]:
+    if cost > s.pi[p, L.I_GOLD]:
         _to_discard(s, found)
-        row[S.L_FATE] = S.F_UNPAID
+        row[L.L_FATE] = L.F_UNPAID
         return -1
-    s.pi[p, S.I_GOLD] -= cost
-    row[S.L_DEPLOYED] = 1
-    row[S.L_TURN_DEPLOYED] = turn
-    row[S.L_FATE] = S.F_IN_PLAY
-    row[S.L_ROW] = S.ROW_FRONT if spot < S.MAX_FRONT else S.ROW_BACK
+    s.pi[p, L.I_GOLD] -= cost
+    row[L.L_DEPLOYED] = 1
+    row[L.L_TURN_DEPLOYED] = turn
+    row[L.L_FATE] = L.F_IN_PLAY
+    row[L.L_ROW] = L.ROW_FRONT if spot < L.MAX_FRONT else L.ROW_BACK
     return k
 
 
@@ -148,22 +148,22 @@ def _on_deploy(tb, weights, s, p, spot, turn, n_players):
     again = True
     while again:
         again = False
-        s.sp[p, spot, S.S_RESOLVED] = 1
-        u = s.sp[p, spot, S.S_UNIT]
-        for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
-            if not ab[j, S.A_ON_DEPLOY]:
+        s.sp[p, spot, L.S_RESOLVED] = 1
+        u = s.sp[p, spot, L.S_UNIT]
+        for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
+            if not ab[j, L.A_ON_DEPLOY]:
                 continue
-            kind = ab[j, S.A_KIND]
-            if kind == S.K_ADD_AGE:
+            kind = ab[j, L.A_KIND]
+            if kind == L.K_ADD_AGE:
                 _add_age(tb, weights, s, p, spot, j, n_players)
-            elif kind == S.K_UPGRADE_BUILDINGS:
+            elif kind == L.K_UPGRADE_BUILDINGS:
                 _upgrade_all(tb, s, p, turn)
-            elif kind == S.K_LP:
-                if rules[S.R_KRAKEN_AT_END]:
+            elif kind == L.K_LP:
+                if rules[L.R_KRAKEN_AT_END]:
                     _defer_lp(s, p, spot, j)
                 else:
                     _deployment_lp(tb, s, p, spot, j)
-            elif kind == S.K_SHAPESHIFT:
+            elif kind == L.K_SHAPESHIFT:
                 again = _shapeshift(tb, s, p, spot, j, turn) == 1
                 break
 
@@ -176,32 +176,32 @@ def _reveal(tb, weights, s, n_players, turn):
     ut, ab = tb.ut, tb.ab
     for p in range(n_players):
         _pay(tb, s, p, turn)
-    s.g[S.G_PENDING_N] = 0
+    s.g[L.G_PENDING_N] = 0
     for p in range(n_players):
         for replacing in (True, False):  # card replacement (Shapeshifter) first
-            for spot in range(S.MAX_SPOTS):
+            for spot in range(L.MAX_SPOTS):
                 if (
-                    s.sp[p, spot, S.S_CARD] >= 0
-                    and not s.sp[p, spot, S.S_RESOLVED]
-                    and _replaces(ut, ab, s.sp[p, spot, S.S_UNIT]) == replacing
+                    s.sp[p, spot, L.S_CARD] >= 0
+                    and not s.sp[p, spot, L.S_RESOLVED]
+                    and _replaces(ut, ab, s.sp[p, spot, L.S_UNIT]) == replacing
                 ):
                     _on_deploy(tb, weights, s, p, spot, turn, n_players)
-        for spot in range(S.MAX_SPOTS):
-            if s.sp[p, spot, S.S_CARD] < 0:
+        for spot in range(L.MAX_SPOTS):
+            if s.sp[p, spot, L.S_CARD] < 0:
                 continue
-            u = s.sp[p, spot, S.S_UNIT]
-            for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
+            u = s.sp[p, spot, L.S_UNIT]
+            for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
                 if (
-                    ab[j, S.A_PHASE] == S.PH_DEPLOYMENT
-                    and not ab[j, S.A_ON_DEPLOY]
-                    and ab[j, S.A_KIND] == S.K_ADD_AGE
+                    ab[j, L.A_PHASE] == L.PH_DEPLOYMENT
+                    and not ab[j, L.A_ON_DEPLOY]
+                    and ab[j, L.A_KIND] == L.K_ADD_AGE
                 ):
                     _add_age(tb, weights, s, p, spot, j, n_players)
-    for k in range(s.g[S.G_PENDING_N]):
+    for k in range(s.g[L.G_PENDING_N]):
         _deployment_lp(tb, s, s.pend[k, 0], s.pend[k, 1], s.pend[k, 2])
     for p in range(n_players):
         _settle(tb, s, p)
-        for spot in range(S.MAX_SPOTS):
-            if s.sp[p, spot, S.S_CARD] >= 0:
-                s.sp[p, spot, S.S_FRESH] = 0
-                s.sp[p, spot, S.S_MOVED] = 0
+        for spot in range(L.MAX_SPOTS):
+            if s.sp[p, spot, L.S_CARD] >= 0:
+                s.sp[p, spot, L.S_FRESH] = 0
+                s.sp[p, spot, L.S_MOVED] = 0

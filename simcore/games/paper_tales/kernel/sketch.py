@@ -9,14 +9,13 @@ import numpy as np
 
 from simcore.jit import hot, hot_inline
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.cache import project_levels, raise_building, strong_terms_nonnegative
 from ..evaluate.end import death_rewards
 from ..evaluate.facts import base_facts
 from ..evaluate.project import l_project, l_sketch
 from ..evaluate.value import first_pass, l_card_value, l_value, piece_terms, value, value_totals
-from ..schema import LV_BASE, LV_FULL, NONE, T_ENTER  # passed as call arguments (see schema.py)
-from ..tables import ix
+from ..layout import LV_BASE, LV_FULL, NONE, T_ENTER, ix  # passed as call arguments (see layout.py)
 from .payment import _has_k5, _pay_order
 from .state import _load
 
@@ -27,15 +26,15 @@ def _value(tb, weights, s, p, n, gold, n_players):
     return value(
         tb,
         weights,
-        s.pi[p, S.I_POLICY],
+        s.pi[p, L.I_POLICY],
         s.pc,
         n,
         s.bl,
         gold,
-        s.pi[p, S.I_SEEN0],
-        s.pi[p, S.I_SEEN1],
+        s.pi[p, L.I_SEEN0],
+        s.pi[p, L.I_SEEN1],
         n_players == 2,
-        s.g[S.G_TURN],
+        s.g[L.G_TURN],
         s.wpc,
         s.wbl,
         s.bc[p],
@@ -58,7 +57,7 @@ def _sketch_base(tb, s, p):
     ``s.wpc``; pieces and rows copied to ``s.pc0`` / ``s.wpc0``. Returns (pieces, tokens
     the pending put on others)."""
     n = _load(s, p)
-    others = first_pass(tb, s.pc, n, s.bl, s.g[S.G_TURN], s.wpc, s.wbl, s.bc[p], s.acc[0])
+    others = first_pass(tb, s.pc, n, s.bl, s.g[L.G_TURN], s.wpc, s.wbl, s.bc[p], s.acc[0])
     _copy_rows(s.pc, s.wpc, s.pc0, s.wpc0, n)
     return n, others
 
@@ -67,7 +66,7 @@ def _sketch_base(tb, s, p):
 def _copy_rows(pc, wpc, to_pc, to_wpc, n):
     """Rows ``[:n]`` of a sketch's pieces and scratch rows into ``to_pc`` / ``to_wpc``."""
     for i in range(n):
-        for c in range(S.N_PC):
+        for c in range(L.N_PC):
             to_pc[ix(i), c] = pc[ix(i), c]
             to_wpc[ix(i), c] = wpc[ix(i), c]
 
@@ -75,7 +74,7 @@ def _copy_rows(pc, wpc, to_pc, to_wpc, n):
 @hot
 def _projects(ut, u):
     """A pending ``u`` changes the projection of the other pieces (tokens, levels)."""
-    return ut[ix(u), S.KU_OTHERS_AGE] != 0 or ut[ix(u), S.KU_UPGRADE] != 0
+    return ut[ix(u), L.KU_OTHERS_AGE] != 0 or ut[ix(u), L.KU_UPGRADE] != 0
 
 
 @hot
@@ -85,8 +84,8 @@ def _totals_value(tb, weights, s, p, n, row, gold, n_players):
     ``s.bc[p]``. ``value_totals`` is most of the kernel's code: each decision calls it once
     (inlined, so once per decision in the compiled code too)."""
     return value_totals(
-        tb, weights, s.pi[p, S.I_POLICY], s.pc, n, s.wpc, s.wbl, s.bc[p], s.acc[row], gold,
-        s.pi[p, S.I_SEEN0], s.pi[p, S.I_SEEN1], n_players == 2, s.g[S.G_TURN],
+        tb, weights, s.pi[p, L.I_POLICY], s.pc, n, s.wpc, s.wbl, s.bc[p], s.acc[row], gold,
+        s.pi[p, L.I_SEEN0], s.pi[p, L.I_SEEN1], n_players == 2, s.g[L.G_TURN],
     )  # fmt: skip
 
 
@@ -94,7 +93,7 @@ def _totals_value(tb, weights, s, p, n, row, gold, n_players):
 def _full_pass(tb, s, p, n):
     """The first pass of the sketch ``s.pc[:n]`` into ``s.acc[1]``, ``s.wpc``, ``s.wbl``
     and ``s.bc[p]`` (an option valued in full; ``_restore_base`` after)."""
-    first_pass(tb, s.pc, n, s.bl, s.g[S.G_TURN], s.wpc, s.wbl, s.bc[p], s.acc[1])
+    first_pass(tb, s.pc, n, s.bl, s.g[L.G_TURN], s.wpc, s.wbl, s.bc[p], s.acc[1])
 
 
 @hot
@@ -105,18 +104,18 @@ def _changed_pass(tb, s, n0, others, k, spot, u, age, new):
     and the new piece's added (``_restore_row`` after). Returns the sketch's piece count."""
     ut, ab, ur = tb.ut, tb.ab, tb.ur
     acc = s.acc[1]
-    for c in range(S.N_AC):
+    for c in range(L.N_AC):
         acc[c] = s.acc[0, c]
-    extra = tb.rules[S.R_TURNS] - s.g[S.G_TURN] + 1
+    extra = tb.rules[L.R_TURNS] - s.g[L.G_TURN] + 1
     if k < n0:
         piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, -1)
     r = ix(k)
-    s.pc[r, S.PC_SPOT] = spot
-    s.pc[r, S.PC_UNIT] = u
-    s.pc[r, S.PC_AGE] = age
+    s.pc[r, L.PC_SPOT] = spot
+    s.pc[r, L.PC_UNIT] = u
+    s.pc[r, L.PC_AGE] = age
     if new:
-        s.pc[r, S.PC_PENDING] = 1
-        s.pc[r, S.PC_FRESH] = 1
+        s.pc[r, L.PC_PENDING] = 1
+        s.pc[r, L.PC_FRESH] = 1
     piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, 1)
     return max(n0, k + 1)
 
@@ -130,13 +129,13 @@ def _removed_pass(tb, s, n0, others, spot):
     n0 - 1)`` and ``_restore_row(s, n0, k)``."""
     ut, ab, ur = tb.ut, tb.ab, tb.ur
     acc = s.acc[1]
-    for c in range(S.N_AC):
+    for c in range(L.N_AC):
         acc[c] = s.acc[0, c]
     k = n0 - 1
     for i in range(n0):
-        if s.pc[ix(i), S.PC_SPOT] == spot:
+        if s.pc[ix(i), L.PC_SPOT] == spot:
             k = i
-    extra = tb.rules[S.R_TURNS] - s.g[S.G_TURN] + 1
+    extra = tb.rules[L.R_TURNS] - s.g[L.G_TURN] + 1
     piece_terms(ut, ab, ur, s.pc, k, others, extra, s.wpc, acc, -1)
     _swap_rows(s, k, n0 - 1)
     return k
@@ -145,7 +144,7 @@ def _removed_pass(tb, s, n0, others, spot):
 @hot
 def _swap_rows(s, i, j):
     """Rows ``i`` and ``j`` of the sketch's pieces and scratch rows swapped."""
-    for c in range(S.N_PC):
+    for c in range(L.N_PC):
         s.pc[ix(i), c], s.pc[ix(j), c] = s.pc[ix(j), c], s.pc[ix(i), c]
         s.wpc[ix(i), c], s.wpc[ix(j), c] = s.wpc[ix(j), c], s.wpc[ix(i), c]
 
@@ -155,7 +154,7 @@ def _restore_row(s, n0, k):
     """After ``_changed_pass``: the base sketch's row ``k`` back (a new row needs none)."""
     if k < n0:
         r = ix(k)
-        for c in range(S.N_PC):
+        for c in range(L.N_PC):
             s.pc[r, c] = s.pc0[r, c]
             s.wpc[r, c] = s.wpc0[r, c]
 
@@ -182,18 +181,18 @@ def _card_value_from(tb, weights, s, p, unit, n0, others, n_players):
     spot 0, then 3 (cost paid), the better one; minus ``W_UNAFFORDABLE`` if unaffordable.
     From the seat's base sketch (``_sketch_base``), which it keeps."""
     ut = tb.ut
-    cost = ut[ix(unit), S.U_COST]
-    gold = s.pi[p, S.I_GOLD]
+    cost = ut[ix(unit), L.U_COST]
+    gold = s.pi[p, L.I_GOLD]
     full = _projects(ut, unit)
     best = -np.inf
-    for spot in (0, S.BACK0):
+    for spot in (0, L.BACK0):
         if full:
             r = ix(n0)
-            s.pc[r, S.PC_SPOT] = spot
-            s.pc[r, S.PC_UNIT] = unit
-            s.pc[r, S.PC_AGE] = 0
-            s.pc[r, S.PC_PENDING] = 1
-            s.pc[r, S.PC_FRESH] = 1
+            s.pc[r, L.PC_SPOT] = spot
+            s.pc[r, L.PC_UNIT] = unit
+            s.pc[r, L.PC_AGE] = 0
+            s.pc[r, L.PC_PENDING] = 1
+            s.pc[r, L.PC_FRESH] = 1
             _full_pass(tb, s, p, n0 + 1)
         else:
             _changed_pass(tb, s, n0, others, n0, spot, unit, 0, 1)
@@ -204,7 +203,7 @@ def _card_value_from(tb, weights, s, p, unit, n0, others, n_players):
         if spot == 0 and front_first_holds(tb, weights, s, p, unit, n0 + 1, n_players):
             break
     if cost > gold:
-        best -= weights[s.pi[p, S.I_POLICY], S.W_UNAFFORDABLE]
+        best -= weights[s.pi[p, L.I_POLICY], L.W_UNAFFORDABLE]
     return best
 
 
@@ -222,18 +221,18 @@ def front_first_holds(tb, weights, s, p, unit, n, n_players):
     units are >= 0. Each product with a weight >= 0 and each float sum in the same order
     keep the order (rounding is monotone), so the maximum is the Front-row value."""
     ut, rules, acc = tb.ut, tb.rules, s.acc[1]
-    if not ut[ix(unit), S.KU_FRONT_FIRST] or acc[S.AC_PER_WAR] < 0:
+    if not ut[ix(unit), L.KU_FRONT_FIRST] or acc[L.AC_PER_WAR] < 0:
         return False
-    for i in range(n if acc[S.AC_DYN] else 0):
-        if s.wpc[ix(i), S.W_DYN] & S.STEP_WAR:
+    for i in range(n if acc[L.AC_DYN] else 0):
+        if s.wpc[ix(i), L.W_DYN] & L.STEP_WAR:
             return False
-    w = weights[ix(s.pi[p, S.I_POLICY])]
-    if w[S.F_WAR_LP] < 0 or w[S.F_STRENGTH] < 0 or w[S.F_MARGIN] < 0 or w[S.F_STRONG] < 0:
+    w = weights[ix(s.pi[p, L.I_POLICY])]
+    if w[L.F_WAR_LP] < 0 or w[L.F_STRENGTH] < 0 or w[L.F_MARGIN] < 0 or w[L.F_STRONG] < 0:
         return False
     if n_players == 2:
-        if not 0 <= rules[S.R2_WAR_LP] <= rules[S.R2_DOUBLE_LP] or rules[S.R2_PWW_TIMES] < 0:
+        if not 0 <= rules[L.R2_WAR_LP] <= rules[L.R2_DOUBLE_LP] or rules[L.R2_PWW_TIMES] < 0:
             return False
-    elif rules[S.R_WAR_LP] < 0:
+    elif rules[L.R_WAR_LP] < 0:
         return False
     return strong_terms_nonnegative(tb.bt, s.bc[p])
 
@@ -253,9 +252,9 @@ def _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players, mode):
     and the counts and mode passed as int64, so that its callers (``_l_base_pass`` and
     the Legends decisions) share one compiled ``l_value`` (``simcore/jit.py``)."""
     return l_value(
-        tb, lx, weights, s.pi[p, S.I_POLICY], s.pc, np.int64(n), ls.pdone, s.bl, ls.sa,
+        tb, lx, weights, s.pi[p, L.I_POLICY], s.pc, np.int64(n), ls.pdone, s.bl, ls.sa,
         np.int64(na), np.int64(gold), np.int64(bonus),
-        s.pi[p, S.I_SEEN0], s.pi[p, S.I_SEEN1], n_players == 2, s.g[S.G_TURN], s.wpc, s.wbl, ls.zx,
+        s.pi[p, L.I_SEEN0], s.pi[p, L.I_SEEN1], n_players == 2, s.g[L.G_TURN], s.wpc, s.wbl, ls.zx,
         ls.inset, np.int64(mode),
     )  # fmt: skip
 
@@ -276,8 +275,8 @@ def _l_card_value(tb, lx, weights, s, ls, p, u, n, na, n_players):
     """``Brain.card_value`` of card type ``u`` in a Legends game (``l_card_value``), from
     the base ``_l_base_pass`` made (``n`` pieces, ``na`` sketch artifacts)."""
     return l_card_value(
-        tb, lx, weights, s.pi[p, S.I_POLICY], s.pc, n, ls.pdone, s.bl, ls.sa, na, s.pi[p, S.I_GOLD],
-        u, s.pi[p, S.I_SEEN0], s.pi[p, S.I_SEEN1], n_players == 2, s.g[S.G_TURN], s.wpc, s.wbl,
+        tb, lx, weights, s.pi[p, L.I_POLICY], s.pc, n, ls.pdone, s.bl, ls.sa, na, s.pi[p, L.I_GOLD],
+        u, s.pi[p, L.I_SEEN0], s.pi[p, L.I_SEEN1], n_players == 2, s.g[L.G_TURN], s.wpc, s.wbl,
         ls.zx, ls.inset,
     )  # fmt: skip
 
@@ -287,36 +286,36 @@ def _sketch_move(s, p, kind, a, b, tb):
     """``Game.after_move``: the seat's pieces after the step into ``s.pc``; returns
     (count, gold)."""
     n = _load(s, p)
-    gold = s.pi[p, S.I_GOLD]
-    if kind == S.M_MOVE:
+    gold = s.pi[p, L.I_GOLD]
+    if kind == L.M_MOVE:
         for i in range(n):
-            if s.pc[i, S.PC_SPOT] == a:
-                s.pc[i, S.PC_SPOT] = b
-    elif kind == S.M_REMOVE:  # its row out, the later ones shifted up (spot order kept)
+            if s.pc[i, L.PC_SPOT] == a:
+                s.pc[i, L.PC_SPOT] = b
+    elif kind == L.M_REMOVE:  # its row out, the later ones shifted up (spot order kept)
         gone = n
         for i in range(n):
-            if s.pc[i, S.PC_SPOT] == a:
+            if s.pc[i, L.PC_SPOT] == a:
                 gone = i
         for i in range(gone, n - 1):
-            for c in range(S.N_PC):
+            for c in range(L.N_PC):
                 s.pc[i, c] = s.pc[i + 1, c]
         if gone < n:
             n -= 1
-    elif kind == S.M_PLACE:
+    elif kind == L.M_PLACE:
         card = s.hand[p, a]
         u = tb.deck[card]
         slot = n
         for i in range(n):
-            if s.pc[i, S.PC_SPOT] == b:
+            if s.pc[i, L.PC_SPOT] == b:
                 slot = i
         if slot == n:
             n += 1
-        s.pc[slot, S.PC_SPOT] = b
-        s.pc[slot, S.PC_UNIT] = u
-        s.pc[slot, S.PC_AGE] = 0
-        s.pc[slot, S.PC_PENDING] = 1
-        s.pc[slot, S.PC_FRESH] = 1
-        gold -= tb.ut[u, S.U_COST]
+        s.pc[slot, L.PC_SPOT] = b
+        s.pc[slot, L.PC_UNIT] = u
+        s.pc[slot, L.PC_AGE] = 0
+        s.pc[slot, L.PC_PENDING] = 1
+        s.pc[slot, L.PC_FRESH] = 1
+        gold -= tb.ut[u, L.U_COST]
     return n, gold
 
 
@@ -328,7 +327,7 @@ def _repeated_units(tb, s, p):
     values equal them, so the first best never changes when it is skipped."""
     deck = tb.deck
     again = 0
-    for i in range(1, s.pi[p, S.I_HAND_N]):
+    for i in range(1, s.pi[p, L.I_HAND_N]):
         u = deck[ix(s.hand[p, ix(i)])]
         for j in range(i):
             if deck[ix(s.hand[p, ix(j)])] == u:
@@ -355,14 +354,14 @@ def _step_piece(tb, s, p, n0, kind, a, b):
     the step changes the projection of the other pieces, so it must be valued in full)."""
     ut = tb.ut
     k = n0
-    target = a if kind == S.M_MOVE else b
+    target = a if kind == L.M_MOVE else b
     for i in range(n0):
-        if s.pc0[ix(i), S.PC_SPOT] == target:
+        if s.pc0[ix(i), L.PC_SPOT] == target:
             k = i
     r = ix(k)
-    old = k < n0 and s.pc0[r, S.PC_PENDING] != 0 and _projects(ut, s.pc0[r, S.PC_UNIT])
-    if kind == S.M_MOVE:  # the piece of row k moves to b, as it is
-        u, age, new = s.pc0[r, S.PC_UNIT], s.pc0[r, S.PC_AGE], 0
+    old = k < n0 and s.pc0[r, L.PC_PENDING] != 0 and _projects(ut, s.pc0[r, L.PC_UNIT])
+    if kind == L.M_MOVE:  # the piece of row k moves to b, as it is
+        u, age, new = s.pc0[r, L.PC_UNIT], s.pc0[r, L.PC_AGE], 0
     else:  # a hand card placed on b, pending and fresh
         u, age, new = tb.deck[ix(s.hand[p, ix(a)])], 0, 1
     return k, u, age, new, old or (new == 1 and _projects(ut, u))
@@ -373,15 +372,15 @@ def _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players):
     """``value`` of the sketch after the deployment step (kind, a, b) (``Game.after_move``),
     from the base sketch of ``_sketch_base``; in full (``_sketch_move``) when the step
     changes the projection of the other pieces."""
-    gold = s.pi[p, S.I_GOLD]
-    if kind == S.M_REMOVE:  # the removed (old, so not pending) unit's share taken back
+    gold = s.pi[p, L.I_GOLD]
+    if kind == L.M_REMOVE:  # the removed (old, so not pending) unit's share taken back
         k = _removed_pass(tb, s, n0, others, a)
         v = _totals_value(tb, weights, s, p, n0 - 1, 1, gold, n_players)
         _swap_rows(s, k, n0 - 1)
         _restore_row(s, n0, k)
         return v
     n, row, k, full = n0, 0, n0, False
-    if kind != S.M_STOP:
+    if kind != L.M_STOP:
         row = 1
         k, u, age, new, full = _step_piece(tb, s, p, n0, kind, a, b)
         if full:
@@ -389,7 +388,7 @@ def _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players):
             _full_pass(tb, s, p, n)
         else:
             n = _changed_pass(tb, s, n0, others, k, b, u, age, new)
-            gold -= new * tb.ut[u, S.U_COST]
+            gold -= new * tb.ut[u, L.U_COST]
     v = _totals_value(tb, weights, s, p, n, row, gold, n_players)
     if full:
         _restore_base(tb, s, p, n0)
@@ -406,15 +405,15 @@ def _commit_step(tb, s, p, n0, others, kind, a, b):
     yet, or the step changes the projection). The rows are no longer in spot order: the
     totals are sums of integers and every row is found by its spot, so the values are
     the same as a new ``_sketch_base``'s (``test_incremental_value``)."""
-    if n0 < 0 or kind == S.M_REMOVE:
+    if n0 < 0 or kind == L.M_REMOVE:
         return -1
     k, u, age, new, full = _step_piece(tb, s, p, n0, kind, a, b)
     if full:
         return -1
     n = _changed_pass(tb, s, n0, others, k, b, u, age, new)
-    for c in range(S.N_AC):
+    for c in range(L.N_AC):
         s.acc[0, c] = s.acc[1, c]
-    for c in range(S.N_PC):
+    for c in range(L.N_PC):
         s.pc0[ix(k), c] = s.pc[ix(k), c]
         s.wpc0[ix(k), c] = s.wpc[ix(k), c]
     return n
@@ -425,7 +424,7 @@ def _upgrade_pending(ut, pc, n):
     """A pending piece of ``pc[:n]`` upgrades the buildings (Golem): the projected levels
     are not the levels."""
     for i in range(n):  # noqa: SIM110 (a loop: compiled code, no generator)
-        if pc[i, S.PC_PENDING] and ut[pc[i, S.PC_UNIT], S.KU_UPGRADE]:
+        if pc[i, L.PC_PENDING] and ut[pc[i, L.PC_UNIT], L.KU_UPGRADE]:
             return True
     return False
 
@@ -437,7 +436,7 @@ def _build_value(tb, weights, s, p, n0, i, n_players, raised):
     ``raised``: no pending upgrade, so the option's levels are the base's with one building
     raised, valued from the seat's building cache (``raise_building``, undone after);
     else projected and cached anew (``project_levels``)."""
-    gold = s.pi[p, S.I_GOLD]
+    gold = s.pi[p, L.I_GOLD]
     b = s.bopt[i - 1, 0] if i else 0
     lv = s.blevel[p, b]
     level = s.bopt[i - 1, 1] if i else lv
@@ -462,20 +461,20 @@ def _build_value(tb, weights, s, p, n0, i, n_players, raised):
 def best_save(tb, weights, s, p, n_save, n, wood, food, crystal):
     """``heal_choice`` of a valuing policy, the pieces loaded and the production known."""
     ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
-    pol = s.pi[p, S.I_POLICY]
+    pol = s.pi[p, L.I_POLICY]
     age_all, n_level2 = base_facts(bt, s.pc, n, s.bl)
-    left = rules[S.R_TURNS] - s.g[S.G_TURN]
+    left = rules[L.R_TURNS] - s.g[L.G_TURN]
     best = 0.0
     chosen = 0
     for i in range(1, n_save + 1):
         k = 0
         for j in range(n):
-            if s.pc[j, S.PC_SPOT] == s.spots[i - 1]:
+            if s.pc[j, L.PC_SPOT] == s.spots[i - 1]:
                 k = j
         lp, gold = death_rewards(ut, ab, s.pc, n, 1 << k, wood, food, crystal, age_all, n_level2)
-        v = weights[pol, S.W_SAVE_STRENGTH] * (ut[s.pc[k, S.PC_UNIT], S.U_STRENGTH] * left)
+        v = weights[pol, L.W_SAVE_STRENGTH] * (ut[s.pc[k, L.PC_UNIT], L.U_STRENGTH] * left)
         v -= lp
-        v -= weights[pol, S.F_GOLD] * gold
+        v -= weights[pol, L.F_GOLD] * gold
         if v > best:
             best = v
             chosen = i
@@ -485,9 +484,9 @@ def best_save(tb, weights, s, p, n_save, n, wood, food, crystal):
 @hot
 def _set_art(ls, i, x, done):
     """Sketch artifact ``i``: artifact ``x``, pending, last tier done ``done``."""
-    ls.sa[i, S.SA_X] = x
-    ls.sa[i, S.SA_PENDING] = 1
-    ls.sa[i, S.SA_DONE] = done
+    ls.sa[i, L.SA_X] = x
+    ls.sa[i, L.SA_PENDING] = 1
+    ls.sa[i, L.SA_DONE] = done
 
 
 @hot
@@ -499,13 +498,13 @@ def _project_in_place(tb, lx, s, ls, n, na):
     )
     for i in range(n):
         if projected:
-            for c in range(S.N_PC):
+            for c in range(L.N_PC):
                 s.pc[i, c] = s.wpc[i, c]
-        s.pc[i, S.PC_PENDING] = 0
+        s.pc[i, L.PC_PENDING] = 0
     for b in range(s.bl.shape[0]):
         s.bl[b] = s.wbl[b]
     for i in range(na):
-        ls.sa[i, S.SA_PENDING] = 0
+        ls.sa[i, L.SA_PENDING] = 0
     return gold, bonus
 
 
@@ -516,12 +515,12 @@ def _remove_value(tb, lx, weights, s, ls, p, n0, na, spot, n_players):
     back), with the gold left after paying what is placed without it."""
     k = n0 - 1
     for r in range(n0):
-        if s.pc[r, S.PC_SPOT] == spot:
+        if s.pc[r, L.PC_SPOT] == spot:
             k = r
     _swap_lrows(s, ls, k, n0 - 1)
-    replace = np.int64(spot) if _has_k5(tb.ut, tb.ab, s.sp[p, spot, S.S_UNIT]) else NONE
+    replace = np.int64(spot) if _has_k5(tb.ut, tb.ab, s.sp[p, spot, L.S_UNIT]) else NONE
     paid = _pay_order(tb, lx, s, ls, p, NONE, replace, False, NONE)[1]
-    v = _lv(tb, lx, weights, s, ls, p, n0 - 1, na, s.pi[p, S.I_GOLD] - paid, 0, n_players, LV_FULL)
+    v = _lv(tb, lx, weights, s, ls, p, n0 - 1, na, s.pi[p, L.I_GOLD] - paid, 0, n_players, LV_FULL)
     _swap_lrows(s, ls, k, n0 - 1)
     return v
 
@@ -529,7 +528,7 @@ def _remove_value(tb, lx, weights, s, ls, p, n0, na, spot, n_players):
 @hot
 def _swap_lrows(s, ls, i, j):
     """Rows ``i`` and ``j`` of the sketch's pieces and their tiers done swapped."""
-    for c in range(S.N_PC):
+    for c in range(L.N_PC):
         s.pc[i, c], s.pc[j, c] = s.pc[j, c], s.pc[i, c]
     ls.pdone[i], ls.pdone[j] = ls.pdone[j], ls.pdone[i]
 
@@ -539,16 +538,16 @@ def _restore_lrow(s, ls, p, n0, k):
     """After ``deploy_l``'s step: the base sketch's row ``k`` back (from ``s.pc0``) with its
     tier done (a new row or none needs nothing)."""
     if 0 <= k < n0:
-        for c in range(S.N_PC):
+        for c in range(L.N_PC):
             s.pc[k, c] = s.pc0[k, c]
-        ls.pdone[k] = ls.sx[p, s.pc[k, S.PC_SPOT], S.SX_DONE]
+        ls.pdone[k] = ls.sx[p, s.pc[k, L.PC_SPOT], L.SX_DONE]
 
 
 @hot
 def _enter_titan(tb, lx, weights, s, ls, p, n, na, gold, bonus, j, n_players):
     """``Brain.copy_enter`` of a ``build_free``: the sketch gets its best unbuilt building
     of the set (first best, set order; none: unchanged)."""
-    level = tb.ab[j, S.A_BUILD_LEVEL]
+    level = tb.ab[j, L.A_BUILD_LEVEL]
     top = -np.inf
     pick = -1
     for b in range(s.bl.shape[0]):
@@ -568,10 +567,10 @@ def _enter_jester(tb, lx, weights, s, ls, p, n, na, gold, bonus, j, n_players):
     """``Brain.copy_enter`` of a ``deploy_artifact_from_hand``: the sketch gets the hand's
     best artifact (pending, tier 1a done) if that beats none; True if it did."""
     U = tb.ut.shape[0]
-    cost = tb.ab[j, S.A_COST]
+    cost = tb.ab[j, L.A_COST]
     top = _lv(tb, lx, weights, s, ls, p, n, na, gold, bonus, n_players, LV_FULL)
     pick = -1
-    for h in range(s.pi[p, S.I_HAND_N]):
+    for h in range(s.pi[p, L.I_HAND_N]):
         t = tb.deck[s.hand[p, h]]
         if t >= U:
             _set_art(ls, na, t - U, T_ENTER)

@@ -2,7 +2,7 @@
 Legends game's, beside it; None in a base game), and the small helpers every phase uses
 (drawing, scoring, loading a seat's pieces, assessing a kingdom with or without its
 artifacts). Their field codes, the result codes and the invariants' names are in the
-game's schema module (``schema.py``, read as ``S.G_TURN``).
+game's schema module (``layout.py``, read as ``L.G_TURN``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 from simcore.jit import alloc, hot, hot_outline
 from simcore.rng import rng_shuffle
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.cache import face_room, fixed_size
 from ..evaluate.facts import base_facts, production
 from ..evaluate.strength import assess, l_assess
@@ -68,37 +68,37 @@ def new_state(n_players: int, deck_size: int, n_buildings: int, n_units: int) ->
 @alloc
 def _new_state(P, D, B, U):
     return State(
-        np.zeros(S.N_G, np.int32),
+        np.zeros(L.N_G, np.int32),
         np.zeros(D, np.int32),
         np.zeros(D, np.int32),
         np.zeros(D, np.int32),
-        np.full((P, S.MAX_DEAL), -1, np.int32),
-        np.full((P, S.MAX_DEAL), -1, np.int32),
+        np.full((P, L.MAX_DEAL), -1, np.int32),
+        np.full((P, L.MAX_DEAL), -1, np.int32),
         np.zeros(P, np.int32),
-        np.full((P, S.MAX_HAND), -1, np.int32),
-        np.full((P, S.MAX_HAND), -1, np.int32),
-        np.zeros((P, S.N_PI), np.int32),
-        np.zeros((P, S.N_PARTS), np.int32),
-        np.full((P, S.MAX_SPOTS, S.N_SP), -1, np.int32),
+        np.full((P, L.MAX_HAND), -1, np.int32),
+        np.full((P, L.MAX_HAND), -1, np.int32),
+        np.zeros((P, L.N_PI), np.int32),
+        np.zeros((P, L.N_PARTS), np.int32),
+        np.full((P, L.MAX_SPOTS, L.N_SP), -1, np.int32),
         np.zeros((P, max(B, 1)), np.int32),
-        np.zeros((P, max(B, 1), S.N_BLOG), np.int32),
-        np.zeros((P, S.MAX_LOGS, S.N_LOG), np.int32),
+        np.zeros((P, max(B, 1), L.N_BLOG), np.int32),
+        np.zeros((P, L.MAX_LOGS, L.N_LOG), np.int32),
         np.zeros(D, np.int32),
         np.zeros(P, np.int32),
         np.zeros((P, max(U, 1)), np.float64),
         np.zeros((P, max(U, 1)), np.int32),
-        np.zeros((S.MAX_PIECES, S.N_PC), np.int32),
-        np.zeros((S.MAX_PIECES, S.N_PC), np.int32),
-        np.zeros((S.MAX_PIECES, S.N_PC), np.int32),
-        np.zeros((S.MAX_PIECES, S.N_PC), np.int32),
-        np.zeros((2, S.N_AC), np.int64),
+        np.zeros((L.MAX_PIECES, L.N_PC), np.int32),
+        np.zeros((L.MAX_PIECES, L.N_PC), np.int32),
+        np.zeros((L.MAX_PIECES, L.N_PC), np.int32),
+        np.zeros((L.MAX_PIECES, L.N_PC), np.int32),
+        np.zeros((2, L.N_AC), np.int64),
         np.zeros(max(B, 1), np.int32),
         np.zeros(max(B, 1), np.int32),
-        np.full((P, S.BC_TERMS + S.N_BS * face_room(B) * 3), -1, np.int32),
-        np.zeros((S.MAX_DEPLOY_OPTIONS, 3), np.int32),
-        np.zeros((S.MAX_BUILD_OPTIONS, 4), np.int32),
-        np.zeros(S.MAX_PIECES, np.int32),
-        np.zeros((S.MAX_PENDING, 3), np.int32),
+        np.full((P, L.BC_TERMS + L.N_BS * face_room(B) * 3), -1, np.int32),
+        np.zeros((L.MAX_DEPLOY_OPTIONS, 3), np.int32),
+        np.zeros((L.MAX_BUILD_OPTIONS, 4), np.int32),
+        np.zeros(L.MAX_PIECES, np.int32),
+        np.zeros((L.MAX_PENDING, 3), np.int32),
         np.zeros(D, np.int32),
         np.zeros(1, np.uint64),
     )
@@ -114,17 +114,17 @@ def _draw(tb, s):
     """``Game.draw``: the top card; an empty pile first takes the shuffled discard pile.
     -1 when both are empty."""
     g = s.g
-    if g[S.G_DECK_N] == 0 and tb.rules[S.R_RESHUFFLE] and g[S.G_DISC_N] > 0:
-        for i in range(g[S.G_DISC_N]):
+    if g[L.G_DECK_N] == 0 and tb.rules[L.R_RESHUFFLE] and g[L.G_DISC_N] > 0:
+        for i in range(g[L.G_DISC_N]):
             s.deck[i] = s.disc[i]
-        g[S.G_DECK_N] = g[S.G_DISC_N]
-        g[S.G_DISC_N] = 0
-        rng_shuffle(s.rng, s.deck, g[S.G_DECK_N])
-        g[S.G_RESHUFFLES] += 1
-    if g[S.G_DECK_N] == 0:
+        g[L.G_DECK_N] = g[L.G_DISC_N]
+        g[L.G_DISC_N] = 0
+        rng_shuffle(s.rng, s.deck, g[L.G_DECK_N])
+        g[L.G_RESHUFFLES] += 1
+    if g[L.G_DECK_N] == 0:
         return -1
-    g[S.G_DECK_N] -= 1
-    return s.deck[g[S.G_DECK_N]]
+    g[L.G_DECK_N] -= 1
+    return s.deck[g[L.G_DECK_N]]
 
 
 @hot
@@ -136,9 +136,9 @@ def _to_discard(s, card):
 @hot
 def _to_discard_by(s, card, by):
     """``card`` on the discard pile, face down by seat ``by`` (-1: face up)."""
-    s.disc[s.g[S.G_DISC_N]] = card
-    s.disc_by[s.g[S.G_DISC_N]] = by
-    s.g[S.G_DISC_N] += 1
+    s.disc[s.g[L.G_DISC_N]] = card
+    s.disc_by[s.g[L.G_DISC_N]] = by
+    s.g[L.G_DISC_N] += 1
 
 
 @hot
@@ -148,34 +148,34 @@ def _searched(s, p, decision):
     candidate; ``G_ANSWER_*``: a learned seat's answered ask; each taken once), ``ASK`` for
     an mc or learned seat (the decision is stored at ``G_ASK_*``: the game stops there),
     else -1 (its policy decides)."""
-    if s.g[S.G_FORCE_SEAT] == p:
-        s.g[S.G_FORCE_SEAT] = -1
-        return s.g[S.G_FORCE_IDX]
-    if s.g[S.G_ANSWER_SEAT] == p:
-        s.g[S.G_ANSWER_SEAT] = -1
-        return s.g[S.G_ANSWER_IDX]
-    if s.pi[p, S.I_POLICY] == S.P_MC or s.pi[p, S.I_POLICY] == S.P_LEARNED:
-        s.g[S.G_ASK_SEAT] = p
-        s.g[S.G_ASK_DEC] = decision
-        return S.ASK
+    if s.g[L.G_FORCE_SEAT] == p:
+        s.g[L.G_FORCE_SEAT] = -1
+        return s.g[L.G_FORCE_IDX]
+    if s.g[L.G_ANSWER_SEAT] == p:
+        s.g[L.G_ANSWER_SEAT] = -1
+        return s.g[L.G_ANSWER_IDX]
+    if s.pi[p, L.I_POLICY] == L.P_MC or s.pi[p, L.I_POLICY] == L.P_LEARNED:
+        s.g[L.G_ASK_SEAT] = p
+        s.g[L.G_ASK_DEC] = decision
+        return L.ASK
     return -1
 
 
 @hot
 def _receive(s, p, card, unit, turn, pick):
     """``Player.receive``: a new log row for ``card``; returns its index."""
-    k = s.pi[p, S.I_LOG_N]
-    if k >= S.MAX_LOGS:  # cannot happen with base-game data; flagged, never silent
-        s.g[S.G_OVERFLOW] = 1
-        k = S.MAX_LOGS - 1
+    k = s.pi[p, L.I_LOG_N]
+    if k >= L.MAX_LOGS:  # cannot happen with base-game data; flagged, never silent
+        s.g[L.G_OVERFLOW] = 1
+        k = L.MAX_LOGS - 1
     else:
-        s.pi[p, S.I_LOG_N] = k + 1
+        s.pi[p, L.I_LOG_N] = k + 1
     row = s.log[p, k]
-    row[S.L_CARD] = card
-    row[S.L_UNIT] = unit
-    row[S.L_TURN] = turn
-    row[S.L_PICK] = pick
-    for c in range(S.L_DEPLOYED, S.N_LOG):
+    row[L.L_CARD] = card
+    row[L.L_UNIT] = unit
+    row[L.L_TURN] = turn
+    row[L.L_PICK] = pick
+    for c in range(L.L_DEPLOYED, L.N_LOG):
         row[c] = 0
     s.card_log[card] = k
     return k
@@ -184,29 +184,29 @@ def _receive(s, p, card, unit, turn, pick):
 @hot
 def _score(s, p, part, lp):
     s.parts[p, part] += lp
-    s.pi[p, S.I_STEP] += lp
+    s.pi[p, L.I_STEP] += lp
 
 
 @hot
 def _settle(tb, s, p):
     """``Game.settle``: move the marker by the step's LP, never below the floor."""
-    floor = tb.rules[S.R_SCORE_FLOOR]
-    new = s.pi[p, S.I_LP] + s.pi[p, S.I_STEP]
+    floor = tb.rules[L.R_SCORE_FLOOR]
+    new = s.pi[p, L.I_LP] + s.pi[p, L.I_STEP]
     if new < floor:
-        s.parts[p, S.LP_FLOOR] += floor - new
+        s.parts[p, L.LP_FLOOR] += floor - new
         new = floor
-    s.pi[p, S.I_LP] = new
-    s.pi[p, S.I_STEP] = 0
+    s.pi[p, L.I_LP] = new
+    s.pi[p, L.I_STEP] = 0
 
 
 @hot
 def _kill(s, p, spot, fate):
     """``Game.kill``: the unit on ``spot`` to the discard pile, ``fate`` in its log."""
-    card = s.sp[p, spot, S.S_CARD]
-    s.sp[p, spot, S.S_CARD] = -1
-    s.sp[p, spot, S.S_UNIT] = -1
+    card = s.sp[p, spot, L.S_CARD]
+    s.sp[p, spot, L.S_CARD] = -1
+    s.sp[p, spot, L.S_UNIT] = -1
     _to_discard(s, card)
-    s.log[p, s.card_log[card], S.L_FATE] = fate
+    s.log[p, s.card_log[card], L.L_FATE] = fate
 
 
 @hot
@@ -214,14 +214,14 @@ def _load(s, p):
     """Seat ``p``'s pieces (spot order) into ``s.pc`` and its levels into ``s.bl``; the
     count of pieces (``Player.pieces``)."""
     n = 0
-    for spot in range(S.MAX_SPOTS):
-        if s.sp[p, spot, S.S_CARD] < 0:
+    for spot in range(L.MAX_SPOTS):
+        if s.sp[p, spot, L.S_CARD] < 0:
             continue
-        s.pc[n, S.PC_SPOT] = spot
-        s.pc[n, S.PC_UNIT] = s.sp[p, spot, S.S_UNIT]
-        s.pc[n, S.PC_AGE] = s.sp[p, spot, S.S_AGE]
-        s.pc[n, S.PC_PENDING] = 1 - s.sp[p, spot, S.S_RESOLVED]
-        s.pc[n, S.PC_FRESH] = s.sp[p, spot, S.S_FRESH]
+        s.pc[n, L.PC_SPOT] = spot
+        s.pc[n, L.PC_UNIT] = s.sp[p, spot, L.S_UNIT]
+        s.pc[n, L.PC_AGE] = s.sp[p, spot, L.S_AGE]
+        s.pc[n, L.PC_PENDING] = 1 - s.sp[p, spot, L.S_RESOLVED]
+        s.pc[n, L.PC_FRESH] = s.sp[p, spot, L.S_FRESH]
         n += 1
     for b in range(s.bl.shape[0]):
         s.bl[b] = s.blevel[p, b]
@@ -239,10 +239,10 @@ def _assess_seat(tb, s, p):
     n = _load(s, p)
     pending = 0
     for i in range(n):
-        pending |= s.pc[i, S.PC_PENDING]
+        pending |= s.pc[i, L.PC_PENDING]
     if pending:
         return n, assess(tb.ut, tb.bt, tb.ab, tb.rules, s.pc, n, s.bl)
-    first_pass(tb, s.pc, n, s.bl, s.g[S.G_TURN], s.wpc, s.wbl, s.bc[p], s.acc[1])
+    first_pass(tb, s.pc, n, s.bl, s.g[L.G_TURN], s.wpc, s.wbl, s.bc[p], s.acc[1])
     wood, food, crystal, income, strength, age_all, n_level2, n_strong, _ = kingdom_totals(
         tb, s.pc, n, s.wpc, s.bc[p], s.acc[1]
     )
@@ -259,11 +259,11 @@ def _set_seen(s, n_players):
     """Each seat's neighbours' strengths (``Game.seen``) from ``s.strength``."""
     for p in range(n_players):
         if n_players == 2:
-            s.pi[p, S.I_SEEN0] = s.strength[1 - p]
-            s.pi[p, S.I_SEEN1] = 0
+            s.pi[p, L.I_SEEN0] = s.strength[1 - p]
+            s.pi[p, L.I_SEEN1] = 0
         else:
-            s.pi[p, S.I_SEEN0] = s.strength[(p - 1) % n_players]
-            s.pi[p, S.I_SEEN1] = s.strength[(p + 1) % n_players]
+            s.pi[p, L.I_SEEN0] = s.strength[(p - 1) % n_players]
+            s.pi[p, L.I_SEEN1] = s.strength[(p + 1) % n_players]
 
 
 class LState(NamedTuple):
@@ -280,7 +280,7 @@ class LState(NamedTuple):
     copies: np.ndarray  # int32[MAX_SOURCES, 4]: (copier kind, copier card, target card, times)
     src: np.ndarray  # int32[MAX_SOURCES, 3]: a tier's sources (kind, card, spot)
     zx: np.ndarray  # int32[fixed_size(B)]: scratch: a kingdom's artifact indices, then
-    # ``l_value``'s cache of its faces' and artifacts' terms (``schema.FX_*``)
+    # ``l_value``'s cache of its faces' and artifacts' terms (``layout.FX_*``)
     bopt: np.ndarray  # int32[MAX_CATALOG_BUILDINGS]: Titan options
     order: np.ndarray  # int32[MAX_PLAYERS]: simultaneity order (tier 0)
     tied: np.ndarray  # int32[MAX_PLAYERS]
@@ -292,23 +292,23 @@ class LState(NamedTuple):
 @alloc
 def _new_lstate(P, B):
     return LState(
-        np.zeros((P, S.MAX_ARTIFACTS, S.N_Z), np.int32),
+        np.zeros((P, L.MAX_ARTIFACTS, L.N_Z), np.int32),
         np.zeros(P, np.int32),
-        np.zeros((P, S.MAX_SPOTS, S.N_SX), np.int32),
-        np.zeros((P, S.MAX_LOGS, S.N_LL), np.int32),
-        np.zeros((P, S.N_LPARTS), np.int32),
+        np.zeros((P, L.MAX_SPOTS, L.N_SX), np.int32),
+        np.zeros((P, L.MAX_LOGS, L.N_LL), np.int32),
+        np.zeros((P, L.N_LPARTS), np.int32),
         np.zeros(P, np.int32),
         np.zeros(max(B, 1), np.int32),
-        np.zeros(S.N_LG, np.int32),
-        np.zeros((S.MAX_SOURCES, 4), np.int32),
-        np.zeros((S.MAX_SOURCES, 3), np.int32),
+        np.zeros(L.N_LG, np.int32),
+        np.zeros((L.MAX_SOURCES, 4), np.int32),
+        np.zeros((L.MAX_SOURCES, 3), np.int32),
         np.full(fixed_size(B), -1, np.int32),
-        np.zeros(S.MAX_CATALOG_BUILDINGS, np.int32),
-        np.zeros(S.MAX_PLAYERS, np.int32),
-        np.zeros(S.MAX_PLAYERS, np.int32),
-        np.zeros(S.MAX_PIECES, np.int32),
-        np.zeros(S.MAX_HAND, np.int32),
-        np.zeros((S.MAX_ARTIFACTS + 1, S.N_SA), np.int32),
+        np.zeros(L.MAX_CATALOG_BUILDINGS, np.int32),
+        np.zeros(L.MAX_PLAYERS, np.int32),
+        np.zeros(L.MAX_PLAYERS, np.int32),
+        np.zeros(L.MAX_PIECES, np.int32),
+        np.zeros(L.MAX_HAND, np.int32),
+        np.zeros((L.MAX_ARTIFACTS + 1, L.N_SA), np.int32),
     )
 
 
@@ -316,7 +316,7 @@ def _new_lstate(P, B):
 def _lscore(s, ls, p, part, lp):
     """``Game.score`` for a Legends-only part (``LP_WAR_ARTIFACTS`` / ``LP_ARTIFACTS``)."""
     ls.lparts[p, part] += lp
-    s.pi[p, S.I_STEP] += lp
+    s.pi[p, L.I_STEP] += lp
 
 
 @hot
@@ -326,8 +326,8 @@ def _lload(s, ls, p):
     n = _load(s, p)
     nz = 0
     for i in range(ls.zn[p]):
-        if ls.zone[p, i, S.Z_PAID]:
-            ls.zx[nz] = ls.zone[p, i, S.Z_X]
+        if ls.zone[p, i, L.Z_PAID]:
+            ls.zx[nz] = ls.zone[p, i, L.Z_X]
             nz += 1
     return n, nz
 
@@ -341,8 +341,8 @@ def _lassess(tb, lx, s, ls, p):
 
 @hot
 def _find_spot(s, p, card):
-    for spot in range(S.MAX_SPOTS):
-        if s.sp[p, spot, S.S_CARD] == card:
+    for spot in range(L.MAX_SPOTS):
+        if s.sp[p, spot, L.S_CARD] == card:
             return spot
     return -1
 
@@ -362,7 +362,7 @@ def _facts(tb, lx, s, ls, p):
 def _piece_at(s, n, spot):
     """Index of the piece on ``spot`` in ``s.pc[:n]``, -1 if none (``spot`` -1: none)."""
     for i in range(n):
-        if spot >= 0 and s.pc[i, S.PC_SPOT] == spot:
+        if spot >= 0 and s.pc[i, L.PC_SPOT] == spot:
             return i
     return -1
 

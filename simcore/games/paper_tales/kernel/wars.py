@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.strength import fight, l_assess, l_war_phase_lp, war_phase_lp
-from ..schema import (  # passed as call arguments (see schema.py)
+from ..layout import (  # passed as call arguments (see layout.py)
     LP_PER_WAR_WON,
     LP_WAR_ARTIFACTS,
     LP_WAR_BUILDINGS,
@@ -30,7 +30,7 @@ def _fight_seat(rules, s, p, n_players, strength):
 @hot
 def _score_wars(s, p, won, lp, per_war, war_units, war_buildings):
     """The wars phase's results of seat ``p`` (wars won and the four base LP parts)."""
-    s.pi[p, S.I_WARS] += won
+    s.pi[p, L.I_WARS] += won
     _score(s, p, LP_WARS, lp)
     _score(s, p, LP_PER_WAR_WON, per_war)
     _score(s, p, LP_WAR_UNITS, war_units)
@@ -69,7 +69,7 @@ def wars(tb, lx, s, ls, n_players):
             )  # fmt: skip
             _score_wars(s, p, won, lp, per_war, war_units, war_buildings)
             _lscore(s, ls, p, LP_WAR_ARTIFACTS, war_arts)
-        s.pi[p, S.I_GOLD] += gold
+        s.pi[p, L.I_GOLD] += gold
         _settle(tb, s, p)
 
 
@@ -78,6 +78,6 @@ def income(tb, lx, s, ls, n_players):
     """``Game.income``: every seat's income (Legends: with the artifacts')."""
     for p in range(n_players):
         if lx is None:
-            s.pi[p, S.I_GOLD] += _assess_seat(tb, s, p)[1][3]
+            s.pi[p, L.I_GOLD] += _assess_seat(tb, s, p)[1][3]
         else:
-            s.pi[p, S.I_GOLD] += _lassess(tb, lx, s, ls, p)[3]
+            s.pi[p, L.I_GOLD] += _lassess(tb, lx, s, ls, p)[3]

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 #: The decisions an mc seat searches (and a learned seat scores), in the order of the
-#: kernel's codes (``schema.D_*``).
+#: kernel's codes (``layout.D_*``).
 DECISIONS = ("draft", "deploy", "build")
 
 

@@ -27,7 +27,7 @@ is the kernel's code.
 
 Every name is importable from this package; the modules, in dependency order:
 
-* ``bounds``    the named bounds (``MAX_*``, ``TURNS``, ``DEAL``, rows, ``ix``), the turn
+* ``bounds``    the named bounds (``MAX_*``, ``TURNS``, ``DEAL``, rows), the turn
   engine's decision spaces, the data files' paths, ``STATUSES``/``SOURCE_KEYS``;
 * ``effects``   the enums (``Resource``, ``Phase``, ``Effect``, ``LegendsEffect``, ``Per``,
   ``When``, ``Target``, ``Tier`` and ``ability_tier``) and the effect kinds' specs
@@ -89,7 +89,6 @@ from .bounds import (
     SOURCE_KEYS,
     STATUSES,
     TURNS,
-    ix,
 )
 from .columns import (
     A_AGE,
@@ -436,7 +435,6 @@ __all__ = [
     "building_pair_index",
     "compile_legends_tables",
     "compile_tables",
-    "ix",
     "load_cardset",
     "rule_vector",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import columns as c
-from .bounds import LEVELS
+from .bounds import LEVELS, MAX_PLAYERS
 from .effects import EFFECT_CODE, N_RES, Per, Phase, Resource, Target, Tier, When, ability_tier
 from .legends import building_pair_index
 from .model import Ability, CardSet, LegendsTables, Rules, Tables
@@ -115,10 +115,15 @@ def rule_vector(rules: Rules) -> np.ndarray:
     return v
 
 
-def compile_tables(cards: CardSet) -> Tables:
-    """Numpy tables: units, building faces, abilities (units first), rules, deck. A
-    Legends card set gives the same five arrays in their Legends form (see
-    ``LegendsTables``; ``compile_legends_tables`` adds the artifacts and switches)."""
+def compile_tables(cards: CardSet, variant: str, players: int = MAX_PLAYERS) -> Tables:
+    """Numpy tables of ``variant``'s card set (``cards.variant``; ``engine.for_variant``
+    gives it): units, building faces, abilities (units first), rules, deck. A Legends card
+    set gives the same five arrays in their Legends form (see ``LegendsTables``;
+    ``compile_legends_tables`` adds the artifacts and switches). They are the same at every
+    player count (``players``: the call every game's tables take; DRAKO's deck depends on
+    it)."""
+    if variant != cards.variant:
+        raise ValueError(f"a card set of variant '{cards.variant}', not '{variant}'")
     leg = cards.legends
     rows: list[np.ndarray] = []
     ut = np.zeros((len(cards.units), c.N_UCOLS), dtype=np.int32)
@@ -161,7 +166,7 @@ def compile_legends_tables(cards: CardSet) -> LegendsTables:
     rows follow the building faces' in ``ab``) + ``lrules`` (switches ``L_*``)."""
     if not cards.legends:
         raise ValueError("compile_legends_tables needs a Legends card set")
-    t = compile_tables(cards)
+    t = compile_tables(cards, cards.variant)
     xt = np.zeros((len(cards.artifacts), c.N_XCOLS), dtype=np.int32)
     row = sum(len(u.abilities) for u in cards.units) + sum(
         len(lv.abilities) for b in cards.buildings for lv in b.levels

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 HERE = Path(__file__).resolve().parent.parent  # the game package: the data files
 DEFAULT_CARDS = HERE / "cards.toml"
 DEFAULT_RULES = HERE / "rules.toml"
@@ -39,14 +37,8 @@ MAX_ARTIFACTS = 18  # artifact cards in the Legends data: one zone can hold ever
 MAX_AGE = 30  # age tokens on one unit: the box holds 30 (§1)
 MAX_ABILITIES = 4  # abilities on one unit or one building face (base game: 3, Kraken)
 MAX_COPIES = 9
-#: ``a[ix(i)]``: an unsigned index (a free cast in machine code) for the compiled code's hot
-#: accesses. numba wraps a *signed* index that is negative around the array's end: a compare
-#: and a select at every access, with the array's length kept live; an unsigned one skips
-#: that. Only for indices known to be >= 0 (a -1 sentinel is tested first), and never in
-#: arithmetic (numba types uint64 with int64 as float64): cast at the access.
-ix = np.uint64
 MAX_DECK = 200
-# Decision spaces of the turn engine (reference.py, "Decisions and their option order"):
+# Decision spaces of the turn engine (reference/, "Decisions and their option order"):
 # a deployment step is STOP, or PLACE one of <= 6 hand cards on the first empty spot of
 # either row or on one of <= 5 old units, or MOVE an old unit to an empty spot (old x
 # empty <= 2 x 3 on 5 spots), or REMOVE one of <= 5 old units.

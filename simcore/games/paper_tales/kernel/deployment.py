@@ -9,9 +9,9 @@ import numpy as np
 
 from simcore.jit import hot, hot_outline
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
-from ..schema import D_DEPLOY, NONE  # passed as call arguments (see schema.py)
-from .decide import deploy_choice, keep_choice
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
+from ..layout import D_DEPLOY, NONE  # passed as call arguments (see layout.py)
+from .brain import deploy_choice, keep_choice
 from .payment import _l_apply_move, _pay_order, l_moves
 from .place import _apply_move, _keep, _opens_extra, moves
 from .reveal import _reveal
@@ -28,17 +28,17 @@ def deployment(tb, lx, weights, s, ls, n_players, turn, search):
     deployment tiers (``_tiers``), then the keep. ``search`` (a compile-time constant):
     the game can stop at an mc seat's step and resume at seat ``G_SEAT``'s step
     ``G_STEP``; returns True when it stopped."""
-    if not search or s.g[S.G_BEGUN] == 0:
+    if not search or s.g[L.G_BEGUN] == 0:
         _freeze(tb, lx, s, ls, n_players)
         for p in range(n_players):
-            s.pi[p, S.I_EXTRA] = _opens_extra(tb, s, p)
-        s.g[S.G_BEGUN] = 1
-        s.g[S.G_STEP] = 0
-        s.g[S.G_SEAT] = 0
-    for p in range(s.g[S.G_SEAT] if search else 0, n_players):
-        s.g[S.G_SEAT] = p
+            s.pi[p, L.I_EXTRA] = _opens_extra(tb, s, p)
+        s.g[L.G_BEGUN] = 1
+        s.g[L.G_STEP] = 0
+        s.g[L.G_SEAT] = 0
+    for p in range(s.g[L.G_SEAT] if search else 0, n_players):
+        s.g[L.G_SEAT] = p
         n0, others = -1, 0  # the seat's base sketch, kept from step to step (base game)
-        for _ in range(s.g[S.G_STEP] if search else 0, S.MAX_DEPLOY_STEPS + 1):
+        for _ in range(s.g[L.G_STEP] if search else 0, L.MAX_DEPLOY_STEPS + 1):
             if lx is None:  # noqa: SIM108 (statements: numba prunes the dead branch)
                 n_opt = moves(tb, s, p)
             else:
@@ -46,14 +46,14 @@ def deployment(tb, lx, weights, s, ls, n_players, turn, search):
             k = -1
             if search and n_opt > 1:
                 k = _searched(s, p, D_DEPLOY)
-                if k == S.ASK:
+                if k == L.ASK:
                     return True
             if k < 0:
                 k, n0, others = deploy_choice(
                     tb, lx, weights, s, ls, p, n_opt, n_players, n0, others
                 )
             kind, a, b = s.opt[k, 0], s.opt[k, 1], s.opt[k, 2]
-            if kind == S.M_STOP:
+            if kind == L.M_STOP:
                 break
             if lx is None:
                 n0 = _commit_step(tb, s, p, n0, others, kind, a, b)
@@ -61,9 +61,9 @@ def deployment(tb, lx, weights, s, ls, n_players, turn, search):
             else:
                 _l_apply_move(tb, lx, s, ls, p, kind, a, b)
             if search:
-                s.g[S.G_STEP] += 1
+                s.g[L.G_STEP] += 1
         if search:
-            s.g[S.G_STEP] = 0
+            s.g[L.G_STEP] = 0
         if lx is None:
             _keep_step(tb, lx, weights, s, ls, p, n_players, n0, others)
     if lx is None:
@@ -80,7 +80,7 @@ def deployment(tb, lx, weights, s, ls, n_players, turn, search):
 @hot
 def _keep_step(tb, lx, weights, s, ls, p, n_players, n0, others):
     """Seat ``p`` keeps a card of its hand (``keep_choice``) when the rules keep one."""
-    if tb.rules[S.R_KEEP]:
+    if tb.rules[L.R_KEEP]:
         _keep(s, p, keep_choice(tb, lx, weights, s, ls, p, n_players, n0, others))
     else:
         _keep(s, p, 0)

@@ -9,10 +9,12 @@ import numpy as np
 from simcore.jit import hot, hot_outline
 from simcore.rng import rng_below
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.strength import l_strength
-from ..schema import D_DRAFT  # passed as call arguments (see schema.py)
-from ..tables import ix
+from ..layout import (
+    D_DRAFT,  # passed as call arguments (see layout.py)
+    ix,
+)
 from .sketch import _card_value_from, _l_base_pass, _l_card_value, _sketch_base, first_best
 from .state import _draw, _freeze, _load, _receive, _searched, _set_seen, _to_discard_by, _two
 
@@ -33,18 +35,18 @@ def _draft_twin(s, p):
 @hot
 def _same_draft_view(s, p, q):
     """Seats ``p`` and ``q`` value every unit alike (``_draft_twin``)."""
-    for c in (S.I_POLICY, S.I_GOLD, S.I_SEEN0, S.I_SEEN1):
+    for c in (L.I_POLICY, L.I_GOLD, L.I_SEEN0, L.I_SEEN1):
         if s.pi[p, c] != s.pi[q, c]:
             return False
     for b in range(s.blevel.shape[1]):
         if s.blevel[p, b] != s.blevel[q, b]:
             return False
-    for spot in range(S.MAX_SPOTS):
-        if (s.sp[p, spot, S.S_CARD] < 0) != (s.sp[q, spot, S.S_CARD] < 0):
+    for spot in range(L.MAX_SPOTS):
+        if (s.sp[p, spot, L.S_CARD] < 0) != (s.sp[q, spot, L.S_CARD] < 0):
             return False
-        if s.sp[p, spot, S.S_CARD] < 0:
+        if s.sp[p, spot, L.S_CARD] < 0:
             continue
-        for c in (S.S_UNIT, S.S_AGE, S.S_FRESH, S.S_RESOLVED):
+        for c in (L.S_UNIT, L.S_AGE, L.S_FRESH, L.S_RESOLVED):
             if s.sp[p, spot, c] != s.sp[q, spot, c]:
                 return False
     return True
@@ -60,13 +62,13 @@ def draft_choice(tb, weights, s, p, pack, m, discard, n_players, lx, ls):
     sketch and first pass (``_l_base_pass``) once per pick, when a card is new to it."""
     if m == 1:
         return 0
-    if s.pi[p, S.I_POLICY] == S.P_RANDOM:
+    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
         return rng_below(s.rng, m)
     best = -np.inf
     chosen = 0
     n0 = -1
     others = 0
-    t = ix(s.pi[p, S.I_TWIN])
+    t = ix(s.pi[p, L.I_TWIN])
     for i in range(m):
         u = tb.deck[ix(pack[i])]
         if not s.dvs[t, ix(u)]:
@@ -93,9 +95,9 @@ def recruitment(tb, weights, s, n_players, turn, lx, ls, search):
     step ``G_STEP`` and seat ``G_SEAT``; returns True when it stopped."""
     rules = tb.rules
     two = _two(n_players)
-    deal = rules[S.R2_DEAL] if two else rules[S.R_DEAL]
-    discards = rules[S.R2_DISCARD] if two else 0
-    if not search or s.g[S.G_BEGUN] == 0:
+    deal = rules[L.R2_DEAL] if two else rules[L.R_DEAL]
+    discards = rules[L.R2_DISCARD] if two else 0
+    if not search or s.g[L.G_BEGUN] == 0:
         if lx is None:
             _freeze(tb, lx, s, ls, n_players)
         else:
@@ -106,23 +108,23 @@ def recruitment(tb, weights, s, n_players, turn, lx, ls, search):
         for p in range(n_players):
             for u in range(s.dvs.shape[1]):
                 s.dvs[p, u] = 0
-            s.pi[p, S.I_TWIN] = p if lx is not None else _draft_twin(s, p)
+            s.pi[p, L.I_TWIN] = p if lx is not None else _draft_twin(s, p)
         for p in range(n_players):
             for i in range(deal):
                 card = _draw(tb, s)
                 s.packs[p, i] = card  # the reference asserts the piles never run dry
-            s.pi[p, S.I_PACK_N] = deal
-            s.pi[p, S.I_DRAFT_N] = 0
-        s.g[S.G_BEGUN] = 1
-        s.g[S.G_STEP] = 1
-        s.g[S.G_SEAT] = 0
-    first = rules[S.R_FIRST_DIRECTION]
+            s.pi[p, L.I_PACK_N] = deal
+            s.pi[p, L.I_DRAFT_N] = 0
+        s.g[L.G_BEGUN] = 1
+        s.g[L.G_STEP] = 1
+        s.g[L.G_SEAT] = 0
+    first = rules[L.R_FIRST_DIRECTION]
     direction = first if turn % 2 == 1 else -first
-    while s.g[S.G_SEAT] > 0 or s.pi[0, S.I_PACK_N] > 0:  # packs are equal at a step's start
-        step = s.g[S.G_STEP]
-        for p in range(s.g[S.G_SEAT], n_players):
-            s.g[S.G_SEAT] = p
-            m = s.pi[p, S.I_PACK_N]
+    while s.g[L.G_SEAT] > 0 or s.pi[0, L.I_PACK_N] > 0:  # packs are equal at a step's start
+        step = s.g[L.G_STEP]
+        for p in range(s.g[L.G_SEAT], n_players):
+            s.g[L.G_SEAT] = p
+            m = s.pi[p, L.I_PACK_N]
             pack = s.packs[p]
             for r in range(1 + discards):  # the pick, then (2 players) the discards
                 if r > 0 and m == 0:
@@ -130,7 +132,7 @@ def recruitment(tb, weights, s, n_players, turn, lx, ls, search):
                 k = -1
                 if search and r == 0 and m > 1:
                     k = _searched(s, p, D_DRAFT)
-                    if k == S.ASK:
+                    if k == L.ASK:
                         return True
                 if k < 0:
                     # one call site: each inlined copy of a decision is compiled again
@@ -139,32 +141,32 @@ def recruitment(tb, weights, s, n_players, turn, lx, ls, search):
                 for i in range(k, m - 1):
                     pack[i] = pack[i + 1]
                 m -= 1
-                s.pi[p, S.I_PACK_N] = m
+                s.pi[p, L.I_PACK_N] = m
                 if r == 0:
-                    s.drafted[p, s.pi[p, S.I_DRAFT_N]] = card
-                    s.pi[p, S.I_DRAFT_N] += 1
+                    s.drafted[p, s.pi[p, L.I_DRAFT_N]] = card
+                    s.pi[p, L.I_DRAFT_N] += 1
                     _receive(s, p, card, tb.deck[card], turn, step)
                 else:
                     _to_discard_by(s, card, p)
         for q in range(n_players):
             src = (q - direction) % n_players
-            s.tmp_n[q] = s.pi[src, S.I_PACK_N]
+            s.tmp_n[q] = s.pi[src, L.I_PACK_N]
             for i in range(s.tmp_n[q]):
                 s.tmp[q, i] = s.packs[src, i]
         for q in range(n_players):
-            s.pi[q, S.I_PACK_N] = s.tmp_n[q]
+            s.pi[q, L.I_PACK_N] = s.tmp_n[q]
             for i in range(s.tmp_n[q]):
                 s.packs[q, i] = s.tmp[q, i]
-        s.g[S.G_STEP] = step + 1
-        s.g[S.G_SEAT] = 0
+        s.g[L.G_STEP] = step + 1
+        s.g[L.G_SEAT] = 0
     for p in range(n_players):
-        m = s.pi[p, S.I_DRAFT_N]
+        m = s.pi[p, L.I_DRAFT_N]
         for i in range(m):
             s.hand[p, i] = s.drafted[p, i]
-        if s.pi[p, S.I_KEPT] >= 0:
-            s.hand[p, m] = s.pi[p, S.I_KEPT]
+        if s.pi[p, L.I_KEPT] >= 0:
+            s.hand[p, m] = s.pi[p, L.I_KEPT]
             m += 1
-        s.pi[p, S.I_KEPT] = -1
-        s.pi[p, S.I_HAND_N] = m
-        s.pi[p, S.I_DRAFT_N] = 0
+        s.pi[p, L.I_KEPT] = -1
+        s.pi[p, L.I_HAND_N] = m
+        s.pi[p, L.I_DRAFT_N] = 0
     return False

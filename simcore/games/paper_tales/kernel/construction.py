@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from simcore.jit import hot, hot_outline
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.facts import production
-from ..schema import D_BUILD  # passed as call arguments (see schema.py)
-from .decide import build_choice
+from ..layout import D_BUILD  # passed as call arguments (see layout.py)
+from .brain import build_choice
 from .state import _facts, _freeze, _load, _searched
 
 
@@ -25,17 +25,17 @@ def payment_facts(tb, s, p):
     free_land = False
     subst = 0
     for i in range(n):
-        u = s.pc[i, S.PC_UNIT]
-        for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
-            if ab[j, S.A_KIND] == S.K_NO_LAND_COST:
+        u = s.pc[i, L.PC_UNIT]
+        for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
+            if ab[j, L.A_KIND] == L.K_NO_LAND_COST:
                 free_land = True
-            elif ab[j, S.A_KIND] == S.K_GOLD_FOR_RESOURCE:
-                subst |= ab[j, S.A_RES_MASK]
+            elif ab[j, L.A_KIND] == L.K_GOLD_FOR_RESOURCE:
+                subst |= ab[j, L.A_RES_MASK]
     owned = 0
     for c in range(bt.shape[0]):
         if s.blevel[p, c]:
             owned += 1
-    land = 0 if free_land else rules[S.R_LAND_COST] * owned
+    land = 0 if free_land else rules[L.R_LAND_COST] * owned
     return prod0, prod1, prod2, land, subst
 
 
@@ -45,7 +45,7 @@ def payment(tb, facts, b, level, upgrade):
     impossible (the first cheapest of the gold/resource choices; gold held not checked),
     with the seat's ``payment_facts``."""
     prod0, prod1, prod2, land, subst = facts
-    if upgrade and not tb.rules[S.R_LAND_ON_UPGRADE]:
+    if upgrade and not tb.rules[L.R_LAND_ON_UPGRADE]:
         land = 0
     return _cheapest(tb.bt, tb.rules, b, level, upgrade, land, subst, prod0, prod1, prod2)
 
@@ -57,7 +57,7 @@ def _cheapest(bt, rules, b, level, upgrade, land, subst, prod0, prod1, prod2):
     impossible (``Game.payment``'s choice loop: bit k of c = level k pays gold)."""
     first = 1 if upgrade else 0
     n_levels = 1 if upgrade else level
-    use_sum = rules[S.R_DIRECT_L2_SUM]
+    use_sum = rules[L.R_DIRECT_L2_SUM]
     best = -1
     for c in range(1 << n_levels):
         gold = land
@@ -66,14 +66,14 @@ def _cheapest(bt, rules, b, level, upgrade, land, subst, prod0, prod1, prod2):
         for k in range(n_levels):
             face = first + k
             if (c >> k) & 1:
-                if bt[b, face, S.B_GOLD_INSTEAD] < 0:
+                if bt[b, face, L.B_GOLD_INSTEAD] < 0:
                     ok = False
                 else:
-                    gold += bt[b, face, S.B_GOLD_INSTEAD]
+                    gold += bt[b, face, L.B_GOLD_INSTEAD]
                 continue
-            r0 = bt[b, face, S.B_REQ0]
-            r1 = bt[b, face, S.B_REQ0 + 1]
-            r2 = bt[b, face, S.B_REQ0 + 2]
+            r0 = bt[b, face, L.B_REQ0]
+            r1 = bt[b, face, L.B_REQ0 + 1]
+            r2 = bt[b, face, L.B_REQ0 + 2]
             if use_sum:
                 need0 += r0
                 need1 += r1
@@ -84,7 +84,7 @@ def _cheapest(bt, rules, b, level, upgrade, land, subst, prod0, prod1, prod2):
                 need2 = max(need2, r2)
         if not ok:
             continue
-        for r in range(S.N_RES):
+        for r in range(L.N_RES):
             need = need0 if r == 0 else (need1 if r == 1 else need2)
             have = prod0 if r == 0 else (prod1 if r == 1 else prod2)
             missing = max(0, need - have)
@@ -100,7 +100,7 @@ def _cheapest(bt, rules, b, level, upgrade, land, subst, prod0, prod1, prod2):
 def offer(s, p, n_opt, b, level, upgrade, gold):
     """A construction option into ``s.bopt`` when its payment ``gold`` is possible (>= 0)
     and held; the new count of options."""
-    if gold < 0 or gold > s.pi[p, S.I_GOLD]:
+    if gold < 0 or gold > s.pi[p, L.I_GOLD]:
         return n_opt
     s.bopt[n_opt, 0] = b
     s.bopt[n_opt, 1] = level
@@ -112,14 +112,14 @@ def offer(s, p, n_opt, b, level, upgrade, gold):
 @hot
 def _build(s, p, b, level, upgrade, gold, turn):
     """Seat ``p`` builds ``b`` to ``level`` for ``gold`` in Construction (its log)."""
-    s.pi[p, S.I_GOLD] -= gold
+    s.pi[p, L.I_GOLD] -= gold
     s.blevel[p, b] = level
-    s.blog[p, b, S.BL_LEVEL] = level
+    s.blog[p, b, L.BL_LEVEL] = level
     if not upgrade:
-        s.blog[p, b, S.BL_BUILT] = turn
+        s.blog[p, b, L.BL_BUILT] = turn
     if level == 2:
-        s.blog[p, b, S.BL_UPGRADED] = turn
-    s.blog[p, b, S.BL_HOW] = S.H_BUILD if level == 1 or upgrade else S.H_DIRECT
+        s.blog[p, b, L.BL_UPGRADED] = turn
+    s.blog[p, b, L.BL_HOW] = L.H_BUILD if level == 1 or upgrade else L.H_DIRECT
 
 
 @hot_outline
@@ -132,23 +132,23 @@ def payment_facts_l(tb, lx, s, ls, p):
     n, nz, wood, food, crystal, _ = _facts(tb, lx, s, ls, p)
     land = (False, 0, 0)  # (no land cost, discount, substitutable resources)
     for i in range(n):
-        u = s.pc[i, S.PC_UNIT]
-        land = _land_terms(ab, ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB], land)
+        u = s.pc[i, L.PC_UNIT]
+        land = _land_terms(ab, ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB], land)
     for c in range(bt.shape[0]):
         if ls.inset[c]:
             for k in range(s.blevel[p, c]):
                 land = _land_terms(
-                    ab, bt[c, k, S.B_AB0], bt[c, k, S.B_AB0] + bt[c, k, S.B_NAB], land
+                    ab, bt[c, k, L.B_AB0], bt[c, k, L.B_AB0] + bt[c, k, L.B_NAB], land
                 )
     for i in range(nz):
         x = ls.zx[i]
-        land = _land_terms(ab, xt[x, S.X_AB0], xt[x, S.X_AB0] + xt[x, S.X_NAB], land)
+        land = _land_terms(ab, xt[x, L.X_AB0], xt[x, L.X_AB0] + xt[x, L.X_NAB], land)
     free_land, discount, subst = land
     owned = 0
     for c in range(bt.shape[0]):
         if s.blevel[p, c]:
             owned += 1
-    gold = 0 if free_land else max(0, rules[S.R_LAND_COST] * owned - discount)
+    gold = 0 if free_land else max(0, rules[L.R_LAND_COST] * owned - discount)
     return wood, food, crystal, gold, subst
 
 
@@ -158,13 +158,13 @@ def _land_terms(ab, lo, hi, land):
     added (``no_land_cost``: ``A_DISCOUNT`` -1 waives, n lowers; ``gold_for_resource``)."""
     free_land, discount, subst = land
     for j in range(lo, hi):
-        if ab[j, S.A_KIND] == S.K_NO_LAND_COST:
-            if ab[j, S.A_DISCOUNT] < 0:
+        if ab[j, L.A_KIND] == L.K_NO_LAND_COST:
+            if ab[j, L.A_DISCOUNT] < 0:
                 free_land = True
             else:
-                discount += ab[j, S.A_DISCOUNT]
-        elif ab[j, S.A_KIND] == S.K_GOLD_FOR_RESOURCE:
-            subst |= ab[j, S.A_RES_MASK]
+                discount += ab[j, L.A_DISCOUNT]
+        elif ab[j, L.A_KIND] == L.K_GOLD_FOR_RESOURCE:
+            subst |= ab[j, L.A_RES_MASK]
     return free_land, discount, subst
 
 
@@ -184,7 +184,7 @@ def build_options(tb, lx, s, ls, p):
             if not ls.inset[b]:
                 continue
         lv = s.blevel[p, b]
-        if lv == S.LEVELS:
+        if lv == L.LEVELS:
             continue
         for level in (1, 2):
             if lv == 1 and level == 1:
@@ -199,17 +199,17 @@ def construction(tb, lx, weights, s, ls, n_players, turn, search):
     """``Game.construction`` (Legends: over the game's building set, with the Legends land
     terms: ``payment_facts_l``). ``search`` (a compile-time constant): the game can stop at
     an mc seat's choice and resume at seat ``G_SEAT``; returns True when it stopped."""
-    if not search or s.g[S.G_BEGUN] == 0:
+    if not search or s.g[L.G_BEGUN] == 0:
         _freeze(tb, lx, s, ls, n_players)
-        s.g[S.G_BEGUN] = 1
-        s.g[S.G_SEAT] = 0
-    for p in range(s.g[S.G_SEAT] if search else 0, n_players):
-        s.g[S.G_SEAT] = p
+        s.g[L.G_BEGUN] = 1
+        s.g[L.G_SEAT] = 0
+    for p in range(s.g[L.G_SEAT] if search else 0, n_players):
+        s.g[L.G_SEAT] = p
         n_opt = build_options(tb, lx, s, ls, p)
         k = -1
         if search and n_opt > 0:
             k = _searched(s, p, D_BUILD)
-            if k == S.ASK:
+            if k == L.ASK:
                 return True
         if k < 0:
             k = build_choice(tb, lx, weights, s, ls, p, n_opt, n_players)

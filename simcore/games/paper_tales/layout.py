@@ -1,7 +1,7 @@
 """Paper Tales: the compiled code's one schema module, every int constant it reads.
 
 The kernel (``kernel/``) and the evaluation (``evaluate/``) read each constant as an
-attribute of this module (``from .. import schema as S``, then ``S.A_KIND``), with no
+attribute of this module (``from .. import layout as L``, then ``L.A_KIND``), with no
 per-file import lists: the card data's codes as plain ints (``K_*`` effect kinds, ``PH_*``
 phases, ``T_*`` targets and tiers, ``W_*`` conditions, ``P_*`` multipliers, the
 resources; the ``tables`` IntEnums' values), the card tables' columns and the named bounds
@@ -23,6 +23,8 @@ are passed, which keeps the compiled specialisations exactly as before (README.m
 from __future__ import annotations  # noqa: I001 (the re-exports list names in table order)
 
 import numpy as np
+
+from simcore.jit import ix  # noqa: F401 (re-exported: the compiled code's index cast)
 
 from .tables import Effect, LegendsEffect, Per, Phase, Resource, Target, Tier, When
 from .policies import (  # noqa: F401  (re-exported: the features and weights)

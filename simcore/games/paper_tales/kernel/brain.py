@@ -1,7 +1,7 @@
 """The policies' decisions (``reference.Brain``) of deployment, keep, tokens,
 construction and healing, and the Legends ones (Jester, Titan, copies): one function per
 decision for both variants (``lx`` / ``ls`` None in a base game, where numba prunes the
-Legends branch). The draft is in ``recruit.py``.
+Legends branch). The draft is in ``recruitment.py``.
 """
 
 from __future__ import annotations
@@ -11,11 +11,16 @@ import numpy as np
 from simcore.jit import hot, hot_outline
 from simcore.rng import rng_below
 
-from .. import schema as S  # noqa: N812 (the schema, read as S.NAME)
+from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.facts import production
 from ..evaluate.value import l_option_pass
-from ..schema import LV_FULL, LV_GIVEN, NONE, T_ENTER  # passed as call arguments (see schema.py)
-from ..tables import ix
+from ..layout import (  # passed as call arguments (see layout.py)
+    LV_FULL,
+    LV_GIVEN,
+    NONE,
+    T_ENTER,
+    ix,
+)
 from .payment import _has_k5, _pay_order
 from .sketch import (
     _build_value,
@@ -47,14 +52,14 @@ from .state import _lload, _load, _piece_at
 def jester_l(tb, lx, weights, s, ls, p, m, cost, n_players):
     """``Brain.jester``: 0 = none, i = the hand card ``s.hand[p, s.spots[i - 1]]`` into the
     zone (pending, its tier 1a done) for ``cost``."""
-    if s.pi[p, S.I_POLICY] == S.P_RANDOM:
+    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
         return rng_below(s.rng, m + 1)
     U = tb.ut.shape[0]
     best = -np.inf
     chosen = 0
     for i in range(m + 1):
         n, na = _lsketch(s, ls, p)
-        gold = s.pi[p, S.I_GOLD]
+        gold = s.pi[p, L.I_GOLD]
         if i:
             _set_art(ls, na, tb.deck[s.hand[p, s.spots[i - 1]]] - U, T_ENTER)
             na += 1
@@ -69,14 +74,14 @@ def titan_l(tb, lx, weights, s, ls, p, m, level, n_players):
     """``Brain.titan``: index in ``ls.bopt[:m]`` of the building built free (mandatory)."""
     if m == 1:
         return 0
-    if s.pi[p, S.I_POLICY] == S.P_RANDOM:
+    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
         return rng_below(s.rng, m)
     best = -np.inf
     chosen = 0
     for i in range(m):
         n, na = _lsketch(s, ls, p)
         s.bl[ls.bopt[i]] = level
-        v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, S.I_GOLD], 0, n_players, LV_FULL)
+        v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, L.I_GOLD], 0, n_players, LV_FULL)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
 
@@ -86,7 +91,7 @@ def copy_l(tb, lx, weights, s, ls, p, m, n_players):
     """``Brain.copy_target``: 0 = none, i = the unit on ``s.spots[i - 1]``. Value: the
     sketch projected; the target's tier-1a abilities as this policy would resolve them
     (``Brain.copy_enter``); the target's later on-deploy effects projected once more."""
-    if s.pi[p, S.I_POLICY] == S.P_RANDOM:
+    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
         return rng_below(s.rng, m + 1)
     ut, ab = tb.ut, tb.ab
     best = -np.inf
@@ -94,24 +99,24 @@ def copy_l(tb, lx, weights, s, ls, p, m, n_players):
     for i in range(m + 1):
         n, na = _lsketch(s, ls, p)
         gold, bonus = _project_in_place(tb, lx, s, ls, n, na)
-        gold += s.pi[p, S.I_GOLD]
+        gold += s.pi[p, L.I_GOLD]
         if i:
             k = _piece_at(s, n, s.spots[i - 1])
-            u = s.pc[k, S.PC_UNIT]
-            for j in range(ut[u, S.U_AB0], ut[u, S.U_AB0] + ut[u, S.U_NAB]):
-                if not ab[j, S.A_ON_DEPLOY]:
+            u = s.pc[k, L.PC_UNIT]
+            for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
+                if not ab[j, L.A_ON_DEPLOY]:
                     continue
-                if ab[j, S.A_KIND] == S.K_BUILD_FREE:
+                if ab[j, L.A_KIND] == L.K_BUILD_FREE:
                     _enter_titan(tb, lx, weights, s, ls, p, n, na, gold, bonus, j, n_players)
                 elif (
-                    ab[j, S.A_KIND] == S.K_DEPLOY_ARTIFACT
-                    and ab[j, S.A_COST] <= gold
+                    ab[j, L.A_KIND] == L.K_DEPLOY_ARTIFACT
+                    and ab[j, L.A_COST] <= gold
                     and _enter_jester(tb, lx, weights, s, ls, p, n, na, gold, bonus, j, n_players)
                 ):
                     na += 1
-                    gold -= ab[j, S.A_COST]
-            s.pc[k, S.PC_PENDING] = 1
-            ls.pdone[k] = S.T_COPY
+                    gold -= ab[j, L.A_COST]
+            s.pc[k, L.PC_PENDING] = 1
+            ls.pdone[k] = L.T_COPY
             more_gold, more_lp = _project_in_place(tb, lx, s, ls, n, na)
             gold += more_gold
             bonus += more_lp
@@ -130,7 +135,7 @@ def deploy_choice(tb, lx, weights, s, ls, p, n_opt, n_players, n0, others):
     and its first pass made once per decision (``l_value``'s ``LV_BASE``)."""
     if n_opt == 1:
         return 0, n0, others
-    if s.pi[p, S.I_POLICY] == S.P_RANDOM:
+    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
         return rng_below(s.rng, n_opt), n0, others
     if lx is None:
         n0, others = _kept_base(tb, s, p, n0, others)
@@ -145,10 +150,10 @@ def deploy_choice(tb, lx, weights, s, ls, p, n_opt, n_players, n0, others):
     for i in range(n_opt):
         kind, a, b = s.opt[ix(i), 0], s.opt[ix(i), 1], s.opt[ix(i), 2]
         if lx is None:
-            if kind == S.M_PLACE and (again >> a) & 1:
+            if kind == L.M_PLACE and (again >> a) & 1:
                 continue  # an earlier hand card of its unit was offered the same spots first
-            empty = kind == S.M_PLACE and s.sp[p, b, S.S_CARD] < 0
-            if empty and a == front_of and b >= S.MAX_FRONT:
+            empty = kind == L.M_PLACE and s.sp[p, b, L.S_CARD] < 0
+            if empty and a == front_of and b >= L.MAX_FRONT:
                 continue  # its Back-row twin: not worth more, listed after it (first best)
             v = _step_value(tb, weights, s, p, n0, others, kind, a, b, n_players)
         else:
@@ -158,7 +163,7 @@ def deploy_choice(tb, lx, weights, s, ls, p, n_opt, n_players, n0, others):
         best, chosen = first_best(i, v, best, chosen)
         if lx is None:
             front_of = -1
-            if empty and b < S.MAX_FRONT:
+            if empty and b < L.MAX_FRONT:
                 u = tb.deck[ix(s.hand[p, ix(a)])]
                 if front_first_holds(tb, weights, s, p, u, n0 + 1, n_players):
                     front_of = a
@@ -171,10 +176,10 @@ def keep_choice(tb, lx, weights, s, ls, p, n_players, n0, others):
     from the base sketch the seat's deployment steps left (``deploy_choice``), a repeated
     unit valued once; Legends: every card valued from one base sketch and first pass
     (``_l_base_pass``)."""
-    m = s.pi[p, S.I_HAND_N]
+    m = s.pi[p, L.I_HAND_N]
     if m == 0:
         return 0
-    if s.pi[p, S.I_POLICY] == S.P_RANDOM:
+    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
         return rng_below(s.rng, m + 1)  # m + 1 >= 2
     if lx is None:
         n0, others = _kept_base(tb, s, p, n0, others)
@@ -203,7 +208,7 @@ def age_target_choice(tb, lx, weights, s, ls, p, n_spots, amount, n_players):
     """``Brain.age_target``: index in ``s.spots[:n_spots]`` of the unit given ``amount``."""
     if n_spots == 1:
         return 0
-    if s.pi[p, S.I_POLICY] == S.P_RANDOM:
+    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
         return rng_below(s.rng, n_spots)
     best = -np.inf
     chosen = 0
@@ -213,12 +218,12 @@ def age_target_choice(tb, lx, weights, s, ls, p, n_spots, amount, n_players):
         else:
             n, na = _lsketch(s, ls, p)
         for k in range(n):
-            if s.pc[k, S.PC_SPOT] == s.spots[i]:
-                s.pc[k, S.PC_AGE] += amount
+            if s.pc[k, L.PC_SPOT] == s.spots[i]:
+                s.pc[k, L.PC_AGE] += amount
         if lx is None:
-            v = _value(tb, weights, s, p, n, s.pi[p, S.I_GOLD], n_players)
+            v = _value(tb, weights, s, p, n, s.pi[p, L.I_GOLD], n_players)
         else:
-            v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, S.I_GOLD], 0, n_players, LV_FULL)
+            v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, L.I_GOLD], 0, n_players, LV_FULL)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
 
@@ -229,7 +234,7 @@ def build_choice(tb, lx, weights, s, ls, p, n_opt, n_players):
     from one base sketch (``_build_value``); Legends: each option's sketch in full."""
     if n_opt == 0:
         return 0
-    if s.pi[p, S.I_POLICY] == S.P_RANDOM:
+    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
         return rng_below(s.rng, n_opt + 1)
     if lx is None:
         n0, _ = _sketch_base(tb, s, p)
@@ -241,7 +246,7 @@ def build_choice(tb, lx, weights, s, ls, p, n_opt, n_players):
             v = _build_value(tb, weights, s, p, n0, i, n_players, raised)
         else:
             n, na = _lsketch(s, ls, p)
-            gold = s.pi[p, S.I_GOLD]
+            gold = s.pi[p, L.I_GOLD]
             if i:
                 s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
                 gold -= s.bopt[i - 1, 3]
@@ -255,7 +260,7 @@ def heal_choice(tb, lx, weights, s, ls, p, n_save):
     """``Brain.heal``: 0 = nobody, i = the unit on ``s.spots[i - 1]``. A save is worth
     W_SAVE_STRENGTH x (printed strength x turns left) - its death LP - W_GOLD x its gold
     (Legends: the production counts the artifacts)."""
-    if s.pi[p, S.I_POLICY] == S.P_RANDOM:
+    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
         return rng_below(s.rng, n_save + 1)
     if lx is None:
         n = _load(s, p)
@@ -275,7 +280,7 @@ def _l_step_value(tb, lx, weights, s, ls, p, n0, na0, kind, a, b, n_players, pai
     from that pass with the row's share replaced (``l_option_pass``, ``LV_GIVEN``: in full
     when the sketch projects), the row restored after (``_restore_lrow``). (value, the
     payment of what is placed, once computed)."""
-    if kind == S.M_REMOVE:
+    if kind == L.M_REMOVE:
         return _remove_value(tb, lx, weights, s, ls, p, n0, na0, a, n_players), paid_none
     U = tb.ut.shape[0]
     na = na0
@@ -283,26 +288,26 @@ def _l_step_value(tb, lx, weights, s, ls, p, n0, na0, kind, a, b, n_players, pai
     u = age = new = 0
     extra = -1
     replace = -1
-    if kind == S.M_MOVE:
+    if kind == L.M_MOVE:
         for r in range(n0):
-            if s.pc[r, S.PC_SPOT] == a:
+            if s.pc[r, L.PC_SPOT] == a:
                 k = r
         if k >= 0:
-            u, age = s.pc[k, S.PC_UNIT], s.pc[k, S.PC_AGE]
-    elif kind == S.M_PLACE:
+            u, age = s.pc[k, L.PC_UNIT], s.pc[k, L.PC_AGE]
+    elif kind == L.M_PLACE:
         extra = s.hand[p, a]
         k = n0
         for r in range(n0):
-            if s.pc[r, S.PC_SPOT] == b:
+            if s.pc[r, L.PC_SPOT] == b:
                 k = r
         u, new = tb.deck[extra], 1
-        if s.sp[p, b, S.S_CARD] >= 0:
+        if s.sp[p, b, L.S_CARD] >= 0:
             replace = b
-    elif kind == S.M_PLACE_ARTIFACT:
+    elif kind == L.M_PLACE_ARTIFACT:
         extra = s.hand[p, a]
         _set_art(ls, na, tb.deck[extra] - U, -1)
         na += 1
-    if replace >= 0 and not _has_k5(tb.ut, tb.ab, s.sp[p, replace, S.S_UNIT]):
+    if replace >= 0 and not _has_k5(tb.ut, tb.ab, s.sp[p, replace, L.S_UNIT]):
         replace = -1  # the same payment (``_replace_ok``)
     if replace >= 0:
         paid = _pay_order(tb, lx, s, ls, p, np.int64(extra), np.int64(replace), False, NONE)[1]
@@ -313,11 +318,11 @@ def _l_step_value(tb, lx, weights, s, ls, p, n0, na0, kind, a, b, n_players, pai
             paid_none = _pay_order(tb, lx, s, ls, p, NONE, NONE, False, NONE)[1]
         paid = paid_none
     if 0 <= k < n0:
-        for c in range(S.N_PC):
+        for c in range(L.N_PC):
             s.pc0[k, c] = s.pc[k, c]
-    n = l_option_pass(tb, lx, s.pc, n0, k, b, u, age, new, s.g[S.G_TURN], ls.zx)
+    n = l_option_pass(tb, lx, s.pc, n0, k, b, u, age, new, s.g[L.G_TURN], ls.zx)
     if new:
         ls.pdone[k] = -1
-    v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, S.I_GOLD] - paid, 0, n_players, LV_GIVEN)
+    v = _lv(tb, lx, weights, s, ls, p, n, na, s.pi[p, L.I_GOLD] - paid, 0, n_players, LV_GIVEN)
     _restore_lrow(s, ls, p, n0, k)
     return v, paid_none
