@@ -389,26 +389,8 @@ def run(req: Request, progress: Callable[[str, int, int], None] | None = None) -
                 "decisions": len(data.n),
                 "agreement": round(agreement(model, test), 4),
             }
-            a = _table(req, ["learned", *[against] * (req.players - 1)], (model,))
-            started = time.perf_counter()
-            row["vs_heuristic"] = _rounded(
-                win_share(a.prepared, a.engine, req.seed + 7, req.eval_games)
-            )
-            learned_rate = req.eval_games / (time.perf_counter() - started)
-            h = _table(req, [against] * req.players)
-            started = time.perf_counter()
-            h.engine.simulate_arrays(h.prepared, req.seed + 7, 0, req.eval_games)
-            heuristic_rate = req.eval_games / (time.perf_counter() - started)
-            row["games_per_s"] = {
-                "expert": round(expert_rate, 1),
-                "apprentice_table": round(learned_rate, 1),
-                "heuristic_table": round(heuristic_rate, 1),
-            }
-            if previous is not None:
-                b = _table(req, ["learned", *["previous"] * (req.players - 1)], (model, previous))
-                row["vs_previous"] = _rounded(
-                    win_share(b.prepared, b.engine, req.seed + 11, req.eval_games)
-                )
+            row.update(_evaluate(req, model, previous, against))
+            row["games_per_s"] = {"expert": round(expert_rate, 1), **row["games_per_s"]}
             summary["iterations"].append(row)
             summary_path.write_text(json.dumps(summary, indent=2) + "\n")
         row = summary["iterations"][it]
@@ -428,6 +410,32 @@ def run(req: Request, progress: Callable[[str, int, int], None] | None = None) -
 
     write_learn_page(summary, best, out)
     return summary
+
+
+def _evaluate(req: Request, model: Model, previous: Model | None, against: str) -> dict[str, Any]:
+    """The apprentice ``model`` measured: one seat against ``against`` (``vs_heuristic``),
+    against the ``previous`` apprentice (``vs_previous``, from iteration 1 on), both on
+    paired seeds, and the games per second of its table and of the heuristic's."""
+    a = _table(req, ["learned", *[against] * (req.players - 1)], (model,))
+    started = time.perf_counter()
+    row: dict[str, Any] = {
+        "vs_heuristic": _rounded(win_share(a.prepared, a.engine, req.seed + 7, req.eval_games))
+    }
+    learned_rate = req.eval_games / (time.perf_counter() - started)
+    h = _table(req, [against] * req.players)
+    started = time.perf_counter()
+    h.engine.simulate_arrays(h.prepared, req.seed + 7, 0, req.eval_games)
+    heuristic_rate = req.eval_games / (time.perf_counter() - started)
+    row["games_per_s"] = {
+        "apprentice_table": round(learned_rate, 1),
+        "heuristic_table": round(heuristic_rate, 1),
+    }
+    if previous is not None:
+        b = _table(req, ["learned", *["previous"] * (req.players - 1)], (model, previous))
+        row["vs_previous"] = _rounded(
+            win_share(b.prepared, b.engine, req.seed + 11, req.eval_games)
+        )
+    return row
 
 
 def _with_playout(spec: str, playout: str) -> str:

@@ -305,24 +305,8 @@ def narrate(event: dict[str, Any]) -> str:
             f"{saved}"
             f" ({event['lp']:+d} LP, {event['gold']:+d} gold)"
         )
-    if kind == "search":
-        lines = [f"{head} searches its {event['decision']} decision:"]
-        for c in event["candidates"]:
-            mean = "-" if c["mean"] is None else f"{c['mean']:+.3f}"
-            lines.append(
-                f"    {c['option']:<44} greedy {c['value']:8.2f}   mean {mean}"
-                f" over {c['playouts']} playouts"
-            )
-        lines.append(f"    -> {event['chosen']}")
-        return "\n".join(lines)
-    if kind == "learned":
-        lines = [f"{head} scores its {event['decision']} decision:"]
-        for c in event["candidates"]:
-            lines.append(
-                f"    {c['option']:<44} greedy {c['value']:8.2f}   score {c['score']:+.3f}"
-            )
-        lines.append(f"    -> {event['chosen']}")
-        return "\n".join(lines)
+    if kind in ("search", "learned"):
+        return _narrate_decision(head, event)
     if kind == "final":
         return engine_kit.narrate_final(
             "Game over. Final scores:",
@@ -332,6 +316,22 @@ def narrate(event: dict[str, Any]) -> str:
             ),
         )
     return str(event)
+
+
+def _narrate_decision(head: str, event: dict[str, Any]) -> str:
+    """An ``mc`` seat's search (each candidate's mean outcome over its playouts) or a
+    ``learned`` seat's scored candidates, greedy's value beside each, and the choice."""
+    verb = "searches" if event["event"] == "search" else "scores"
+    lines = [f"{head} {verb} its {event['decision']} decision:"]
+    for c in event["candidates"]:
+        if event["event"] == "search":
+            mean = "-" if c["mean"] is None else f"{c['mean']:+.3f}"
+            tail = f"mean {mean} over {c['playouts']} playouts"
+        else:
+            tail = f"score {c['score']:+.3f}"
+        lines.append(f"    {c['option']:<44} greedy {c['value']:8.2f}   {tail}")
+    lines.append(f"    -> {event['chosen']}")
+    return "\n".join(lines)
 
 
 # --- simulation ------------------------------------------------------------------------------
@@ -640,11 +640,22 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
                 prepared, a["llog"].reshape(-1, a["llog"].shape[3])[held], col(kl.L_UNIT)
             )
         )
-    blog = a["blog"]  # [n, P, B, N_BLOG]
+    buildings = _buildings_table(prepared, a["blog"], game_id, hows)
+    return {"games": games, "seats": seats, "cards": cards, "buildings": buildings}
+
+
+def _buildings_table(
+    prepared: Prepared, blog: np.ndarray, game_id: np.ndarray, hows: tuple[str, ...]
+) -> Any:
+    """The buildings table (``frames``) from the building logs ``blog`` [n, P, B, N_BLOG]."""
+    import polars as pl
+
+    from . import kernel as kl
+
     nb = len(prepared.cards.buildings)
     gi, si, bi = np.nonzero(blog[:, :, :nb, kl.BL_LEVEL] > 0)
     built = blog[gi, si, bi]
-    buildings = pl.DataFrame(
+    return pl.DataFrame(
         {
             "game_id": game_id[gi],
             "seat": si.astype(np.int8),
@@ -657,7 +668,6 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
     ).with_columns(
         pl.when(pl.col("turn_upgraded") > 0).then(pl.col("turn_upgraded")).alias("turn_upgraded")
     )
-    return {"games": games, "seats": seats, "cards": cards, "buildings": buildings}
 
 
 def _legends_card_columns(prepared: Prepared, llog: np.ndarray, unit: np.ndarray) -> list[Any]:

@@ -88,33 +88,7 @@ def parse_abilities(
             raise a.error(
                 "kind", f"'{kind}' acts when a card enters play; a building cannot carry it"
             )
-        values: dict[str, Any] = {}
-        for pname, spec in params.items():
-            attr = PARAM_ATTR.get(pname, pname)
-            if spec[0] == "int":
-                values[attr] = a.integer(pname, spec[1], spec[2], spec[3])
-            elif spec[0] == "bool":
-                values[attr] = parse_bool(a, pname, spec[1])
-            elif spec[0] == "choice":
-                values[attr] = a.choice(pname, spec[1], spec[2])
-            elif spec[0] == "requires":
-                req = a.sub(pname, {})
-                req.reject_unknown(RESOURCES)
-                values[attr] = tuple(req.integer(r, 0, 9, 0) for r in RESOURCES)
-            elif spec[0] == "resources":
-                res = a.str_list(pname)
-                for r in res:
-                    if r not in RESOURCES:
-                        raise a.error(
-                            pname, f"unknown resource '{r}' (resources: {', '.join(RESOURCES)})"
-                        )
-                values[attr] = tuple(res)
-            else:
-                enum = {"per": Per, "when": When, "target": Target}[spec[0]]
-                names = enum_names(enum)
-                if not legends:
-                    names = tuple(n for n in names if n not in LEGENDS_PER and n != "all")
-                values[attr] = a.choice(pname, names, spec[1])
+        values = _param_values(a, params, legends)
         for pname in ("land_cost", "requirements"):
             if values.get(pname):
                 raise a.error(pname, "only false is implemented (the Titan pays nothing)")
@@ -143,3 +117,36 @@ def parse_abilities(
             raise a.error("per", "'income_gold' is known only in the war phase")
         out.append(Ability(phase=phase, kind=kind, on_deploy=on_deploy, **values))
     return tuple(out)
+
+
+def _param_values(a: Fields, params: dict[str, Any], legends: bool) -> dict[str, Any]:
+    """An ability's parameters (``params``: name -> spec) read from its table ``a``, by
+    the attribute names of ``Ability``."""
+    values: dict[str, Any] = {}
+    for pname, spec in params.items():
+        attr = PARAM_ATTR.get(pname, pname)
+        if spec[0] == "int":
+            values[attr] = a.integer(pname, spec[1], spec[2], spec[3])
+        elif spec[0] == "bool":
+            values[attr] = parse_bool(a, pname, spec[1])
+        elif spec[0] == "choice":
+            values[attr] = a.choice(pname, spec[1], spec[2])
+        elif spec[0] == "requires":
+            req = a.sub(pname, {})
+            req.reject_unknown(RESOURCES)
+            values[attr] = tuple(req.integer(r, 0, 9, 0) for r in RESOURCES)
+        elif spec[0] == "resources":
+            res = a.str_list(pname)
+            for r in res:
+                if r not in RESOURCES:
+                    raise a.error(
+                        pname, f"unknown resource '{r}' (resources: {', '.join(RESOURCES)})"
+                    )
+            values[attr] = tuple(res)
+        else:
+            enum = {"per": Per, "when": When, "target": Target}[spec[0]]
+            names = enum_names(enum)
+            if not legends:
+                names = tuple(n for n in names if n not in LEGENDS_PER and n != "all")
+            values[attr] = a.choice(pname, names, spec[1])
+    return values
