@@ -91,7 +91,7 @@ def score(
         data = read_json_file(state)
         try:
             result = engine.score_state(data, engine.load_cards(cards_file), name)
-        except registry.GameError:
+        except registry.GameError:  # a ValueError already worded for the user: as it is
             raise
         except ValueError as exc:
             raise UserError(f"{state}: {exc}") from None
