@@ -44,6 +44,8 @@ def learned_decide(
     ranks them), the one its model scores best (``learned_features``), ties to greedy's
     first best. Returns the option's index."""
     model = self.models[p]
+    if model is None:  # the kernel asks a learned seat only with its model row
+        raise ValueError(f"seat {p} plays learned without a model")
     ranked = greedy_order(values, model.top)
     kind = LEARNED_KINDS.index(decision)
     best, choice = -float("inf"), ranked[0]
