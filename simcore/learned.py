@@ -114,6 +114,16 @@ class Model:
                 s += float(head.output[j]) * a
         return s
 
+    def choose(self, kind: int, xs: Sequence[Sequence[float]]) -> tuple[list[float], int]:
+        """Each candidate's ``score`` (features ``xs``, in greedy's order) and the index of
+        the best, ties to the first (the kernels' strict ``>``: greedy's first best)."""
+        scores = [self.score(kind, x) for x in xs]
+        best, choice = -float("inf"), 0
+        for j, s in enumerate(scores):
+            if s > best:
+                best, choice = s, j
+        return scores, choice
+
 
 class Record(NamedTuple):
     """What a run that records (``talesim learn``) keeps of each searched decision, by game

@@ -47,14 +47,9 @@ def learned_decide(
     if model is None:  # the kernel asks a learned seat only with its model row
         raise ValueError(f"seat {p} plays learned without a model")
     ranked = greedy_order(values, model.top)
-    kind = LEARNED_KINDS.index(decision)
-    best, choice = -float("inf"), ranked[0]
-    scores = []
-    for x, i in zip(self.learned_features(decision, p, options, ranked), ranked, strict=True):
-        score = model.score(kind, x)
-        scores.append(score)
-        if score > best:
-            best, choice = score, i
+    xs = self.learned_features(decision, p, options, ranked)
+    scores, j = model.choose(LEARNED_KINDS.index(decision), list(xs))
+    choice = ranked[j]
     if self.record and len(ranked) > 1:
         self.emit(
             "learned",

@@ -74,16 +74,12 @@ def learned_decide(
         first.setdefault(c, i)
     rows = [(i, *features(game, decision, c, p, neighbour)) for c, i in first.items()]
     order = sorted(range(len(rows)), key=lambda k: (-rows[k][2], k))[: model.top]
-    best, choice = -float("inf"), 0
-    scores = []
     for rank, k in enumerate(order):
-        i, x, _ = rows[k]
+        x = rows[k][1]
         x[F_RANK] = float(rank)
         x[F_OPTIONS] = float(len(rows))
-        s = model.score(int(decision), x)
-        scores.append(s)
-        if s > best:
-            best, choice = s, i
+    scores, j = model.choose(int(decision), [rows[k][1] for k in order])
+    choice = rows[order[j]][0] if order else 0
     if game.record and len(order) > 1:
         game.emit(
             "learned",

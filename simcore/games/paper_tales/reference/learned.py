@@ -123,12 +123,7 @@ def learned_decide(game: Game, model: Model, decision: str, p: int) -> int:
     """The index of the option the model chooses among greedy's best ``model.top``;
     narrated as a ``learned`` event: every candidate with greedy's value and its score."""
     best, rows = ranked_features(game, decision, p, model.top)
-    kind = DECISIONS.index(decision)
-    scores = [model.score(kind, x) for x in rows]
-    top, choice = -float("inf"), 0
-    for j, s in enumerate(scores):
-        if s > top:
-            top, choice = s, j
+    scores, choice = model.choose(DECISIONS.index(decision), rows)
     if game.record:
         game.emit(
             "learned",
