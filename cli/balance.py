@@ -1,5 +1,5 @@
 """``talesim balance``: search the smallest card-data edit that brings every card's win share
-into a band (``simcore.balance``), validated on fresh seeds.
+into a band at every strength level (``simcore.balance``), validated on fresh seeds.
 
 Exit codes as ``talesim simulate``: 0 done (a search that found no edit meeting the band
 is done too: it says so), 2 bad input before anything is written, 130 interrupted (the
@@ -8,7 +8,7 @@ study in OUT keeps every finished trial; ``--resume`` continues).
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -20,9 +20,9 @@ from cli.options import Backend
 def balance(
     game: options.GameId,
     players: options.Players,
-    policy: options.Policy,
     games: Annotated[
-        int, typer.Option("--games", help="Games per candidate (and per validation run).")
+        int,
+        typer.Option("--games", help="Games per candidate at each level (and per validation run)."),
     ],
     budget: Annotated[int, typer.Option("--budget", help="Trials (candidate edits) to try.")],
     band: Annotated[
@@ -30,6 +30,25 @@ def balance(
     ],
     seed: options.Seed,
     out: options.SearchOut,
+    policy: Annotated[
+        str | None,
+        typer.Option(
+            "--policy",
+            help="One level: the policy of every seat, or a comma list with one per seat "
+            "(a mixed table: each card is judged within each policy).",
+            show_default=False,
+        ),
+    ] = None,
+    levels: Annotated[
+        str | None,
+        typer.Option(
+            "--levels",
+            help="Strength levels, weakest first, each a self-play table of that policy "
+            "(spec or named policy), SPEC@N its own game count: e.g. greedy,learned@5000. "
+            "The search runs on the first; the proposal meets the band at every level.",
+            show_default=False,
+        ),
+    ] = None,
     variant: options.Variant = None,
     cards_file: options.CardsFile = None,
     policies_file: options.PoliciesFile = None,
@@ -43,6 +62,10 @@ def balance(
         ),
     ] = None,
     radius: Annotated[int, typer.Option("--radius", help="Steps a field may move either way.")] = 3,
+    max_steps_per_card: Annotated[
+        int,
+        typer.Option("--max-steps-per-card", help="Steps a card may move over all its fields."),
+    ] = 2,
     validation_games: options.ValidationGames = None,
     threads: options.Threads = None,
     backend: options.SearchBackend = Backend.local,
@@ -51,32 +74,60 @@ def balance(
     resume: options.SearchResume = False,
     quiet: options.Quiet = False,
 ) -> None:
-    """Propose the smallest edit of the card data that brings every card into the band."""
+    """Propose the smallest edit of the card data that brings every card into the band at
+    every level."""
     with reported():
         from simcore import balance as search
+        from simcore.ladder import parse_policies
 
         run = options.run_options(threads, backend, scheduler, quiet)
+        specs, level_games = parse_policies(levels) if levels is not None else ((), {})
         request = search.Request(
             **options.study_settings(game, variant, players, games, budget, seed, out,
                                      cards_file, validation_games, storage, resume, run),
             policy=policy,
+            levels=specs,
+            level_games=level_games,
             band=search.parse_band(band),
             policies_file=policies_file,
             fields=fields,
             radius=radius,
+            max_steps_per_card=max_steps_per_card,
         )  # fmt: skip
         with resumable(out, "trials"):
             outcome = search.run_balance(request, echo=progress_echo(quiet))
-    if not outcome.out_of_band:
-        typer.echo("every judged card is already inside the band: no edit")
-    elif not outcome.edits:
-        typer.echo("no editable field on the cards out of band: no edit")
-    else:
-        verdict = "meets the band" if outcome.meets_band else "does NOT meet the band (best found)"
-        typer.echo(
-            f"proposal ({verdict}; validation: "
-            f"{'every card inside' if outcome.validated_in_band else 'some card outside'}):"
-        )
-        for e in outcome.edits:
-            typer.echo(f"  {e.site.entity} {e.site.where}: {e.site.value} -> {e.new}")
+    for line in summary_lines(outcome):
+        typer.echo(line)
     typer.echo(f"page: {outcome.files['page']}")
+
+
+def summary_lines(outcome: Any) -> list[str]:
+    """What the terminal says after a search: the proposal by field name, then what a
+    designer must look at (cards pushed out of band, stale rules text, skill-dependent
+    verdicts)."""
+    if not outcome.out_of_band:
+        return ["every judged card is already inside the band at every level: no edit"]
+    if not outcome.edits:
+        return ["no editable field on the cards out of band: no edit"]
+    where = "every level" if len(outcome.levels) > 1 else "its level"
+    verdict = "meets" if outcome.meets_band else "does NOT meet"
+    lines = [
+        f"proposal ({verdict} the band at {where} on the search seeds"
+        + ("" if outcome.meets_band else ", best found")
+        + f"; validation: "
+        f"{'every card inside' if outcome.validated_in_band else 'some card outside'}):"
+    ]
+    lines += [f"  {e.site.entity} {e.site.label}: {e.site.value} -> {e.new}" for e in outcome.edits]
+    if outcome.pushed_out:
+        lines.append("pushed out of band by the proposal: " + ", ".join(outcome.pushed_out))
+    if outcome.stale_text:
+        lines.append("rules text NOT updated (check it in cards.toml): "
+                     + ", ".join(outcome.stale_text))  # fmt: skip
+    skill = [
+        f"{r['entity']} {r['after'].removeprefix('skill-dependent ')}"
+        for r in outcome.verdicts.iter_rows(named=True)
+        if r["after"].startswith("skill-dependent")
+    ]
+    if skill:
+        lines.append("skill-dependent after the proposal: " + "; ".join(skill))
+    return lines

@@ -1,5 +1,7 @@
-"""``OUT/index.html`` of ``talesim balance``: the proposal first (its edits), then every
-card's win share before and after on the validation seeds, then the search history.
+"""``OUT/index.html`` of ``talesim balance``: the findings first (the proposal, what a
+designer must check: cards pushed out of band, stale rules text, skill-dependent verdicts),
+then every card's verdict and win share before and after at every level on the validation
+seeds, the policies' own win shares, then the search history.
 
 Reads only what ``simcore.balance.run_balance`` hands it (the outcome and the files it
 wrote); the page is self-contained like every report (``reports/html.py``).
@@ -20,8 +22,9 @@ from reports.strength import MIN_TAKEN
 def _lead(o: Any) -> str:
     lo, hi = o.request.band
     band = f"[{lo}, {hi}]"
+    where = "at every level" if len(o.levels) > 1 else "at its level"
     if not o.out_of_band:
-        return f"Every judged card's win share was already inside the band {band}: no edit."
+        return f"Every judged card's win share was already inside the band {band} {where}: no edit."
     if not o.sites:
         return (
             f"{len(o.out_of_band)} card(s) lie outside the band {band}, but none has an "
@@ -31,45 +34,103 @@ def _lead(o: Any) -> str:
     checked = "every judged card inside" if o.validated_in_band else "some card still outside"
     lead = (
         f"Proposal: {len(o.edits)} edit(s), found in trial {o.trial}. On the search seeds it "
-        f"{found} the band {band}; on fresh validation seeds: {checked}."
+        f"{found} the band {band} {where}; on fresh validation seeds: {checked}."
     )
     if not o.meets_band:
         lead += (
-            " No edit within the budget brought every card into the band: this is the best "
-            "found (smallest distance from the band). Try a larger --budget, --radius or more "
-            "--fields."
+            " No edit within the budget and the guard rails brought every card into the band: "
+            "this is the best found (the most levels met, then the smallest distance). Try a "
+            "larger --budget, --radius, --max-steps-per-card or more --fields."
         )
     return lead
+
+
+def findings(o: Any) -> list[str]:
+    """What a designer must look at besides the edits, one sentence each."""
+    out = []
+    if o.pushed_out:
+        out.append(
+            "Pushed out of band by the proposal (in band before, out after, on the "
+            f"validation seeds): {', '.join(o.pushed_out)}."
+        )
+    if o.stale_text:
+        out.append(
+            "Rules text NOT rewritten (the old number could not be placed with certainty; "
+            f"cards.toml marks it STALE TEXT): {', '.join(o.stale_text)}."
+        )
+    if o.verdicts is not None:
+        skill = [
+            f"{r['entity']} {r['after'].removeprefix('skill-dependent ')}"
+            for r in o.verdicts.iter_rows(named=True)
+            if r["after"].startswith("skill-dependent")
+        ]
+        if skill:
+            out.append("Skill-dependent after the proposal: " + "; ".join(skill) + ".")
+    return out
+
+
+def _changes(o: Any) -> pl.DataFrame:
+    stale = set(o.stale_text)
+    return pl.DataFrame(
+        {
+            "card": [e.site.entity for e in o.edits],
+            "field": [e.site.label for e in o.edits],
+            "old": [e.site.value for e in o.edits],
+            "new": [e.new for e in o.edits],
+            "where": [e.site.where for e in o.edits],
+            "text": [
+                "stale" if e.site.entity in stale else "rewritten" for e in o.edits
+            ],
+        },
+        schema={"card": pl.String, "field": pl.String, "old": pl.Int64, "new": pl.Int64,
+                "where": pl.String, "text": pl.String},
+    )  # fmt: skip
+
+
+def _level_items(o: Any, out: Path) -> list[Figure]:
+    """One before/after chart per level (a mixed level labels each card by policy)."""
+    figures = []
+    for lv in o.levels:
+        rows = o.before_after.filter(pl.col("level") == lv.number)
+        mixed = rows["policy"].n_unique() > 1
+        rows = rows.with_columns(
+            label=pl.col("entity") + (" (" + pl.col("policy") + ")" if mixed else pl.lit(""))
+        )
+        name = f"before-after-{lv.name}.png"
+        charts.before_after_band(
+            rows, out / name, f"Win share when taken, {lv.name} ({lv.seats}): before and after",
+            o.request.band, label="label",
+        )  # fmt: skip
+        figures.append(Figure(name, f"{lv.name}: {lv.seats}, {lv.validation_games:,} games"))
+    return figures
 
 
 def write_balance_page(o: Any, out: Path) -> Path:
     """Write ``out/index.html`` (+ its CSVs and PNGs) for balance outcome ``o``."""
     req = o.request
-    changes = pl.DataFrame(
-        {
-            "card": [e.site.entity for e in o.edits],
-            "field": [e.site.where for e in o.edits],
-            "old": [e.site.value for e in o.edits],
-            "new": [e.new for e in o.edits],
-        },
-        schema={"card": pl.String, "field": pl.String, "old": pl.Int64, "new": pl.Int64},
-    )
-    ba = o.before_after
-    charts.before_after_band(
-        ba, out / "before-after.png", "Win share when taken, before and after (validation seeds)",
-        req.band,
-    )  # fmt: skip
     history = pl.DataFrame(
-        o.history, schema=["trial", "distance", "size", "out_of_band", "edits"], orient="row"
+        o.history,
+        schema=["trial", "distance", "size", "levels_met", "out_of_band", "edits", "rejected"],
+        orient="row",
     )
     charts.search_history(
-        history, out / "search-history.png", "Search history: every trial", o.trial
-    )
+        history.filter(pl.col("rejected") == ""), out / "search-history.png",
+        "Search history: every trial played", o.trial,
+    )  # fmt: skip
     validation = (
-        "The original and the proposal each played fresh games (seed + 1, never seen by the "
-        "search); validation/index.html is their full comparison (paired by game)."
+        "At every level the original and the proposal each played fresh games (seed + 1, "
+        "never seen by the search); validation/level-K/index.html is their full comparison "
+        "(paired by game)."
         if o.edits
-        else "No edit: the validation run is the original card file on fresh seeds."
+        else "No edit: the validation runs are the original card file on fresh seeds."
+    )
+    levels = pl.DataFrame(
+        {
+            "level": [lv.number for lv in o.levels],
+            "seats": [lv.seats for lv in o.levels],
+            "games": [lv.games for lv in o.levels],
+            "validation_games": [lv.validation_games for lv in o.levels],
+        }
     )
     sections = [
         Section(
@@ -77,36 +138,68 @@ def write_balance_page(o: Any, out: Path) -> Path:
             "Proposal",
             (
                 _lead(o),
-                f"Out of band in the baseline ({len(o.out_of_band)}): "
+                *findings(o),
+                f"Out of band in the baseline, at some level or policy ({len(o.out_of_band)}): "
                 + (", ".join(o.out_of_band) or "none")
                 + (f". No editable field: {', '.join(o.no_site)}" if o.no_site else "")
                 + ".",
                 "The proposed card file is cards.toml beside this page (load it with --cards); "
-                "changes.csv lists the edits.",
+                "changes.csv lists the edits by the field names --fields takes.",
             ),
-            (Table("changes", "Edits", changes, sortable=False),),
+            (
+                Table("changes", "Edits", _changes(o), sortable=False),
+                Table(
+                    "verdicts", "Verdict per card, before and after (validation seeds)", o.verdicts
+                ),
+            ),
         ),
         Section(
             "validation",
-            "Every card before and after (validation seeds)",
+            "Every card before and after, per level and policy (validation seeds)",
             (
                 validation,
-                f"Cards taken fewer than {MIN_TAKEN} times are not judged (in_band empty).",
+                "Each card is judged within each policy of a level (the seats that policy "
+                "plays), never pooled over policies of different strength. A verdict is 'in "
+                "band' when the card is inside at every level that judged it, "
+                "'skill-dependent' when it is out at some levels only (named), 'out' when out "
+                f"at every level. Cards taken fewer than {MIN_TAKEN} times at a level and "
+                "policy are not judged there (in_band empty).",
             ),
             (
-                Figure("before-after.png", "Win share before and after, with the band"),
-                Table("cards-before-after", "Win share per card, before and after", ba),
+                *_level_items(o, out),
+                Table(
+                    "cards-before-after",
+                    "Win share per card, level and policy, before and after",
+                    o.before_after,
+                ),
+            ),
+        ),
+        Section(
+            "policies",
+            "The policies' own win shares (reported, never a target)",
+            (
+                "In a mixed level the policies differ in strength; the search balances the "
+                "cards within each policy, not the gap between the policies.",
+            ),
+            (
+                Table("levels", "Levels", levels, sortable=False),
+                Table("policies", "Win share per policy, before and after", o.policy_shares),
             ),
         ),
         Section(
             "history",
             "Search history",
             (
-                "Two objectives, both minimised: distance = the sum over cards of how far the "
-                "win share's 95% interval lies outside the band; size = steps changed over all "
-                "edited fields. Every trial plays the baseline's seeds (paired). The first "
-                "trials are starting points: the out-of-band cards one step towards the band, "
-                "together, then each field alone.",
+                "Two objectives, both minimised: distance = the number of levels a candidate "
+                "did not reach + d/(1+d), d being the sum over cards and policies of how far "
+                "the win share's 95% interval lies outside the band at the first level it "
+                "failed (0 = in band at every level); size = steps changed over all edited "
+                "fields. A candidate plays the first level on the baseline's seeds (paired) "
+                "and is promoted to the next level only when it meets the band there. The "
+                "first trials are starting points: the out-of-band cards one step towards "
+                "the band, together, then each field alone. A candidate beyond a guard rail "
+                f"(more than {req.max_steps_per_card} steps on a card, a card's last ability "
+                "number zeroed) is not played: 'rejected' says which.",
             ),
             (
                 Figure("search-history.png", "Search history"),
@@ -114,12 +207,17 @@ def write_balance_page(o: Any, out: Path) -> Path:
             ),
         ),
     ]
+    seats = req.policy if req.policy is not None else ", ".join(req.levels) + " (self-play)"
     summary = [
         ("Game", f"{req.game}" + (f" ({req.variant})" if req.variant else "")),
-        ("Players / policy", f"{req.players} / {req.policy} (seats rotated)"),
+        ("Players / levels", f"{req.players} / {seats} (seats rotated)"),
         ("Card file", str(o.card_file)),
         ("Band", f"{req.band[0]} – {req.band[1]} (win share; 1.0 = average)"),
-        ("Search", f"{len(o.history)} trials of {req.n_games:,} games, seed {req.seed}"),
-        ("Validation", f"{req.validation_games or req.n_games:,} games, seed {req.seed + 1}"),
-    ]
+        ("Search", f"{len(o.history)} trials, seed {req.seed}; games per level: "
+                   + ", ".join(f"{lv.games:,}" for lv in o.levels)),
+        ("Validation", "seed " + str(req.seed + 1) + "; games per level: "
+                       + ", ".join(f"{lv.validation_games:,}" for lv in o.levels)),
+        ("Guard rails", f"radius {req.radius}, at most {req.max_steps_per_card} steps a card, "
+                        "signs kept, no card's last ability number zeroed"),
+    ]  # fmt: skip
     return write_page(out, f"talesim balance — {req.game}", summary, sections)

@@ -33,6 +33,7 @@ import math
 from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -54,11 +55,29 @@ CHECKED_RULE = (
 )
 
 
-def card_shares(run_dir: Path) -> pl.DataFrame:
+def card_shares(run_dir: Path, by_policy: bool = False) -> pl.DataFrame:
     """Every entity's win share when taken in a finished run: ``entity, kind, n, ws,
-    ws_lo, ws_hi`` (kind: ``card``, or ``legend`` for a DRAKO Legend claimed)."""
+    ws_lo, ws_hi`` (kind: ``card``, or ``legend`` for a DRAKO Legend claimed). With
+    ``by_policy``, one row per entity and policy (a ``policy`` column after ``kind``): the
+    copies the seats of that policy took, so a mixed table never pools policies of
+    different strength."""
     run = open_run(run_dir)
-    cards = metrics.card_table(run.scan("cards"), run.scan("seats"), run.players)
+    seats = run.scan("seats")
+    if not by_policy:
+        return _entity_shares(run, seats)
+    policies = seats.select(pl.col("policy").cast(pl.String).unique().sort()).collect()
+    frames = [
+        _entity_shares(run, seats.filter(pl.col("policy").cast(pl.String) == p)).select(
+            "entity", "kind", pl.lit(p).alias("policy"), pl.exclude("entity", "kind")
+        )
+        for p in policies["policy"]
+    ]
+    return pl.concat(frames)
+
+
+def _entity_shares(run: Any, seats: pl.LazyFrame) -> pl.DataFrame:
+    """``card_shares`` over the seats ``seats`` of ``run``."""
+    cards = metrics.card_table(run.scan("cards"), seats, run.players)
     out = [
         cards.select(
             pl.col("card").alias("entity"),
@@ -70,9 +89,7 @@ def card_shares(run_dir: Path) -> pl.DataFrame:
         )
     ]
     if run.has("legends"):
-        legends = metrics.legend_table(
-            run.scan("legends"), run.scan("seats"), run.players, run.n_games
-        )
+        legends = metrics.legend_table(run.scan("legends"), seats, run.players, run.n_games)
         out.append(
             legends.select(
                 pl.col("legend").alias("entity"),

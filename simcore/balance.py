@@ -1,36 +1,53 @@
 """``talesim balance``: the smallest edit of the card data that brings every card's win share
-into a band, found by simulation and re-validated on fresh seeds.
+into a band at every strength level, found by simulation and re-validated on fresh seeds.
 
-1. **Baseline.** The card file as given plays ``n_games`` games (seats rotated, seed ``S``)
-   into ``OUT/runs/baseline``. Each *entity* gets its win share when taken (``ws``: mean
-   ``win`` × players of the seats that took a copy, with its 95% Wilson interval; DRAKO:
-   each kingdom kind placed, and each Legend claimed). An entity is *out of band* when its
-   interval lies wholly outside ``[LO, HI]`` (a share whose interval touches the band is
-   not told apart from it by these games). Entities taken fewer than ``MIN_TAKEN`` times
-   are not judged.
+0. **Levels.** ``--levels P1,P2,...`` (weakest first; each a policy spec or a policies
+   file's name, ``@N`` its own game count) are self-play tables of that policy;
+   ``--policy`` instead gives one level whose seats may mix policies. Each level's runs go
+   to ``OUT/runs/level-K/``.
+1. **Baseline.** At every level the card file as given plays that level's games (seats
+   rotated, seed ``S``). Each *entity* gets its win share when taken **within each policy
+   of the level** (the seats that policy plays: a card is never judged pooled over
+   policies of different strength; ``ws``: mean ``win`` × players of those seats that took
+   a copy, with its 95% Wilson interval; DRAKO: each kingdom kind placed, and each Legend
+   claimed). An entity is *out of band* at a (level, policy) when its interval lies
+   wholly outside ``[LO, HI]``; entities taken fewer than ``MIN_TAKEN`` times there are not
+   judged there. An entity out of band at some level or policy is one the search may edit.
+   The policies' own win shares are reported, never a target.
 2. **What may change.** The game's ``balance.toml`` declares the editable fields of its
    card data (``simcore.card_edits``); ``--fields`` narrows them and may narrow a field's
-   bounds. The search moves only the sites of entities out of band in the baseline, each
-   by at most ``radius`` steps.
+   bounds. The search moves only the sites of entities out of band, each by at most
+   ``min(radius, max_steps_per_card)`` steps. **Guard rails**: a number keeps its sign
+   unless its field is declared ``signed``; a card keeps at least one non-zero ``ability``
+   number if it had one; a card moves at most ``max_steps_per_card`` steps over all its
+   fields. A candidate beyond a guard rail is not played (its trial says which rail).
 3. **Two objectives, minimised** (Optuna, multi-objective TPE, ``simcore.study``):
-   ``distance`` = Σ over entities of how far the interval lies outside the band (``LO -
-   ws_hi`` or ``ws_lo - HI``; 0 when no entity is out of band), and ``size`` = Σ |steps|
-   over the edited sites (a field moved by two steps counts 2). Every candidate plays the
-   baseline's seeds, so differences between candidates are paired. The first trials
-   (at most half the budget) are starting points: every out-of-band entity's first site
-   one step towards the band, all together, then each site one step alone, the entities
-   farthest out first.
+   ``distance`` and ``size`` = Σ |steps| over the edited sites. A candidate plays the
+   first level on that level's baseline seeds (paired); one that meets the band there
+   (every judged entity's interval meets it, at every policy) is promoted to the next
+   level on its baseline seeds, and so on. ``distance`` = the number of levels it did not
+   reach + ``d / (1 + d)``, where ``d`` = Σ over entities and policies of how far the
+   interval lies outside the band (``LO - ws_hi`` or ``ws_lo - HI``) at the first level it
+   failed: 0 exactly when it meets the band at every level, and a candidate that reached
+   a level always ranks before one that did not. The first trials (at most half the
+   budget) are starting points: every out-of-band entity's first site one step towards
+   the band, all together, then each site one step alone, the entities farthest out first.
 4. **The proposal** is, among the trials with ``distance`` 0, the one with the smallest
    ``size`` (then fewer sites, then the earliest); when none reaches the band, the trial
    with the smallest ``distance`` (then ``size``), and the result says so.
-5. **Validation.** The original and the proposal play ``validation_games`` fresh games
-   (seed ``S + 1``: unrelated streams) into ``OUT/runs/validation-{before,after}``;
-   ``OUT/validation/`` is their ``talesim compare``; ``OUT/cards-before-after.csv`` gives
-   every entity's share in both with 95% intervals, and whether it is in band (its
-   interval meets the band). Those are the figures the page leads with.
+5. **Validation.** At every level the original and the proposal play that level's
+   validation games on fresh seeds (seed ``S + 1``) into
+   ``OUT/runs/level-K/validation-{before,after}``; ``OUT/validation/level-K/`` is their
+   ``talesim compare``; ``OUT/cards-before-after.csv`` gives every (entity, level, policy)
+   share in both with 95% intervals, whether it is in band (its interval meets the band)
+   and whether the proposal pushed it out; ``OUT/verdicts.csv`` says per entity, before
+   and after: in band at every level, **skill-dependent** (out at some levels only, named)
+   or out at every level that judged it.
 
 Files: ``OUT/cards.toml`` (the proposal: the card file with the changed numbers, each
-changed entity commented), ``OUT/changes.csv`` (``card, field, old, new``),
+changed entity commented, its rules text rewritten with the new numbers where that is
+unambiguous or marked STALE), ``OUT/changes.csv`` (``card, field, old, new, where,
+text``), ``OUT/policies.csv`` (each level's policy win shares before and after),
 ``OUT/history.csv`` (every trial), ``OUT/study.db`` (the study; ``--resume`` continues
 it), ``OUT/index.html``.
 """
@@ -40,6 +57,7 @@ from __future__ import annotations
 import math
 import shutil
 import tomllib
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -52,6 +70,8 @@ from simcore.card_edits import Edit, Field, Site
 
 #: Steps a site may move either way.
 DEFAULT_RADIUS = 3
+#: Steps a card may move over all its fields.
+DEFAULT_MAX_STEPS_PER_CARD = 2
 STUDY_NAME = "balance"
 BASELINE, TRIAL = "baseline", "trial"
 BEFORE, AFTER = "validation-before", "validation-after"
@@ -91,23 +111,53 @@ def parse_fields(text: str | None, declared: Sequence[Field]) -> list[Field]:
                 raise RunError(f"field bounds must be NAME:MIN:MAX with MIN <= MAX, got {item!r}")
             if lo < f.min or hi > f.max:
                 raise RunError(
-                    f"field '{name}': bounds {lo}:{hi} outside what the card data allows "
-                    f"({f.min}:{f.max})"
+                    f"field '{name}': bounds {lo}:{hi} outside the bounds balance.toml "
+                    f"declares ({f.min}:{f.max})"
                 )
             f = replace(f, min=lo, max=hi)
         out.append(f)
     return out
 
 
+@dataclass(frozen=True)
+class Level:
+    """One strength level: its number (1 = the weakest, where the search runs), the seats'
+    policies as ``runner`` takes them, and the games of its search and validation runs."""
+
+    number: int
+    seats: str
+    games: int
+    validation_games: int
+
+    @property
+    def name(self) -> str:
+        return f"level-{self.number}"
+
+
 @dataclass(frozen=True, kw_only=True)
 class Request(StudySettings):
-    """A balance search: the seats, the band to reach, the trials and the edits allowed."""
+    """A balance search: the levels (``levels``: each a self-play policy, or ``policy``:
+    one level whose seats may mix policies), the band to reach, the trials and the edits
+    allowed. ``level_games``: a level's own game count by its spec (``SPEC@N``)."""
 
-    policy: str
     band: tuple[float, float]
+    policy: str | None = None
+    levels: tuple[str, ...] = ()
+    level_games: Mapping[str, int] = field(default_factory=dict)
     policies_file: Path | None = None
     fields: str | None = None
     radius: int = DEFAULT_RADIUS
+    max_steps_per_card: int = DEFAULT_MAX_STEPS_PER_CARD
+
+    def level_list(self) -> list[Level]:
+        """The levels, weakest first, with their game counts."""
+        seats = list(self.levels) if self.levels else [str(self.policy)]
+        validation = self.validation_games or self.n_games
+        return [
+            Level(k + 1, s, self.level_games.get(s, self.n_games),
+                  self.level_games.get(s, validation))
+            for k, s in enumerate(seats)
+        ]  # fmt: skip
 
 
 @dataclass
@@ -116,15 +166,20 @@ class Outcome:
 
     request: Request
     card_file: Path
-    out_of_band: list[str]  # entities out of band in the baseline
+    levels: list[Level]
+    out_of_band: list[str]  # entities out of band in the baseline, at some level or policy
     no_site: list[str]  # of those, the ones with no editable field
     sites: list[Site]
     edits: list[Edit]
-    meets_band: bool  # on the search seeds
-    validated_in_band: bool  # on the validation seeds
+    meets_band: bool  # on the search seeds, at every level
+    validated_in_band: bool  # on the validation seeds, at every level
     trial: int | None  # the proposal's trial number (None: no search ran)
     history: list[dict[str, Any]] = field(default_factory=list)
-    before_after: Any = None  # polars DataFrame
+    before_after: Any = None  # polars DataFrame: entity x level x policy
+    verdicts: Any = None  # polars DataFrame: entity, before, after
+    policy_shares: Any = None  # polars DataFrame: level, policy, ws before and after
+    pushed_out: list[str] = field(default_factory=list)  # in band before, out after
+    stale_text: list[str] = field(default_factory=list)  # rules text not rewritten
     files: dict[str, Path] = field(default_factory=dict)
 
 
@@ -140,18 +195,26 @@ def card_file_of(game: registry.Game) -> Path:
 
 
 def distance(df: Any, band: tuple[float, float]) -> tuple[float, dict[str, float]]:
-    """How far the judged entities (``n >= MIN_TAKEN``) lie outside ``band``: an entity is
-    out of band when its 95% interval lies wholly outside it, by ``LO - ws_hi`` (too weak)
-    or ``ws_lo - HI`` (too strong). Returns the sum and each outside entity's distance."""
+    """How far the judged rows (``n >= MIN_TAKEN``: an entity within one policy) lie
+    outside ``band``: a row is out of band when its 95% interval lies wholly outside it,
+    by ``LO - ws_hi`` (too weak) or ``ws_lo - HI`` (too strong). Returns the sum and each
+    outside entity's largest distance."""
     lo, hi = band
-    outside = {}
+    outside: dict[str, float] = {}
+    total = 0.0
     for row in df.iter_rows(named=True):
         if row["n"] < MIN_TAKEN or row["ws"] is None:
             continue
         d = max(0.0, lo - row["ws_hi"], row["ws_lo"] - hi)
         if d > 0:
-            outside[row["entity"]] = d
-    return sum(outside.values()), dict(sorted(outside.items()))
+            total += d
+            outside[row["entity"]] = max(d, outside.get(row["entity"], 0.0))
+    return total, dict(sorted(outside.items()))
+
+
+def objective(levels_short: int, d: float) -> float:
+    """A candidate's ``distance`` objective (module docstring, 3)."""
+    return levels_short + d / (1.0 + d)
 
 
 def starts(
@@ -159,7 +222,7 @@ def starts(
 ) -> list[dict[str, int]]:
     """The first trials (at most ``cap``): every out-of-band entity's first site one step
     towards the band, all together; then each site one step alone, the entities farthest
-    out first."""
+    out first. ``ws_of``: an entity's share where it is farthest out."""
     toward = {}
     for s in sites:
         up = ws_of[s.entity] < 1.0  # too weak: make it stronger
@@ -182,6 +245,30 @@ def starts(
     return out[: max(cap, 1)]
 
 
+def guard_rail(edits: Sequence[Edit], sites: Sequence[Site], max_steps: int) -> str:
+    """The guard rail (module docstring, 2) ``edits`` break, named, or "" when none: more
+    than ``max_steps`` steps on one card, or every non-zero ``ability`` number of a card
+    set to zero (``sites``: every editable site of the cards concerned). Signs are kept by
+    the sites' bounds."""
+    steps: dict[str, int] = defaultdict(int)
+    new = {e.site.key: e.new for e in edits}
+    for e in edits:
+        steps[e.site.entity] += abs(e.steps)
+    over = sorted(c for c, n in steps.items() if n > max_steps)
+    if over:
+        return f"more than {max_steps} steps on {', '.join(over)}"
+    abilities: dict[str, list[Site]] = defaultdict(list)
+    for s in sites:
+        if s.field.ability:
+            abilities[s.entity].append(s)
+    blank = sorted(
+        card for card, own in abilities.items()
+        if card in steps and any(s.value for s in own) and not any(new.get(s.key, s.value)
+                                                                    for s in own)
+    )  # fmt: skip
+    return f"no ability number left on {', '.join(blank)}" if blank else ""
+
+
 def _edits(sites: Sequence[Site], params: Mapping[str, int]) -> list[Edit]:
     return [Edit(s, int(params.get(s.key, 0))) for s in sites if params.get(s.key, 0)]
 
@@ -190,8 +277,9 @@ def _size(edits: Sequence[Edit]) -> int:
     return sum(abs(e.steps) for e in edits)
 
 
-def _describe(edits: Sequence[Edit]) -> str:
-    return "; ".join(f"{e.site.entity} {e.site.where} {e.site.value}->{e.new}" for e in edits)
+def describe(edits: Sequence[Edit]) -> str:
+    """``card field old->new; ...``: the edits by the names ``--fields`` takes."""
+    return "; ".join(f"{e.site.entity} {e.site.label} {e.site.value}->{e.new}" for e in edits)
 
 
 def _search_record(req: Request, card_file: Path) -> dict[str, Any]:
@@ -214,13 +302,13 @@ def _record(req: Request, **card_data: str) -> dict[str, Any]:
         "game": req.game,
         "variant": req.variant,
         "players": req.players,
-        "policy": req.policy,
-        "games": req.n_games,
+        "levels": [[lv.seats, lv.games, lv.validation_games] for lv in req.level_list()],
         "band": list(req.band),
         "seed": req.seed,
         **card_data,
         "fields": req.fields,
         "radius": req.radius,
+        "max_steps_per_card": req.max_steps_per_card,
     }
 
 
@@ -235,20 +323,28 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     study.check_study(out, STUDY_NAME, req.storage, req.resume, _search_record(req, card_file))
     study.write_request(out, _request_record(req, card_file))
 
-    echo(f"baseline: {req.n_games} games")
-    base = _play(req, out, BASELINE, card_file, req.seed, req.n_games)
-    base_distance, outside_by = distance(base, req.band)
-    outside = list(outside_by)
+    levels = req.level_list()
+    bases = []
+    for lv in levels:
+        echo(f"baseline, {lv.name} ({lv.seats}): {lv.games} games")
+        bases.append(_play(req, out, lv, BASELINE, card_file, req.seed, lv.games))
+    outside_by: dict[str, float] = {}
+    ws_of: dict[str, float] = {}
+    for shares in bases:
+        for entity, d in distance(shares, req.band)[1].items():
+            if d > outside_by.get(entity, 0.0):
+                outside_by[entity] = d
+                ws_of[entity] = _farthest_ws(shares, entity, req.band)
+    outside = sorted(outside_by)
     data = tomllib.loads(card_file.read_text(encoding="utf-8"))
     all_sites = card_edits.sites(data, fields, game.variant(req.variant).name)
     sites = [s for s in all_sites if s.entity in outside]
     no_site = sorted(set(outside) - {s.entity for s in sites})
-    outcome = Outcome(req, card_file, outside, no_site, sites, [], not outside, False, None)
+    outcome = Outcome(req, card_file, levels, outside, no_site, sites, [], not outside, False, None)
     chosen_params: dict[str, int] = {}
     if sites:
         echo(f"{len(outside)} out of band; searching {len(sites)} editable numbers")
-        ws_of = dict(zip(base["entity"].to_list(), base["ws"].to_list(), strict=True))
-        chosen_params = _search(outcome, out, base_distance, outside_by, ws_of)
+        chosen_params = _search(outcome, out, bases, ws_of, dict(sorted(outside_by.items())))
     outcome.edits = _edits(sites, chosen_params)
     _write_proposal(outcome, out)
     _validate(outcome, out, echo)
@@ -262,44 +358,62 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     return outcome
 
 
+def _farthest_ws(shares: Any, entity: str, band: tuple[float, float]) -> float:
+    """``entity``'s win share in the policy where it lies farthest outside ``band``."""
+    lo, hi = band
+    rows = [
+        r for r in shares.iter_rows(named=True) if r["entity"] == entity and r["n"] >= MIN_TAKEN
+    ]
+    return max(rows, key=lambda r: max(lo - r["ws_hi"], r["ws_lo"] - hi))["ws"]
+
+
 def _check_request(req: Request, game: registry.Game) -> tuple[Path, list[Field]]:
     """The card file the search edits and the fields it may edit, after checking the whole
     request (``RunError``/``GameError``/``CardDataError``; nothing is written)."""
     runner.check_int("games", req.n_games, 1)
     runner.check_int("budget", req.budget, 1)
     runner.check_int("radius", req.radius, 1, 50)
+    runner.check_int("max steps per card", req.max_steps_per_card, 1, 50)
     runner.check_seed(req.seed)
     if req.validation_games is not None:
         runner.check_int("validation games", req.validation_games, 1)
-    runner.setup(
-        req.game,
-        variant=req.variant,
-        players=req.players,
-        policies=req.policy,
-        cards_path=req.cards_path,
-        rotate_seats=True,
-        policies_file=req.policies_file,
-    )  # validates game, variant, players, policies and the card file
+    if (req.policy is None) == (not req.levels):
+        raise RunError("give the seats as --policy (one level) or --levels (several), not both")
+    unknown = sorted(set(req.level_games) - set(req.levels))
+    if unknown:
+        raise RunError(f"a game count for a level not in --levels: {', '.join(unknown)}")
+    for lv in req.level_list():
+        runner.check_int(f"games of {lv.seats}", lv.games, 1)
+        runner.setup(
+            req.game,
+            variant=req.variant,
+            players=req.players,
+            policies=lv.seats,
+            cards_path=req.cards_path,
+            rotate_seats=True,
+            policies_file=req.policies_file,
+        )  # validates game, variant, players, policies and the card file
     card_file = Path(req.cards_path) if req.cards_path else card_file_of(game)
     fields = parse_fields(req.fields, card_edits.load_fields(fields_file(game)))
     _check_bounds(req, fields, card_file)
     return card_file, fields
 
 
-def _play(req: Request, out: Path, name: str, cards: Path, seed: int, n: int) -> Any:
-    """``reports.strength.card_shares`` of run ``OUT/runs/<name>``: ``n`` games of
-    ``cards`` with ``seed``, seats rotated. The baseline and the original's validation
-    depend on the request only (checked by ``--resume``), so a finished one is kept; a
-    trial and the proposal's validation depend on the card file of the moment."""
+def _play(req: Request, out: Path, level: Level, name: str, cards: Path, seed: int, n: int) -> Any:
+    """``reports.strength.card_shares`` by policy of run ``OUT/runs/level-K/<name>``: ``n``
+    games of ``cards`` at ``level`` with ``seed``, seats rotated. The baseline and the
+    original's validation depend on the request only (checked by ``--resume``), so a
+    finished one is kept; a trial and the proposal's validation depend on the card file
+    of the moment."""
     from reports.strength import card_shares
 
-    target = out / "runs" / name
+    target = out / "runs" / level.name / name
     if not runner.is_complete(target) or name in (TRIAL, AFTER):
         runner.simulate(
             req.game,
             variant=req.variant,
             players=req.players,
-            policies=req.policy,
+            policies=level.seats,
             seed=seed,
             n_games=n,
             out=target,
@@ -309,60 +423,75 @@ def _play(req: Request, out: Path, name: str, cards: Path, seed: int, n: int) ->
             overwrite=True,
             options=req.options.quiet(),
         )
-    return card_shares(target)
+    return card_shares(target, by_policy=True)
 
 
 def _search(
     outcome: Outcome,
     out: Path,
-    base_distance: float,
-    outside_by: Mapping[str, float],
+    bases: Sequence[Any],
     ws_of: Mapping[str, float],
+    outside_by: Mapping[str, float],
 ) -> dict[str, int]:
     """Run the study's trials over ``outcome.sites`` (module docstring, 3 and 4), record
     the history, the proposal's trial and whether it meets the band in ``outcome``, and
     return the proposal's parameters."""
     req, sites, card_file = outcome.request, outcome.sites, outcome.card_file
+    levels = outcome.levels
     optuna_study = study.open_study(
         out, STUDY_NAME, 2, req.seed, req.storage, req.resume, _search_record(req, card_file)
     )
     study.enqueue_once(optuna_study, starts(sites, ws_of, outside_by, req.budget // 2))
-    params = [study.Param(s.key, *s.bounds(req.radius)) for s in sites]
+    reach = min(req.radius, req.max_steps_per_card)
+    params = [study.Param(s.key, *s.bounds(reach)) for s in sites]
     trial_cards = out / "runs" / "trial-cards.toml"
 
     def evaluate(p: Mapping[str, int]) -> tuple[list[float], dict[str, Any]]:
         edits = _edits(sites, p)
-        if not edits:
-            d, off = base_distance, outside_by
-        else:
+        attrs: dict[str, Any] = {"edits": describe(edits)}
+        rail = guard_rail(edits, sites, req.max_steps_per_card)
+        if rail:  # not played: worse than any candidate that was
+            return [float(len(levels) + 1), float(_size(edits))], {**attrs, "rejected": rail}
+        if edits:
             trial_cards.parent.mkdir(parents=True, exist_ok=True)
-            trial_cards.write_text(card_edits.edited_text(card_file, edits))
-            shares = _play(req, out, TRIAL, trial_cards, req.seed, req.n_games)
+            trial_cards.write_text(card_edits.edited_text(card_file, edits)[0])
+        reached, d = 0, 0.0
+        off: dict[str, float] = {}
+        for lv, base in zip(levels, bases, strict=True):
+            shares = _play(req, out, lv, TRIAL, trial_cards, req.seed, lv.games) if edits else base
             d, off = distance(shares, req.band)
+            if d > 0:
+                break
+            reached += 1
         worst = sorted(off, key=lambda e: -off[e])[:5]
-        attrs = {"out_of_band": len(off), "worst": ",".join(worst), "edits": _describe(edits)}
-        return [d, float(_size(edits))], attrs
+        attrs |= {"levels_met": reached, "out_of_band": len(off), "worst": ",".join(worst)}
+        return [objective(len(levels) - reached, d), float(_size(edits))], attrs
 
-    def describe(trials: list[Any]) -> str:
+    def describe_best(trials: list[Any]) -> str:
         best = min(trials, key=lambda t: tuple(t.values))
         return f"best: distance {best.values[0]:.3f}, size {best.values[1]:.0f}"
 
     trials = study.run_trials(
-        optuna_study, params, evaluate, req.budget, progress=req.options.progress, describe=describe
-    )
-    shutil.rmtree(out / "runs" / TRIAL, ignore_errors=True)
+        optuna_study, params, evaluate, req.budget, progress=req.options.progress,
+        describe=describe_best,
+    )  # fmt: skip
+    for lv in levels:
+        shutil.rmtree(out / "runs" / lv.name / TRIAL, ignore_errors=True)
     trial_cards.unlink(missing_ok=True)
     outcome.history = [
         {
             "trial": t.number,
             "distance": t.values[0],
             "size": t.values[1],
+            "levels_met": t.user_attrs.get("levels_met"),
             "out_of_band": t.user_attrs.get("out_of_band"),
             "edits": t.user_attrs.get("edits", ""),
+            "rejected": t.user_attrs.get("rejected", ""),
         }
         for t in trials
     ]
-    meeting = [t for t in trials if t.values[0] == 0.0]
+    played = [t for t in trials if not t.user_attrs.get("rejected")]
+    meeting = [t for t in played if t.values[0] == 0.0]
 
     def rank(t: Any) -> tuple:
         n_sites = sum(1 for v in t.params.values() if v)
@@ -370,46 +499,128 @@ def _search(
             return (t.values[1], n_sites, t.number)
         return (t.values[0], t.values[1], n_sites, t.number)
 
-    best = min(meeting or trials, key=rank)
+    best = min(meeting or played or trials, key=rank)
     outcome.trial = best.number
     outcome.meets_band = bool(meeting)
-    return {k: int(v) for k, v in best.params.items()}
+    return {k: int(v) for k, v in best.params.items()} if played else {}
 
 
 def _validate(outcome: Outcome, out: Path, echo: Callable[[str], None]) -> None:
-    """Play the original and the proposal on fresh seeds (module docstring, 5): each
-    entity's share before and after with its interval and whether it is in band, in
-    ``outcome``; their ``talesim compare`` in ``OUT/validation``."""
+    """Play the original and the proposal on fresh seeds at every level (module docstring,
+    5): each (entity, level, policy) share before and after with its interval, whether it
+    is in band and whether the proposal pushed it out; the verdicts per entity; the
+    policies' win shares; each level's ``talesim compare`` in ``OUT/validation/level-K``."""
     import polars as pl
 
+    from reports.compare import build_compare
+
     req = outcome.request
-    n_val = req.validation_games or req.n_games
-    echo(f"validation: {n_val} fresh games, before and after")
-    before = _play(req, out, BEFORE, outcome.card_file, req.seed + 1, n_val)
-    after = (
-        _play(req, out, AFTER, out / "cards.toml", req.seed + 1, n_val) if outcome.edits else before
-    )
+    tables, policies = [], []
+    for lv in outcome.levels:
+        echo(f"validation, {lv.name}: {lv.validation_games} fresh games, before and after")
+        before = _play(req, out, lv, BEFORE, outcome.card_file, req.seed + 1, lv.validation_games)
+        after = before
+        if outcome.edits:
+            after = _play(
+                req, out, lv, AFTER, out / "cards.toml", req.seed + 1, lv.validation_games
+            )
+            build_compare(
+                out / "runs" / lv.name / BEFORE, out / "runs" / lv.name / AFTER,
+                out / "validation" / lv.name,
+            )  # fmt: skip
+        tables.append(_before_after(before, after, req.band).with_columns(level=pl.lit(lv.number)))
+        policies.append(_policy_shares(out / "runs" / lv.name, bool(outcome.edits), lv.number))
+    joined = pl.concat(tables).select(
+        "entity", "kind", "level", "policy", pl.exclude("entity", "kind", "level", "policy")
+    ).sort("entity", "level", "policy")  # fmt: skip
+    outcome.before_after = joined
+    outcome.validated_in_band = bool(joined["in_band_after"].fill_null(True).all())
+    outcome.pushed_out = sorted(set(joined.filter(pl.col("pushed_out"))["entity"].to_list()))
+    outcome.verdicts = verdicts(joined, [lv.seats for lv in outcome.levels])
+    outcome.policy_shares = pl.concat(policies)
+
+
+def _before_after(before: Any, after: Any, band: tuple[float, float]) -> Any:
+    """``before`` and ``after`` (card shares by policy) side by side, with ``in_band`` for
+    each (None where not judged) and ``pushed_out`` (in band before, out after)."""
+    import polars as pl
+
+    lo, hi = band
     after = after.rename(
         {c: f"{c}_after" for c in ("n", "ws")} | {"ws_lo": "ws_after_lo", "ws_hi": "ws_after_hi"}
     )
-    joined = before.join(after, on=["entity", "kind"], how="full", coalesce=True)
-    lo, hi = req.band
+    joined = before.join(after, on=["entity", "kind", "policy"], how="full", coalesce=True)
 
     def in_band(n: str, ws: str) -> pl.Expr:
         clear = (pl.col(f"{ws}_hi") < lo) | (pl.col(f"{ws}_lo") > hi)
         return pl.when(pl.col(n) >= MIN_TAKEN).then(~clear).otherwise(None)
 
-    joined = joined.select(
-        "entity", "kind", "n", "ws", "ws_lo", "ws_hi", in_band("n", "ws").alias("in_band"),
+    return joined.select(
+        "entity", "kind", "policy", "n", "ws", "ws_lo", "ws_hi",
+        in_band("n", "ws").alias("in_band"),
         "n_after", "ws_after", "ws_after_lo", "ws_after_hi",
         in_band("n_after", "ws_after").alias("in_band_after"),
-    ).sort("ws", "entity", descending=[True, False], nulls_last=True)  # fmt: skip
-    outcome.before_after = joined
-    outcome.validated_in_band = bool(joined["in_band_after"].fill_null(True).all())
-    from reports.compare import build_compare
+    ).with_columns(
+        pushed_out=(pl.col("in_band") & ~pl.col("in_band_after")).fill_null(False)
+    )  # fmt: skip
 
-    if outcome.edits:
-        build_compare(out / "runs" / BEFORE, out / "runs" / AFTER, out / "validation")
+
+def verdicts(before_after: Any, level_names: Sequence[str]) -> Any:
+    """Per entity, before and after: ``in band`` (at every level and policy that judged
+    it), ``skill-dependent (out at: ...)`` (out at some levels only, named), ``out`` (at
+    every level that judged it) or ``not judged``."""
+    import polars as pl
+
+    def verdict(rows: list[dict[str, Any]], col: str) -> str:
+        judged = [r for r in rows if r[col] is not None]
+        if not judged:
+            return "not judged"
+        out_at = sorted({r["level"] for r in judged if not r[col]})
+        levels_judged = {r["level"] for r in judged}
+        if not out_at:
+            return "in band"
+        if set(out_at) == levels_judged:
+            return "out"
+        return "skill-dependent (out at: " + ", ".join(level_names[k - 1] for k in out_at) + ")"
+
+    rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in before_after.iter_rows(named=True):
+        rows[r["entity"]].append(r)
+    table = pl.DataFrame(
+        {
+            "entity": list(rows),
+            "before": [verdict(v, "in_band") for v in rows.values()],
+            "after": [verdict(v, "in_band_after") for v in rows.values()],
+        },
+        schema={"entity": pl.String, "before": pl.String, "after": pl.String},
+    )
+    settled = (pl.col("before") == "in band") & (pl.col("after") == "in band")
+    return table.sort(settled, "entity")  # the cards to look at first
+
+
+def _policy_shares(level_dir: Path, edited: bool, number: int) -> Any:
+    """Each policy's win share at a level, before and after (validation seeds): reported,
+    never a target."""
+    import polars as pl
+
+    from reports.run import open_run
+
+    def shares(name: str) -> Any:
+        run = open_run(level_dir / name)
+        return (
+            run.scan("seats").group_by("policy")
+            .agg((pl.col("win").mean() * run.players).alias("ws"), pl.len().alias("seats"))
+            .collect()
+        )  # fmt: skip
+
+    before = shares(BEFORE)
+    after = shares(AFTER if edited else BEFORE).select("policy", pl.col("ws").alias("ws_after"))
+    return (
+        before.join(after, on="policy")
+        .select(pl.lit(number).alias("level"), pl.col("policy").cast(pl.String), "seats", "ws",
+                "ws_after")
+        .sort("policy")
+    )  # fmt: skip
 
 
 def _check_bounds(req: Request, fields: Sequence[Field], card_file: Path) -> None:
@@ -435,7 +646,7 @@ def _check_bounds(req: Request, fields: Sequence[Field], card_file: Path) -> Non
             ]
             with tempfile.TemporaryDirectory() as tmp:
                 path = Path(tmp) / card_file.name
-                path.write_text(card_edits.edited_text(card_file, edits))
+                path.write_text(card_edits.edited_text(card_file, edits)[0])
                 try:
                     engine.load_cards(path)
                 except CardDataError as exc:
@@ -447,21 +658,22 @@ def _check_bounds(req: Request, fields: Sequence[Field], card_file: Path) -> Non
 
 def _write_proposal(outcome: Outcome, out: Path) -> None:
     """``OUT/cards.toml``: the card file with the edits, headed by what changed (the page
-    writes changes.csv with the other tables)."""
+    writes changes.csv with the other tables); ``outcome.stale_text``: the edited cards
+    whose rules text could not follow."""
     req = outcome.request
     if outcome.edits:
         status = "meets" if outcome.meets_band else "does NOT meet"
         header = (
             f"talesim balance proposal: {len(outcome.edits)} edit(s) to {outcome.card_file.name}; "
-            f"on the search seeds it {status} the band {req.band[0]}:{req.band[1]}\n"
+            f"on the search seeds it {status} the band {req.band[0]}:{req.band[1]} at "
+            f"{'every level' if len(outcome.levels) > 1 else 'its level'}\n"
             + "\n".join(
-                f"  {e.site.entity} {e.site.where}: {e.site.value} -> {e.new}"
+                f"  {e.site.entity} {e.site.label}: {e.site.value} -> {e.new}"
                 for e in outcome.edits
             )
             + "\nValidation on fresh seeds: index.html and cards-before-after.csv beside this file."
         )
     else:
         header = "talesim balance: no edit proposed (this is the original card file)"
-    (out / "cards.toml").write_text(
-        card_edits.edited_text(outcome.card_file, outcome.edits, header)
-    )
+    text, outcome.stale_text = card_edits.edited_text(outcome.card_file, outcome.edits, header)
+    (out / "cards.toml").write_text(text)

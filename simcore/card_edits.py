@@ -15,6 +15,11 @@ card file (``simcore/games/<game>/balance.toml``), one ``[[field]]`` each:
     stronger = "up"                 # which way makes the entity stronger: up | down
     entity = "dragon"               # optional: the dataset entity (card) the number is of,
                                     # when the table holding it is not one entry per card
+    signed = true                   # optional: the number may change sign (default: it
+                                    # keeps its sign; 0 counts as positive)
+    ability = true                  # optional: a parameter of the card's ability (what it
+                                    # does beyond its plain numbers); the search never
+                                    # zeroes the last non-zero one a card has
 
 A path is dot-separated keys; ``*`` stands for every key of a table (``land_points.*``:
 each land a tribe scores), ``[*]`` for every element of a list (``dragon_values[*]``),
@@ -22,6 +27,9 @@ each land a tribe scores), ``[*]`` for every element of a list (``dragon_values[
 (``abilities[kind=lp].amount``) and ``{variant}`` for the variant being played
 (``{variant}.dragon_values[*]`` inside ``[preset]``). One declared field on one entity may
 so give several *sites*, each one number with its concrete path (``abilities[1].amount``).
+A site is named by its field's name (``lp``), numbered when one entity has several sites of
+the field (``produces#2``): the name ``--fields`` takes, the terminal, the page and
+``changes.csv`` show.
 
 The card file is read and written with ``tomlkit``, which keeps its comments and layout:
 the proposal is the user's file with a few numbers changed, each with a comment saying
@@ -32,8 +40,9 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +68,8 @@ class Field:
     step: int
     stronger: str  # "up" | "down"
     entity: str | None = None  # the dataset entity, when not the table entry's own id
+    signed: bool = False  # may change sign (else a value keeps its sign; 0 counts as >= 0)
+    ability: bool = False  # a parameter of the card's ability (never all zeroed)
 
 
 @dataclass(frozen=True)
@@ -71,6 +82,7 @@ class Site:
     path: tuple[str | int, ...]
     value: int
     table_id: str = ""  # the id of the table entry holding it (its [[table]] ``id``)
+    label: str = ""  # the field's name, numbered when the entity has several (``sites``)
 
     @property
     def where(self) -> str:
@@ -87,10 +99,15 @@ class Site:
 
     def bounds(self, radius: int) -> tuple[int, int]:
         """The steps this site may move: at most ``radius`` either way, within the field's
-        bounds (a value already outside them may only move back towards them)."""
+        bounds (a value already outside them may only move back towards them), and, unless
+        the field is ``signed``, never across zero (a negative value stays at most 0, any
+        other at least 0)."""
         f = self.field
-        lo = max(-radius, -((self.value - f.min) // f.step))
-        hi = min(radius, (f.max - self.value) // f.step)
+        least, most = f.min, f.max
+        if not f.signed:
+            least, most = (least, min(most, 0)) if self.value < 0 else (max(least, 0), most)
+        lo = max(-radius, -((self.value - least) // f.step))
+        hi = min(radius, (most - self.value) // f.step)
         return min(lo, 0), max(hi, 0)
 
 
@@ -115,7 +132,8 @@ def load_fields(path: Path) -> list[Field]:
     fields = []
     for i, raw in enumerate(data.get("field", [])):
         where = f"[[field]] #{i + 1}"
-        known = {"name", "table", "path", "when", "min", "max", "step", "stronger", "entity"}
+        known = {"name", "table", "path", "when", "min", "max", "step", "stronger", "entity",
+                 "signed", "ability"}  # fmt: skip
         unknown = set(raw) - known
         if unknown:
             raise CardDataError(path, f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
@@ -134,6 +152,8 @@ def load_fields(path: Path) -> list[Field]:
                 step=int(raw.get("step", 1)),
                 stronger=str(raw.get("stronger", "up")),
                 entity=str(raw["entity"]) if "entity" in raw else None,
+                signed=bool(raw.get("signed", False)),
+                ability=bool(raw.get("ability", False)),
             )
         except KeyError as exc:
             raise CardDataError(path, f"{where}: missing key {exc}") from None
@@ -206,6 +226,20 @@ def sites(data: Mapping[str, Any], fields: Sequence[Field], variant: str = "") -
             tid = str(entity.get("id", field.table))
             for path, value in _expand(entity, parts, ()):
                 out.append(Site(eid, field, path, value, tid))
+    return _labelled(out)
+
+
+def _labelled(found: Sequence[Site]) -> list[Site]:
+    """``found`` with each site's ``label``: its field's name, ``#k`` added (1, 2, ...) when
+    its entity has several sites of that field."""
+    total = Counter((s.entity, s.field.name) for s in found)
+    seen: Counter[tuple[str, str]] = Counter()
+    out = []
+    for s in found:
+        key = (s.entity, s.field.name)
+        seen[key] += 1
+        label = s.field.name + (f"#{seen[key]}" if total[key] > 1 else "")
+        out.append(replace(s, label=label))
     return out
 
 
@@ -229,25 +263,60 @@ def _entity(doc: Any, site: Site) -> Any:
     raise KeyError(site.table_id)
 
 
-def edited_text(path: Path, edits: Sequence[Edit], header: str = "") -> str:
+#: A number in a card's rules text: an optional sign (``+``, ``-``, ``−``) and digits.
+_NUMBER = re.compile(r"(?<![\w.])([+\-−]?)(\d+)(?!\w|\.\d)")
+
+
+def retext(text: str, edits: Sequence[Edit]) -> str | None:
+    """A card's rules ``text`` with the numbers of ``edits`` (all on that card) rewritten,
+    or None when that cannot be done safely: each old value's magnitude must stand in the
+    text exactly once as a number, the edits at different places, and no value may change
+    sign. The text's own sign and wording are kept (``+1`` -> ``+2``, ``−1`` -> ``−2``,
+    "costs you 1 point" -> "costs you 2 point")."""
+    spans = []
+    for edit in edits:
+        old, new = edit.site.value, edit.new
+        found = [m for m in _NUMBER.finditer(text) if int(m[2]) == abs(old)]
+        if len(found) != 1 or (old < 0 < new) or (new < 0 < old):
+            return None
+        spans.append((found[0], abs(new)))
+    if len({m.start() for m, _ in spans}) != len(spans):
+        return None
+    for m, magnitude in sorted(spans, key=lambda x: -x[0].start()):
+        text = text[: m.start()] + f"{m[1]}{magnitude}" + text[m.end() :]
+    return text
+
+
+def edited_text(path: Path, edits: Sequence[Edit], header: str = "") -> tuple[str, list[str]]:
     """The text of card file ``path`` with ``edits`` applied, each changed entity's
-    ``[[table]]`` headed by a comment naming the change; ``header`` (comment lines) goes
-    first."""
+    ``[[table]]`` headed by a comment naming the change, and the entities whose rules text
+    (their ``text`` key) could not be rewritten with the new numbers (``retext``): their
+    comment says the text is stale. ``header`` (comment lines) goes first."""
     import tomlkit
 
     doc = read_document(path)
-    notes: dict[int, tuple[Any, list[str]]] = {}
+    notes: dict[int, tuple[Any, list[Edit]]] = {}
     for edit in edits:
         entity = _entity(doc, edit.site)
         node = entity
         for part in edit.site.path[:-1]:
             node = node[part]
         node[edit.site.path[-1]] = edit.new
-        change = f"{edit.site.where} {edit.site.value} -> {edit.new}"
-        notes.setdefault(id(entity), (entity, []))[1].append(change)
-    for entity, changes in notes.values():
+        notes.setdefault(id(entity), (entity, []))[1].append(edit)
+    stale = []
+    for entity, changed in notes.values():
+        comment = "talesim balance: " + "; ".join(
+            f"{e.site.label or e.site.where} {e.site.value} -> {e.new}" for e in changed
+        )
+        if isinstance(entity.get("text"), str):
+            new_text = retext(str(entity["text"]), changed)
+            if new_text is None:
+                stale.append(changed[0].site.entity)
+                comment += "; STALE TEXT: the rules text below still has the old number(s)"
+            else:
+                entity["text"] = new_text
         if isinstance(entity, tomlkit.items.Table):
-            entity.comment("talesim balance: " + "; ".join(changes))
+            entity.comment(comment)
     text = tomlkit.dumps(doc)
     lines = [f"# {line}" if line else "#" for line in header.splitlines()]
-    return ("\n".join(lines) + "\n\n" if lines else "") + text
+    return ("\n".join(lines) + "\n\n" if lines else "") + text, sorted(set(stale))

@@ -262,7 +262,9 @@ def test_balance_tune_and_ladder_plug_in(game: str, variant: str, tmp_path: Path
     ok("balance", game, *choose, "--players", players, "--policy", "greedy",
          "--games", games, "--budget", "2", "--band", "0.95:1.05", "--seed", "3",
          "--out", out, "--quiet")  # fmt: skip
-    assert pl.read_csv(out / "changes.csv").columns == ["card", "field", "old", "new"]
+    assert pl.read_csv(out / "changes.csv").columns == [
+        "card", "field", "old", "new", "where", "text"
+    ]  # fmt: skip
     assert (out / "index.html").is_file()
     ok("cards", game, *choose, "--cards", out / "cards.toml")  # the proposal loads
     out = tmp_path / "tune"

@@ -19,8 +19,8 @@ COMMANDS = {
         "--games", "1000", "--seed", "4",
     ],
     "balance": [
-        "balance", "fairy-tale", "--players", "4", "--policy", "greedy", "--games", "1500",
-        "--budget", "3", "--band", "0.8:1.25", "--seed", "4",
+        "balance", "fairy-tale", "--players", "4", "--levels", "greedy,collector@1000",
+        "--games", "1500", "--budget", "3", "--band", "0.8:1.25", "--seed", "4",
     ],
     "tune": [
         "tune", "fairy-tale", "--policy", "greedy", "--players", "4", "--games", "800",

@@ -37,7 +37,8 @@ def balance_cmd(out: Path, cards: Path, *extra: str, budget: int = 6) -> list[st
     return [
         "balance", "fairy-tale", "--players", "4", "--policy", "greedy", "--games", "3000",
         "--budget", str(budget), "--band", BAND, "--seed", "1", "--out", out,
-        "--cards", cards, "--fields", "points", "--radius", "6", "--quiet", *extra,
+        "--cards", cards, "--fields", "points", "--radius", "6", "--max-steps-per-card", "6",
+        "--quiet", *extra,
     ]  # fmt: skip
 
 
@@ -51,16 +52,17 @@ def test_balance_finds_the_planted_card_and_validates_the_fix(searched: tuple) -
     out, result = searched
     assert result.exit_code == 0, result.output
     changes = pl.read_csv(out / "changes.csv")
-    assert changes.columns == ["card", "field", "old", "new"]
+    assert changes.columns == ["card", "field", "old", "new", "where", "text"]
     assert changes["card"].to_list() == ["unicorn"]
-    assert changes["field"].to_list() == ["value.points"]
+    assert changes["field"].to_list() == ["points"]  # the name --fields takes
+    assert changes["where"].to_list() == ["value.points"]
     assert changes["old"].to_list() == [9]
     assert 3 <= changes["new"][0] < 9
     rows = pl.read_csv(out / "cards-before-after.csv").filter(pl.col("entity") == "unicorn")
     assert rows["in_band"].to_list() == [False]  # the original, on the validation seeds
     assert rows["in_band_after"].to_list() == [True]
     assert rows["ws_after"][0] < rows["ws"][0]
-    assert "unicorn value.points: 9 ->" in result.stdout
+    assert "unicorn points: 9 ->" in result.stdout
     proposal = tomllib.loads((out / "cards.toml").read_text())
     unicorn = next(c for c in proposal["card"] if c["id"] == "unicorn")
     assert unicorn["value"]["points"] == changes["new"][0]
@@ -72,20 +74,22 @@ def test_the_proposal_loads_with_cards_and_the_page_leads_with_it(searched: tupl
     page = (out / "index.html").read_text()
     assert page.index("Proposal") < page.index("before and after") < page.index("Search history")
     assert "unicorn" in page
-    for name in ("before-after.png", "search-history.png", "history.csv", "study.db"):
+    for name in ("before-after-level-1.png", "search-history.png", "history.csv", "study.db"):
         assert (out / name).is_file(), name
-    assert (out / "validation" / "index.html").is_file()
+    assert (out / "validation" / "level-1" / "index.html").is_file()
     history = pl.read_csv(out / "history.csv")
     assert history.height == 6
     # the first trial is the starting point: the one out-of-band card one step weaker
-    assert history["edits"][0] == "unicorn value.points 9->8"
+    assert history["edits"][0] == "unicorn points 9->8"
+    verdicts = pl.read_csv(out / "verdicts.csv").filter(pl.col("entity") == "unicorn")
+    assert verdicts.row(0) == ("unicorn", "out", "in band")
 
 
 def test_a_card_set_inside_the_band_gets_no_edit(tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = invoke(*balance_cmd(out, FT_CARDS, budget=2))
     assert result.exit_code == 0, result.output
-    assert "already inside the band: no edit" in result.stdout
+    assert "already inside the band at every level: no edit" in result.stdout
     assert pl.read_csv(out / "changes.csv").height == 0
     assert tomllib.loads((out / "cards.toml").read_text()) == tomllib.loads(FT_CARDS.read_text())
 
@@ -98,7 +102,8 @@ def test_a_card_set_inside_the_band_gets_no_edit(tmp_path: Path) -> None:
         ("--band", "a:b", "band must be LO:HI"),
         ("--band", "0:1.2", "band must be LO:HI"),
         ("--fields", "strength", "unknown field 'strength'"),
-        ("--fields", "points:-9:3", "outside what the card data allows"),
+        ("--fields", "points:-9:3", "outside the bounds balance.toml declares"),
+        ("--max-steps-per-card", "0", "max steps per card"),
         ("--fields", "points:4:2", "NAME:MIN:MAX"),
         ("--budget", "0", "budget"),
         ("--players", "9", "2-5 players"),
@@ -154,7 +159,7 @@ def test_resume_keeps_the_finished_trials_and_redoes_a_killed_one(
     assert states[3] == "FAIL"
     done = [(t.params, t.values) for t in study.trials if t.state.name == "COMPLETE"]
     assert done[:3] == first
-    assert json.loads((out / "request.json").read_text())["games"] == 3000
+    assert json.loads((out / "request.json").read_text())["levels"] == [["greedy", 3000, 3000]]
 
 
 def test_ctrl_c_keeps_the_finished_trials(
@@ -203,3 +208,137 @@ def test_machines_sharing_a_storage_join_one_study(tmp_path: Path, planted: Path
     other[other.index("--band") + 1] = "0.6:1.5"
     assert_error(invoke(*other), "other arguments")
     assert not (tmp_path / "c").exists()
+
+
+# --- strength levels, judging per policy, guard rails ------------------------------------
+
+
+def test_a_candidate_that_reached_more_levels_always_ranks_first() -> None:
+    assert balance.objective(0, 0.0) == 0.0
+    assert balance.objective(1, 0.0) == 1.0  # met level 1, not checked further
+    assert balance.objective(1, 5.0) < balance.objective(2, 0.01)
+    assert balance.objective(2, 0.01) < balance.objective(2, 0.02) < 3.0
+
+
+def _site(entity: str, field: str, value: int, ability: bool = False) -> balance.Site:
+    f = balance.Field(field, "unit", field, (), -9, 9, 1, "up", ability=ability)
+    return balance.Site(entity, f, (field,), value, entity, field)
+
+
+def test_guard_rails_limit_steps_per_card_and_never_blank_a_card() -> None:
+    cost, war = _site("commander", "cost", 2), _site("commander", "lp-per-war-won", 1, True)
+    gold = _site("commander", "gold", 0, True)  # zero already: not the card's last ability
+    sites = [cost, war, gold]
+    edit = balance.Edit
+    assert balance.guard_rail([edit(cost, 2)], sites, 2) == ""
+    assert balance.guard_rail([edit(cost, 2), edit(war, 1)], sites, 2) == (
+        "more than 2 steps on commander"
+    )
+    assert balance.guard_rail([edit(war, -1)], sites, 2) == "no ability number left on commander"
+    assert balance.guard_rail([edit(war, -1), edit(gold, 1)], sites, 2) == ""
+
+
+def test_a_verdict_names_the_levels_where_a_card_is_out() -> None:
+    rows = [  # entity, level, in_band, in_band_after
+        ("even", 1, True, True), ("even", 2, True, True),
+        ("skilled", 1, True, True), ("skilled", 2, False, True),
+        ("strong", 1, False, False), ("strong", 2, False, None),
+        ("rare", 1, None, None),
+    ]  # fmt: skip
+    frame = pl.DataFrame(rows, schema=["entity", "level", "in_band", "in_band_after"], orient="row")
+    table = balance.verdicts(frame, ["greedy", "learned"])
+    assert table["entity"].to_list() == ["rare", "skilled", "strong", "even"]  # to check first
+    got = {r[0]: r[1:] for r in table.iter_rows()}
+    assert got == {
+        "even": ("in band", "in band"),
+        "skilled": ("skill-dependent (out at: learned)", "in band"),
+        "strong": ("out", "out"),
+        "rare": ("not judged", "not judged"),
+    }
+
+
+def levels_cmd(out: Path, cards: Path, levels: str, budget: int = 4) -> list[str | Path]:
+    """``balance_cmd`` with ``--levels`` instead of ``--policy``."""
+    cmd = balance_cmd(out, cards, "--levels", levels, budget=budget)
+    i = cmd.index("--policy")
+    return cmd[:i] + cmd[i + 2 :]
+
+
+@pytest.fixture(scope="module")
+def levelled(planted: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
+    """The planted Unicorn searched at two levels: greedy self-play, then collector's with
+    its own game count."""
+    out = tmp_path_factory.mktemp("levels") / "out"
+    return out, invoke(*levels_cmd(out, planted, "greedy,collector@2000"))
+
+
+def test_levels_validate_the_proposal_at_every_level(levelled: tuple) -> None:
+    out, result = levelled
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "request.json").read_text())["levels"] == [
+        ["greedy", 3000, 3000], ["collector", 2000, 2000]
+    ]  # fmt: skip
+    ba = pl.read_csv(out / "cards-before-after.csv")
+    unicorn = ba.filter(pl.col("entity") == "unicorn").sort("level")
+    assert unicorn["level"].to_list() == [1, 2]
+    assert unicorn["policy"].to_list() == ["greedy", "collector"]
+    assert all(unicorn["in_band_after"].to_list())
+    history = pl.read_csv(out / "history.csv")
+    promoted = history.filter(pl.col("levels_met") >= 1)
+    assert promoted.height > 0  # a candidate that met greedy's band was played at level 2
+    for level in ("level-1", "level-2"):
+        assert (out / "validation" / level / "index.html").is_file()
+        assert (out / "runs" / level / "validation-after" / "manifest.json").is_file()
+    assert not (out / "runs" / "level-1" / "trial").exists()  # trials are cleaned up
+    page = (out / "index.html").read_text()
+    assert "before-after-level-2.png" in page
+    assert "collector" in page
+
+
+def test_a_mixed_table_judges_each_card_within_each_policy(tmp_path: Path, planted: Path) -> None:
+    out = tmp_path / "out"
+    cmd = balance_cmd(out, planted, budget=2)
+    cmd[cmd.index("--policy") + 1] = "greedy,collector,greedy,collector"
+    result = invoke(*cmd)
+    assert result.exit_code == 0, result.output
+    ba = pl.read_csv(out / "cards-before-after.csv")
+    assert set(ba["policy"]) == {"greedy", "collector"}
+    assert ba.group_by("entity").len()["len"].max() == 2  # one row per policy, never pooled
+    policies = pl.read_csv(out / "policies.csv")
+    assert policies["policy"].to_list() == ["collector", "greedy"]
+    assert policies["seats"].to_list() == [2 * 3000, 2 * 3000]
+    # the win shares of the two policies average to 1 (an average seat): reported as such
+    assert policies["ws"].mean() == pytest.approx(1.0, abs=1e-9)
+
+
+def test_a_card_out_of_band_for_one_policy_only_is_searched(planted: Path) -> None:
+    """``distance`` sums over policies: a card out within one policy counts although its
+    pooled share would be inside."""
+    frame = pl.DataFrame(
+        {"entity": ["c", "c"], "kind": ["card"] * 2, "policy": ["a", "b"], "n": [500, 500],
+         "ws": [1.8, 0.9], "ws_lo": [1.7, 0.8], "ws_hi": [1.9, 1.0]}
+    )  # fmt: skip
+    total, outside = balance.distance(frame, (0.5, 1.6))
+    assert total == pytest.approx(0.1)
+    assert outside == {"c": pytest.approx(0.1)}
+
+
+@pytest.mark.parametrize(
+    ("levels", "fragment"),
+    [("greedy@many", "SPEC@GAMES"), ("greedy,nobody", "unknown policy"), ("greedy@0", "games")],
+)
+def test_levels_bad_input_is_one_error_line(
+    tmp_path: Path, planted: Path, levels: str, fragment: str
+) -> None:
+    assert_error(invoke(*levels_cmd(tmp_path / "out", planted, levels)), fragment)
+    assert not (tmp_path / "out").exists()
+
+
+def test_seats_are_given_one_way(tmp_path: Path, planted: Path) -> None:
+    out = tmp_path / "out"
+    both = balance_cmd(out, planted, "--levels", "greedy,collector")
+    assert_error(invoke(*both), "--policy (one level) or --levels")
+    neither = levels_cmd(out, planted, "greedy")
+    i = neither.index("--levels")
+    assert_error(invoke(*neither[:i], *neither[i + 2 :]), "--policy (one level) or --levels")
+    assert not out.exists()
