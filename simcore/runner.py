@@ -472,8 +472,9 @@ def _check_resumable(
     old: dict[str, Any], request: dict[str, Any], out: Path, *, until_ci: bool
 ) -> None:
     """``RunDirError`` unless ``request`` may resume the run of manifest ``old``: every
-    ``RESUME_KEYS`` equal, but ``n_games`` (a maximum) with ``until_ci``; an unfinished
-    until-ci run is resumed with ``until_ci`` only (its ``n_games`` is no run size)."""
+    ``RESUME_KEYS`` equal, but ``n_games`` (a maximum) with ``until_ci``, or a larger
+    ``n_games`` for a complete run (``_extends``); an unfinished until-ci run is resumed
+    with ``until_ci`` only (its ``n_games`` is no run size)."""
     previous = old.get("until_ci")
     if not until_ci and isinstance(previous, dict) and old.get("status") != "complete":
         raise RunDirError(
@@ -481,13 +482,24 @@ def _check_resumable(
             f"{_show(previous.get('half_width'))}); resume it with --until-ci"
         )
     for key in RESUME_KEYS:
-        if until_ci and key == "n_games":
+        if key == "n_games" and (until_ci or _extends(old, request)):
             continue
         if old.get(key) != request[key]:
             raise RunDirError(
                 f"cannot resume {out}: {key} is {_show(old.get(key))} in the manifest but "
                 f"{_show(request[key])} was requested"
             )
+
+
+def _extends(old: dict[str, Any] | None, request: dict[str, Any]) -> bool:
+    """Whether ``request`` extends the complete run of manifest ``old`` to more games (the
+    games it holds are kept; more chunks of its chunk size follow)."""
+    return (
+        old is not None
+        and old.get("status") == "complete"
+        and isinstance(old.get("n_games"), int)
+        and request["n_games"] > old["n_games"]
+    )
 
 
 def _show(value: object) -> str:
@@ -732,7 +744,9 @@ def simulate(
     or extends a complete run of either kind with more chunks of its chunk size (a
     last chunk smaller than the chunk size is played again whole), never stopping below
     its games; a maximum below the games already stored is refused (``RunDirError``), and
-    so is a fixed-size ``resume`` of an unfinished until-ci run.
+    so is a fixed-size ``resume`` of an unfinished until-ci run. A fixed-size ``resume``
+    with a larger ``n_games`` extends a complete run the same way, to exactly
+    ``n_games``.
 
     Raises ``GameError``, ``CardDataError`` or ``RunError``/``RunDirError`` on bad input
     (including an unreachable scheduler or a missing dask install), always before creating
@@ -937,7 +951,7 @@ def _until_ci_start(
     of a fixed size has no tracker, and a block only when it extends a complete until-ci
     run (which stays what it was)."""
     if half_width is None:
-        if old is not None and old.get("status") == "complete":
+        if old is not None and old.get("status") == "complete" and not _extends(old, request):
             return old.get("until_ci"), None
         return None, None
     n_games = request["n_games"]

@@ -362,3 +362,22 @@ def test_help_says_games_becomes_the_maximum() -> None:
     assert result.exit_code == 0
     assert "--until-ci" in result.stdout
     assert "the maximum" in result.stdout
+
+
+def test_a_complete_run_resumed_with_more_games_is_extended_to_exactly_them(
+    tmp_path: Path,
+) -> None:
+    """A fixed-size resume with a larger --games keeps the stored chunks (the short last
+    one is played again whole) and stops at exactly that many games: the same run as one
+    of that size; a smaller --games is refused."""
+    out = tmp_path / "run"
+    runner.simulate("fairy-tale", n_games=1200, out=out, **ARGS)
+    result = runner.simulate("fairy-tale", n_games=2600, out=out, resume=True, **ARGS)
+    assert (result.resumed_games, result.n_games) == (1000, 2600)
+    assert manifest(out).get("until_ci") is None
+    fixed = tmp_path / "fixed"
+    runner.simulate("fairy-tale", n_games=2600, out=fixed, **ARGS)
+    assert part_bytes(out) == part_bytes(fixed)
+    assert without_times(manifest(out))["chunks"] == without_times(manifest(fixed))["chunks"]
+    with pytest.raises(RunDirError, match="n_games is 2600 in the manifest but 2000"):
+        runner.simulate("fairy-tale", n_games=2000, out=out, resume=True, **ARGS)
