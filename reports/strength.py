@@ -57,20 +57,34 @@ CHECKED_RULE = (
 
 def card_shares(run_dir: Path, by_policy: bool = False) -> pl.DataFrame:
     """Every entity's win share when taken in a finished run: ``entity, kind, n, ws,
-    ws_lo, ws_hi`` (kind: ``card``, or ``legend`` for a DRAKO Legend claimed). With
-    ``by_policy``, one row per entity and policy (a ``policy`` column after ``kind``): the
-    copies the seats of that policy took, so a mixed table never pools policies of
-    different strength."""
+    ws_lo, ws_hi`` (kind: ``card``, or ``legend`` for a DRAKO Legend claimed).
+
+    With ``by_policy``, one row per entity and policy (a ``policy`` column after ``kind``):
+    the copies the seats of that policy took, their share *relative to the policy's own*
+    (``ws`` and its interval divided by the policy's win share over all its seats, a
+    constant taken as exact: its sample is every seat of the policy). In self-play that
+    share is 1 and nothing changes; in a mixed table a card is so judged against the other
+    cards of the same player, never against the gap between players of different
+    strength."""
     run = open_run(run_dir)
     seats = run.scan("seats")
     if not by_policy:
         return _entity_shares(run, seats)
-    policies = seats.select(pl.col("policy").cast(pl.String).unique().sort()).collect()
+    own = (
+        seats.group_by(pl.col("policy").cast(pl.String))
+        .agg((pl.col("win").mean() * run.players).alias("own"))
+        .sort("policy")
+        .collect()
+    )
     frames = [
         _entity_shares(run, seats.filter(pl.col("policy").cast(pl.String) == p)).select(
-            "entity", "kind", pl.lit(p).alias("policy"), pl.exclude("entity", "kind")
+            "entity",
+            "kind",
+            pl.lit(p).alias("policy"),
+            "n",
+            *(pl.col(c) / share for c in ("ws", "ws_lo", "ws_hi")),
         )
-        for p in policies["policy"]
+        for p, share in own.iter_rows()
     ]
     return pl.concat(frames)
 

@@ -7,10 +7,11 @@ into a band at every strength level, found by simulation and re-validated on fre
    to ``OUT/runs/level-K/``.
 1. **Baseline.** At every level the card file as given plays that level's games (seats
    rotated, seed ``S``). Each *entity* gets its win share when taken **within each policy
-   of the level** (the seats that policy plays: a card is never judged pooled over
-   policies of different strength; ``ws``: mean ``win`` × players of those seats that took
-   a copy, with its 95% Wilson interval; DRAKO: each kingdom kind placed, and each Legend
-   claimed). An entity is *out of band* at a (level, policy) when its interval lies
+   of the level**, relative to the policy's own (``reports.strength.card_shares``: the
+   seats of that policy that took a copy, mean ``win`` × players, with its 95% Wilson
+   interval, divided by the policy's share over all its seats; 1 in self-play), so a
+   card is never judged pooled over policies of different strength, nor by the gap
+   between them (DRAKO: each kingdom kind placed, and each Legend claimed). An entity is *out of band* at a (level, policy) when its interval lies
    wholly outside ``[LO, HI]``; entities taken fewer than ``MIN_TAKEN`` times there are not
    judged there. An entity out of band at some level or policy is one the search may edit.
    The policies' own win shares are reported, never a target.

@@ -309,6 +309,16 @@ def test_a_mixed_table_judges_each_card_within_each_policy(tmp_path: Path, plant
     assert policies["seats"].to_list() == [2 * 3000, 2 * 3000]
     # the win shares of the two policies average to 1 (an average seat): reported as such
     assert policies["ws"].mean() == pytest.approx(1.0, abs=1e-9)
+    # a card's share within a policy is relative to that policy's own share
+    run = out / "runs" / "level-1" / "validation-before"
+    seats = pl.read_parquet(run / "seats").with_columns(pl.col("policy").cast(pl.String))
+    taken = pl.read_parquet(run / "cards").filter(pl.col("card").cast(pl.String) == "unicorn")
+    taken = taken.join(seats, on=["game_id", "seat"])
+    for policy in ("greedy", "collector"):
+        own = seats.filter(pl.col("policy") == policy)["win"].mean() * 4
+        raw = taken.filter(pl.col("policy") == policy)["win"].mean() * 4
+        row = ba.filter((pl.col("entity") == "unicorn") & (pl.col("policy") == policy))
+        assert row["ws"][0] == pytest.approx(raw / own)
 
 
 def test_a_card_out_of_band_for_one_policy_only_is_searched(planted: Path) -> None:
