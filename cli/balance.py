@@ -66,6 +66,22 @@ def balance(
         int,
         typer.Option("--max-steps-per-card", help="Steps a card may move over all its fields."),
     ] = 2,
+    sampling: Annotated[
+        str,
+        typer.Option(
+            "--sampling",
+            help="adaptive: a candidate plays 1/8, 1/4, 1/2, then all of its games and stops "
+            "once out of band; fixed: every game of every candidate.",
+        ),
+    ] = "adaptive",
+    tolerance: Annotated[
+        float,
+        typer.Option(
+            "--tolerance",
+            help="When no trial meets the band: propose the smallest edit within this much "
+            "band distance of the best.",
+        ),
+    ] = 0.01,
     validation_games: options.ValidationGames = None,
     threads: options.Threads = None,
     backend: options.SearchBackend = Backend.local,
@@ -93,6 +109,8 @@ def balance(
             fields=fields,
             radius=radius,
             max_steps_per_card=max_steps_per_card,
+            sampling=sampling,
+            tolerance=tolerance,
         )  # fmt: skip
         with resumable(out, "trials"):
             outcome = search.run_balance(request, echo=progress_echo(quiet))
@@ -117,6 +135,11 @@ def summary_lines(outcome: Any) -> list[str]:
         + f"; validation: "
         f"{'every card inside' if outcome.validated_in_band else 'some card outside'}):"
     ]
+    if not outcome.meets_band:
+        lines.append(
+            f"no trial met the band: the smallest edit within {outcome.request.tolerance:g} of "
+            f"the best band distance (trial {outcome.trial}); tradeoff.csv lists the others"
+        )
     lines += [f"  {e.site.entity} {e.site.label}: {e.site.value} -> {e.new}" for e in outcome.edits]
     if outcome.pushed_out:
         lines.append("pushed out of band by the proposal: " + ", ".join(outcome.pushed_out))

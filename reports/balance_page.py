@@ -110,11 +110,13 @@ def write_balance_page(o: Any, out: Path) -> Path:
     req = o.request
     history = pl.DataFrame(
         o.history,
-        schema=["trial", "distance", "size", "levels_met", "out_of_band", "edits", "rejected"],
+        schema={"trial": pl.Int64, "distance": pl.Float64, "size": pl.Float64,
+                "levels_met": pl.Int64, "gap": pl.Float64, "out_of_band": pl.Int64,
+                "games": pl.Int64, "edits": pl.String, "repaired": pl.String},
         orient="row",
-    )
+    )  # fmt: skip
     charts.search_history(
-        history.filter(pl.col("rejected") == ""), out / "search-history.png",
+        history, out / "search-history.png",
         "Search history: every trial played", o.trial,
     )  # fmt: skip
     validation = (
@@ -187,6 +189,22 @@ def write_balance_page(o: Any, out: Path) -> Path:
             ),
         ),
         Section(
+            "tradeoff",
+            "Trade-off: edit size against band distance",
+            (
+                "Every played trial that no other beats on both objectives, smallest edit "
+                "first: each is a card file (the cards column) you can simulate with --cards. "
+                + (
+                    "The proposal is the smallest edit that meets the band at every level, "
+                    "each of its steps checked as needed."
+                    if o.meets_band
+                    else f"No trial met the band: the proposal is the smallest edit whose gap "
+                    f"is within {req.tolerance:g} of the best trial's (as many levels met)."
+                ),
+            ),
+            (Table("tradeoff", "Trade-off front", o.tradeoff, digits=4, sortable=False),),
+        ),
+        Section(
             "history",
             "Search history",
             (
@@ -197,9 +215,19 @@ def write_balance_page(o: Any, out: Path) -> Path:
                 "fields. A candidate plays the first level on the baseline's seeds (paired) "
                 "and is promoted to the next level only when it meets the band there. The "
                 "first trials are starting points: the out-of-band cards one step towards "
-                "the band, together, then each field alone. A candidate beyond a guard rail "
+                "the band, together, then each field alone. "
+                + (
+                    "Adaptive sampling: a candidate plays 1/8, 1/4, 1/2, then all of a level's "
+                    "games, each round extending the last, and stops at the first round where "
+                    "it is out of band (games: what it played). "
+                    if req.sampling == "adaptive"
+                    else "Fixed sampling: every candidate plays every game of a level. "
+                )
+                + "A candidate beyond a guard rail "
                 f"(more than {req.max_steps_per_card} steps on a card, a card's last ability "
-                "number zeroed) is not played: 'rejected' says which.",
+                "number zeroed) is brought inside it before it plays (the largest edits cut "
+                "back, the blanking edit undone): 'repaired' names the rail, 'edits' what "
+                "was played.",
             ),
             (
                 Figure("search-history.png", "Search history"),
@@ -214,7 +242,8 @@ def write_balance_page(o: Any, out: Path) -> Path:
         ("Card file", str(o.card_file)),
         ("Band", f"{req.band[0]} – {req.band[1]} (win share; 1.0 = average)"),
         ("Search", f"{len(o.history)} trials, seed {req.seed}; games per level: "
-                   + ", ".join(f"{lv.games:,}" for lv in o.levels)),
+                   + ", ".join(f"{lv.games:,}" for lv in o.levels)
+                   + f"; {req.sampling} sampling: {history['games'].sum():,} games played"),
         ("Validation", "seed " + str(req.seed + 1) + "; games per level: "
                        + ", ".join(f"{lv.validation_games:,}" for lv in o.levels)),
         ("Guard rails", f"radius {req.radius}, at most {req.max_steps_per_card} steps a card, "

@@ -11,31 +11,49 @@ into a band at every strength level, found by simulation and re-validated on fre
    seats of that policy that took a copy, mean ``win`` × players, with its 95% Wilson
    interval, divided by the policy's share over all its seats; 1 in self-play), so a
    card is never judged pooled over policies of different strength, nor by the gap
-   between them (DRAKO: each kingdom kind placed, and each Legend claimed). An entity is *out of band* at a (level, policy) when its interval lies
-   wholly outside ``[LO, HI]``; entities taken fewer than ``MIN_TAKEN`` times there are not
-   judged there. An entity out of band at some level or policy is one the search may edit.
-   The policies' own win shares are reported, never a target.
+   between them (DRAKO: each kingdom kind placed, and each Legend claimed). An entity is
+   *out of band* at a (level, policy) when its interval lies wholly outside ``[LO, HI]``;
+   entities taken fewer than ``MIN_TAKEN`` times there are not judged there. An entity
+   out of band at some level or policy is one the search may edit. The policies' own win
+   shares are reported, never a target.
 2. **What may change.** The game's ``balance.toml`` declares the editable fields of its
    card data (``simcore.card_edits``); ``--fields`` narrows them and may narrow a field's
    bounds. The search moves only the sites of entities out of band, each by at most
    ``min(radius, max_steps_per_card)`` steps. **Guard rails**: a number keeps its sign
    unless its field is declared ``signed``; a card keeps at least one non-zero ``ability``
    number if it had one; a card moves at most ``max_steps_per_card`` steps over all its
-   fields. A candidate beyond a guard rail is not played (its trial says which rail).
+   fields. A candidate beyond a guard rail is brought inside it before it is played
+   (``within_rails``: a card's largest edits cut back, a blanking edit undone); its trial
+   says which rail it crossed (``repaired``).
 3. **Two objectives, minimised** (Optuna, multi-objective TPE, ``simcore.study``):
    ``distance`` and ``size`` = Σ |steps| over the edited sites. A candidate plays the
    first level on that level's baseline seeds (paired); one that meets the band there
    (every judged entity's interval meets it, at every policy) is promoted to the next
    level on its baseline seeds, and so on. ``distance`` = the number of levels it did not
-   reach + ``d / (1 + d)``, where ``d`` = Σ over entities and policies of how far the
-   interval lies outside the band (``LO - ws_hi`` or ``ws_lo - HI``) at the first level it
-   failed: 0 exactly when it meets the band at every level, and a candidate that reached
-   a level always ranks before one that did not. The first trials (at most half the
-   budget) are starting points: every out-of-band entity's first site one step towards
-   the band, all together, then each site one step alone, the entities farthest out first.
+   reach + ``d / (1 + d)``, where ``d`` (the history's ``gap``) = Σ over entities and
+   policies of how far the interval lies outside the band (``LO - ws_hi`` or ``ws_lo -
+   HI``) at the first level it failed: 0 exactly when it meets the band at every level,
+   and a candidate that reached a level always ranks before one that did not. The first
+   trials (at most half the budget) are starting points: every out-of-band entity's first
+   site one step towards the band, all together, then each site one step alone, the
+   entities farthest out first.
+   **Adaptive sampling** (``--sampling adaptive``, the default): at each level a candidate
+   plays in rounds, each extending the last on the same seeds: an eighth of the level's
+   games, a quarter, a half, all. After each round its shares are judged on the games so
+   far; a candidate already out of band stops there (on fewer games its intervals are
+   wider, so an interval outside the band then is outside on more games too, but for
+   noise), with the distance of the games it played. Only a candidate in band at every
+   round plays every game and is promoted. ``--sampling fixed`` plays every game of every
+   candidate. The history's ``games`` column counts what each trial played.
 4. **The proposal** is, among the trials with ``distance`` 0, the one with the smallest
-   ``size`` (then fewer sites, then the earliest); when none reaches the band, the trial
-   with the smallest ``distance`` (then ``size``), and the result says so.
+   ``size`` (then fewer sites, then the earliest), made **minimal**: each changed number
+   moved one step back and re-checked on the same seeds (a trial of the study), a step
+   that still meets the band at every level dropped, until none can be. When no trial
+   meets the band, it is the smallest edit among the trials that met as many levels as
+   the best one and whose ``gap`` is within ``--tolerance`` of its, and the result says
+   so. ``OUT/tradeoff.csv`` is the trade-off front: every played trial no other beats on
+   both distance and size, each written as a card file ``OUT/tradeoff/trial-N.toml``
+   that ``--cards`` loads.
 5. **Validation.** At every level the original and the proposal play that level's
    validation games on fresh seeds (seed ``S + 1``) into
    ``OUT/runs/level-K/validation-{before,after}``; ``OUT/validation/level-K/`` is their
@@ -49,8 +67,8 @@ Files: ``OUT/cards.toml`` (the proposal: the card file with the changed numbers,
 changed entity commented, its rules text rewritten with the new numbers where that is
 unambiguous or marked STALE), ``OUT/changes.csv`` (``card, field, old, new, where,
 text``), ``OUT/policies.csv`` (each level's policy win shares before and after),
-``OUT/history.csv`` (every trial), ``OUT/study.db`` (the study; ``--resume`` continues
-it), ``OUT/index.html``.
+``OUT/history.csv`` (every trial), ``OUT/tradeoff.csv`` and ``OUT/tradeoff/``,
+``OUT/study.db`` (the study; ``--resume`` continues it), ``OUT/index.html``.
 """
 
 from __future__ import annotations
@@ -73,6 +91,12 @@ from simcore.card_edits import Edit, Field, Site
 DEFAULT_RADIUS = 3
 #: Steps a card may move over all its fields.
 DEFAULT_MAX_STEPS_PER_CARD = 2
+#: Adaptive sampling: the first round of a candidate is 1/ROUNDS of its games.
+ROUNDS = 8
+#: A proposal that does not meet the band: the smallest edit within this much band
+#: distance of the best trial's (with as many levels met).
+DEFAULT_TOLERANCE = 0.01
+SAMPLING = ("adaptive", "fixed")
 STUDY_NAME = "balance"
 BASELINE, TRIAL = "baseline", "trial"
 BEFORE, AFTER = "validation-before", "validation-after"
@@ -149,6 +173,8 @@ class Request(StudySettings):
     fields: str | None = None
     radius: int = DEFAULT_RADIUS
     max_steps_per_card: int = DEFAULT_MAX_STEPS_PER_CARD
+    sampling: str = "adaptive"
+    tolerance: float = DEFAULT_TOLERANCE
 
     def level_list(self) -> list[Level]:
         """The levels, weakest first, with their game counts."""
@@ -179,6 +205,8 @@ class Outcome:
     before_after: Any = None  # polars DataFrame: entity x level x policy
     verdicts: Any = None  # polars DataFrame: entity, before, after
     policy_shares: Any = None  # polars DataFrame: level, policy, ws before and after
+    front: list[Any] = field(default_factory=list)  # the trade-off front (optuna trials)
+    tradeoff: Any = None  # polars DataFrame: the front as tradeoff.csv shows it
     pushed_out: list[str] = field(default_factory=list)  # in band before, out after
     stale_text: list[str] = field(default_factory=list)  # rules text not rewritten
     files: dict[str, Path] = field(default_factory=dict)
@@ -270,6 +298,32 @@ def guard_rail(edits: Sequence[Edit], sites: Sequence[Site], max_steps: int) -> 
     return f"no ability number left on {', '.join(blank)}" if blank else ""
 
 
+def within_rails(edits: Sequence[Edit], sites: Sequence[Site], max_steps: int) -> list[Edit]:
+    """``edits`` brought inside the guard rails (``guard_rail``): on a card with more than
+    ``max_steps`` steps, the largest edit is cut back a step at a time (the last in site
+    order on a tie) until the card has ``max_steps``; on a card whose every non-zero
+    ``ability`` number would be zero, the smallest of those edits is undone."""
+    steps = {e.site.key: e.steps for e in edits}
+    by_card: dict[str, list[Site]] = defaultdict(list)
+    for s in sites:
+        by_card[s.entity].append(s)
+    for own in by_card.values():
+        while sum(abs(steps.get(s.key, 0)) for s in own) > max_steps:
+            big = max(reversed(own), key=lambda s: abs(steps.get(s.key, 0)))
+            steps[big.key] -= 1 if steps[big.key] > 0 else -1
+        ability = [s for s in own if s.field.ability]
+        zeroed = [
+            s for s in ability if s.value and s.value + steps.get(s.key, 0) * s.field.step == 0
+        ]
+        if (
+            ability
+            and any(s.value for s in ability)
+            and all(s.value + steps.get(s.key, 0) * s.field.step == 0 for s in ability)
+        ):
+            steps[min(zeroed, key=lambda s: (abs(steps[s.key]), s.key)).key] = 0
+    return _edits(sites, steps)
+
+
 def _edits(sites: Sequence[Site], params: Mapping[str, int]) -> list[Edit]:
     return [Edit(s, int(params.get(s.key, 0))) for s in sites if params.get(s.key, 0)]
 
@@ -310,6 +364,8 @@ def _record(req: Request, **card_data: str) -> dict[str, Any]:
         "fields": req.fields,
         "radius": req.radius,
         "max_steps_per_card": req.max_steps_per_card,
+        "sampling": req.sampling,
+        "tolerance": req.tolerance,
     }
 
 
@@ -348,6 +404,7 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
         chosen_params = _search(outcome, out, bases, ws_of, dict(sorted(outside_by.items())))
     outcome.edits = _edits(sites, chosen_params)
     _write_proposal(outcome, out)
+    _write_tradeoff(outcome, out)
     _validate(outcome, out, echo)
     from reports.balance_page import write_balance_page
 
@@ -378,6 +435,10 @@ def _check_request(req: Request, game: registry.Game) -> tuple[Path, list[Field]
     runner.check_seed(req.seed)
     if req.validation_games is not None:
         runner.check_int("validation games", req.validation_games, 1)
+    if req.sampling not in SAMPLING:
+        raise RunError(f"sampling must be one of {', '.join(SAMPLING)}, got {req.sampling!r}")
+    if not (math.isfinite(req.tolerance) and req.tolerance >= 0):
+        raise RunError(f"tolerance must be a number >= 0, got {req.tolerance:g}")
     if (req.policy is None) == (not req.levels):
         raise RunError("give the seats as --policy (one level) or --levels (several), not both")
     unknown = sorted(set(req.level_games) - set(req.levels))
@@ -410,21 +471,57 @@ def _play(req: Request, out: Path, level: Level, name: str, cards: Path, seed: i
 
     target = out / "runs" / level.name / name
     if not runner.is_complete(target) or name in (TRIAL, AFTER):
-        runner.simulate(
-            req.game,
-            variant=req.variant,
-            players=req.players,
-            policies=level.seats,
-            seed=seed,
-            n_games=n,
-            out=target,
-            cards_path=cards,
-            rotate_seats=True,
-            policies_file=req.policies_file,
-            overwrite=True,
-            options=req.options.quiet(),
-        )
+        _simulate(req, level, target, cards, seed, n)
     return card_shares(target, by_policy=True)
+
+
+def _simulate(
+    req: Request, level: Level, target: Path, cards: Path, seed: int, n: int, **how: Any
+) -> None:
+    """``n`` games of ``cards`` at ``level`` into ``target`` (replaced), seats rotated;
+    ``how``: ``resume``/``chunk_size`` for a candidate's rounds."""
+    resume = bool(how.pop("resume", False))
+    runner.simulate(
+        req.game,
+        variant=req.variant,
+        players=req.players,
+        policies=level.seats,
+        seed=seed,
+        n_games=n,
+        out=target,
+        cards_path=cards,
+        rotate_seats=True,
+        policies_file=req.policies_file,
+        overwrite=not resume,
+        resume=resume,
+        options=replace(req.options.quiet(), **how),
+    )
+
+
+def rounds(n: int) -> list[int]:
+    """The games a candidate has played after each round of adaptive sampling: an eighth
+    of ``n``, a quarter, a half, all (module docstring, 3)."""
+    return sorted({max(1, n * k // ROUNDS) for k in (1, 2, 4)} | {n})
+
+
+def _candidate(req: Request, out: Path, level: Level, cards: Path) -> tuple[Any, int]:
+    """A candidate card file at ``level`` on the baseline's seeds: its card shares by
+    policy and the games it played. Adaptive sampling (module docstring, 3) plays it in
+    ``rounds`` (each extending the last: the same games as one run) and stops at the first
+    round where it is out of band; fixed sampling plays every game."""
+    from reports.strength import card_shares
+
+    target = out / "runs" / level.name / TRIAL
+    if req.sampling == "fixed":
+        _simulate(req, level, target, cards, req.seed, level.games)
+        return card_shares(target, by_policy=True), level.games
+    chunk = rounds(level.games)[0]
+    for k, games in enumerate(rounds(level.games)):
+        _simulate(req, level, target, cards, req.seed, games, resume=k > 0, chunk_size=chunk)
+        shares = card_shares(target, by_policy=True)
+        if distance(shares, req.band)[0] > 0:
+            break
+    return shares, games
 
 
 def _search(
@@ -434,39 +531,17 @@ def _search(
     ws_of: Mapping[str, float],
     outside_by: Mapping[str, float],
 ) -> dict[str, int]:
-    """Run the study's trials over ``outcome.sites`` (module docstring, 3 and 4), record
-    the history, the proposal's trial and whether it meets the band in ``outcome``, and
-    return the proposal's parameters."""
+    """Run the study's trials over ``outcome.sites`` (module docstring, 3 and 4), then the
+    minimal-edit pass; record the history, the trade-off front, the proposal's trial and
+    whether it meets the band in ``outcome``, and return the proposal's parameters."""
     req, sites, card_file = outcome.request, outcome.sites, outcome.card_file
-    levels = outcome.levels
     optuna_study = study.open_study(
         out, STUDY_NAME, 2, req.seed, req.storage, req.resume, _search_record(req, card_file)
     )
     study.enqueue_once(optuna_study, starts(sites, ws_of, outside_by, req.budget // 2))
     reach = min(req.radius, req.max_steps_per_card)
     params = [study.Param(s.key, *s.bounds(reach)) for s in sites]
-    trial_cards = out / "runs" / "trial-cards.toml"
-
-    def evaluate(p: Mapping[str, int]) -> tuple[list[float], dict[str, Any]]:
-        edits = _edits(sites, p)
-        attrs: dict[str, Any] = {"edits": describe(edits)}
-        rail = guard_rail(edits, sites, req.max_steps_per_card)
-        if rail:  # not played: worse than any candidate that was
-            return [float(len(levels) + 1), float(_size(edits))], {**attrs, "rejected": rail}
-        if edits:
-            trial_cards.parent.mkdir(parents=True, exist_ok=True)
-            trial_cards.write_text(card_edits.edited_text(card_file, edits)[0])
-        reached, d = 0, 0.0
-        off: dict[str, float] = {}
-        for lv, base in zip(levels, bases, strict=True):
-            shares = _play(req, out, lv, TRIAL, trial_cards, req.seed, lv.games) if edits else base
-            d, off = distance(shares, req.band)
-            if d > 0:
-                break
-            reached += 1
-        worst = sorted(off, key=lambda e: -off[e])[:5]
-        attrs |= {"levels_met": reached, "out_of_band": len(off), "worst": ",".join(worst)}
-        return [objective(len(levels) - reached, d), float(_size(edits))], attrs
+    evaluate = _evaluator(outcome, out, bases)
 
     def describe_best(trials: list[Any]) -> str:
         best = min(trials, key=lambda t: tuple(t.values))
@@ -476,34 +551,138 @@ def _search(
         optuna_study, params, evaluate, req.budget, progress=req.options.progress,
         describe=describe_best,
     )  # fmt: skip
-    for lv in levels:
+    best = proposal(trials, req.tolerance)
+    if best is not None and best.values[0] == 0.0:
+        trials, best = _minimal(optuna_study, params, evaluate, trials, best)
+    for lv in outcome.levels:
         shutil.rmtree(out / "runs" / lv.name / TRIAL, ignore_errors=True)
-    trial_cards.unlink(missing_ok=True)
-    outcome.history = [
-        {
-            "trial": t.number,
-            "distance": t.values[0],
-            "size": t.values[1],
-            "levels_met": t.user_attrs.get("levels_met"),
-            "out_of_band": t.user_attrs.get("out_of_band"),
-            "edits": t.user_attrs.get("edits", ""),
-            "rejected": t.user_attrs.get("rejected", ""),
+    (out / "runs" / "trial-cards.toml").unlink(missing_ok=True)
+    outcome.history = [_history_row(t) for t in trials]
+    outcome.front = front(trials)
+    outcome.trial = best.number if best is not None else None
+    outcome.meets_band = best is not None and best.values[0] == 0.0
+    return applied(best) if best is not None else {}
+
+
+def _evaluator(outcome: Outcome, out: Path, bases: Sequence[Any]) -> study.Evaluate:
+    """A trial's evaluation (module docstring, 2 and 3): its parameters -> (distance,
+    size), with what the history shows (edits, levels met, the band distance at the level
+    it stopped, the games it played, the guard rail it broke)."""
+    req, sites, levels = outcome.request, outcome.sites, outcome.levels
+    trial_cards = out / "runs" / "trial-cards.toml"
+
+    def evaluate(p: Mapping[str, int]) -> tuple[list[float], dict[str, Any]]:
+        asked = _edits(sites, p)
+        edits = within_rails(asked, sites, req.max_steps_per_card)
+        attrs: dict[str, Any] = {
+            "edits": describe(edits),
+            "games": 0,
+            "applied": {e.site.key: e.steps for e in edits},
+            "repaired": guard_rail(asked, sites, req.max_steps_per_card),
         }
-        for t in trials
-    ]
-    played = [t for t in trials if not t.user_attrs.get("rejected")]
+        if edits:
+            trial_cards.parent.mkdir(parents=True, exist_ok=True)
+            trial_cards.write_text(card_edits.edited_text(outcome.card_file, edits)[0])
+        reached, d, games = 0, 0.0, 0
+        off: dict[str, float] = {}
+        for lv, base in zip(levels, bases, strict=True):
+            shares, played = _candidate(req, out, lv, trial_cards) if edits else (base, 0)
+            games += played
+            d, off = distance(shares, req.band)
+            if d > 0:
+                break
+            reached += 1
+        worst = sorted(off, key=lambda e: -off[e])[:5]
+        attrs |= {"levels_met": reached, "gap": d, "games": games,
+                  "out_of_band": len(off), "worst": ",".join(worst)}  # fmt: skip
+        return [objective(len(levels) - reached, d), float(_size(edits))], attrs
+
+    return evaluate
+
+
+def applied(t: Any) -> dict[str, int]:
+    """The steps trial ``t`` played: its parameters inside the guard rails
+    (``within_rails``), the sites it does not move left out."""
+    steps = t.user_attrs.get("applied")
+    if steps is None:  # a trial of a search without guard rails (no other kind is stored)
+        steps = {k: int(v) for k, v in t.params.items() if v}
+    return {k: int(v) for k, v in steps.items()}
+
+
+def proposal(trials: Sequence[Any], tolerance: float) -> Any:
+    """The proposal among ``trials`` (module docstring, 4): the smallest edit meeting the
+    band at every level (then fewer sites, then the earliest); when none does, the
+    smallest edit among the trials with as many levels met as the best and a band
+    distance within ``tolerance`` of its. None when no trial was played."""
+    played = list(trials)
+    if not played:
+        return None
+
+    def n_sites(t: Any) -> int:
+        return len(applied(t))
+
     meeting = [t for t in played if t.values[0] == 0.0]
+    if meeting:
+        return min(meeting, key=lambda t: (t.values[1], n_sites(t), t.number))
+    best = min(played, key=lambda t: (t.values[0], t.values[1], n_sites(t), t.number))
+    met, gap = best.user_attrs.get("levels_met"), best.user_attrs.get("gap", 0.0)
+    near = [
+        t for t in played
+        if t.user_attrs.get("levels_met") == met and t.user_attrs.get("gap", 0.0) <= gap + tolerance
+    ]  # fmt: skip
+    return min(near, key=lambda t: (t.values[1], t.values[0], n_sites(t), t.number))
 
-    def rank(t: Any) -> tuple:
-        n_sites = sum(1 for v in t.params.values() if v)
-        if meeting:
-            return (t.values[1], n_sites, t.number)
-        return (t.values[0], t.values[1], n_sites, t.number)
 
-    best = min(meeting or played or trials, key=rank)
-    outcome.trial = best.number
-    outcome.meets_band = bool(meeting)
-    return {k: int(v) for k, v in best.params.items()} if played else {}
+def _minimal(
+    optuna_study: Any, params: Sequence[study.Param], evaluate: study.Evaluate,
+    trials: list[Any], best: Any,
+) -> tuple[list[Any], Any]:  # fmt: skip
+    """The minimal-edit pass (module docstring, 4): each changed number of ``best`` moved
+    one step back towards its value and re-checked on the same seeds (a trial of the
+    study, so a resumed search redoes nothing); a step that still meets the band at every
+    level is dropped, until no step can be. Returns the trials and the proposal."""
+    improved = True
+    while improved:
+        improved = False
+        for key, steps in sorted(applied(best).items()):
+            smaller = {**applied(best), key: steps - (1 if steps > 0 else -1)}
+            smaller = {k: v for k, v in smaller.items() if v}
+            candidate = next((t for t in trials if applied(t) == smaller), None)
+            if candidate is None:
+                point = {p.name: smaller.get(p.name, 0) for p in params}
+                optuna_study.enqueue_trial(point, skip_if_exists=True)
+                trials = study.run_trials(optuna_study, params, evaluate, len(trials) + 1)
+                candidate = next(t for t in reversed(trials) if applied(t) == smaller)
+            if candidate.values[0] == 0.0:
+                best, improved = candidate, True
+                break
+    return trials, best
+
+
+def front(trials: Sequence[Any]) -> list[Any]:
+    """The trials no other beats on both objectives (distance, size), by size: the
+    trade-off between edit size and band distance, one trial per point."""
+    played = sorted(trials, key=lambda t: (t.values[1], t.values[0], t.number))
+    out: list[Any] = []
+    for t in played:
+        if not out or t.values[0] < out[-1].values[0]:
+            out.append(t)
+    return out
+
+
+def _history_row(t: Any) -> dict[str, Any]:
+    a = t.user_attrs
+    return {
+        "trial": t.number,
+        "distance": t.values[0],
+        "size": t.values[1],
+        "levels_met": a.get("levels_met"),
+        "gap": a.get("gap"),
+        "out_of_band": a.get("out_of_band"),
+        "games": a.get("games", 0) if "same_as" not in a else 0,
+        "edits": a.get("edits", ""),
+        "repaired": a.get("repaired", ""),
+    }
 
 
 def _validate(outcome: Outcome, out: Path, echo: Callable[[str], None]) -> None:
@@ -655,6 +834,35 @@ def _check_bounds(req: Request, fields: Sequence[Field], card_file: Path) -> Non
                         f"field '{f.name}': the bound {bound} is outside what the card loader "
                         f"accepts ({exc})"
                     ) from None
+
+
+def _write_tradeoff(outcome: Outcome, out: Path) -> None:
+    """``OUT/tradeoff/trial-N.toml`` for each trial of the trade-off front (module
+    docstring, 4), ``outcome.tradeoff`` the table ``OUT/tradeoff.csv`` shows."""
+    import polars as pl
+
+    shutil.rmtree(out / "tradeoff", ignore_errors=True)
+    rows = []
+    for t in outcome.front:
+        edits = _edits(outcome.sites, applied(t))
+        name = f"tradeoff/trial-{t.number}.toml"
+        header = f"talesim balance: trade-off point, trial {t.number}: {describe(edits)}"
+        (out / "tradeoff").mkdir(exist_ok=True)
+        text, _stale = card_edits.edited_text(outcome.card_file, edits, header)
+        (out / name).write_text(text)
+        row = _history_row(t)
+        rows.append({k: row[k] for k in ("trial", "distance", "size", "levels_met", "gap")}
+                    | {"edits": row["edits"], "cards": name})  # fmt: skip
+    schema = {
+        "trial": pl.Int64,
+        "distance": pl.Float64,
+        "size": pl.Float64,
+        "levels_met": pl.Int64,
+        "gap": pl.Float64,
+        "edits": pl.String,
+        "cards": pl.String,
+    }
+    outcome.tradeoff = pl.DataFrame(rows, schema=schema, orient="row")  # fmt: skip
 
 
 def _write_proposal(outcome: Outcome, out: Path) -> None:

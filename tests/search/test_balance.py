@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -38,7 +39,7 @@ def balance_cmd(out: Path, cards: Path, *extra: str, budget: int = 6) -> list[st
         "balance", "fairy-tale", "--players", "4", "--policy", "greedy", "--games", "3000",
         "--budget", str(budget), "--band", BAND, "--seed", "1", "--out", out,
         "--cards", cards, "--fields", "points", "--radius", "6", "--max-steps-per-card", "6",
-        "--quiet", *extra,
+        "--sampling", "adaptive", "--tolerance", "0.01", "--quiet", *extra,
     ]  # fmt: skip
 
 
@@ -78,7 +79,19 @@ def test_the_proposal_loads_with_cards_and_the_page_leads_with_it(searched: tupl
         assert (out / name).is_file(), name
     assert (out / "validation" / "level-1" / "index.html").is_file()
     history = pl.read_csv(out / "history.csv")
-    assert history.height == 6
+    assert history.height > 6  # the budget, then the minimal-edit pass
+    # minimal: the proposal's number one step back towards 9 was checked and fails the band
+    new = pl.read_csv(out / "changes.csv")["new"][0]
+    back = history.filter(pl.col("edits") == f"unicorn points 9->{new + 1}")
+    assert back.height >= 1
+    assert (back["distance"] > 0).all()
+    # adaptive sampling: a candidate out of band on its first eighth stopped there
+    assert 3000 // 8 in history["games"].to_list()
+    tradeoff = pl.read_csv(out / "tradeoff.csv")
+    assert (tradeoff["size"].diff().drop_nulls() > 0).all()
+    assert (tradeoff["distance"].diff().drop_nulls() < 0).all()
+    for cards in tradeoff["cards"]:  # each point is a card file to simulate
+        assert invoke("cards", "fairy-tale", "--cards", out / cards).exit_code == 0
     # the first trial is the starting point: the one out-of-band card one step weaker
     assert history["edits"][0] == "unicorn points 9->8"
     verdicts = pl.read_csv(out / "verdicts.csv").filter(pl.col("entity") == "unicorn")
@@ -104,6 +117,8 @@ def test_a_card_set_inside_the_band_gets_no_edit(tmp_path: Path) -> None:
         ("--fields", "strength", "unknown field 'strength'"),
         ("--fields", "points:-9:3", "outside the bounds balance.toml declares"),
         ("--max-steps-per-card", "0", "max steps per card"),
+        ("--sampling", "lazy", "sampling must be one of adaptive, fixed"),
+        ("--tolerance", "-1", "tolerance must be a number >= 0"),
         ("--fields", "points:4:2", "NAME:MIN:MAX"),
         ("--budget", "0", "budget"),
         ("--players", "9", "2-5 players"),
@@ -170,8 +185,8 @@ def test_ctrl_c_keeps_the_finished_trials(
     real, calls = runner.simulate, []
 
     def interrupt_second_trial(*args: object, **kwargs: object) -> object:
-        if Path(str(kwargs["out"])).name == balance.TRIAL:
-            calls.append(kwargs["out"])
+        if Path(str(kwargs["out"])).name == balance.TRIAL and not kwargs["resume"]:
+            calls.append(kwargs["out"])  # a candidate's first round (the others resume it)
             if len(calls) == 2:  # Ctrl-C while the second simulated candidate plays
                 raise KeyboardInterrupt
         return real(*args, **kwargs)  # type: ignore[arg-type]
@@ -223,6 +238,25 @@ def test_a_candidate_that_reached_more_levels_always_ranks_first() -> None:
 def _site(entity: str, field: str, value: int, ability: bool = False) -> balance.Site:
     f = balance.Field(field, "unit", field, (), -9, 9, 1, "up", ability=ability)
     return balance.Site(entity, f, (field,), value, entity, field)
+
+
+def test_a_candidate_beyond_the_rails_is_brought_inside_them() -> None:
+    cost, war = _site("commander", "cost", 2), _site("commander", "lp-per-war-won", 1, True)
+    strength = _site("commander", "strength", 4)
+    rogue = _site("rogue", "strength", 3)
+    sites = [cost, strength, war, rogue]
+    edit = balance.Edit
+
+    def inside(*edits: balance.Edit) -> list[tuple[str, int]]:
+        return [(e.site.key, e.steps) for e in balance.within_rails(edits, sites, 2)]
+
+    # 2 + -3 steps on the Commander: the largest cut back first, then the last on a tie
+    assert inside(edit(cost, 2), edit(strength, -3)) == [("commander/cost", 1),
+                                                         ("commander/strength", -1)]  # fmt: skip
+    assert inside(edit(rogue, -3)) == [("rogue/strength", -2)]
+    # its last ability number zeroed: that edit undone
+    assert inside(edit(cost, 1), edit(war, -1)) == [("commander/cost", 1)]
+    assert inside(edit(cost, 1)) == [("commander/cost", 1)]  # inside already: unchanged
 
 
 def test_guard_rails_limit_steps_per_card_and_never_blank_a_card() -> None:
@@ -352,3 +386,31 @@ def test_seats_are_given_one_way(tmp_path: Path, planted: Path) -> None:
     i = neither.index("--levels")
     assert_error(invoke(*neither[:i], *neither[i + 2 :]), "--policy (one level) or --levels")
     assert not out.exists()
+
+
+def _trial(number: int, distance: float, size: int, met: int, gap: float, **params: int) -> Any:
+    from types import SimpleNamespace
+
+    attrs = {"levels_met": met, "gap": gap}
+    return SimpleNamespace(number=number, values=[distance, size], user_attrs=attrs,
+                           params=params)  # fmt: skip
+
+
+def test_without_a_trial_in_band_the_smallest_edit_near_the_best_is_proposed() -> None:
+    best = _trial(3, balance.objective(1, 0.0245), 19, 0, 0.0245, a=3, b=-4)
+    small = _trial(0, balance.objective(1, 0.032), 4, 0, 0.032, a=1)
+    far = _trial(1, balance.objective(1, 0.2), 1, 0, 0.2, b=1)
+    trials = [small, far, best]
+    assert balance.proposal(trials, 0.01) is small  # within 0.01 of the best gap
+    assert balance.proposal(trials, 0.005) is best
+    assert balance.front(trials) == [far, small, best]
+    meeting = _trial(4, 0.0, 6, 1, 0.0, a=2)
+    assert balance.proposal([*trials, meeting], 0.01) is meeting
+
+
+def test_fixed_sampling_plays_every_game_of_every_candidate(tmp_path: Path, planted: Path) -> None:
+    out = tmp_path / "out"
+    result = invoke(*balance_cmd(out, planted, "--sampling", "fixed", budget=3))
+    assert result.exit_code == 0, result.output
+    history = pl.read_csv(out / "history.csv")
+    assert set(history["games"].to_list()) <= {0, 3000}  # 0: a twin of an earlier trial
