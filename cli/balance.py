@@ -66,14 +66,7 @@ def balance(
         int,
         typer.Option("--max-steps-per-card", help="Steps a card may move over all its fields."),
     ] = 2,
-    sampling: Annotated[
-        str,
-        typer.Option(
-            "--sampling",
-            help="adaptive: a candidate plays 1/8, 1/4, 1/2, then all of its games and stops "
-            "once out of band; fixed: every game of every candidate.",
-        ),
-    ] = "adaptive",
+    sampling: options.Sampling = "adaptive",
     tolerance: Annotated[
         float,
         typer.Option(

@@ -103,6 +103,14 @@ UntilCi = Annotated[
         show_default=False,
     ),
 ]
+Sampling = Annotated[
+    str,
+    typer.Option(
+        "--sampling",
+        help="adaptive: a candidate plays 1/8, 1/4, 1/2, then all of its games and stops once "
+        "it is told apart; fixed: every game of every candidate.",
+    ),
+]
 SearchOut = Annotated[Path, typer.Option("--out", help="Directory for the search and its page.")]
 SearchBackend = Annotated[
     Backend, typer.Option("--backend", help="Where each candidate's chunks run.")

@@ -36,6 +36,7 @@ def tune(
     ] = None,
     variant: options.Variant = None,
     cards_file: options.CardsFile = None,
+    sampling: options.Sampling = "adaptive",
     validation_games: options.ValidationGames = None,
     threads: options.Threads = None,
     backend: options.SearchBackend = Backend.local,
@@ -54,6 +55,7 @@ def tune(
                                      cards_file, validation_games, storage, resume, run),
             base=policy,
             against=against,
+            sampling=sampling,
         )  # fmt: skip
         with resumable(out, "trials"):
             outcome = tuning.run_tune(request, echo=progress_echo(quiet))

@@ -39,8 +39,10 @@ def _lead(o: Any) -> str:
     if not o.meets_band:
         lead += (
             " No edit within the budget and the guard rails brought every card into the band: "
-            "this is the best found (the most levels met, then the smallest distance). Try a "
-            "larger --budget, --radius, --max-steps-per-card or more --fields."
+            "this is the smallest edit among the trials that met as many levels as the best "
+            f"one, with a band distance within {o.request.tolerance:g} of its (the trade-off "
+            "section lists the others). Try a larger --budget, --radius, --max-steps-per-card "
+            "or more --fields."
         )
     return lead
 

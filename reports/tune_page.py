@@ -69,7 +69,15 @@ def write_tune_page(o: Any, out: Path) -> Path:
             "Search history",
             (
                 "Every trial plays the same seeds (paired): one candidate seat against "
-                f"{against}, seats rotated. Trial 0 is the default weights.",
+                f"{against}, seats rotated. Trial 0 is the default weights. "
+                + (
+                    "Adaptive sampling: a candidate plays 1/8, 1/4, 1/2, then all of the "
+                    "games, and stops once its 95% interval lies below the best share a "
+                    "candidate reached on every game (games: what it played; the share is "
+                    "then over those games)."
+                    if req.sampling == "adaptive"
+                    else "Fixed sampling: every candidate plays every game."
+                ),
             ),
             (
                 Figure("search-history.png", "Search history"),
@@ -81,7 +89,11 @@ def write_tune_page(o: Any, out: Path) -> Path:
         ("Game", req.game + (f" ({req.variant})" if req.variant else "")),
         ("Policy", f"{req.base} → {o.tuned.name}, against {against}"),
         ("Players", str(req.players)),
-        ("Search", f"{len(o.history)} trials of {req.n_games:,} games, seed {req.seed}"),
+        (
+            "Search",
+            f"{len(o.history)} trials of up to {req.n_games:,} games, seed {req.seed}; "
+            f"{req.sampling} sampling: {sum(h['games'] for h in o.history):,} games played",
+        ),
         ("Validation", f"{req.validation_games or req.n_games:,} games, seed {req.seed + 1}"),
     ]
     return write_page(out, f"talesim tune — {req.game}", summary, sections)

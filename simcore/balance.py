@@ -91,12 +91,9 @@ from simcore.card_edits import Edit, Field, Site
 DEFAULT_RADIUS = 3
 #: Steps a card may move over all its fields.
 DEFAULT_MAX_STEPS_PER_CARD = 2
-#: Adaptive sampling: the first round of a candidate is 1/ROUNDS of its games.
-ROUNDS = 8
 #: A proposal that does not meet the band: the smallest edit within this much band
 #: distance of the best trial's (with as many levels met).
 DEFAULT_TOLERANCE = 0.01
-SAMPLING = ("adaptive", "fixed")
 STUDY_NAME = "balance"
 BASELINE, TRIAL = "baseline", "trial"
 BEFORE, AFTER = "validation-before", "validation-after"
@@ -435,8 +432,7 @@ def _check_request(req: Request, game: registry.Game) -> tuple[Path, list[Field]
     runner.check_seed(req.seed)
     if req.validation_games is not None:
         runner.check_int("validation games", req.validation_games, 1)
-    if req.sampling not in SAMPLING:
-        raise RunError(f"sampling must be one of {', '.join(SAMPLING)}, got {req.sampling!r}")
+    study.check_sampling(req.sampling)
     if not (math.isfinite(req.tolerance) and req.tolerance >= 0):
         raise RunError(f"tolerance must be a number >= 0, got {req.tolerance:g}")
     if (req.policy is None) == (not req.levels):
@@ -498,16 +494,10 @@ def _simulate(
     )
 
 
-def rounds(n: int) -> list[int]:
-    """The games a candidate has played after each round of adaptive sampling: an eighth
-    of ``n``, a quarter, a half, all (module docstring, 3)."""
-    return sorted({max(1, n * k // ROUNDS) for k in (1, 2, 4)} | {n})
-
-
 def _candidate(req: Request, out: Path, level: Level, cards: Path) -> tuple[Any, int]:
     """A candidate card file at ``level`` on the baseline's seeds: its card shares by
     policy and the games it played. Adaptive sampling (module docstring, 3) plays it in
-    ``rounds`` (each extending the last: the same games as one run) and stops at the first
+    ``study.rounds`` (each extending the last: the same games as one run) and stops at the first
     round where it is out of band; fixed sampling plays every game."""
     from reports.strength import card_shares
 
@@ -515,8 +505,8 @@ def _candidate(req: Request, out: Path, level: Level, cards: Path) -> tuple[Any,
     if req.sampling == "fixed":
         _simulate(req, level, target, cards, req.seed, level.games)
         return card_shares(target, by_policy=True), level.games
-    chunk = rounds(level.games)[0]
-    for k, games in enumerate(rounds(level.games)):
+    chunk = study.round_chunk(level.games)
+    for k, games in enumerate(study.rounds(level.games)):
         _simulate(req, level, target, cards, req.seed, games, resume=k > 0, chunk_size=chunk)
         shares = card_shares(target, by_policy=True)
         if distance(shares, req.band)[0] > 0:

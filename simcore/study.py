@@ -18,7 +18,9 @@ study the same way, here:
   games), so a sampler that proposes a point twice costs nothing.
 
 Every candidate is evaluated by the caller's ``evaluate`` on the same seeds as the baseline
-(common random numbers); re-validating the winner on fresh seeds is the caller's too.
+(common random numbers), with adaptive sampling where the caller asks (``rounds``: a
+candidate plays a growing prefix of those games and stops once the caller can tell it
+apart); re-validating the winner on fresh seeds is the caller's too.
 The output directory's request record (``check_out``, ``write_request``) and the progress
 bar over trials (``trial_progress``) serve ``talesim ladder`` too, which has no study.
 Optuna is imported by the functions that need it.
@@ -37,6 +39,11 @@ from simcore.batch import RunError
 
 if TYPE_CHECKING:
     import optuna
+
+#: Adaptive sampling: a candidate's first round plays 1/ROUNDS of its games (``rounds``).
+ROUNDS = 8
+#: How a search samples its candidates' games: in rounds that stop early, or all of them.
+SAMPLING = ("adaptive", "fixed")
 
 #: The study's name inside its storage (one study per output directory or name).
 STUDY_DB = "study.db"
@@ -180,6 +187,28 @@ def enqueue_once(study: optuna.Study, starts: Sequence[Mapping[str, float]]) -> 
     for params in starts:
         study.enqueue_trial(dict(params), skip_if_exists=True)
     study.set_user_attr("enqueued", True)
+
+
+def rounds(n: int) -> list[int]:
+    """The games a candidate has played after each round of adaptive sampling: an eighth
+    of ``n``, a quarter, a half, all. Each round extends the run of the last (a run resumed
+    with more games, chunks of the first round's size): the same games as one run of
+    ``n``, so a candidate that plays every round costs no more than one that does not."""
+    return sorted({max(1, n * k // ROUNDS) for k in (1, 2, 4)} | {n})
+
+
+def round_chunk(n: int) -> int:
+    """The chunk size of a candidate's rounds: the first round's games, at most the
+    runner's default chunk (memory); a round that ends inside a chunk plays it again
+    whole when the next round extends the run."""
+    from simcore.runner import DEFAULT_CHUNK_SIZE
+
+    return min(rounds(n)[0], DEFAULT_CHUNK_SIZE)
+
+
+def check_sampling(sampling: str) -> None:
+    if sampling not in SAMPLING:
+        raise RunError(f"sampling must be one of {', '.join(SAMPLING)}, got {sampling!r}")
 
 
 def _finished(study: optuna.Study) -> list[optuna.trial.FrozenTrial]:

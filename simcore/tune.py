@@ -10,6 +10,13 @@ gives the candidate another seat), every candidate on the same seeds (paired):
 * objective: ``-ws`` of the candidate seat (``ws`` = mean ``win`` × players, 1.0 = an
   average seat), minimised by single-objective TPE (``simcore.study``); the first trial is
   the default row, so the search starts from the policy as it is;
+* **adaptive sampling** (``sampling="adaptive"``, the default; ``study.rounds``): a
+  candidate plays an eighth of the games, a quarter, a half, then all, each round
+  extending the last, and stops at the first round where its 95% interval lies wholly
+  below the best win share a candidate reached on every game (racing against the
+  incumbent); its objective is then the share of the games it played, and only a
+  candidate that played every game can be the winner. ``"fixed"``: every game of every
+  candidate. The history's ``games`` counts what each trial played;
 * the winner is re-validated on fresh seeds (seed ``S + 1``): the tuned policy against
   ``--against``, and as a control the default weights (``BASE-default``) in the same seat
   against the same seats and deals, each with its 95% interval. Those are the figures the
@@ -25,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +50,7 @@ class Request(StudySettings):
 
     base: str
     against: str | None
+    sampling: str = "adaptive"
 
 
 @dataclass
@@ -99,6 +107,7 @@ def _record(req: Request, cards_sha: str) -> dict[str, Any]:
         "games": req.n_games,
         "seed": req.seed,
         "card_sha256": cards_sha,
+        "sampling": req.sampling,
     }
 
 
@@ -114,12 +123,14 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
 
     keys = list(game.weight_names) or [f"w{i}" for i in range(len(default))]
     trials = _search(req, out, record, keys, default, echo)
-    best = min(trials, key=lambda t: (t.values[0], t.number))
+    full = [t for t in trials if _games(t, req.n_games) == req.n_games] or trials
+    best = min(full, key=lambda t: (t.values[0], t.number))
     row = tuple(float(best.params[k]) for k in keys)
     history = [
-        {"trial": t.number, "ws": -t.values[0], **{k: float(t.params[k]) for k in keys}}
+        {"trial": t.number, "ws": -t.values[0], "games": _games(t, req.n_games),
+         **{k: float(t.params[k]) for k in keys}}
         for t in trials
-    ]
+    ]  # fmt: skip
     validation, note = _validate(req, out, row, default, len(trials), echo)
     name = tuned_name(req.base)
     policy = NamedPolicy(name, req.base, row, note)
@@ -153,6 +164,7 @@ def _check_request(req: Request, game: registry.Game) -> tuple[tuple[float, ...]
     runner.check_int("games", req.n_games, 1)
     runner.check_int("budget", req.budget, 1)
     runner.check_seed(req.seed)
+    study.check_sampling(req.sampling)
     if req.validation_games is not None:
         runner.check_int("validation games", req.validation_games, 1)
     default = default_row(game, req.base)
@@ -169,17 +181,27 @@ def _check_request(req: Request, game: registry.Game) -> tuple[tuple[float, ...]
     return default, _record(req, cards_sha)
 
 
-def _play(req: Request, out: Path, run: str, policy: NamedPolicy, seed: int, n: int) -> dict:
+def _play(
+    req: Request, out: Path, run: str, policy: NamedPolicy, seed: int, n: int, **how: Any
+) -> dict:
     """The win share of ``policy`` in run ``OUT/runs/<run>``: ``n`` games with ``seed``,
-    ``policy`` in the first seat against ``--against``, seats rotated."""
+    ``policy`` in the first seat against ``--against``, seats rotated. ``how``:
+    ``resume``/``chunk_size`` for a candidate's rounds (``study.rounds``)."""
     target = out / "runs" / run
     seats = _seats(req, policy.name)
+    resume = bool(how.pop("resume", False))
+    options = replace(req.options.quiet(), **how)
     _with_policies(req.game, out, policy, lambda path: runner.simulate(
         req.game, variant=req.variant, players=req.players, policies=seats,
         seed=seed, n_games=n, out=target, cards_path=req.cards_path, rotate_seats=True,
-        policies_file=path, overwrite=True, options=req.options.quiet(),
+        policies_file=path, overwrite=not resume, resume=resume, options=options,
     ))  # fmt: skip
     return _share(target, seats[0])
+
+
+def _games(trial: Any, n_games: int) -> int:
+    """The games trial ``trial`` played (all of them in a search without the record)."""
+    return int(trial.user_attrs.get("games", n_games))
 
 
 def _search(
@@ -196,11 +218,25 @@ def _search(
     optuna_study = study.open_study(out, STUDY_NAME, 1, req.seed, req.storage, req.resume, record)
     study.enqueue_once(optuna_study, [dict(zip(keys, default, strict=True))])
     name = tuned_name(req.base)
+    adaptive = req.sampling == "adaptive"
+    plan = study.rounds(req.n_games) if adaptive else [req.n_games]
+    chunk = study.round_chunk(req.n_games) if adaptive else None
+    done = study.finished_trials(optuna_study)
+    incumbent = [max((-t.values[0] for t in done if _games(t, req.n_games) == req.n_games),
+                     default=None)]  # fmt: skip
 
     def evaluate(p: Mapping[str, Any]) -> tuple[list[float], dict[str, Any]]:
-        row = tuple(float(p[k]) for k in keys)
-        share = _play(req, out, TRIAL, NamedPolicy(name, req.base, row), req.seed, req.n_games)
-        return [-share["ws"]], {"ws": share["ws"], "ws_lo": share["ws_lo"], "ws_hi": share["ws_hi"]}
+        policy = NamedPolicy(name, req.base, tuple(float(p[k]) for k in keys))
+        for k, games in enumerate(plan):
+            share = _play(req, out, TRIAL, policy, req.seed, games, resume=k > 0,
+                          chunk_size=chunk)  # fmt: skip
+            best = incumbent[0]
+            if games < req.n_games and best is not None and share["ws_hi"] < best:
+                break  # clearly below the best candidate so far: stop here
+        if games == req.n_games:
+            incumbent[0] = max(share["ws"], incumbent[0] or share["ws"])
+        attrs = {"ws": share["ws"], "ws_lo": share["ws_lo"], "ws_hi": share["ws_hi"]}
+        return [-share["ws"]], {**attrs, "games": games}
 
     echo(f"tuning {req.base}: {len(keys)} weights, {req.n_games} games a trial")
     trials = study.run_trials(

@@ -11,13 +11,14 @@ import pytest
 from kit import assert_error, assert_option_error, invoke
 from typer.testing import Result
 
-from simcore import policy_file
+from simcore import policy_file, study
 
 
 def tune_cmd(out: Path, *extra: str, budget: int = 4) -> list[str | Path]:
     return [
         "tune", "fairy-tale", "--policy", "greedy", "--players", "4", "--games", "1500",
-        "--budget", str(budget), "--seed", "3", "--out", out, "--quiet", *extra,
+        "--budget", str(budget), "--seed", "3", "--sampling", "adaptive", "--out", out,
+        "--quiet", *extra,
     ]  # fmt: skip
 
 
@@ -35,10 +36,13 @@ def test_tune_writes_a_policy_validated_against_the_default(tuned: tuple) -> Non
     assert policy.base == "greedy"
     history = pl.read_csv(out / "history.csv")
     assert history.height == 4
-    assert history.columns[:2] == ["trial", "ws"]
-    # trial 0 is the default row; the proposal is the best trial on the search seeds
+    assert history.columns[:3] == ["trial", "ws", "games"]
+    # adaptive sampling: a trial plays a round of study.rounds (0: a twin of an earlier one)
+    assert set(history["games"]) <= {0, *study.rounds(1500)}
+    # trial 0 is the default row; the proposal is the best trial that played every game
     assert history.row(0, named=True)["gain"] == 1.0
-    best = history.sort("ws", descending=True).row(0, named=True)
+    full = history.filter(pl.col("games") == 1500)
+    best = full.sort("ws", descending=True).row(0, named=True)
     assert list(policy.weights) == [best[k] for k in ("gain", "effect", "harm", "synergy", "deny")]
     validation = pl.read_csv(out / "validation.csv")
     assert validation["policy"].to_list() == ["greedy-tuned", "greedy-default"]
@@ -89,6 +93,7 @@ def test_the_tuned_policy_plays_in_simulate_and_play(tuned: tuple, tmp_path: Pat
         ("--budget", "0", "budget"),
         ("--games", "0", "games"),
         ("--players", "7", "players"),
+        ("--sampling", "lazy", "sampling must be one of adaptive, fixed"),
     ],
 )
 def test_bad_input_is_one_error_line_and_writes_nothing(
@@ -128,3 +133,30 @@ def test_a_policies_file_names_a_search_spec(tmp_path: Path) -> None:
         "bad", "--policies-file", path, "--out", tmp_path / "bad", "--quiet",
     )  # fmt: skip
     assert_error(bad, "policy 'bad'", "depth")
+
+
+def test_adaptive_sampling_stops_a_candidate_clearly_below_the_best(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A candidate whose interval after a round lies below the best full candidate's share
+    stops there; one that never does plays every game."""
+    from simcore import tune
+
+    # the share each _play call returns, in order: trial 0 plays its four rounds and ends
+    # at 1.2 (the best so far); trial 1 is at 0.5 after its first round (interval up to
+    # 0.55, below 1.2: it stops); trial 2's interval reaches 1.23 at every round: all games
+    shares = iter([1.0, 1.0, 1.0, 1.2, 0.5, 1.18, 1.18, 1.18, 1.18])
+
+    def fake_play(*args: object, **kwargs: object) -> dict:
+        ws = next(shares)
+        return {"n": 1, "ws": ws, "ws_lo": ws - 0.05, "ws_hi": ws + 0.05, "mean_score": 0.0}
+
+    monkeypatch.setattr(tune, "_play", fake_play)
+    monkeypatch.setattr(tune, "_validate", lambda *a, **k: (None, ""))
+    monkeypatch.setattr("reports.tune_page.write_tune_page", lambda o, out: out / "index.html")
+    req = tune.Request(game="fairy-tale", variant=None, players=4, n_games=800, budget=3,
+                       seed=1, out=tmp_path / "out", base="greedy", against=None)  # fmt: skip
+    outcome = tune.run_tune(req)
+    assert [h["games"] for h in outcome.history] == [800, 100, 800]
+    assert [h["ws"] for h in outcome.history] == [1.2, 0.5, 1.18]
+    assert outcome.trial == 0
