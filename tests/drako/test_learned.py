@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kit import prepared, random_model
+from kit import prepared, random_model, watching
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -71,22 +71,17 @@ def searched_features(
     """Each search of reference game ``g`` of more than one option: its ranked options'
     features (the rulebook's ``learned_features``), the decision kind and the seat."""
     seen: list[tuple[list[list[float]], int, int]] = []
-    real = DrakoGame.search
 
-    def spy(self: DrakoGame, search: Search, decision: str, p: int, options: Any,
-            values: list[float]) -> int:  # fmt: skip
+    def see(game: DrakoGame, search: Search, decision: str, p: int, options: Any,
+            values: list[float]) -> None:  # fmt: skip
         ranked = sorted(range(len(options)), key=lambda i: (-values[i], i))[: search.top]
         if len(ranked) > 1:
-            rows = self.learned_features(decision, p, options, ranked)
+            rows = game.learned_features(decision, p, options, ranked)
             seen.append((rows, KINDS.index(decision), p))
-        return real(self, search, decision, p, options, values)
 
     codes, searches = prep.reference_seats(g, Search)
-    DrakoGame.search = spy  # type: ignore[method-assign]
-    try:
+    with watching(DrakoGame, "search", see):
         play_reference(rules, prep.weights, codes, seed, g, searches=searches)
-    finally:
-        DrakoGame.search = real  # type: ignore[method-assign]
     return seen
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kit import prepared, random_model
+from kit import prepared, random_model, watching
 
 from simcore import learned
 from simcore.games.fairy_tale import kernel
@@ -61,25 +61,20 @@ def searched_features(
     """Each search of reference game ``g``: its ranked candidates' features (the rulebook's,
     ``rank`` and ``options`` filled in), the decision kind and the seat."""
     seen: list[tuple[list[list[float]], int, int]] = []
-    real = FairyTaleGame.search_decide
 
-    def spy(self: FairyTaleGame, search: Search, decision: Any, p: int, options: list[int],
-            neighbour: int) -> int:  # fmt: skip
-        ranked = self.ranked_options(decision, p, options, neighbour)[: search.top]
+    def see(game: FairyTaleGame, search: Search, decision: Any, p: int, options: list[int],
+            neighbour: int) -> None:  # fmt: skip
+        ranked = game.ranked_options(decision, p, options, neighbour)[: search.top]
         if len(ranked) > 1:
-            rows = [features(self, decision, options[k], p, neighbour)[0] for k in ranked]
+            rows = [features(game, decision, options[k], p, neighbour)[0] for k in ranked]
             for r, row in enumerate(rows):
                 row[FEATURES.index("rank")] = r
                 row[FEATURES.index("options")] = len(set(options))
             seen.append((rows, int(decision), p))
-        return real(self, search, decision, p, options, neighbour)
 
     codes, searches = prep.reference_seats(g, Search)
-    FairyTaleGame.search_decide = spy  # type: ignore[method-assign]
-    try:
+    with watching(FairyTaleGame, "search_decide", see):
         play_reference(rules, prep.weights, codes, seed, g, searches=searches)
-    finally:
-        FairyTaleGame.search_decide = real  # type: ignore[method-assign]
     return seen
 
 
