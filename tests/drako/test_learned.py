@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from cli.main import app
 from simcore import learned
 from simcore.games.drako import kernel
-from simcore.games.drako.engine import GAME, simulate_arrays
+from simcore.games.drako.engine import GAME, reference_player, simulate_arrays
 from simcore.games.drako.layout import M_TURN
 from simcore.games.drako.learned import FEATURES, KINDS
 from simcore.games.drako.mc import forget_caches
@@ -49,12 +49,9 @@ def test_kernel_equals_reference_with_learned_seats(data: CardSet, case: tuple) 
     preset, specs, games = case
     prep = prepared(GAME.name, preset, specs, True, (random_model(GAME.name, 5),))
     a = simulate_arrays(prep, 23, 0, games)
-    rules = Rules(data, preset, len(specs))
+    play = reference_player(prep)  # each seat's policy, search and model as the kernel's
     for g in range(games):
-        codes, searches = prep.reference_seats(g, Search)
-        models = prep.reference_models(g)
-        game = play_reference(rules, prep.weights, codes, 23, g, searches=searches, models=models)
-        ref = final_state(game)
+        ref = final_state(play(23, g))
         assert a["score"][g].tolist() == ref["scores"], (preset, g)
         assert a["turns"][g] == ref["turns"], (preset, g)
         assert a["seat_turns"][g].tolist() == ref["player_turns"], (preset, g)
