@@ -149,6 +149,19 @@ def prepare(game: str, variant: str | None, specs: list[str]) -> tuple[Any, Any]
     return s.engine, s.prepared
 
 
+def speed_row(spec: str, n: int, seconds: float, playouts: int) -> dict[str, Any]:
+    """The row ``self_play`` prints: ``n`` games of ``spec`` on one thread in ``seconds``,
+    with ``playouts`` playouts in all."""
+    return {
+        "spec": spec,
+        "games": n,
+        "threads": 1,
+        "games_per_s": round(n / seconds, 2),
+        "playouts_per_s": round(playouts / seconds),
+        "playouts_per_game": round(playouts / n),
+    }
+
+
 def self_play(game: str, variant: str | None, spec: str, n: int) -> dict[str, Any]:
     """Four mc seats, ``n`` games on one thread through ``kernel.play_game``: games/s and
     playouts per second (the kernel counts each seat's playouts, ``MC_PO``)."""
@@ -160,14 +173,7 @@ def self_play(game: str, variant: str | None, spec: str, n: int) -> dict[str, An
         a = engine.simulate_arrays(prepared, 1, 0, n)
         seconds = time.perf_counter() - t
         playouts = int(a["playouts"].sum())
-        return {
-            "spec": prepared.policies[0],
-            "games": n,
-            "threads": 1,
-            "games_per_s": round(n / seconds, 2),
-            "playouts_per_s": round(playouts / seconds),
-            "playouts_per_game": round(playouts / n),
-        }
+        return speed_row(prepared.policies[0], n, seconds, playouts)
     from simcore.games.fairy_tale import kernel
     from simcore.games.fairy_tale.reference import Search
 
@@ -185,14 +191,7 @@ def self_play(game: str, variant: str | None, spec: str, n: int) -> dict[str, An
         kernel.play_game(tb, prepared.weights, s, 4, np.uint64(1), g, False)
         playouts += int(s.mc_playouts[:4].sum())
     seconds = time.perf_counter() - t
-    return {
-        "spec": prepared.policies[0],
-        "games": n,
-        "threads": 1,
-        "games_per_s": round(n / seconds, 2),
-        "playouts_per_s": round(playouts / seconds),
-        "playouts_per_game": round(playouts / n),
-    }
+    return speed_row(prepared.policies[0], n, seconds, playouts)
 
 
 def curve(game: str, variant: str | None, opponent: str, n: int, seed: int) -> list[dict]:

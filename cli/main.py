@@ -66,18 +66,23 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_show_locals=False,
 )
-app.command("games")(games)
-app.command("cards")(cards)
-app.command("simulate")(simulate)
-app.command("play")(play)
-app.command("score")(score)
-app.command("report")(report)
-app.command("compare")(compare)
-app.command("bench")(bench)
-app.command("balance")(balance)
-app.command("tune")(tune)
-app.command("ladder")(ladder)
-app.command("learn")(learn)
+#: The commands, in the order ``talesim --help`` lists them; each is named after its function.
+COMMANDS = (
+    games,
+    cards,
+    simulate,
+    play,
+    score,
+    report,
+    compare,
+    bench,
+    balance,
+    tune,
+    ladder,
+    learn,
+)
+for command in COMMANDS:
+    app.command(command.__name__)(command)
 
 
 if __name__ == "__main__":

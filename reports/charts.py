@@ -167,6 +167,23 @@ def _errors(value: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarr
     return np.vstack([below, above]), mask
 
 
+def _whiskers(
+    ax: Axes,
+    x: np.ndarray,
+    y: np.ndarray,
+    err: np.ndarray,
+    mask: np.ndarray,
+    colour: str,
+    width: float,
+    cap: float,
+    **style: Any,
+) -> None:
+    """Horizontal 95% interval whiskers (``err`` from ``_errors``) on the rows ``mask``
+    selects, without markers: the rows' points or bars are drawn on their own."""
+    ax.errorbar(x[mask], y[mask], xerr=err[:, mask], fmt="none", ecolor=colour,
+                elinewidth=width, capsize=cap, **style)  # fmt: skip
+
+
 def _average_line(ax: Axes, vertical: bool) -> None:
     """Dashed reference line at win share 1.0, labelled for the legend."""
     style: dict[str, Any] = {"color": REF, "linestyle": "--", "linewidth": 1.2, "zorder": 1}
@@ -255,16 +272,7 @@ def win_share_bars(
         for mask, colour, name in groups:
             bars = mask & has_interval
             if bars.any():
-                ax.errorbar(
-                    vals[bars],
-                    y[bars],
-                    xerr=err[:, bars],
-                    fmt="none",
-                    ecolor=colour,
-                    elinewidth=1.4,
-                    capsize=2.5,
-                    zorder=2,
-                )
+                _whiskers(ax, vals, y, err, bars, colour, 1.4, 2.5, zorder=2)
             if mask.any():
                 ax.scatter(vals[mask], y[mask], s=28, color=colour, zorder=3, label=name)
         _average_line(ax, vertical=True)
@@ -641,16 +649,7 @@ def compare_bars(df: pl.DataFrame, path: Path, title: str) -> Path:
             if mask.any():
                 ax.barh(y[mask], delta[mask], height=0.7, color=colour, label=name, zorder=2)
         if has_interval.any():
-            ax.errorbar(
-                delta[has_interval],
-                y[has_interval],
-                xerr=err[:, has_interval],
-                fmt="none",
-                ecolor="0.15",
-                elinewidth=1,
-                capsize=2,
-                zorder=3,
-            )
+            _whiskers(ax, delta, y, err, has_interval, "0.15", 1, 2, zorder=3)
         ax.axvline(0.0, color=REF, linewidth=1.2, zorder=1)
         ax.set_yticks(
             y, labels=[_short(names[i]) for i in order], fontsize=10 if rows <= 40 else SMALL_PT
@@ -853,8 +852,7 @@ def band_dots(
             ws = _floats(part, "ws")
             err, mask = _errors(ws, _floats(part, "ws_lo"), _floats(part, "ws_hi"))
             if mask.any():
-                ax.errorbar(ws[mask], y[mask], xerr=err[:, mask], fmt="none",
-                            ecolor=colours[k], elinewidth=1.2, capsize=2, zorder=2)  # fmt: skip
+                _whiskers(ax, ws, y, err, mask, colours[k], 1.2, 2, zorder=2)
             ok = np.isfinite(ws)
             ax.scatter(ws[ok], y[ok], s=22, color=colours[k], zorder=3, label=_short(name, 40))
         _average_line(ax, vertical=True)
@@ -882,8 +880,7 @@ def ratings_chart(df: pl.DataFrame, path: Path, title: str) -> Path:
     err, mask = _errors(r, _floats(data, "rating_lo"), _floats(data, "rating_hi"))
     with _canvas(_bar_height(rows) + 0.6) as fig:
         ax = fig.add_subplot()
-        ax.errorbar(r[mask], y[mask], xerr=err[:, mask], fmt="none", ecolor=UP, elinewidth=1.6,
-                    capsize=3, zorder=2)  # fmt: skip
+        _whiskers(ax, r, y, err, mask, UP, 1.6, 3, zorder=2)
         ax.scatter(r, y, s=36, color=UP, zorder=3, label="rating, 95% interval")
         ax.axvline(0.0, color=REF, linestyle="--", linewidth=1.2, label="average policy (0)")
         ax.set_yticks(y, labels=[_short(p, 40) for p in _strings(data, "policy")])
@@ -934,8 +931,7 @@ def luck_chart(shares: pl.DataFrame, ratings: pl.DataFrame, path: Path, title: s
         ax = fig.add_subplot()
         ax.barh(y, value, height=0.6, color=UP, alpha=0.85, zorder=2, label="deal share")
         if mask.any():
-            ax.errorbar(value[mask], y[mask], xerr=err[:, mask], fmt="none", ecolor="0.15",
-                        elinewidth=1.2, capsize=3, zorder=3, label="95% interval")  # fmt: skip
+            _whiskers(ax, value, y, err, mask, "0.15", 1.2, 3, zorder=3, label="95% interval")
         for k in range(rows):  # the share past the whisker; else inside the bar; else on it
             room, inside = top[k] <= 0.9, value[k] > 0.12
             ax.text(

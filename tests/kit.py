@@ -13,6 +13,8 @@ test file imports it as ``kit``; the fixtures are registered by ``tests/conftest
   the kernel), ``SMALL_MC`` (an ``mc`` spec at a small budget), ``seat_policies``;
 * learned players: ``random_model`` (a model of seeded random weights), ``learned_policies``
   (a policies file naming a learned policy, ``APPRENTICE``, that plays one);
+* rulebooks: ``watching`` (a reference game's method, a search say, watched while the game
+  plays);
 * ``data_error`` (bad card or rules data is one ``CardDataError`` line naming the file);
 * ``state_file`` (a fixture writing a JSON end state for ``talesim score``), ``SEAT_SCHEMA``
   (the column types every seats table starts with), ``load_by_path`` (a helper module that
@@ -26,7 +28,8 @@ import json
 import shutil
 import sys
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -276,6 +279,27 @@ def learned_policies(game: str, directory: Path, seed: int = 5) -> Path:
     apprentice = policy_file.NamedPolicy(APPRENTICE, "learned", (), model_path=model.name)
     path.write_text(policy_file.dumps(game, [apprentice]))
     return path
+
+
+# --- rulebooks ------------------------------------------------------------------------------
+
+
+@contextmanager
+def watching(owner: type, method: str, see: Callable[..., object]) -> Iterator[None]:
+    """Within the block, ``owner.method`` calls ``see(self, *args)`` before doing its work
+    (restored on the way out): how a test records what a reference game decides, e.g. each
+    search of a rulebook with its options."""
+    real = getattr(owner, method)
+
+    def spy(self: Any, *args: Any) -> Any:
+        see(self, *args)
+        return real(self, *args)
+
+    setattr(owner, method, spy)
+    try:
+        yield
+    finally:
+        setattr(owner, method, real)
 
 
 # --- data -----------------------------------------------------------------------------------

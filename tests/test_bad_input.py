@@ -133,6 +133,10 @@ def score(*extra: str, game: str = "fairy-tale") -> tuple[str, ...]:
     return ("score", game, "{state}", *extra)
 
 
+def report(run: str = "{out}", out: str = "{tmp}/rep") -> tuple[str, ...]:
+    return ("report", run, "--out", out)
+
+
 def state(*players: object, variant: object = "expert") -> dict[str, object]:
     return {"variant": variant, "players": list(players)}
 
@@ -522,31 +526,29 @@ CASES: dict[str, Case] = {
         state=state({"face_up": ["unicorn"]}),
     ),
     # --- report -------------------------------------------------------------------------
-    "report-run-missing": Case(
-        ("report", "{tmp}/nope", "--out", "{tmp}/rep"), ("{tmp}/nope is not a directory",)
-    ),
+    "report-run-missing": Case(report("{tmp}/nope"), ("{tmp}/nope is not a directory",)),
     "report-not-a-run": Case(
-        ("report", "{out}", "--out", "{tmp}/rep"),
+        report(),
         ("{out} is not a talesim run (no manifest.json)",),
         setup=non_run_dir,
     ),
     "report-manifest-not-json": Case(
-        ("report", "{out}", "--out", "{tmp}/rep"),
+        report(),
         ("{out}/manifest.json is not a readable manifest",),
         setup=broken_manifest,
     ),
     "report-unfinished-run": Case(
-        ("report", "{out}", "--out", "{tmp}/rep"),
+        report(),
         ("{out} is an unfinished run (0 of 1 chunks)", "--resume"),
         setup=lambda tmp: write_run(tmp / "run", status="running"),
     ),
     "report-corrupt-part": Case(
-        ("report", "{out}", "--out", "{tmp}/rep"),
+        report(),
         ("{out}/seats is not readable Parquet",),
         setup=corrupt_part,
     ),
     "report-into-the-run-itself": Case(
-        ("report", "{out}", "--out", "{out}"),
+        report(out="{out}"),
         ("{out} is the run directory itself",),
         setup=lambda tmp: write_run(tmp / "run"),
     ),

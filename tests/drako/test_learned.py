@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kit import prepared, random_model
+from kit import prepared, random_model, watching
 from typer.testing import CliRunner
 
 from cli.main import app
 from simcore import learned
 from simcore.games.drako import kernel
-from simcore.games.drako.engine import GAME, simulate_arrays
+from simcore.games.drako.engine import GAME, reference_player, simulate_arrays
 from simcore.games.drako.layout import M_TURN
 from simcore.games.drako.learned import FEATURES, KINDS
 from simcore.games.drako.mc import forget_caches
@@ -49,12 +49,9 @@ def test_kernel_equals_reference_with_learned_seats(data: CardSet, case: tuple) 
     preset, specs, games = case
     prep = prepared(GAME.name, preset, specs, True, (random_model(GAME.name, 5),))
     a = simulate_arrays(prep, 23, 0, games)
-    rules = Rules(data, preset, len(specs))
+    play = reference_player(prep)  # each seat's policy, search and model as the kernel's
     for g in range(games):
-        codes, searches = prep.reference_seats(g, Search)
-        models = prep.reference_models(g)
-        game = play_reference(rules, prep.weights, codes, 23, g, searches=searches, models=models)
-        ref = final_state(game)
+        ref = final_state(play(23, g))
         assert a["score"][g].tolist() == ref["scores"], (preset, g)
         assert a["turns"][g] == ref["turns"], (preset, g)
         assert a["seat_turns"][g].tolist() == ref["player_turns"], (preset, g)
@@ -71,22 +68,17 @@ def searched_features(
     """Each search of reference game ``g`` of more than one option: its ranked options'
     features (the rulebook's ``learned_features``), the decision kind and the seat."""
     seen: list[tuple[list[list[float]], int, int]] = []
-    real = DrakoGame.search
 
-    def spy(self: DrakoGame, search: Search, decision: str, p: int, options: Any,
-            values: list[float]) -> int:  # fmt: skip
+    def see(game: DrakoGame, search: Search, decision: str, p: int, options: Any,
+            values: list[float]) -> None:  # fmt: skip
         ranked = sorted(range(len(options)), key=lambda i: (-values[i], i))[: search.top]
         if len(ranked) > 1:
-            rows = self.learned_features(decision, p, options, ranked)
+            rows = game.learned_features(decision, p, options, ranked)
             seen.append((rows, KINDS.index(decision), p))
-        return real(self, search, decision, p, options, values)
 
     codes, searches = prep.reference_seats(g, Search)
-    DrakoGame.search = spy  # type: ignore[method-assign]
-    try:
+    with watching(DrakoGame, "search", see):
         play_reference(rules, prep.weights, codes, seed, g, searches=searches)
-    finally:
-        DrakoGame.search = real  # type: ignore[method-assign]
     return seen
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kit import SMALL_MC, prepared
+from kit import SMALL_MC, prepared, watching
 
 from simcore.games.drako import kernel
 from simcore.games.drako.engine import simulate_arrays
@@ -185,20 +185,15 @@ def stopped_reference_game(
     game = DrakoGame(Rules(data, preset, len(specs)), prep.weights, codes, seed, g)
     game.searches = searches
     captured: list[tuple[DrakoGame, tuple]] = []
-    real = DrakoGame.search
 
-    def spy(self: DrakoGame, *args: Any) -> int:
-        if self.search_count[0] == stop and args[2] == 0 and not captured:
-            captured.append((self.clone(), args))
-        return real(self, *args)
+    def see(game: DrakoGame, *args: Any) -> None:
+        if game.search_count[0] == stop and args[2] == 0 and not captured:
+            captured.append((game.clone(), args))
 
-    DrakoGame.search = spy  # type: ignore[method-assign]
-    try:
+    with watching(DrakoGame, "search", see):
         game.setup()
         while not captured and not game.over:
             game.take_turn()
-    finally:
-        DrakoGame.search = real  # type: ignore[method-assign]
     return captured[0]
 
 

@@ -84,6 +84,10 @@ class Table:
         """Face-down card ids of player ``p``, in tableau order."""
         return [self.rules.cards[s.card].id for s in self.game.players[p].tableau if not s.face_up]
 
+    def tableau(self, p: int) -> tuple[list[str], list[str]]:
+        """Player ``p``'s tableau: its face-up and its face-down card ids, in tableau order."""
+        return self.up(p), self.down(p)
+
     def check_counts(self) -> None:
         """The game's count rows agree with the tableaux (no effect forgot a counter)."""
         g = self.game

@@ -2,7 +2,8 @@
 
 Reads ``cards.toml`` and ``rules.toml`` with ``tomllib`` directly, independent of
 the game's loader, and checks them against the rules page (``docs/rules/fairy-tale.md``:
-§0 brief + Adjustments, §2, §6b; a bare §N below cites that page).
+§0 brief + Adjustments, §2, §6b, and the card fields its §8 table lists; a bare §N below
+cites that page).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 GAME_DIR = Path(__file__).resolve().parents[2] / "simcore" / "games" / "fairy_tale"
 CARDS_FILE = GAME_DIR / "cards.toml"
 RULES_FILE = GAME_DIR / "rules.toml"
+RULES_PAGE = GAME_DIR.parents[2] / "docs" / "rules" / "fairy-tale.md"
 
 FACTIONS = ("dragon-valley", "holy-empire", "fairy-forest", "shadow")
 COLOURED = ("dragon-valley", "holy-empire", "fairy-forest")
@@ -52,20 +54,21 @@ SOURCE_KEYS = {
     "proposal",
 }
 
-CARD_REQUIRED = {
-    "id",
-    "name",
-    "faction",
-    "category",
-    "copies",
-    "tier",
-    "status",
-    "source",
-    "text",
-    "value",
-    "effect",
-}
-CARD_OPTIONAL = {"name_ja", "name_de", "friend_of", "notes"}
+
+def _documented_card_fields() -> tuple[set[str], set[str]]:
+    """The card fields the rules page's data model (§8) lists: (required, optional), an
+    optional one marked ``?`` in the table's first column."""
+    page = RULES_PAGE.read_text(encoding="utf-8")
+    table = page.split("Each card (`[[card]]`) has:\n\n")[1].split("\n\n")[0]
+    required: set[str] = set()
+    optional: set[str] = set()
+    for row in table.splitlines()[2:]:  # past the header and its rule
+        for name, mark in re.findall(r"`(\w+)`(\??)", row.split("|")[1]):
+            (optional if mark else required).add(name)
+    return required, optional
+
+
+CARD_REQUIRED, CARD_OPTIONAL = _documented_card_fields()
 
 # kind -> (required keys, optional keys), "kind" itself excluded.
 VALUE_KINDS: dict[str, tuple[set[str], set[str]]] = {

@@ -26,8 +26,7 @@ def test_dragons_cave_alone_closes_itself(table) -> None:
     t = table("basic", 2)
     t.lay(0, up=["homesteaders"])
     t.reveal("dragons-cave", "homesteaders")
-    assert t.up(0) == ["homesteaders"]
-    assert t.down(0) == ["dragons-cave"]
+    assert t.tableau(0) == (["homesteaders"], ["dragons-cave"])
     assert t.up(1) == ["homesteaders"]
     t.check_counts()
 
@@ -38,8 +37,7 @@ def test_dragons_cave_owner_closes_the_cheaper_dragon_valley_card(table) -> None
     t = table("basic", 2)
     t.lay(0, up=["sky-dancer-dragon"])
     t.reveal("dragons-cave", "homesteaders")
-    assert t.up(0) == ["dragons-cave"]
-    assert t.down(0) == ["sky-dancer-dragon"]
+    assert t.tableau(0) == (["dragons-cave"], ["sky-dancer-dragon"])
 
 
 def test_dragons_cave_closes_itself_when_that_is_cheapest(table) -> None:
@@ -61,10 +59,8 @@ def test_open_with_no_eligible_card_does_nothing(table) -> None:
     t = table("basic", 2)
     t.lay(0, down=["children-of-the-dragon"])
     t.reveal("priest", "priest")
-    assert t.up(0) == ["priest"]
-    assert t.down(0) == ["children-of-the-dragon"]
-    assert t.up(1) == ["priest"]
-    assert t.down(1) == []
+    assert t.tableau(0) == (["priest"], ["children-of-the-dragon"])
+    assert t.tableau(1) == (["priest"], [])
     t.check_counts()
 
 
@@ -80,8 +76,8 @@ def test_priest_opens_own_face_down_holy_empire_card(table) -> None:
     )
     t.lay(1, down=["homesteaders"])
     t.reveal("priest", "great-oak")
-    assert t.up(0) == ["homesteaders"] * 3 + ["priest"]
-    assert t.down(0) == ["knight-of-the-round-table", "children-of-the-dragon"]
+    up = ["homesteaders"] * 3 + ["priest"]
+    assert t.tableau(0) == (up, ["knight-of-the-round-table", "children-of-the-dragon"])
     assert t.down(1) == ["homesteaders"]
     t.check_counts()
 
@@ -93,8 +89,7 @@ def test_open_resolves_before_close(table) -> None:
     t = table("basic", 2)
     t.lay(0, down=["children-of-the-dragon"])
     t.reveal("dark-pact", "lich")
-    assert t.down(0) == ["children-of-the-dragon"]
-    assert t.up(0) == ["dark-pact"]
+    assert t.tableau(0) == (["dark-pact"], ["children-of-the-dragon"])
     t.check_counts()
 
 
@@ -122,10 +117,8 @@ def test_lich_closes_one_dragon_valley_card_of_every_player(table) -> None:
     t.lay(1, up=["dragons-cave", "sky-dancer-dragon"])
     t.lay(2, up=["homesteaders"])
     t.reveal("lich", "homesteaders", "homesteaders")
-    assert t.down(0) == ["children-of-the-dragon"]
-    assert t.up(0) == ["lich"]
-    assert t.down(1) == ["sky-dancer-dragon"]
-    assert t.up(1) == ["dragons-cave", "homesteaders"]
+    assert t.tableau(0) == (["lich"], ["children-of-the-dragon"])
+    assert t.tableau(1) == (["dragons-cave", "homesteaders"], ["sky-dancer-dragon"])
     assert t.down(2) == []
     t.check_counts()
 
@@ -138,8 +131,7 @@ def test_shadowking_hits_only_the_other_players(table) -> None:
     t.lay(1, up=["homesteaders"])
     t.lay(2, up=["children-of-the-dragon"])
     t.reveal("shadowking", "town-guard", "great-oak")
-    assert t.down(0) == []
-    assert t.up(0) == ["homesteaders", "shadowking"]
+    assert t.tableau(0) == (["homesteaders", "shadowking"], [])
     assert t.down(1) == ["homesteaders"]  # loses 1 rather than the Town Guard's 4
     assert t.down(2) == ["children-of-the-dragon"]  # loses 1 rather than the Great Oak's 4
     t.check_counts()
@@ -167,8 +159,7 @@ def test_vampire_closes_only_non_shadow_characters(table) -> None:
     t.lay(0, up=["homesteaders"])
     t.lay(1, up=["dragons-nest", "lich"] + ["children-of-the-dragon"] * 2)
     t.reveal("vampire", "children-of-the-dragon")
-    assert t.down(0) == ["homesteaders"]
-    assert t.up(0) == ["vampire"]
+    assert t.tableau(0) == (["vampire"], ["homesteaders"])
     assert t.down(1) == ["children-of-the-dragon"]
     assert t.up(1).count("children-of-the-dragon") == 2
     assert {"dragons-nest", "lich"} <= set(t.up(1))
@@ -188,10 +179,8 @@ def test_fairy_queen_hunts_demon_and_cancels_its_close(table) -> None:
     t.lay(2, up=["sky-dancer-dragon"])
     t.reveal("fairy-queen", "demon", "lich")
     assert t.down(0) == []
-    assert t.down(1) == ["demon"]
-    assert t.up(1) == ["homesteaders", "werewolf"]
-    assert t.down(2) == ["lich"]
-    assert t.up(2) == ["sky-dancer-dragon"]
+    assert t.tableau(1) == (["homesteaders", "werewolf"], ["demon"])
+    assert t.tableau(2) == (["sky-dancer-dragon"], ["lich"])
     t.check_counts()
 
 
@@ -235,8 +224,7 @@ def test_two_closes_with_one_eligible_card_close_one(table) -> None:
     t = table("basic", 3)
     t.lay(2, up=["homesteaders"])
     t.reveal("black-knight", "black-knight", "lich")
-    assert t.down(2) == ["homesteaders"]
-    assert t.up(2) == ["lich"]
+    assert t.tableau(2) == (["lich"], ["homesteaders"])
 
 
 def test_maximal_matching_closes_both_cards(table) -> None:

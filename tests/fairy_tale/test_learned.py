@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kit import prepared, random_model
+from kit import prepared, random_model, watching
 
 from simcore import learned
 from simcore.games.fairy_tale import kernel
-from simcore.games.fairy_tale.engine import simulate_arrays
+from simcore.games.fairy_tale.engine import reference_player, simulate_arrays
 from simcore.games.fairy_tale.layout import ASK_CAND, ASK_N, ASK_SEAT, DECK, HAND, POS_TOP
 from simcore.games.fairy_tale.learned import FEATURES
 from simcore.games.fairy_tale.reference import FairyTaleGame, Rules, Search, play_reference
@@ -37,18 +37,15 @@ CASES = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{len(c[1])}p-{c[1][0][:2]}")
-def test_kernel_equals_reference_with_learned_seats(cards: CardSet, case: tuple) -> None:
+def test_kernel_equals_reference_with_learned_seats(case: tuple) -> None:
     """The kernel and the rulebook play the same games with learned seats (and an mc seat
     whose playouts are learned): every field of the final state agrees."""
     variant, specs, games = case
     prep = prepared("fairy-tale", variant, specs, True, (random_model("fairy-tale", 5),))
     a = simulate_arrays(prep, 23, 0, games)
-    rules = Rules(cards, variant)
+    play = reference_player(prep)  # each seat's policy, search and model as the kernel's
     for g in range(games):
-        codes, searches = prep.reference_seats(g, Search)
-        models = prep.reference_models(g)
-        game = play_reference(rules, prep.weights, codes, 23, g, searches=searches, models=models)
-        ref = final_state(game)
+        ref = final_state(play(23, g))
         assert a["score"][g].tolist() == ref["scores"], (variant, g)
         for p, received in enumerate(ref["received"]):
             assert a["card"][g, p].tolist() == [x[0] for x in received], (variant, g, p)
@@ -61,25 +58,20 @@ def searched_features(
     """Each search of reference game ``g``: its ranked candidates' features (the rulebook's,
     ``rank`` and ``options`` filled in), the decision kind and the seat."""
     seen: list[tuple[list[list[float]], int, int]] = []
-    real = FairyTaleGame.search_decide
 
-    def spy(self: FairyTaleGame, search: Search, decision: Any, p: int, options: list[int],
-            neighbour: int) -> int:  # fmt: skip
-        ranked = self.ranked_options(decision, p, options, neighbour)[: search.top]
+    def see(game: FairyTaleGame, search: Search, decision: Any, p: int, options: list[int],
+            neighbour: int) -> None:  # fmt: skip
+        ranked = game.ranked_options(decision, p, options, neighbour)[: search.top]
         if len(ranked) > 1:
-            rows = [features(self, decision, options[k], p, neighbour)[0] for k in ranked]
+            rows = [features(game, decision, options[k], p, neighbour)[0] for k in ranked]
             for r, row in enumerate(rows):
                 row[FEATURES.index("rank")] = r
                 row[FEATURES.index("options")] = len(set(options))
             seen.append((rows, int(decision), p))
-        return real(self, search, decision, p, options, neighbour)
 
     codes, searches = prep.reference_seats(g, Search)
-    FairyTaleGame.search_decide = spy  # type: ignore[method-assign]
-    try:
+    with watching(FairyTaleGame, "search_decide", see):
         play_reference(rules, prep.weights, codes, seed, g, searches=searches)
-    finally:
-        FairyTaleGame.search_decide = real  # type: ignore[method-assign]
     return seen
 
 

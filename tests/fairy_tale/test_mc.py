@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from kit import SMALL_MC, prepared
+from kit import SMALL_MC, prepared, watching
 
 from simcore.games.fairy_tale import kernel
 from simcore.games.fairy_tale.engine import simulate_arrays
@@ -240,19 +240,14 @@ def stopped_reference_game(
     rules = Rules(cards, variant)
     game = FairyTaleGame(rules, prep.weights, codes, seed, g, searches=searches)
     captured: list[tuple[FairyTaleGame, tuple]] = []
-    real = FairyTaleGame.search_decide
 
-    def spy(self: FairyTaleGame, *args: Any) -> int:
-        if self.search_count[0] == stop and args[2] == 0 and not captured:
+    def see(game: FairyTaleGame, *args: Any) -> None:
+        if game.search_count[0] == stop and args[2] == 0 and not captured:
             search, decision, seat, options, neighbour = args  # options: a list of the game
-            captured.append((self.clone(), (search, decision, seat, list(options), neighbour)))
-        return real(self, *args)
+            captured.append((game.clone(), (search, decision, seat, list(options), neighbour)))
 
-    FairyTaleGame.search_decide = spy  # type: ignore[method-assign]
-    try:
+    with watching(FairyTaleGame, "search_decide", see):
         game.run()
-    finally:
-        FairyTaleGame.search_decide = real  # type: ignore[method-assign]
     return captured[0]
 
 

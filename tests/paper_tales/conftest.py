@@ -15,7 +15,8 @@ other under ``--import-mode=importlib``, so helpers are handed out as fixtures).
                  reference ``Game`` after setup (turn 1) with helpers that move real cards
                  from the draw pile onto spots, into hands or into buildings, so the phase
                  code of ``reference/`` runs on a constructed position and card conservation
-                 holds.
+                 holds; ``Table.place`` lays a seat's position out in the words of ``seat``
+                 (``t = table().place(0, "knight commander+1", "archer", mine=2)``).
 * ``ltable``   - the same on the Legends card set: the game is in its Deployment phase, its
                  seats build every building of the catalog's base and Legends pools (and
                  Port and Abbey with ``use_port_abbey=True``), and the helpers also move
@@ -47,7 +48,7 @@ from simcore.games.paper_tales.kernel import state as kst
 from simcore.games.paper_tales.learned import learned_choice, new_scratch
 from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
 from simcore.games.paper_tales.reference import CardLog, Game, Rules, Slot, ZoneCard
-from simcore.games.paper_tales.tables import CardSet, load_cardset
+from simcore.games.paper_tales.tables import BACK_ROW, FRONT_ROW, CardSet, load_cardset
 
 
 def _row(text: str) -> list[dict[str, Any]]:
@@ -152,6 +153,25 @@ class Table:
         slot = Slot(card, age=age, fresh=fresh, resolved=not fresh)
         self.game.players[p].spots[spot] = slot
         return slot
+
+    def place(
+        self, p: int, front: str = "", back: str = "", arts: str = "", **levels: int
+    ) -> Table:
+        """Seat ``p``'s position in the words of the ``seat`` fixture: the units of ``front``
+        on the Front spots in order (0, 1, then the extra 2) and those of ``back`` on the
+        Back spots (3, 4), ``+n`` = n age tokens, ``.`` = an empty spot; the artifacts of
+        ``arts`` in the zone; buildings at ``levels`` (``build``). The table, to go on."""
+        for spots, row in ((FRONT_ROW, front), (BACK_ROW, back)):
+            tokens = row.split()
+            assert len(tokens) <= len(spots), row
+            for spot, token in zip(spots, tokens, strict=False):
+                unit, _, age = token.partition("+")
+                if unit != ".":
+                    self.put(p, spot, unit, age=int(age or 0))
+        for artifact in arts.split():
+            self.art(p, artifact)
+        self.build(p, **levels)
+        return self
 
     def art(self, p: int, artifact: str, placed: bool = False) -> ZoneCard:
         """An artifact in seat ``p``'s zone (``placed``: face down this phase, unpaid)."""

@@ -12,10 +12,7 @@ WAR_LP = 6
 def inn_with_cheap_units(ltable, level: int, *cheap: str):
     """Seat 0: the Inn at ``level``, a Knight (cost 1), a Woodcutter (0) and the ``cheap``
     units on the Back spots."""
-    t = ltable()
-    t.build(0, inn=level)
-    t.put(0, 0, "knight")
-    t.put(0, 1, "woodcutter")
+    t = ltable().place(0, "knight woodcutter", inn=level)
     for spot, unit in enumerate(cheap, start=3):
         t.put(0, spot, unit)
     return t
@@ -36,8 +33,7 @@ def test_inn_level2_war_lp_per_cheap_unit(ltable) -> None:
 def test_sawmill_level1_wood_and_land_discount(ltable) -> None:
     """Produces 1 W; with the Sawmill and a Temple owned, land 2 x 2 - 2 = 2 (Mine L1 needs
     the Sawmill's W)."""
-    t = ltable()
-    t.build(0, sawmill=1, temple=1)
+    t = ltable().place(0, sawmill=1, temple=1)
     pl = t.seat(0)
     assert production(t.rules, pl.pieces(t.rules), pl.blevel, pl.arts()) == [1, 0, 0]
     mine = t.rules.cards.building_index["mine"]
@@ -47,25 +43,20 @@ def test_sawmill_level1_wood_and_land_discount(ltable) -> None:
 def test_sawmill_discount_not_on_its_own_land(ltable) -> None:
     """Building the Sawmill itself with 1 building owned: full land cost 2 (+ 0 for its W
     from a Woodcutter)."""
-    t = ltable()
-    t.build(0, temple=1)
-    t.put(0, 0, "woodcutter")
+    t = ltable().place(0, "woodcutter", temple=1)
     sawmill = t.rules.cards.building_index["sawmill"]
     assert t.game.payment(0, sawmill, 1, False) == 2
 
 
 def test_sawmill_level2_war_lp_per_wood(ltable) -> None:
     """Its own W + a Woodcutter's: +2 LP."""
-    t = ltable()
-    t.build(0, sawmill=2)
-    t.put(0, 3, "woodcutter")
+    t = ltable().place(0, back="woodcutter", sawmill=2)
     assert t.wars()["lp"] == WAR_LP + 2
 
 
 def test_royal_palace_level1_artifact_discount(ltable) -> None:
     """Two artifacts paid: max(0, 1 - 1) + (2 - 1) = 1 G."""
-    t = ltable()
-    t.build(0, royal_palace=1)
+    t = ltable().place(0, royal_palace=1)
     t.art(0, "dragon-egg", placed=True)
     t.art(0, "golden-idol", placed=True)
     t.reveal()
@@ -74,8 +65,7 @@ def test_royal_palace_level1_artifact_discount(ltable) -> None:
 
 def test_royal_palace_level1_and_artificer_stack(ltable) -> None:
     """Palace + Artificer: 3 artifacts cost 0 + 0 + 1 = 1 (LEGENDS.md §B.2 example)."""
-    t = ltable()
-    t.build(0, royal_palace=1)
+    t = ltable().place(0, royal_palace=1)
     t.put(0, 3, "artificer", fresh=True)
     for a in ("dragon-egg", "golden-idol", "cornucopia"):
         t.art(0, a, placed=True)
@@ -83,10 +73,7 @@ def test_royal_palace_level1_and_artificer_stack(ltable) -> None:
 
 
 def test_royal_palace_level2_war_lp_per_artifact(ltable) -> None:
-    t = ltable()
-    t.build(0, royal_palace=2)
-    t.art(0, "dragon-egg")
-    t.art(0, "cornucopia")
+    t = ltable().place(0, arts="dragon-egg cornucopia", royal_palace=2)
     assert t.wars()["lp"] == WAR_LP + 2
 
 

@@ -92,14 +92,12 @@ def test_titan_with_every_building_built_does_nothing(ltable) -> None:
 def test_dryad_produces_wood_and_pays_gold_for_food(ltable) -> None:
     """Tavern L1 needs 1 F: with a Dryad it costs 1 G (no land: nothing built); the Dryad's
     W pays a Mine L1 outright. Without the Dryad the Tavern cannot be paid."""
-    t = ltable()
-    t.put(0, 0, "dryad")
+    t = ltable().place(0, "dryad")
     tavern = t.rules.cards.building_index["tavern"]
     mine = t.rules.cards.building_index["mine"]
     assert t.game.payment(0, tavern, 1, False) == 1
     assert t.game.payment(0, mine, 1, False) == 0
-    t = ltable()
-    t.put(0, 0, "knight")
+    t = ltable().place(0, "knight")
     assert t.game.payment(0, tavern, 1, False) is None
 
 
@@ -142,11 +140,7 @@ def test_relic_of_fertility_scores_five_in_front_with_2_food_3_wood(ltable) -> N
 
 
 def test_relic_of_fertility_needs_enough_wood(ltable) -> None:
-    t = ltable()
-    t.put(0, 0, "relic-of-fertility")
-    t.put(0, 1, "mason")
-    t.art(0, "magnificent-grove")
-    t.art(0, "cornucopia")
+    t = ltable().place(0, "relic-of-fertility mason", arts="magnificent-grove cornucopia")
     assert t.wars()["lp"] == WAR_LP
 
 
@@ -190,26 +184,18 @@ def test_artificer_lowers_every_artifact_cost(ltable) -> None:
 
 
 def test_antiquarian_gold_per_artifact(ltable) -> None:
-    t = ltable()
-    t.put(0, 3, "antiquarian")
-    t.art(0, "dragon-egg")
-    t.art(0, "cornucopia")
+    t = ltable().place(0, back="antiquarian", arts="dragon-egg cornucopia")
     assert t.income() == 2 + 2
 
 
 def test_royal_guard_strength_per_artifact(ltable) -> None:
-    t = ltable()
-    t.put(0, 0, "royal-guard")
-    t.art(0, "dragon-egg")
-    t.art(0, "cornucopia")
+    t = ltable().place(0, "royal-guard", arts="dragon-egg cornucopia")
     assert t.wars()["strength"] == 2 + 2
 
 
 def test_mason_produces_wood_and_lowers_land_cost(ltable) -> None:
     """2 buildings owned: land 2 x 2 - 2 = 2; the Sawmill's 1 W is the Mason's."""
-    t = ltable()
-    t.put(0, 0, "mason")
-    t.build(0, temple=1, tavern=1)
+    t = ltable().place(0, "mason", temple=1, tavern=1)
     sawmill = t.rules.cards.building_index["sawmill"]
     assert t.game.payment(0, sawmill, 1, False) == 2
 
@@ -225,38 +211,32 @@ def test_mercenary_six_strength_one_turn(ltable) -> None:
 
 def test_griffin_strength_per_wood(ltable) -> None:
     """Griffin 2 + the Mason's 1 W = 3, + Mason 1 = 4."""
-    t = ltable()
-    t.put(0, 0, "griffin")
-    t.put(0, 1, "mason")
+    t = ltable().place(0, "griffin mason")
     assert t.wars()["strength"] == 3 + 1
 
 
 def test_crossbowman_fights_from_the_back(ltable) -> None:
-    t = ltable()
-    t.put(0, 3, "crossbowman")
+    t = ltable().place(0, back="crossbowman")
     assert t.wars()["strength"] == 4
 
 
 def test_lady_of_the_lake_counts_artifacts_entered_this_phase(ltable) -> None:
     """1 artifact in the zone + 1 paid this phase (cost 1 + 1 = 2) = 2 at tier 4: +3 LP.
     With only the one already there: nothing."""
-    t = ltable()
-    t.art(0, "dragon-egg")
+    t = ltable().place(0, arts="dragon-egg")
     t.art(0, "cornucopia", placed=True)
     t.put(0, 3, "lady-of-the-lake", fresh=True)
     t.reveal()
     assert t.seat(0).gold == 3 - 2
     assert t.seat(0).lp == 3
-    t = ltable()
-    t.art(0, "dragon-egg")
+    t = ltable().place(0, arts="dragon-egg")
     t.put(0, 3, "lady-of-the-lake", fresh=True)
     t.reveal()
     assert t.seat(0).lp == 0
 
 
 def test_paladin_lp_per_war_won(ltable) -> None:
-    t = ltable()
-    t.put(0, 0, "paladin")
+    t = ltable().place(0, "paladin")
     assert t.wars()["lp"] == WAR_LP + 2
 
 

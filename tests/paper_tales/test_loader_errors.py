@@ -1,9 +1,12 @@
 """Bad card or rules data: one clear ``CardDataError`` line naming file, card and field,
-one case per kind of mistake."""
+one case per kind of mistake (the card-data cases, edits of TOML text, in
+``loader_errors.toml``)."""
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from kit import data_error
@@ -30,114 +33,15 @@ def edited(tmp_path: Path, source: Path, old: str, new: str) -> Path:
     return path
 
 
-CARD_CASES = [
-    (  # unknown effect kind
-        'kind = "fight_from_back" }]\nstatus = "confirmed"\nsource = "CARD, TP, DZ"',
-        'kind = "fly" }]\nstatus = "confirmed"\nsource = "CARD, TP, DZ"',
-        ("card 'archer'", "field 'abilities[0].kind'", "must be one of"),
-    ),
-    (  # wrong type
-        "copies = 3\ncost = 1\nstrength = 4\nabilities = []",
-        'copies = "three"\ncost = 1\nstrength = 4\nabilities = []',
-        ("card 'knight'", "field 'copies'", "must be an integer"),
-    ),
-    (  # unknown resource produced
-        "produces = { crystal = 1 }\nabilities = []",
-        "produces = { gems = 1 }\nabilities = []",
-        ("card 'miner'", "field 'produces.gems'", "unknown field"),
-    ),
-    (  # unknown resource in a substitution list
-        'resources = ["wood"]',
-        'resources = ["stone"]',
-        ("card 'wood-merchant'", "field 'abilities[0].resources'", "unknown resource 'stone'"),
-    ),
-    (  # unknown resource in a building requirement
-        "level1 = { requires = { food = 1 }",
-        "level1 = { requires = { beer = 1 }",
-        ("card 'tavern'", "field 'level1.requires.beer'", "unknown field"),
-    ),
-    (  # copies that do not sum to the deck
-        "copies = 3\ncost = 1\nstrength = 4\nabilities = []",
-        "copies = 2\ncost = 1\nstrength = 4\nabilities = []",
-        ("field 'deck_size'", "the unit copies sum to 80, the file declares 81"),
-    ),
-    (  # effect in a phase it cannot act in
-        'blacksmith: phase = "income"',
-        'phase = "war"',
-        ("card 'blacksmith'", "field 'abilities[0].phase'", "acts in income, not war"),
-    ),
-    (  # a parameter the kind does not take
-        'kind = "gold_per_war_won", amount = 1 }',
-        'kind = "gold_per_war_won", amount = 1, per = "food" }',
-        ("card 'rogue'", "field 'abilities[0].per'", "unknown field"),
-    ),
-    (  # unknown multiplier
-        'militiaman: per = "age_self"',
-        'per = "moon"',
-        ("card 'militiaman'", "field 'abilities[0].per'", "must be one of"),
-    ),
-    (  # missing required parameter
-        'kind = "set_strength", value = 3, when = "has_food"',
-        'kind = "set_strength", when = "has_food"',
-        ("card 'cerberus'", "field 'abilities[0].value'", "missing"),
-    ),
-    (  # on_deploy outside deployment
-        "commander: amount = 1 }",
-        "amount = 1, on_deploy = true }",
-        ("card 'commander'", "field 'abilities[0].on_deploy'", "only a unit's deployment"),
-    ),
-    (  # a multiplier not known yet when the ability is evaluated
-        'kind = "add_strength", amount = 1, per = "income_gold"',
-        'kind = "add_strength", amount = 1, per = "strong_units"',
-        ("card 'ogre'", "field 'abilities[0].per'", "'strong_units' is known only"),
-    ),
-    (  # unit-only effect on a building
-        'abilities = [{ phase = "income", kind = "gold", amount = 2 }]',
-        'abilities = [{ phase = "war", kind = "fight_from_back" }]',
-        ("card 'temple'", "field 'level1.abilities[0].kind'", "a building cannot carry it"),
-    ),
-    (  # production condition that would be circular
-        'produces = { food = 1, when = "front_row" }',
-        'produces = { food = 1, when = "has_food" }',
-        ("card 'hunter'", "field 'produces.when'", "must be one of"),
-    ),
-    (  # duplicate id
-        'id = "knight"',
-        'id = "archer"',
-        ("card 'archer'", "field 'id'", "duplicate unit id"),
-    ),
-    (  # unknown field on a card
-        'id = "knight"',
-        'id = "knight"\nfaction = "holy"',
-        ("card 'knight'", "field 'faction'", "unknown field"),
-    ),
-    (  # unknown source key, bad status
-        'source = "CARD, TP"\ntext = "No ability."',
-        'source = "CARD, BGG"\ntext = "No ability."',
-        ("card 'knight'", "field 'source'", "unknown source key 'BGG'"),
-    ),
-    (
-        'status = "confirmed"\nsource = "CARD, TP"\ntext = "No ability."',
-        'status = "sure"\nsource = "CARD, TP"\ntext = "No ability."',
-        ("card 'knight'", "field 'status'", "must be one of confirmed"),
-    ),
-    (  # missing text
-        'text = "No ability."',
-        'notes = "no text"',
-        ("card 'knight'", "field 'text'", "missing"),
-    ),
-    (  # another game's file
-        'schema = 1\ngame = "paper-tales"',
-        'schema = 1\ngame = "drako"',
-        ("field 'game'", "not paper-tales"),
-    ),
-]
+CASES_FILE = Path(__file__).with_name("loader_errors.toml")
+#: The card-data cases: a mistake each, the edit that makes it and what its error names.
+CARD_CASES = tomllib.loads(CASES_FILE.read_text(encoding="utf-8"))["card"]
 
 
-@pytest.mark.parametrize(("old", "new", "fragments"), CARD_CASES)
-def test_bad_card_data_is_one_line(tmp_path: Path, old: str, new: str, fragments) -> None:
-    path = edited(tmp_path, DEFAULT_CARDS, old, new)
-    data_error(lambda: load_cardset(path), path, *fragments)
+@pytest.mark.parametrize("case", CARD_CASES, ids=[c["mistake"] for c in CARD_CASES])
+def test_bad_card_data_is_one_line(tmp_path: Path, case: dict[str, Any]) -> None:
+    path = edited(tmp_path, DEFAULT_CARDS, case["old"], case["new"])
+    data_error(lambda: load_cardset(path), path, *case["error"])
 
 
 RULE_CASES = [

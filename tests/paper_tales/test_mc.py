@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
-from kit import SMALL_MC, prepared
+from kit import SMALL_MC, prepared, watching
 
 from simcore import engine_kit
 from simcore.games.paper_tales import engine, layout
@@ -151,19 +151,14 @@ def stopped_reference(prep: Any, seed: int, g: int, decision: str, turn: int) ->
     codes, searches = prep.reference_seats(g, Search)
     game = Game(Rules(prep.cards, prep.players), prep.weights, codes, seed, g, searches=searches)
     captured: list[Game] = []
-    real = Game.search_decide
 
-    def spy(self: Game, search: Any, dec: str, p: int) -> int:
-        later = self.turn >= turn and (dec != "draft" or self.step >= 2)
+    def see(ref: Game, search: Any, dec: str, p: int) -> None:
+        later = ref.turn >= turn and (dec != "draft" or ref.step >= 2)
         if not captured and dec == decision and later:
-            captured.append(self.clone())
-        return real(self, search, dec, p)
+            captured.append(ref.clone())
 
-    Game.search_decide = spy  # type: ignore[method-assign]
-    try:
+    with watching(Game, "search_decide", see):
         game.run()
-    finally:
-        Game.search_decide = real  # type: ignore[method-assign]
     return captured[0], searches[SEARCHER]
 
 

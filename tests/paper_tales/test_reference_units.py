@@ -18,29 +18,17 @@ WAR_LP = 6  # seat 0 wins both wars against empty seats: 2 x 3 LP
 def test_adventurer_crystal_per_token_feeds_dragon(table) -> None:
     """Adventurer with 1 A produces 1 C: Dragon 7 (the Back-row Adventurer does not
     fight). Without a token it produces nothing: Dragon 0."""
-    t = table()
-    t.put(0, 0, "dragon")
-    t.put(0, 3, "adventurer", age=1)
-    assert t.wars()["strength"] == 7
-    t = table()
-    t.put(0, 0, "dragon")
-    t.put(0, 3, "adventurer")
-    assert t.wars()["strength"] == 0
+    assert table().place(0, "dragon", "adventurer+1").wars()["strength"] == 7
+    assert table().place(0, "dragon", "adventurer").wars()["strength"] == 0
 
 
 def test_archer_fights_from_the_back_row(table) -> None:
     """Front Knight 4 + Back Archer 2 = 6; a Back Knight would not count."""
-    t = table()
-    t.put(0, 0, "knight")
-    t.put(0, 3, "archer")
-    t.put(0, 4, "knight")
-    assert t.wars()["strength"] == 4 + 2
+    assert table().place(0, "knight", "archer knight").wars()["strength"] == 4 + 2
 
 
 def test_blacksmith_adds_one_gold_of_income(table) -> None:
-    t = table()
-    t.put(0, 3, "blacksmith")
-    assert t.income() == 2 + 1
+    assert table().place(0, back="blacksmith").income() == 2 + 1
 
 
 def test_cave_spirit_takes_a_token_when_deployed_and_dies_that_turn(table) -> None:
@@ -57,19 +45,13 @@ def test_cave_spirit_takes_a_token_when_deployed_and_dies_that_turn(table) -> No
 
 def test_cerberus_is_three_with_food(table) -> None:
     """Cerberus 3 with a Farmer's food (+ Farmer 1) = 4; alone 2."""
-    t = table()
-    t.put(0, 0, "cerberus")
-    t.put(0, 1, "farmer")
-    assert t.wars()["strength"] == 3 + 1
-    t = table()
-    t.put(0, 0, "cerberus")
-    assert t.wars()["strength"] == 2
+    assert table().place(0, "cerberus farmer").wars()["strength"] == 3 + 1
+    assert table().place(0, "cerberus").wars()["strength"] == 2
 
 
 def test_colossus_aged_is_seven_and_scores_per_war_won(table) -> None:
     """Colossus with 1 A: strength 7; 2 wars won: 6 + 1 x 2 = 8 LP."""
-    t = table()
-    t.put(0, 0, "colossus", age=1)
+    t = table().place(0, "colossus+1")
     e = t.wars()
     assert (e["strength"], e["won"], e["lp"]) == (7, 2, WAR_LP + 2)
     assert t.seat(0).parts["per_war_won"] == 2
@@ -78,25 +60,14 @@ def test_colossus_aged_is_seven_and_scores_per_war_won(table) -> None:
 def test_commander_scores_per_war_won_from_the_back_row(table) -> None:
     """Commander in the Back (§8: any row), Knight in the Front: 6 + 1 x 2 LP; with one
     war lost (a neighbour of strength 9) only 3 + 1."""
-    t = table()
-    t.put(0, 0, "knight")
-    t.put(0, 3, "commander")
-    assert t.wars()["lp"] == WAR_LP + 2
-    t = table()
-    t.put(0, 0, "knight")
-    t.put(0, 3, "commander")
-    t.put(1, 0, "kraken")
-    e = t.wars()
+    assert table().place(0, "knight", "commander").wars()["lp"] == WAR_LP + 2
+    e = table().place(0, "knight", "commander").place(1, "kraken").wars()
     assert (e["won"], e["lp"]) == (1, 3 + 1)
 
 
 def test_cook_adds_one_gold_per_food(table) -> None:
     """Farmer + Treefolk = 2 F: income 2 + 2."""
-    t = table()
-    t.put(0, 0, "farmer")
-    t.put(0, 1, "treefolk")
-    t.put(0, 3, "cook")
-    assert t.income() == 2 + 2
+    assert table().place(0, "farmer treefolk", "cook").income() == 2 + 2
 
 
 def test_demon_dying_with_one_token_costs_three_lp(table) -> None:
@@ -113,25 +84,18 @@ def test_demon_dying_with_one_token_costs_three_lp(table) -> None:
 
 def test_dragon_is_seven_with_a_crystal(table) -> None:
     """Dragon + Back-row Miner (1 C): 7; without crystal 0."""
-    t = table()
-    t.put(0, 0, "dragon")
-    t.put(0, 3, "miner")
-    assert t.wars()["strength"] == 7
+    assert table().place(0, "dragon", "miner").wars()["strength"] == 7
 
 
 def test_farmer_food_feeds_manticore(table) -> None:
     """Farmer 1 F: Manticore 2 + 2 x 1 = 4, + Farmer 1 = 5."""
-    t = table()
-    t.put(0, 0, "farmer")
-    t.put(0, 1, "manticore")
-    assert t.wars()["strength"] == 5
+    assert table().place(0, "farmer manticore").wars()["strength"] == 5
 
 
 def test_forest_child_wood_and_food_pay_a_tavern_and_a_town(table) -> None:
     """1 W + 1 F: Town L1 (1 W) and Tavern L1 (1 F) need no gold; Tavern L2 direct
     (1 F + 1 W + 1 F, summed) misses 1 F: impossible."""
-    t = table()
-    t.put(0, 0, "forest-child")
+    t = table().place(0, "forest-child")
     g, tavern, town = t.game, t.rules.cards.building_index["tavern"], 0
     assert g.payment(0, town, 1, False) == 0
     assert g.payment(0, tavern, 1, False) == 0
@@ -140,18 +104,15 @@ def test_forest_child_wood_and_food_pay_a_tavern_and_a_town(table) -> None:
 
 def test_forest_spirit_three_wood_build_town_level_two_directly(table) -> None:
     """3 W = Town L1 (1 W) + L2 (2 W) added (§8 default): direct level 2 for 0 gold."""
-    t = table()
-    t.put(0, 3, "forest-spirit")
+    t = table().place(0, back="forest-spirit")
     assert t.game.payment(0, 0, 2, False) == 0
 
 
 def test_giant_snake_aged_is_zero_strength_and_three_gold(table) -> None:
-    t = table()
-    t.put(0, 0, "giant-snake", age=1)
+    t = table().place(0, "giant-snake+1")
     assert t.wars()["strength"] == 0
     assert t.income() == 2 + 3
-    t = table()
-    t.put(0, 0, "giant-snake")
+    t = table().place(0, "giant-snake")
     assert t.wars()["strength"] == 4
     assert t.income() == 2
 
@@ -184,20 +145,12 @@ def test_grand_architect_pays_gold_for_any_missing_resource(table) -> None:
 
 def test_hunter_produces_food_only_in_the_front_row(table) -> None:
     """Front Hunter: 1 F -> Manticore 4, + Hunter 2 = 6. Back Hunter: Manticore 2."""
-    t = table()
-    t.put(0, 0, "hunter")
-    t.put(0, 1, "manticore")
-    assert t.wars()["strength"] == 6
-    t = table()
-    t.put(0, 3, "hunter")
-    t.put(0, 1, "manticore")
-    assert t.wars()["strength"] == 2
+    assert table().place(0, "hunter manticore").wars()["strength"] == 6
+    assert table().place(0, ". manticore", "hunter").wars()["strength"] == 2
 
 
 def test_knight_is_four(table) -> None:
-    t = table()
-    t.put(0, 0, "knight")
-    assert t.wars()["strength"] == 4
+    assert table().place(0, "knight").wars()["strength"] == 4
 
 
 def test_kraken_penalty_counts_golem_upgrade_at_end_of_phase(table) -> None:
@@ -220,60 +173,38 @@ def test_kraken_penalty_counts_golem_upgrade_at_end_of_phase(table) -> None:
 def test_kraken_scores_tokens_of_dying_units(table) -> None:
     """Kraken 1 A + Veteran 1 A die, Knight 0 A survives: +1 LP per token = 2 (the Kraken's
     own tokens count, like the Palm Reader's)."""
-    t = table()
-    t.put(0, 0, "kraken", age=1)
-    t.put(0, 1, "veteran", age=1)
-    t.put(0, 3, "knight")
-    e = t.aging()
+    e = table().place(0, "kraken+1 veteran+1", "knight").aging()
     assert (sorted(e["died"]), e["lp"]) == (["kraken", "veteran"], 2)
 
 
 def test_landlord_removes_the_land_cost(table) -> None:
     """2 buildings owned: a third costs 4 G of land; with the Landlord (1 W) Town L1 is 0."""
-    t = table()
-    t.build(0, temple=1, tavern=1)
-    t.put(0, 3, "woodcutter")
+    t = table().place(0, back="woodcutter", temple=1, tavern=1)
     t.seat(0).gold = 9
     assert t.game.payment(0, 0, 1, False) == 4
-    t = table()
-    t.build(0, temple=1, tavern=1)
-    t.put(0, 3, "landlord")
+    t = table().place(0, back="landlord", temple=1, tavern=1)
     assert t.game.payment(0, 0, 1, False) == 0
 
 
 def test_leviathan_aged_feeds_manticore(table) -> None:
     """Aged Leviathan: produces 2 F, fights 0; Manticore 2 + 2 x 2 = 6."""
-    t = table()
-    t.put(0, 0, "leviathan", age=1)
-    t.put(0, 1, "manticore")
-    assert t.wars()["strength"] == 0 + 6
+    assert table().place(0, "leviathan+1 manticore").wars()["strength"] == 0 + 6
 
 
 def test_leviathan_fresh_grows_with_food(table) -> None:
     """No token: 4 + 2 x 1 F (Farmer) = 6, + Farmer 1 = 7."""
-    t = table()
-    t.put(0, 0, "leviathan")
-    t.put(0, 1, "farmer")
-    assert t.wars()["strength"] == 7
+    assert table().place(0, "leviathan farmer").wars()["strength"] == 7
 
 
 def test_manticore_two_per_food(table) -> None:
     """Treefolk 1 F in the Back + Town L1 1 F: Manticore 2 + 2 x 2 = 6."""
-    t = table()
-    t.build(0, town=1)
-    t.put(0, 0, "manticore")
-    t.put(0, 3, "treefolk")
-    assert t.wars()["strength"] == 6
+    assert table().place(0, "manticore", "treefolk", town=1).wars()["strength"] == 6
 
 
 def test_master_alchemist_ages_one_unit_per_food_every_turn(table, monkeypatch) -> None:
     """Old Alchemist (not deployed this turn) + 2 F (Farmer, Treefolk): 2 A on the unit its
     policy picks (here the Militiaman): Militiaman 2 + 2 = 4."""
-    t = table()
-    t.put(0, 3, "master-alchemist")
-    t.put(0, 0, "militiaman")
-    t.put(0, 1, "farmer")
-    t.put(0, 4, "treefolk")
+    t = table().place(0, "militiaman farmer", "master-alchemist treefolk")
     monkeypatch.setattr(t.game.brain, "age_target", lambda p, spots, n: spots.index(0))
     t.game.reveal()
     assert t.units(0)[0] == ("militiaman", 2)
@@ -282,26 +213,18 @@ def test_master_alchemist_ages_one_unit_per_food_every_turn(table, monkeypatch) 
 
 def test_master_alchemist_scores_crystals_per_war_won_and_gold_per_wood(table) -> None:
     """Miner 1 C, 2 wars won: +1 x 1 x 2 LP; Woodcutter 1 W: income 2 + 1."""
-    t = table()
-    t.put(0, 3, "master-alchemist")
-    t.put(0, 0, "miner")
-    t.put(0, 1, "woodcutter")
+    t = table().place(0, "miner woodcutter", "master-alchemist")
     assert t.wars()["lp"] == WAR_LP + 2
     assert t.income() == 3
 
 
 def test_militiaman_one_per_token(table) -> None:
-    t = table()
-    t.put(0, 0, "militiaman", age=3)
-    assert t.wars()["strength"] == 5
+    assert table().place(0, "militiaman+3").wars()["strength"] == 5
 
 
 def test_miner_crystal_counts_for_mine_level_two(table) -> None:
     """Mine L2 (its own 1 C) + Miner 1 C: +2 x 2 = 4 LP whether or not a war is won."""
-    t = table()
-    t.build(0, mine=2)
-    t.put(0, 3, "miner")
-    assert t.wars()["lp"] == WAR_LP + 4
+    assert table().place(0, back="miner", mine=2).wars()["lp"] == WAR_LP + 4
 
 
 def test_monkey_negative_cost_pays_at_once_and_gold_per_token_on_death(table) -> None:
@@ -314,8 +237,7 @@ def test_monkey_negative_cost_pays_at_once_and_gold_per_token_on_death(table) ->
     t.game.reveal()
     assert t.units(0)[:2] == [("knight", 0), ("monkey", 0)]
     assert t.seat(0).gold == 0
-    t = table()
-    t.put(0, 0, "monkey", age=2)
+    t = table().place(0, "monkey+2")
     t.seat(0).gold = 0
     assert t.aging()["gold"] == 2
     assert t.seat(0).gold == 2
@@ -324,10 +246,7 @@ def test_monkey_negative_cost_pays_at_once_and_gold_per_token_on_death(table) ->
 def test_mystical_healer_saves_a_unit_with_one_token(table) -> None:
     """Knight 1 A is saved (greedy: 0.5 x 4 x 3 turns left > 0) and then ages to 2 A;
     Veteran 2 A dies; the Healer itself ages to 1."""
-    t = table()
-    t.put(0, 0, "knight", age=1)
-    t.put(0, 1, "veteran", age=2)
-    t.put(0, 3, "mystical-healer")
+    t = table().place(0, "knight+1 veteran+2", "mystical-healer")
     e = t.aging()
     assert (e["saved"], e["died"]) == (["knight"], ["veteran"])
     assert t.units(0)[0] == ("knight", 2)
@@ -348,19 +267,12 @@ def test_necromancer_ages_every_other_unit(table) -> None:
 
 def test_ogre_one_per_income_gold(table) -> None:
     """Income 2 + Blacksmith 1 + Temple L1 2 = 5: Ogre 2 + 5 = 7."""
-    t = table()
-    t.build(0, temple=1)
-    t.put(0, 0, "ogre")
-    t.put(0, 3, "blacksmith")
-    assert t.wars()["strength"] == 7
+    assert table().place(0, "ogre", "blacksmith", temple=1).wars()["strength"] == 7
 
 
 def test_palm_reader_scores_tokens_of_dying_units_itself_included(table) -> None:
     """Palm Reader 1 A + Knight 2 A die: +3 LP; Veteran 0 A survives."""
-    t = table()
-    t.put(0, 3, "palm-reader", age=1)
-    t.put(0, 0, "knight", age=2)
-    t.put(0, 1, "veteran")
+    t = table().place(0, "knight+2 veteran", "palm-reader+1")
     e = t.aging()
     assert e["lp"] == 3
     assert t.seat(0).parts["aging"] == 3
@@ -368,25 +280,21 @@ def test_palm_reader_scores_tokens_of_dying_units_itself_included(table) -> None
 
 def test_peddler_wood_and_gold(table) -> None:
     """Peddler: 1 W (Barracks L1 +1 strength) and +1 G income."""
-    t = table()
-    t.build(0, barracks=1)
-    t.put(0, 0, "peddler")
+    t = table().place(0, "peddler", barracks=1)
     assert t.wars()["strength"] == 1 + 1
     assert t.income() == 3
 
 
 def test_relic_of_wisdom_never_dies_and_scores_two_per_token(table) -> None:
     """Relic 3 A survives Aging (-> 4 A); end: 2 x 4 = 8 LP."""
-    t = table()
-    t.put(0, 3, "relic-of-wisdom", age=3)
+    t = table().place(0, back="relic-of-wisdom+3")
     assert t.aging()["died"] == []
     t.game.end()
     assert t.seat(0).parts["relic"] == 8
 
 
 def test_rogue_one_gold_per_war_won(table) -> None:
-    t = table()
-    t.put(0, 0, "rogue")
+    t = table().place(0, "rogue")
     e = t.wars()
     assert (e["won"], e["gold"]) == (2, 2)
     assert t.seat(0).gold == 3 + 2
@@ -394,8 +302,7 @@ def test_rogue_one_gold_per_war_won(table) -> None:
 
 def test_salamander_grows_with_tokens_and_dies_only_at_two(table) -> None:
     """Salamander 1 A: 4 + 1 = 5, survives Aging (-> 2 A), dies at the next one."""
-    t = table()
-    t.put(0, 0, "salamander", age=1)
+    t = table().place(0, "salamander+1")
     assert t.wars()["strength"] == 5
     assert t.aging()["died"] == []
     assert t.units(0)[0] == ("salamander", 2)
@@ -403,15 +310,12 @@ def test_salamander_grows_with_tokens_and_dies_only_at_two(table) -> None:
 
 
 def test_sculptor_scores_three_when_it_dies(table) -> None:
-    t = table()
-    t.put(0, 3, "sculptor", age=1)
-    assert t.aging()["lp"] == 3
+    assert table().place(0, back="sculptor+1").aging()["lp"] == 3
 
 
 def test_sculptor_replaced_in_deployment_is_not_a_death(table) -> None:
     """§8: discarding a unit in Deployment is not a death: no +3."""
-    t = table()
-    t.put(0, 3, "sculptor", age=1)
+    t = table().place(0, back="sculptor+1")
     t.hand(0, "knight")
     t.game.extra_open = [t.game.open_spots(p) for p in range(3)]
     place = Move("place", 0, 3)  # PLACE hand card 0 (the Knight) on the Sculptor's spot
@@ -442,11 +346,7 @@ def test_shapeshifter_becomes_the_first_unit_costing_three_or_less(table) -> Non
 
 def test_strategist_counts_all_tokens_and_fights_from_the_back(table) -> None:
     """Tokens 2 (Knight) + 1 (Veteran): Strategist 1 + 3 = 4 from the Back, + Knight 4."""
-    t = table()
-    t.put(0, 0, "knight", age=2)
-    t.put(0, 3, "strategist")
-    t.put(0, 4, "veteran", age=1)
-    assert t.wars()["strength"] == 4 + 4
+    assert table().place(0, "knight+2", "strategist veteran+1").wars()["strength"] == 4 + 4
 
 
 def test_time_master_puts_two_tokens_on_the_chosen_unit(table, monkeypatch) -> None:
@@ -466,10 +366,7 @@ def test_time_master_puts_two_tokens_on_the_chosen_unit(table, monkeypatch) -> N
 
 def test_treefolk_three_strength_and_one_food(table) -> None:
     """Treefolk 3 + Cerberus 3 (food) = 6."""
-    t = table()
-    t.put(0, 0, "treefolk")
-    t.put(0, 1, "cerberus")
-    assert t.wars()["strength"] == 6
+    assert table().place(0, "treefolk cerberus").wars()["strength"] == 6
 
 
 def test_veteran_takes_a_token_when_deployed(table) -> None:
@@ -482,8 +379,7 @@ def test_veteran_takes_a_token_when_deployed(table) -> None:
 
 def test_wood_merchant_pays_gold_for_missing_wood_only(table) -> None:
     """Town L1 (1 W): 1 G with the Wood Merchant; Tavern L1 (1 F): still impossible."""
-    t = table()
-    t.put(0, 3, "wood-merchant")
+    t = table().place(0, back="wood-merchant")
     tavern = t.rules.cards.building_index["tavern"]
     assert t.game.payment(0, 0, 1, False) == 1
     assert t.game.payment(0, tavern, 1, False) is None
@@ -491,11 +387,7 @@ def test_wood_merchant_pays_gold_for_missing_wood_only(table) -> None:
 
 def test_woodcutter_wood_feeds_barracks(table) -> None:
     """2 Woodcutters 2 W: Barracks L1 +2; 2 + 2 + 2 = 6."""
-    t = table()
-    t.build(0, barracks=1)
-    t.put(0, 0, "woodcutter")
-    t.put(0, 1, "woodcutter")
-    assert t.wars()["strength"] == 6
+    assert table().place(0, "woodcutter woodcutter", barracks=1).wars()["strength"] == 6
 
 
 def test_every_unit_has_a_test_named_after_it(cards) -> None:

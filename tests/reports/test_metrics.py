@@ -20,6 +20,19 @@ def seats_frame(rows: list[tuple[int, int, str, int, int, float]]) -> pl.LazyFra
     ).lazy()
 
 
+def two_games(*seats: tuple[int, int, float]) -> pl.LazyFrame:
+    """Two 2-player games of one policy, "g": each seat's (score, rank, win), in the order
+    game 0 seat 0, game 0 seat 1, game 1 seat 0, game 1 seat 1."""
+    places = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    return seats_frame([(g, s, "g", *seat) for (g, s), seat in zip(places, seats, strict=True)])
+
+
+def buildings_frame(rows: list[tuple[int, int, str, int, int, int | None]]) -> pl.DataFrame:
+    """rows: (game_id, seat, building, level, turn_built, turn_upgraded)."""
+    columns = ["game_id", "seat", "building", "level", "turn_built", "turn_upgraded"]
+    return pl.DataFrame(rows, schema=columns, orient="row")
+
+
 # --- intervals -----------------------------------------------------------------------------
 
 
@@ -147,14 +160,7 @@ def test_bradley_terry_recovers_consistent_strengths() -> None:
 
 def test_card_table_by_hand() -> None:
     # 2-player games. Seat wins: g0 s0 = 1, g0 s1 = 0, g1 s0 = 0, g1 s1 = 1.
-    seats = seats_frame(
-        [
-            (0, 0, "g", 9, 1, 1.0),
-            (0, 1, "g", 3, 2, 0.0),
-            (1, 0, "g", 2, 2, 0.0),
-            (1, 1, "g", 8, 1, 1.0),
-        ]
-    )
+    seats = two_games((9, 1, 1.0), (3, 2, 0.0), (2, 2, 0.0), (8, 1, 1.0))
     cards = pl.DataFrame(
         {
             "game_id": [0, 0, 0, 1, 1, 1],
@@ -213,23 +219,13 @@ def test_flags_mark_outliers_only() -> None:
 
 def test_building_curves_by_hand() -> None:
     # 2 games × 2 seats, scores 10, 20, 30, 40; wins on seats with 20 and 40.
-    seats = seats_frame(
+    seats = two_games((10, 2, 0.0), (20, 1, 1.0), (30, 2, 0.0), (40, 1, 1.0))
+    buildings = buildings_frame(
         [
-            (0, 0, "g", 10, 2, 0.0),
-            (0, 1, "g", 20, 1, 1.0),
-            (1, 0, "g", 30, 2, 0.0),
-            (1, 1, "g", 40, 1, 1.0),
+            (0, 1, "mine", 2, 1, 3),
+            (1, 0, "mine", 1, 2, None),
+            (1, 1, "mine", 2, 3, None),  # built directly at level 2 on turn 3
         ]
-    )
-    buildings = pl.DataFrame(
-        {
-            "game_id": [0, 1, 1],
-            "seat": [1, 0, 1],
-            "building": ["mine", "mine", "mine"],
-            "level": [2, 1, 2],
-            "turn_built": [1, 2, 3],
-            "turn_upgraded": [3, None, None],  # g1 s1 built directly at level 2 on turn 3
-        }
     ).lazy()
     df = m.building_curves(buildings, seats, players=2)
     rows = {(r["level"], r["turn"]): r for r in df.iter_rows(named=True)}
@@ -255,15 +251,8 @@ def test_building_curves_never_upgraded_building_reaches_level_one_only() -> Non
     seats = pl.DataFrame(
         {"game_id": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "score": [10, 20, 30, 40]}
     ).with_columns(win=pl.Series([0.0, 1.0, 0.0, 1.0]))
-    buildings = pl.DataFrame(
-        {
-            "game_id": [0, 1, 1],
-            "seat": [1, 0, 1],
-            "building": ["barracks", "barracks", "barracks"],
-            "level": [1, 1, 2],
-            "turn_built": [1, 2, 2],
-            "turn_upgraded": [None, 0, 4],
-        }
+    buildings = buildings_frame(
+        [(0, 1, "barracks", 1, 1, None), (1, 0, "barracks", 1, 2, 0), (1, 1, "barracks", 2, 2, 4)]
     )
     df = m.building_curves(buildings.lazy(), seats.lazy(), players=2)
     rows = {(r["level"], r["turn"]): r for r in df.iter_rows(named=True)}
@@ -278,14 +267,7 @@ def test_building_curves_never_upgraded_building_reaches_level_one_only() -> Non
 
 
 def test_legend_table_value_counts_and_count_vs_score() -> None:
-    seats = seats_frame(
-        [
-            (0, 0, "g", 10, 1, 1.0),
-            (0, 1, "g", 5, 2, 0.0),
-            (1, 0, "g", 7, 1, 0.5),
-            (1, 1, "g", 7, 1, 0.5),
-        ]
-    )
+    seats = two_games((10, 1, 1.0), (5, 2, 0.0), (7, 1, 0.5), (7, 1, 0.5))
     legends = pl.DataFrame(
         {
             "game_id": [0, 0, 1],
