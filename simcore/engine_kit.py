@@ -4,17 +4,20 @@ An engine (``simcore.registry.Engine``) gives its game's data, ``prepare`` and t
 halves of a chunk (``simulate_arrays``: the kernel's result arrays; ``frames``: the
 dataset's tables); what every engine would otherwise write again lives here: the request
 checks every ``prepare`` starts with, the ``Prepared`` request with its seats and search
-slots, the kernel call (``run_kernel``), a chunk as tables (``run_chunk``), how many
-parallel blocks a chunk gets, the seats' policies of one game (``--rotate-seats``), the
-columns every dataset table starts with, the ``games`` table, categorical columns from code
-arrays, a game played by the rulebook (``reference_player``), the narration's shared lines
-(first event, start, reshuffle, final scores, winners), the key checks of a JSON end state
-(``state_io``) and the ``talesim bench`` harness. No numba and no game knowledge here;
+slots, the kernel call (``run_kernel``), an engine's ``simulate_arrays`` (``simulator``), a
+chunk as tables (``run_chunk``), how many parallel blocks a chunk gets, the seats' policies
+of one game (``--rotate-seats``), the columns every dataset table starts with, the ``games``
+table, categorical columns from code arrays, a game played by the rulebook
+(``reference_player``), the narration (``narrate_event``: a line per event kind, a template
+or a function) and its shared lines (first event, start, reshuffle, final scores, winners),
+the end state of ``talesim score`` (``end_state``) and the key checks of its JSON
+(``state_io``), and the ``talesim bench`` harness. No numba and no game knowledge here;
 polars is imported by the functions that need it.
 """
 
 from __future__ import annotations
 
+import importlib
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -27,7 +30,7 @@ from simcore import learned, policy_spec
 from simcore.cards import CardDataError
 from simcore.learned import Model
 from simcore.policy_file import NamedPolicy
-from simcore.registry import Engine, Game, GameError
+from simcore.registry import Engine, Game, GameError, raise_first_violation
 
 if TYPE_CHECKING:
     import polars as pl
@@ -358,6 +361,57 @@ def run_kernel(
         kernels[1](prepared.tables, prepared.weights, *seats, *bounds, out, check, rec)
 
 
+def simulator(
+    game: str,
+    kernel: str,
+    buffers: Callable[[Any, int], Any],
+    play: Callable[..., dict[str, np.ndarray]] | None = None,
+    invariants: Callable[[Any], Sequence[str]] | None = None,
+    search_only: Sequence[str] = (),
+) -> Callable[..., dict[str, np.ndarray]]:
+    """An engine's ``simulate_arrays(prepared, seed, first_game, n_games, check=False,
+    record=None)``: a chunk played into fresh result ``buffers(prepared, n_games)`` (the
+    kernel's ``ChunkOut``), its raw result arrays (no polars). ``kernel`` names the module
+    that holds the game's kernels (its kernel package, or an engine that imports them),
+    imported at the first chunk (numba only when games are played). The
+    games are played by its ``simulate_chunk`` and ``simulate_chunk_search``
+    (``run_kernel``) or, for a game whose kernels take other arguments, by ``play(prepared,
+    out, seed, first_game, n_games, check, record)``, which returns the arrays it adds.
+    ``check``: checking mode, ``InvariantError`` naming the first game that broke a rule
+    invariant (``out.violation``: codes into the module's ``INVARIANTS``, or
+    ``invariants(prepared)``); ``record``: the buffers the searches are recorded into
+    (``talesim learn``). A heuristic run leaves out the arrays only the search kernel fills
+    (``search_only``)."""
+
+    def simulate_arrays(
+        prepared: Any,
+        seed: int,
+        first_game: int,
+        n_games: int,
+        check: bool = False,
+        record: learned.Record | None = None,
+    ) -> dict[str, np.ndarray]:
+        module = importlib.import_module(kernel)
+        out = buffers(prepared, n_games)
+        chunk = (seed, first_game, n_games, check, record)
+        if play is None:
+            kernels = (module.simulate_chunk, module.simulate_chunk_search)
+            run_kernel(prepared, kernels, out, *chunk)
+            added = {}
+        else:
+            added = play(prepared, out, *chunk)
+        if check:
+            names = module.INVARIANTS if invariants is None else invariants(prepared)
+            raise_first_violation(out.violation, names, game, seed, first_game)
+        arrays = {**out._asdict(), **added}
+        if not prepared.has_search:
+            for key in search_only:
+                del arrays[key]
+        return arrays
+
+    return simulate_arrays
+
+
 def reference_player(
     prepared: Prepared, rules: Any, play_reference: Callable[..., Any], **options: Any
 ) -> Callable[..., Any]:
@@ -376,6 +430,36 @@ def reference_player(
         )  # fmt: skip
 
     return play
+
+
+#: How a game narrates one kind of event (``narrate_event``): a ``str.format`` template
+#: over the event's fields, or a function of the event for a line that needs more.
+Line = str | Callable[[dict[str, Any]], str]
+
+
+def narrate_event(
+    event: dict[str, Any],
+    lines: dict[str, Line],
+    fields: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+) -> str:
+    """One event of a narrated game (``talesim play``) as readable text: ``lines`` of its
+    kind (``event["event"]``) filled with its fields (``fields(event)`` when given: the
+    event's with the game's own additions), or the raw event for a kind the game does not
+    narrate."""
+    line = lines.get(event["event"])
+    if line is None:
+        return str(event)
+    if isinstance(line, str):
+        return line.format_map(event if fields is None else fields(event))
+    return line(event)
+
+
+def joined(event: dict[str, Any], empty: str = "") -> dict[str, Any]:
+    """An event's fields as a narration template reads them: a list (of cards, units...)
+    joined by ", " (``empty`` for an empty one)."""
+    return {
+        k: (", ".join(map(str, v)) or empty) if isinstance(v, list) else v for k, v in event.items()
+    }
 
 
 def start_event(
@@ -506,6 +590,23 @@ def ranks(score: np.ndarray, tiebreak: np.ndarray | None = None) -> np.ndarray:
             tiebreak[:, None, :] > tiebreak[:, :, None]
         )
     return (1 + ahead.sum(axis=2)).astype(np.int8)
+
+
+def end_state(
+    game: Game,
+    state: dict[str, Any],
+    cards: Any,
+    variant: str | None,
+    load: Callable[[], Any],
+    parse: Callable[[Any, Any], tuple[Any, ...]],
+) -> tuple[Any, ...]:
+    """The card data (``load()`` unless given) and the parsed fields of an end state given
+    as JSON (``parse(state, cards)``, the game's ``state_io.parse_state``) for ``talesim
+    score`` of a game whose states name their variant (DRAKO, Fairy Tale): ``variant`` must
+    be None (``Game.state_names_variant``)."""
+    game.state_names_variant(variant)
+    cards = cards or load()
+    return (cards, *parse(state, cards))
 
 
 def short_json(value: Any) -> str:

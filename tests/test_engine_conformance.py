@@ -10,9 +10,10 @@ the base; ``balance``, ``tune`` and ``ladder`` plug in. The kernel replays every
 playthrough (``tests/golden_games.py``: the kernel equals the rulebook on each pinned game);
 checking mode (``--check``) changes nothing in the games or the run; runs (heuristic,
 ``mc`` or ``learned`` seats) are the same whatever the chunks and threads; a model of greedy's
-order plays greedy's games and ``mc:playout=NAME`` plays out what NAME names; a bad policy spec
-is one error line; ``talesim play`` narrates a coherent game for every policy and replays a
-game a finished run stored; a resumed run is the same bytes.
+order plays greedy's games, and a run of heuristics compiles nothing of the learned player;
+``mc:playout=NAME`` plays out what NAME names; a bad policy spec is one error line; ``talesim
+play`` narrates a coherent game for every policy and replays a game a finished run stored; a
+resumed run is the same bytes.
 
 The per-game folders test the rules; this file tests that every engine plugs in the same
 way. Each case runs in its game's kernel group (``tests/conftest.py``: a case id starts
@@ -24,6 +25,8 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +246,34 @@ def test_a_model_of_greedys_order_plays_greedys_games(game: str, variant: str) -
         assert frame.equals(same[name]), name
     other = tables("learned", random_model(game, 5))
     assert not other["seats"].equals(greedy["seats"])
+
+
+#: A heuristics' run in a fresh process (argv: game, variant): the names of the learned
+#: player's and the search's ranking kernels it compiled (or loaded).
+HEURISTIC_RUN = """
+import importlib, sys
+from simcore import registry
+game, variant = sys.argv[1:]
+package = registry.get_game(game).package
+learned = importlib.import_module(package + ".learned")
+mc = importlib.import_module(package + ".mc")
+engine = registry.engine(game)
+players = registry.get_game(game).variant(variant).min_players
+seats = ["greedy", "random", *["greedy"] * (players - 2)]
+engine.simulate_arrays(engine.prepare(engine.load_cards(), variant, players, seats, True), 1, 0, 2)
+kernels = (learned.learned_choice, learned.ranked_features, mc.rank)
+print([f.__name__ for f in kernels if f.signatures])
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "variant"), LEARNED_CASES)
+def test_heuristic_runs_never_compile_the_learned_player(game: str, variant: str) -> None:
+    """A run of heuristics compiles (or loads) its own kernel only: nothing of the learned
+    player nor of the search's ranking."""
+    out = subprocess.run([sys.executable, "-c", HEURISTIC_RUN, game, variant],
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
 
 
 #: Games a ``balance`` / ``tune`` / ``ladder`` case plays: enough for every card to show up,

@@ -1,5 +1,6 @@
 """``engine_kit``: ``bench`` reports the median of its timed runs, ``run_chunk`` is the two
-halves of a chunk in a row, ``check_request`` names what is wrong with a request."""
+halves of a chunk in a row, ``check_request`` names what is wrong with a request,
+``narrate_event`` fills an event kind's template or calls its function."""
 
 from __future__ import annotations
 
@@ -86,3 +87,18 @@ def test_state_key_problems_name_the_keys() -> None:
         "player 0: unknown key(s) z"
     )
     assert engine_kit.short_json("x" * 50) == '"' + "x" * 36 + "..."
+
+
+def test_narrate_event_fills_a_template_or_calls_a_function() -> None:
+    lines: dict[str, engine_kit.Line] = {
+        "pick": "  pick {pick:>2}: seat {seat} keeps {cards}",
+        "final": lambda event: f"winners {event['winners']}",
+    }
+    pick = {"event": "pick", "pick": 3, "seat": 1, "cards": ["elf", "imp"]}
+    assert (
+        engine_kit.narrate_event(pick, lines, engine_kit.joined)
+        == "  pick  3: seat 1 keeps elf, imp"
+    )
+    assert engine_kit.narrate_event({"event": "final", "winners": [0]}, lines) == "winners [0]"
+    assert engine_kit.narrate_event({"event": "deal"}, lines) == "{'event': 'deal'}"  # not narrated
+    assert engine_kit.joined({"cards": [], "seat": 2}, "nothing") == {"cards": "nothing", "seat": 2}

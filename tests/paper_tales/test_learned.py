@@ -6,8 +6,9 @@ what ``talesim learn`` records of a search, both variants.
 * the features the kernel records for a search's candidates are the rulebook's, in greedy's
   order, with each candidate's mean outcome;
 * no peeking: states equal in what the seat sees and different in what it cannot see give
-  the same features and the same learned choice; a change the seat sees changes them;
-* runs of heuristics never compile the learned player.
+  the same features and the same learned choice; a change the seat sees changes them
+  (that runs of heuristics never compile the learned player is every game's:
+  ``tests/test_engine_conformance.py``).
 
 The kernels are the ones ``test_mc.py`` compiles (the search kernel's signature does not
 depend on the seats).
@@ -16,8 +17,6 @@ depend on the seats).
 from __future__ import annotations
 
 import functools
-import subprocess
-import sys
 from typing import Any
 
 import numpy as np
@@ -157,30 +156,6 @@ def test_learned_choice_sees_what_it_sees(cards: CardSet, kgames: Any) -> None:
 
     c = kgames.swap_with_deck(k, lambda st: int(st.hand[ASKER, 0]), put, ASKER)
     assert _features(c)[1] != _features(k)[1]
-
-
-# --- what runs of heuristics compile ----------------------------------------------------------
-
-HEURISTIC_RUN = """
-from simcore.games.paper_tales import learned
-from simcore.games.paper_tales.engine import prepare, simulate_arrays
-from simcore.games.paper_tales import mc
-from simcore.games.paper_tales.tables import load_cardset
-prep = prepare(load_cardset(), "base", 2, ["greedy", "random"], True)
-simulate_arrays(prep, 1, 0, 2)
-compiled = [f.__name__ for f in (learned.learned_choice, learned.ranked_features, mc.rank)
-            if f.signatures]
-print(compiled)
-"""
-
-
-@pytest.mark.slow
-def test_heuristic_runs_never_compile_the_learned_player() -> None:
-    """A run of heuristics compiles (or loads) its own kernel only: nothing of the learned
-    player nor of the search's ranking."""
-    out = subprocess.run([sys.executable, "-c", HEURISTIC_RUN], capture_output=True, text=True,
-                         check=True)  # fmt: skip
-    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
 
 
 def test_a_learned_seat_is_asked_its_three_decisions(cards: CardSet, kgames: Any) -> None:

@@ -22,8 +22,7 @@ import polars as pl
 
 from simcore import engine_kit
 from simcore.buffers import zeroed_buffers
-from simcore.learned import Record
-from simcore.registry import GameError, get_game, raise_first_violation
+from simcore.registry import GameError, get_game
 
 from . import state_io
 from .policies import POLICY_NAMES, Policy, default_weights
@@ -103,14 +102,14 @@ def card_catalog(cards: CardSet, variant: str) -> list[dict[str, object]]:
 def score_state(
     state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
 ) -> dict[str, Any]:
-    """Score breakdown of an end state given as JSON (see ``state_io``; it names its
-    preset, so ``variant`` must be None), by the compiled final scoring the kernel plays
-    with (``kernel.score_end_state``)."""
+    """Each player's score breakdown of a finished game given as JSON (``state_io``: the
+    preset, each player's grid and Legends; ``engine_kit.end_state``) by the kernel's
+    compiled final scoring (``kernel.score_end_state``)."""
     from .kernel import score_end_state
 
-    GAME.state_names_variant(variant)
-    data = cards or load_cardset()
-    preset, players = state_io.parse_state(state, data)
+    data, preset, players = engine_kit.end_state(
+        GAME, state, cards, variant, load_cardset, state_io.parse_state
+    )
     grids, held = [pl.grid for pl in players], [pl.legends for pl in players]
     scored = score_end_state(compile_tables(data, preset), grids, held)
     return state_io.kernel_result(data, players, *scored)
@@ -120,9 +119,9 @@ def score_state_reference(
     state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
 ) -> dict[str, Any]:
     """``score_state`` by ``reference/`` (the oracle it is tested against)."""
-    GAME.state_names_variant(variant)
-    data = cards or load_cardset()
-    preset, players = state_io.parse_state(state, data)
+    data, preset, players = engine_kit.end_state(
+        GAME, state, cards, variant, load_cardset, state_io.parse_state
+    )
     return state_io.score_players(preset, players, data)
 
 
@@ -165,33 +164,18 @@ def prepare(
     )
 
 
-def simulate_arrays(
-    prepared: Prepared,
-    seed: int,
-    first_game: int,
-    n_games: int,
-    check: bool = False,
-    record: Record | None = None,
-) -> dict[str, np.ndarray]:
-    """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields). ``check``:
-    verify the rule invariants after every turn (``InvariantError`` naming the game);
-    ``record``: the buffers the mc seats' searches are recorded into (``talesim learn``)."""
-    from .kernel import INVARIANTS, simulate_chunk, simulate_chunk_search
-
-    out = result_buffers(n_games, prepared.players)
-    kernels = (simulate_chunk, simulate_chunk_search)
-    engine_kit.run_kernel(prepared, kernels, out, seed, first_game, n_games, check, record)
-    if check:
-        raise_first_violation(out.violation, INVARIANTS, "drako", seed, first_game)
-    a = out._asdict()
-    if not prepared.has_search:  # heuristics: the result arrays as they always were
-        for key in SEARCH_ONLY:
-            del a[key]
-    return a
-
-
 #: Result arrays only the search kernel fills (``kernel.ChunkOut``): left out of heuristic runs.
 SEARCH_ONLY = ("playouts", "end_visible", "end_alt")
+
+#: ``simulate_arrays(prepared, seed, first_game, n_games, check=False, record=None)``: a
+#: chunk's raw result arrays (``kernel.ChunkOut`` fields; ``engine_kit.simulator``); a
+#: heuristic run's as they always were (no ``SEARCH_ONLY`` arrays).
+simulate_arrays = engine_kit.simulator(
+    "drako",
+    f"{__package__}.kernel",
+    lambda prepared, n: result_buffers(n, prepared.players),
+    search_only=SEARCH_ONLY,
+)
 
 
 def result_buffers(n_games: int, n_players: int) -> Any:
@@ -286,67 +270,82 @@ def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     return [engine_kit.start_event("drako", prepared, seed, game_id), *game.events]
 
 
+def _narrate_setup(event: dict[str, Any]) -> str:
+    lines = [f"Legend river: {', '.join(event['river'])}"]
+    lines += [
+        f"  seat {p} centre (cells 5 6 9 10): {' '.join(c)}" for p, c in enumerate(event["centres"])
+    ]
+    lines.append(f"  first discard: {event['discard']}")
+    return "\n".join(lines)
+
+
+def _narrate_turn(event: dict[str, Any]) -> str:
+    head = f"turn {event['turn']:>3}: seat {event['seat']}"
+    if event["action"] == "reveal":
+        return (
+            f"{head} draws {event['card']}, discards it and reveals cell {event['cell']}:"
+            f" {event['revealed']}"
+        )
+    how = "takes the discard" if event["source"] == "discard" else "draws"
+    old = ("face-down " if event["was_face_down"] else "") + event["replaced"]
+    return f"{head} {how} {event['card']} -> cell {event['cell']} (replaces {old})"
+
+
+def _narrate_search(event: dict[str, Any]) -> str:
+    """An ``mc`` seat's search: greedy's value and the mean outcome of each option."""
+    forced = "" if event["candidates"][0]["playouts"] else " (top=1: greedy's choice)"
+    rows = [
+        f"      {c['option']:<28} greedy {c['value']:+.3f}"
+        + (f"  mean {c['mean']:+.4f} over {c['playouts']} playouts" if c["playouts"] else "")
+        for c in event["candidates"]
+    ]
+    return "\n".join(
+        [
+            f"          seat {event['seat']} searches its {event['decision']}{forced}:",
+            *rows,
+            f"      -> {event['chosen']}",
+        ]
+    )
+
+
+def _narrate_learned(event: dict[str, Any]) -> str:
+    """A ``learned`` seat's scored options."""
+    rows = [
+        f"      {c['option']:<28} greedy {c['value']:+.3f}  score {c['score']:+.3f}"
+        for c in event["candidates"]
+    ]
+    return "\n".join(
+        [
+            f"          seat {event['seat']} scores its {event['decision']} (greedy's best,"
+            " in greedy's order):",
+            *rows,
+            f"      -> {event['chosen']}",
+        ]
+    )
+
+
+def _narrate_final(event: dict[str, Any]) -> str:
+    cap = " (turn cap reached)" if event["cap_hit"] else ""
+    return engine_kit.narrate_final(
+        f"Game over after {event['turns']} turns{cap}. Final scores:",
+        event,
+        lambda p, parts: f"  seat {p}: {event['scores'][p]}  ({parts})",
+    )
+
+
+#: ``narrate``'s line of each event kind (``engine_kit.narrate_event``).
+LINES: dict[str, engine_kit.Line] = {
+    "start": lambda event: engine_kit.narrate_start("DRAKO", event),
+    "setup": _narrate_setup,
+    "turn": _narrate_turn,
+    "search": _narrate_search,
+    "learned": _narrate_learned,
+    "claim": "          seat {seat} claims {legend} ({when} the action)",
+    "reshuffle": engine_kit.narrate_reshuffle,
+    "final": _narrate_final,
+}
+
+
 def narrate(event: dict[str, Any]) -> str:
     """One event of ``play`` as readable text."""
-    kind = event["event"]
-    if kind == "start":
-        return engine_kit.narrate_start("DRAKO", event)
-    if kind == "setup":
-        lines = [f"Legend river: {', '.join(event['river'])}"]
-        lines += [
-            f"  seat {p} centre (cells 5 6 9 10): {' '.join(c)}"
-            for p, c in enumerate(event["centres"])
-        ]
-        lines.append(f"  first discard: {event['discard']}")
-        return "\n".join(lines)
-    if kind == "turn":
-        head = f"turn {event['turn']:>3}: seat {event['seat']}"
-        if event["action"] == "reveal":
-            return (
-                f"{head} draws {event['card']}, discards it and reveals cell {event['cell']}:"
-                f" {event['revealed']}"
-            )
-        how = "takes the discard" if event["source"] == "discard" else "draws"
-        old = ("face-down " if event["was_face_down"] else "") + event["replaced"]
-        return f"{head} {how} {event['card']} -> cell {event['cell']} (replaces {old})"
-    if kind == "search":
-        forced = "" if event["candidates"][0]["playouts"] else " (top=1: greedy's choice)"
-        rows = [
-            f"      {c['option']:<28} greedy {c['value']:+.3f}"
-            + (f"  mean {c['mean']:+.4f} over {c['playouts']} playouts" if c["playouts"] else "")
-            for c in event["candidates"]
-        ]
-        return "\n".join(
-            [
-                f"          seat {event['seat']} searches its {event['decision']}{forced}:",
-                *rows,
-                f"      -> {event['chosen']}",
-            ]
-        )
-    if kind == "learned":
-        rows = [
-            f"      {c['option']:<28} greedy {c['value']:+.3f}  score {c['score']:+.3f}"
-            for c in event["candidates"]
-        ]
-        return "\n".join(
-            [
-                f"          seat {event['seat']} scores its {event['decision']} (greedy's best,"
-                " in greedy's order):",
-                *rows,
-                f"      -> {event['chosen']}",
-            ]
-        )
-    if kind == "claim":
-        return (
-            f"          seat {event['seat']} claims {event['legend']} ({event['when']} the action)"
-        )
-    if kind == "reshuffle":
-        return engine_kit.narrate_reshuffle(event)
-    if kind == "final":
-        cap = " (turn cap reached)" if event["cap_hit"] else ""
-        return engine_kit.narrate_final(
-            f"Game over after {event['turns']} turns{cap}. Final scores:",
-            event,
-            lambda p, parts: f"  seat {p}: {event['scores'][p]}  ({parts})",
-        )
-    return str(event)
+    return engine_kit.narrate_event(event, LINES)

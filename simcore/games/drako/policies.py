@@ -51,14 +51,6 @@ def default_weights() -> np.ndarray:
     return w
 
 
-def policy_code(name: str) -> int:
-    """The code of a policy name (``ValueError`` naming the known ones)."""
-    try:
-        return POLICY_NAMES.index(name)
-    except ValueError:
-        raise ValueError(f"unknown policy '{name}' (policies: {', '.join(POLICY_NAMES)})") from None
-
-
 # --- the numba policies ------------------------------------------------------------------
 #
 # The decisions of ``reference.Brain`` over the kernel's ``GameState`` (``s``, see

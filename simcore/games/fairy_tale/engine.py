@@ -15,11 +15,10 @@ import numpy as np
 import polars as pl
 
 from simcore import engine_kit
-from simcore.learned import Record
-from simcore.registry import GameError, get_game, raise_first_violation
+from simcore.registry import GameError, get_game
 
 from . import state_io
-from .kernel import (
+from .kernel import (  # noqa: F401 (simulate_arrays reads the kernels here: ``simulator``)
     INVARIANTS,
     new_chunk_out,
     score_end_state,
@@ -124,23 +123,12 @@ def prepare(
     )
 
 
-def simulate_arrays(
-    prepared: Prepared,
-    seed: int,
-    first_game: int,
-    n_games: int,
-    check: bool = False,
-    record: Record | None = None,
-) -> dict[str, np.ndarray]:
-    """Run the kernel on a chunk; raw result arrays (no polars). ``check``: checking mode,
-    ``InvariantError`` naming the first game that broke a rule invariant; ``record``: the
-    buffers the mc seats' searches are recorded into (``talesim learn``)."""
-    out = new_chunk_out(n_games, prepared.players)
-    kernels = (simulate_chunk, simulate_chunk_search)
-    engine_kit.run_kernel(prepared, kernels, out, seed, first_game, n_games, check, record)
-    if check:
-        raise_first_violation(out.violation, INVARIANTS, "fairy-tale", seed, first_game)
-    return out._asdict()
+#: ``simulate_arrays(prepared, seed, first_game, n_games, check=False, record=None)``: a
+#: chunk's raw result arrays (``kernel.ChunkOut`` fields; ``engine_kit.simulator``), played by
+#: the kernels this module imports (``tests/fairy_tale/test_check_mode.py`` swaps one here).
+simulate_arrays = engine_kit.simulator(
+    "fairy-tale", __name__, lambda prepared, n: new_chunk_out(n, prepared.players)
+)
 
 
 def warmup(prepared: Prepared) -> None:
@@ -207,66 +195,68 @@ def play(prepared: Prepared, seed: int, game_id: int) -> list[dict[str, Any]]:
     return [start, *game.events]
 
 
-def narrate(event: dict[str, Any]) -> str:
-    kind = event["event"]
-    seat = f"seat {event['seat']}" if "seat" in event else ""
-    if kind == "setup":
-        return engine_kit.narrate_start("Fairy Tale", event)
-    if kind == "start_card":
-        return f"  {seat} starts with {event['card']} face up"
-    if kind == "deal":
-        return f"Round {event['round']}: {seat} is dealt {', '.join(event['cards'])}"
-    if kind == "search":
-        rows = [
-            f"      {c['card']:<28} "
-            + (f"mean {c['mean']:+.4f} over {c['playouts']} playouts" if c["playouts"] else "")
-            for c in event["candidates"]
+def _narrate_search(event: dict[str, Any]) -> str:
+    """An ``mc`` seat's search: each distinct candidate's mean outcome over its playouts."""
+    rows = [
+        f"      {c['card']:<28} "
+        + (f"mean {c['mean']:+.4f} over {c['playouts']} playouts" if c["playouts"] else "")
+        for c in event["candidates"]
+    ]
+    forced = "" if event["candidates"][0]["playouts"] else " (one distinct candidate)"
+    return "\n".join(
+        [
+            f"    seat {event['seat']} searches its {event['decision']} decision{forced}:",
+            *rows,
+            f"      -> {event['chosen']}",
         ]
-        forced = "" if event["candidates"][0]["playouts"] else " (one distinct candidate)"
-        return "\n".join(
-            [
-                f"    {seat} searches its {event['decision']} decision{forced}:",
-                *rows,
-                f"      -> {event['chosen']}",
-            ]
-        )
-    if kind == "learned":
-        rows = [f"      {c['card']:<28} score {c['score']:+.3f}" for c in event["candidates"]]
-        return "\n".join(
-            [
-                f"    {seat} scores its {event['decision']} candidates (greedy's best, in "
-                "greedy's order):",
-                *rows,
-                f"      -> {event['chosen']}",
-            ]
-        )
-    if kind == "pick":
-        return f"  pick {event['pick']:>2}: {seat} keeps {event['card']}"
-    if kind == "reveal":
-        return f"  round {event['round']} step {event['step']}: {seat} reveals {event['card']}"
-    if kind == "hunt":
-        return (
-            f"    {seat}'s {event['card']} hunts seat {event['target_seat']}'s "
-            f"{event['target']} (face down, no effect)"
-        )
-    if kind == "open":
-        return f"    {seat} opens {event['card']} ({event['by']})"
-    if kind == "close":
-        return f"    {seat} closes {event['card']} ({', '.join(event['by'])})"
-    if kind == "discard":
-        return f"  {seat} discards {', '.join(event['cards'])}"
-    if kind == "trickster":
-        return f"  {seat}'s Trickster counts as {event['card']}"
-    if kind == "final":
-        return engine_kit.narrate_final(
-            "Final scores:",
-            event,
-            lambda p, parts: (
-                f"  seat {p}: {event['scores'][p]}  ({parts}; {event['face_down'][p]} face down)"
-            ),
-            points="",
-        )
-    return str(event)
+    )
+
+
+def _narrate_learned(event: dict[str, Any]) -> str:
+    """A ``learned`` seat's scored candidates."""
+    rows = [f"      {c['card']:<28} score {c['score']:+.3f}" for c in event["candidates"]]
+    return "\n".join(
+        [
+            f"    seat {event['seat']} scores its {event['decision']} candidates (greedy's best,"
+            " in greedy's order):",
+            *rows,
+            f"      -> {event['chosen']}",
+        ]
+    )
+
+
+def _narrate_final(event: dict[str, Any]) -> str:
+    return engine_kit.narrate_final(
+        "Final scores:",
+        event,
+        lambda p, parts: (
+            f"  seat {p}: {event['scores'][p]}  ({parts}; {event['face_down'][p]} face down)"
+        ),
+        points="",
+    )
+
+
+#: ``narrate``'s line of each event kind (``engine_kit.narrate_event``; lists joined).
+LINES: dict[str, engine_kit.Line] = {
+    "setup": lambda event: engine_kit.narrate_start("Fairy Tale", event),
+    "start_card": "  seat {seat} starts with {card} face up",
+    "deal": "Round {round}: seat {seat} is dealt {cards}",
+    "search": _narrate_search,
+    "learned": _narrate_learned,
+    "pick": "  pick {pick:>2}: seat {seat} keeps {card}",
+    "reveal": "  round {round} step {step}: seat {seat} reveals {card}",
+    "hunt": "    seat {seat}'s {card} hunts seat {target_seat}'s {target} (face down, no effect)",
+    "open": "    seat {seat} opens {card} ({by})",
+    "close": "    seat {seat} closes {card} ({by})",
+    "discard": "  seat {seat} discards {cards}",
+    "trickster": "  seat {seat}'s Trickster counts as {card}",
+    "final": _narrate_final,
+}
+
+
+def narrate(event: dict[str, Any]) -> str:
+    """One event of ``play`` as readable text."""
+    return engine_kit.narrate_event(event, LINES, engine_kit.joined)
 
 
 # --- scoring an end state --------------------------------------------------------------------
@@ -275,12 +265,12 @@ def narrate(event: dict[str, Any]) -> str:
 def score_state(
     state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
 ) -> dict[str, Any]:
-    """Score breakdown of an end state given as JSON (see ``state_io``; it names its
-    variant, so ``variant`` must be None), by the compiled final scoring the kernel plays
-    with (``kernel.score_end_state``)."""
-    GAME.state_names_variant(variant)
-    cards = cards or load_cardset()
-    variant, tableaux = state_io.parse_state(state, cards)
+    """The scores of the tableaux of a finished game given as JSON (``state_io``: the
+    variant, each player's face-up and face-down cards; ``engine_kit.end_state``) as the
+    kernel plays them (``kernel.score_end_state``)."""
+    cards, variant, tableaux = engine_kit.end_state(
+        GAME, state, cards, variant, load_cardset, state_io.parse_state
+    )
     scored = score_end_state(compile_tables(cards, variant), tableaux)
     return state_io.kernel_result(cards, tableaux, scored)
 
@@ -289,9 +279,9 @@ def score_state_reference(
     state: dict[str, Any], cards: CardSet | None = None, variant: str | None = None
 ) -> dict[str, Any]:
     """``score_state`` by ``reference`` (the oracle it is tested against)."""
-    GAME.state_names_variant(variant)
-    cards = cards or load_cardset()
-    variant, tableaux = state_io.parse_state(state, cards)
+    cards, variant, tableaux = engine_kit.end_state(
+        GAME, state, cards, variant, load_cardset, state_io.parse_state
+    )
     rules = Rules(cards, variant)
     game = FairyTaleGame(rules, default_weights(), [0] * len(tableaux), 0, 0)
     state_io.place(game, tableaux)

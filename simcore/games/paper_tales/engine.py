@@ -21,7 +21,7 @@ import numpy as np
 from simcore import engine_kit
 from simcore.buffers import zeroed_buffers
 from simcore.learned import Record
-from simcore.registry import GameError, get_game, raise_first_violation
+from simcore.registry import GameError, get_game
 
 from . import state_io
 from .policies import POLICY_NAMES, Policy, default_weights
@@ -230,92 +230,128 @@ def _names(units: list[str]) -> str:
     return ", ".join(units) if units else "nothing"
 
 
+def _head(event: dict[str, Any]) -> str:
+    """The start of a seat's line: its turn and seat."""
+    return f"turn {event.get('turn', 0)}: seat {event.get('seat', '-')}"
+
+
+def _fields(event: dict[str, Any]) -> dict[str, Any]:
+    """The fields ``LINES``' templates read: the event's (a list of names joined, "nothing"
+    when empty; ``spot`` and ``to`` as spot names) and ``head`` (``_head``)."""
+    fields = engine_kit.joined(event, "nothing")
+    fields["head"] = _head(event)
+    for key in ("spot", "to"):
+        if key in event:
+            fields[key] = _spot(event[key])
+    return fields
+
+
+def _narrate_setup(event: dict[str, Any]) -> str:
+    drawn = f"; buildings: {_names(event['buildings'])}" if "buildings" in event else ""
+    return (
+        f"Setup: the deck is shuffled, {event['players']} players get {event['gold']} gold" + drawn
+    )
+
+
+def _narrate_draft(event: dict[str, Any]) -> str:
+    way = "left, to seat+1" if event["direction"] > 0 else "right, to seat-1"
+    thrown = f", discards {_names(event['discarded'])}" if event["discarded"] else ""
+    return f"{_head(event)} drafts {_names(event['cards'])} (passing to {way}){thrown}"
+
+
+def _narrate_place(event: dict[str, Any]) -> str:
+    old = f", discarding {event['replaced']}" if event["replaced"] else ""
+    return f"{_head(event)} places {event['unit']} face down on {_spot(event['spot'])}{old}"
+
+
+def _narrate_keep(event: dict[str, Any]) -> str:
+    kept = event["kept"] or "nothing"
+    return f"{_head(event)} keeps {kept}, discards {_names(event['discarded'])}"
+
+
+def _narrate_pay(event: dict[str, Any]) -> str:
+    where = "in the artifact zone" if event["spot"] < 0 else f"on {_spot(event['spot'])}"
+    cost = event["cost"]
+    return f"{_head(event)} reveals {event['unit']} {where}, pays {cost} (gold {event['gold']})"
+
+
+def _narrate_unpaid(event: dict[str, Any]) -> str:
+    cost = f" {event['cost']}" if "cost" in event else ""
+    return f"{_head(event)} cannot pay{cost} for {event['unit']}: discarded"
+
+
+def _narrate_shapeshift(event: dict[str, Any]) -> str:
+    return (
+        f"{_head(event)} Shapeshifter reveals "
+        f"{_names(event['revealed'] + [event['becomes'] or ''])}"
+        f" and becomes {event['becomes'] or 'nothing'}"
+    )
+
+
+def _narrate_wars(event: dict[str, Any]) -> str:
+    return (
+        f"{_head(event)} strength {event['strength']} vs {event['against']}: {event['won']}"
+        f" war(s) won, {event['lp']:+d} LP"
+        + (f", {event['gold']:+d} gold" if event["gold"] else "")
+    )
+
+
+def _narrate_build(event: dict[str, Any]) -> str:
+    how = "upgrades" if event["upgrade"] else "builds"
+    return (
+        f"{_head(event)} {how} {event['building']} to level {event['level']}"
+        f" for {event['gold']} gold"
+    )
+
+
+def _narrate_aging(event: dict[str, Any]) -> str:
+    saved = f", saved {_names(event['saved'])}" if event["saved"] else ""
+    died = _names(event["died"]) + " die" if event["died"] else "nobody dies"
+    return f"{_head(event)} aging: {died}{saved} ({event['lp']:+d} LP, {event['gold']:+d} gold)"
+
+
+def _narrate_final(event: dict[str, Any]) -> str:
+    return engine_kit.narrate_final(
+        "Game over. Final scores:",
+        event,
+        lambda p, parts: f"  seat {p}: {event['scores'][p]} LP, {event['gold'][p]} gold ({parts})",
+    )
+
+
+#: ``narrate``'s line of each event kind (``engine_kit.narrate_event``; ``_fields``).
+LINES: dict[str, engine_kit.Line] = {
+    "start": lambda event: engine_kit.narrate_start("Paper Tales", event),
+    "setup": _narrate_setup,
+    "reshuffle": engine_kit.narrate_reshuffle,
+    "draft": _narrate_draft,
+    "place": _narrate_place,
+    "move": "{head} moves {unit} from {spot} to {to}",
+    "remove": "{head} discards {unit} from {spot} to make room",
+    "keep": _narrate_keep,
+    "place_artifact": "{head} places artifact {artifact} face down in the artifact zone",
+    "pay": _narrate_pay,
+    "unpaid": _narrate_unpaid,
+    "jester": "{head} Court Jester deploys artifact {artifact} for {cost} gold",
+    "titan": "{head} builds {building} at level {level}, free",
+    "copy": "{head} {unit} copies the abilities of {target}",
+    "gain": "{head} conditional gain: {gold:+d} gold, {lp:+d} LP",
+    "age": "{head} {unit} puts {amount} age token(s) on {targets}",
+    "upgrade": "{head} {building} becomes level 2 ({how})",
+    "shapeshift": _narrate_shapeshift,
+    "deploy_lp": "{head} deployment LP {lp:+d}",
+    "wars": _narrate_wars,
+    "income": "{head} income {gold:+d} gold (gold {total})",
+    "build": _narrate_build,
+    "aging": _narrate_aging,
+    "search": lambda event: _narrate_decision(_head(event), event),
+    "learned": lambda event: _narrate_decision(_head(event), event),
+    "final": _narrate_final,
+}
+
+
 def narrate(event: dict[str, Any]) -> str:
     """One event of ``play_events`` as readable text."""
-    kind = event["event"]
-    head = f"turn {event.get('turn', 0)}: seat {event.get('seat', '-')}"
-    if kind == "start":
-        return engine_kit.narrate_start("Paper Tales", event)
-    if kind == "setup":
-        drawn = f"; buildings: {_names(event['buildings'])}" if "buildings" in event else ""
-        return (
-            f"Setup: the deck is shuffled, {event['players']} players get {event['gold']} gold"
-            + drawn
-        )
-    if kind == "reshuffle":
-        return engine_kit.narrate_reshuffle(event)
-    if kind == "draft":
-        way = "left, to seat+1" if event["direction"] > 0 else "right, to seat-1"
-        thrown = f", discards {_names(event['discarded'])}" if event["discarded"] else ""
-        return f"{head} drafts {_names(event['cards'])} (passing to {way}){thrown}"
-    if kind == "place":
-        old = f", discarding {event['replaced']}" if event["replaced"] else ""
-        return f"{head} places {event['unit']} face down on {_spot(event['spot'])}{old}"
-    if kind == "move":
-        return f"{head} moves {event['unit']} from {_spot(event['spot'])} to {_spot(event['to'])}"
-    if kind == "remove":
-        return f"{head} discards {event['unit']} from {_spot(event['spot'])} to make room"
-    if kind == "keep":
-        return f"{head} keeps {event['kept'] or 'nothing'}, discards {_names(event['discarded'])}"
-    if kind == "place_artifact":
-        return f"{head} places artifact {event['artifact']} face down in the artifact zone"
-    if kind == "pay":
-        where = "in the artifact zone" if event["spot"] < 0 else f"on {_spot(event['spot'])}"
-        cost = event["cost"]
-        return f"{head} reveals {event['unit']} {where}, pays {cost} (gold {event['gold']})"
-    if kind == "unpaid":
-        cost = f" {event['cost']}" if "cost" in event else ""
-        return f"{head} cannot pay{cost} for {event['unit']}: discarded"
-    if kind == "jester":
-        return f"{head} Court Jester deploys artifact {event['artifact']} for {event['cost']} gold"
-    if kind == "titan":
-        return f"{head} builds {event['building']} at level {event['level']}, free"
-    if kind == "copy":
-        return f"{head} {event['unit']} copies the abilities of {event['target']}"
-    if kind == "gain":
-        return f"{head} conditional gain: {event['gold']:+d} gold, {event['lp']:+d} LP"
-    if kind == "age":
-        on = _names(event["targets"])
-        return f"{head} {event['unit']} puts {event['amount']} age token(s) on {on}"
-    if kind == "upgrade":
-        return f"{head} {event['building']} becomes level 2 ({event['how']})"
-    if kind == "shapeshift":
-        return (
-            f"{head} Shapeshifter reveals {_names(event['revealed'] + [event['becomes'] or ''])}"
-            f" and becomes {event['becomes'] or 'nothing'}"
-        )
-    if kind == "deploy_lp":
-        return f"{head} deployment LP {event['lp']:+d}"
-    if kind == "wars":
-        return (
-            f"{head} strength {event['strength']} vs {event['against']}: {event['won']} war(s)"
-            f" won, {event['lp']:+d} LP" + (f", {event['gold']:+d} gold" if event["gold"] else "")
-        )
-    if kind == "income":
-        return f"{head} income {event['gold']:+d} gold (gold {event['total']})"
-    if kind == "build":
-        how = "upgrades" if event["upgrade"] else "builds"
-        return (
-            f"{head} {how} {event['building']} to level {event['level']} for {event['gold']} gold"
-        )
-    if kind == "aging":
-        saved = f", saved {_names(event['saved'])}" if event["saved"] else ""
-        return (
-            f"{head} aging: {_names(event['died']) + ' die' if event['died'] else 'nobody dies'}"
-            f"{saved}"
-            f" ({event['lp']:+d} LP, {event['gold']:+d} gold)"
-        )
-    if kind in ("search", "learned"):
-        return _narrate_decision(head, event)
-    if kind == "final":
-        return engine_kit.narrate_final(
-            "Game over. Final scores:",
-            event,
-            lambda p, parts: (
-                f"  seat {p}: {event['scores'][p]} LP, {event['gold'][p]} gold ({parts})"
-            ),
-        )
-    return str(event)
+    return engine_kit.narrate_event(event, LINES, _fields)
 
 
 def _narrate_decision(head: str, event: dict[str, Any]) -> str:
@@ -393,25 +429,24 @@ def prepare(
     )
 
 
-def simulate_arrays(
+def _play(
     prepared: Prepared,
+    out: Any,
     seed: int,
     first_game: int,
     n_games: int,
-    check: bool = False,
-    record: Record | None = None,
+    check: bool,
+    record: Record | None,
 ) -> dict[str, np.ndarray]:
-    """Run the kernel on a chunk; raw result arrays (``kernel.ChunkOut`` fields; Legends:
-    ``kernel.LChunkOut``). ``check``: verify the rule invariants after every phase
-    (``InvariantError`` naming the game and how to replay it); ``record``: the buffers the
-    mc seats' searches are recorded into (``talesim learn``)."""
-    from .kernel import INVARIANTS, LEGENDS_INVARIANTS, simulate_chunk
+    """Play a chunk into ``out`` (``result_buffers``) with ``kernel.simulate_chunk`` or, when
+    a seat plays ``mc`` or ``learned``, ``kernel.search.simulate_chunk_search``, which also
+    counts each game's playouts (the array it returns, ``playouts``). ``RuntimeError`` for a
+    game that exceeded a kernel bound."""
+    from .kernel import simulate_chunk
 
     bounds = engine_kit.chunk_bounds(prepared, seed, first_game, n_games)
-    out: Any = result_buffers(prepared, n_games)
-    invariants = LEGENDS_INVARIANTS if prepared.cards.legends else INVARIANTS
     table, seat_slot = prepared.slot_table()
-    playouts = None
+    added = {}
     if prepared.has_search:
         from simcore.learned import no_record
 
@@ -423,19 +458,22 @@ def simulate_arrays(
             tb, lx, weights, prepared.packed_models(), table, seat_slot, prepared.rotate_seats,
             *bounds, out, playouts, check, record if record is not None else no_record(),
         )  # fmt: skip
+        added["playouts"] = playouts
     else:
         tb, lx = kernel_args(prepared)
         seats = (prepared.weights, prepared.seat_policy, prepared.rotate_seats)
         simulate_chunk(tb, lx, *seats, *bounds, out, check)
-    if check:
-        raise_first_violation(out.violation, invariants, "paper-tales", seed, first_game)
     if out.overflow.any():
         g = first_game + int(out.overflow.nonzero()[0][0])
         raise RuntimeError(f"paper-tales game {g} (seed {seed}) exceeded a kernel bound")
-    a = dict(out._asdict())
-    if playouts is not None:  # runs with mc seats: each game's playouts
-        a["playouts"] = playouts
-    return a
+    return added
+
+
+def _invariants(prepared: Prepared) -> tuple[str, ...]:
+    """The names of the kernel's invariant codes (base game or Legends)."""
+    from .kernel import INVARIANTS, LEGENDS_INVARIANTS
+
+    return LEGENDS_INVARIANTS if prepared.cards.legends else INVARIANTS
 
 
 def kernel_args(prepared: Prepared) -> tuple[KernelTables, LegendsArgs | None]:
@@ -506,6 +544,15 @@ def result_buffers(prepared: Prepared, n_games: int) -> Any:
     out = LChunkOut(*zeroed_buffers(specs))
     out.zone.fill(-1)
     return out
+
+
+#: ``simulate_arrays(prepared, seed, first_game, n_games, check=False, record=None)``: a
+#: chunk's raw result arrays (``kernel.ChunkOut`` fields; Legends: ``kernel.LChunkOut``;
+#: with mc seats, each game's ``playouts``; ``engine_kit.simulator``). ``check``: the rule
+#: invariants verified after every phase.
+simulate_arrays = engine_kit.simulator(
+    "paper-tales", f"{__package__}.kernel", result_buffers, _play, _invariants
+)
 
 
 def warmup(prepared: Prepared) -> None:

@@ -26,49 +26,59 @@ class Brain:
         self, e: int, own: list[int], own_fc: list[int], counts: Counts, p: int
     ) -> int:
         """The owner closes, one by one, the matching card that costs least (lowest index
-        on ties)."""
-        r = self.rules
-        lost = 0
-        removed = []
-        for _ in range(r.effect(e)["count"]):
-            options = [
-                (card_loss(r, t, own, own_fc, counts, p), t)
-                for t in range(len(own))
-                if own[t] > 0 and r.selects(e, t)
-            ]
-            if not options:
-                break
-            loss, t = min(options)
-            lost += loss
-            _shift(r, own, own_fc, t, -1)
-            removed.append(t)
-        for t in removed:
-            _shift(r, own, own_fc, t, 1)
-        return lost
+        on ties): the points lost (``one_by_one``)."""
+        return -self.one_by_one(e, own, own_fc, counts, p)
 
     def open_gain(
         self, e: int, own: list[int], own_fc: list[int], down: list[int], counts: Counts, p: int
     ) -> int:
+        """The owner opens, one by one, the matching face-down card (``down``) that gains
+        most (lowest index on ties): the points gained (``one_by_one``)."""
+        return self.one_by_one(e, own, own_fc, counts, p, down)
+
+    def one_by_one(
+        self,
+        e: int,
+        own: list[int],
+        own_fc: list[int],
+        counts: Counts,
+        p: int,
+        down: list[int] | None = None,
+    ) -> int:
+        """What effect ``e``'s ``count`` cards are worth to the owner: an Open (``down``
+        given) turns face up its face-down cards, a Close face down its face-up ones, one
+        by one, each time the matching card best for the owner (the most gained or the
+        least lost; lowest index on ties) with the cards as the previous ones left them.
+        The points gained (negative: lost); the cards are put back."""
         r = self.rules
-        gained = 0
-        opened = []
+        step = 1 if down is not None else -1
+        pool = down if down is not None else own
+        total = 0
+        moved = []
         for _ in range(r.effect(e)["count"]):
             options = [
-                (card_gain(r, t, own, own_fc, counts, p), -t)
+                (
+                    card_gain(r, t, own, own_fc, counts, p)
+                    if down is not None
+                    else -card_loss(r, t, own, own_fc, counts, p),
+                    -t,
+                )
                 for t in range(len(own))
-                if down[t] > 0 and r.selects(e, t)
+                if pool[t] > 0 and r.selects(e, t)
             ]
             if not options:
                 break
-            gain, neg_t = max(options)
-            gained += gain
-            _shift(r, own, own_fc, -neg_t, 1)
-            down[-neg_t] -= 1
-            opened.append(-neg_t)
-        for t in opened:
-            _shift(r, own, own_fc, t, -1)
-            down[t] += 1
-        return gained
+            value, neg_t = max(options)
+            total += value
+            _shift(r, own, own_fc, -neg_t, step)
+            if down is not None:
+                down[-neg_t] -= 1
+            moved.append(-neg_t)
+        for t in moved:
+            _shift(r, own, own_fc, t, -step)
+            if down is not None:
+                down[t] += 1
+        return total
 
     def effect_terms(
         self,
