@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import subprocess
 import sys
@@ -248,32 +249,41 @@ def test_a_model_of_greedys_order_plays_greedys_games(game: str, variant: str) -
     assert not other["seats"].equals(greedy["seats"])
 
 
-#: A heuristics' run in a fresh process (argv: game, variant): the names of the learned
-#: player's and the search's ranking kernels it compiled (or loaded).
+#: Runs in a fresh process with an empty kernel cache (argv: game, variant): the names of
+#: the learned player's and the search's ranking kernels compiled by a run of heuristics,
+#: then (the control: the check sees a compile) by a run with a learned seat.
 HEURISTIC_RUN = """
 import importlib, sys
-from simcore import registry
+from simcore import registry, runner
 game, variant = sys.argv[1:]
 package = registry.get_game(game).package
 learned = importlib.import_module(package + ".learned")
 mc = importlib.import_module(package + ".mc")
-engine = registry.engine(game)
 players = registry.get_game(game).variant(variant).min_players
-seats = ["greedy", "random", *["greedy"] * (players - 2)]
-engine.simulate_arrays(engine.prepare(engine.load_cards(), variant, players, seats, True), 1, 0, 2)
 kernels = (learned.learned_choice, learned.ranked_features, mc.rank)
-print([f.__name__ for f in kernels if f.signatures])
+for first in ("greedy", "learned"):
+    seats = [first, "random", *["greedy"] * (players - 2)]
+    s = runner.setup(game, variant=variant, players=players, policies=seats)
+    s.engine.simulate_arrays(s.prepared, 1, 0, 2)
+    print([f.__name__ for f in kernels if f.signatures])
 """
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("game", "variant"), LEARNED_CASES)
-def test_heuristic_runs_never_compile_the_learned_player(game: str, variant: str) -> None:
-    """A run of heuristics compiles (or loads) its own kernel only: nothing of the learned
-    player nor of the search's ranking."""
-    out = subprocess.run([sys.executable, "-c", HEURISTIC_RUN, game, variant],
+def test_heuristic_runs_never_compile_the_learned_player(
+    game: str, variant: str, tmp_path: Path
+) -> None:
+    """A run of heuristics compiles its own kernel only: nothing of the learned player nor
+    of the search's ranking. An empty kernel cache makes every kernel compile (a kernel
+    loaded from the cache would not show its callees); a learned seat's run afterwards
+    shows the check sees what a run compiles."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", HEURISTIC_RUN, game, variant], env=env,
                          capture_output=True, text=True, check=True)  # fmt: skip
-    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
+    heuristics, with_learned = out.stdout.strip().splitlines()[-2:]
+    assert heuristics == "[]", out.stdout + out.stderr
+    assert "learned_choice" in with_learned, out.stdout + out.stderr
 
 
 #: Games a ``balance`` / ``tune`` / ``ladder`` case plays: enough for every card to show up,
