@@ -117,125 +117,12 @@ def write_balance_page(o: Any, out: Path) -> Path:
                 "games": pl.Int64, "edits": pl.String, "repaired": pl.String},
         orient="row",
     )  # fmt: skip
-    charts.search_history(
-        history, out / "search-history.png",
-        "Search history: every trial played", o.trial,
-    )  # fmt: skip
-    validation = (
-        "At every level the original and the proposal each played fresh games (seed + 1, "
-        "never seen by the search); validation/level-K/index.html is their full comparison "
-        "(paired by game)."
-        if o.edits
-        else "No edit: the validation runs are the original card file on fresh seeds."
-    )
-    levels = pl.DataFrame(
-        {
-            "level": [lv.number for lv in o.levels],
-            "seats": [lv.seats for lv in o.levels],
-            "games": [lv.games for lv in o.levels],
-            "validation_games": [lv.validation_games for lv in o.levels],
-        }
-    )
     sections = [
-        Section(
-            "proposal",
-            "Proposal",
-            (
-                _lead(o),
-                *findings(o),
-                f"Out of band in the baseline, at some level or policy ({len(o.out_of_band)}): "
-                + (", ".join(o.out_of_band) or "none")
-                + (f". No editable field: {', '.join(o.no_site)}" if o.no_site else "")
-                + ".",
-                "The proposed card file is cards.toml beside this page (load it with --cards); "
-                "changes.csv lists the edits by the field names --fields takes.",
-            ),
-            (
-                Table("changes", "Edits", _changes(o), sortable=False),
-                Table(
-                    "verdicts", "Verdict per card, before and after (validation seeds)", o.verdicts
-                ),
-            ),
-        ),
-        Section(
-            "validation",
-            "Every card before and after, per level and policy (validation seeds)",
-            (
-                validation,
-                "Each card is judged within each policy of a level (the seats that policy "
-                "plays), never pooled over policies of different strength. A verdict is 'in "
-                "band' when the card is inside at every level that judged it, "
-                "'skill-dependent' when it is out at some levels only (named), 'out' when out "
-                f"at every level. Cards taken fewer than {MIN_TAKEN} times at a level and "
-                "policy are not judged there (in_band empty).",
-            ),
-            (
-                *_level_items(o, out),
-                Table(
-                    "cards-before-after",
-                    "Win share per card, level and policy, before and after",
-                    o.before_after,
-                ),
-            ),
-        ),
-        Section(
-            "policies",
-            "The policies' own win shares (reported, never a target)",
-            (
-                "In a mixed level the policies differ in strength; the search balances the "
-                "cards within each policy, not the gap between the policies.",
-            ),
-            (
-                Table("levels", "Levels", levels, sortable=False),
-                Table("policies", "Win share per policy, before and after", o.policy_shares),
-            ),
-        ),
-        Section(
-            "tradeoff",
-            "Trade-off: edit size against band distance",
-            (
-                "Every played trial that no other beats on both objectives, smallest edit "
-                "first: each is a card file (the cards column) you can simulate with --cards. "
-                + (
-                    "The proposal is the smallest edit that meets the band at every level, "
-                    "each of its steps checked as needed."
-                    if o.meets_band
-                    else f"No trial met the band: the proposal is the smallest edit whose gap "
-                    f"is within {req.tolerance:g} of the best trial's (as many levels met)."
-                ),
-            ),
-            (Table("tradeoff", "Trade-off front", o.tradeoff, digits=4, sortable=False),),
-        ),
-        Section(
-            "history",
-            "Search history",
-            (
-                "Two objectives, both minimised: distance = the number of levels a candidate "
-                "did not reach + d/(1+d), d being the sum over cards and policies of how far "
-                "the win share's 95% interval lies outside the band at the first level it "
-                "failed (0 = in band at every level); size = steps changed over all edited "
-                "fields. A candidate plays the first level on the baseline's seeds (paired) "
-                "and is promoted to the next level only when it meets the band there. The "
-                "first trials are starting points: the out-of-band cards one step towards "
-                "the band, together, then each field alone. "
-                + (
-                    "Adaptive sampling: a candidate plays 1/8, 1/4, 1/2, then all of a level's "
-                    "games, each round extending the last, and stops at the first round where "
-                    "it is out of band (games: what it played). "
-                    if req.sampling == "adaptive"
-                    else "Fixed sampling: every candidate plays every game of a level. "
-                )
-                + "A candidate beyond a guard rail "
-                f"(more than {req.max_steps_per_card} steps on a card, a card's last ability "
-                "number zeroed) is brought inside it before it plays (the largest edits cut "
-                "back, the blanking edit undone): 'repaired' names the rail, 'edits' what "
-                "was played.",
-            ),
-            (
-                Figure("search-history.png", "Search history"),
-                Table("history", "Trials", history, digits=4),
-            ),
-        ),
+        _proposal_section(o),
+        _validation_section(o, out),
+        _policies_section(o),
+        _tradeoff_section(o),
+        _history_section(o, out, history),
     ]
     seats = req.policy if req.policy is not None else ", ".join(req.levels) + " (self-play)"
     summary = [
@@ -252,3 +139,133 @@ def write_balance_page(o: Any, out: Path) -> Path:
                         "signs kept, no card's last ability number zeroed"),
     ]  # fmt: skip
     return write_page(out, f"talesim balance — {req.game}", summary, sections)
+
+
+def _proposal_section(o: Any) -> Section:
+    verdicts = "Verdict per card, before and after (validation seeds)"
+    return Section(
+        "proposal",
+        "Proposal",
+        (
+            _lead(o),
+            *findings(o),
+            f"Out of band in the baseline, at some level or policy ({len(o.out_of_band)}): "
+            + (", ".join(o.out_of_band) or "none")
+            + (f". No editable field: {', '.join(o.no_site)}" if o.no_site else "")
+            + ".",
+            "The proposed card file is cards.toml beside this page (load it with --cards); "
+            "changes.csv lists the edits by the field names --fields takes.",
+        ),
+        (
+            Table("changes", "Edits", _changes(o), sortable=False),
+            Table("verdicts", verdicts, o.verdicts),
+        ),
+    )
+
+
+def _validation_section(o: Any, out: Path) -> Section:
+    validation = (
+        "At every level the original and the proposal each played fresh games (seed + 1, "
+        "never seen by the search); validation/level-K/index.html is their full comparison "
+        "(paired by game)."
+        if o.edits
+        else "No edit: the validation runs are the original card file on fresh seeds."
+    )
+    return Section(
+        "validation",
+        "Every card before and after, per level and policy (validation seeds)",
+        (
+            validation,
+            "Each card is judged within each policy of a level (the seats that policy "
+            "plays), never pooled over policies of different strength. A verdict is 'in "
+            "band' when the card is inside at every level that judged it, "
+            "'skill-dependent' when it is out at some levels only (named), 'out' when out "
+            f"at every level. Cards taken fewer than {MIN_TAKEN} times at a level and "
+            "policy are not judged there (in_band empty).",
+        ),
+        (
+            *_level_items(o, out),
+            Table(
+                "cards-before-after",
+                "Win share per card, level and policy, before and after",
+                o.before_after,
+            ),
+        ),
+    )
+
+
+def _policies_section(o: Any) -> Section:
+    levels = pl.DataFrame(
+        {
+            "level": [lv.number for lv in o.levels],
+            "seats": [lv.seats for lv in o.levels],
+            "games": [lv.games for lv in o.levels],
+            "validation_games": [lv.validation_games for lv in o.levels],
+        }
+    )
+    return Section(
+        "policies",
+        "The policies' own win shares (reported, never a target)",
+        (
+            "In a mixed level the policies differ in strength; the search balances the "
+            "cards within each policy, not the gap between the policies.",
+        ),
+        (
+            Table("levels", "Levels", levels, sortable=False),
+            Table("policies", "Win share per policy, before and after", o.policy_shares),
+        ),
+    )
+
+
+def _tradeoff_section(o: Any) -> Section:
+    rule = (
+        "The proposal is the smallest edit that meets the band at every level, each of its "
+        "steps checked as needed."
+        if o.meets_band
+        else "No trial met the band: the proposal is the smallest edit whose gap is within "
+        f"{o.request.tolerance:g} of the best trial's (as many levels met)."
+    )
+    return Section(
+        "tradeoff",
+        "Trade-off: edit size against band distance",
+        (
+            "Every played trial that no other beats on both objectives, smallest edit first: "
+            "each is a card file (the cards column) you can simulate with --cards. " + rule,
+        ),
+        (Table("tradeoff", "Trade-off front", o.tradeoff, digits=4, sortable=False),),
+    )
+
+
+def _history_section(o: Any, out: Path, history: pl.DataFrame) -> Section:
+    req = o.request
+    charts.search_history(
+        history, out / "search-history.png", "Search history: every trial played", o.trial
+    )
+    sampling = (
+        "Adaptive sampling: a candidate plays 1/8, 1/4, 1/2, then all of a level's games, "
+        "each round extending the last, and stops at the first round where it is out of band "
+        "(games: what it played). "
+        if req.sampling == "adaptive"
+        else "Fixed sampling: every candidate plays every game of a level. "
+    )
+    return Section(
+        "history",
+        "Search history",
+        (
+            "Two objectives, both minimised: distance = the number of levels a candidate did "
+            "not reach + d/(1+d), d being the sum over cards and policies of how far the win "
+            "share's 95% interval lies outside the band at the first level it failed (0 = in "
+            "band at every level); size = steps changed over all edited fields. A candidate "
+            "plays the first level on the baseline's seeds (paired) and is promoted to the "
+            "next level only when it meets the band there. The first trials are starting "
+            "points: the out-of-band cards one step towards the band, together, then each "
+            "field alone. " + sampling + "A candidate beyond a guard rail (more than "
+            f"{req.max_steps_per_card} steps on a card, a card's last ability number zeroed) "
+            "is brought inside it before it plays (the largest edits cut back, the blanking "
+            "edit undone): 'repaired' names the rail, 'edits' what was played.",
+        ),
+        (
+            Figure("search-history.png", "Search history"),
+            Table("history", "Trials", history, digits=4),
+        ),
+    )

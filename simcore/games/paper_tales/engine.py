@@ -656,7 +656,27 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
             artifacts_in_zone=pl.Series(a["zone_n"].reshape(-1)),
             artifact_gold=pl.Series(a["art_gold"].reshape(-1)),
         )
-    log = a["log"]  # [n, P, MAX_LOGS, N_LOG - 1]: log columns shifted by one (no card id)
+    cards = _cards_table(prepared, a, game_id, fates, row_names)
+    buildings = _buildings_table(prepared, a["blog"], game_id, hows)
+    return {"games": games, "seats": seats, "cards": cards, "buildings": buildings}
+
+
+def _cards_table(
+    prepared: Prepared,
+    a: dict[str, np.ndarray],
+    game_id: np.ndarray,
+    fates: tuple[str, ...],
+    row_names: tuple[str, ...],
+) -> Any:
+    """The cards table (``frames``) from the unit logs ``a["log"]`` [n, P, MAX_LOGS,
+    N_LOG - 1] (log columns shifted by one: no card id), a seat's rows its first
+    ``n_logs``; a Legends game adds its columns from ``a["llog"]``."""
+    import polars as pl
+
+    from . import kernel as kl
+
+    log = a["log"]
+    n, P = a["score"].shape
     held = (np.arange(log.shape[2])[None, None, :] < a["n_logs"][:, :, None]).reshape(-1)
     rows = log.reshape(-1, log.shape[3])[held]  # (game, seat, received) order
     logs_n = a["n_logs"].reshape(-1)  # a seat's rows are its first n_logs: repeat the keys
@@ -681,14 +701,13 @@ def frames(prepared: Prepared, a: dict[str, np.ndarray], first_game: int) -> dic
             "fate": engine_kit.categorical(fates, col(kl.L_FATE)),
         }
     ).with_columns(pl.when(pl.Series(row > 0)).then(pl.col("row")).alias("row"))
-    if legends:
+    if prepared.cards.legends:
         cards = cards.with_columns(
             _legends_card_columns(
                 prepared, a["llog"].reshape(-1, a["llog"].shape[3])[held], col(kl.L_UNIT)
             )
         )
-    buildings = _buildings_table(prepared, a["blog"], game_id, hows)
-    return {"games": games, "seats": seats, "cards": cards, "buildings": buildings}
+    return cards
 
 
 def _buildings_table(
