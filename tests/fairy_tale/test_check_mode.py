@@ -112,16 +112,14 @@ def test_engine_names_seed_and_game_of_a_violation(
     cards: CardSet, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A violation reported by the kernel becomes an InvariantError naming seed and game."""
-    import simcore.games.fairy_tale.engine as engine
-
-    real = engine.simulate_chunk
+    real = kernel.simulate_chunk
 
     def broken(*args: object) -> None:
         real(*args)
         out = args[10]  # simulate_chunk's out (after tb, weights, slot table, seat slots, ...)
         out.violation[3] = 2  # type: ignore[attr-defined]
 
-    monkeypatch.setattr(engine, "simulate_chunk", broken)
+    monkeypatch.setattr(kernel, "simulate_chunk", broken)
     prepared = prepare(cards, "expert", 4, ["random"] * 4, False)
     with pytest.raises(InvariantError, match=r"game 103 \(seed 5\): face-up counts"):
         simulate_arrays(prepared, 5, 100, 10, check=True)

@@ -18,13 +18,7 @@ from simcore import engine_kit
 from simcore.registry import GameError, get_game
 
 from . import state_io
-from .kernel import (  # noqa: F401 (simulate_arrays reads the kernels here: ``simulator``)
-    INVARIANTS,
-    new_chunk_out,
-    score_end_state,
-    simulate_chunk,
-    simulate_chunk_search,
-)
+from .kernel import new_chunk_out, score_end_state
 from .policies import POLICY_NAMES, Policy, default_weights
 from .reference import BREAKDOWN, FairyTaleGame, Rules, play_reference
 from .tables import PICKS, CardSet, Tables, compile_tables, load_cardset
@@ -127,7 +121,7 @@ def prepare(
 #: chunk's raw result arrays (``kernel.ChunkOut`` fields; ``engine_kit.simulator``), played by
 #: the kernels this module imports (``tests/fairy_tale/test_check_mode.py`` swaps one here).
 simulate_arrays = engine_kit.simulator(
-    "fairy-tale", __name__, lambda prepared, n: new_chunk_out(n, prepared.players)
+    "fairy-tale", f"{__package__}.kernel", lambda prepared, n: new_chunk_out(n, prepared.players)
 )
 
 
