@@ -41,8 +41,8 @@ into a band at every strength level, found by simulation and re-validated on fre
    plays in rounds, each extending the last on the same seeds: an eighth of the level's
    games, a quarter, a half, all. After each round its shares are judged on the games so
    far; a candidate already out of band stops there (on fewer games its intervals are
-   wider, so an interval outside the band then is outside on more games too, but for
-   noise), with the distance of the games it played. Only a candidate in band at every
+   wider: one already outside the band would most likely stay outside on more games),
+   ranked by the distance of the games it played. Only a candidate in band at every
    round plays every game and is promoted. ``--sampling fixed`` plays every game of every
    candidate. The history's ``games`` column counts what each trial played.
 4. **The proposal** is, among the trials with ``distance`` 0, the one with the smallest
