@@ -64,6 +64,8 @@ def test_balance_finds_the_planted_card_and_validates_the_fix(searched: tuple) -
     assert rows["in_band_after"].to_list() == [True]
     assert rows["ws_after"][0] < rows["ws"][0]
     assert "unicorn points: 9 ->" in result.stdout
+    # the planted file's text still says 3: the 9 it edits is not in it, so it is stale
+    assert "rules text NOT updated (check it in cards.toml): unicorn" in result.stdout
     proposal = tomllib.loads((out / "cards.toml").read_text())
     unicorn = next(c for c in proposal["card"] if c["id"] == "unicorn")
     assert unicorn["value"]["points"] == changes["new"][0]
