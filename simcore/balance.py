@@ -40,9 +40,10 @@ into a band at every strength level, found by simulation and re-validated on fre
    **Adaptive sampling** (``--sampling adaptive``, the default): at each level a candidate
    plays in rounds, each extending the last on the same seeds: an eighth of the level's
    games, a quarter, a half, all. After each round its shares are judged on the games so
-   far; a candidate already out of band stops there (on fewer games its intervals are
-   wider: one already outside the band would most likely stay outside on more games),
-   ranked by the distance of the games it played. Only a candidate in band at every
+   far; a candidate already out of band on 99.9% intervals (``study.EARLY_WIDEN``: several
+   looks at one candidate must not stop a good one more often than one look would judge
+   it out) stops there, ranked by the distance of the games it played (on its 95%
+   intervals). Only a candidate in band at every
    round plays every game and is promoted. ``--sampling fixed`` plays every game of every
    candidate. The history's ``games`` column counts what each trial played.
 4. **The proposal** is, among the trials with ``distance`` 0, the one with the smallest
@@ -220,18 +221,24 @@ def card_file_of(game: registry.Game) -> Path:
     return game.data_dir() / str(data["card_file"])
 
 
-def distance(df: Any, band: tuple[float, float]) -> tuple[float, dict[str, float]]:
+def distance(
+    df: Any, band: tuple[float, float], early: bool = False
+) -> tuple[float, dict[str, float]]:
     """How far the judged rows (``n >= MIN_TAKEN``: an entity within one policy) lie
-    outside ``band``: a row is out of band when its 95% interval lies wholly outside it,
-    by ``LO - ws_hi`` (too weak) or ``ws_lo - HI`` (too strong). Returns the sum and each
-    outside entity's largest distance."""
+    outside ``band``: a row is out of band when its 95% interval (``early``: an early
+    round's wider one, ``study.widened``) lies wholly outside it, by ``LO - ws_hi`` (too
+    weak) or ``ws_lo - HI`` (too strong). Returns the sum and each outside entity's
+    largest distance."""
     lo, hi = band
     outside: dict[str, float] = {}
     total = 0.0
     for row in df.iter_rows(named=True):
         if row["n"] < MIN_TAKEN or row["ws"] is None:
             continue
-        d = max(0.0, lo - row["ws_hi"], row["ws_lo"] - hi)
+        ws_lo, ws_hi = row["ws_lo"], row["ws_hi"]
+        if early:
+            ws_lo, ws_hi = study.widened(ws_lo, row["ws"], ws_hi)
+        d = max(0.0, lo - ws_hi, ws_lo - hi)
         if d > 0:
             total += d
             outside[row["entity"]] = max(d, outside.get(row["entity"], 0.0))
@@ -509,7 +516,7 @@ def _candidate(req: Request, out: Path, level: Level, cards: Path) -> tuple[Any,
     for k, games in enumerate(study.rounds(level.games)):
         _simulate(req, level, target, cards, req.seed, games, resume=k > 0, chunk_size=chunk)
         shares = card_shares(target, by_policy=True)
-        if distance(shares, req.band)[0] > 0:
+        if games < level.games and distance(shares, req.band, early=True)[0] > 0:
             break
     return shares, games
 

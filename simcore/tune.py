@@ -12,11 +12,12 @@ gives the candidate another seat), every candidate on the same seeds (paired):
   the default row, so the search starts from the policy as it is;
 * **adaptive sampling** (``sampling="adaptive"``, the default; ``study.rounds``): a
   candidate plays an eighth of the games, a quarter, a half, then all, each round
-  extending the last, and stops at the first round where its 95% interval lies wholly
-  below the best win share a candidate reached on every game (racing against the
-  incumbent); its objective is then the share of the games it played, and only a
-  candidate that played every game can be the winner. ``"fixed"``: every game of every
-  candidate. The history's ``games`` counts what each trial played;
+  extending the last, and stops at the first round where its interval (99.9%:
+  ``study.EARLY_WIDEN``) lies wholly below the best win share a candidate reached on
+  every game (racing against the incumbent); its objective is then the share of the
+  games it played, and only a candidate that played every game can be the winner.
+  ``"fixed"``: every game of every candidate. The history's ``games`` counts what each
+  trial played;
 * the winner is re-validated on fresh seeds (seed ``S + 1``): the tuned policy against
   ``--against``, and as a control the default weights (``BASE-default``) in the same seat
   against the same seats and deals, each with its 95% interval. Those are the figures the
@@ -231,7 +232,8 @@ def _search(
             share = _play(req, out, TRIAL, policy, req.seed, games, resume=k > 0,
                           chunk_size=chunk)  # fmt: skip
             best = incumbent[0]
-            if games < req.n_games and best is not None and share["ws_hi"] < best:
+            early_hi = study.widened(share["ws_lo"], share["ws"], share["ws_hi"])[1]
+            if games < req.n_games and best is not None and early_hi < best:
                 break  # clearly below the best candidate so far: stop here
         if games == req.n_games:
             incumbent[0] = max(share["ws"], incumbent[0] or share["ws"])

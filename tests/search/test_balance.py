@@ -369,6 +369,19 @@ def test_a_card_out_of_band_for_one_policy_only_is_searched(planted: Path) -> No
     assert outside == {"c": pytest.approx(0.1)}
 
 
+def test_an_early_round_judges_on_wider_intervals() -> None:
+    """An early round stops a candidate on 99.9% intervals: each side of the 95% one scaled
+    by 3.2905 / 1.96 about the share."""
+    frame = pl.DataFrame(
+        {"entity": ["far", "near"], "kind": ["card"] * 2, "policy": ["a"] * 2, "n": [500] * 2,
+         "ws": [1.8, 1.75], "ws_lo": [1.7, 1.65], "ws_hi": [1.9, 1.85]}
+    )  # fmt: skip
+    assert balance.distance(frame, (0.5, 1.6))[0] == pytest.approx(0.1 + 0.05)
+    total, outside = balance.distance(frame, (0.5, 1.6), early=True)
+    assert outside == {"far": pytest.approx(1.8 - 0.1 * 3.2905 / 1.96 - 1.6)}  # near: inside
+    assert total == pytest.approx(outside["far"])
+
+
 @pytest.mark.parametrize(
     ("levels", "fragment"),
     [("greedy@many", "SPEC@GAMES"), ("greedy,nobody", "unknown policy"), ("greedy@0", "games")],
