@@ -51,7 +51,7 @@ class Table:
     sortable: bool = True
     digits: int = 3  # floats shown rounded to this many decimals (the CSV keeps full precision)
     #: Show each column triple ``X, X_lo, X_hi`` as ``X`` plus one "X 95%" column
-    #: reading "lo–hi" (the CSV keeps the three numeric columns).
+    #: reading "lo – hi" (the CSV keeps the three numeric columns).
     fold_intervals: bool = True
 
 
@@ -193,7 +193,8 @@ def _render_figure(figure: Figure) -> str:
 
 
 def _fold_intervals(frame: pl.DataFrame, digits: int) -> pl.DataFrame:
-    """``X, X_lo, X_hi`` -> ``X`` and a text column ``X 95%`` = "lo–hi" right after it."""
+    """``X, X_lo, X_hi`` -> ``X`` and a text column ``X 95%`` = "lo – hi" right after it
+    (a negative bound with a true minus sign: "−0.327 – −0.304")."""
     folded = []
     for name in frame.columns:
         if name.endswith(("_lo", "_hi")) and name[:-3] in frame.columns:
@@ -204,11 +205,18 @@ def _fold_intervals(frame: pl.DataFrame, digits: int) -> pl.DataFrame:
         lo, hi = f"{name}_lo", f"{name}_hi"
         if lo in frame.columns and hi in frame.columns:
             text = [
-                None if a is None or b is None else f"{a:.{digits}f}–{b:.{digits}f}"
+                None if a is None or b is None else f"{_signed(a, digits)} – {_signed(b, digits)}"
                 for a, b in zip(frame[lo].to_list(), frame[hi].to_list(), strict=True)
             ]
             folded.append(pl.Series(f"{name} 95%", text, pl.String))
     return pl.DataFrame(folded)
+
+
+def _signed(value: float, digits: int) -> str:
+    """``value`` rounded to ``digits`` decimals, a negative one with a minus sign (−), never
+    "−0.000"."""
+    text = f"{value:.{digits}f}"
+    return text.lstrip("-") if float(text) == 0 else text.replace("-", "−")
 
 
 def _render_table(table: Table) -> str:

@@ -215,13 +215,15 @@ def test_bad_input_writes_nothing(tmp_path: Path, sections: list[Section], messa
 
 def test_interval_columns_fold_into_one_text_column_but_csv_keeps_them(tmp_path: Path) -> None:
     frame = pl.DataFrame(
-        {"card": ["a", "b"], "ws": [1.25, 0.5], "ws_lo": [1.0, None], "ws_hi": [1.5, None]}
-    )
+        {"card": ["a", "b", "c"], "ws": [1.25, 0.5, -0.3], "ws_lo": [1.0, None, -0.327],
+         "ws_hi": [1.5, None, -0.0001]}
+    )  # fmt: skip
     index = write_page(
         tmp_path, "t", [], [Section("s", "S", items=(Table("cards", "Cards", frame),))]
     )
     html = index.read_text(encoding="utf-8")
     assert "ws 95%" in html
-    assert "1.000–1.500" in html
+    assert "1.000 – 1.500" in html
+    assert "−0.327 – 0.000" in html  # a true minus sign; no "−0.000"
     assert ">ws_lo<" not in html
     assert pl.read_csv(tmp_path / "cards.csv").columns == ["card", "ws", "ws_lo", "ws_hi"]
