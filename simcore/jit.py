@@ -143,3 +143,18 @@ alloc = _cached()
 alloc_callee = _callee(_nrt=True)
 #: The chunk entry point: ``prange`` over blocks of games, the GIL released.
 parallel = _cached(parallel=True, nogil=True)
+#: The ``prange`` over blocks of games as a helper, for a game whose two chunk entry points
+#: (heuristic seats, asked seats) share one loop: compiled without entry points like the
+#: ``hot*`` helpers, so each entry point that calls it optimises the game once.
+parallel_callee = _callee(_nrt=True, parallel=True)
+#: A chunk entry point whose loop is a ``parallel_callee`` (no ``prange`` of its own: a
+#: ``parallel`` one would only be told so by numba), the GIL released.
+chunk_entry = _cached(nogil=True)
+
+
+@hot_inline
+def block_bounds(b, n_games, n_blocks):
+    """(first, end) game offset of block ``b`` of a chunk's ``n_games`` games split into
+    ``n_blocks`` blocks whose sizes differ by one at most (the ``prange`` body computes
+    them: a block taking the loop index compiles twice, ``int64`` and ``uint64``)."""
+    return b * n_games // n_blocks, (b + 1) * n_games // n_blocks

@@ -24,15 +24,14 @@ from .kernel.sketch import (
     _card_value_from,
     _kept_base,
     _l_base_pass,
+    _l_build_value,
     _l_card_value,
-    _lsketch,
-    _lv,
     _repeated_units,
     _sketch_base,
     _step_value,
     _upgrade_pending,
 )
-from .layout import LV_FULL, NONE, ix  # passed as call arguments (see layout.py)
+from .layout import NONE, ix  # passed as call arguments (see layout.py)
 
 #: A playout's outcome in whole units (``reference.search.OUTCOME_UNIT`` etc.).
 OUTCOME_UNIT = 60_000
@@ -123,12 +122,7 @@ def option_values(tb, lx, weights, s, ls, p, decision, idx, k, val, cache, n_pla
             if lx is None:
                 val[j] = _build_value(tb, weights, s, p, n0, i, n_players, raised)
             else:
-                n, na = _lsketch(s, ls, p)
-                gold = s.pi[p, L.I_GOLD]
-                if i:
-                    s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
-                    gold -= s.bopt[i - 1, 3]
-                val[j] = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
+                val[j] = _l_build_value(tb, lx, weights, s, ls, p, i, n_players)
     else:
         if lx is None:
             n0, others = _kept_base(tb, s, p, NONE, np.int64(0))

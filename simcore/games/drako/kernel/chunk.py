@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from simcore.jit import alloc_callee, hot, parallel
+from simcore.jit import alloc_callee, block_bounds, chunk_entry, hot, parallel_callee
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix
@@ -140,7 +140,22 @@ def _run_block(
         _store(out, s, i, n_players, turns, cap_hit, violation)
 
 
-@parallel
+@parallel_callee
+def _chunk(
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
+    out, check, search, models, rec,
+):  # fmt: skip
+    """Both chunk kernels: the blocks of games in parallel, each a ``_run_block`` with
+    its own scratch (``search``, ``models``, ``rec`` as it takes them)."""
+    for b in prange(n_blocks):
+        lo, hi = block_bounds(b, n_games, n_blocks)
+        _run_block(
+            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
+            out, check, search, models, rec,
+        )  # fmt: skip
+
+
+@chunk_entry
 def simulate_chunk(
     tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
     out, check,
@@ -151,16 +166,13 @@ def simulate_chunk(
     (else ``seat_slot[s]``): row ``slot_table[slot]`` = (policy code, mc rollouts, mc top,
     mc playout policy, model row). A run with mc or learned seats:
     ``simulate_chunk_search``."""
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        _run_block(
-            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
-            out, check, None, None, None,
-        )  # fmt: skip
+    _chunk(
+        tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
+        n_blocks, out, check, None, None, None,
+    )  # fmt: skip
 
 
-@parallel
+@chunk_entry
 def simulate_chunk_search(
     tb, weights, models, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
     n_blocks, out, check, rec,
@@ -169,10 +181,7 @@ def simulate_chunk_search(
     heuristics never compiles the search nor the model): ``models`` the packed models
     (``simcore.learned.pack``), ``rec`` the searches' record (``simcore.learned.Record``;
     ``no_record()`` when the run records nothing)."""
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        _run_block(
-            tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
-            out, check, True, models, rec,
-        )  # fmt: skip
+    _chunk(
+        tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
+        n_blocks, out, check, True, models, rec,
+    )  # fmt: skip

@@ -11,7 +11,7 @@ import numpy as np
 from numba import prange
 
 from simcore.buffers import zeroed_buffers
-from simcore.jit import alloc_callee, hot, parallel
+from simcore.jit import alloc_callee, block_bounds, chunk_entry, hot, parallel_callee
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import build_tables, ix, state_size
@@ -141,7 +141,24 @@ def _run_block(
         _store(out, st, u, n_players)
 
 
-@parallel
+@parallel_callee
+def _chunk(
+    tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
+    out, check, search, models, rec,
+):  # fmt: skip
+    """Both chunk kernels: the card tables ``kt`` built once from ``tb``, then the blocks
+    of games in parallel, each a ``_run_block`` (``search``, ``models``, ``rec`` as it
+    takes them)."""
+    kt = build_tables(tb.ct, tb.deps, tb.deck, tb.id_order, tb.in_deck, tb.rules, tb.sel)
+    for b in prange(n_blocks):
+        lo, hi = block_bounds(b, n_games, n_blocks)
+        _run_block(
+            kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
+            out, check, search, models, rec,
+        )  # fmt: skip
+
+
+@chunk_entry
 def simulate_chunk(
     tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games, n_blocks,
     out, check,
@@ -153,17 +170,13 @@ def simulate_chunk(
     ``seat_slot[s]``): row ``slot_table[slot]`` = (policy, mc rollouts, mc top, mc playout
     policy). ``check``: checking mode (``out.violation``). A run with ``mc`` seats:
     ``simulate_chunk_search``."""
-    kt = build_tables(tb.ct, tb.deps, tb.deck, tb.id_order, tb.in_deck, tb.rules, tb.sel)
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        _run_block(
-            kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
-            out, check, None, None, None,
-        )  # fmt: skip
+    _chunk(
+        tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
+        n_blocks, out, check, None, None, None,
+    )  # fmt: skip
 
 
-@parallel
+@chunk_entry
 def simulate_chunk_search(
     tb, weights, models, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
     n_blocks, out, check, rec,
@@ -172,11 +185,7 @@ def simulate_chunk_search(
     run of heuristics never compiles the search nor the model): ``models`` the packed
     models (``simcore.learned.pack``), ``rec`` the searches' record (``simcore.learned
     .Record``; ``no_record()`` when the run records nothing)."""
-    kt = build_tables(tb.ct, tb.deps, tb.deck, tb.id_order, tb.in_deck, tb.rules, tb.sel)
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        _run_block(
-            kt, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, lo, hi,
-            out, check, True, models, rec,
-        )  # fmt: skip
+    _chunk(
+        tb, weights, slot_table, seat_slot, rotate, n_players, seed, first_game, n_games,
+        n_blocks, out, check, True, models, rec,
+    )  # fmt: skip

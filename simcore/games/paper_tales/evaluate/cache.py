@@ -22,7 +22,7 @@ from ..layout import (  # passed as call arguments (see layout.py)
     FS_WAR,
     ix,
 )
-from .facts import gain_holds, income_gain, l_per, per_value, when_holds
+from .facts import gain_holds, income_gain, l_per, pending_effects, per_value, when_holds
 
 
 @hot
@@ -33,6 +33,20 @@ def face_room(n_buildings):
 
 
 @hot
+def _levels_lp(bt, bl):
+    """(level-2 buildings, printed LP of the top faces) of the levels ``bl``."""
+    n_level2 = 0
+    lp = 0
+    for b in range(bt.shape[0]):
+        lv = bl[b]
+        if lv == L.LEVELS:
+            n_level2 += 1
+        if lv:
+            lp += bt[b, lv - 1, L.B_LP]
+    return n_level2, lp
+
+
+@hot
 def faces_of(bt, ab, bl, key, bc):
     """Fill the building cache ``bc`` for the levels ``bl`` (configuration ``key``): their
     production, level-2 count, end LP of the faces, and each face ability a kingdom's value
@@ -40,13 +54,9 @@ def faces_of(bt, ab, bl, key, bc):
     bc[L.BC_KEY] = key
     for c in range(L.BC_WOOD, L.BC_TERMS):
         bc[c] = 0
+    bc[L.BC_LEVEL2], bc[L.BC_LP] = _levels_lp(bt, bl)
     for b in range(bt.shape[0]):
-        lv = bl[b]
-        if lv == L.LEVELS:
-            bc[L.BC_LEVEL2] += 1
-        if lv:
-            bc[L.BC_LP] += bt[b, lv - 1, L.B_LP]
-        for k in range(lv):
+        for k in range(bl[b]):
             add_face(bt, ab, b, k, bc, 1)
 
 
@@ -126,12 +136,7 @@ def project_levels(ut, bt, ab, pc, n, bl, wbl, bc):
     with a pending Golem's upgrade into ``wbl`` and their building cache ``bc`` (rebuilt
     on a new configuration). Returns (tokens the pending pieces' on-deploy abilities put on
     each other piece, 1 if a pending piece upgrades the buildings)."""
-    others = 0
-    upgrade = 0
-    for i in range(n):
-        if pc[i, L.PC_PENDING]:
-            others += ut[pc[i, L.PC_UNIT], L.KU_OTHERS_AGE]
-            upgrade |= ut[pc[i, L.PC_UNIT], L.KU_UPGRADE]
+    others, upgrade = pending_effects(ut, pc, n)
     key = 0
     for b in range(bt.shape[0]):
         lv = bl[b]
@@ -167,7 +172,7 @@ def _push_term(zx, room, step, j, face):
 @hot
 def _add_terms(ab, zx, room, lo, hi, face):
     """The ability rows ``lo:hi`` of a face (``face`` 1) or an artifact (0) as terms of
-    the steps that read them (as ``l_fixed_income`` / ``_strength`` / ``_war`` / ``_end``)."""
+    the steps that read them (as ``l_fixed_gain``, ``l_fixed_war``, ``l_fixed_end``)."""
     for j in range(lo, hi):
         kind, phase = ab[j, L.A_KIND], ab[j, L.A_PHASE]
         gain = kind == L.K_CONDITIONAL_GAIN
@@ -200,13 +205,9 @@ def fixed_terms(bt, ab, xt, bl, zx, nz):
     for c in range(L.FX_WOOD, L.FX_BASE):
         zx[c] = 0
     room = fixed_room(bt.shape[0])
+    zx[L.FX_LEVEL2], zx[L.FX_LP] = _levels_lp(bt, bl)
     for b in range(bt.shape[0]):
-        lv = bl[b]
-        if lv == L.LEVELS:
-            zx[L.FX_LEVEL2] += 1
-        if lv:
-            zx[L.FX_LP] += bt[b, lv - 1, L.B_LP]
-        for k in range(lv):
+        for k in range(bl[b]):
             for r in range(3):
                 zx[L.FX_WOOD + r] += bt[b, k, L.B_PROD0 + r]
             _add_terms(ab, zx, room, bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB], 1)

@@ -4,7 +4,8 @@ Conditions (``when_holds``), multipliers (``per_value``; Legends ``l_per``, whic
 reads the pieces and the zone), ``conditional_gain`` (``gain_holds``), production
 (``unit_production``, ``production``), the multipliers every phase knows (``base_facts``),
 and the per-source gains of the income step (``unit_gain``, ``face_gain``; Legends
-``income_gain`` and its unit / face-and-artifact sums). The kernel's twins of
+``income_gain`` and its unit / face-and-artifact sums, the latter shared with the
+strength's). The kernel's twins of
 ``reference``'s ``when_holds``, ``per_value``, ``gain_holds``, ``production``,
 ``income_gain``. Ability kinds, conditions and multipliers are read from the ``ab``
 opcode table; no card is named.
@@ -62,28 +63,11 @@ def per_value(per, age, age_all, wood, food, crystal, income, n_level2, n_strong
 def l_per(ut, ab, j, per, age, spot, pc, n, wood, food, crystal, facts):
     """``reference.per_value`` of ability row ``j`` with multiplier code ``per`` for a source
     with ``age`` tokens on ``spot`` (-1: a building face or an artifact). ``facts`` =
-    (age_all, n_level2, income, n_strong, n_artifacts): what the phase knows. Beside
-    ``per_value``, not folded into it: the Legends counters read the pieces and the zone,
-    and the base game's innermost loops keep ``per_value``'s nine integers."""
+    (age_all, n_level2, income, n_strong, n_artifacts): what the phase knows. The Legends
+    multipliers here, the base game's ``per_value``: not folded into one, because the
+    Legends counters read the pieces and the zone, and the base game's innermost loops
+    keep ``per_value``'s nine integers."""
     age_all, n_level2, income, n_strong, n_arts = facts
-    if per == L.P_ONE:
-        return 1
-    if per == L.P_AGE_SELF:
-        return age
-    if per == L.P_WOOD:
-        return wood
-    if per == L.P_FOOD:
-        return food
-    if per == L.P_CRYSTAL:
-        return crystal
-    if per == L.P_AGE_KINGDOM:
-        return age_all
-    if per == L.P_LEVEL2_BUILDINGS:
-        return n_level2
-    if per == L.P_INCOME_GOLD:
-        return income
-    if per == L.P_STRONG_UNITS:
-        return n_strong
     if per == L.P_ARTIFACTS:
         return n_arts
     if per in (L.P_UNITS_COST_GE, L.P_UNITS_COST_LE):
@@ -101,7 +85,7 @@ def l_per(ut, ab, j, per, age, spot, pc, n, wood, food, crystal, facts):
         return min(wood, min(food, crystal))
     if per == L.P_RESOURCES:
         return wood + food + crystal
-    return 0
+    return per_value(per, age, age_all, wood, food, crystal, income, n_level2, n_strong)
 
 
 @hot
@@ -165,6 +149,19 @@ def base_facts(bt, pc, n, bl):
         if bl[b] == L.LEVELS:
             n_level2 += 1
     return age_all, n_level2
+
+
+@hot
+def pending_effects(ut, pc, n):
+    """What the pending pieces of ``pc[:n]`` will predictably do on deploy: (tokens their
+    ``add_age`` puts on each other piece, 1 if one upgrades the buildings)."""
+    others = 0
+    upgrade = 0
+    for i in range(n):
+        if pc[i, L.PC_PENDING]:
+            others += ut[pc[i, L.PC_UNIT], L.KU_OTHERS_AGE]
+            upgrade |= ut[pc[i, L.PC_UNIT], L.KU_UPGRADE]
+    return others, upgrade
 
 
 @hot
@@ -249,17 +246,32 @@ def l_unit_income(ut, ab, u, age, spot, pc, n, wood, food, crystal, facts):
 
 
 @hot
-def l_fixed_income(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts):
-    """The income gold of the building faces shown and of the artifacts ``zx[:nz]``."""
-    income = 0
+def _fixed_term(ut, ab, j, pc, n, wood, food, crystal, facts, strength):
+    """Ability row ``j`` of a building face or an artifact: its income gold
+    (``income_gain``), or with ``strength`` its ``add_strength`` (whatever its condition)."""
+    if not strength:
+        return income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
+    if ab[j, L.A_KIND] == L.K_ADD_STRENGTH:
+        return ab[j, L.A_AMOUNT] * l_per(
+            ut, ab, j, ab[j, L.A_PER], 0, -1, pc, n, wood, food, crystal, facts
+        )
+    return 0
+
+
+@hot
+def l_fixed_gain(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts, strength):
+    """The income gold (``strength``: the ``add_strength``) of the building faces shown and
+    of the artifacts ``zx[:nz]`` (``_fixed_term``)."""
+    mask = L.M_ADD_STRENGTH if strength else L.M_INCOME_L
+    total = 0
     for b in range(bt.shape[0]):
         for k in range(bl[b]):
-            if not bt[b, k, L.KB_MASK] & L.M_INCOME_L:
+            if not bt[b, k, L.KB_MASK] & mask:
                 continue
             for j in range(bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB]):
-                income += income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
+                total += _fixed_term(ut, ab, j, pc, n, wood, food, crystal, facts, strength)
     for i in range(nz):
         x = zx[i]
         for j in range(xt[x, L.X_AB0], xt[x, L.X_AB0] + xt[x, L.X_NAB]):
-            income += income_gain(ut, ab, j, 0, -1, pc, n, wood, food, crystal, facts)
-    return income
+            total += _fixed_term(ut, ab, j, pc, n, wood, food, crystal, facts, strength)
+    return total

@@ -15,7 +15,7 @@ from simcore.jit import hot, hot_outline
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix
 from .end import death_rewards, deploy_lp, dies, end_lp, l_end_lp
-from .facts import base_facts, gain_holds, production
+from .facts import base_facts, gain_holds, pending_effects, production
 from .strength import assess, fight, l_assess, l_war_phase_lp, war_phase_lp
 
 
@@ -23,12 +23,7 @@ from .strength import assess, fight, l_assess, l_war_phase_lp, war_phase_lp
 def project(ut, bt, ab, pc, n, bl, wpc, wbl):
     """``Brain.project`` into ``wpc``/``wbl``: the pending pieces' predictable on-deploy
     effects (``add_age`` on self / others per one, ``upgrade_buildings``)."""
-    others = 0
-    upgrade = 0
-    for i in range(n):
-        if pc[i, L.PC_PENDING]:
-            others += ut[pc[i, L.PC_UNIT], L.KU_OTHERS_AGE]
-            upgrade |= ut[pc[i, L.PC_UNIT], L.KU_UPGRADE]
+    others, upgrade = pending_effects(ut, pc, n)
     for i in range(n):
         for c in range(L.N_PC):
             wpc[i, c] = pc[i, c]

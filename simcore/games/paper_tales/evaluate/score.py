@@ -32,12 +32,11 @@ from ..layout import (  # passed as call arguments (see layout.py)
     PH_WAR,
 )
 from .end import l_fixed_end, l_unit_end
-from .facts import face_gain, l_fixed_income, l_unit_income, unit_gain
+from .facts import face_gain, l_fixed_gain, l_unit_income, unit_gain
 from .strength import (
     assess,
     fight,
     l_assess,
-    l_fixed_strength,
     l_fixed_war,
     l_unit_strength,
     l_unit_war,
@@ -218,10 +217,12 @@ def _score_seat(ut, bt, ab, rules, xt, pc, n, bl, zx, nz, two, won, f, out, src)
             )
         else:
             one = zx[lo:]
-            strength = l_fixed_strength(
-                ut, bt, ab, xt, pc, n, only, one, hi, wood, food, crystal, f_strength
+            strength = l_fixed_gain(
+                ut, bt, ab, xt, pc, n, only, one, hi, wood, food, crystal, f_strength, True
             )
-            g = l_fixed_income(ut, bt, ab, xt, pc, n, only, one, hi, wood, food, crystal, f_income)
+            g = l_fixed_gain(
+                ut, bt, ab, xt, pc, n, only, one, hi, wood, food, crystal, f_income, False
+            )
             pw, wb, wa, gw = l_fixed_war(
                 ut, bt, ab, xt, pc, n, only, one, hi, pww, wood, food, crystal, f_war
             )

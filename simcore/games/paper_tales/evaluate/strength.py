@@ -26,7 +26,7 @@ from .facts import (
     face_gain,
     face_mask,
     gain_holds,
-    l_fixed_income,
+    l_fixed_gain,
     l_per,
     l_unit_income,
     per_value,
@@ -37,60 +37,60 @@ from .facts import (
 
 
 @hot
-def unit_strength(ut, ab, u, age, spot, wood, food, crystal, income, age_all, n_level2):
-    """(strength, fights from the Back row) of one unit: printed, ``set_strength``,
-    ``add_strength``, ``cannot_fight``."""
-    lo = ut[u, L.U_AB0]
-    hi = lo + ut[u, L.U_NAB]
+def _set_strength(ut, ab, u, age, spot, food, crystal):
+    """(first, end of the strength abilities' rows, strength before ``add_strength``,
+    fights from the Back row) of unit ``u`` with ``age`` tokens on ``spot``: printed, or
+    its ``set_strength`` whose condition holds. No strength ability: no row, the printed
+    strength, the Front row only."""
+    lo, hi = ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]
+    if not ut[u, L.KU_MASK] & L.M_STRENGTH:
+        lo = hi
     value = ut[u, L.U_STRENGTH]
     from_back = False
-    if not ut[u, L.KU_MASK] & L.M_STRENGTH:
-        hi = lo  # no strength ability: the printed strength
     for j in range(lo, hi):
         kind = ab[j, L.A_KIND]
         if kind == L.K_SET_STRENGTH and when_holds(ab[j, L.A_WHEN], age, spot, food, crystal):
             value = ab[j, L.A_VALUE]
         elif kind == L.K_FIGHT_FROM_BACK:
             from_back = True
+    return lo, hi, value, from_back
+
+
+@hot
+def _unless_cannot_fight(ab, lo, hi, value, age, spot, food, crystal):
+    """``value``, or 0 when a ``cannot_fight`` row of ``ab[lo:hi]`` holds."""
+    for j in range(lo, hi):
+        if ab[j, L.A_KIND] == L.K_CANNOT_FIGHT and when_holds(
+            ab[j, L.A_WHEN], age, spot, food, crystal
+        ):
+            return 0
+    return value
+
+
+@hot
+def unit_strength(ut, ab, u, age, spot, wood, food, crystal, income, age_all, n_level2):
+    """(strength, fights from the Back row) of one unit: printed, ``set_strength``,
+    ``add_strength``, ``cannot_fight``."""
+    lo, hi, value, from_back = _set_strength(ut, ab, u, age, spot, food, crystal)
     for j in range(lo, hi):
         if ab[j, L.A_KIND] == L.K_ADD_STRENGTH:
             value += ab[j, L.A_AMOUNT] * per_value(
                 ab[j, L.A_PER], age, age_all, wood, food, crystal, income, n_level2, 0
             )
-    for j in range(lo, hi):
-        if ab[j, L.A_KIND] == L.K_CANNOT_FIGHT and when_holds(
-            ab[j, L.A_WHEN], age, spot, food, crystal
-        ):
-            value = 0
-    return value, from_back
+    return _unless_cannot_fight(ab, lo, hi, value, age, spot, food, crystal), from_back
 
 
 @hot
 def l_unit_strength(ut, ab, u, age, spot, pc, n, wood, food, crystal, facts):
     """``unit_strength`` with the Legends multipliers (``l_per``): (strength, fights from
     the Back row) of unit ``u`` with ``age`` tokens on ``spot``."""
-    lo, hi = ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]
-    if not ut[u, L.KU_MASK] & L.M_STRENGTH:
-        lo = hi  # printed strength, fights from the Front only
-    value = ut[u, L.U_STRENGTH]
-    from_back = False
-    for j in range(lo, hi):
-        kind = ab[j, L.A_KIND]
-        if kind == L.K_SET_STRENGTH and when_holds(ab[j, L.A_WHEN], age, spot, food, crystal):
-            value = ab[j, L.A_VALUE]
-        elif kind == L.K_FIGHT_FROM_BACK:
-            from_back = True
+    lo, hi, value, from_back = _set_strength(ut, ab, u, age, spot, food, crystal)
     for j in range(lo, hi):
         if ab[j, L.A_KIND] == L.K_ADD_STRENGTH:
             value += ab[j, L.A_AMOUNT] * l_per(
                 ut, ab, j, ab[j, L.A_PER], age, spot, pc, n, wood, food, crystal, facts
             )
-    for j in range(lo, hi):
-        if ab[j, L.A_KIND] == L.K_CANNOT_FIGHT and when_holds(
-            ab[j, L.A_WHEN], age, spot, food, crystal
-        ):
-            value = 0
-    return value, from_back
+    return _unless_cannot_fight(ab, lo, hi, value, age, spot, food, crystal), from_back
 
 
 @hot
@@ -104,29 +104,6 @@ def l_piece_strength(ut, ab, rules, pc, i, n, wood, food, crystal, facts):
     front = spot < L.MAX_FRONT
     strong = value >= rules[L.R_STRONG_MIN] and (front or not rules[L.R_STRONG_FRONT_ONLY])
     return value if front or from_back else 0, 1 if strong else 0
-
-
-@hot
-def l_fixed_strength(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts):
-    """The ``add_strength`` of the building faces shown and of the artifacts ``zx[:nz]``."""
-    total = 0
-    for b in range(bt.shape[0]):
-        for k in range(bl[b]):
-            if not bt[b, k, L.KB_MASK] & L.M_ADD_STRENGTH:
-                continue
-            for j in range(bt[b, k, L.B_AB0], bt[b, k, L.B_AB0] + bt[b, k, L.B_NAB]):
-                if ab[j, L.A_KIND] == L.K_ADD_STRENGTH:
-                    total += ab[j, L.A_AMOUNT] * l_per(
-                        ut, ab, j, ab[j, L.A_PER], 0, -1, pc, n, wood, food, crystal, facts
-                    )
-    for i in range(nz):
-        x = zx[i]
-        for j in range(xt[x, L.X_AB0], xt[x, L.X_AB0] + xt[x, L.X_NAB]):
-            if ab[j, L.A_KIND] == L.K_ADD_STRENGTH:
-                total += ab[j, L.A_AMOUNT] * l_per(
-                    ut, ab, j, ab[j, L.A_PER], 0, -1, pc, n, wood, food, crystal, facts
-                )
-    return total
 
 
 @hot
@@ -184,7 +161,7 @@ def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
             ut, ab, pc[i, L.PC_UNIT], pc[i, L.PC_AGE], pc[i, L.PC_SPOT], pc, n, wood, food, crystal,
             facts,
         )  # fmt: skip
-    income += l_fixed_income(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts)
+    income += l_fixed_gain(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts, False)
     facts = (age_all, n_level2, income, 0, nz)
     total = 0
     n_strong = 0
@@ -192,7 +169,7 @@ def l_assess(ut, bt, ab, rules, xt, pc, n, bl, zx, nz):
         value, strong = l_piece_strength(ut, ab, rules, pc, i, n, wood, food, crystal, facts)
         total += value
         n_strong += strong
-    total += l_fixed_strength(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts)
+    total += l_fixed_gain(ut, bt, ab, xt, pc, n, bl, zx, nz, wood, food, crystal, facts, True)
     return wood, food, crystal, income, total, age_all, n_level2, n_strong
 
 

@@ -29,6 +29,7 @@ from .sketch import (
     _enter_titan,
     _kept_base,
     _l_base_pass,
+    _l_build_value,
     _l_card_value,
     _lsketch,
     _lv,
@@ -44,6 +45,7 @@ from .sketch import (
     best_save,
     first_best,
     front_first_holds,
+    unvalued_choice,
 )
 from .state import _lload, _load, _piece_at
 
@@ -72,10 +74,9 @@ def jester_l(tb, lx, weights, s, ls, p, m, cost, n_players):
 @hot_outline
 def titan_l(tb, lx, weights, s, ls, p, m, level, n_players):
     """``Brain.titan``: index in ``ls.bopt[:m]`` of the building built free (mandatory)."""
-    if m == 1:
-        return 0
-    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
-        return rng_below(s.rng, m)
+    k = unvalued_choice(s, p, m)
+    if k >= 0:
+        return k
     best = -np.inf
     chosen = 0
     for i in range(m):
@@ -133,10 +134,9 @@ def deploy_choice(tb, lx, weights, s, ls, p, n_opt, n_players, n0, others):
     Legends: each step's sketch (``Game.after_move_legends``) with the gold left after the
     canonical payment of everything placed (``_l_step_value``); the seat's sketch is loaded
     and its first pass made once per decision (``l_value``'s ``LV_BASE``)."""
-    if n_opt == 1:
-        return 0, n0, others
-    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
-        return rng_below(s.rng, n_opt), n0, others
+    k = unvalued_choice(s, p, n_opt)
+    if k >= 0:
+        return k, n0, others
     if lx is None:
         n0, others = _kept_base(tb, s, p, n0, others)
         again = _repeated_units(tb, s, p)
@@ -177,10 +177,9 @@ def keep_choice(tb, lx, weights, s, ls, p, n_players, n0, others):
     unit valued once; Legends: every card valued from one base sketch and first pass
     (``_l_base_pass``)."""
     m = s.pi[p, L.I_HAND_N]
-    if m == 0:
-        return 0
-    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
-        return rng_below(s.rng, m + 1)  # m + 1 >= 2
+    k = unvalued_choice(s, p, m + 1)
+    if k >= 0:
+        return k
     if lx is None:
         n0, others = _kept_base(tb, s, p, n0, others)
         again = _repeated_units(tb, s, p)
@@ -206,10 +205,9 @@ def keep_choice(tb, lx, weights, s, ls, p, n_players, n0, others):
 @hot_outline  # rare (an ability adding tokens): one compiled copy, not one per call site
 def age_target_choice(tb, lx, weights, s, ls, p, n_spots, amount, n_players):
     """``Brain.age_target``: index in ``s.spots[:n_spots]`` of the unit given ``amount``."""
-    if n_spots == 1:
-        return 0
-    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
-        return rng_below(s.rng, n_spots)
+    k = unvalued_choice(s, p, n_spots)
+    if k >= 0:
+        return k
     best = -np.inf
     chosen = 0
     for i in range(n_spots):
@@ -232,10 +230,9 @@ def age_target_choice(tb, lx, weights, s, ls, p, n_spots, amount, n_players):
 def build_choice(tb, lx, weights, s, ls, p, n_opt, n_players):
     """``Brain.build``: 0 = nothing, i = ``s.bopt[i - 1]``. Base game: every option valued
     from one base sketch (``_build_value``); Legends: each option's sketch in full."""
-    if n_opt == 0:
-        return 0
-    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
-        return rng_below(s.rng, n_opt + 1)
+    k = unvalued_choice(s, p, n_opt + 1)
+    if k >= 0:
+        return k
     if lx is None:
         n0, _ = _sketch_base(tb, s, p)
         raised = not _upgrade_pending(tb.ut, s.pc, n0)
@@ -245,12 +242,7 @@ def build_choice(tb, lx, weights, s, ls, p, n_opt, n_players):
         if lx is None:
             v = _build_value(tb, weights, s, p, n0, i, n_players, raised)
         else:
-            n, na = _lsketch(s, ls, p)
-            gold = s.pi[p, L.I_GOLD]
-            if i:
-                s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
-                gold -= s.bopt[i - 1, 3]
-            v = _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
+            v = _l_build_value(tb, lx, weights, s, ls, p, i, n_players)
         best, chosen = first_best(i, v, best, chosen)
     return chosen
 

@@ -206,11 +206,9 @@ def construction(tb, lx, weights, s, ls, n_players, turn, search):
     for p in range(s.g[L.G_SEAT] if search else 0, n_players):
         s.g[L.G_SEAT] = p
         n_opt = build_options(tb, lx, s, ls, p)
-        k = -1
-        if search and n_opt > 0:
-            k = _searched(s, p, D_BUILD)
-            if k == L.ASK:
-                return True
+        k = _searched(s, p, D_BUILD, search and n_opt > 0)
+        if k == L.ASK:
+            return True
         if k < 0:
             k = build_choice(tb, lx, weights, s, ls, p, n_opt, n_players)
         if not k:

@@ -43,11 +43,9 @@ def deployment(tb, lx, weights, s, ls, n_players, turn, search):
                 n_opt = moves(tb, s, p)
             else:
                 n_opt = l_moves(tb, lx, s, ls, p)
-            k = -1
-            if search and n_opt > 1:
-                k = _searched(s, p, D_DEPLOY)
-                if k == L.ASK:
-                    return True
+            k = _searched(s, p, D_DEPLOY, search and n_opt > 1)
+            if k == L.ASK:
+                return True
             if k < 0:
                 k, n0, others = deploy_choice(
                     tb, lx, weights, s, ls, p, n_opt, n_players, n0, others

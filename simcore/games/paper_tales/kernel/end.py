@@ -8,14 +8,13 @@ from simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.end import end_lp, l_end_lp
-from ..evaluate.strength import l_assess
 from ..layout import (  # passed as call arguments (see layout.py)
     LP_ARTIFACTS,
     LP_BUILDINGS,
     LP_RELIC,
 )
 from .place import _opens_extra, _spot_open
-from .state import _assess_seat, _lload, _lscore, _score, _settle
+from .state import _lscore, _score, _seat_assess, _settle
 
 
 @hot
@@ -100,13 +99,9 @@ def seat_violation(tb, s, p, extra_lp):
 def end(tb, lx, s, ls, n_players):
     """``Game.end``: building LP and the Relic of Wisdom (Legends: the artifacts' end LP, its
     own part), then the winners."""
-    ut, bt, ab, rules = tb.ut, tb.bt, tb.ab, tb.rules
+    ut, bt, ab = tb.ut, tb.bt, tb.ab
     for p in range(n_players):
-        if lx is None:
-            n, facts = _assess_seat(tb, s, p)
-        else:
-            n, nz = _lload(s, ls, p)
-            facts = l_assess(ut, bt, ab, rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
+        n, nz, facts = _seat_assess(tb, lx, s, ls, p)
         wood, food, crystal, _, _, age_all, n_level2, _ = facts
         if lx is None:
             buildings, relic = end_lp(

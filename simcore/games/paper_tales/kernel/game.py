@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from simcore.jit import alloc_callee, hot, hot_outline, parallel
+from simcore.jit import alloc_callee, block_bounds, hot, hot_outline, parallel
 from simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
@@ -296,8 +296,7 @@ def simulate_chunk(
     Blocks of games run in parallel; each block allocates its scratch once. Seat s of
     game g plays ``seat_policy[(s + g) % n]`` if ``rotate``."""
     for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
+        lo, hi = block_bounds(b, n_games, n_blocks)
         _run_block(
             tb, lx, weights, seat_policy, rotate, n_players, seed, first_game, lo, hi, out, check
         )

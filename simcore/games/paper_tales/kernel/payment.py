@@ -23,7 +23,14 @@ from ..layout import (  # passed as call arguments (see layout.py)
     NONE,
     ROW_ZONE,
 )
-from .place import _add_moves, _add_opt, _apply_move, _first_empty, _is_old, _spot_open
+from .place import (
+    _add_empty_spots,
+    _add_moves,
+    _add_opt,
+    _apply_move,
+    _first_empty,
+    _is_old,
+)
 from .state import _facts, _kill, _score, _to_discard
 
 
@@ -203,17 +210,9 @@ def l_moves(tb, lx, s, ls, p):
                 n = _add_opt(s, n, M_PLACE_ARTIFACT, i, -1)
             continue
         if ok:
-            if front >= 0:
-                n = _add_opt(s, n, M_PLACE, i, front)
-            if back >= 0:
-                n = _add_opt(s, n, M_PLACE, i, back)
+            n = _add_empty_spots(s, n, i, front, back)
         for spot in range(L.MAX_SPOTS):
-            if (
-                s.sp[p, spot, L.S_CARD] >= 0
-                and not s.sp[p, spot, L.S_FRESH]
-                and _spot_open(tb, s, p, spot)
-                and _replace_ok(tb, lx, s, ls, p, card, spot, ok)
-            ):
+            if _is_old(tb, s, p, spot) and _replace_ok(tb, lx, s, ls, p, card, spot, ok):
                 n = _add_opt(s, n, M_PLACE, i, spot)
     n = _add_moves(tb, s, p, n)
     for spot in range(L.MAX_SPOTS):

@@ -71,6 +71,17 @@ def _add_opt(s, n, kind, a, b):
 
 
 @hot
+def _add_empty_spots(s, n, i, front, back):
+    """After ``n`` options, hand card ``i`` placed on the first empty spot of the Front row
+    (``front``) and of the Back row (``back``; -1: the row is full); the new count."""
+    if front >= 0:
+        n = _add_opt(s, n, M_PLACE, i, front)
+    if back >= 0:
+        n = _add_opt(s, n, M_PLACE, i, back)
+    return n
+
+
+@hot
 def moves(tb, s, p):
     """``Game.moves``: the legal deployment steps into ``s.opt``, in the documented order
     (STOP, PLACE, MOVE, REMOVE); returns their count."""
@@ -85,16 +96,9 @@ def moves(tb, s, p):
     for i in range(s.pi[p, L.I_HAND_N]):
         if ut[deck[s.hand[p, i]], L.U_COST] > budget:
             continue
-        if front >= 0:
-            n = _add_opt(s, n, M_PLACE, i, front)
-        if back >= 0:
-            n = _add_opt(s, n, M_PLACE, i, back)
+        n = _add_empty_spots(s, n, i, front, back)
         for spot in range(L.MAX_SPOTS):
-            if (
-                s.sp[p, spot, L.S_CARD] >= 0
-                and not s.sp[p, spot, L.S_FRESH]
-                and _spot_open(tb, s, p, spot)
-            ):
+            if _is_old(tb, s, p, spot):
                 n = _add_opt(s, n, M_PLACE, i, spot)
     n = _add_moves(tb, s, p, n)
     for spot in range(L.MAX_SPOTS):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.jit import hot, hot_outline
-from simcore.rng import rng_below
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.strength import l_strength
@@ -15,7 +14,14 @@ from ..layout import (
     D_DRAFT,  # passed as call arguments (see layout.py)
     ix,
 )
-from .sketch import _card_value_from, _l_base_pass, _l_card_value, _sketch_base, first_best
+from .sketch import (
+    _card_value_from,
+    _l_base_pass,
+    _l_card_value,
+    _sketch_base,
+    first_best,
+    unvalued_choice,
+)
 from .state import _draw, _freeze, _load, _receive, _searched, _set_seen, _to_discard_by, _two
 
 
@@ -60,10 +66,9 @@ def draft_choice(tb, weights, s, p, pack, m, discard, n_players, lx, ls):
     ``ls`` (Legends tables and state; None in a base game, where numba prunes the Legends
     branch): a card type may be an artifact, valued with its zone; the seat's base
     sketch and first pass (``_l_base_pass``) once per pick, when a card is new to it."""
-    if m == 1:
-        return 0
-    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
-        return rng_below(s.rng, m)
+    k = unvalued_choice(s, p, m)
+    if k >= 0:
+        return k
     best = -np.inf
     chosen = 0
     n0 = -1
@@ -129,11 +134,9 @@ def recruitment(tb, weights, s, n_players, turn, lx, ls, search):
             for r in range(1 + discards):  # the pick, then (2 players) the discards
                 if r > 0 and m == 0:
                     break
-                k = -1
-                if search and r == 0 and m > 1:
-                    k = _searched(s, p, D_DRAFT)
-                    if k == L.ASK:
-                        return True
+                k = _searched(s, p, D_DRAFT, search and r == 0 and m > 1)
+                if k == L.ASK:
+                    return True
                 if k < 0:
                     # one call site: each inlined copy of a decision is compiled again
                     k = draft_choice(tb, weights, s, p, pack, m, r > 0, n_players, lx, ls)

@@ -29,6 +29,36 @@ def _defer_lp(s, p, spot, j):
 
 
 @hot
+def _deployed(tb, s, p):
+    """Seat ``p`` at the end of the Deployment phase: its LP step (``_settle``), and its
+    units neither fresh nor moved any more."""
+    _settle(tb, s, p)
+    for spot in range(L.MAX_SPOTS):
+        if s.sp[p, spot, L.S_CARD] >= 0:
+            s.sp[p, spot, L.S_FRESH] = 0
+            s.sp[p, spot, L.S_MOVED] = 0
+
+
+@hot
+def _every_turn_age(tb, s, p, spot, after):
+    """The first ability row after ``after`` of the unit on seat ``p``'s ``spot`` that puts
+    age tokens every turn (``Game.every_turn``: an ``add_age`` of the Deployment phase, not
+    on deploy; Master Alchemist); -1: none (or no unit there)."""
+    if s.sp[p, spot, L.S_CARD] < 0:
+        return -1
+    ut, ab = tb.ut, tb.ab
+    u = s.sp[p, spot, L.S_UNIT]
+    for j in range(max(after + 1, ut[u, L.U_AB0]), ut[u, L.U_AB0] + ut[u, L.U_NAB]):
+        if (
+            ab[j, L.A_PHASE] == L.PH_DEPLOYMENT
+            and not ab[j, L.A_ON_DEPLOY]
+            and ab[j, L.A_KIND] == L.K_ADD_AGE
+        ):
+            return j
+    return -1
+
+
+@hot
 def _add_age(tb, weights, s, p, spot, j, n_players):
     """``Game.add_age``: ability ``j`` of the unit on ``spot`` puts tokens on itself, on each
     other unit, or on one unit chosen by the policy."""
@@ -187,21 +217,11 @@ def _reveal(tb, weights, s, n_players, turn):
                 ):
                     _on_deploy(tb, weights, s, p, spot, turn, n_players)
         for spot in range(L.MAX_SPOTS):
-            if s.sp[p, spot, L.S_CARD] < 0:
-                continue
-            u = s.sp[p, spot, L.S_UNIT]
-            for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
-                if (
-                    ab[j, L.A_PHASE] == L.PH_DEPLOYMENT
-                    and not ab[j, L.A_ON_DEPLOY]
-                    and ab[j, L.A_KIND] == L.K_ADD_AGE
-                ):
-                    _add_age(tb, weights, s, p, spot, j, n_players)
+            j = _every_turn_age(tb, s, p, spot, -1)
+            while j >= 0:
+                _add_age(tb, weights, s, p, spot, j, n_players)
+                j = _every_turn_age(tb, s, p, spot, j)
     for k in range(s.g[L.G_PENDING_N]):
         _deployment_lp(tb, s, s.pend[k, 0], s.pend[k, 1], s.pend[k, 2])
     for p in range(n_players):
-        _settle(tb, s, p)
-        for spot in range(L.MAX_SPOTS):
-            if s.sp[p, spot, L.S_CARD] >= 0:
-                s.sp[p, spot, L.S_FRESH] = 0
-                s.sp[p, spot, L.S_MOVED] = 0
+        _deployed(tb, s, p)

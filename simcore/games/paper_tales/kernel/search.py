@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import prange
 
-from simcore.jit import alloc, alloc_callee, hot, hot_outline, parallel
+from simcore.jit import alloc, alloc_callee, block_bounds, hot, hot_outline, parallel
 from simcore.rng import rng_next, search_state
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
@@ -250,8 +250,7 @@ def simulate_chunk_search(
     packed models (``simcore.learned.pack``), ``rec`` the searches' record
     (``simcore.learned.Record``; ``no_record()`` when the run records nothing)."""
     for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
+        lo, hi = block_bounds(b, n_games, n_blocks)
         _run_block_search(
             tb, lx, weights, models, table, seat_slot, rotate, n_players, seed, first_game, lo,
             hi, out, playouts, check, rec,

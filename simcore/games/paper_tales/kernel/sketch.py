@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.jit import hot, hot_inline
+from simcore.rng import rng_below
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.cache import project_levels, raise_building, strong_terms_nonnegative
@@ -173,6 +174,17 @@ def first_best(i, v, best, chosen):
     if i == 0 or v > best:
         return v, i
     return best, chosen
+
+
+@hot
+def unvalued_choice(s, p, n):
+    """Seat ``p``'s choice among ``n`` options where no valuing is needed: 0 when ``n`` is
+    1, a uniform draw for a random seat; -1 when its policy values the options."""
+    if n == 1:
+        return 0
+    if s.pi[p, L.I_POLICY] == L.P_RANDOM:
+        return rng_below(s.rng, n)
+    return -1
 
 
 @hot
@@ -455,6 +467,18 @@ def _build_value(tb, weights, s, p, n0, i, n_players, raised):
         raise_building(tb.bt, tb.ab, s.bc[p], b, lv, level, -1)
         s.wbl[b] = lv
     return v
+
+
+@hot
+def _l_build_value(tb, lx, weights, s, ls, p, i, n_players):
+    """``_build_value`` in a Legends game: the seat's sketch (``_lsketch``) with the
+    building of option ``i`` raised and its price paid, valued in full."""
+    n, na = _lsketch(s, ls, p)
+    gold = s.pi[p, L.I_GOLD]
+    if i:
+        s.bl[s.bopt[i - 1, 0]] = s.bopt[i - 1, 1]
+        gold -= s.bopt[i - 1, 3]
+    return _lv(tb, lx, weights, s, ls, p, n, na, gold, 0, n_players, LV_FULL)
 
 
 @hot

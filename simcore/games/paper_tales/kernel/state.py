@@ -142,12 +142,14 @@ def _to_discard_by(s, card, by):
 
 
 @hot
-def _searched(s, p, decision):
-    """In a game that can search, seat ``p``'s searched ``decision`` (``D_*``, more than
-    one option): the option decided already (``G_FORCE_*``: a search's choice, a playout's
-    candidate; ``G_ANSWER_*``: a learned seat's answered ask; each taken once), ``ASK`` for
-    an mc or learned seat (the decision is stored at ``G_ASK_*``: the game stops there),
-    else -1 (its policy decides)."""
+def _searched(s, p, decision, asked):
+    """Seat ``p``'s searched ``decision`` (``D_*``), if ``asked`` (the game can search and
+    the decision has more than one option): the option decided already (``G_FORCE_*``: a
+    search's choice, a playout's candidate; ``G_ANSWER_*``: a learned seat's answered ask;
+    each taken once), ``ASK`` for an mc or learned seat (the decision is stored at
+    ``G_ASK_*``: the game stops there), else -1 (its policy decides)."""
+    if not asked:
+        return -1
     if s.g[L.G_FORCE_SEAT] == p:
         s.g[L.G_FORCE_SEAT] = -1
         return s.g[L.G_FORCE_IDX]
@@ -332,11 +334,22 @@ def _lload(s, ls, p):
     return n, nz
 
 
+@hot
+def _seat_assess(tb, lx, s, ls, p):
+    """Seat ``p``'s kingdom as it stands, both variants: (pieces, paid artifacts, ``assess``
+    facts). Base game: ``_assess_seat``, no artifact; Legends: its pieces and paid
+    artifacts loaded (``_lload``) and ``l_assess``ed."""
+    if lx is None:
+        n, facts = _assess_seat(tb, s, p)
+        return n, 0, facts
+    n, nz = _lload(s, ls, p)
+    return n, nz, l_assess(tb.ut, tb.bt, tb.ab, tb.rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
+
+
 @hot_outline
 def _lassess(tb, lx, s, ls, p):
     """``Game.assessment`` of seat ``p`` (artifacts included)."""
-    n, nz = _lload(s, ls, p)
-    return l_assess(tb.ut, tb.bt, tb.ab, tb.rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
+    return _seat_assess(tb, lx, s, ls, p)[2]
 
 
 @hot

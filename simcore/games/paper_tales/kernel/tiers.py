@@ -21,8 +21,8 @@ from ..layout import (  # passed as call arguments (see layout.py)
 from .brain import age_target_choice, copy_l, jester_l, titan_l
 from .payment import _log_paid, _zone_add
 from .place import _put
-from .reveal import _defer_lp, _shapeshift_reveal, _upgrade_all
-from .state import _facts, _find_spot, _piece_at, _score, _settle
+from .reveal import _defer_lp, _deployed, _every_turn_age, _shapeshift_reveal, _upgrade_all
+from .state import _facts, _find_spot, _piece_at, _score
 
 
 @hot
@@ -372,26 +372,18 @@ def _tiers(tb, lx, weights, s, ls, n_players, turn):
         ls.lg[L.LG_COPIES] = 0
         for tier in range(L.T_ENTER, L.T_COUNT + 1):
             _resolve_tier(tb, lx, weights, s, ls, p, tier, turn, n_players)
-        for spot in range(L.MAX_SPOTS):  # Game.every_turn (tier 4b: Master Alchemist)
-            if s.sp[p, spot, L.S_CARD] < 0:
-                continue
-            u = s.sp[p, spot, L.S_UNIT]
-            for j in range(ut[u, L.U_AB0], ut[u, L.U_AB0] + ut[u, L.U_NAB]):
-                if (
-                    ab[j, L.A_PHASE] == L.PH_DEPLOYMENT
-                    and not ab[j, L.A_ON_DEPLOY]
-                    and ab[j, L.A_KIND] == L.K_ADD_AGE
-                ):
-                    _l_add_age(tb, lx, weights, s, ls, p, spot, j, n_players)
+        for spot in range(L.MAX_SPOTS):  # tier 4b
+            j = _every_turn_age(tb, s, p, spot, -1)
+            while j >= 0:
+                _l_add_age(tb, lx, weights, s, ls, p, spot, j, n_players)
+                j = _every_turn_age(tb, s, p, spot, j)
         _resolve_tier(tb, lx, weights, s, ls, p, np.int64(L.T_PENALTY), turn, n_players)
     for e in range(s.g[L.G_PENDING_N]):
         _l_deployment_lp(tb, lx, s, ls, s.pend[e, 0], s.pend[e, 1], s.pend[e, 2])
     for p in range(n_players):
-        _settle(tb, s, p)
+        _deployed(tb, s, p)
         for spot in range(L.MAX_SPOTS):
             if s.sp[p, spot, L.S_CARD] >= 0:
-                s.sp[p, spot, L.S_FRESH] = 0
-                s.sp[p, spot, L.S_MOVED] = 0
                 s.sp[p, spot, L.S_RESOLVED] = 1
             ls.sx[p, spot, L.SX_DONE] = -1
             ls.sx[p, spot, L.SX_SKIP] = 0

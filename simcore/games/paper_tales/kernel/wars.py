@@ -5,7 +5,7 @@ from __future__ import annotations
 from simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
-from ..evaluate.strength import fight, l_assess, l_war_phase_lp, war_phase_lp
+from ..evaluate.strength import fight, l_war_phase_lp, war_phase_lp
 from ..layout import (  # passed as call arguments (see layout.py)
     LP_PER_WAR_WON,
     LP_WAR_ARTIFACTS,
@@ -13,7 +13,16 @@ from ..layout import (  # passed as call arguments (see layout.py)
     LP_WAR_UNITS,
     LP_WARS,
 )
-from .state import _assess_seat, _lassess, _lload, _lscore, _score, _settle, _strength_of, _two
+from .state import (
+    _assess_seat,
+    _lassess,
+    _lscore,
+    _score,
+    _seat_assess,
+    _settle,
+    _strength_of,
+    _two,
+)
 
 
 @hot
@@ -49,11 +58,7 @@ def wars(tb, lx, s, ls, n_players):
         else:
             s.strength[q] = _lassess(tb, lx, s, ls, q)[4]
     for p in range(n_players):
-        if lx is None:
-            n, facts = _assess_seat(tb, s, p)
-        else:
-            n, nz = _lload(s, ls, p)
-            facts = l_assess(ut, bt, ab, rules, lx.xt, s.pc, n, s.bl, ls.zx, nz)
+        n, nz, facts = _seat_assess(tb, lx, s, ls, p)
         wood, food, crystal, income, strength, age_all, n_level2, n_strong = facts
         won, lp = _fight_seat(rules, s, p, n_players, strength)
         if lx is None:
