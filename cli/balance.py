@@ -15,6 +15,7 @@ import typer
 from cli import options
 from cli.errors import progress_echo, reported, resumable
 from cli.options import Backend
+from simcore.outdirs import check_out
 
 
 def balance(
@@ -86,6 +87,7 @@ def balance(
     """Propose the smallest edit of the card data that brings every card into the band at
     every level."""
     with reported():
+        check_out(out, "search")
         from simcore import balance as search
         from simcore.ladder import parse_policies
 

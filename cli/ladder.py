@@ -15,6 +15,7 @@ import typer
 from cli import options
 from cli.errors import progress_echo, reported, resumable
 from cli.options import Backend
+from simcore.outdirs import check_out
 
 if TYPE_CHECKING:
     from simcore.ladder import Outcome
@@ -73,6 +74,7 @@ def ladder(
 ) -> None:
     """Rate POLICIES against each other and say which card verdicts hold as play gets stronger."""
     with reported():
+        check_out(out, "search", level_runs or ())
         from simcore import balance
         from simcore import ladder as ladders
 

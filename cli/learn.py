@@ -10,6 +10,7 @@ import typer
 
 from cli import options
 from cli.errors import UserError, progress_echo, reported, resumable
+from simcore.outdirs import LEARN_SUMMARY, check_out
 
 
 def learn(
@@ -49,6 +50,7 @@ def learn(
     recorded decisions (OUT/iteration-K/decisions.parquet)."""
     echo = progress_echo(quiet)
     with reported():
+        check_out(out, "learn")
         from simcore import learn as learning
         from simcore import registry, runner
 
@@ -74,7 +76,7 @@ def learn(
             import numba
 
             numba.set_num_threads(threads)
-        summary = out / "learn.json"
+        summary = out / LEARN_SUMMARY
         if out.exists() and any(out.iterdir()):
             if not summary.exists():
                 raise UserError(f"{out} exists and is not a learn run: choose another --out")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -66,6 +67,43 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_show_locals=False,
 )
+
+
+def talesim_version() -> str:
+    """The installed package's version (its metadata), else ``pyproject.toml``'s (sources
+    run without an install)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("talesim")
+    except metadata.PackageNotFoundError:
+        import tomllib
+
+        pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+        return str(tomllib.loads(pyproject.read_text("utf-8"))["project"]["version"])
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"talesim {talesim_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print talesim's version and exit.",
+            is_eager=True,
+            callback=_print_version,
+        ),
+    ] = False,
+) -> None:
+    """The options of ``talesim`` itself, before the command."""
+
+
 #: The commands, in the order ``talesim --help`` lists them; each is named after its function.
 COMMANDS = (
     games,

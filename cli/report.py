@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from cli.errors import UserError, reported
+from simcore.outdirs import check_out
 
 Out = Annotated[Path, typer.Option("--out", help="Directory for index.html, PNGs and CSVs.")]
 
@@ -34,6 +35,7 @@ def report(
 ) -> None:
     """Write the balance report of RUN: cards, seats, policies (and each game's extras)."""
     with reported():
+        check_out(out, "report", runs)
         from reports.report import build_report
         from simcore.balance import parse_band
 
@@ -52,6 +54,7 @@ def compare(
 ) -> None:
     """Compare two runs of the same game: change in win share per card, policy and seat."""
     with reported():
+        check_out(out, "compare", [run_a, run_b])
         from reports.compare import build_compare
 
         try:

@@ -17,6 +17,7 @@ import typer
 from cli import options
 from cli.errors import EXIT_INTERRUPTED, reported
 from cli.options import Backend
+from simcore.outdirs import check_out
 
 if TYPE_CHECKING:
     from simcore.runner import RunResult
@@ -113,6 +114,7 @@ def simulate(
     again = shlex.join(["talesim", "simulate", *args, "--resume"])
 
     with reported():
+        check_out(out, "run")
         from simcore import runner
 
         run = options.run_options(

@@ -14,6 +14,7 @@ import typer
 from cli import options
 from cli.errors import progress_echo, reported, resumable
 from cli.options import Backend
+from simcore.outdirs import check_out
 
 
 def tune(
@@ -47,6 +48,7 @@ def tune(
 ) -> None:
     """Tune the weights of heuristic POLICY to maximise its win share against --against."""
     with reported():
+        check_out(out, "search")
         from simcore import tune as tuning
 
         run = options.run_options(threads, backend, scheduler, quiet)

@@ -17,6 +17,7 @@ from reports import charts
 from reports import metrics as m
 from reports.html import Figure, Section, Table, write_page
 from reports.run import Run, open_run
+from simcore import outdirs
 from simcore.runner import RunDirError
 
 #: Manifest keys that must agree for game g of A and game g of B to share their stream.
@@ -69,9 +70,8 @@ def build_compare(run_a: Path, run_b: Path, out: Path) -> Path:
     a, b = open_run(run_a), open_run(run_b)
     check_comparable(a, b)
     out = Path(out)
-    if out.resolve() in (a.path.resolve(), b.path.resolve()):
-        raise RunDirError(f"{out} is a run directory; write the comparison elsewhere")
-    out.mkdir(parents=True, exist_ok=True)
+    outdirs.check_apart(out, [a.path, b.path], "comparison")
+    outdirs.mark_page(out, "compare")
     paired = is_paired(a, b)
     method = (
         "Both runs use the same seed, players, variant and seat policies, so game g of A and "

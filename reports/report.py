@@ -17,6 +17,7 @@ from reports import charts
 from reports import metrics as m
 from reports.html import Figure, Section, Table, write_page
 from reports.run import Run, open_run
+from simcore import outdirs
 from simcore.runner import RunDirError
 
 BIASES = (
@@ -283,12 +284,10 @@ def build_report(
     run = open_run(run_dir)
     others = [open_run(p) for p in more or []]
     out = Path(out)
-    for r in (run, *others):
-        if out.resolve() == r.path.resolve():
-            raise RunDirError(f"{out} is the run directory itself; write the report elsewhere")
+    outdirs.check_apart(out, [r.path for r in (run, *others)], "report")
     if others:
         check_strength_runs([run, *others])
-    out.mkdir(parents=True, exist_ok=True)
+    outdirs.mark_page(out, "report")
     sections = []
     if run.has("cards"):
         sections.append(_card_section(run, out))

@@ -87,6 +87,7 @@ from reports.strength import MIN_TAKEN  # cards taken fewer times are not judged
 from simcore import card_edits, registry, runner, study
 from simcore.batch import RunError, StudySettings
 from simcore.card_edits import Edit, Field, Site
+from simcore.names import did_you_mean
 
 #: Steps a site may move either way.
 DEFAULT_RADIUS = 3
@@ -112,9 +113,11 @@ def parse_band(text: str) -> tuple[float, float]:
     return lo, hi
 
 
-def parse_fields(text: str | None, declared: Sequence[Field]) -> list[Field]:
+def parse_fields(
+    text: str | None, declared: Sequence[Field], source: Path | str = card_edits.FIELDS_FILE
+) -> list[Field]:
     """``--fields F1,F2[:MIN:MAX],...``: the declared fields named (all when ``text`` is
-    None), a ``:MIN:MAX`` narrowing one's bounds (within the declared ones)."""
+    None), a ``:MIN:MAX`` narrowing one's bounds (within the ones ``source`` declares)."""
     by_name = {f.name: f for f in declared}
     if text is None:
         return list(declared)
@@ -123,7 +126,8 @@ def parse_fields(text: str | None, declared: Sequence[Field]) -> list[Field]:
         name, *bounds = item.split(":")
         if name not in by_name:
             known = ", ".join(by_name) or "none"
-            raise RunError(f"unknown field '{name}' (editable fields: {known})")
+            hint = did_you_mean(name, by_name)
+            raise RunError(f"unknown field '{name}' (editable fields: {known}){hint}")
         f = by_name[name]
         if bounds:
             try:
@@ -135,7 +139,7 @@ def parse_fields(text: str | None, declared: Sequence[Field]) -> list[Field]:
             if lo < f.min or hi > f.max:
                 raise RunError(
                     f"field '{name}': bounds {lo}:{hi} outside the bounds balance.toml "
-                    f"declares ({f.min}:{f.max})"
+                    f"declares ({f.min}:{f.max} in {source})"
                 )
             f = replace(f, min=lo, max=hi)
         out.append(f)
@@ -459,7 +463,7 @@ def _check_request(req: Request, game: registry.Game) -> tuple[Path, list[Field]
             policies_file=req.policies_file,
         )  # validates game, variant, players, policies and the card file
     card_file = Path(req.cards_path) if req.cards_path else card_file_of(game)
-    fields = parse_fields(req.fields, card_edits.load_fields(fields_file(game)))
+    fields = parse_fields(req.fields, card_edits.load_fields(fields_file(game)), fields_file(game))
     _check_bounds(req, fields, card_file)
     return card_file, fields
 

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from simcore.names import did_you_mean
+
 
 class CardDataError(ValueError):
     """A card file is unreadable or breaks the game's schema."""
@@ -98,7 +100,15 @@ class Fields:
         allowed = set(allowed)
         for key in self.table:
             if key not in allowed:
-                raise self._err(key, f"unknown field (allowed: {', '.join(sorted(allowed))})")
+                hint = did_you_mean(key, sorted(allowed))
+                raise self._err(key, f"unknown field (allowed: {', '.join(sorted(allowed))}){hint}")
+
+    def for_game(self, game: str) -> None:
+        """The file's ``game`` (optional) is ``game``: another game's file is refused by its
+        game, before this game's schema judges its fields."""
+        other = self.table.get("game", game)
+        if other != game:
+            raise self._err("game", f"this is a card file for {other!r}, not {game}")
 
     def has(self, field: str) -> bool:
         return field in self.table

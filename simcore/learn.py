@@ -33,6 +33,7 @@ import numpy as np
 
 from simcore import learned, policy_file, runner
 from simcore.learned import Head, Model
+from simcore.outdirs import LEARN_SUMMARY
 from simcore.policy_file import NamedPolicy
 from simcore.registry import GameError, get_game
 
@@ -334,7 +335,7 @@ def run(req: Request, progress: Callable[[str, int, int], None] | None = None) -
     g = get_game(req.game)
     out = Path(req.out)
     out.mkdir(parents=True, exist_ok=True)
-    summary_path = out / "learn.json"
+    summary_path = out / LEARN_SUMMARY
     summary: dict[str, Any] = {"request": asdict(req), "iterations": []}
     if summary_path.exists():
         old = json.loads(summary_path.read_text())

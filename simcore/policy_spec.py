@@ -23,6 +23,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from simcore.names import did_you_mean
+
 Value = int | str
 
 _NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
@@ -64,7 +66,7 @@ class Param:
             if text not in allowed:
                 raise PolicySpecError(
                     f"policy {policy}: {self.name} must be one of {', '.join(allowed)}, "
-                    f"got '{text}'"
+                    f"got '{text}'{did_you_mean(text, allowed)}"
                 )
             return text
         if not re.fullmatch(r"[+-]?[0-9]+", text):
@@ -124,9 +126,10 @@ def parse(
     name = name.strip()
     if not name:
         raise PolicySpecError(f"malformed policy spec '{text}': no policy name")
-    if name not in (*policies, *named):
-        known = ", ".join((*policies, *named))
-        raise PolicySpecError(f"unknown policy '{name}' (policies: {known})")
+    names = (*policies, *named)
+    if name not in names:
+        hint = did_you_mean(name, names)
+        raise PolicySpecError(f"unknown policy '{name}' (policies: {', '.join(names)}){hint}")
     params = list(declared.get(name, ()))
     by_key = {p.name: p for p in params}
     given: dict[str, Value] = {}
@@ -140,7 +143,10 @@ def parse(
             )
         if key not in by_key:
             known = ", ".join(by_key) if by_key else "none"
-            raise PolicySpecError(f"policy {name} has no parameter '{key}' (parameters: {known})")
+            hint = did_you_mean(key, by_key)
+            raise PolicySpecError(
+                f"policy {name} has no parameter '{key}' (parameters: {known}){hint}"
+            )
         if key in given:
             raise PolicySpecError(f"policy {name}: {key} is given twice in '{text}'")
         given[key] = by_key[key].parse(name, raw, named)

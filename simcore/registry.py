@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from simcore import policy_spec
+from simcore.names import did_you_mean
 from simcore.policy_spec import Param, PolicySpecError, Spec
 
 
@@ -79,8 +80,9 @@ class Game:
         for v in self.variants:
             if v.name == name:
                 return v
-        known = ", ".join(v.name for v in self.variants)
-        raise GameError(f"{self.name} has no variant '{name}' (variants: {known})")
+        names = [v.name for v in self.variants]
+        hint = did_you_mean(name, names)
+        raise GameError(f"{self.name} has no variant '{name}' (variants: {', '.join(names)}){hint}")
 
     def check_players(self, variant: str | None, players: int) -> Variant:
         v = self.variant(variant)
@@ -331,7 +333,8 @@ def get_game(name: str) -> Game:
     try:
         return GAMES[name]
     except KeyError:
-        raise GameError(f"unknown game '{name}' (games: {', '.join(GAMES)})") from None
+        hint = did_you_mean(name, GAMES)
+        raise GameError(f"unknown game '{name}' (games: {', '.join(GAMES)}){hint}") from None
 
 
 def engine(game: Game | str) -> ModuleType:

@@ -169,6 +169,8 @@ def _check_request(req: Request, game: registry.Game) -> tuple[tuple[float, ...]
     if req.validation_games is not None:
         runner.check_int("validation games", req.validation_games, 1)
     default = default_row(game, req.base)
+    if req.against is not None:  # alone first: the stand-in file's name is no policy of yours
+        game.check_policies([req.against])
     name = tuned_name(req.base)
     # validate the whole request (a stand-in file defines the tuned policy)
     probe = NamedPolicy(name, req.base, default)

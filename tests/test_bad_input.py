@@ -1,4 +1,5 @@
-"""Bad input to ``talesim simulate / cards / score / report``, one table row per mistake.
+"""Bad input to ``talesim simulate / cards / score / report`` (and the request checks of
+``balance`` and ``tune``), one table row per mistake.
 
 Every row runs the real Fairy Tale loader and engine checks through Typer's ``CliRunner``
 and asserts what bad input gets: exit code 2, exactly one output line, starting with
@@ -261,11 +262,34 @@ CARD_FILE_CASES = {
         Edit(None, r'^game = "fairy-tale"', 'game = "drako"'),
         ("field 'game'", "'drako', not fairy-tale"),
     ),
+    # a misspelt name: the message names the nearest valid one
+    "misspelt-card-reference": (
+        Edit("sky-dancer-dragon", r'friend_of = "dwarven-warrior"', 'friend_of = "dwarven-warior"'),
+        ("unknown card id 'dwarven-warior'", "did you mean dwarven-warrior?"),
+    ),
+    "misspelt-field": (
+        Edit("unicorn", r"^copies = ", "copie = "),
+        ("card 'unicorn'", "field 'copie'", "unknown field", "did you mean copies?"),
+    ),
 }
+
+PAPER_TALES_CARDS = CARDS_TOML.parents[1] / "paper_tales" / "cards.toml"
 
 
 def write_bytes(name: str, data: bytes) -> Callable[[Path], None]:
     return lambda tmp: (tmp / name).write_bytes(data)
+
+
+def balance(*extra: str) -> tuple[str, ...]:
+    """A valid ``balance`` command line plus ``extra``."""
+    base = ("balance", "fairy-tale", "--players", "4", "--policy", "greedy", "--games", "10")
+    return (*base, "--budget", "1", "--band", "0.8:1.25", "--seed", "1", "--out", "{out}", *extra)
+
+
+def tune(game: str, *extra: str) -> tuple[str, ...]:
+    """A valid ``tune`` command line of greedy's weights plus ``extra``."""
+    base = ("tune", game, "--policy", "greedy", "--players", "4", "--games", "10")
+    return (*base, "--budget", "1", "--seed", "1", "--out", "{out}", *extra)
 
 
 CASES: dict[str, Case] = {
@@ -280,6 +304,28 @@ CASES: dict[str, Case] = {
     "simulate-unknown-policy": Case(
         simulate("--policy", "cheater"),
         ("unknown policy 'cheater'", "random, greedy, collector"),
+    ),
+    "simulate-misspelt-game": Case(
+        simulate(game="fairy-tail"), ("unknown game 'fairy-tail'", "did you mean fairy-tale?")
+    ),
+    "simulate-misspelt-variant": Case(
+        simulate("--variant", "exprt"), ("no variant 'exprt'", "did you mean expert?")
+    ),
+    "simulate-misspelt-policy": Case(
+        simulate("--policy", "grredy"), ("unknown policy 'grredy'", "did you mean greedy?")
+    ),
+    "simulate-misspelt-policy-parameter": Case(
+        simulate("--policy", "mc:rollout=4"),
+        ("policy mc has no parameter 'rollout'", "did you mean rollouts?"),
+    ),
+    "simulate-misspelt-playout": Case(
+        simulate("--policy", "mc:playout=gredy"), ("got 'gredy'", "did you mean greedy?")
+    ),
+    # another game's card file is named as such, not judged field by field
+    "simulate-card-file-of-paper-tales": Case(
+        simulate(*CARDS_FILE),
+        ("{cards}: field 'game'", "card file for 'paper-tales', not fairy-tale"),
+        setup=write_bytes("cards.toml", PAPER_TALES_CARDS.read_bytes()),
     ),
     "simulate-unknown-policy-in-list": Case(
         simulate("--policy", "greedy,random,cheater,greedy"), ("unknown policy 'cheater'",)
@@ -502,6 +548,11 @@ CASES: dict[str, Case] = {
         ("{state}: player 1: unknown card 'unicorm' in face_down",),
         state=state({"face_up": ["unicorn"]}, {"face_down": ["unicorm"]}),
     ),
+    "score-misspelt-card": Case(
+        score(),
+        ("unknown card 'homesteader' in face_up", "did you mean homesteaders?"),
+        state=state({"face_up": ["homesteader"]}),
+    ),
     "score-expert-card-in-basic-game": Case(
         score(),
         ("player 0: 'the-trickster' is not in the basic deck",),
@@ -551,6 +602,25 @@ CASES: dict[str, Case] = {
         report(out="{out}"),
         ("{out} is the run directory itself",),
         setup=lambda tmp: write_run(tmp / "run"),
+    ),
+    # --- balance and tune: the request --------------------------------------------------
+    "balance-misspelt-field": Case(
+        balance("--fields", "point"), ("unknown field 'point'", "did you mean points?")
+    ),
+    "balance-bounds-outside-the-declared": Case(
+        balance("--fields", "points:-9:3"),
+        (
+            "outside the bounds balance.toml declares",
+            str(CARDS_TOML.parent / "balance.toml"),
+        ),
+    ),
+    "tune-misspelt-against": Case(
+        tune("paper-tales", "--against", "warlrd"),
+        (
+            "unknown policy 'warlrd'",
+            "(policies: random, greedy, warlord, builder, mc, learned)",
+            "did you mean warlord?",
+        ),
     ),
 }
 for _name, (_edit, _expect) in CARD_FILE_CASES.items():

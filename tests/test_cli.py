@@ -85,6 +85,38 @@ def test_games_lists_variants_players_and_policies(fake: ModuleType) -> None:
     assert "fairy-tale mc: rollouts=16 (1-1024), top=4 (1-12), playout=greedy" in out
 
 
+def test_games_json_holds_the_tables_facts(fake: ModuleType) -> None:
+    """``games --json``: per game its variants (players, default), policies and each
+    policy's parameters with their defaults and bounds or choices, from the registry."""
+    result = invoke("games", "--json")
+    assert result.exit_code == 0
+    games = {g["game"]: g for g in json.loads(result.stdout)}
+    assert set(games) == set(registry.GAMES)
+    ft = games["fairy-tale"]
+    variants = [
+        (v["name"], v["min_players"], v["max_players"], v["default"]) for v in ft["variants"]
+    ]
+    assert variants == [("basic", 2, 4, False), ("beginner", 2, 4, False), ("expert", 2, 5, True)]
+    assert ft["policies"] == list(registry.get_game("fairy-tale").policies)
+    rollouts, top, playout = ft["policy_parameters"]["mc"]
+    assert rollouts == {"name": "rollouts", "default": 16, "lo": 1, "hi": 1024}
+    assert top == {"name": "top", "default": 4, "lo": 1, "hi": 12}
+    assert playout["default"] == "greedy"
+    assert "collector" in playout["choices"]
+    assert games["toy"]["variants"][-1]["unconfirmed_players"] == [5]
+
+
+def test_version_is_the_packages() -> None:
+    """``talesim --version``: the installed package's version, the one pyproject.toml gives."""
+    import tomllib
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    version = tomllib.loads(pyproject.read_text("utf-8"))["project"]["version"]
+    result = invoke("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"talesim {version}\n"
+
+
 def test_cards_table_and_json(fake: ModuleType) -> None:
     result = invoke("cards", "toy")
     assert result.exit_code == 0

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simcore.engine_kit import player_keys_problem, short_json, state_keys_problem
+from simcore.names import did_you_mean
 
 from .reference import KingdomView, Rules, winners
 from .tables import BREAKDOWN, KINDS, MAX_PLAYERS, MIN_PLAYERS, SIDE, CardSet
@@ -70,7 +71,7 @@ def parse_state(state: Any, data: CardSet) -> tuple[str, list[PlayerState]]:
                 if cid not in KINDS:
                     raise ValueError(
                         f"player {seat}: unknown card {short_json(cid)} at row {r}, column {c} "
-                        f"(cards: {', '.join(KINDS)})"
+                        f"(cards: {', '.join(KINDS)}){did_you_mean(cid, KINDS)}"
                     )
                 cells.append(KINDS.index(cid))
         used.update(cells)
@@ -79,7 +80,8 @@ def parse_state(state: Any, data: CardSet) -> tuple[str, list[PlayerState]]:
             raise ValueError(f"player {seat}: 'legends' must be a list of legend ids")
         for lid in legends:
             if lid not in legend_index:
-                raise ValueError(f"player {seat}: unknown legend '{lid}'")
+                hint = did_you_mean(lid, legend_index)
+                raise ValueError(f"player {seat}: unknown legend '{lid}'{hint}")
             if lid in held_by:
                 raise ValueError(
                     f"legend '{lid}' is held twice (players {held_by[lid]} and {seat})"

@@ -337,9 +337,8 @@ def load_cardset(
     path = Path(cards_path or rules_path or DEFAULT_RULES)
     doc = read_toml(path)
     top = Fields(path, doc, None)
+    top.for_game("drako")
     top.reject_unknown({"schema", "game", "deck", "kind", "legend", "rules", "preset"})
-    if top.get("game", "drako") != "drako":
-        raise top.error("game", f"this is a file for '{doc['game']}', not drako")
     deck = top.sub("deck", {})
     deck.reject_unknown({"copies_by_mark"})
     default_copies = _marks(deck, "copies_by_mark", (4, 2, 2))

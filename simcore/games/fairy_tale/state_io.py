@@ -17,6 +17,7 @@ from collections import Counter
 from typing import Any
 
 from simcore.engine_kit import player_keys_problem, short_json, state_keys_problem
+from simcore.names import did_you_mean
 
 from .reference import BREAKDOWN, FairyTaleGame, Slot
 from .tables import MAX_PLAYERS, TABLEAU, CardSet
@@ -50,7 +51,8 @@ def parse_state(state: Any, cards: CardSet) -> tuple[str, list[tuple[list[int], 
             idx = []
             for cid in ids:
                 if cid not in cards.index:
-                    raise ValueError(f"player {seat}: unknown card '{cid}' in {key}")
+                    hint = did_you_mean(cid, cards.index)
+                    raise ValueError(f"player {seat}: unknown card '{cid}' in {key}{hint}")
                 i = cards.index[cid]
                 if cards.cards[i].tier not in tiers:
                     raise ValueError(f"player {seat}: '{cid}' is not in the {variant} deck")

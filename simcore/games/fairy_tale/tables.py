@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from simcore.cards import CardDataError, Fields, entries, file_sha256, new_id, read_toml
+from simcore.names import did_you_mean
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CARDS = HERE / "cards.toml"
@@ -226,9 +227,8 @@ def load_cardset(
 def _parse_cards(path: Path) -> list[Card]:
     doc = read_toml(path)
     top = Fields(path, doc, None)
+    top.for_game("fairy-tale")
     top.reject_unknown({"schema", "game", "card"})
-    if top.get("game", "fairy-tale") != "fairy-tale":
-        raise top.error("game", f"this is a card file for '{doc['game']}', not fairy-tale")
     raw = top.get("card")
     if not isinstance(raw, list) or not raw:
         raise top.error("card", "needs at least one [[card]] table")
@@ -289,7 +289,7 @@ def _parse_cards(path: Path) -> list[Card]:
         refs.append(("friend_of", c.friend_of))
         for fld, ref in refs:
             if ref is not None and ref not in seen:
-                raise f.error(fld, f"unknown card id '{ref}'")
+                raise f.error(fld, f"unknown card id '{ref}'{did_you_mean(ref, seen)}")
     wild = [c.id for c in cards if c.value["kind"] == "wild"]
     if len(wild) > 1:
         raise CardDataError(path, f"at most one wild card is supported, found {', '.join(wild)}")

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from simcore.engine_kit import short_json, state_keys_problem
+from simcore.names import did_you_mean
 
 from .tables import (
     B_EXTRA_SPOT,
@@ -180,14 +181,15 @@ def _legends_ids() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _hint(cards: CardSet, uid: Any) -> str:
-    """Why an id is not a unit here: an artifact (Legends) or a Legends card in a base game."""
+    """Why an id is not a unit here: an artifact (Legends), a Legends card in a base game,
+    or a misspelt unit."""
     if not isinstance(uid, str):
         return ""
     if uid in cards.artifact_index:
         return " (an artifact: list it in 'artifacts')"
     if not cards.legends and uid in _legends_ids()[0] | _legends_ids()[1]:
         return " (a Legends card: score with --variant legends)"
-    return ""
+    return did_you_mean(uid, cards.index)
 
 
 def _base_artifacts(where: str, value: Any) -> str:

@@ -97,14 +97,13 @@ def _parse_card_file(
     file's unit + artifact copies."""
     doc = read_toml(path)
     top = Fields(path, doc, None)
+    top.for_game("paper-tales")
     allowed = {"schema", "game", "deck_size", "unit", "building"}
     if expansion:
         allowed |= {"expansion", "extends", "artifact"}
     top.reject_unknown(allowed)
     if top.get("schema", 1) != 1:
         raise top.error("schema", f"unsupported schema {doc['schema']!r} (this loader reads 1)")
-    if top.get("game", "paper-tales") != "paper-tales":
-        raise top.error("game", f"this is a card file for '{doc['game']}', not paper-tales")
     if expansion and top.get("expansion", None) != "legends":
         raise top.error("expansion", "the only expansion this loader reads is 'legends'")
     deck_size = top.integer("deck_size", 1, MAX_DECK)
