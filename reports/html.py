@@ -51,7 +51,7 @@ class Table:
     sortable: bool = True
     digits: int = 3  # floats shown rounded to this many decimals (the CSV keeps full precision)
     #: Show each column triple ``X, X_lo, X_hi`` as ``X`` plus one "X 95%" column
-    #: reading "lo – hi" (the CSV keeps the three numeric columns).
+    #: reading "[lo, hi]" (the CSV keeps the three numeric columns).
     fold_intervals: bool = True
 
 
@@ -193,8 +193,8 @@ def _render_figure(figure: Figure) -> str:
 
 
 def _fold_intervals(frame: pl.DataFrame, digits: int) -> pl.DataFrame:
-    """``X, X_lo, X_hi`` -> ``X`` and a text column ``X 95%`` = "lo – hi" right after it
-    (a negative bound with a true minus sign: "−0.327 – −0.304")."""
+    """``X, X_lo, X_hi`` -> ``X`` and a text column ``X 95%`` = "[lo, hi]" right after it
+    (a negative bound with a true minus sign: "[−0.327, −0.304]")."""
     folded = []
     for name in frame.columns:
         if name.endswith(("_lo", "_hi")) and name[:-3] in frame.columns:
@@ -205,7 +205,7 @@ def _fold_intervals(frame: pl.DataFrame, digits: int) -> pl.DataFrame:
         lo, hi = f"{name}_lo", f"{name}_hi"
         if lo in frame.columns and hi in frame.columns:
             text = [
-                None if a is None or b is None else f"{_signed(a, digits)} – {_signed(b, digits)}"
+                None if a is None or b is None else f"[{_signed(a, digits)}, {_signed(b, digits)}]"
                 for a, b in zip(frame[lo].to_list(), frame[hi].to_list(), strict=True)
             ]
             folded.append(pl.Series(f"{name} 95%", text, pl.String))

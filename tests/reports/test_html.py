@@ -223,7 +223,7 @@ def test_interval_columns_fold_into_one_text_column_but_csv_keeps_them(tmp_path:
     )
     html = index.read_text(encoding="utf-8")
     assert "ws 95%" in html
-    assert "1.000 – 1.500" in html
-    assert "−0.327 – 0.000" in html  # a true minus sign; no "−0.000"
+    assert "[1.000, 1.500]" in html
+    assert "[−0.327, 0.000]" in html  # a true minus sign; no "−0.000"
     assert ">ws_lo<" not in html
     assert pl.read_csv(tmp_path / "cards.csv").columns == ["card", "ws", "ws_lo", "ws_hi"]
