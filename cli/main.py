@@ -22,12 +22,13 @@ from typer.core import TyperGroup
 from cli.balance import balance
 from cli.bench import bench
 from cli.cards import cards
+from cli.compare import compare
 from cli.errors import EXIT_BAD_INPUT, one_line
 from cli.games import games
 from cli.ladder import ladder
 from cli.learn import learn
 from cli.play import play
-from cli.report import compare, report
+from cli.report import report
 from cli.score import score
 from cli.simulate import simulate
 from cli.tune import tune

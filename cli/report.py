@@ -1,4 +1,5 @@
-"""``talesim report`` and ``talesim compare``: balance reports of finished runs."""
+"""``talesim report``: the balance report of finished runs (``cli/compare.py`` uses
+``Out`` and ``_os_error``)."""
 
 from __future__ import annotations
 
@@ -45,20 +46,3 @@ def report(
         except OSError as exc:
             raise _os_error(exc, out) from None
         typer.echo(f"report: {index}")
-
-
-def compare(
-    run_a: Annotated[Path, typer.Argument(metavar="RUN_A", help="Run before the change.")],
-    run_b: Annotated[Path, typer.Argument(metavar="RUN_B", help="Run after the change.")],
-    out: Out,
-) -> None:
-    """Compare two runs of the same game: change in win share per card, policy and seat."""
-    with reported():
-        check_out(out, "compare", [run_a, run_b])
-        from reports.compare import build_compare
-
-        try:
-            index = build_compare(run_a, run_b, out)
-        except OSError as exc:
-            raise _os_error(exc, out) from None
-        typer.echo(f"comparison: {index}")

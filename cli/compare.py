@@ -1,0 +1,34 @@
+"""``talesim compare``: what changed in balance between two runs of the same game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.errors import reported
+from cli.report import Out, _os_error
+from simcore.outdirs import check_out
+
+
+def compare(
+    run_a: Annotated[Path, typer.Argument(metavar="RUN_A", help="Run before the change.")],
+    run_b: Annotated[Path, typer.Argument(metavar="RUN_B", help="Run after the change.")],
+    out: Out,
+) -> None:
+    """Compare two runs of the same game: change in win share per card, policy and seat.
+
+    Prints the page's path, then its findings: the card-data fields that changed and one
+    line per significant change (Benjamini–Hochberg adjusted p < 0.05)."""
+    with reported():
+        check_out(out, "compare", [run_a, run_b])
+        from reports.compare import build_compare
+
+        try:
+            page = build_compare(run_a, run_b, out)
+        except OSError as exc:
+            raise _os_error(exc, out) from None
+        typer.echo(f"comparison: {page.index}")
+        for line in page.findings:
+            typer.echo(f"  {line}")
