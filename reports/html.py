@@ -262,11 +262,9 @@ def _render_cell(value: Any, numeric: bool, digits: int) -> str:
         if isinstance(value, float) and math.isinf(value):
             raw, text = ("Infinity", "∞") if value > 0 else ("-Infinity", "−∞")
         elif isinstance(value, int):
-            raw, text = str(value), str(value)
-        else:  # float or Decimal
-            raw, text = repr(float(value)), f"{value:.{digits}f}"
-            if float(text) == 0:
-                text = text.lstrip("-")  # no "-0.000" for tiny negatives
+            raw, text = str(value), str(value).replace("-", "−")
+        else:  # float or Decimal: no "-0.000" for tiny negatives, a true minus sign
+            raw, text = repr(float(value)), _signed(float(value), digits)
         return f'<td class="num" data-value="{_e(raw)}">{_e(text)}</td>'
     if isinstance(value, list | tuple):
         return f"<td>{_e(', '.join(MISSING if v is None else str(v) for v in value))}</td>"

@@ -132,6 +132,14 @@ def test_cells_missing_bool_rounding(tmp_path: Path) -> None:
     ]
 
 
+def test_a_negative_number_reads_with_a_minus_sign(tmp_path: Path) -> None:
+    frame = pl.DataFrame({"card": ["a"], "delta": [-0.087], "n": [-3]})
+    page = _parse(
+        write_page(tmp_path, "t", [], [Section("s", "S", items=(Table("d", "D", frame),))])
+    )
+    assert [text for _, text in page.cells] == ["a", "−0.087", "−3"]
+
+
 def test_numeric_cells_carry_raw_value(tmp_path: Path) -> None:
     page = _parse(write_page(tmp_path, "t", [], _sections()))
     heads = [attrs for tag, attrs in page.tags if tag == "th"]
