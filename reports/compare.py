@@ -40,6 +40,8 @@ ALPHA = 0.05  # false-discovery rate: significant when the BH-adjusted p is belo
 INLINE_CHANGES = 3  # card-data changes the findings spell out; more get a table
 TOP_CHANGES = 8  # rows of the findings' "largest changes" table
 TERMINAL_CHANGES = 10  # significant changes the terminal lists before "... and N more"
+#: A card-data value longer than this (a rules text) is named, not quoted, in a line.
+LONG_VALUE = 40
 
 #: The tests of the page: (table name, what a row is, key column, source table).
 KINDS = (
@@ -271,10 +273,9 @@ def card_data_changes(a: Run, b: Run) -> tuple[pl.DataFrame, str]:
     what = f"{frame.height} field{'s' * (frame.height != 1)} of {cards} card{'s' * (cards != 1)}"
     if not rows:
         return frame, "The card files differ, but in no card field (comments or layout only)."
-    listed = "; ".join(
-        f"{r['card']} {r['field']} {r['before']} → {r['after']}"
-        for r in frame.head(INLINE_CHANGES).iter_rows(named=True)
-    )
+    long = pl.max_horizontal(pl.col("before").str.len_chars(), pl.col("after").str.len_chars())
+    frame = frame.sort(long > LONG_VALUE, "card", "field")  # the numbers first, texts after
+    listed = "; ".join(_change(r) for r in frame.head(INLINE_CHANGES).iter_rows(named=True))
     more = " (all in the table below)" if frame.height > INLINE_CHANGES else ""
     return frame, f"Card data changed from A to B in {what}: {listed}{more}."
 
@@ -308,12 +309,19 @@ def _signed(x: float) -> str:
     return f"{x:+.3f}".replace("-", "−")
 
 
+def _change(r: dict[str, Any]) -> str:
+    """One card-data change in a line: ``card field before → after``, a long value (a
+    rules text) only named as rewritten (the table holds it whole)."""
+    if max(len(r["before"]), len(r["after"])) > LONG_VALUE:
+        return f"{r['card']} {r['field']} rewritten"
+    return f"{r['card']} {r['field']} {r['before']} → {r['after']}"
+
+
 def finding_lines(changes: pl.DataFrame, largest: pl.DataFrame, n_tests: int) -> list[str]:
     """The findings in a few plain lines (the terminal's): the card-data fields changed,
     then one line per significant change: what, by how much, its interval, adjusted p."""
     lines = [
-        f"card data: {r['card']} {r['field']} {r['before']} → {r['after']}"
-        for r in changes.head(TERMINAL_CHANGES).iter_rows(named=True)
+        f"card data: {_change(r)}" for r in changes.head(TERMINAL_CHANGES).iter_rows(named=True)
     ]
     if changes.height > TERMINAL_CHANGES:
         lines.append(f"card data: ... and {changes.height - TERMINAL_CHANGES} more fields")
@@ -393,7 +401,14 @@ def build_compare(run_a: Path, run_b: Path, out: Path) -> Comparison:
     headline += "."
     items: list[Table | Figure] = []
     if changes.height > INLINE_CHANGES:
-        items.append(Table("card-data-changes", "Card data changed (A → B)", changes))
+        long = pl.max_horizontal(pl.col("before").str.len_chars(), pl.col("after").str.len_chars())
+        numbers, texts = changes.filter(long <= LONG_VALUE), changes.filter(long > LONG_VALUE)
+        items.append(Table("card-data-changes", "Card data changed (A → B)", numbers))
+        if texts.height:  # rules texts: a table of their own, the new text only
+            items.append(
+                Table("card-texts-changed", "Rules text rewritten (B's text)",
+                      texts.select("card", "field", "after"), sortable=False)
+            )  # fmt: skip
     items.append(
         Table(
             "largest-changes",
