@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+from matplotlib.ticker import MaxNLocator
 
 from reports import charts, strength
 from reports import metrics as m
@@ -239,22 +240,39 @@ def _dragon_section(run: Run, out: Path, split: pl.DataFrame | None) -> Section:
             "of that origin; every seat is in both halves.",
         )
     )
-    for origin in ("dealt", "placed"):
-        charts.xy_line(
-            split.filter((pl.col("origin") == origin) & (pl.col("n") >= MIN_TAKEN)),
-            out / f"dragons-{origin}.png",
-            f"Win share by dragons {origin} (95% Wilson intervals)",
-            "count", "ws", "ws_lo", "ws_hi",
-            xlabel=f"dragons {origin}", ylabel="win share (1.0 = average seat)",
-        )  # fmt: skip
-        items.append(
-            Figure(
-                f"dragons-{origin}.png",
-                f"Win share by dragons {origin}",
-                f"Counts held by at least {MIN_TAKEN} seats (the table has every count).",
-            )
+    origin_chart(
+        split.filter(pl.col("n") >= MIN_TAKEN),
+        out / "dragons-by-origin.png",
+        "Win share by dragons dealt and by dragons placed (95% Wilson intervals)",
+    )
+    items.append(
+        Figure(
+            "dragons-by-origin.png",
+            "Win share by dragons dealt vs placed",
+            f"Counts held by at least {MIN_TAKEN} seats (the table has every count).",
         )
+    )
     return Section("dragons", "Dragons", (dragon_answer(split, run.players),), tuple(items))
+
+
+def origin_chart(split: pl.DataFrame, path: Path, title: str) -> Path:
+    """One line per ``origin`` of ``split`` (``count_vs_score_by_origin``): win share by
+    count with its interval shaded, on one axis so dealt and placed compare directly."""
+    with charts._canvas(5.0) as fig:
+        ax = fig.add_subplot()
+        origins = split["origin"].unique(maintain_order=True).to_list()
+        for origin, colour in zip(origins, charts._colours(len(origins)), strict=True):
+            part = split.filter(pl.col("origin") == origin).sort("count")
+            xs = part["count"].to_numpy()
+            ax.fill_between(xs, part["ws_lo"].to_numpy(), part["ws_hi"].to_numpy(),
+                            color=colour, alpha=0.2, linewidth=0)  # fmt: skip
+            ax.plot(xs, part["ws"].to_numpy(), marker="o", color=colour, label=origin)
+        charts._average_line(ax, vertical=False)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("dragons of that origin held at the end")
+        ax.set_ylabel("win share (1.0 = average seat)")
+        charts._top_legend(fig, ax, title)
+        return charts._save(fig, path)
 
 
 #: DRAKO's ``cards`` column with the turn a cell's card was placed (0 = dealt at setup).
