@@ -31,18 +31,26 @@ def report(
     ],
     out: Out,
     band: Annotated[
-        str, typer.Option("--band", help="With several runs: verdict band LO:HI.")
+        str,
+        typer.Option(
+            "--band",
+            help="Win-share band LO:HI: cards outside it are findings (with several runs: "
+            "the verdicts' band too).",
+        ),
     ] = "0.9:1.1",
 ) -> None:
-    """Write the balance report of RUN: cards, seats, policies (and each game's extras)."""
+    """Write the balance report of RUN: cards, seats, policies (and each game's extras);
+    print its findings (cards outside the band, seat advantage, policies)."""
     with reported():
         check_out(out, "report", runs)
-        from reports.report import build_report
+        from reports.report import write_report
         from simcore.balance import parse_band
 
         bounds = parse_band(band)
         try:
-            index = build_report(runs[0], out, list(runs[1:]), bounds)
+            written = write_report(runs[0], out, list(runs[1:]), bounds)
         except OSError as exc:
             raise _os_error(exc, out) from None
-        typer.echo(f"report: {index}")
+        typer.echo(f"report: {written.index}")
+        for line in written.findings:
+            typer.echo(f"  {line}")

@@ -301,8 +301,13 @@ table { border-collapse: collapse; font-size: 0.9rem;
 th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: left;
   white-space: nowrap; }
 thead th { background: #eaeef2; vertical-align: bottom; }
+tbody tr { background: #fff; }
 tbody tr:nth-child(even) { background: var(--zebra); }
 tbody tr:hover { background: #fff8c5; }
+/* a wide table scrolls inside its box; its first column (the card's name) stays in view */
+.table-wrap th:first-child, .table-wrap td:first-child { position: sticky; left: 0;
+  background: inherit; box-shadow: inset -1px 0 0 var(--line); }
+thead th:first-child { z-index: 1; }
 .num { text-align: right; }
 th button { all: unset; cursor: pointer; display: block; width: 100%; font-weight: 600;
   text-align: inherit; }

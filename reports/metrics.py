@@ -118,6 +118,52 @@ def win_share_by(seats: pl.LazyFrame, key: str, players: int) -> pl.DataFrame:
     )
 
 
+def seat_advantage(seats: pl.LazyFrame, players: int) -> pl.DataFrame:
+    """Seat 0's win share minus the last seat's, paired game by game: one row ``first``,
+    ``last``, ``games``, ``diff``, ``diff_lo``, ``diff_hi``. Per game g::
+
+        d_g  = players × (win_first,g − win_last,g)
+        diff = mean(d_g),   interval diff ± 1.96 · sd(d_g) / sqrt(G)
+
+    Pairing keeps the two seats' shares of one game together: their wins are negatively
+    correlated (one seat's win is the other's loss), which two independent intervals
+    (Newcombe) would understate."""
+    last = pl.col("seat").max()
+    per_game = seats.group_by("game_id").agg(
+        first=pl.col("seat").min(),
+        last=last,
+        d=(
+            pl.col("win").filter(pl.col("seat") == pl.col("seat").min()).first()
+            - pl.col("win").filter(pl.col("seat") == last).first()
+        )
+        * players,
+    )
+    df = _collect(
+        per_game.select(
+            pl.col("first").min().cast(pl.Int64),
+            pl.col("last").max().cast(pl.Int64),
+            games=pl.len(),
+            diff=pl.col("d").mean(),
+            sd=pl.col("d").std(),
+        )
+    )
+    half = Z95 * pl.col("sd") / pl.col("games").cast(pl.Float64).sqrt()
+    return df.select(
+        "first",
+        "last",
+        "games",
+        "diff",
+        diff_lo=pl.col("diff") - half,
+        diff_hi=pl.col("diff") + half,
+    )
+
+
+def mean_by(frame: pl.LazyFrame, key: str, column: str) -> pl.DataFrame:
+    """Per value of ``key``: ``n`` rows and ``mean_<column>`` (e.g. DRAKO's turns by seat)."""
+    df = _collect(frame.group_by(key).agg(n=pl.len(), mean=pl.col(column).cast(pl.Float64).mean()))
+    return df.rename({"mean": f"mean_{column}"}).sort(key)
+
+
 def score_histogram(seats: pl.LazyFrame, key: str) -> pl.DataFrame:
     """Counts of final scores per value of ``key``: columns ``group`` (string),
     ``score``, ``count`` (one row per group and score reached)."""
@@ -433,6 +479,25 @@ def count_vs_score(
     ).sort("count")
     df = with_win_share(df, "wins", "n", players, "ws")
     return df.select("count", "n", "mean_score", "ws", "ws_lo", "ws_hi")
+
+
+def count_vs_score_by_origin(
+    cards: pl.LazyFrame, seats: pl.LazyFrame, card: str, players: int, turn: str
+) -> pl.DataFrame:
+    """``count_vs_score`` twice, split by where the ``card`` cards came from: ``origin``
+    "dealt" counts the seat's ``card`` cards whose ``turn`` column is 0 (dealt at setup
+    and still there at the end), "placed" those with ``turn`` > 0 (put there by the seat's
+    choice). Columns: ``origin``, then those of ``count_vs_score``. E.g. DRAKO's dragons
+    by ``turn_placed``."""
+    dealt = pl.col(turn) == 0
+    return pl.concat(
+        [
+            count_vs_score(cards.filter(where), seats, card, players).select(
+                pl.lit(origin).alias("origin"), pl.all()
+            )
+            for origin, where in (("dealt", dealt), ("placed", ~dealt))
+        ]
+    )
 
 
 # --- comparing two runs --------------------------------------------------------------------------

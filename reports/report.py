@@ -9,16 +9,20 @@ length and dragons when there is a ``legends`` table (DRAKO). Numbers come from
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
+from matplotlib.ticker import MaxNLocator
 
-from reports import charts
+from reports import charts, strength
 from reports import metrics as m
 from reports.html import Figure, Section, Table, write_page
 from reports.run import Run, open_run
 from simcore import outdirs
 from simcore.runner import RunDirError
+from simcore.until_ci import MIN_TAKEN
 
 BIASES = (
     "How to read these numbers: win share is win rate × players, so 1.0 is an average seat. "
@@ -58,15 +62,16 @@ def run_summary(run: Run) -> list[tuple[str, str]]:
     ]
 
 
-def _card_section(run: Run, out: Path) -> Section:
-    cards = run.scan("cards")
-    seats = run.scan("seats")
-    table = m.card_table(cards, seats, run.players)
+#: The card table's first columns: the card, its share and its flag, before what scrolls.
+FIRST = ("card", "n", "ws", "ws_lo", "ws_hi", "flag")
+
+
+def _card_section(run: Run, out: Path, table: pl.DataFrame) -> Section:
     items: list[Table | Figure] = [
         Table(
             "cards",
             "Card table",
-            table,
+            table.select(*FIRST, pl.exclude(FIRST)),
             note="n: copies taken. ws: win share when taken; _played / _not_played: copies "
             "played or not; improvement = ws_played − ws_not_played; _final: copies in the "
             "final tableau; flag: ≥ 1.5 SD from the mean card.",
@@ -104,10 +109,8 @@ def _card_section(run: Run, out: Path) -> Section:
     return Section("cards", "Cards", BIASES, tuple(items))
 
 
-def _seat_section(run: Run, out: Path) -> Section:
+def _seat_section(run: Run, out: Path, by_seat: pl.DataFrame, by_policy: pl.DataFrame) -> Section:
     seats = run.scan("seats")
-    by_seat = m.win_share_by(seats, "seat", run.players)
-    by_policy = m.win_share_by(seats, "policy", run.players)
     items: list[Table | Figure] = [
         Table("seats", "Win share by seat", by_seat, note="Seat 0 plays first where it matters."),
     ]
@@ -202,17 +205,132 @@ def _legend_section(run: Run, out: Path) -> Section:
             Table("game-length", "Game length (turns)", length),
             Figure("game-length.png", "Game length"),
         ]
-    if run.has("cards"):
-        dragons = m.count_vs_score(run.scan("cards"), seats, "dragon", run.players)
-        charts.xy_line(
-            dragons, out / "dragons-vs-score.png", "Dragons in the kingdom vs final score",
-            "count", "mean_score", xlabel="dragons", ylabel="mean final score (points)",
-        )  # fmt: skip
-        items += [
-            Table("dragons", "Dragon count vs score", dragons),
-            Figure("dragons-vs-score.png", "Dragon count vs mean score"),
-        ]
-    return Section("legends", "Legends, game length and dragons", (), tuple(items))
+    return Section("legends", "Legends and game length", (), tuple(items))
+
+
+def dragon_split(run: Run) -> pl.DataFrame | None:
+    """DRAKO's dragons by origin (``metrics.count_vs_score_by_origin``), or None when the
+    ``cards`` table does not record the turn a card was placed."""
+    if not run.has("cards") or DRAGON_TURN not in run.columns("cards"):
+        return None
+    seats, cards = run.scan("seats"), run.scan("cards")
+    return m.count_vs_score_by_origin(cards, seats, "dragon", run.players, DRAGON_TURN)
+
+
+def _dragon_section(run: Run, out: Path, split: pl.DataFrame | None) -> Section:
+    dragons = m.count_vs_score(run.scan("cards"), run.scan("seats"), "dragon", run.players)
+    charts.xy_line(
+        dragons, out / "dragons-vs-score.png", "Dragons in the kingdom vs final score",
+        "count", "mean_score", xlabel="dragons", ylabel="mean final score (points)",
+    )  # fmt: skip
+    items: list[Table | Figure] = [
+        Table("dragons", "Dragon count vs score (dealt and placed together)", dragons),
+        Figure("dragons-vs-score.png", "Dragon count vs mean score"),
+    ]
+    if split is None:
+        return Section("dragons", "Dragons", (), tuple(items))
+    items.append(
+        Table(
+            "dragons-by-origin",
+            "Dragons dealt vs placed by choice",
+            split,
+            note="dealt: the seat's dragons dealt at setup and still in place at the end "
+            "(turn_placed 0: never chosen; a dealt face-down dragon the seat covered is not "
+            "counted); placed: dragons the seat put down on a turn of its own. count: dragons "
+            "of that origin; every seat is in both halves.",
+        )
+    )
+    origin_chart(
+        split.filter(pl.col("n") >= MIN_TAKEN),
+        out / "dragons-by-origin.png",
+        "Win share by dragons dealt and by dragons placed (95% Wilson intervals)",
+    )
+    items.append(
+        Figure(
+            "dragons-by-origin.png",
+            "Win share by dragons dealt vs placed",
+            f"Counts held by at least {MIN_TAKEN} seats (the table has every count).",
+        )
+    )
+    return Section("dragons", "Dragons", (dragon_answer(split, run.players),), tuple(items))
+
+
+def origin_chart(split: pl.DataFrame, path: Path, title: str) -> Path:
+    """One line per ``origin`` of ``split`` (``count_vs_score_by_origin``): win share by
+    count with its interval shaded, on one axis so dealt and placed compare directly."""
+    with charts._canvas(5.0) as fig:
+        ax = fig.add_subplot()
+        origins = split["origin"].unique(maintain_order=True).to_list()
+        for origin, colour in zip(origins, charts._colours(len(origins)), strict=True):
+            part = split.filter(pl.col("origin") == origin).sort("count")
+            xs = part["count"].to_numpy()
+            ax.fill_between(xs, part["ws_lo"].to_numpy(), part["ws_hi"].to_numpy(),
+                            color=colour, alpha=0.2, linewidth=0)  # fmt: skip
+            ax.plot(xs, part["ws"].to_numpy(), marker="o", color=colour, label=origin)
+        charts._average_line(ax, vertical=False)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("dragons of that origin held at the end")
+        ax.set_ylabel("win share (1.0 = average seat)")
+        charts._top_legend(fig, ax, title)
+        return charts._save(fig, path)
+
+
+#: DRAKO's ``cards`` column with the turn a cell's card was placed (0 = dealt at setup).
+DRAGON_TURN = "turn_placed"
+
+
+def dragon_answer(split: pl.DataFrame, players: int) -> str:
+    """ "Are dragons weak?" answered from ``count_vs_score_by_origin``: one dragon against
+    none, dealt (the seat did not choose it: the card's own effect, as near as the data
+    gets) and placed by choice (the policy's choice and the card mixed), each with the
+    difference of win shares and its Newcombe interval."""
+    parts, verdict = [], "the dealt dragons cannot tell (too few seats)"
+    for origin in ("dealt", "placed"):
+        rows = {
+            r["count"]: r for r in split.filter(pl.col("origin") == origin).iter_rows(named=True)
+        }
+        if 0 not in rows or 1 not in rows:
+            continue
+        one, none = rows[1], rows[0]
+        d, lo, hi = (
+            x * players
+            for x in m.newcombe(one["ws"] / players, one["n"], none["ws"] / players, none["n"])
+        )
+        parts.append(
+            f"one dragon {origin} {_share(one)} against none {_share(none)}, difference "
+            f"{_signed(d)} [{_signed(lo)}, {_signed(hi)}] (mean score {one['mean_score']:.1f} "
+            f"vs {none['mean_score']:.1f})"
+        )
+        if origin == "dealt":
+            if hi < 0:
+                verdict = "yes: a dragon the seat was dealt, not chose, lowers its win share"
+            elif lo > 0:
+                verdict = "no: a dragon the seat was dealt, not chose, raises its win share"
+            else:
+                verdict = "not clearly: a dealt dragon makes no difference the games can show"
+    if not parts:
+        return "Dragons: too few seats with and without dragons to compare."
+    return (
+        f"Are dragons weak? {verdict}. Per seat, {'; '.join(parts)}. A dealt dragon is the "
+        "card's own effect as near as these games get (nobody chose it); a placed one mixes "
+        "the card with when the policy chooses to place it."
+    )
+
+
+def _signed(x: float) -> str:
+    """``x`` to 3 decimals with its sign, a negative one with a true minus (−)."""
+    text = f"{x:+.3f}"
+    return text.replace("-", "\u2212") if float(text) != 0 else text.lstrip("+-")
+
+
+def _bound(x: float) -> str:
+    text = f"{x:.3f}"
+    return text.replace("-", "\u2212") if float(text) != 0 else text.lstrip("-")
+
+
+def _share(row: dict[str, Any], ws: str = "ws") -> str:
+    """A row's win share and its interval: "1.173 [1.148, 1.198]"."""
+    return f"{row[ws]:.3f} [{_bound(row[f'{ws}_lo'])}, {_bound(row[f'{ws}_hi'])}]"
 
 
 def strength_section(runs: list[Run], out: Path, band: tuple[float, float] = (0.9, 1.1)) -> Section:
@@ -276,11 +394,26 @@ def check_strength_runs(runs: list[Run]) -> None:
         raise RunDirError("two of the runs play the same policies: give one run per policy")
 
 
+@dataclass(frozen=True)
+class Report:
+    """A written report: its page and the findings it opens with (also printed by the CLI)."""
+
+    index: Path
+    findings: tuple[str, ...]
+
+
 def build_report(
     run_dir: Path, out: Path, more: list[Path] | None = None, band: tuple[float, float] = (0.9, 1.1)
 ) -> Path:
     """Write the report of ``run_dir`` into ``out``; return the path of index.html. With
     ``more`` runs (differing only in policy), an "Across strength" section follows."""
+    return write_report(run_dir, out, more, band).index
+
+
+def write_report(
+    run_dir: Path, out: Path, more: list[Path] | None = None, band: tuple[float, float] = (0.9, 1.1)
+) -> Report:
+    """``build_report``, returning the page and its findings."""
     run = open_run(run_dir)
     others = [open_run(p) for p in more or []]
     out = Path(out)
@@ -288,15 +421,186 @@ def build_report(
     if others:
         check_strength_runs([run, *others])
     outdirs.mark_page(out, "report")
+    seats = run.scan("seats")
+    by_seat = m.win_share_by(seats, "seat", run.players)
+    by_policy = m.win_share_by(seats, "policy", run.players)
+    mixed = by_policy.height > 1
     sections = []
+    table = by_card = None
+    stats = card_stats(run) if run.has("cards") else None
     if run.has("cards"):
-        sections.append(_card_section(run, out))
-    sections.append(_seat_section(run, out))
+        table = m.card_table(run.scan("cards"), seats, run.players)
+        sections.append(_card_section(run, out, table))
+        if mixed:
+            by_card = card_policy_table(run, band, stats)
+            sections.append(_card_policy_section(by_card, band))
+    sections.append(_seat_section(run, out, by_seat, by_policy))
     if run.has("buildings"):
         sections.append(_building_section(run, out))
+    split = None
     if run.has("legends"):
         sections.append(_legend_section(run, out))
+        if run.has("cards"):
+            split = dragon_split(run)
+            sections.append(_dragon_section(run, out, split))
     if others:
         sections.append(strength_section([run, *others], out, band))
+    found = findings(run, band, table, by_card, by_policy, stats)
+    if split is not None:
+        found.append(dragon_answer(split, run.players))
+    sections.insert(0, Section("findings", "Findings", tuple(found)))
     title = f"talesim balance report — {run.game} ({run.manifest.get('variant', '')})"
-    return write_page(out, title, run_summary(run), sections)
+    return Report(write_page(out, title, run_summary(run), sections), tuple(found))
+
+
+# --- findings and cards by policy --------------------------------------------------------------
+
+#: How many cards a findings line names on each side of the band (the rest are counted).
+FINDINGS_CARDS = 8
+
+
+def findings(
+    run: Run,
+    band: tuple[float, float],
+    cards: pl.DataFrame | None,
+    by_card: pl.DataFrame | None,
+    by_policy: pl.DataFrame,
+    stats: pl.DataFrame | None,
+) -> list[str]:
+    """The few lines the report opens with, from the page's own tables: the cards whose
+    win-share interval lies wholly outside ``band`` (``strength.level_status`` strong or
+    weak; per policy in a mixed run, from ``by_card``), the seat advantage (seat 0 − the
+    last seat, paired by game) with the mean turns by seat where they differ, and in a
+    mixed run each policy's win share."""
+    lo, hi = band
+    out = []
+    named = dict(stats.iter_rows()) if stats is not None else {}
+    if by_card is not None:
+        out.append(
+            f"Cards outside the band {lo}–{hi} (95% interval wholly above or below, relative "
+            "to the policy's own win share), by policy:"
+        )
+        for policy in by_card["policy"].unique(maintain_order=True).to_list():
+            rows = by_card.filter(pl.col("policy") == policy)
+            out.append(f"{policy}: " + _band_line(rows, named))
+    elif cards is not None:
+        out.append(
+            f"Cards outside the band {lo}–{hi} (95% interval wholly above or below): "
+            + _band_line(with_status(cards, band), named)
+        )
+    out.append(_seat_line(run))
+    if by_policy.height > 1:
+        shares = ", ".join(f"{r['policy']} {_share(r)}" for r in by_policy.iter_rows(named=True))
+        out.append(f"Win share by policy (1.0 = average seat): {shares}.")
+    return out
+
+
+def with_status(df: pl.DataFrame, band: tuple[float, float]) -> pl.DataFrame:
+    """``df`` (``n, ws_lo, ws_hi`` per row) with ``status``: ``strength.level_status``
+    against ``band`` (strong, weak, even, unclear, not checked)."""
+    rows = df.select("n", "ws_lo", "ws_hi").iter_rows()
+    status = [strength.level_status(lo, hi, band, n) for n, lo, hi in rows]
+    return df.with_columns(status=pl.Series(status, dtype=pl.String))
+
+
+def _band_line(rows: pl.DataFrame, named: dict[str, str]) -> str:
+    """ "strong: a (cost 3) 1.21 [1.12, 1.30], ...; weak: ..." from rows with ``card, ws,
+    ws_lo, ws_hi, status``, the most extreme first."""
+    parts = []
+    for status, descending in (("strong", True), ("weak", False)):
+        hit = rows.filter(pl.col("status") == status).sort("ws", descending=descending)
+        if hit.height == 0:
+            continue
+        shown = [
+            f"{_with_stats(r['card'], named)} {_share(r)}"
+            for r in hit.head(FINDINGS_CARDS).iter_rows(named=True)
+        ]
+        more = f" and {hit.height - FINDINGS_CARDS} more" if hit.height > FINDINGS_CARDS else ""
+        parts.append(f"{status} ({hit.height}): {', '.join(shown)}{more}")
+    return "; ".join(parts) + "." if parts else "none."
+
+
+def _with_stats(card: str, named: dict[str, str]) -> str:
+    """``card`` with its stats in brackets when the card data has any."""
+    return f"{card} ({named[card]})" if named.get(card) else card
+
+
+def _seat_line(run: Run) -> str:
+    """Seat 0 − the last seat, and where the seats play different numbers of turns
+    (DRAKO's ``seats.turns``), the mean turns by seat as its cause."""
+    seats = run.scan("seats")
+    adv = m.seat_advantage(seats, run.players).row(0, named=True)
+    head = (
+        f"seat {adv['first']} − seat {adv['last']}: {_signed(adv['diff'])} "
+        f"[{_bound(adv['diff_lo'])}, {_bound(adv['diff_hi'])}]"
+    )
+    if not adv["diff_lo"] > 0 and not adv["diff_hi"] < 0:
+        return f"No clear seat advantage: {head} (the interval includes 0)."
+    line = f"Seat advantage: {head} in win share ({adv['games']:,} games, paired by game)."
+    if "turns" in run.columns("seats"):
+        turns = m.mean_by(seats, "seat", "turns")["mean_turns"].to_list()
+        if max(turns) - min(turns) >= 0.05:
+            more = "more" if turns[0] > turns[-1] else "fewer"
+            line += (
+                f" Mean turns by seat: {', '.join(f'{t:.2f}' for t in turns)} (seat 0 first): "
+                f"seat 0 plays {abs(turns[0] - turns[-1]):.2f} {more} turns than the last seat "
+                "(the game ends right after the ender's turn)."
+            )
+    return line
+
+
+def card_stats(run: Run) -> pl.DataFrame | None:
+    """``card, stats``: each card's cost, strength and points from the run's card data, as
+    the ladder shows them (``simcore.ladder.card_stats``); None when the card file the
+    manifest names cannot be read or has changed since the run (its sha256 differs)."""
+    from simcore import ladder, registry
+    from simcore.batch import Setup
+
+    files = run.manifest.get("card_files") or [None]
+    try:
+        game = registry.get_game(run.game)
+        engine = registry.engine(game)
+        cards = engine.load_cards(Path(files[0]) if files[0] else None)
+        if str(cards.sha256) != run.manifest.get("card_sha256"):
+            return None
+        variant = str(run.manifest.get("variant", ""))
+        setup = Setup(game, variant, run.players, [], False, engine, cards, None)
+        stats: pl.DataFrame = ladder.card_stats(setup)
+    except (ValueError, OSError):
+        return None
+    return stats
+
+
+def card_policy_table(
+    run: Run, band: tuple[float, float], stats: pl.DataFrame | None
+) -> pl.DataFrame:
+    """``card, [stats,] policy, n, ws, ws_lo, ws_hi, status``: each card's win share when
+    taken by one policy's seats, relative to that policy's own win share
+    (``strength.card_shares(by_policy=True)``), and its status against ``band``
+    (``strength.level_status``)."""
+    shares = strength.card_shares(run.path, by_policy=True).filter(pl.col("kind") == "card")
+    df = shares.select(pl.col("entity").alias("card"), "policy", "n", "ws", "ws_lo", "ws_hi")
+    df = with_status(df, band).sort("card", "policy")
+    if stats is not None:
+        df = df.join(stats, on="card", how="left").select(
+            "card", "stats", pl.exclude("card", "stats")
+        )
+    return df
+
+
+def _card_policy_section(by_card: pl.DataFrame, band: tuple[float, float]) -> Section:
+    lo, hi = band
+    return Section(
+        "cards-by-policy",
+        "Cards by policy",
+        (
+            "Each card's win share when taken by the seats of one policy, relative to that "
+            "policy's own win share (its share over all its seats): 1.0 = the card does as "
+            "well as the policy's average seat, so a card is judged against the other cards "
+            "of the same player, not against the gap between players of different strength.",
+            f"status against the band {lo}–{hi}: strong / weak when the 95% interval lies "
+            "wholly above / below it, even when wholly inside, unclear when it straddles an "
+            "edge. " + strength.CHECKED_RULE,
+        ),
+        (Table("card-policy", "Card × policy", by_card),),
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -102,9 +103,35 @@ def test_report_writes_every_section_chart_and_csv(ft_run: Path, tmp_path: Path)
     assert "http://" not in html
 
 
-def test_report_cli_prints_index_path(ft_run: Path, tmp_path: Path) -> None:
+def test_report_cli_prints_index_path_then_findings(ft_run: Path, tmp_path: Path) -> None:
     result = ok("report", ft_run, "--out", tmp_path / "r")
-    assert result.output.strip() == f"report: {tmp_path / 'r' / 'index.html'}"
+    lines = result.output.strip().splitlines()
+    assert lines[0] == f"report: {tmp_path / 'r' / 'index.html'}"
+    # the findings of the page, indented, in the page's order
+    html = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    found = re.search(r'<section id="findings">(.*?)</section>', html, re.S)
+    assert found is not None
+    page = [unescape(p) for p in re.findall(r"<p>(.*?)</p>", found.group(1))]
+    assert [line.strip() for line in lines[1:]] == page
+    assert any(line.startswith("  Cards outside the band 0.9–1.1") for line in lines)
+    assert any("seat 0 − seat 3: " in line for line in lines)
+    assert any(line.startswith("  Win share by policy (1.0 = average seat): ") for line in lines)
+
+
+def test_report_opens_with_findings_and_shows_cards_by_policy(ft_run: Path, tmp_path: Path) -> None:
+    index = build_report(ft_run, tmp_path / "rep")
+    html = index.read_text(encoding="utf-8")
+    assert html.index('<section id="findings">') < html.index('<section id="cards">')
+    assert "relative to that policy&#x27;s own win share" in html
+    by = pl.read_csv(index.parent / "card-policy.csv")
+    assert by.columns == ["card", "stats", "policy", "n", "ws", "ws_lo", "ws_hi", "status"]
+    assert set(by["policy"]) == {"greedy", "random", "collector"}
+    # every copy taken, split by its seat's policy
+    assert by["n"].sum() == pl.read_csv(index.parent / "cards.csv")["n"].sum()
+    assert set(by["status"]) <= {"strong", "weak", "even", "unclear", "not checked"}
+    assert by["stats"].drop_nulls().str.contains("pts").any()  # the card data's points
+    cards = pl.read_csv(index.parent / "cards.csv")
+    assert cards.columns[:6] == ["card", "n", "ws", "ws_lo", "ws_hi", "flag"]
 
 
 def test_full_report_renders_in_browser(
@@ -157,7 +184,8 @@ def test_legend_section_from_a_legends_table(tmp_path: Path) -> None:
     tables = {"seats": seats, "games": games, "legends": legends, "cards": cards}
     index = build_report(synthetic_run(tmp_path / "dk", "drako", tables, 2), tmp_path / "rep")
     html = index.read_text(encoding="utf-8")
-    assert "Legends, game length and dragons" in html
+    assert "Legends and game length" in html
+    assert '<section id="dragons">' in html
     legend = pl.read_csv(index.parent / "legends.csv").row(0, named=True)
     assert legend["claims"] == 3
     assert legend["claim_rate"] == pytest.approx(3 / 20)
