@@ -372,15 +372,54 @@ def build_compare(run_a: Path, run_b: Path, out: Path) -> Comparison:
     }
     tables = {k: readable_order(df) for k, df in with_significance(tables).items()}
     n_tests = sum(int(df["p"].is_not_null().sum()) for df in tables.values())
-    significance = (
+    changes, changed_text = card_data_changes(a, b)
+    largest = largest_changes(tables)
+    sections = [_findings_section(tables, changes, changed_text, largest, n_tests, paired)]
+    if "card-changes" in tables:
+        sections.append(_cards_section(a, b, tables["card-changes"], out, method, n_tests))
+    sections.append(
+        Section(
+            "policies",
+            "Policies and seats",
+            (method,),
+            (
+                Table("policy-changes", "Change in win share per policy", tables["policy-changes"]),
+                Table("seat-changes", "Change in win share per seat", tables["seat-changes"]),
+            ),
+        )
+    )
+    summary = [
+        ("Game", a.game),
+        ("Run A", f"{a.path} ({a.n_games:,} games, seed {a.manifest.get('seed')})"),
+        ("Run B", f"{b.path} ({b.n_games:,} games, seed {b.manifest.get('seed')})"),
+        ("Card data A", str(a.manifest.get("card_sha256", ""))[:16] + "…"),
+        ("Card data B", str(b.manifest.get("card_sha256", ""))[:16] + "…"),
+        ("Method", "paired by game (common random numbers)" if paired else "independent samples"),
+        ("Significance", f"Benjamini–Hochberg adjusted p < {ALPHA} over {n_tests} tests"),
+    ]
+    index = write_page(out, f"talesim compare — {a.game}", summary, sections)
+    return Comparison(index, tuple(finding_lines(changes, largest, n_tests)))
+
+
+def _significance_note(n_tests: int) -> str:
+    return (
         f"p: two-sided p-value of no change (from the 95% interval). p_bh: p adjusted by "
         f"Benjamini–Hochberg over all {n_tests} tests of this page (every card, policy and "
         f"seat), which keeps the expected share of false discoveries below {ALPHA:.0%}; "
         f"significant: p_bh < {ALPHA}. The 95% interval is the raw one, not adjusted."
     )
-    changes, changed_text = card_data_changes(a, b)
-    largest = largest_changes(tables)
-    findings = finding_lines(changes, largest, n_tests)
+
+
+def _findings_section(
+    tables: dict[str, pl.DataFrame],
+    changes: pl.DataFrame,
+    changed_text: str,
+    largest: pl.DataFrame,
+    n_tests: int,
+    paired: bool,
+) -> Section:
+    """The page's first section: what changed in the card data, then the largest changes
+    with their adjusted significance."""
     n_significant = sum(int(df["significant"].sum()) for df in tables.values())
     headline = (
         f"{n_significant} of {n_tests} tests show a significant change in win share "
@@ -414,56 +453,41 @@ def build_compare(run_a: Path, run_b: Path, out: Path) -> Comparison:
             "largest-changes",
             "Largest changes in win share (B − A), significant first",
             largest,
-            note=significance,
+            note=_significance_note(n_tests),
         )
     )
-    sections = [Section("findings", "Findings", (changed_text, headline), tuple(items))]
-    if "card-changes" in tables:
-        cards = readable_order(tables["card-changes"].join(card_rates(a, b), on="card", how="left"))
-        charts.compare_bars(
-            cards.select("card", "delta", "significant", lo="delta_lo", hi="delta_hi"),
-            out / "card-changes.png",
-            "Change in win share when taken, by card (B − A)",
-        )
-        sections.append(
-            Section(
-                "cards",
-                "Cards",
-                (
-                    method,
-                    "played: share of the copies taken that were played; pick: mean draft "
-                    "pick of a copy (1 = first pick); _a before (run A), _b after (run B).",
-                ),
-                (
-                    Table("card-changes", "Change in win share per card", cards, note=significance),
-                    Figure(
-                        "card-changes.png",
-                        "Card changes",
-                        "Colour: significant after the Benjamini–Hochberg adjustment; whiskers: "
-                        "the raw 95% interval, so a grey bar's whisker may stop short of 0.",
-                    ),
-                ),
-            )
-        )
-    sections.append(
-        Section(
-            "policies",
-            "Policies and seats",
-            (method,),
-            (
-                Table("policy-changes", "Change in win share per policy", tables["policy-changes"]),
-                Table("seat-changes", "Change in win share per seat", tables["seat-changes"]),
+    return Section("findings", "Findings", (changed_text, headline), tuple(items))
+
+
+def _cards_section(
+    a: Any, b: Any, changes: pl.DataFrame, out: Path, method: str, n_tests: int
+) -> Section:
+    """Every card's change in win share, with its play rate and mean pick before and after,
+    and their chart."""
+    cards = readable_order(changes.join(card_rates(a, b), on="card", how="left"))
+    charts.compare_bars(
+        cards.select("card", "delta", "significant", lo="delta_lo", hi="delta_hi"),
+        out / "card-changes.png",
+        "Change in win share when taken, by card (B − A)",
+    )
+    return Section(
+        "cards",
+        "Cards",
+        (
+            method,
+            "played: share of the copies taken that were played; pick: mean draft "
+            "pick of a copy (1 = first pick); _a before (run A), _b after (run B).",
+        ),
+        (
+            Table(
+                "card-changes", "Change in win share per card", cards,
+                note=_significance_note(n_tests),
             ),
-        )
-    )
-    summary = [
-        ("Game", a.game),
-        ("Run A", f"{a.path} ({a.n_games:,} games, seed {a.manifest.get('seed')})"),
-        ("Run B", f"{b.path} ({b.n_games:,} games, seed {b.manifest.get('seed')})"),
-        ("Card data A", str(a.manifest.get("card_sha256", ""))[:16] + "…"),
-        ("Card data B", str(b.manifest.get("card_sha256", ""))[:16] + "…"),
-        ("Method", "paired by game (common random numbers)" if paired else "independent samples"),
-        ("Significance", f"Benjamini–Hochberg adjusted p < {ALPHA} over {n_tests} tests"),
-    ]
-    index = write_page(out, f"talesim compare — {a.game}", summary, sections)
-    return Comparison(index, tuple(findings))
+            Figure(
+                "card-changes.png",
+                "Card changes",
+                "Colour: significant after the Benjamini–Hochberg adjustment; whiskers: "
+                "the raw 95% interval, so a grey bar's whisker may stop short of 0.",
+            ),
+        ),
+    )  # fmt: skip
