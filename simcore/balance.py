@@ -320,15 +320,9 @@ def within_rails(edits: Sequence[Edit], sites: Sequence[Site], max_steps: int) -
             big = max(reversed(own), key=lambda s: abs(steps.get(s.key, 0)))
             steps[big.key] -= 1 if steps[big.key] > 0 else -1
         ability = [s for s in own if s.field.ability]
-        zeroed = [
-            s for s in ability if s.value and s.value + steps.get(s.key, 0) * s.field.step == 0
-        ]
-        if (
-            ability
-            and any(s.value for s in ability)
-            and all(s.value + steps.get(s.key, 0) * s.field.step == 0 for s in ability)
-        ):
-            steps[min(zeroed, key=lambda s: (abs(steps[s.key]), s.key)).key] = 0
+        had = [s for s in ability if s.value]  # the card's non-zero ability numbers
+        if had and not any(s.value + steps.get(s.key, 0) * s.field.step for s in ability):
+            steps[min(had, key=lambda s: (abs(steps.get(s.key, 0)), s.key)).key] = 0
     return _edits(sites, steps)
 
 
