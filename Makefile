@@ -62,10 +62,16 @@ test: $(STAMP) ## run the whole test suite (slow tests excluded)
 test-all: $(STAMP) ## run every test including slow ones
 	$(BIN)/python -m pytest -q -m '' -p no:cacheprovider -n $(WORKERS) --dist loadgroup
 
+# mypy reads folders, not the editable install's import hook: it checks the package ``talesim``
+# as installed (pyproject.toml's package-dir) through a tree of links in the venv.
+TYPECHECK := $(VENV)/typecheck
+
 lint: $(STAMP) ## ruff + mypy
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy simcore cli reports
+	rm -rf $(TYPECHECK) && mkdir -p $(TYPECHECK)/talesim
+	ln -s $(CURDIR)/talesim/* $(CURDIR)/simcore $(CURDIR)/cli $(CURDIR)/reports $(TYPECHECK)/talesim/
+	cd $(TYPECHECK) && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p talesim
 
 bench: $(STAMP) ## throughput and memory benchmarks
 	$(BIN)/python benchmarks/run_all.py

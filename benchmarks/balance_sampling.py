@@ -28,8 +28,7 @@ import tempfile
 from pathlib import Path
 
 import polars as pl
-
-from reports.strength import MIN_TAKEN
+from talesim.reports.strength import MIN_TAKEN
 
 
 def measure(out: Path) -> dict[str, object]:
@@ -56,7 +55,7 @@ def run(args: list[str], sampling: str, seed: int) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "balance"
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cmd = [sys.executable, "-m", "cli.main", "balance", *args, "--seed", str(seed),
+        cmd = [sys.executable, "-m", "talesim.cli.main", "balance", *args, "--seed", str(seed),
                "--sampling", sampling, "--out", str(out), "--quiet"]  # fmt: skip
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)
         used = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -36,7 +36,7 @@ def kernel_arguments() -> argparse.ArgumentParser:
 def warm_engine(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     """(game, engine module, prepared configuration) of ``kernel_arguments``' namespace,
     the kernel compiled or loaded from the cache and ``args.threads`` numba threads set."""
-    from simcore import registry
+    from talesim.simcore import registry
 
     game = registry.get_game(args.game)
     engine = registry.engine(game)

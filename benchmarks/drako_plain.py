@@ -25,7 +25,7 @@ from typing import Any
 
 def plain_intrinsics() -> None:
     """Python bodies for the compiled-only helpers of the DRAKO modules."""
-    from simcore.games.drako import incremental, kernel, policies, scoring
+    from talesim.simcore.games.drako import incremental, kernel, policies, scoring
 
     def trailing_zeros(x: int) -> int:
         x = int(x)
@@ -39,7 +39,7 @@ def plain_intrinsics() -> None:
 
 def counted(names: list[str]) -> collections.Counter[str]:
     """Count the calls of ``names`` from the policies and the incremental scorer."""
-    from simcore.games.drako import incremental, policies
+    from talesim.simcore.games.drako import incremental, policies
 
     calls: collections.Counter[str] = collections.Counter()
 
@@ -65,7 +65,7 @@ def main() -> None:
     ap.add_argument("--rules", default="brief")
     ap.add_argument("--count", default="", help="comma-separated function names")
     args = ap.parse_args()
-    from simcore.games.drako import engine
+    from talesim.simcore.games.drako import engine
 
     plain_intrinsics()
     calls = counted([n for n in args.count.split(",") if n])

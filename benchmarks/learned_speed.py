@@ -32,7 +32,7 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
-    from simcore import runner
+    from talesim.simcore import runner
 
     numba.set_num_threads(args.threads)
 

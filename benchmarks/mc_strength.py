@@ -125,8 +125,8 @@ def blunder_examples(variant: str | None, n: int) -> None:
     """The issue's example: ``n`` three-player games (seed 3, seats rotated) of greedy,
     legend-hunter and random, greedy's blunders; then mc in greedy's seat. The heuristics'
     run goes through the search kernel, which records how games end."""
-    from simcore import engine_kit
-    from simcore.games.drako import kernel
+    from talesim.simcore import engine_kit
+    from talesim.simcore.games.drako import kernel
 
     for first in ("greedy", "mc"):
         engine, prepared = prepare("drako", variant, [first, "legend-hunter", "random"])
@@ -143,7 +143,7 @@ def blunder_examples(variant: str | None, n: int) -> None:
 
 
 def prepare(game: str, variant: str | None, specs: list[str]) -> tuple[Any, Any]:
-    from simcore import runner
+    from talesim.simcore import runner
 
     s = runner.setup(game, variant=variant, players=len(specs), policies=specs, rotate_seats=True)
     return s.engine, s.prepared
@@ -174,8 +174,8 @@ def self_play(game: str, variant: str | None, spec: str, n: int) -> dict[str, An
         seconds = time.perf_counter() - t
         playouts = int(a["playouts"].sum())
         return speed_row(prepared.policies[0], n, seconds, playouts)
-    from simcore.games.fairy_tale import kernel
-    from simcore.games.fairy_tale.reference import Search
+    from talesim.simcore.games.fairy_tale import kernel
+    from talesim.simcore.games.fairy_tale.reference import Search
 
     _, prepared = prepare(game, variant, [spec] * 4)
     tb = prepared.tables

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def simulating_games(only: str | None) -> list[str]:
-    from simcore import registry
+    from talesim.simcore import registry
 
     return [name for name, g in registry.GAMES.items() if g.simulates and only in (None, name)]
 
@@ -34,7 +34,7 @@ def simulating_games(only: str | None) -> list[str]:
 def kernel_vs_reference(game: str, n_games: int, reference_games: int) -> None:
     """``talesim bench`` of every variant x policy with 4 players, and of the default
     variant with the fewest and most players it allows."""
-    from simcore import registry
+    from talesim.simcore import registry
 
     g = registry.get_game(game)
     bench = registry.engine(g).bench
@@ -50,7 +50,7 @@ def kernel_vs_reference(game: str, n_games: int, reference_games: int) -> None:
 REPORT_CHILD = """
 import resource, sys, time
 from pathlib import Path
-from reports.report import build_report
+from talesim.reports.report import build_report
 t = time.perf_counter()
 build_report(Path(sys.argv[1]), Path(sys.argv[2]))
 wall = time.perf_counter() - t
@@ -101,7 +101,7 @@ def end_to_end(game: str, n_games: int) -> None:
         cmd = [
             sys.executable,
             "-m",
-            "cli.main",
+            "talesim.cli.main",
             "simulate",
             game,
             "--games",

@@ -23,7 +23,7 @@ from run_all import run_measured, simulating_games  # this directory is on sys.p
 
 
 def soak(game: str, n_games: int, out: Path, policy: str) -> dict[str, object]:
-    cmd = [sys.executable, "-m", "cli.main", "simulate", game, "--games", str(n_games)]
+    cmd = [sys.executable, "-m", "talesim.cli.main", "simulate", game, "--games", str(n_games)]
     cmd += ["--players", "4", "--seed", "1", "--policy", policy, "--out", str(out), "--quiet"]
     wall, peak_mb = run_measured(cmd)
     chunks = json.loads((out / "manifest.json").read_text())["chunks"]

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from talesim.cli import options
+from talesim.cli.errors import reported, resumable
+from talesim.cli.options import Backend
 
-from cli import options
-from cli.errors import progress_echo, reported, resumable
-from cli.options import Backend
-from simcore.outdirs import check_out
+from talesim import api
 
 
 def balance(
@@ -86,29 +86,9 @@ def balance(
 ) -> None:
     """Propose the smallest edit of the card data that brings every card into the band at
     every level."""
-    with reported():
-        check_out(out, "search")
-        from simcore import balance as search
-        from simcore.ladder import parse_policies
-
-        run = options.run_options(threads, backend, scheduler, quiet)
-        specs, level_games = parse_policies(levels) if levels is not None else ((), {})
-        request = search.Request(
-            **options.study_settings(game, variant, players, games, budget, seed, out,
-                                     cards_file, validation_games, storage, resume, run),
-            policy=policy,
-            levels=specs,
-            level_games=level_games,
-            band=search.parse_band(band),
-            policies_file=policies_file,
-            fields=fields,
-            radius=radius,
-            max_steps_per_card=max_steps_per_card,
-            sampling=sampling,
-            tolerance=tolerance,
-        )  # fmt: skip
-        with resumable(out, "trials"):
-            outcome = search.run_balance(request, echo=progress_echo(quiet))
+    params = dict(locals())  # the arguments, handed on by name to the library
+    with reported(), resumable(out, "trials"):
+        outcome = options.call_library(api.balance, params)
     for line in summary_lines(outcome):
         typer.echo(line)
     typer.echo(f"page: {outcome.files['page']}")

@@ -6,9 +6,8 @@ import json
 from typing import Annotated
 
 import typer
-
-from cli import options
-from cli.errors import reported
+from talesim.cli import options
+from talesim.cli.errors import reported
 
 
 def bench(
@@ -29,7 +28,7 @@ def bench(
 ) -> None:
     """Measure games/s of GAME's numba engine and of its plain-Python reference."""
     with reported():
-        from simcore import engine_kit, registry, runner
+        from talesim.simcore import engine_kit, registry, runner
 
         g = registry.get_game(game)
         v = g.check_players(variant, players)

@@ -6,9 +6,10 @@ import json
 import sys
 
 import typer
+from talesim.cli import options
+from talesim.cli.errors import reported
 
-from cli import options
-from cli.errors import reported
+from talesim import api
 
 COLUMNS = ("id", "name", "faction", "category", "copies", "tier", "value", "effect", "status")
 
@@ -23,20 +24,17 @@ def cards(
     with reported():
         from rich.console import Console
         from rich.table import Table
+        from talesim.simcore import registry
 
-        from simcore import registry
-
-        g = registry.get_game(game)
-        v = g.variant(variant)
-        engine = registry.engine(g)
-        rows = engine.card_catalog(engine.load_cards(cards_file), v.name)
+        v = registry.get_game(game).variant(variant)
+        rows = api.cards(game, variant=variant, cards_file=cards_file)
     if as_json:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     columns = list(COLUMNS)
     for row in rows:  # the engine's extra columns, in order of first appearance
         columns += [k for k in row if k not in columns]
-    table = Table(title=f"{g.name} ({v.name}): {len(rows)} cards", title_justify="left")
+    table = Table(title=f"{game} ({v.name}): {len(rows)} cards", title_justify="left")
     for c in columns:
         numeric = c == "copies"
         table.add_column(c, justify="right" if numeric else "left", overflow="fold")

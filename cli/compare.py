@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from talesim.cli.errors import reported
+from talesim.cli.report import Out
 
-from cli.errors import reported
-from cli.report import Out, _os_error
-from simcore.outdirs import check_out
+from talesim import api
 
 
 def compare(
@@ -22,13 +22,7 @@ def compare(
     Prints the page's path, then its findings: the card-data fields that changed and one
     line per significant change (Benjamini–Hochberg adjusted p < 0.05)."""
     with reported():
-        check_out(out, "compare", [run_a, run_b])
-        from reports.compare import build_compare
-
-        try:
-            page = build_compare(run_a, run_b, out)
-        except OSError as exc:
-            raise _os_error(exc, out) from None
+        page = api.compare(run_a, run_b, out=out)
         typer.echo(f"comparison: {page.index}")
         for line in page.findings:
             typer.echo(f"  {line}")

@@ -21,26 +21,21 @@ Light imports only: this module is loaded by ``talesim --help``.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import typer
-
-from simcore.cards import CardDataError
-from simcore.registry import GameError, InvariantError
-from simcore.runner import RunError, RunWriteError
+from talesim.simcore.cards import CardDataError
+from talesim.simcore.errors import TalesimError, UserError
+from talesim.simcore.registry import GameError, InvariantError
+from talesim.simcore.runner import RunError, RunWriteError
 
 EXIT_WRITE_FAILED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INVARIANT = 3
 EXIT_INTERRUPTED = 130
-
-
-class UserError(Exception):
-    """A bad-input problem found by the CLI itself; the message is the whole story."""
 
 
 USER_ERRORS: tuple[type[Exception], ...] = (GameError, CardDataError, RunError, UserError)
@@ -68,28 +63,8 @@ def reported() -> Iterator[None]:
         fail(str(exc), EXIT_WRITE_FAILED)
     except InvariantError as exc:
         fail(str(exc), EXIT_INVARIANT)
-
-
-def read_json_file(path: Path) -> Any:
-    """Parse a JSON file (``talesim score``'s STATE); I/O and syntax errors become UserError."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise UserError(f"{path}: is a directory, not a JSON file") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read ({exc.strerror})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(
-            f"{path}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
-        ) from None
-    except RecursionError:
-        raise UserError(f"{path}: JSON nested too deeply") from None
+    except TalesimError as exc:  # any other error talesim words for its user: bad input
+        fail(str(exc))
 
 
 @contextmanager
@@ -105,8 +80,3 @@ def resumable(out: Path, what: str) -> Iterator[None]:
             err=True,
         )
         raise typer.Exit(EXIT_INTERRUPTED) from None
-
-
-def progress_echo(quiet: bool) -> Callable[[str], None]:
-    """Where a long command's progress lines go: stderr, or nowhere with ``--quiet``."""
-    return (lambda _m: None) if quiet else (lambda m: typer.echo(m, err=True))

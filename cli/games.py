@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from talesim.cli import options
+from talesim.simcore.registry import GAMES, Game, Variant
 
-from cli import options
-from simcore.policy_spec import Param
-from simcore.registry import GAMES, Game, Variant
+from talesim import api
 
 
 def player_counts(variant: Variant) -> str:
@@ -35,40 +34,10 @@ def policy_parameters(game: Game) -> list[str]:
     ]
 
 
-def param_record(param: Param) -> dict[str, Any]:
-    """A policy parameter as data: its name, default, and bounds or choices."""
-    if param.choices:
-        return {"name": param.name, "default": param.default, "choices": list(param.choices)}
-    return {"name": param.name, "default": param.default, "lo": param.lo, "hi": param.hi}
-
-
-def game_record(game: Game) -> dict[str, Any]:
-    """What the table and the parameter lines say of ``game``, as data (``games --json``)."""
-    return {
-        "game": game.name,
-        "title": game.title,
-        "variants": [
-            {
-                "name": v.name,
-                "min_players": v.min_players,
-                "max_players": v.max_players,
-                "unconfirmed_players": list(v.unconfirmed_players),
-                "default": v.name == game.default_variant,
-                "simulates": v.kernel,
-            }
-            for v in game.variants
-        ],
-        "policies": list(game.policies),
-        "policy_parameters": {
-            name: [param_record(p) for p in params] for name, params in game.policy_params
-        },
-    }
-
-
 def games(as_json: options.Json = False) -> None:
     """List the games, their variants, player counts and policies."""
     if as_json:
-        typer.echo(json.dumps([game_record(g) for g in GAMES.values()], indent=1))
+        typer.echo(json.dumps(api.games(), indent=1))
         return
     unconfirmed = any(v.unconfirmed_players for g in GAMES.values() for v in g.variants)
     table = Table(

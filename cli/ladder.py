@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from talesim.cli import options
+from talesim.cli.errors import reported, resumable
+from talesim.cli.options import Backend
 
-from cli import options
-from cli.errors import progress_echo, reported, resumable
-from cli.options import Backend
-from simcore.outdirs import check_out
+from talesim import api
 
 if TYPE_CHECKING:
-    from simcore.ladder import Outcome
+    from talesim.simcore.ladder import Outcome
 
 
 def ladder(
@@ -73,32 +73,9 @@ def ladder(
     quiet: options.Quiet = False,
 ) -> None:
     """Rate POLICIES against each other and say which card verdicts hold as play gets stronger."""
-    with reported():
-        check_out(out, "search", level_runs or ())
-        from simcore import balance
-        from simcore import ladder as ladders
-
-        specs, level_games = ladders.parse_policies(policies)
-        request = ladders.Request(
-            game=game,
-            variant=variant,
-            players=players,
-            policies=specs,
-            n_games=games,
-            level_games=level_games,
-            level_runs=tuple(level_runs or ()),
-            until_ci=until_ci,
-            seed=seed,
-            out=out,
-            band=balance.parse_band(band),
-            tournament_games=tournament_games,
-            cards_path=cards_file,
-            policies_file=policies_file,
-            resume=resume,
-            options=options.run_options(threads, backend, scheduler, quiet),
-        )
-        with resumable(out, "runs"):
-            outcome = ladders.run_ladder(request, echo=progress_echo(quiet))
+    params = dict(locals())  # the arguments, handed on by name to the library
+    with reported(), resumable(out, "runs"):
+        outcome = options.call_library(api.ladder, params)
     _print_outcome(outcome)
 
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from talesim.cli import options
+from talesim.cli.errors import reported, resumable
 
-from cli import options
-from cli.errors import UserError, progress_echo, reported, resumable
-from simcore.outdirs import LEARN_SUMMARY, check_out
+from talesim import api
 
 
 def learn(
@@ -48,50 +47,9 @@ def learn(
     playout policy for the next iteration. Writes OUT/model.toml, OUT/policies.toml (use
     it with --policies-file OUT/policies.toml --policy apprentice), OUT/learn.json and the
     recorded decisions (OUT/iteration-K/decisions.parquet)."""
-    echo = progress_echo(quiet)
-    with reported():
-        check_out(out, "learn")
-        from simcore import learn as learning
-        from simcore import registry, runner
-
-        g = registry.get_game(game)
-        v = g.check_players(variant, players)
-        g.check_policies([against])
-        req = learning.Request(
-            game=g.name,
-            variant=v.name,
-            players=players,
-            games=games,
-            iterations=iterations,
-            seed=seed,
-            out=str(out),
-            expert=g.canonical_policies([expert])[0],
-            hidden=hidden,
-            eval_games=eval_games,
-            against=against,
-        )
-        learning.check(req)
-        if threads is not None:
-            runner.check_threads(threads)
-            import numba
-
-            numba.set_num_threads(threads)
-        summary = out / LEARN_SUMMARY
-        if out.exists() and any(out.iterdir()):
-            if not summary.exists():
-                raise UserError(f"{out} exists and is not a learn run: choose another --out")
-            if overwrite:
-                shutil.rmtree(out)
-            elif not resume:
-                raise UserError(
-                    f"{out} holds a learn run: add --resume to continue it or --overwrite"
-                )
-
-        def progress(label: str, done: int, total: int) -> None:
-            echo(f"{label}: {done:,}/{total:,}")
-
-        with resumable(out, "iterations"):
-            result = learning.run(req, progress)
+    params = dict(locals())  # the arguments, handed on by name to the library
+    with reported(), resumable(out, "iterations"):
+        result = options.call_library(api.learn, params)
     best = result["iterations"][result["best"]]
     vs = best["vs_heuristic"]
     typer.echo(

@@ -13,25 +13,24 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from talesim.cli.balance import balance
+from talesim.cli.bench import bench
+from talesim.cli.cards import cards
+from talesim.cli.compare import compare
+from talesim.cli.errors import EXIT_BAD_INPUT, one_line
+from talesim.cli.games import games
+from talesim.cli.ladder import ladder
+from talesim.cli.learn import learn
+from talesim.cli.play import play
+from talesim.cli.report import report
+from talesim.cli.score import score
+from talesim.cli.simulate import simulate
+from talesim.cli.tune import tune
 
 # Typer (>= 0.29, pinned in pyproject) vendors its own click as ``typer._click``: the parse
 # errors are that module's exceptions.
 from typer import _click as click_api
 from typer.core import TyperGroup
-
-from cli.balance import balance
-from cli.bench import bench
-from cli.cards import cards
-from cli.compare import compare
-from cli.errors import EXIT_BAD_INPUT, one_line
-from cli.games import games
-from cli.ladder import ladder
-from cli.learn import learn
-from cli.play import play
-from cli.report import report
-from cli.score import score
-from cli.simulate import simulate
-from cli.tune import tune
 
 
 class OneLineErrors(TyperGroup):

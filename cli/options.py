@@ -1,15 +1,15 @@
-"""Option types shared by several commands (same flag, same help everywhere), and the one
-place a command's run options become a ``RunOptions`` (``run_options``)."""
+"""Option types shared by several commands (same flag, same help everywhere). What a
+command does with them is the library function of the same name (``talesim.api``)."""
 
 from __future__ import annotations
 
-from enum import StrEnum
+import inspect
+from collections.abc import Callable
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-
-from simcore.batch import RunOptions
 
 
 class Backend(StrEnum):
@@ -120,47 +120,16 @@ SearchResume = Annotated[
 ]
 
 
-def run_options(
-    threads: int | None,
-    backend: Backend,
-    scheduler: str | None,
-    quiet: bool,
-    *,
-    chunk_size: int | None = None,
-    check: bool = False,
-) -> RunOptions:
-    """How a command's games run, from its ``--threads``, ``--backend``, ``--scheduler``,
-    ``--quiet`` (and ``--chunk-size``, ``--check`` where it has them): built once, handed
-    on whole to the runner or to the command's requests."""
-    return RunOptions(
-        chunk_size=chunk_size,
-        threads=threads,
-        backend=backend.value,
-        scheduler=scheduler,
-        check=check,
-        progress=not quiet,
-    )
-
-
-def study_settings(
-    game: str,
-    variant: str | None,
-    players: int,
-    games: int,
-    budget: int,
-    seed: int,
-    out: Path,
-    cards_file: Path | None,
-    validation_games: int | None,
-    storage: str | None,
-    resume: bool,
-    options: RunOptions,
-) -> dict[str, Any]:
-    """The fields every study request shares (``simcore.batch.StudySettings``: ``tune``,
-    ``balance``), from the options both commands declare alike."""
-    return {
-        "game": game, "variant": variant, "players": players, "n_games": games,
-        "budget": budget, "seed": seed, "out": out, "cards_path": cards_file,
-        "validation_games": validation_games, "storage": storage, "resume": resume,
-        "options": options,
-    }  # fmt: skip
+def call_library(function: Callable[..., Any], params: dict[str, Any]) -> Any:
+    """Call the library function behind a command (``talesim.api``) with the command's own
+    parameters (its ``locals()``): each of the function's arguments by name, an enum as its
+    value, ``progress`` on unless ``--quiet``. A command therefore cannot pass a value the
+    library would not have taken (``tests/test_api.py`` checks the two signatures agree)."""
+    args: dict[str, Any] = {}
+    for name in inspect.signature(function).parameters:
+        if name == "progress":
+            args[name] = not params.get("quiet", False)
+        else:
+            value = params[name]
+            args[name] = value.value if isinstance(value, Enum) else value
+    return function(**args)

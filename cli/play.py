@@ -6,9 +6,10 @@ import json
 from typing import Annotated, Any
 
 import typer
+from talesim.cli import options
+from talesim.cli.errors import reported
 
-from cli import options
-from cli.errors import reported
+from talesim import api
 
 
 def _plain(value: Any) -> Any:
@@ -36,23 +37,12 @@ def play(
     ] = False,
 ) -> None:
     """Replay game --game of a run seeded with --seed, event by event."""
+    params = dict(locals())  # the arguments, handed on by name to the library
     with reported():
-        from simcore import runner
-
-        runner.check_seed(seed)
-        runner.check_seed(game_id, name="game id")
-        s = runner.setup(
-            game,
-            variant=variant,
-            players=players,
-            policies=policy,
-            cards_path=cards_file,
-            rotate_seats=rotate_seats,
-            policies_file=policies_file,
-        )
-        events = s.engine.play(s.prepared, seed, game_id)
-    for event in events:
-        if as_json:
+        replay = options.call_library(api.play, params)
+    if as_json:
+        for event in replay.events:
             typer.echo(json.dumps(event, default=_plain, ensure_ascii=False))
-        else:
-            typer.echo(s.engine.narrate(event))
+    else:
+        for line in replay.narration():
+            typer.echo(line)

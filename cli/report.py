@@ -1,5 +1,5 @@
 """``talesim report``: the balance report of finished runs (``cli/compare.py`` uses
-``Out`` and ``_os_error``)."""
+``Out``)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from talesim.cli.errors import reported
 
-from cli.errors import UserError, reported
-from simcore.outdirs import check_out
+from talesim import api
 
 Out = Annotated[Path, typer.Option("--out", help="Directory for index.html, PNGs and CSVs.")]
-
-
-def _os_error(exc: OSError, out: Path) -> UserError:
-    """An I/O failure as one line naming the path it happened on (reading or writing)."""
-    where = exc.filename if exc.filename is not None else out
-    return UserError(f"{where}: {exc.strerror or exc}")
 
 
 def report(
@@ -42,15 +36,7 @@ def report(
     """Write the balance report of RUN: cards, seats, policies (and each game's extras);
     print its findings (cards outside the band, seat advantage, policies)."""
     with reported():
-        check_out(out, "report", runs)
-        from reports.report import write_report
-        from simcore.balance import parse_band
-
-        bounds = parse_band(band)
-        try:
-            written = write_report(runs[0], out, list(runs[1:]), bounds)
-        except OSError as exc:
-            raise _os_error(exc, out) from None
+        written = api.report(runs, out=out, band=band)
         typer.echo(f"report: {written.index}")
         for line in written.findings:
             typer.echo(f"  {line}")

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from talesim.cli import options
+from talesim.cli.errors import reported
 
-from cli import options
-from cli.errors import UserError, read_json_file, reported
+from talesim import api
 
 #: Keys shown in their own way (or not at all) rather than as plain columns.
 _SPECIAL = {"seat", "total", "breakdown", "cards"}
@@ -83,18 +84,7 @@ def score(
 ) -> None:
     """Score the end state in STATE.json and show each seat's breakdown."""
     with reported():
-        from simcore import registry
-
-        g = registry.get_game(game)
-        engine = registry.engine(g)
-        name = None if variant is None else g.variant(variant).name
-        data = read_json_file(state)
-        try:
-            result = engine.score_state(data, engine.load_cards(cards_file), name)
-        except registry.GameError:  # a ValueError already worded for the user: as it is
-            raise
-        except ValueError as exc:
-            raise UserError(f"{state}: {exc}") from None
+        result = api.score(game, state, variant=variant, cards_file=cards_file)
     if as_json:
         typer.echo(json.dumps(result, indent=2, ensure_ascii=False))
     else:

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from talesim.cli import options
+from talesim.cli.errors import EXIT_INTERRUPTED, reported
+from talesim.cli.options import Backend
 
-from cli import options
-from cli.errors import EXIT_INTERRUPTED, reported
-from cli.options import Backend
-from simcore.outdirs import check_out
+from talesim import api
 
 if TYPE_CHECKING:
-    from simcore.runner import RunResult
+    from talesim.simcore.runner import RunResult
 
 # The options only ``simulate`` takes, or takes with a help of its own.
 ChunkSize = Annotated[
@@ -99,6 +99,7 @@ def simulate(
 ) -> None:
     """Simulate GAMES seeded games of GAME and store them as a Parquet dataset in OUT
     (with --until-ci: until the card win shares are that precise, GAMES at most)."""
+    params = dict(locals())  # the arguments, handed on by name to the library
     args: list[str] = [game, "--games", str(games), "--players", str(players)]
     args += ["--seed", str(seed), "--policy", policy, "--out", str(out)]
     args += ["--variant", variant] if variant is not None else []
@@ -114,29 +115,10 @@ def simulate(
     again = shlex.join(["talesim", "simulate", *args, "--resume"])
 
     with reported():
-        check_out(out, "run")
-        from simcore import runner
+        from talesim.simcore import runner
 
-        run = options.run_options(
-            threads, backend, scheduler, quiet, chunk_size=chunk_size, check=check
-        )
         try:
-            result = runner.simulate(
-                game,
-                variant=variant,
-                players=players,
-                policies=policy,
-                seed=seed,
-                n_games=games,
-                out=out,
-                cards_path=cards_file,
-                rotate_seats=rotate_seats,
-                policies_file=policies_file,
-                until_ci=until_ci,
-                resume=resume,
-                overwrite=overwrite,
-                options=run,
-            )
+            run = options.call_library(api.simulate, params)
         except runner.RunInterrupted as exc:
             typer.echo(f"{exc}; finish with: {again}", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -148,10 +130,11 @@ def simulate(
             else:
                 typer.echo("aborted before anything was written", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
+    result = run.simulation
+    assert result is not None  # simulate always says what it did
     if summary:
         from rich.console import Console
-
-        from reports.summary import render_summary, summarize
+        from talesim.reports.summary import render_summary, summarize
 
         render_summary(summarize(result.out), Console())
     resumed = f" ({result.resumed_games:,} were already done)" if result.resumed_games else ""

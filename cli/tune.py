@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from talesim.cli import options
+from talesim.cli.errors import reported, resumable
+from talesim.cli.options import Backend
 
-from cli import options
-from cli.errors import progress_echo, reported, resumable
-from cli.options import Backend
-from simcore.outdirs import check_out
+from talesim import api
 
 
 def tune(
@@ -47,20 +47,9 @@ def tune(
     quiet: options.Quiet = False,
 ) -> None:
     """Tune the weights of heuristic POLICY to maximise its win share against --against."""
-    with reported():
-        check_out(out, "search")
-        from simcore import tune as tuning
-
-        run = options.run_options(threads, backend, scheduler, quiet)
-        request = tuning.Request(
-            **options.study_settings(game, variant, players, games, budget, seed, out,
-                                     cards_file, validation_games, storage, resume, run),
-            base=policy,
-            against=against,
-            sampling=sampling,
-        )  # fmt: skip
-        with resumable(out, "trials"):
-            outcome = tuning.run_tune(request, echo=progress_echo(quiet))
+    params = dict(locals())  # the arguments, handed on by name to the library
+    with reported(), resumable(out, "trials"):
+        outcome = options.call_library(api.tune, params)
     t, c = outcome.validation.row(0, named=True), outcome.validation.row(1, named=True)
     typer.echo(
         f"{outcome.tuned.name}: validated win share {t['ws']:.3f} ({t['ws_lo']:.3f}-"

@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-
-from reports import charts
-from reports.html import Figure, Section, Table, write_page
-from reports.strength import MIN_TAKEN
+from talesim.reports import charts
+from talesim.reports.html import Figure, Section, Table, write_page
+from talesim.reports.strength import MIN_TAKEN
 
 
 def _lead(o: Any) -> str:

@@ -24,14 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-
-from reports import charts
-from reports import metrics as m
-from reports.html import Figure, Section, Table, write_page
-from reports.run import Run, open_run
-from simcore import outdirs
-from simcore.cards import file_sha256
-from simcore.runner import RunDirError
+from talesim.reports import charts
+from talesim.reports import metrics as m
+from talesim.reports.html import Figure, Section, Table, write_page
+from talesim.reports.run import Run, open_run
+from talesim.simcore import outdirs
+from talesim.simcore.cards import file_sha256
+from talesim.simcore.runner import RunDirError
 
 #: Manifest keys that must agree for game g of A and game g of B to share their stream.
 PAIRING_KEYS = ("seed", "players", "policies", "rotate_seats", "variant")

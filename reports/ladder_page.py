@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-
-from reports import charts
-from reports.html import Figure, Section, Table, write_page
-from reports.strength import CHECKED_RULE
+from talesim.reports import charts
+from talesim.reports.html import Figure, Section, Table, write_page
+from talesim.reports.strength import CHECKED_RULE
 
 
 def _names(df: pl.DataFrame, verdict: str) -> list[str]:

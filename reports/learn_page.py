@@ -13,10 +13,9 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-
-from reports import charts
-from reports.html import Figure, Section, Table, write_page
-from simcore.learned import Model
+from talesim.reports import charts
+from talesim.reports.html import Figure, Section, Table, write_page
+from talesim.simcore.learned import Model
 
 #: Features shown per decision kind in the weights table (the largest).
 TOP_FEATURES = 6

@@ -15,14 +15,13 @@ from typing import Any
 
 import polars as pl
 from matplotlib.ticker import MaxNLocator
-
-from reports import charts, strength
-from reports import metrics as m
-from reports.html import Figure, Section, Table, write_page
-from reports.run import Run, open_run
-from simcore import outdirs
-from simcore.runner import RunDirError
-from simcore.until_ci import MIN_TAKEN
+from talesim.reports import charts, strength
+from talesim.reports import metrics as m
+from talesim.reports.html import Figure, Section, Table, write_page
+from talesim.reports.run import Run, open_run
+from talesim.simcore import outdirs
+from talesim.simcore.runner import RunDirError
+from talesim.simcore.until_ci import MIN_TAKEN
 
 BIASES = (
     "How to read these numbers: win share is win rate × players, so 1.0 is an average seat. "
@@ -337,7 +336,7 @@ def strength_section(runs: list[Run], out: Path, band: tuple[float, float] = (0.
     """Card verdicts across strength (``reports.strength``) from runs that differ only in
     policy: each run is a level, in the order given (weakest first), runs whose every seat
     plays ``random`` left out of the verdicts."""
-    from reports import strength
+    from talesim.reports import strength
 
     names = [",".join(sorted(set(run.manifest.get("policies", [])))) for run in runs]
     cards = strength.shares_by_policy([(n, run.path) for n, run in zip(names, runs, strict=True)])
@@ -553,8 +552,8 @@ def card_stats(run: Run) -> pl.DataFrame | None:
     """``card, stats``: each card's cost, strength and points from the run's card data, as
     the ladder shows them (``simcore.ladder.card_stats``); None when the card file the
     manifest names cannot be read or has changed since the run (its sha256 differs)."""
-    from simcore import ladder, registry
-    from simcore.batch import Setup
+    from talesim.simcore import ladder, registry
+    from talesim.simcore.batch import Setup
 
     files = run.manifest.get("card_files") or [None]
     try:

@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-
-from simcore.runner import RunDirError, read_manifest
+from talesim.simcore.runner import RunDirError, RunResult, read_manifest
 
 #: Columns every game's ``seats`` table has (design.md); the reports rely on them.
 SEAT_COLUMNS = ("game_id", "seat", "policy", "score", "rank", "win")
@@ -22,10 +21,16 @@ CARD_COLUMNS = ("game_id", "seat", "card")
 
 @dataclass(frozen=True)
 class Run:
-    """A complete run directory: its manifest and lazy scans of its tables."""
+    """A complete run directory: its manifest and lazy scans of its tables.
+
+    Each table is also an attribute: ``run.seats``, ``run.games``, ``run.cards`` (and a
+    game's own, e.g. ``run.draws``) are ``run.scan(name)``. ``simulation`` is what the
+    ``simulate`` call that returned this run did (games, seconds, why it stopped), None
+    for a run opened from disk."""
 
     path: Path
     manifest: dict[str, Any]
+    simulation: RunResult | None = None
 
     @property
     def game(self) -> str:
@@ -53,10 +58,18 @@ class Run:
     def columns(self, table: str) -> list[str]:
         return self.scan(table).collect_schema().names()
 
+    def __getattr__(self, name: str) -> pl.LazyFrame:
+        """``run.<table>``: the lazy scan of that table (``AttributeError`` for any other name)."""
+        if name.startswith("_") or name not in self.manifest.get("tables", ()):
+            raise AttributeError(f"run {self.path} has no table {name!r} (tables: "
+                                 f"{', '.join(self.manifest.get('tables', ()))})")  # fmt: skip
+        return self.scan(name)
 
-def open_run(path: Path) -> Run:
+
+def open_run(path: Path, simulation: RunResult | None = None) -> Run:
     """Open run directory ``path`` for reading; ``RunDirError`` unless it is a complete run
-    whose tables are all present and readable."""
+    whose tables are all present and readable. ``simulation``: what the call that just
+    wrote it did, kept on the run."""
     path = Path(path)
     if not path.is_dir():
         raise RunDirError(f"{path} is not a directory")
@@ -70,7 +83,7 @@ def open_run(path: Path) -> Run:
             f"{path} is an unfinished run ({done} of {len(manifest['chunks'])} chunks); "
             "finish it with `talesim simulate ... --resume` first"
         )
-    run = Run(path, manifest)
+    run = Run(path, manifest, simulation)
     if not run.has("seats"):
         raise RunDirError(f"{path} has no seats table")
     for table in run.tables:

@@ -37,11 +37,10 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-
-from reports import metrics
-from reports.metrics import bt_fit
-from reports.run import open_run
-from simcore.until_ci import MIN_TAKEN  # a card taken fewer times is not judged
+from talesim.reports import metrics
+from talesim.reports.metrics import bt_fit
+from talesim.reports.run import open_run
+from talesim.simcore.until_ci import MIN_TAKEN  # a card taken fewer times is not judged
 
 #: Bootstrap resamples of the rating intervals.
 BOOTSTRAP = 200

@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-
-from reports import charts
-from reports.html import Figure, Section, Table, write_page
+from talesim.reports import charts
+from talesim.reports.html import Figure, Section, Table, write_page
 
 
 def write_tune_page(o: Any, out: Path) -> Path:

@@ -83,11 +83,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from reports.strength import MIN_TAKEN  # cards taken fewer times are not judged
-from simcore import card_edits, registry, runner, study
-from simcore.batch import RunError, StudySettings
-from simcore.card_edits import Edit, Field, Site
-from simcore.names import did_you_mean
+from talesim.reports.strength import MIN_TAKEN  # cards taken fewer times are not judged
+from talesim.simcore import card_edits, registry, runner, study
+from talesim.simcore.batch import RunError, StudySettings
+from talesim.simcore.card_edits import Edit, Field, Site
+from talesim.simcore.names import did_you_mean
 
 #: Steps a site may move either way.
 DEFAULT_RADIUS = 3
@@ -408,7 +408,7 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     _write_proposal(outcome, out)
     _write_tradeoff(outcome, out)
     _validate(outcome, out, echo)
-    from reports.balance_page import write_balance_page
+    from talesim.reports.balance_page import write_balance_page
 
     outcome.files = {
         "cards": out / "cards.toml",
@@ -468,7 +468,7 @@ def _play(req: Request, out: Path, level: Level, name: str, cards: Path, seed: i
     original's validation depend on the request only (checked by ``--resume``), so a
     finished one is kept; a trial and the proposal's validation depend on the card file
     of the moment."""
-    from reports.strength import card_shares
+    from talesim.reports.strength import card_shares
 
     target = out / "runs" / level.name / name
     if not runner.is_complete(target) or name in (TRIAL, AFTER):
@@ -504,7 +504,7 @@ def _candidate(req: Request, out: Path, level: Level, cards: Path) -> tuple[Any,
     policy and the games it played. Adaptive sampling (module docstring, 3) plays it in
     ``study.rounds`` (each extending the last: the same games as one run) and stops at the first
     round where it is out of band; fixed sampling plays every game."""
-    from reports.strength import card_shares
+    from talesim.reports.strength import card_shares
 
     target = out / "runs" / level.name / TRIAL
     if req.sampling == "fixed":
@@ -686,8 +686,7 @@ def _validate(outcome: Outcome, out: Path, echo: Callable[[str], None]) -> None:
     is in band and whether the proposal pushed it out; the verdicts per entity; the
     policies' win shares; each level's ``talesim compare`` in ``OUT/validation/level-K``."""
     import polars as pl
-
-    from reports.compare import build_compare
+    from talesim.reports.compare import build_compare
 
     req = outcome.request
     tables, policies = [], []
@@ -777,8 +776,7 @@ def _policy_shares(level_dir: Path, edited: bool, number: int) -> Any:
     """Each policy's win share at a level, before and after (validation seeds): reported,
     never a target."""
     import polars as pl
-
-    from reports.run import open_run
+    from talesim.reports.run import open_run
 
     def shares(name: str) -> Any:
         run = open_run(level_dir / name)
@@ -804,7 +802,7 @@ def _check_bounds(req: Request, fields: Sequence[Field], card_file: Path) -> Non
     field otherwise)."""
     import tempfile
 
-    from simcore.cards import CardDataError
+    from talesim.simcore.cards import CardDataError
 
     game = registry.get_game(req.game)
     engine = registry.engine(game)

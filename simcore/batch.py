@@ -19,13 +19,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from simcore.registry import Game
+from talesim.simcore.errors import TalesimError
+from talesim.simcore.registry import Game
 
 if TYPE_CHECKING:
     import polars as pl
 
 
-class RunError(ValueError):
+class RunError(TalesimError, ValueError):
     """A bad run request (seed, counts, threads): reported to the user as one line."""
 
 

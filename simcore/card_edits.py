@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from simcore.cards import CardDataError
+from talesim.simcore.cards import CardDataError
 
 #: The file beside a game's card data that declares its editable fields.
 FIELDS_FILE = "balance.toml"

@@ -13,10 +13,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from simcore.names import did_you_mean
+from talesim.simcore.errors import TalesimError
+from talesim.simcore.names import did_you_mean
 
 
-class CardDataError(ValueError):
+class CardDataError(TalesimError, ValueError):
     """A card file is unreadable or breaks the game's schema."""
 
     def __init__(

@@ -61,10 +61,19 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import simcore
-from simcore import engine_kit
-from simcore.batch import Batch, Chunk, EncodedPart, RunError, Setup, check_frames, encode_part
-from simcore.registry import Game
+from talesim.simcore import engine_kit
+from talesim.simcore.batch import (
+    Batch,
+    Chunk,
+    EncodedPart,
+    RunError,
+    Setup,
+    check_frames,
+    encode_part,
+)
+from talesim.simcore.registry import Game
+
+from talesim import simcore
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -94,7 +103,7 @@ class ChunkRequest:
 
     key: str
     game: Game  # for check_frames
-    engine: str  # the engine's module name, e.g. "simcore.games.fairy_tale.engine"
+    engine: str  # the engine's module name, e.g. "talesim.simcore.games.fairy_tale.engine"
     payload: bytes
     version: str  # talesim version of the client
     source: str  # simcore.source_hash() of the client

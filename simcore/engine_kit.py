@@ -25,12 +25,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-
-from simcore import learned, policy_spec
-from simcore.cards import CardDataError
-from simcore.learned import Model
-from simcore.policy_file import NamedPolicy
-from simcore.registry import Engine, Game, GameError, raise_first_violation
+from talesim.simcore import learned, policy_spec
+from talesim.simcore.cards import CardDataError
+from talesim.simcore.learned import Model
+from talesim.simcore.policy_file import NamedPolicy
+from talesim.simcore.registry import Engine, Game, GameError, raise_first_violation
 
 if TYPE_CHECKING:
     import polars as pl
@@ -237,7 +236,7 @@ class Prepared:
         ``Search`` (``search(rollouts, top, playout)``, by default the rulebooks' shared
         ``flat_mc.Search``; None for a heuristic seat), for the game's ``reference/``."""
         if search is None:
-            from simcore.flat_mc import Search  # the RNG's numba: not at import time
+            from talesim.simcore.flat_mc import Search  # the RNG's numba: not at import time
 
             search = Search
         table, seat_slot = self.slot_table()

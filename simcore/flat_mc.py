@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Self, cast
 
 import numpy as np
-
-from simcore.rng import GameRng, search_start
+from talesim.simcore.rng import GameRng, search_start
 
 #: A search outcome in whole units: a win is worth ``OUTCOME_UNIT``, shared k ways by the k
 #: winners (``OUTCOME_UNIT // k``, exact for k <= 5), plus ``MARGIN_WEIGHT`` per point of

@@ -59,7 +59,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-import simcore
+from talesim import simcore
 
 # before numba reads it ("Compile time, 3"); simcore itself never imports numba
 os.environ.setdefault("NUMBA_LOOP_VECTORIZE", simcore.COMPILE_SETTINGS["NUMBA_LOOP_VECTORIZE"])
@@ -68,8 +68,7 @@ import numpy as np
 from numba import njit
 from numba.core import config
 from numba.core.registry import CPUDispatcher
-
-from simcore import link_late
+from talesim.simcore import link_late
 
 link_late.install()
 

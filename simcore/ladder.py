@@ -48,8 +48,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcore import runner, study
-from simcore.batch import RunError, RunSettings, Setup
+from talesim.simcore import runner, study
+from talesim.simcore.batch import RunError, RunSettings, Setup
 
 #: Default verdict band (win share when taken).
 DEFAULT_BAND = (0.9, 1.1)
@@ -352,10 +352,9 @@ def _outcome(
 ) -> Outcome:
     """Ratings, luck, levels and verdicts from the finished runs; writes the page."""
     import polars as pl
-
-    from reports import luck, metrics, strength
-    from reports.run import open_run
-    from simcore import registry
+    from talesim.reports import luck, metrics, strength
+    from talesim.reports.run import open_run
+    from talesim.simcore import registry
 
     game = registry.get_game(req.game)
     seats = tournament_seats(tournament)
@@ -393,7 +392,7 @@ def _outcome(
         out / "card-verdicts.csv"
     )
     cards.write_csv(out / "cards-by-policy.csv")
-    from reports.ladder_page import write_ladder_page
+    from talesim.reports.ladder_page import write_ladder_page
 
     outcome.files = {"page": write_ladder_page(outcome, out)}
     return outcome

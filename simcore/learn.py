@@ -30,12 +30,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from simcore import learned, policy_file, runner
-from simcore.learned import Head, Model
-from simcore.outdirs import LEARN_SUMMARY
-from simcore.policy_file import NamedPolicy
-from simcore.registry import GameError, get_game
+from talesim.simcore import learned, policy_file, runner
+from talesim.simcore.learned import Head, Model
+from talesim.simcore.outdirs import LEARN_SUMMARY
+from talesim.simcore.policy_file import NamedPolicy
+from talesim.simcore.registry import GameError, get_game
 
 #: Decisions recorded per game at most (more are dropped; a Fairy Tale game of 4 mc seats
 #: searches about 120).
@@ -302,7 +301,7 @@ def _table(req: Request, policies: list[str], models: tuple[Model, ...] = ()) ->
     )
     prepared = s.prepared
     if "previous" in policies:
-        from simcore import engine_kit
+        from talesim.simcore import engine_kit
 
         prev = NamedPolicy("previous", "learned", (), model=models[1])
         prepared = engine_kit.with_named(prepared, [prev], policies)
@@ -407,7 +406,7 @@ def run(req: Request, progress: Callable[[str, int, int], None] | None = None) -
     _write_result(out, g.name, best, req)
     summary["best"] = best_it
     summary_path.write_text(json.dumps(summary, indent=2) + "\n")
-    from reports.learn_page import write_learn_page  # matplotlib: only at the end
+    from talesim.reports.learn_page import write_learn_page  # matplotlib: only at the end
 
     write_learn_page(summary, best, out)
     return summary

@@ -49,8 +49,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
 import numpy as np
-
-from simcore.cards import CardDataError
+from talesim.simcore.cards import CardDataError
 
 SCHEMA = 1
 #: The packed row's header: features, hidden units, kinds, top.

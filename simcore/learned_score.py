@@ -6,7 +6,7 @@ decisions).
 
 from __future__ import annotations
 
-from simcore.jit import hot
+from talesim.simcore.jit import hot
 
 #: The packed row's header (``simcore.learned.HEADER``): features, hidden units, kinds, top.
 HEADER = 4

@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from simcore.runner import MANIFEST, RunDirError
-from simcore.study import REQUEST
+from talesim.simcore.runner import MANIFEST, RunDirError
+from talesim.simcore.study import REQUEST
 
 #: The file that marks a report or comparison page directory.
 PAGE = "page.json"

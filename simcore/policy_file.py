@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simcore.cards import CardDataError
+from talesim.simcore.cards import CardDataError
 
 SCHEMA = 1
 _NAME = re.compile(r"[a-z][a-z0-9-]*\Z")

@@ -23,14 +23,15 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from simcore.names import did_you_mean
+from talesim.simcore.errors import TalesimError
+from talesim.simcore.names import did_you_mean
 
 Value = int | str
 
 _NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
 
 
-class PolicySpecError(ValueError):
+class PolicySpecError(TalesimError, ValueError):
     """A spec that names no policy of the game, or sets an unknown key or a bad value."""
 
 

@@ -13,16 +13,17 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
-from simcore import policy_spec
-from simcore.names import did_you_mean
-from simcore.policy_spec import Param, PolicySpecError, Spec
+from talesim.simcore import policy_spec
+from talesim.simcore.errors import TalesimError
+from talesim.simcore.names import did_you_mean
+from talesim.simcore.policy_spec import Param, PolicySpecError, Spec
 
 
-class GameError(ValueError):
+class GameError(TalesimError, ValueError):
     """Bad request about a game: unknown game/variant/policy, impossible player count."""
 
 
-class InvariantError(RuntimeError):
+class InvariantError(TalesimError, RuntimeError):
     """A kernel run with ``check=True`` found a broken rule invariant (a bug, not bad input).
     The message names the seed, the game id and the invariant, so the game can be replayed
     with ``talesim play GAME --seed S --game g``."""
@@ -232,7 +233,7 @@ GAMES: dict[str, Game] = {
     "fairy-tale": Game(
         name="fairy-tale",
         title="Fairy Tale (Yuhodo 2004, 100-card edition)",
-        package="simcore.games.fairy_tale",
+        package="talesim.simcore.games.fairy_tale",
         variants=(
             Variant("basic", 2, 4, "80 basic cards; Open and Close effects"),
             Variant(
@@ -254,7 +255,7 @@ GAMES: dict[str, Game] = {
     "drako": Game(
         name="drako",
         title="DRAKO: Aetherya",
-        package="simcore.games.drako",
+        package="talesim.simcore.games.drako",
         variants=(
             Variant(
                 "brief",
@@ -281,7 +282,7 @@ GAMES: dict[str, Game] = {
     "paper-tales": Game(
         name="paper-tales",
         title="Paper Tales (Catch Up Games 2017) and its expansion Ce qui forge les légendes",
-        package="simcore.games.paper_tales",
+        package="talesim.simcore.games.paper_tales",
         variants=(
             Variant(
                 "base",
@@ -341,3 +342,33 @@ def engine(game: Game | str) -> ModuleType:
     """Import (lazily) and return the game's engine module."""
     g = get_game(game) if isinstance(game, str) else game
     return importlib.import_module(f"{g.package}.engine")
+
+
+def param_record(param: Param) -> dict[str, Any]:
+    """A policy parameter as data: its name, default, and bounds or choices."""
+    if param.choices:
+        return {"name": param.name, "default": param.default, "choices": list(param.choices)}
+    return {"name": param.name, "default": param.default, "lo": param.lo, "hi": param.hi}
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """What the table and the parameter lines say of ``game``, as data (``games --json``)."""
+    return {
+        "game": game.name,
+        "title": game.title,
+        "variants": [
+            {
+                "name": v.name,
+                "min_players": v.min_players,
+                "max_players": v.max_players,
+                "unconfirmed_players": list(v.unconfirmed_players),
+                "default": v.name == game.default_variant,
+                "simulates": v.kernel,
+            }
+            for v in game.variants
+        ],
+        "policies": list(game.policies),
+        "policy_parameters": {
+            name: [param_record(p) for p in params] for name, params in game.policy_params
+        },
+    }

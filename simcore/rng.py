@@ -19,8 +19,7 @@ multiply-shift on the high 32 bits (bias < n / 2**32, irrelevant for n <= 200).
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_inline
+from talesim.simcore.jit import hot, hot_inline
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15  # SplitMix64 increment (2**64 / golden ratio)

@@ -62,10 +62,9 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol
 
-import simcore
-from simcore import registry
-from simcore import until_ci as ci
-from simcore.batch import (
+from talesim.simcore import registry
+from talesim.simcore import until_ci as ci
+from talesim.simcore.batch import (
     Batch,
     Chunk,
     ChunkStore,
@@ -76,10 +75,13 @@ from simcore.batch import (
     check_frames,
     encode_part,
 )
-from simcore.cards import CardDataError
-from simcore.policy_file import NamedPolicy
-from simcore.policy_spec import Spec
-from simcore.registry import Game, GameError
+from talesim.simcore.cards import CardDataError
+from talesim.simcore.errors import TalesimError
+from talesim.simcore.policy_file import NamedPolicy
+from talesim.simcore.policy_spec import Spec
+from talesim.simcore.registry import Game, GameError
+
+from talesim import simcore
 
 if TYPE_CHECKING:
     import polars as pl
@@ -115,7 +117,7 @@ class RunDirError(RunError):
     """The output directory cannot be used: not empty, not a run, or a mismatching manifest."""
 
 
-class RunWriteError(RuntimeError):
+class RunWriteError(TalesimError, RuntimeError):
     """Writing the run directory failed (disk full, permission, ...): one line naming the file.
 
     Raised instead of the underlying ``OSError`` (kept as ``__cause__``). Nothing partial is
@@ -254,7 +256,7 @@ def setup(
     specs = [g.parse_policy(p, list(base_of)) for p in seat_policies]
     as_base = [_as_base(spec, base_of) for spec in specs]
     prepared = engine.prepare(cards, v.name, players, as_base, rotate_seats)
-    from simcore import engine_kit  # numpy: not at import time (``talesim --help``)
+    from talesim.simcore import engine_kit  # numpy: not at import time (``talesim --help``)
 
     plays = {spec.name for spec in specs} | {
         str(spec["playout"]) for spec in specs if "playout" in dict(spec.values)
@@ -323,7 +325,7 @@ def named_policies(g: Game, path: Path | str | None) -> tuple[NamedPolicy, ...]:
     ``CardDataError`` for a bad file)."""
     if path is None:
         return ()
-    from simcore.policy_file import load
+    from talesim.simcore.policy_file import load
 
     engine = registry.engine(g)
     n_weights = int(engine.default_weights().shape[1])
@@ -338,7 +340,7 @@ def _with_model(g: Game, p: NamedPolicy) -> NamedPolicy:
         return p
     from dataclasses import replace
 
-    from simcore import learned
+    from talesim.simcore import learned
 
     model = learned.load(p.model_path, g.name, g.learned_features, g.decision_kinds)
     return replace(p, model=model)
@@ -783,7 +785,7 @@ def simulate(
     with ExitStack() as stack:
         run_batch: Callable[[Batch], float] = _run_local
         if o.backend != "local":
-            from simcore import dask_backend  # the only place dask gets imported
+            from talesim.simcore import dask_backend  # the only place dask gets imported
 
             # reach the cluster (or start one) before the first file is written
             run_batch = stack.enter_context(dask_backend.connect(o.scheduler, workers=o.threads))

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simcore.batch import RunError
+from talesim.simcore.batch import RunError
 
 if TYPE_CHECKING:
     import optuna
@@ -213,7 +213,7 @@ def round_chunk(n: int) -> int:
     """The chunk size of a candidate's rounds: the first round's games, at most the
     runner's default chunk (memory); a round that ends inside a chunk plays it again
     whole when the next round extends the run."""
-    from simcore.runner import DEFAULT_CHUNK_SIZE
+    from talesim.simcore.runner import DEFAULT_CHUNK_SIZE
 
     return min(rounds(n)[0], DEFAULT_CHUNK_SIZE)
 

@@ -37,9 +37,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from simcore import policy_file, registry, runner, study
-from simcore.batch import RunError, StudySettings
-from simcore.policy_file import NamedPolicy
+from talesim.simcore import policy_file, registry, runner, study
+from talesim.simcore.batch import RunError, StudySettings
+from talesim.simcore.policy_file import NamedPolicy
 
 STUDY_NAME = "tune"
 TRIAL, TUNED, CONTROL = "trial", "validation-tuned", "validation-default"
@@ -88,9 +88,8 @@ def bounds(default: float) -> tuple[float, float]:
 def _share(run_dir: Path, policy: str) -> dict[str, Any]:
     """The win share of the seats playing ``policy`` in a finished run."""
     import polars as pl
-
-    from reports import metrics
-    from reports.run import open_run
+    from talesim.reports import metrics
+    from talesim.reports.run import open_run
 
     run = open_run(run_dir)
     df = metrics.win_share_by(run.scan("seats"), "policy", run.players)
@@ -147,7 +146,7 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
     outcome = Outcome(
         req, policy, default, tuple(keys), best.number, -best.values[0], validation, history
     )
-    from reports.tune_page import write_tune_page
+    from talesim.reports.tune_page import write_tune_page
 
     outcome.files = {"policies": out / "policies.toml", "page": write_tune_page(outcome, out)}
     return outcome

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from simcore.batch import EncodedPart, RunError
+from talesim.simcore.batch import EncodedPart, RunError
 
 if TYPE_CHECKING:
     import polars as pl
@@ -161,8 +161,7 @@ def half_widths(stats: pl.DataFrame, players: int) -> pl.DataFrame:
     """``kind, entity, n, wins, ws, ws_lo, ws_hi, half_width`` of summed statistics, the
     judged entities only (``n >= MIN_TAKEN``), widest first (ties by kind, entity)."""
     import polars as pl
-
-    from reports.metrics import with_win_share
+    from talesim.reports.metrics import with_win_share
 
     judged = stats.filter(pl.col("n") >= MIN_TAKEN)
     df = with_win_share(judged, "wins", "n", players, "ws")

@@ -30,10 +30,9 @@ from typing import Any
 
 import polars as pl
 from kit import SEAT_SCHEMA
-
-from simcore.cards import CardDataError, Fields, file_sha256, read_toml
-from simcore.registry import GameError, InvariantError, get_game
-from simcore.rng import GameRng
+from talesim.simcore.cards import CardDataError, Fields, file_sha256, read_toml
+from talesim.simcore.registry import GameError, InvariantError, get_game
+from talesim.simcore.rng import GameRng
 
 DEFAULT_CARDS = Path(__file__).resolve().parent / "fake_cards.toml"
 ROUNDS = 2

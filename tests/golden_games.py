@@ -33,9 +33,9 @@ class Case:
 
 
 def _fairy_tale(case: Case) -> dict[str, Any]:
-    from simcore.games.fairy_tale.policies import default_weights
-    from simcore.games.fairy_tale.reference import Rules, final_state, play_reference
-    from simcore.games.fairy_tale.tables import load_cardset
+    from talesim.simcore.games.fairy_tale.policies import default_weights
+    from talesim.simcore.games.fairy_tale.reference import Rules, final_state, play_reference
+    from talesim.simcore.games.fairy_tale.tables import load_cardset
 
     cards = load_cardset()
     rules = Rules(cards, case.variant)
@@ -53,9 +53,9 @@ def _fairy_tale(case: Case) -> dict[str, Any]:
 
 
 def _drako(case: Case) -> dict[str, Any]:
-    from simcore.games.drako.policies import POLICY_NAMES, default_weights
-    from simcore.games.drako.reference import Rules, final_state, play_reference
-    from simcore.games.drako.tables import load_cardset
+    from talesim.simcore.games.drako.policies import POLICY_NAMES, default_weights
+    from talesim.simcore.games.drako.reference import Rules, final_state, play_reference
+    from talesim.simcore.games.drako.tables import load_cardset
 
     rules = Rules(load_cardset(), case.variant, len(case.policies))
     codes = [POLICY_NAMES.index(p) for p in case.policies]
@@ -64,9 +64,9 @@ def _drako(case: Case) -> dict[str, Any]:
 
 
 def _paper_tales(case: Case) -> dict[str, Any]:
-    from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
-    from simcore.games.paper_tales.reference import Rules, final_state, play_reference
-    from simcore.games.paper_tales.tables import load_cardset
+    from talesim.simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
+    from talesim.simcore.games.paper_tales.reference import Rules, final_state, play_reference
+    from talesim.simcore.games.paper_tales.tables import load_cardset
 
     legends = case.variant == "legends"
     cards = load_cardset(variant="legends") if legends else load_cardset()
@@ -158,8 +158,8 @@ View = tuple[dict[str, Any], dict[str, Any]]
 
 def _fairy_tale_kernel(g: dict[str, Any]) -> View:
     """Scores, breakdowns, every seat's received cards and each pick's points."""
-    from simcore.games.fairy_tale.engine import POLICY_NAMES, prepare, simulate_arrays
-    from simcore.games.fairy_tale.tables import load_cardset
+    from talesim.simcore.games.fairy_tale.engine import POLICY_NAMES, prepare, simulate_arrays
+    from talesim.simcore.games.fairy_tale.tables import load_cardset
 
     cards = load_cardset()
     ids = cards.ids()
@@ -188,7 +188,7 @@ def _fairy_tale_kernel(g: dict[str, Any]) -> View:
 
 def drako_kernel_state(data: Any, a: dict[str, Any], i: int) -> dict[str, Any]:
     """Game offset ``i`` of DRAKO's kernel arrays in ``reference.final_state``'s shape."""
-    from simcore.games.drako.tables import KINDS
+    from talesim.simcore.games.drako.tables import KINDS
 
     P = a["score"].shape[1]
     return {
@@ -213,8 +213,8 @@ def drako_kernel_state(data: Any, a: dict[str, Any], i: int) -> dict[str, Any]:
 
 def _drako_kernel(g: dict[str, Any]) -> View:
     """Everything ``reference.final_state`` pins (all but the narrated events)."""
-    from simcore.games.drako.engine import prepare, simulate_arrays
-    from simcore.games.drako.tables import load_cardset
+    from talesim.simcore.games.drako.engine import prepare, simulate_arrays
+    from talesim.simcore.games.drako.tables import load_cardset
 
     data = load_cardset()
     prepared = prepare(data, g["variant"], len(g["policies"]), g["policies"], False)
@@ -224,7 +224,7 @@ def _drako_kernel(g: dict[str, Any]) -> View:
 
 @cache
 def _paper_tales_cards(variant: str) -> Any:
-    from simcore.games.paper_tales.tables import load_cardset
+    from talesim.simcore.games.paper_tales.tables import load_cardset
 
     return load_cardset(variant=variant) if variant == "legends" else load_cardset()
 
@@ -233,9 +233,8 @@ def _paper_tales_kernel(g: dict[str, Any]) -> View:
     """Scores, gold, wars won, LP parts and reshuffles (Legends: the artifacts in each zone
     and the building pool too); the base game's kernel runs in checking mode."""
     import polars as pl
-
-    from simcore import engine_kit
-    from simcore.games.paper_tales import engine
+    from talesim.simcore import engine_kit
+    from talesim.simcore.games.paper_tales import engine
 
     variant = g["variant"]
     cards = _paper_tales_cards(variant)

@@ -37,16 +37,15 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
+from talesim.simcore import learned, registry, runner
 from typer.testing import CliRunner, Result
-
-from simcore import learned, registry, runner
 
 # --- the CLI --------------------------------------------------------------------------------
 
 
 def invoke(*args: object) -> Result:
     """``talesim ARGS`` through Typer's runner (each argument as a string)."""
-    from cli.main import app
+    from talesim.cli.main import app
 
     return CliRunner().invoke(app, [str(a) for a in args])
 
@@ -271,7 +270,7 @@ def _trained_for(g: registry.Game) -> tuple[tuple[str, ...], tuple[int, ...]]:
 def learned_policies(game: str, directory: Path, seed: int = 5) -> Path:
     """A policies file in ``directory`` naming ``APPRENTICE``: ``game``'s learned player
     with ``random_model(game, seed)`` (written beside it); its path."""
-    from simcore import policy_file
+    from talesim.simcore import policy_file
 
     model = directory / "model.toml"
     model.write_text(learned.dumps(random_model(game, seed)))
@@ -330,7 +329,7 @@ def state_file(tmp_path: Path) -> Callable[[Any], Path]:
 def data_error(load: Callable[[], Any], path: Path | None = None, *fragments: str) -> str:
     """The message of the ``CardDataError`` that ``load()`` raises: one line, starting with
     ``path`` (if given) and naming every fragment."""
-    from simcore.cards import CardDataError
+    from talesim.simcore.cards import CardDataError
 
     with pytest.raises(CardDataError) as err:
         load()

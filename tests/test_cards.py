@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from simcore.cards import CardDataError, entries, new_id
+from talesim.simcore.cards import CardDataError, entries, new_id
 
 
 def test_entries_name_each_table_by_its_id_or_number() -> None:

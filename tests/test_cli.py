@@ -9,8 +9,7 @@ from types import ModuleType
 import polars as pl
 import pytest
 from kit import assert_error, invoke
-
-from simcore import engine_kit, registry
+from talesim.simcore import engine_kit, registry
 
 COMMANDS = ("games", "cards", "simulate", "play", "score", "bench")
 

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 PROBE = """
 import json, sys
-from cli.main import app
+from talesim.cli.main import app
 sys.argv = ["talesim", *{args!r}]
 try:
     app()

@@ -25,10 +25,9 @@ from kit import error_line, invoke, ok, part_bytes, read_table, toy_run
 pytest.importorskip("distributed")
 
 from distributed import Client, LocalCluster
-
-from simcore import dask_backend, engine_kit, runner
-from simcore.registry import InvariantError
-from simcore.runner import RunError, RunInterrupted
+from talesim.simcore import dask_backend, engine_kit, runner
+from talesim.simcore.registry import InvariantError
+from talesim.simcore.runner import RunError, RunInterrupted
 
 TABLES = ("games", "seats", "cards")
 

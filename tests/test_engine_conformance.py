@@ -56,8 +56,7 @@ from kit import (
     simulate_args,
     variant_option,
 )
-
-from simcore import engine_kit, registry, runner
+from talesim.simcore import engine_kit, registry, runner
 
 #: Every (game, variant) the kernel plays; a case id starts with the game's name (its group).
 VARIANTS = [(g, v) for g in registry.GAMES.values() if g.simulates for v in g.variants if v.kernel]
@@ -161,8 +160,7 @@ def test_a_named_policy_with_its_base_weights_plays_the_base(
     base's own row it plays the base's games exactly (kernel and reference/), under its
     own name in the dataset."""
     import numpy as np
-
-    from simcore import policy_file
+    from talesim.simcore import policy_file
 
     s = _setup(game, variant)
     heuristic = s.policies[0]
@@ -201,7 +199,7 @@ def test_mc_plays_out_a_named_policy_as_what_it_names(
     plays the searches out as ``playout=greedy`` does, and a named learned policy with the
     shipped model's file as ``playout=learned`` does: the same games (kernel and
     the rulebook), the seat named by its spec."""
-    from simcore import policy_file
+    from talesim.simcore import policy_file
 
     g = registry.get_game(game)
     row = tuple(float(w) for w in registry.engine(g).default_weights()[g.policies.index("greedy")])
@@ -254,7 +252,7 @@ def test_a_model_of_greedys_order_plays_greedys_games(game: str, variant: str) -
 #: then (the control: the check sees a compile) by a run with a learned seat.
 HEURISTIC_RUN = """
 import importlib, sys
-from simcore import registry, runner
+from talesim.simcore import registry, runner
 game, variant = sys.argv[1:]
 package = registry.get_game(game).package
 learned = importlib.import_module(package + ".learned")

@@ -7,9 +7,8 @@ from __future__ import annotations
 from types import ModuleType, SimpleNamespace
 
 import pytest
-
-from simcore import engine_kit, registry
-from simcore.registry import GameError
+from talesim.simcore import engine_kit, registry
+from talesim.simcore.registry import GameError
 
 
 def test_bench_reports_the_median_of_the_timed_runs(

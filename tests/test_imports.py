@@ -1,4 +1,5 @@
-"""The import graph of ``simcore``, ``cli`` and ``reports`` has no cycle.
+"""The import graph of ``talesim`` (its folders ``talesim``, ``simcore``, ``cli`` and ``reports``)
+has no cycle.
 
 Every ``import`` counts, at module level or inside a function (a function-level import
 only hides a cycle until the function runs), except those under ``if TYPE_CHECKING:``, which
@@ -13,14 +14,20 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("simcore", "cli", "reports")
+#: Folder -> the import name it installs as (pyproject.toml's package-dir).
+PACKAGES = {
+    "talesim": "talesim",
+    "simcore": "talesim.simcore",
+    "cli": "talesim.cli",
+    "reports": "talesim.reports",
+}
 
 
 def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
+    folder, *parts = path.relative_to(ROOT).with_suffix("").parts
+    if parts and parts[-1] == "__init__":
         parts.pop()
-    return ".".join(parts)
+    return ".".join([PACKAGES[folder], *parts])
 
 
 def _type_checking_only(tree: ast.Module) -> set[ast.AST]:
@@ -110,9 +117,11 @@ def test_type_only_imports_and_submodule_imports_are_read_as_they_run(tmp_path: 
 
 def test_the_runner_and_the_dask_backend_do_not_import_each_other() -> None:
     graph = import_graph()
-    assert "simcore.dask_backend" in graph["simcore.runner"]  # the backend it starts
-    assert "simcore.runner" not in graph["simcore.dask_backend"]
-    assert "simcore.batch" in graph["simcore.dask_backend"]
+    assert (
+        "talesim.simcore.dask_backend" in graph["talesim.simcore.runner"]
+    )  # the backend it starts
+    assert "talesim.simcore.runner" not in graph["talesim.simcore.dask_backend"]
+    assert "talesim.simcore.batch" in graph["talesim.simcore.dask_backend"]
 
 
 def test_no_import_cycle() -> None:

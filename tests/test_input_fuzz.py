@@ -32,10 +32,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from simcore.cards import CardDataError
-from simcore.games.fairy_tale import engine, state_io
-from simcore.games.fairy_tale.tables import (
+from talesim.simcore.cards import CardDataError
+from talesim.simcore.games.fairy_tale import engine, state_io
+from talesim.simcore.games.fairy_tale.tables import (
     CATEGORIES,
     DEFAULT_CARDS,
     EFFECT_KEYS,
@@ -46,7 +45,7 @@ from simcore.games.fairy_tale.tables import (
     compile_tables,
     load_cardset,
 )
-from simcore.registry import GameError
+from talesim.simcore.registry import GameError
 
 FUZZ = settings(
     max_examples=150,

@@ -25,8 +25,7 @@ from typing import Any
 import polars as pl
 import pytest
 from kit import error_line, invoke, part_bytes
-
-from simcore import runner
+from talesim.simcore import runner
 
 ROOT = Path(__file__).resolve().parents[1]
 SORT_KEYS = {
@@ -171,7 +170,7 @@ FT_CHUNKS = 120  # ~3 s of kernel time on one thread: room to stop it halfway
 
 def talesim(out: Path, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "simulate", *FT_ARGS, "--out", str(out), *extra],
+        [sys.executable, "-m", "talesim.cli.main", "simulate", *FT_ARGS, "--out", str(out), *extra],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -264,7 +263,7 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes(tmp_path: Path, uninterrupted:
     assert not list(out.rglob("*.tmp"))  # a clean stop leaves no temp file
 
     resumed = subprocess.run(
-        [sys.executable, "-m", "cli.main", *command[1:]],
+        [sys.executable, "-m", "talesim.cli.main", *command[1:]],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -13,7 +13,7 @@ import sys
 # A reduction loop LLVM's loop vectoriser turns into ``vector.body``.
 PROGRAM = """
 import numpy as np
-from simcore import jit
+from talesim.simcore import jit
 from numba import njit
 
 @njit

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import simcore
+from talesim import simcore
 
 ROOT = Path(simcore.__file__).resolve().parent
 
@@ -112,7 +112,7 @@ def test_a_rulebook_package_is_plain_python_too(game: str) -> None:
 
 
 def test_the_decorators_compile_into_the_game_directory() -> None:
-    from simcore.games.fairy_tale import kernel
+    from talesim.simcore.games.fairy_tale import kernel
 
     locator = kernel.simulate_chunk._cache._impl.locator
     assert Path(locator._cache_path).is_relative_to(simcore.cache_dir_for(kernel.__file__))

@@ -10,10 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 from kit import data_error
-
-from simcore import learned
-from simcore.cards import CardDataError
-from simcore.learned import Head, Model
+from talesim.simcore import learned
+from talesim.simcore.cards import CardDataError
+from talesim.simcore.learned import Head, Model
 
 FEATURES = ("a", "b")
 KINDS = ("draft", "play")

@@ -18,7 +18,7 @@ import pytest
 MODULE = """
 import numpy as np
 from numba import prange
-from simcore.jit import alloc, alloc_callee, hot, hot_outline, parallel
+from talesim.simcore.jit import alloc, alloc_callee, hot, hot_outline, parallel
 
 
 @hot

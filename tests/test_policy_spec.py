@@ -11,9 +11,8 @@ from types import ModuleType
 
 import pytest
 from kit import error_line, invoke, ok
-
-from simcore import policy_spec, registry
-from simcore.policy_spec import Param, PolicySpecError
+from talesim.simcore import policy_spec, registry
+from talesim.simcore.policy_spec import Param, PolicySpecError
 
 POLICIES = ("random", "greedy", "mc")
 DECLARED = {

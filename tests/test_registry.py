@@ -10,8 +10,7 @@ import inspect
 from typing import Any
 
 import pytest
-
-from simcore import registry
+from talesim.simcore import registry
 
 GAMES = list(registry.GAMES)
 
@@ -49,14 +48,19 @@ def _facts(game: str) -> dict[str, Any]:
     cards = engine.load_cards()
     policies = importlib.import_module(f"{registry.get_game(game).package}.policies")
     if game == "fairy-tale":
-        from simcore.games.fairy_tale.tables import DEAL, MAX_PLAYERS, ROUNDS, compile_tables
+        from talesim.simcore.games.fairy_tale.tables import (
+            DEAL,
+            MAX_PLAYERS,
+            ROUNDS,
+            compile_tables,
+        )
 
         # a game deals ROUNDS x DEAL cards to each seat: the deck bounds the seats
         decks = {v: len(compile_tables(cards, v).deck) for v in cards.rules.variants}
         deals = {v: n // (ROUNDS * DEAL) for v, n in decks.items()}
         ranges = {v: (2, min(n, MAX_PLAYERS)) for v, n in deals.items()}
     elif game == "drako":
-        from simcore.games.drako.tables import MAX_PLAYERS, MIN_PLAYERS
+        from talesim.simcore.games.drako.tables import MAX_PLAYERS, MIN_PLAYERS
 
         ranges = dict.fromkeys(cards.presets, (MIN_PLAYERS, MAX_PLAYERS))
     else:

@@ -18,12 +18,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from kit import manifest, part_bytes, read_table, toy_run
+from talesim.simcore import registry, runner
+from talesim.simcore.cards import CardDataError
+from talesim.simcore.registry import GameError, InvariantError
+from talesim.simcore.runner import (
+    Chunk,
+    RunDirError,
+    RunError,
+    RunInterrupted,
+    RunWriteError,
+    plan_chunks,
+)
 
-import simcore
-from simcore import registry, runner
-from simcore.cards import CardDataError
-from simcore.registry import GameError, InvariantError
-from simcore.runner import Chunk, RunDirError, RunError, RunInterrupted, RunWriteError, plan_chunks
+from talesim import simcore
 
 TABLES = ("games", "seats", "cards")
 

@@ -22,12 +22,11 @@ from typing import Any
 import polars as pl
 import pytest
 from kit import error_line, invoke, part_bytes
-
-from reports.strength import MIN_TAKEN, card_shares
-from simcore import registry, runner
-from simcore import until_ci as ci
-from simcore.batch import encode_part
-from simcore.runner import RunDirError
+from talesim.reports.strength import MIN_TAKEN, card_shares
+from talesim.simcore import registry, runner
+from talesim.simcore import until_ci as ci
+from talesim.simcore.batch import encode_part
+from talesim.simcore.runner import RunDirError
 
 H = 0.08  # met after a few thousand games
 CHUNK = 500

@@ -36,14 +36,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from simcore.games.drako import kernel, scoring
-from simcore.games.drako.engine import score_state, score_state_reference
-from simcore.games.drako.layout import M_DECK_N, M_LD_N, M_TURN
-from simcore.games.drako.mc import forget_caches
-from simcore.games.drako.policies import Policy, default_weights
-from simcore.games.drako.reference import DrakoGame, KingdomView, Rules
-from simcore.games.drako.tables import (
+from talesim.simcore.games.drako import kernel, scoring
+from talesim.simcore.games.drako.engine import score_state, score_state_reference
+from talesim.simcore.games.drako.layout import M_DECK_N, M_LD_N, M_TURN
+from talesim.simcore.games.drako.mc import forget_caches
+from talesim.simcore.games.drako.policies import Policy, default_weights
+from talesim.simcore.games.drako.reference import DrakoGame, KingdomView, Rules
+from talesim.simcore.games.drako.tables import (
     BREAKDOWN,
     CELLS,
     KINDS,

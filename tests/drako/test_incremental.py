@@ -25,11 +25,17 @@ import dataclasses
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from simcore.games.drako import incremental, layout, scoring
-from simcore.games.drako.kernel import new_state
-from simcore.games.drako.reference import KingdomView, Rules
-from simcore.games.drako.tables import CELLS, KINDS, N_KINDS, N_LEGENDS, Kind, compile_tables
+from talesim.simcore.games.drako import incremental, layout, scoring
+from talesim.simcore.games.drako.kernel import new_state
+from talesim.simcore.games.drako.reference import KingdomView, Rules
+from talesim.simcore.games.drako.tables import (
+    CELLS,
+    KINDS,
+    N_KINDS,
+    N_LEGENDS,
+    Kind,
+    compile_tables,
+)
 
 # kinds drawn from this list: portals, dragons and goblins more often than in a deck
 SKEWED = [*range(N_KINDS), Kind.PORTAL, Kind.PORTAL, Kind.PORTAL, Kind.DRAGON, Kind.GOBLIN]

@@ -16,11 +16,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kit import random_model
-
-from simcore.games.drako import scoring
-from simcore.games.drako.policies import POLICY_NAMES, default_weights
-from simcore.games.drako.reference import DrakoGame, Rules, final_state, play_reference
-from simcore.games.drako.tables import BREAKDOWN, CELLS, N_BREAKDOWN, compile_tables
+from talesim.simcore.games.drako import scoring
+from talesim.simcore.games.drako.policies import POLICY_NAMES, default_weights
+from talesim.simcore.games.drako.reference import DrakoGame, Rules, final_state, play_reference
+from talesim.simcore.games.drako.tables import BREAKDOWN, CELLS, N_BREAKDOWN, compile_tables
 
 ALL_CELLS = (1 << CELLS) - 1
 

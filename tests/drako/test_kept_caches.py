@@ -15,10 +15,9 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from kit import load_by_path
-
-from simcore.games.drako import incremental, kernel, layout, policies, scoring
-from simcore.games.drako.kernel import new_state
-from simcore.games.drako.tables import CELLS, N_KINDS, N_LEGENDS, Kind, compile_tables
+from talesim.simcore.games.drako import incremental, kernel, layout, policies, scoring
+from talesim.simcore.games.drako.kernel import new_state
+from talesim.simcore.games.drako.tables import CELLS, N_KINDS, N_LEGENDS, Kind, compile_tables
 
 # the sibling test file's helpers (a test file is not importable by name)
 helpers = load_by_path("drako_incremental_helpers", Path(__file__).with_name("test_incremental.py"))

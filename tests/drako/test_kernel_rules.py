@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from simcore.games.drako import incremental, kernel, layout, policies
-from simcore.games.drako.kernel import new_state
-from simcore.games.drako.tables import CELLS, KINDS, Kind, compile_tables
+from talesim.simcore.games.drako import incremental, kernel, layout, policies
+from talesim.simcore.games.drako.kernel import new_state
+from talesim.simcore.games.drako.tables import CELLS, KINDS, Kind, compile_tables
 
 P = 4
 GREEDY = int(policies.Policy.GREEDY)

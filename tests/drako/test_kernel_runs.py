@@ -13,13 +13,12 @@ import numpy as np
 import polars as pl
 import pytest
 from kit import ok
-
-from simcore import engine_kit
-from simcore.games.drako import engine
-from simcore.games.drako.engine import prepare, result_buffers, simulate_arrays
-from simcore.games.drako.kernel import new_chunk_out
-from simcore.games.drako.tables import BREAKDOWN, CELLS, KINDS, CardSet
-from simcore.registry import GameError
+from talesim.simcore import engine_kit
+from talesim.simcore.games.drako import engine
+from talesim.simcore.games.drako.engine import prepare, result_buffers, simulate_arrays
+from talesim.simcore.games.drako.kernel import new_chunk_out
+from talesim.simcore.games.drako.tables import BREAKDOWN, CELLS, KINDS, CardSet
+from talesim.simcore.registry import GameError
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 

@@ -18,17 +18,22 @@ from typing import Any
 import numpy as np
 import pytest
 from kit import prepared, random_model, watching
+from talesim.cli.main import app
+from talesim.simcore import learned
+from talesim.simcore.games.drako import kernel
+from talesim.simcore.games.drako.engine import GAME, reference_player, simulate_arrays
+from talesim.simcore.games.drako.layout import M_TURN
+from talesim.simcore.games.drako.learned import FEATURES, KINDS
+from talesim.simcore.games.drako.mc import forget_caches
+from talesim.simcore.games.drako.reference import (
+    DrakoGame,
+    Rules,
+    Search,
+    final_state,
+    play_reference,
+)
+from talesim.simcore.games.drako.tables import CELLS, CardSet
 from typer.testing import CliRunner
-
-from cli.main import app
-from simcore import learned
-from simcore.games.drako import kernel
-from simcore.games.drako.engine import GAME, reference_player, simulate_arrays
-from simcore.games.drako.layout import M_TURN
-from simcore.games.drako.learned import FEATURES, KINDS
-from simcore.games.drako.mc import forget_caches
-from simcore.games.drako.reference import DrakoGame, Rules, Search, final_state, play_reference
-from simcore.games.drako.tables import CELLS, CardSet
 
 # --- kernel = reference ---------------------------------------------------------------------
 

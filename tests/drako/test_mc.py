@@ -22,13 +22,18 @@ from typing import Any
 import numpy as np
 import pytest
 from kit import SMALL_MC, prepared, watching
-
-from simcore.games.drako import kernel
-from simcore.games.drako.engine import simulate_arrays
-from simcore.games.drako.layout import M_STEP, STEP_ACTION, STEP_SOURCE
-from simcore.games.drako.mc import forget_caches
-from simcore.games.drako.reference import DrakoGame, Rules, Search, final_state, play_reference
-from simcore.games.drako.tables import CELLS, CardSet
+from talesim.simcore.games.drako import kernel
+from talesim.simcore.games.drako.engine import simulate_arrays
+from talesim.simcore.games.drako.layout import M_STEP, STEP_ACTION, STEP_SOURCE
+from talesim.simcore.games.drako.mc import forget_caches
+from talesim.simcore.games.drako.reference import (
+    DrakoGame,
+    Rules,
+    Search,
+    final_state,
+    play_reference,
+)
+from talesim.simcore.games.drako.tables import CELLS, CardSet
 
 
 def fresh_state(prep: Any, game_id: int) -> kernel.GameState:

@@ -6,10 +6,17 @@ legend-hunter never draw a random number; random draws only for real choices).
 
 from __future__ import annotations
 
-from simcore.games.drako.policies import Policy, default_weights
-from simcore.games.drako.reference import Action, DrakoGame, Rules, Slot, Source, play_reference
-from simcore.games.drako.tables import CELLS, KINDS
-from simcore.rng import GameRng
+from talesim.simcore.games.drako.policies import Policy, default_weights
+from talesim.simcore.games.drako.reference import (
+    Action,
+    DrakoGame,
+    Rules,
+    Slot,
+    Source,
+    play_reference,
+)
+from talesim.simcore.games.drako.tables import CELLS, KINDS
+from talesim.simcore.rng import GameRng
 
 K = {name: i for i, name in enumerate(KINDS)}
 

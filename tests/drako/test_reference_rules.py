@@ -11,10 +11,9 @@ import dataclasses
 from collections import Counter
 
 import pytest
-
-from simcore.games.drako.policies import Policy, default_weights
-from simcore.games.drako.reference import Action, DrakoGame, Rules, Slot, Source
-from simcore.games.drako.tables import BORDER, CELLS, CENTRE, KINDS
+from talesim.simcore.games.drako.policies import Policy, default_weights
+from talesim.simcore.games.drako.reference import Action, DrakoGame, Rules, Slot, Source
+from talesim.simcore.games.drako.tables import BORDER, CELLS, CENTRE, KINDS
 
 K = {name: i for i, name in enumerate(KINDS)}
 

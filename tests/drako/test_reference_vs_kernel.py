@@ -21,12 +21,11 @@ import polars as pl
 import pytest
 from golden_games import drako_kernel_state
 from kit import seat_policies
-
-from simcore import engine_kit
-from simcore.games.drako import engine
-from simcore.games.drako.engine import prepare, simulate_arrays
-from simcore.games.drako.reference import Rules, final_state, play_reference
-from simcore.games.drako.tables import CardSet
+from talesim.simcore import engine_kit
+from talesim.simcore.games.drako import engine
+from talesim.simcore.games.drako.engine import prepare, simulate_arrays
+from talesim.simcore.games.drako.reference import Rules, final_state, play_reference
+from talesim.simcore.games.drako.tables import CardSet
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 

@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 from kit import data_error
-
-from simcore.cards import CardDataError
-from simcore.games.drako.tables import (
+from talesim.simcore.cards import CardDataError
+from talesim.simcore.games.drako.tables import (
     DEFAULT_RULES,
     KINDS,
     LEGEND_IDS,

@@ -17,10 +17,15 @@ import dataclasses
 
 import numpy as np
 import pytest
-
-from simcore.games.drako import scoring
-from simcore.games.drako.reference import KingdomView, Rules, winners
-from simcore.games.drako.tables import B_CONFLICTS, BREAKDOWN, CELLS, N_BREAKDOWN, compile_tables
+from talesim.simcore.games.drako import scoring
+from talesim.simcore.games.drako.reference import KingdomView, Rules, winners
+from talesim.simcore.games.drako.tables import (
+    B_CONFLICTS,
+    BREAKDOWN,
+    CELLS,
+    N_BREAKDOWN,
+    compile_tables,
+)
 
 EMPTY_ROWS = "s s s s / s s s s / s s s s"
 

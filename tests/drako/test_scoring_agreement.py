@@ -14,11 +14,10 @@ import json
 
 import numpy as np
 import pytest
-
-from simcore.games.drako import scoring
-from simcore.games.drako.engine import score_state, score_state_reference
-from simcore.games.drako.reference import KingdomView, Rules, winners
-from simcore.games.drako.tables import (
+from talesim.simcore.games.drako import scoring
+from talesim.simcore.games.drako.engine import score_state, score_state_reference
+from talesim.simcore.games.drako.reference import KingdomView, Rules, winners
+from talesim.simcore.games.drako.tables import (
     BREAKDOWN,
     CELLS,
     KINDS,

@@ -13,11 +13,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-
-from simcore.games.fairy_tale.engine import score_state
-from simcore.games.fairy_tale.policies import Policy, default_weights
-from simcore.games.fairy_tale.reference import FairyTaleGame, Rules, Slot, _shift
-from simcore.games.fairy_tale.tables import CardSet, load_cardset
+from talesim.simcore.games.fairy_tale.engine import score_state
+from talesim.simcore.games.fairy_tale.policies import Policy, default_weights
+from talesim.simcore.games.fairy_tale.reference import FairyTaleGame, Rules, Slot, _shift
+from talesim.simcore.games.fairy_tale.tables import CardSet, load_cardset
 
 
 @pytest.fixture(scope="session")

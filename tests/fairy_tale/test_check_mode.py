@@ -9,11 +9,10 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-
-from simcore.games.fairy_tale import kernel
-from simcore.games.fairy_tale.engine import Prepared, prepare, simulate_arrays
-from simcore.games.fairy_tale.tables import PICKS, TABLEAU, CardSet
-from simcore.registry import InvariantError
+from talesim.simcore.games.fairy_tale import kernel
+from talesim.simcore.games.fairy_tale.engine import Prepared, prepare, simulate_arrays
+from talesim.simcore.games.fairy_tale.tables import PICKS, TABLEAU, CardSet
+from talesim.simcore.registry import InvariantError
 
 
 def finished_game(cards: CardSet) -> tuple[Prepared, tuple, kernel.GameState]:

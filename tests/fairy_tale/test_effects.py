@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
-
-from simcore.games.fairy_tale.policies import Policy, default_weights
-from simcore.games.fairy_tale.reference import Rules, play_reference
-from simcore.rng import GameRng
+from talesim.simcore.games.fairy_tale.policies import Policy, default_weights
+from talesim.simcore.games.fairy_tale.reference import Rules, play_reference
+from talesim.simcore.rng import GameRng
 
 # --- Close (you) ------------------------------------------------------------------------------
 

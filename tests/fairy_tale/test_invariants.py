@@ -15,13 +15,12 @@ import numpy as np
 import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from simcore import engine_kit
-from simcore.games.fairy_tale import engine
-from simcore.games.fairy_tale.engine import GAME, prepare, simulate_arrays
-from simcore.games.fairy_tale.policies import POLICY_NAMES
-from simcore.games.fairy_tale.tables import compile_tables
-from simcore.rng import GameRng
+from talesim.simcore import engine_kit
+from talesim.simcore.games.fairy_tale import engine
+from talesim.simcore.games.fairy_tale.engine import GAME, prepare, simulate_arrays
+from talesim.simcore.games.fairy_tale.policies import POLICY_NAMES
+from talesim.simcore.games.fairy_tale.tables import compile_tables
+from talesim.simcore.rng import GameRng
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 

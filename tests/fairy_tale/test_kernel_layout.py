@@ -8,12 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from simcore import buffers
-from simcore.cards import CardDataError
-from simcore.games.fairy_tale import kernel
-from simcore.games.fairy_tale.engine import prepare
-from simcore.games.fairy_tale.layout import (
+from talesim.simcore import buffers
+from talesim.simcore.cards import CardDataError
+from talesim.simcore.games.fairy_tale import kernel
+from talesim.simcore.games.fairy_tale.engine import prepare
+from talesim.simcore.games.fairy_tale.layout import (
     EFF_UNBOUNDED,
     K_EFF_BOUND,
     MC,
@@ -22,7 +21,7 @@ from simcore.games.fairy_tale.layout import (
     SM_DCNT,
     SM_HYP,
 )
-from simcore.games.fairy_tale.tables import (
+from talesim.simcore.games.fairy_tale.tables import (
     DEFAULT_CARDS,
     MAX_CARDS,
     CardSet,

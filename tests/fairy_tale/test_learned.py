@@ -16,16 +16,15 @@ from typing import Any
 import numpy as np
 import pytest
 from kit import prepared, random_model, watching
-
-from simcore import learned
-from simcore.games.fairy_tale import kernel
-from simcore.games.fairy_tale.engine import reference_player, simulate_arrays
-from simcore.games.fairy_tale.layout import ASK_CAND, ASK_N, ASK_SEAT, DECK, HAND, POS_TOP
-from simcore.games.fairy_tale.learned import FEATURES
-from simcore.games.fairy_tale.reference import FairyTaleGame, Rules, Search, play_reference
-from simcore.games.fairy_tale.reference.game import final_state
-from simcore.games.fairy_tale.reference.learned import features
-from simcore.games.fairy_tale.tables import DEAL, CardSet
+from talesim.simcore import learned
+from talesim.simcore.games.fairy_tale import kernel
+from talesim.simcore.games.fairy_tale.engine import reference_player, simulate_arrays
+from talesim.simcore.games.fairy_tale.layout import ASK_CAND, ASK_N, ASK_SEAT, DECK, HAND, POS_TOP
+from talesim.simcore.games.fairy_tale.learned import FEATURES
+from talesim.simcore.games.fairy_tale.reference import FairyTaleGame, Rules, Search, play_reference
+from talesim.simcore.games.fairy_tale.reference.game import final_state
+from talesim.simcore.games.fairy_tale.reference.learned import features
+from talesim.simcore.games.fairy_tale.tables import DEAL, CardSet
 
 CASES = [
     ("basic", ["learned", "greedy", "random"], 4),

@@ -18,10 +18,9 @@ from typing import Any
 import numpy as np
 import pytest
 from kit import SMALL_MC, prepared, watching
-
-from simcore.games.fairy_tale import kernel
-from simcore.games.fairy_tale.engine import simulate_arrays
-from simcore.games.fairy_tale.layout import (
+from talesim.simcore.games.fairy_tale import kernel
+from talesim.simcore.games.fairy_tale.engine import simulate_arrays
+from talesim.simcore.games.fairy_tale.layout import (
     DECK,
     HAND,
     HAND_N,
@@ -33,8 +32,14 @@ from simcore.games.fairy_tale.layout import (
     POS_STEP,
     POS_TOP,
 )
-from simcore.games.fairy_tale.reference import FairyTaleGame, Phase, Rules, Search, play_reference
-from simcore.games.fairy_tale.tables import DEAL, CardSet
+from talesim.simcore.games.fairy_tale.reference import (
+    FairyTaleGame,
+    Phase,
+    Rules,
+    Search,
+    play_reference,
+)
+from talesim.simcore.games.fairy_tale.tables import DEAL, CardSet
 
 
 def fresh_state(prep: Any, game_id: int) -> kernel.GameState:

@@ -15,10 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from kit import seat_policies
-
-from simcore.games.fairy_tale.engine import GAME, prepare, simulate_arrays
-from simcore.games.fairy_tale.policies import POLICY_NAMES
-from simcore.games.fairy_tale.reference import Rules, Search, final_state, play_reference
+from talesim.simcore.games.fairy_tale.engine import GAME, prepare, simulate_arrays
+from talesim.simcore.games.fairy_tale.policies import POLICY_NAMES
+from talesim.simcore.games.fairy_tale.reference import Rules, Search, final_state, play_reference
 
 MIXED = ("greedy", "random", "collector", "greedy", "random")
 

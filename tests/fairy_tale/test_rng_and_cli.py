@@ -16,9 +16,8 @@ from pathlib import Path
 import numpy as np
 from kit import assert_error, invoke, ok
 from numba import njit
-
-from simcore.games.fairy_tale.tables import DEFAULT_CARDS
-from simcore.rng import (
+from talesim.simcore.games.fairy_tale.tables import DEFAULT_CARDS
+from talesim.simcore.rng import (
     GameRng,
     rng_below,
     rng_next,

@@ -11,9 +11,8 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from simcore.games.fairy_tale import engine
-from simcore.games.fairy_tale.tables import TABLEAU, load_cardset
+from talesim.simcore.games.fairy_tale import engine
+from talesim.simcore.games.fairy_tale.tables import TABLEAU, load_cardset
 
 CARDS = load_cardset()
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from simcore.games.fairy_tale.tables import DEFAULT_CARDS, DEFAULT_RULES, load_cardset
+from talesim.simcore.games.fairy_tale.tables import DEFAULT_CARDS, DEFAULT_RULES, load_cardset
 
 
 def solo(up: list[str], down: list[str] | None = None) -> list[tuple[list[str], list[str]]]:

@@ -10,11 +10,10 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from simcore.games.fairy_tale.kernel import kernel_tables
-from simcore.games.fairy_tale.layout import K_EFF_BOUND
-from simcore.games.fairy_tale.policies import default_weights
-from simcore.games.fairy_tale.reference import (
+from talesim.simcore.games.fairy_tale.kernel import kernel_tables
+from talesim.simcore.games.fairy_tale.layout import K_EFF_BOUND
+from talesim.simcore.games.fairy_tale.policies import default_weights
+from talesim.simcore.games.fairy_tale.reference import (
     Brain,
     Counts,
     Rules,
@@ -22,8 +21,8 @@ from simcore.games.fairy_tale.reference import (
     gain_of_adding,
     total,
 )
-from simcore.games.fairy_tale.scoring import delta_add, loss_remove, player_total
-from simcore.games.fairy_tale.tables import FACTIONS, load_cardset
+from talesim.simcore.games.fairy_tale.scoring import delta_add, loss_remove, player_total
+from talesim.simcore.games.fairy_tale.tables import FACTIONS, load_cardset
 
 CARDS = load_cardset()
 T = len(CARDS.cards)

@@ -12,10 +12,9 @@ counts and must agree.
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.games.fairy_tale import kernel
-from simcore.games.fairy_tale.engine import prepare, simulate_arrays
-from simcore.games.fairy_tale.layout import (
+from talesim.simcore.games.fairy_tale import kernel
+from talesim.simcore.games.fairy_tale.engine import prepare, simulate_arrays
+from talesim.simcore.games.fairy_tale.layout import (
     CAND,
     CNT,
     D_CLOSE,
@@ -27,14 +26,14 @@ from simcore.games.fairy_tale.layout import (
     SM_CNT,
     SM_DCNT,
 )
-from simcore.games.fairy_tale.policies import (
+from talesim.simcore.games.fairy_tale.policies import (
     Decision,
     Policy,
     choose_target,
     least_close_loss,
     open_gain,
 )
-from simcore.games.fairy_tale.reference import Rules, _shift, play_reference
+from talesim.simcore.games.fairy_tale.reference import Rules, _shift, play_reference
 
 GREEDY = int(Policy.GREEDY)
 

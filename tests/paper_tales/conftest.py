@@ -39,16 +39,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
-
-from simcore.games.paper_tales import layout
-from simcore.games.paper_tales.engine import score_state, score_state_reference, search_args
-from simcore.games.paper_tales.kernel import game as kgame
-from simcore.games.paper_tales.kernel import search as ks
-from simcore.games.paper_tales.kernel import state as kst
-from simcore.games.paper_tales.learned import learned_choice, new_scratch
-from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
-from simcore.games.paper_tales.reference import CardLog, Game, Rules, Slot, ZoneCard
-from simcore.games.paper_tales.tables import BACK_ROW, FRONT_ROW, CardSet, load_cardset
+from talesim.simcore.games.paper_tales import layout
+from talesim.simcore.games.paper_tales.engine import score_state, score_state_reference, search_args
+from talesim.simcore.games.paper_tales.kernel import game as kgame
+from talesim.simcore.games.paper_tales.kernel import search as ks
+from talesim.simcore.games.paper_tales.kernel import state as kst
+from talesim.simcore.games.paper_tales.learned import learned_choice, new_scratch
+from talesim.simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
+from talesim.simcore.games.paper_tales.reference import CardLog, Game, Rules, Slot, ZoneCard
+from talesim.simcore.games.paper_tales.tables import BACK_ROW, FRONT_ROW, CardSet, load_cardset
 
 
 def _row(text: str) -> list[dict[str, Any]]:

@@ -15,9 +15,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from simcore.games.paper_tales import tables as T  # noqa: N812
-from simcore.games.paper_tales.tables import (
+from talesim.simcore.games.paper_tales import tables as T  # noqa: N812
+from talesim.simcore.games.paper_tales.tables import (
     EFFECTS,
     LATER_PHASE_EFFECTS,
     SCORED_EFFECTS,

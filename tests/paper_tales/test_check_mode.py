@@ -10,12 +10,11 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-
-from simcore.games.paper_tales import kernel
-from simcore.games.paper_tales.engine import prepare
-from simcore.games.paper_tales.evaluate.records import kernel_tables
-from simcore.games.paper_tales.tables import MAX_AGE, CardSet
-from simcore.registry import InvariantError, raise_first_violation
+from talesim.simcore.games.paper_tales import kernel
+from talesim.simcore.games.paper_tales.engine import prepare
+from talesim.simcore.games.paper_tales.evaluate.records import kernel_tables
+from talesim.simcore.games.paper_tales.tables import MAX_AGE, CardSet
+from talesim.simcore.registry import InvariantError, raise_first_violation
 
 
 def finished_game(cards: CardSet) -> tuple[tuple, kernel.State]:

@@ -12,11 +12,10 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from numba import njit
-
-from simcore.games.paper_tales import evaluate as ev
-from simcore.games.paper_tales import layout
-from simcore.games.paper_tales.policies import default_weights
-from simcore.games.paper_tales.tables import (
+from talesim.simcore.games.paper_tales import evaluate as ev
+from talesim.simcore.games.paper_tales import layout
+from talesim.simcore.games.paper_tales.policies import default_weights
+from talesim.simcore.games.paper_tales.tables import (
     A_KIND,
     A_PER,
     A_WHEN,

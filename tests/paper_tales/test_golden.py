@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from simcore.games.paper_tales.engine import narrate, play_events
-from simcore.games.paper_tales.policies import POLICY_NAMES
-from simcore.games.paper_tales.tables import CardSet, load_cardset
+from talesim.simcore.games.paper_tales.engine import narrate, play_events
+from talesim.simcore.games.paper_tales.policies import POLICY_NAMES
+from talesim.simcore.games.paper_tales.tables import CardSet, load_cardset
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 FILES = sorted(GOLDEN.glob("*.json"))

@@ -12,12 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numba import njit
-
-from simcore.games.paper_tales import evaluate as ev
-from simcore.games.paper_tales import kernel as k
-from simcore.games.paper_tales import layout
-from simcore.games.paper_tales.policies import F_STRENGTH, W_UNAFFORDABLE, default_weights
-from simcore.games.paper_tales.tables import (
+from talesim.simcore.games.paper_tales import evaluate as ev
+from talesim.simcore.games.paper_tales import kernel as k
+from talesim.simcore.games.paper_tales import layout
+from talesim.simcore.games.paper_tales.policies import F_STRENGTH, W_UNAFFORDABLE, default_weights
+from talesim.simcore.games.paper_tales.tables import (
     MAX_BUILD_OPTIONS,
     MAX_DEPLOY_OPTIONS,
     MAX_FRONT,

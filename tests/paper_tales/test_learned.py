@@ -22,22 +22,21 @@ from typing import Any
 import numpy as np
 import pytest
 from kit import prepared, random_model
-from typer.testing import CliRunner
-
-from cli.main import app
-from simcore import engine_kit, learned
-from simcore.games.paper_tales import engine, layout
-from simcore.games.paper_tales.engine import (
+from talesim.cli.main import app
+from talesim.simcore import engine_kit, learned
+from talesim.simcore.games.paper_tales import engine, layout
+from talesim.simcore.games.paper_tales.engine import (
     GAME,
     frame_mismatch,
     reference_frames,
     simulate_arrays,
 )
-from simcore.games.paper_tales.learned import FEATURES, KINDS, N_FEATURES
-from simcore.games.paper_tales.reference import Game, Rules
-from simcore.games.paper_tales.reference.learned import ranked_features
-from simcore.games.paper_tales.reference.search import Search
-from simcore.games.paper_tales.tables import CardSet
+from talesim.simcore.games.paper_tales.learned import FEATURES, KINDS, N_FEATURES
+from talesim.simcore.games.paper_tales.reference import Game, Rules
+from talesim.simcore.games.paper_tales.reference.learned import ranked_features
+from talesim.simcore.games.paper_tales.reference.search import Search
+from talesim.simcore.games.paper_tales.tables import CardSet
+from typer.testing import CliRunner
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 VARIANTS = ("base", "legends")

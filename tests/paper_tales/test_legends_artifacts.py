@@ -5,7 +5,7 @@ End LP of artifacts: part ``artifacts`` (printed LP + end abilities)."""
 
 from __future__ import annotations
 
-from simcore.games.paper_tales.reference import production
+from talesim.simcore.games.paper_tales.reference import production
 
 WAR_LP = 6
 

@@ -4,7 +4,7 @@ numbers (``ltable``: seat 0 wins both wars against empty seats, 6 LP; base incom
 
 from __future__ import annotations
 
-from simcore.games.paper_tales.reference import production
+from talesim.simcore.games.paper_tales.reference import production
 
 WAR_LP = 6
 

@@ -9,11 +9,10 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-
-from simcore.games.paper_tales import kernel
-from simcore.games.paper_tales.engine import prepare
-from simcore.games.paper_tales.evaluate.records import kernel_tables
-from simcore.games.paper_tales.kernel import (
+from talesim.simcore.games.paper_tales import kernel
+from talesim.simcore.games.paper_tales.engine import prepare
+from talesim.simcore.games.paper_tales.evaluate.records import kernel_tables
+from talesim.simcore.games.paper_tales.kernel import (
     LEGENDS_INVARIANTS,
     V_ART_PLACE,
     V_CARDS_L,
@@ -23,9 +22,9 @@ from simcore.games.paper_tales.kernel import (
     check_state,
     legends_lx,
 )
-from simcore.games.paper_tales.layout import Z_CARD, Z_FRESH, Z_PAID
-from simcore.games.paper_tales.tables import CardSet
-from simcore.registry import InvariantError, raise_first_violation
+from talesim.simcore.games.paper_tales.layout import Z_CARD, Z_FRESH, Z_PAID
+from talesim.simcore.games.paper_tales.tables import CardSet
+from talesim.simcore.registry import InvariantError, raise_first_violation
 
 Position = tuple[tuple, tuple, kernel.State, LState]
 

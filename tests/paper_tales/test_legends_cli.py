@@ -9,12 +9,11 @@ import json
 from collections import Counter
 
 from kit import invoke
-
-from simcore import registry
-from simcore.games.paper_tales import engine
-from simcore.games.paper_tales.policies import default_weights
-from simcore.games.paper_tales.reference import Rules, play_reference
-from simcore.games.paper_tales.tables import load_cardset
+from talesim.simcore import registry
+from talesim.simcore.games.paper_tales import engine
+from talesim.simcore.games.paper_tales.policies import default_weights
+from talesim.simcore.games.paper_tales.reference import Rules, play_reference
+from talesim.simcore.games.paper_tales.tables import load_cardset
 
 
 def test_games_lists_legends() -> None:

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
-from simcore.games.paper_tales.reference import (
+from talesim.simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
+from talesim.simcore.games.paper_tales.reference import (
     LEGENDS_BREAKDOWN,
     LEGENDS_CARD_FIELDS,
     Game,
@@ -23,7 +22,7 @@ from simcore.games.paper_tales.reference import (
     final_state,
     play_reference,
 )
-from simcore.games.paper_tales.tables import load_cardset
+from talesim.simcore.games.paper_tales.tables import load_cardset
 
 WEIGHTS = default_weights()
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from simcore.games.paper_tales.policies import default_weights
-from simcore.games.paper_tales.reference import Game, Move, Rules, final_state
-from simcore.rng import GameRng
+from talesim.simcore.games.paper_tales.policies import default_weights
+from talesim.simcore.games.paper_tales.reference import Game, Move, Rules, final_state
+from talesim.simcore.rng import GameRng
 
 # --- §2.4 the artifact cost sequence ----------------------------------------------------------
 

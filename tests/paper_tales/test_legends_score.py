@@ -12,17 +12,16 @@ from typing import Any
 
 import pytest
 from kit import error_line, invoke
-
-from simcore.games.paper_tales.engine import score_state, score_state_reference
-from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
-from simcore.games.paper_tales.reference import (
+from talesim.simcore.games.paper_tales.engine import score_state, score_state_reference
+from talesim.simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
+from talesim.simcore.games.paper_tales.reference import (
     LEGENDS_BREAKDOWN,
     MAX_FRONT,
     Rules,
     final_state,
     play_reference,
 )
-from simcore.games.paper_tales.tables import CardSet, load_cardset
+from talesim.simcore.games.paper_tales.tables import CardSet, load_cardset
 
 EMPTY: dict[str, Any] = {"front": [], "back": []}
 

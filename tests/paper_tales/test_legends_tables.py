@@ -9,11 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import talesim.simcore.games.paper_tales.tables as T  # noqa: N812
 from kit import data_error
-
-import simcore.games.paper_tales.tables as T  # noqa: N812
-from simcore.cards import CardDataError
-from simcore.games.paper_tales.tables import (
+from talesim.simcore.cards import CardDataError
+from talesim.simcore.games.paper_tales.tables import (
     DEFAULT_RULES,
     LEGENDS_CARDS,
     compile_legends_tables,

@@ -15,12 +15,11 @@ import numpy as np
 import pytest
 from kit import load_by_path
 from numba import njit
-
-from simcore.games.paper_tales import evaluate as ev
-from simcore.games.paper_tales import layout
-from simcore.games.paper_tales.kernel import legends_lx
-from simcore.games.paper_tales.policies import W_UNAFFORDABLE, default_weights
-from simcore.games.paper_tales.tables import (
+from talesim.simcore.games.paper_tales import evaluate as ev
+from talesim.simcore.games.paper_tales import layout
+from talesim.simcore.games.paper_tales.kernel import legends_lx
+from talesim.simcore.games.paper_tales.policies import W_UNAFFORDABLE, default_weights
+from talesim.simcore.games.paper_tales.tables import (
     A_KIND,
     A_PHASE,
     MAX_ARTIFACTS,

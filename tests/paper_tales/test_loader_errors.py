@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 from kit import data_error
-
-from simcore.cards import CardDataError
-from simcore.games.paper_tales.tables import DEFAULT_CARDS, DEFAULT_RULES, load_cardset
+from talesim.simcore.cards import CardDataError
+from talesim.simcore.games.paper_tales.tables import DEFAULT_CARDS, DEFAULT_RULES, load_cardset
 
 
 def edited(tmp_path: Path, source: Path, old: str, new: str) -> Path:

@@ -24,18 +24,17 @@ import numpy as np
 import polars as pl
 import pytest
 from kit import SMALL_MC, prepared, watching
-
-from simcore import engine_kit
-from simcore.games.paper_tales import engine, layout
-from simcore.games.paper_tales.engine import (
+from talesim.simcore import engine_kit
+from talesim.simcore.games.paper_tales import engine, layout
+from talesim.simcore.games.paper_tales.engine import (
     GAME,
     frame_mismatch,
     reference_frames,
     simulate_arrays,
 )
-from simcore.games.paper_tales.kernel import game as kgame
-from simcore.games.paper_tales.reference import Game, Rules
-from simcore.games.paper_tales.reference.search import Search
+from talesim.simcore.games.paper_tales.kernel import game as kgame
+from talesim.simcore.games.paper_tales.reference import Game, Rules
+from talesim.simcore.games.paper_tales.reference.search import Search
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 

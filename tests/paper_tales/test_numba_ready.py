@@ -8,12 +8,12 @@ import sys
 
 SCRIPT = """
 import sys
-from simcore.games.paper_tales.engine import score_state
+from talesim.simcore.games.paper_tales.engine import score_state
 knight = {"front": [{"unit": "knight", "age": 0}]}
 shield = {"front": [{"unit": "knight", "age": 1}], "artifacts": ["shield-of-power"]}
 assert score_state({"players": [knight, {}]})["winners"] == [0]
 assert score_state({"players": [shield, {}]}, variant="legends")["winners"] == [0]
-kernel = [m for m in sys.modules if m.startswith("simcore.games.paper_tales.kernel")]
+kernel = [m for m in sys.modules if m.startswith("talesim.simcore.games.paper_tales.kernel")]
 assert not kernel, kernel
 """
 

@@ -8,8 +8,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
-
-from simcore.games.paper_tales.policies import (
+from talesim.simcore.games.paper_tales.policies import (
     F_END_LP,
     N_FEATURES,
     POLICY_NAMES,
@@ -17,7 +16,7 @@ from simcore.games.paper_tales.policies import (
     default_weights,
     policy_code,
 )
-from simcore.games.paper_tales.reference import Piece, Rules, final_state, play_reference
+from talesim.simcore.games.paper_tales.reference import Piece, Rules, final_state, play_reference
 
 GAMES = 12
 

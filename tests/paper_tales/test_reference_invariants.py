@@ -12,9 +12,8 @@ import dataclasses
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
-from simcore.games.paper_tales.reference import (
+from talesim.simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
+from talesim.simcore.games.paper_tales.reference import (
     BREAKDOWN,
     CARD_FIELDS,
     Game,
@@ -22,7 +21,7 @@ from simcore.games.paper_tales.reference import (
     final_state,
     play_reference,
 )
-from simcore.rng import GameRng
+from talesim.simcore.rng import GameRng
 
 WEIGHTS = default_weights()
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-
-from simcore.games.paper_tales.policies import default_weights
-from simcore.games.paper_tales.reference import (
+from talesim.simcore.games.paper_tales.policies import default_weights
+from talesim.simcore.games.paper_tales.reference import (
     STOP,
     Game,
     Move,
@@ -139,7 +138,7 @@ def test_deployment_options_reach_their_bound(table, cards) -> None:
     """The most options a step can have: 5 open spots (a level-2 building), 3 old units,
     2 empty spots, 6 payable hand cards: 1 STOP + 6 x (2 + 3) PLACE + 3 x 2 MOVE +
     3 REMOVE = 40 <= MAX_DEPLOY_OPTIONS (54); the kernel lists the same 40 options."""
-    from simcore.games.paper_tales.tables import MAX_DEPLOY_OPTIONS
+    from talesim.simcore.games.paper_tales.tables import MAX_DEPLOY_OPTIONS
 
     t = table()
     g = t.game
@@ -159,10 +158,9 @@ def kernel_moves(cards, g) -> list[tuple[str, int, int]]:
     """The kernel's ``moves`` for seat 0 of the reference game ``g`` (its spots, hand, gold
     and levels copied): (kind, a, b) per option."""
     import numpy as np
-
-    from simcore.games.paper_tales import kernel as k
-    from simcore.games.paper_tales.engine import prepare
-    from simcore.games.paper_tales.evaluate.records import kernel_tables
+    from talesim.simcore.games.paper_tales import kernel as k
+    from talesim.simcore.games.paper_tales.engine import prepare
+    from talesim.simcore.games.paper_tales.evaluate.records import kernel_tables
 
     prepared = prepare(cards, "base", 3, ["greedy"] * 3, False)
     tb = kernel_tables(prepared.tables)
@@ -452,10 +450,9 @@ def kernel_reveal(cards, necromancer: int, shapeshifter: int) -> list[tuple[str 
     """The kernel's ``_reveal`` on the test's position (seat 0 of 3, turn 1): (unit, tokens)
     per spot, (None, 0) for an empty one."""
     import numpy as np
-
-    from simcore.games.paper_tales import kernel as k
-    from simcore.games.paper_tales.engine import prepare
-    from simcore.games.paper_tales.evaluate.records import kernel_tables
+    from talesim.simcore.games.paper_tales import kernel as k
+    from talesim.simcore.games.paper_tales.engine import prepare
+    from talesim.simcore.games.paper_tales.evaluate.records import kernel_tables
 
     prepared = prepare(cards, "base", 3, ["greedy"] * 3, False)
     tb = kernel_tables(prepared.tables)

@@ -10,7 +10,7 @@ extra Front spot, 3-4 Back.
 
 from __future__ import annotations
 
-from simcore.games.paper_tales.reference import Move
+from talesim.simcore.games.paper_tales.reference import Move
 
 WAR_LP = 6  # seat 0 wins both wars against empty seats: 2 x 3 LP
 

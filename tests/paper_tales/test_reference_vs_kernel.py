@@ -28,17 +28,16 @@ import numpy as np
 import polars as pl
 import pytest
 from kit import seat_policies
-
-from simcore import engine_kit
-from simcore.games.paper_tales import engine
-from simcore.games.paper_tales.engine import (
+from talesim.simcore import engine_kit
+from talesim.simcore.games.paper_tales import engine
+from talesim.simcore.games.paper_tales.engine import (
     LEGENDS_SEAT_PARTS,
     SEAT_PARTS,
     frame_mismatch,
     prepare,
     reference_frames,
 )
-from simcore.games.paper_tales.tables import CardSet
+from talesim.simcore.games.paper_tales.tables import CardSet
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 

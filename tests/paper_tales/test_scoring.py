@@ -12,8 +12,7 @@ import re
 from typing import Any
 
 import pytest
-
-from simcore.games.paper_tales.engine import score_state
+from talesim.simcore.games.paper_tales.engine import score_state
 
 EMPTY: dict[str, Any] = {"front": [], "back": []}
 
@@ -320,7 +319,7 @@ def test_bad_positions(cards, state, fragment) -> None:
 def test_scores_follow_the_card_file(tmp_path, seat) -> None:
     """Rules as data: a card file where the Knight has strength 5 and the Commander scores 2
     LP per war changes the score, nothing else does (``--cards FILE`` / A/B runs)."""
-    from simcore.games.paper_tales.tables import DEFAULT_CARDS, load_cardset
+    from talesim.simcore.games.paper_tales.tables import DEFAULT_CARDS, load_cardset
 
     text = DEFAULT_CARDS.read_text(encoding="utf-8")
     knight = text.index('id = "knight"')

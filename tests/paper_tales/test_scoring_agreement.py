@@ -11,9 +11,8 @@ import dataclasses
 
 import numpy as np
 import pytest
-
-from simcore.games.paper_tales import state_io
-from simcore.games.paper_tales.tables import MAX_SPOTS, CardSet, load_cardset
+from talesim.simcore.games.paper_tales import state_io
+from talesim.simcore.games.paper_tales.tables import MAX_SPOTS, CardSet, load_cardset
 
 POSITIONS = 1000
 LEGENDS_POSITIONS = 500

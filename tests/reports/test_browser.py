@@ -13,8 +13,7 @@ from typing import Any
 import matplotlib
 import polars as pl
 import pytest
-
-from reports.html import Figure, Section, Table, write_page
+from talesim.reports.html import Figure, Section, Table, write_page
 
 matplotlib.use("Agg")
 

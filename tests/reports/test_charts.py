@@ -15,8 +15,7 @@ import matplotlib.image as mpimg
 import matplotlib.pyplot as plt
 import polars as pl
 import pytest
-
-from reports import charts
+from talesim.reports import charts
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LONG = "the-dragon-king-of-the-northern-valley-who-never-sleeps-and-never-forgets"

@@ -12,11 +12,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 from kit import invoke, simulate_args
-
-from reports import compare as c
-from reports import metrics as m
-from reports.run import Run
-from simcore.cards import file_sha256
+from talesim.reports import compare as c
+from talesim.reports import metrics as m
+from talesim.reports.run import Run
+from talesim.simcore.cards import file_sha256
 
 # --- significance ------------------------------------------------------------------------------
 
@@ -147,7 +146,7 @@ def changed_pair(
 ) -> tuple[Path, Path]:
     """Run A: the kit's Fairy Tale expert run; run B: the same seed with Sky Dancer Dragon
     (a plain fixed-points card, 3) made worth 12 more points."""
-    from simcore.games.fairy_tale.tables import DEFAULT_CARDS
+    from talesim.simcore.games.fairy_tale.tables import DEFAULT_CARDS
 
     a = finished_run("fairy-tale", "expert")
     tmp = tmp_path_factory.mktemp("changed")

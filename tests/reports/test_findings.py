@@ -10,9 +10,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 from kit import load_by_path
-
-from reports import metrics as m
-from reports.report import build_report, write_report
+from talesim.reports import metrics as m
+from talesim.reports.report import build_report, write_report
 
 #: ``synthetic_run`` of the report tests: a complete run directory written by hand.
 synthetic_run = load_by_path(

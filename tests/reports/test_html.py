@@ -8,8 +8,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
-from reports.html import MISSING, Figure, Section, Table, write_page
+from talesim.reports.html import MISSING, Figure, Section, Table, write_page
 
 EVIL = "<script>alert('x')</script>"
 VOID = {"meta", "link", "img", "br", "hr", "input"}

@@ -7,8 +7,7 @@ import math
 import polars as pl
 import pytest
 from kit import SEAT_SCHEMA
-
-from reports import metrics as m
+from talesim.reports import metrics as m
 
 
 def seats_frame(rows: list[tuple[int, int, str, int, int, float]]) -> pl.LazyFrame:

@@ -14,9 +14,8 @@ from typing import Any
 import polars as pl
 import pytest
 from kit import error_line, invoke, ok
-
-from reports.report import build_report
-from simcore.runner import simulate
+from talesim.reports.report import build_report
+from talesim.simcore.runner import simulate
 
 
 def fairy_run(out: Path, seed: int = 7, cards_path: Path | None = None, games: int = 400) -> Path:
@@ -209,7 +208,7 @@ def test_compare_same_run_twice_is_paired_and_flat(ft_run: Path, tmp_path: Path)
 def test_compare_a_changed_card_with_same_seed(ft_run: Path, tmp_path: Path) -> None:
     """Workflow of the README: copy the card file, make a card worth much more, rerun with
     the same seed, compare: that card's win share rises significantly."""
-    from simcore.games.fairy_tale.tables import DEFAULT_CARDS
+    from talesim.simcore.games.fairy_tale.tables import DEFAULT_CARDS
 
     text = Path(DEFAULT_CARDS).read_text(encoding="utf-8")
     changed = tmp_path / "cards.toml"

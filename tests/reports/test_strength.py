@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-
-from reports import strength as st
+from talesim.reports import strength as st
 
 BAND = (0.9, 1.1)
 LEVELS = ["greedy", "mc:rollouts=4", "mc:rollouts=32"]

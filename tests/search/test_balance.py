@@ -14,9 +14,8 @@ from typing import Any
 import polars as pl
 import pytest
 from kit import assert_error, assert_option_error, invoke
+from talesim.simcore import balance, registry
 from typer.testing import Result
-
-from simcore import balance, registry
 
 FT_CARDS = registry.get_game("fairy-tale").data_dir() / "cards.toml"
 BAND = "0.5:1.6"
@@ -182,7 +181,7 @@ def test_resume_keeps_the_finished_trials_and_redoes_a_killed_one(
 def test_ctrl_c_keeps_the_finished_trials(
     tmp_path: Path, planted: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from simcore import runner
+    from talesim.simcore import runner
 
     real, calls = runner.simulate, []
 

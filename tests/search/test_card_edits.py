@@ -6,9 +6,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from simcore import card_edits as ce
-from simcore.cards import CardDataError
+from talesim.simcore import card_edits as ce
+from talesim.simcore.cards import CardDataError
 
 FIELDS = """
 card_file = "cards.toml"
@@ -176,7 +175,7 @@ def test_a_bad_declaration_names_the_entry(tmp_path: Path) -> None:
 @pytest.mark.parametrize("game", ["fairy-tale", "paper-tales", "drako"])
 def test_every_declared_field_reaches_some_card(game: str) -> None:
     """The built-in declarations are not dead: each field has sites in the game's card file."""
-    from simcore import balance, registry
+    from talesim.simcore import balance, registry
 
     g = registry.get_game(game)
     fields = ce.load_fields(balance.fields_file(g))

@@ -6,9 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-
-from simcore import policy_file as pf
-from simcore.cards import CardDataError
+from talesim.simcore import policy_file as pf
+from talesim.simcore.cards import CardDataError
 
 BUILTIN = ("random", "greedy", "collector")
 
@@ -58,7 +57,7 @@ def test_another_games_file_is_refused(tmp_path: Path) -> None:
 def test_a_search_policy_is_no_base(tmp_path: Path) -> None:
     """Only the weighted heuristics are bases: a search such as ``mc`` has parameters, not
     a weight row (the runner passes the game's ``weighted_policies``)."""
-    from simcore import registry
+    from talesim.simcore import registry
 
     ft = registry.get_game("fairy-tale")
     assert "mc" in ft.policies

@@ -9,9 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 from kit import assert_error, assert_option_error, invoke
+from talesim.simcore import policy_file, study
 from typer.testing import Result
-
-from simcore import policy_file, study
 
 
 def tune_cmd(out: Path, *extra: str, budget: int = 4) -> list[str | Path]:
@@ -140,7 +139,7 @@ def test_adaptive_sampling_stops_a_candidate_clearly_below_the_best(
 ) -> None:
     """A candidate whose interval after a round lies below the best full candidate's share
     stops there; one that never does plays every game."""
-    from simcore import tune
+    from talesim.simcore import tune
 
     # the share each _play call returns (interval +-0.05, +-0.084 as an early round widens
     # it), in order: trial 0 plays its four rounds and ends at 1.2 (the best so far);
@@ -154,7 +153,9 @@ def test_adaptive_sampling_stops_a_candidate_clearly_below_the_best(
 
     monkeypatch.setattr(tune, "_play", fake_play)
     monkeypatch.setattr(tune, "_validate", lambda *a, **k: (None, ""))
-    monkeypatch.setattr("reports.tune_page.write_tune_page", lambda o, out: out / "index.html")
+    monkeypatch.setattr(
+        "talesim.reports.tune_page.write_tune_page", lambda o, out: out / "index.html"
+    )
     req = tune.Request(game="fairy-tale", variant=None, players=4, n_games=800, budget=3,
                        seed=1, out=tmp_path / "out", base="greedy", against=None)  # fmt: skip
     outcome = tune.run_tune(req)

@@ -19,10 +19,9 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-
-from simcore import engine_kit
-from simcore.buffers import zeroed_buffers
-from simcore.registry import GameError, get_game
+from talesim.simcore import engine_kit
+from talesim.simcore.buffers import zeroed_buffers
+from talesim.simcore.registry import GameError, get_game
 
 from . import state_io
 from .policies import POLICY_NAMES, Policy, default_weights

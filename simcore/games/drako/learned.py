@@ -48,10 +48,9 @@ options          the decision's options
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
-from simcore.learned import MAX_HIDDEN
-from simcore.learned_score import model_score, model_top
+from talesim.simcore.jit import hot, hot_outline
+from talesim.simcore.learned import MAX_HIDDEN
+from talesim.simcore.learned_score import model_score, model_top
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from .incremental import evaluate_change, load_pair_row, near_after, tame_after

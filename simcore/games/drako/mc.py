@@ -10,9 +10,8 @@ both play the same games (``tests/drako/test_mc.py``).
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot
-from simcore.rng import rng_shuffle
+from talesim.simcore.jit import hot
+from talesim.simcore.rng import rng_shuffle
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 

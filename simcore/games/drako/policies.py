@@ -60,8 +60,8 @@ def default_weights() -> np.ndarray:
 # operations, so first-best ties break alike; ``random`` draws the reference's numbers in
 # the reference's order.
 
-from simcore.jit import hot  # noqa: E402
-from simcore.rng import rng_below  # noqa: E402
+from talesim.simcore.jit import hot  # noqa: E402
+from talesim.simcore.rng import rng_below  # noqa: E402
 
 from .incremental import (  # noqa: E402
     best_claim_changed,

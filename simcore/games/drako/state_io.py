@@ -26,8 +26,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from simcore.engine_kit import player_keys_problem, short_json, state_keys_problem
-from simcore.names import did_you_mean
+from talesim.simcore.engine_kit import player_keys_problem, short_json, state_keys_problem
+from talesim.simcore.names import did_you_mean
 
 from .reference import KingdomView, Rules, winners
 from .tables import BREAKDOWN, KINDS, MAX_PLAYERS, MIN_PLAYERS, SIDE, CardSet

@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
-
-from simcore.cards import CardDataError, Fields, entries, file_sha256, read_toml
+from talesim.simcore.cards import CardDataError, Fields, entries, file_sha256, read_toml
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_RULES = HERE / "rules.toml"

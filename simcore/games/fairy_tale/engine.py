@@ -13,9 +13,8 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-
-from simcore import engine_kit
-from simcore.registry import GameError, get_game
+from talesim.simcore import engine_kit
+from talesim.simcore.registry import GameError, get_game
 
 from . import state_io
 from .kernel import new_chunk_out, score_end_state

@@ -31,10 +31,9 @@ Greedy's value of a candidate is its ``gain + effect`` (Open, Close: the gain), 
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
-from simcore.learned import MAX_HIDDEN
-from simcore.learned_score import model_score, model_top
+from talesim.simcore.jit import hot, hot_outline
+from talesim.simcore.learned import MAX_HIDDEN
+from talesim.simcore.learned_score import model_score, model_top
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from .layout import bit, ix

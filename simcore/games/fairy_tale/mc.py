@@ -10,9 +10,8 @@ the hidden cards are dealt: ``reference.FairyTaleGame.determinize``.
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot
-from simcore.rng import rng_below
+from talesim.simcore.jit import hot
+from talesim.simcore.rng import rng_below
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from .layout import P_GREEDY, bit, data_ptr, ix, places_cap

@@ -27,9 +27,8 @@ deciding player's count rows in ``st`` (``HYP``/``HFC`` while drafting, else ``C
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
-from simcore.rng import rng_below
+from talesim.simcore.jit import hot, hot_outline
+from talesim.simcore.rng import rng_below
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from .layout import Decision as Decision  # re-exported: the decisions' names

@@ -16,8 +16,7 @@ compiled functions.
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_inline
+from talesim.simcore.jit import hot, hot_inline
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from .layout import build_tables, ix, kmask, lowest

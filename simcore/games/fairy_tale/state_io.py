@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from simcore.engine_kit import player_keys_problem, short_json, state_keys_problem
-from simcore.names import did_you_mean
+from talesim.simcore.engine_kit import player_keys_problem, short_json, state_keys_problem
+from talesim.simcore.names import did_you_mean
 
 from .reference import BREAKDOWN, FairyTaleGame, Slot
 from .tables import MAX_PLAYERS, TABLEAU, CardSet

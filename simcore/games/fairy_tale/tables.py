@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
-
-from simcore.cards import CardDataError, Fields, entries, file_sha256, new_id, read_toml
-from simcore.names import did_you_mean
+from talesim.simcore.cards import CardDataError, Fields, entries, file_sha256, new_id, read_toml
+from talesim.simcore.names import did_you_mean
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CARDS = HERE / "cards.toml"

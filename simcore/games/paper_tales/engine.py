@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-
-from simcore import engine_kit
-from simcore.buffers import zeroed_buffers
-from simcore.learned import Record
-from simcore.registry import GameError, get_game
+from talesim.simcore import engine_kit
+from talesim.simcore.buffers import zeroed_buffers
+from talesim.simcore.learned import Record
+from talesim.simcore.registry import GameError, get_game
 
 from . import state_io
 from .policies import POLICY_NAMES, Policy, default_weights
@@ -448,7 +447,7 @@ def _play(
     table, seat_slot = prepared.slot_table()
     added = {}
     if prepared.has_search:
-        from simcore.learned import no_record
+        from talesim.simcore.learned import no_record
 
         from .kernel.search import simulate_chunk_search
 

@@ -24,7 +24,7 @@ from __future__ import annotations  # noqa: I001 (the re-exports list names in t
 
 import numpy as np
 
-from simcore.jit import ix  # noqa: F401 (re-exported: the compiled code's index cast)
+from talesim.simcore.jit import ix  # noqa: F401 (re-exported: the compiled code's index cast)
 
 from .tables import Effect, LegendsEffect, Per, Phase, Resource, Target, Tier, When
 from .policies import (  # noqa: F401  (re-exported: the features and weights)

@@ -44,10 +44,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
-from simcore.learned import MAX_HIDDEN
-from simcore.learned_score import model_score, model_top
+from talesim.simcore.jit import hot, hot_outline
+from talesim.simcore.learned import MAX_HIDDEN
+from talesim.simcore.learned_score import model_score, model_top
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from . import policies as P  # noqa: N812 (the policies' constants, read as P.NAME)

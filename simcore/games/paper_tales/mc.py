@@ -10,9 +10,8 @@ each under the feature rows too.
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
-from simcore.rng import rng_shuffle
+from talesim.simcore.jit import hot, hot_outline
+from talesim.simcore.rng import rng_shuffle
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from .kernel.brain import _l_step_value

@@ -47,9 +47,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-
-from simcore.engine_kit import short_json, state_keys_problem
-from simcore.names import did_you_mean
+from talesim.simcore.engine_kit import short_json, state_keys_problem
+from talesim.simcore.names import did_you_mean
 
 from .tables import (
     B_EXTRA_SPOT,

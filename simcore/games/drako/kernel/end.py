@@ -6,8 +6,7 @@ drako``)."""
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
+from talesim.simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix

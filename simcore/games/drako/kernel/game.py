@@ -3,8 +3,8 @@ seats)."""
 
 from __future__ import annotations
 
-from simcore.jit import hot, hot_outline
-from simcore.rng import rng_start
+from talesim.simcore.jit import hot, hot_outline
+from talesim.simcore.rng import rng_start
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix

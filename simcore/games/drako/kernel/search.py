@@ -7,10 +7,9 @@ the choice; and the same driven from Python (``clone``, ``play_on``, ``search``,
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
-from simcore.learned import pack
-from simcore.rng import rng_next, search_state
+from talesim.simcore.jit import hot, hot_outline
+from talesim.simcore.learned import pack
+from talesim.simcore.rng import rng_next, search_state
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix

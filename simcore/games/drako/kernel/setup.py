@@ -4,8 +4,8 @@ sees)."""
 
 from __future__ import annotations
 
-from simcore.jit import hot, hot_outline
-from simcore.rng import rng_shuffle
+from talesim.simcore.jit import hot, hot_outline
+from talesim.simcore.rng import rng_shuffle
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix

@@ -3,8 +3,8 @@ the action, the action, the reshuffle (``take_turn``), and the moves they are ma
 
 from __future__ import annotations
 
-from simcore.jit import hot
-from simcore.rng import rng_shuffle
+from talesim.simcore.jit import hot
+from talesim.simcore.rng import rng_shuffle
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..incremental import claims_after_slots

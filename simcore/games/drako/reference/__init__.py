@@ -55,7 +55,7 @@ have the same names):
 
 from __future__ import annotations
 
-from simcore.flat_mc import Search
+from talesim.simcore.flat_mc import Search
 
 from .brain import Brain
 from .game import DrakoGame, final_state, play_reference

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from simcore import flat_mc
+from talesim.simcore import flat_mc
 
 from ..policies import Policy
 from ..tables import (

@@ -9,9 +9,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from simcore import flat_mc
-from simcore.flat_mc import Search
-from simcore.rng import GameRng
+from talesim.simcore import flat_mc
+from talesim.simcore.flat_mc import Search
+from talesim.simcore.rng import GameRng
 
 from ..tables import (
     KINDS,

@@ -4,7 +4,7 @@ after each play step (``_check_state``) and at the end (``_check_final``).
 
 from __future__ import annotations
 
-from simcore.jit import hot, hot_inline
+from talesim.simcore.jit import hot, hot_inline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import bit, ix

@@ -9,9 +9,8 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import prange
-
-from simcore.buffers import zeroed_buffers
-from simcore.jit import alloc_callee, block_bounds, chunk_entry, hot, parallel_callee
+from talesim.simcore.buffers import zeroed_buffers
+from talesim.simcore.jit import alloc_callee, block_bounds, chunk_entry, hot, parallel_callee
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import build_tables, ix, state_size

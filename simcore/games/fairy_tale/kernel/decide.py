@@ -5,9 +5,8 @@ forced, random, searched (an ``mc`` seat is asked), or a policy's.
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot
-from simcore.rng import rng_below
+from talesim.simcore.jit import hot
+from talesim.simcore.rng import rng_below
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import D_DRAFT, data_ptr, ix

@@ -5,9 +5,8 @@ shuffle, the beginner start), the deal and the draft.
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot
-from simcore.rng import _U32, _U_GOLDEN, _mix64_jit, rng_below, rng_start
+from talesim.simcore.jit import hot
+from talesim.simcore.rng import _U32, _U_GOLDEN, _mix64_jit, rng_below, rng_start
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 

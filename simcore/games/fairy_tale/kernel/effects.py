@@ -4,7 +4,7 @@ maximum matching of closed cards to Close effects), and a round of them (``_play
 
 from __future__ import annotations
 
-from simcore.jit import hot
+from talesim.simcore.jit import hot
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 

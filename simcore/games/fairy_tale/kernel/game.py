@@ -4,7 +4,7 @@ seats' game (``mc`` and ``learned`` seats) is ``search.py``.
 
 from __future__ import annotations
 
-from simcore.jit import hot_outline
+from talesim.simcore.jit import hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix

@@ -8,10 +8,9 @@ with the choice; and the same driven from Python (``play_game``, ``new_game``,
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
-from simcore.learned import Record, no_record, pack
-from simcore.rng import rng_next, search_state
+from talesim.simcore.jit import hot, hot_outline
+from talesim.simcore.learned import Record, no_record, pack
+from talesim.simcore.rng import rng_next, search_state
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix

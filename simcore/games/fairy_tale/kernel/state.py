@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-
-from simcore.jit import hot, hot_inline
+from talesim.simcore.jit import hot, hot_inline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import bit, build_tables, ix, state_size

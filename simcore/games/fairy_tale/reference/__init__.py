@@ -33,7 +33,7 @@ and ``search`` as its methods of the same name, so ``game.hunt()`` is
 
 from __future__ import annotations
 
-from simcore.flat_mc import MARGIN_CLIP, MARGIN_WEIGHT, OUTCOME_UNIT, Search
+from talesim.simcore.flat_mc import MARGIN_CLIP, MARGIN_WEIGHT, OUTCOME_UNIT, Search
 
 from .brain import Brain
 from .game import FairyTaleGame, final_state, play_reference

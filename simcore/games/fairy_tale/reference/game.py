@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from simcore import flat_mc
+from talesim.simcore import flat_mc
 
 from ..policies import Decision, Policy
 from ..tables import (

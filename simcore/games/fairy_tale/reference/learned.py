@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from simcore.learned import Model
+from talesim.simcore.learned import Model
 
 from ..learned import F_OPTIONS, F_RANK
 from ..policies import Decision

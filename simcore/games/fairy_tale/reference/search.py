@@ -8,9 +8,9 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING
 
-from simcore import flat_mc
-from simcore.flat_mc import Search
-from simcore.rng import GameRng
+from talesim.simcore import flat_mc
+from talesim.simcore.flat_mc import Search
+from talesim.simcore.rng import GameRng
 
 from ..policies import Decision, Policy
 from ..tables import (

@@ -12,7 +12,7 @@ pieces (``l_per``) and its ``conditional_gain`` rows more than a term.
 
 from __future__ import annotations
 
-from simcore.jit import hot
+from talesim.simcore.jit import hot
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import (  # passed as call arguments (see layout.py)

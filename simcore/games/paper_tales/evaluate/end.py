@@ -8,7 +8,7 @@ own), who dies (``dies``, ``never_dies``), what a death gives (``unit_death``,
 
 from __future__ import annotations
 
-from simcore.jit import hot
+from talesim.simcore.jit import hot
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import K_LP, PH_DEPLOYMENT, PH_END, ix  # passed as call arguments (see layout.py)

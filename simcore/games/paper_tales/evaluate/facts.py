@@ -13,7 +13,7 @@ opcode table; no card is named.
 
 from __future__ import annotations
 
-from simcore.jit import hot, hot_inline
+from talesim.simcore.jit import hot, hot_inline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 

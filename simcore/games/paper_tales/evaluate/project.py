@@ -10,7 +10,7 @@ tested against.
 
 from __future__ import annotations
 
-from simcore.jit import hot, hot_outline
+from talesim.simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import ix

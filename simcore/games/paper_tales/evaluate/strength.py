@@ -11,7 +11,7 @@ multipliers (``l_per``), so the base game keeps its lean ``per_value`` loops. §
 
 from __future__ import annotations
 
-from simcore.jit import hot
+from talesim.simcore.jit import hot
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import (  # passed as call arguments (see layout.py)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from simcore.jit import hot, hot_outline
+from talesim.simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.end import dies

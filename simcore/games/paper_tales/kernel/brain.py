@@ -7,9 +7,8 @@ Legends branch). The draft is in ``recruitment.py``.
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
-from simcore.rng import rng_below
+from talesim.simcore.jit import hot, hot_outline
+from talesim.simcore.rng import rng_below
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.facts import production

@@ -5,7 +5,7 @@ faces of the game's set), the options and the build. §N: ``docs/rules/paper-tal
 
 from __future__ import annotations
 
-from simcore.jit import hot, hot_outline
+from talesim.simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.facts import production

@@ -6,8 +6,7 @@ base game reveals (``reveal.py``), a Legends game pays in order and runs its tie
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
+from talesim.simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..layout import D_DEPLOY, NONE  # passed as call arguments (see layout.py)

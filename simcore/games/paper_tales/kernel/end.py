@@ -4,7 +4,7 @@ invariants of both variants). §N: ``docs/rules/paper-tales.md``.
 
 from __future__ import annotations
 
-from simcore.jit import hot, hot_outline
+from talesim.simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.end import end_lp, l_end_lp

@@ -10,9 +10,8 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import prange
-
-from simcore.jit import alloc_callee, block_bounds, hot, hot_outline, parallel
-from simcore.rng import rng_below, rng_shuffle, rng_start
+from talesim.simcore.jit import alloc_callee, block_bounds, hot, hot_outline, parallel
+from talesim.simcore.rng import rng_below, rng_shuffle, rng_start
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.records import legends_dyn

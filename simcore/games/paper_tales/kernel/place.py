@@ -5,7 +5,7 @@ applying one (``_apply_move``), paying the units (``_pay``) and the keep. §N:
 
 from __future__ import annotations
 
-from simcore.jit import hot
+from talesim.simcore.jit import hot
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.end import death_rewards

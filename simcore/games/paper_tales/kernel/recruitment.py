@@ -5,8 +5,7 @@ variants. §N: ``docs/rules/paper-tales.md``.
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
+from talesim.simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.strength import l_strength

@@ -4,7 +4,7 @@ abilities (tokens, Golem's upgrade, Kraken's LP, Shapeshifter). §N: ``docs/rule
 
 from __future__ import annotations
 
-from simcore.jit import hot, hot_outline
+from talesim.simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.facts import base_facts, per_value, production, when_holds

@@ -26,9 +26,8 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import prange
-
-from simcore.jit import alloc, alloc_callee, block_bounds, hot, hot_outline, parallel
-from simcore.rng import rng_next, search_state
+from talesim.simcore.jit import alloc, alloc_callee, block_bounds, hot, hot_outline, parallel
+from talesim.simcore.rng import rng_next, search_state
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..learned import X_SIZE, learned_choice, record_search

@@ -6,9 +6,8 @@ it (base game: ``value``'s unit records; Legends: ``l_value``; both ``evaluate.v
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_inline
-from simcore.rng import rng_below
+from talesim.simcore.jit import hot, hot_inline
+from talesim.simcore.rng import rng_below
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.cache import project_levels, raise_building, strong_terms_nonnegative

@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-
-from simcore.jit import alloc, hot, hot_outline
-from simcore.rng import rng_shuffle
+from talesim.simcore.jit import alloc, hot, hot_outline
+from talesim.simcore.rng import rng_shuffle
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.cache import face_room, fixed_size

@@ -6,9 +6,8 @@ the free build and the copies.
 from __future__ import annotations
 
 import numpy as np
-
-from simcore.jit import hot, hot_outline
-from simcore.rng import rng_below
+from talesim.simcore.jit import hot, hot_outline
+from talesim.simcore.rng import rng_below
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)
 from ..evaluate.facts import gain_holds, l_per, when_holds

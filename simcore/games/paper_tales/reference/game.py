@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-
-from simcore import flat_mc
+from talesim.simcore import flat_mc
 
 from ..policies import N_LEGENDS_FEATURES, Policy, legends_weights
 from ..tables import MAX_AGE, MAX_GAME_BUILDINGS, Ability

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-
-from simcore.learned import Model
+from talesim.simcore.learned import Model
 
 from ..learned import (
     COMPONENTS,

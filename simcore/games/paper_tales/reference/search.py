@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from simcore import flat_mc
-from simcore.flat_mc import Search
-from simcore.rng import GameRng
+from talesim.simcore import flat_mc
+from talesim.simcore.flat_mc import Search
+from talesim.simcore.rng import GameRng
 
 from ..tables import MAX_FRONT
 from .brain import Brain

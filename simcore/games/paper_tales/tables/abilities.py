@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simcore.cards import Fields
+from talesim.simcore.cards import Fields
 
 from .bounds import MAX_ABILITIES
 from .effects import (

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from simcore.cards import CardDataError
+from talesim.simcore.cards import CardDataError
 
 from .model import Ability, Building, CardSet, Unit
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from simcore.cards import CardDataError, Fields, entries, file_sha256, new_id, read_toml
+from talesim.simcore.cards import CardDataError, Fields, entries, file_sha256, new_id, read_toml
 
 from .abilities import parse_abilities
 from .bounds import (

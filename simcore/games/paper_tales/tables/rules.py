@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from simcore.cards import Fields, read_toml
+from talesim.simcore.cards import Fields, read_toml
 
 from .bounds import (
     BACK_SPOTS,
