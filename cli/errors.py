@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 from talesim.simcore.cards import CardDataError
-from talesim.simcore.errors import TalesimError, UserError
+from talesim.simcore.errors import TalesimError, TalesimWarning, UserError
 from talesim.simcore.registry import GameError, InvariantError
 from talesim.simcore.runner import RunError, RunWriteError
 
@@ -80,3 +80,23 @@ def resumable(out: Path, what: str) -> Iterator[None]:
             err=True,
         )
         raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def show_notes() -> None:
+    """Print each ``TalesimWarning`` the command issues as one ``note:`` line on stderr,
+    each distinct note once; other warnings keep Python's own display."""
+    import warnings
+
+    warnings.simplefilter("default", TalesimWarning)  # also forgets the notes already shown
+    shown = warnings.showwarning
+
+    def note(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        if issubclass(category, TalesimWarning):
+            typer.echo(f"note: {one_line(str(message))}", err=True)
+        else:
+            shown(message, category, *args, **kwargs)
+
+    if getattr(shown, "talesim_notes", False):
+        return
+    note.talesim_notes = True  # type: ignore[attr-defined]
+    warnings.showwarning = note

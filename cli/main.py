@@ -17,7 +17,7 @@ from talesim.cli.balance import balance
 from talesim.cli.bench import bench
 from talesim.cli.cards import cards
 from talesim.cli.compare import compare
-from talesim.cli.errors import EXIT_BAD_INPUT, one_line
+from talesim.cli.errors import EXIT_BAD_INPUT, one_line, show_notes
 from talesim.cli.games import games
 from talesim.cli.ladder import ladder
 from talesim.cli.learn import learn
@@ -102,6 +102,7 @@ def _options(
     ] = False,
 ) -> None:
     """The options of ``talesim`` itself, before the command."""
+    show_notes()
 
 
 #: The commands, in the order ``talesim --help`` lists them; each is named after its function.

@@ -19,3 +19,9 @@ class TalesimError(Exception):
 class UserError(TalesimError, ValueError):
     """Bad input found outside the engines (a file the CLI or the library reads, an
     argument that contradicts another); the message is the whole story."""
+
+
+class TalesimWarning(UserWarning):
+    """Something the user should know that does not stop the command (a card file that
+    adds cards or lacks some of the game's). The CLI prints it as one ``note:`` line; the
+    library issues it as a Python warning (``warnings.filterwarnings`` silences it)."""

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from talesim.simcore import learned, policy_file, runner
 from talesim.simcore.learned import Head, Model
+from talesim.simcore.names import differences
 from talesim.simcore.outdirs import LEARN_SUMMARY
 from talesim.simcore.policy_file import NamedPolicy
 from talesim.simcore.registry import GameError, get_game
@@ -339,7 +340,11 @@ def run(req: Request, progress: Callable[[str, int, int], None] | None = None) -
     if summary_path.exists():
         old = json.loads(summary_path.read_text())
         if old.get("request") != summary["request"]:
-            raise GameError(f"{out} holds another learn request: use another --out or --overwrite")
+            raise GameError(
+                f"{out} holds a learn run made with other arguments: "
+                f"{differences(old.get('request') or {}, summary['request'])}; "
+                "use the same ones with --resume, another --out, or --overwrite"
+            )
         summary = old
     against = req.against or "greedy"
     expert = g.parse_policy(req.expert)

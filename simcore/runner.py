@@ -53,13 +53,14 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from talesim.simcore import registry
@@ -76,7 +77,8 @@ from talesim.simcore.batch import (
     encode_part,
 )
 from talesim.simcore.cards import CardDataError
-from talesim.simcore.errors import TalesimError
+from talesim.simcore.errors import TalesimError, TalesimWarning
+from talesim.simcore.names import did_you_mean
 from talesim.simcore.policy_file import NamedPolicy
 from talesim.simcore.policy_spec import Spec
 from talesim.simcore.registry import Game, GameError
@@ -225,6 +227,40 @@ def expand_policies(spec: str | Sequence[str], players: int) -> list[str]:
     return names
 
 
+def check_card_ids(g: Game, variant: str, engine: ModuleType, cards: Any, path: Path) -> None:
+    """A card file's ids against the game's own cards (its catalog for ``variant``): an id
+    of the file that is no card of the game while a near one of the game's is missing is a
+    renamed card, refused (``CardDataError`` with the id to keep: the id is what the data,
+    the reports and a comparison know a card by; ``name`` is free to change); ids the file
+    adds or lacks otherwise are new or withdrawn cards, accepted with a ``TalesimWarning``
+    listing them."""
+    own = {row["id"] for row in engine.card_catalog(engine.load_cards(None), variant)}
+    ids = list(dict.fromkeys(row["id"] for row in engine.card_catalog(cards, variant)))
+    added = [i for i in ids if i not in own]
+    missing = sorted(own.difference(ids))
+    for new in added:
+        hint = did_you_mean(new, missing)
+        if hint:
+            raise CardDataError(
+                path,
+                f"no card of {g.name} has this id, and a card near it is missing{hint} (a "
+                "card keeps its id when edited: change its name, not its id; a new card "
+                "needs an id of its own)",
+                card=new,
+                field="id",
+            )
+    if added or missing:
+        parts = [f"adds {len(added)} card(s) ({_listed(added)})"] if added else []
+        parts += [f"lacks {len(missing)} of the game's ({_listed(missing)})"] if missing else []
+        warnings.warn(f"{path} {' and '.join(parts)}", TalesimWarning, stacklevel=3)
+
+
+def _listed(ids: Sequence[str], most: int = 8) -> str:
+    """``a, b, c`` (the first ``most``, then how many more)."""
+    more = f" and {len(ids) - most} more" if len(ids) > most else ""
+    return ", ".join(ids[:most]) + more
+
+
 def setup(
     game: str,
     *,
@@ -252,6 +288,8 @@ def setup(
         raise CardDataError(path, "file not found")
     engine = registry.engine(g)
     cards = engine.load_cards(path)
+    if path is not None:
+        check_card_ids(g, v.name, engine, cards, path)
     base_of = {p.name: p.base for p in named}
     specs = [g.parse_policy(p, list(base_of)) for p in seat_policies]
     as_base = [_as_base(spec, base_of) for spec in specs]

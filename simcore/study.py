@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from talesim.simcore.batch import RunError
+from talesim.simcore.names import differences
 
 if TYPE_CHECKING:
     import optuna
@@ -97,8 +98,12 @@ def check_out(out: Path, resume: bool, record: Mapping[str, Any], what: str) -> 
     path = out / REQUEST
     if not path.is_file():
         raise RunError(f"{out} holds no {what} to resume")
-    if json.loads(path.read_text()) != dict(record):
-        raise RunError(f"{out} holds a {what} with other arguments ({path})")
+    stored = json.loads(path.read_text())
+    if stored != dict(record):
+        raise RunError(
+            f"{out} holds a {what} made with other arguments ({path}): "
+            f"{differences(stored, record)}"
+        )
 
 
 def write_request(out: Path, record: Mapping[str, Any]) -> None:
@@ -154,7 +159,10 @@ def open_study(
     if stored is None:
         study.set_user_attr("request", dict(request))
     elif stored != dict(request):
-        raise RunError(f"study '{name}' in {url} was started with other arguments: {stored}")
+        raise RunError(
+            f"study '{name}' in {url} was started with other arguments: "
+            f"{differences(stored, request)}"
+        )
     if storage is None:  # a shared study's RUNNING trials may belong to a live machine
         for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
             study.tell(trial.number, state=TrialState.FAIL)

@@ -97,7 +97,7 @@ def test_bad_learn_and_model_input_is_one_line(learnt: tuple[Path, Path], tmp_pa
     line = error_line(invoke(*LEARN, "--out", out))
     assert "holds a learn run: add --resume" in line
     line = error_line(invoke(*LEARN[:-3], "--seed", 6, "--quiet", "--resume", "--out", out))
-    assert "another learn request" in line
+    assert "made with other arguments: seed 5 there, 6 now" in line
     assert (out / "learn.json").read_bytes() == before
 
     other = tmp_path / "other.toml"

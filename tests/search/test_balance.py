@@ -222,7 +222,7 @@ def test_machines_sharing_a_storage_join_one_study(tmp_path: Path, planted: Path
     assert pl.read_csv(tmp_path / "b" / "history.csv").height == 5
     other = balance_cmd(tmp_path / "c", planted, "--storage", storage, budget=5)
     other[other.index("--band") + 1] = "0.6:1.5"
-    assert_error(invoke(*other), "other arguments")
+    assert_error(invoke(*other), "other arguments", "band", "0.6")
     assert not (tmp_path / "c").exists()
 
 

@@ -223,7 +223,7 @@ def test_resume_reuses_finished_runs(laddered: tuple) -> None:
     assert again.exit_code == 0, again.output
     assert (out / "runs" / "greedy" / "manifest.json").read_text() == before
     other = invoke(*ladder_cmd(out, "random,greedy", "--resume"))
-    assert_error(other, "other arguments")
+    assert_error(other, "other arguments", "policies", "there", "now")
 
 
 def test_report_of_several_runs_adds_verdicts_across_strength(
