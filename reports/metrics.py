@@ -204,45 +204,12 @@ def matchup_matrix(pairs: pl.DataFrame) -> pl.DataFrame:
     return df.select("policy", "opponent", "n", "ws", "ws_lo", "ws_hi")
 
 
-def bradley_terry(pairs: pl.DataFrame, iterations: int = 1000, tol: float = 1e-12) -> pl.DataFrame:
-    """Bradley–Terry strengths from head-to-head records (``pairwise_results`` rows).
-
-    Model: P(i ahead of j) = s_i / (s_i + s_j). Fitted by Hunter's (2004) MM iteration::
-
-        s_i ← W_i / Σ_j n_ij / (s_i + s_j)
-
-    with W_i the comparisons i was ahead in (ties half) and n_ij the comparisons of i
-    and j, renormalised each step so the geometric mean of s is 1. ``elo`` = 400·log10(s)
-    puts it on the familiar chess scale (0 = average policy). Self-pairs are ignored.
-    A policy that never plays another one gets null."""
-    df = pairs.filter(pl.col("policy") != pl.col("opponent"))
-    names = sorted(set(df["policy"].to_list()) | set(df["opponent"].to_list()))
-    idx = {p: i for i, p in enumerate(names)}
-    k = len(names)
-    # Row (i, j) lists every comparison of an i seat with a j seat once, from i's side;
-    # its mirror (j, i) lists the same comparisons from j's side.
-    tot = np.zeros((k, k))
-    wins = np.zeros(k)
-    for row in df.iter_rows(named=True):
-        i, j = idx[row["policy"]], idx[row["opponent"]]
-        tot[i, j] = float(row["n"])
-        wins[i] += row["ahead"]
-    s = bt_fit(tot, wins, iterations, tol)
-    played = tot.sum(axis=1) > 0
-    return pl.DataFrame(
-        {
-            "policy": names,
-            "strength": [float(s[i]) if played[i] else None for i in range(k)],
-            "elo": [400 * math.log10(s[i]) if played[i] and s[i] > 0 else None for i in range(k)],
-        },
-        schema={"policy": pl.String, "strength": pl.Float64, "elo": pl.Float64},
-    )
-
-
 def bt_fit(
     tot: np.ndarray, wins: np.ndarray, iterations: int = 1000, tol: float = 1e-12
 ) -> np.ndarray:
-    """Bradley–Terry strengths by Hunter's MM iteration (``bradley_terry``): ``tot[i, j]``
+    """Bradley–Terry strengths, P(i ahead of j) = s_i / (s_i + s_j), by Hunter's (2004) MM
+    iteration ``s_i <- W_i / sum_j n_ij / (s_i + s_j)``, renormalised each step to
+    geometric mean 1: ``tot[i, j]``
     comparisons of i with j, ``wins[i]`` comparisons i was ahead in (ties half). A policy
     that won none gets 0; the others have geometric mean 1."""
     k = len(wins)

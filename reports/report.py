@@ -144,9 +144,11 @@ def _seat_section(run: Run, out: Path, by_seat: pl.DataFrame, by_policy: pl.Data
         items.append(
             Table(
                 "bradley-terry",
-                "Bradley–Terry rating per policy",
-                m.bradley_terry(pairs),
-                note="P(i ahead of j) = s_i / (s_i + s_j); elo = 400·log10(s), 0 = average.",
+                "Bradley–Terry rating per policy (95% bootstrap intervals)",
+                strength.run_ratings(seats),
+                note="P(i ahead of j) = s_i / (s_i + s_j) for each pair of seats of a game; "
+                "rating = 400·log10(s) (the Elo scale), 0 = the average policy. Intervals: "
+                "bootstrap over blocks of games.",
             )
         )
     for key in ("seat", "policy"):

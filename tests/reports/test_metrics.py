@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import polars as pl
 import pytest
 from kit import SEAT_SCHEMA
@@ -123,35 +124,22 @@ def test_pairwise_results_and_matchup_with_ties() -> None:
     assert ws[("B", "C")] == 1.0
 
 
-def _pairs(rows: list[tuple[str, str, int, float]]) -> pl.DataFrame:
-    """Mirror each (a, b, n, ahead) into (b, a, n, n - ahead), as pairwise_results does."""
-    full = []
-    for a, b, n, ahead in rows:
-        full += [(a, b, n, ahead), (b, a, n, n - ahead)]
-    return pl.DataFrame(full, schema=["policy", "opponent", "n", "ahead"], orient="row")
-
-
 def test_bradley_terry_two_policies_closed_form() -> None:
     # A ahead of B in 3 of 4 comparisons: s_A / s_B = 3, geometric mean 1 -> s_A = sqrt(3)
-    bt = m.bradley_terry(_pairs([("A", "B", 4, 3.0)]))
-    s = dict(zip(bt["policy"], bt["strength"], strict=True))
-    assert s["A"] == pytest.approx(math.sqrt(3), rel=1e-9)
-    assert s["B"] == pytest.approx(1 / math.sqrt(3), rel=1e-9)
-    elo = dict(zip(bt["policy"], bt["elo"], strict=True))
-    assert elo["A"] == pytest.approx(400 * math.log10(math.sqrt(3)))
+    s = m.bt_fit(np.array([[0.0, 4.0], [4.0, 0.0]]), np.array([3.0, 1.0]))
+    assert s[0] == pytest.approx(math.sqrt(3), rel=1e-9)
+    assert s[1] == pytest.approx(1 / math.sqrt(3), rel=1e-9)
 
 
 def test_bradley_terry_recovers_consistent_strengths() -> None:
     # true strengths 4 : 2 : 1; records with exactly the expected counts out of 300 each
-    true = {"A": 4.0, "B": 2.0, "C": 1.0}
-    rows = []
-    for a, b in [("A", "B"), ("A", "C"), ("B", "C")]:
-        rows.append((a, b, 300, 300 * true[a] / (true[a] + true[b])))
-    bt = m.bradley_terry(_pairs(rows))
-    s = dict(zip(bt["policy"], bt["strength"], strict=True))
-    assert s["A"] / s["B"] == pytest.approx(2.0, rel=1e-6)
-    assert s["B"] / s["C"] == pytest.approx(2.0, rel=1e-6)
-    assert math.prod(s.values()) == pytest.approx(1.0)
+    true = [4.0, 2.0, 1.0]
+    tot = np.full((3, 3), 300.0) - np.diag([300.0] * 3)
+    wins = np.array([sum(300 * a / (a + b) for b in true if b != a) for a in true])
+    s = m.bt_fit(tot, wins)
+    assert s[0] / s[1] == pytest.approx(2.0, rel=1e-6)
+    assert s[1] / s[2] == pytest.approx(2.0, rel=1e-6)
+    assert math.prod(s) == pytest.approx(1.0)
 
 
 # --- cards -----------------------------------------------------------------------------------

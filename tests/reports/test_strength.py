@@ -118,6 +118,23 @@ def test_ratings_order_and_intervals() -> None:
     assert r["rating_hi"][1] < r["rating_lo"][0]  # 400 games tell a from b
 
 
+def test_a_runs_ratings_resample_blocks_of_games() -> None:
+    """A run's seats (game_id, no units): the same point ratings as one unit per game,
+    intervals from blocks of games, and blocks never more than games."""
+    rows = []
+    for g in range(400):
+        first, second = ("b", "a") if g % 10 == 0 else ("a", "b")
+        for seat, (policy, rank) in enumerate([(first, 1), (second, 2), ("c", 3), ("c", 4)]):
+            rows.append({"game_id": g, "seat": seat, "policy": policy, "rank": rank})
+    seats = pl.DataFrame(rows)
+    per_game = st.ratings(seats.with_columns(play="game_id", unit="game_id"), ["a", "b", "c"])
+    for blocks in (50, 1000):
+        r = st.run_ratings(seats.lazy(), blocks=blocks)
+        assert r["policy"].to_list() == ["a", "b", "c"]
+        assert r["rating"].to_list() == pytest.approx(per_game["rating"].to_list())
+        assert r["rating_hi"][1] < r["rating_lo"][0]
+
+
 def test_rank_correlation_of_adjacent_levels() -> None:
     df = pl.DataFrame(
         {
