@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import tomllib
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -218,10 +219,15 @@ def card_fields(files: list[Path]) -> dict[str, dict[str, str]]:
 
 
 def _readable_card_files(run: Run, label: str) -> tuple[list[Path] | None, str]:
-    """The run's card files if they are still there with the bytes the run used, else
-    (None, why not)."""
+    """The card data the run used: its own copy (``RUN/card-data/``), else the card files
+    it names if they still have the bytes the run used, else (None, why not)."""
     files = [Path(f) for f in run.manifest.get("card_files") or []]
     sha = run.manifest.get("card_sha256")
+    copies = [run.path / c for c in run.manifest.get("card_copies") or []]
+    if sha and copies and all(c.is_file() for c in copies):
+        with suppress(OSError):
+            if file_sha256(*copies) == sha:
+                return copies, ""
     if not files or not sha:
         return None, f"run {label}'s manifest does not name its card files"
     gone = [str(f) for f in files if not f.is_file()]

@@ -1131,10 +1131,36 @@ def _start_run(run: _Started, old: dict[str, Any] | None, *, overwrite: bool) ->
             raise RunWriteError(out / MANIFEST, exc, resumable=old is not None) from exc
         for table in tables:
             (out / table).mkdir(exist_ok=True)
+        _copy_card_files(out, run.setup.cards.files, manifest["card_copies"])
     except OSError as exc:
         where = Path(exc.filename) if exc.filename else out
         raise RunWriteError(where, exc, resumable=(out / MANIFEST).is_file()) from exc
     return manifest
+
+
+#: The run's own copy of the card data it was played with (``RUN/card-data/<file>``), so
+#: ``compare`` can list what changed even after the card file is edited or deleted.
+CARD_COPIES = "card-data"
+
+
+def card_copy_names(files: Sequence[Path | str]) -> list[str]:
+    """Where the run keeps its copy of each card file, relative to the run: ``card-data/``
+    and the file's name (numbered ``K-name`` when two files share a name)."""
+    names = [Path(f).name for f in files]
+    if len(set(names)) < len(names):
+        names = [f"{i}-{name}" for i, name in enumerate(names)]
+    return [f"{CARD_COPIES}/{name}" for name in names]
+
+
+def _copy_card_files(out: Path, files: Sequence[Path | str], copies: Sequence[str]) -> None:
+    """Copy the card files into the run (replacing an older copy: a resumed run has the
+    same bytes, an overwritten one its own)."""
+    import shutil
+
+    shutil.rmtree(out / CARD_COPIES, ignore_errors=True)
+    (out / CARD_COPIES).mkdir()
+    for source, copy in zip(files, copies, strict=True):
+        shutil.copyfile(source, out / copy)
 
 
 def _old_tables(out: Path) -> list[str]:
@@ -1183,6 +1209,7 @@ def _new_manifest(run: _Started, old: dict[str, Any] | None) -> dict[str, Any]:
         "n_games": request["n_games"],
         "chunk_size": request["chunk_size"],
         "card_files": [str(Path(f).resolve()) for f in run.setup.cards.files],
+        "card_copies": card_copy_names(run.setup.cards.files),
         "card_sha256": request["card_sha256"],
         "config": request["config"],
         "named_policies": request["named_policies"],

@@ -36,11 +36,16 @@ TABLES = ("games", "seats", "cards")
 
 
 def stray_files(out: Path) -> list[Path]:
-    """Files in a run dir that are neither the manifest nor a finished part."""
+    """Files in a run dir that are neither the manifest, a finished part nor the run's copy
+    of its card data."""
+    kept = manifest(out).get("card_copies", ()) if (out / "manifest.json").is_file() else ()
     return [
         p
         for p in out.rglob("*")
-        if p.is_file() and p.name != "manifest.json" and not p.match("part-*.parquet")
+        if p.is_file()
+        and p.name != "manifest.json"
+        and not p.match("part-*.parquet")
+        and str(p.relative_to(out)) not in kept
     ]
 
 
@@ -179,6 +184,19 @@ def test_a_bad_table_from_frames_fails_the_run_and_keeps_the_chunks_before(
     assert [c["done"] for c in manifest(out)["chunks"]][:2] == [True, True]
     assert not manifest(out)["chunks"][2]["done"]
     assert not stray_files(out)
+
+
+def test_a_run_keeps_a_copy_of_its_card_data(fake: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    toy_run(out)
+    m = manifest(out)
+    assert m["card_copies"] == runner.card_copy_names(m["card_files"])
+    for source, copy in zip(m["card_files"], m["card_copies"], strict=True):
+        assert copy.startswith("card-data/")
+        assert (out / copy).read_bytes() == Path(source).read_bytes()
+    assert runner.card_copy_names(["a/cards.toml", "b/cards.toml", "c/x.toml"]) == [
+        "card-data/0-cards.toml", "card-data/1-cards.toml", "card-data/2-x.toml"
+    ]  # fmt: skip
 
 
 def test_different_seeds_give_different_games(fake: ModuleType, tmp_path: Path) -> None:

@@ -137,6 +137,27 @@ def test_card_data_same_gone_or_edited(tmp_path: Path) -> None:
     assert text == "The manifests do not record the card data: card changes unknown."
 
 
+def test_card_data_changes_read_the_runs_own_copy(tmp_path: Path) -> None:
+    """A run keeps a copy of its card data (``RUN/card-data/``): the changes are listed
+    from it after the card file the run named is edited, then deleted."""
+    runs = []
+    for name, points in (("a", 3), ("b", 5)):
+        run = _run_with_cards(
+            tmp_path / "src" / name / "cards.toml", CARDS.format(points=points, extra="")
+        )
+        copy = tmp_path / name / "card-data" / "cards.toml"
+        copy.parent.mkdir(parents=True)
+        copy.write_bytes(Path(run.manifest["card_files"][0]).read_bytes())
+        runs.append(Run(tmp_path / name, {**run.manifest, "card_copies": ["card-data/cards.toml"]}))
+    (tmp_path / "src" / "a" / "cards.toml").write_text(CARDS.format(points=4, extra=""), "utf-8")
+    (tmp_path / "src" / "b" / "cards.toml").unlink()
+    frame, _ = c.card_data_changes(*runs)
+    assert frame.rows() == [("dragon", "value.points", "3", "5")]
+    (tmp_path / "a" / "card-data" / "cards.toml").write_text("edited", "utf-8")
+    _, text = c.card_data_changes(*runs)  # a copy that is not the run's data is not read
+    assert "has changed since the run" in text
+
+
 # --- end to end --------------------------------------------------------------------------------
 
 
