@@ -191,7 +191,7 @@ def run_ratings(seats: pl.LazyFrame | pl.DataFrame, blocks: int = 200) -> pl.Dat
     consecutive games (at most one game a block), which keeps it fast at a million games."""
     frame = seats.lazy().select("game_id", "seat", "policy", "rank").collect()
     names = sorted(frame["policy"].cast(pl.String).unique().to_list())
-    n_games = int(frame["game_id"].max()) + 1 if frame.height else 0
+    n_games = int(frame["game_id"].max() or 0) + 1 if frame.height else 0  # type: ignore[arg-type]
     per = max(1, -(-n_games // blocks))  # games per block, rounded up
     frame = frame.with_columns(
         play=pl.col("game_id"), unit=(pl.col("game_id") // per).cast(pl.Int64)
