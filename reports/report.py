@@ -73,7 +73,12 @@ def _card_section(run: Run, out: Path, table: pl.DataFrame) -> Section:
             table.select(*FIRST, pl.exclude(FIRST)),
             note="n: copies taken. ws: win share when taken; _played / _not_played: copies "
             "played or not; improvement = ws_played − ws_not_played; _final: copies in the "
-            "final tableau; flag: ≥ 1.5 SD from the mean card.",
+            "final tableau; flag: ≥ 1.5 SD from the mean card"
+            + (
+                "; _dealt: starting cards, dealt and not chosen (left out of every other column)."
+                if "n_dealt" in table.columns
+                else "."
+            ),
         )
     ]
     charts.win_share_bars(
