@@ -494,11 +494,35 @@ def findings(
             f"Cards outside the band {lo}–{hi} (95% interval wholly above or below): "
             + _band_line(with_status(cards, band), named)
         )
+    if cards is not None and "n_dealt" in cards.columns:
+        out.append(_dealt_line(cards))
     out.append(_seat_line(run))
     if by_policy.height > 1:
         shares = ", ".join(f"{r['policy']} {_share(r)}" for r in by_policy.iter_rows(named=True))
         out.append(f"Win share by policy (1.0 = average seat): {shares}.")
     return out
+
+
+def _dealt_line(cards: pl.DataFrame) -> str:
+    """The starting cards (dealt, not chosen) whose win share when dealt and when chosen
+    differ beyond both intervals, the largest gap first: a card's verdict when chosen is
+    not what it does in a seat that did not choose it."""
+    rows = cards.filter(
+        (pl.col("n_dealt") > 0)
+        & ((pl.col("ws_dealt_hi") < pl.col("ws_lo")) | (pl.col("ws_dealt_lo") > pl.col("ws_hi")))
+    )
+    rows = rows.sort((pl.col("ws_dealt") - pl.col("ws")).abs(), descending=True)
+    if rows.height == 0:
+        return "Starting cards (dealt, not chosen) do as well as the same cards chosen."
+    shown = [
+        f"{r['card']} dealt {_share(r, 'ws_dealt')} vs chosen {_share(r)}"
+        for r in rows.head(FINDINGS_CARDS).iter_rows(named=True)
+    ]
+    more = f" and {rows.height - FINDINGS_CARDS} more" if rows.height > FINDINGS_CARDS else ""
+    return (
+        "Starting cards dealt (not chosen) differ from the same cards chosen: "
+        f"{', '.join(shown)}{more}. The card table's figures are for the chosen copies."
+    )
 
 
 def with_status(df: pl.DataFrame, band: tuple[float, float]) -> pl.DataFrame:

@@ -284,3 +284,25 @@ def test_compare_refuses_two_different_games(ft_run: Path, tmp_path: Path) -> No
     line = error_line(invoke("compare", ft_run, other, "--out", str(tmp_path / "c")))
     assert "different games: fairy-tale vs paper-tales" in line
     assert not (tmp_path / "c").exists()
+
+
+def test_findings_name_starting_cards_that_differ_from_chosen_ones() -> None:
+    from talesim.reports.report import _dealt_line
+
+    def row(card: str, ws: float, dealt: float, n_dealt: int = 100) -> dict[str, Any]:
+        return {
+            "card": card, "ws": ws, "ws_lo": ws - 0.05, "ws_hi": ws + 0.05,
+            "n_dealt": n_dealt, "ws_dealt": dealt, "ws_dealt_lo": dealt - 0.1,
+            "ws_dealt_hi": dealt + 0.1,
+        }  # fmt: skip
+
+    cards = pl.DataFrame(
+        [row("warhorse", 1.34, 0.84), row("elf", 1.0, 1.08), row("oak", 0.85, 1.2),
+         row("orc", 1.0, 0.5, n_dealt=0)]
+    )  # fmt: skip
+    assert _dealt_line(cards) == (
+        "Starting cards dealt (not chosen) differ from the same cards chosen: warhorse dealt "
+        "0.840 [0.740, 0.940] vs chosen 1.340 [1.290, 1.390], oak dealt 1.200 [1.100, 1.300] "
+        "vs chosen 0.850 [0.800, 0.900]. The card table's figures are for the chosen copies."
+    )
+    assert _dealt_line(cards.filter(pl.col("card") == "elf")).startswith("Starting cards (dealt")
