@@ -485,6 +485,127 @@ def count_vs_score_by_origin(
     )
 
 
+#: ``drawn_card_outcomes``' rows: (source, outcome), in the order of the table.
+DRAW_GROUPS = (("deck", "placed"), ("deck", "discarded"), ("discard", "placed"))
+
+
+def _per_game(decisions: pl.DataFrame, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per game of ``decisions`` (one row a decision): the sum of ``column`` and the count."""
+    g = decisions.group_by("game_id").agg(S=pl.col(column).cast(pl.Float64).sum(), N=pl.len())
+    return g["S"].to_numpy(), g["N"].to_numpy().astype(np.float64)
+
+
+def clustered_ratio_diff(
+    a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray] | None = None
+) -> tuple[float, float]:
+    """A ratio estimator R = ΣS/ΣN over games (one game's decisions are one cluster: a
+    seat's several draws, and the seats of one game, are not independent), or the
+    difference R_a − R_b of two over the same games, and its standard error from the
+    linearised per-game residuals (as ``delta_paired``), over the G games of the arrays::
+
+        e_g = (S_ag − R_a·N_ag) / N̄_a  [ − (S_bg − R_b·N_bg) / N̄_b ],   N̄ = ΣN / G
+        se  = sqrt(Σ e_g² / (G (G − 1)))
+
+    ``a`` and ``b``: per game (S, N), aligned game by game (0 where a game has none).
+    Returns (estimate, se); se is nan below two games."""
+    e, est = np.zeros(len(a[0])), 0.0
+    for sign, (s, n) in ((1.0, a), (-1.0, b)) if b is not None else ((1.0, a),):
+        if n.sum() <= 0:
+            return math.nan, math.nan
+        r = s.sum() / n.sum()
+        e += sign * (s - r * n) / (n.sum() / len(n))
+        est += sign * r
+    g = len(e)
+    return est, math.sqrt((e**2).sum() / (g * (g - 1))) if g > 1 else math.nan
+
+
+def _decisions(draws: pl.LazyFrame, seats: pl.LazyFrame, card: str) -> pl.DataFrame:
+    """The draw decisions of ``card`` with the deciding seat's final win and score."""
+    return _collect(
+        draws.filter(pl.col("card").cast(pl.String) == card)
+        .join(seats.select("game_id", "seat", "win", "score"), on=["game_id", "seat"])
+        .select(
+            "game_id",
+            "seat",
+            pl.col("source").cast(pl.String),
+            pl.when(pl.col("placed")).then(pl.lit("placed")).otherwise(pl.lit("discarded"))
+            .alias("outcome"),
+            "win",
+            "score",
+        )
+    )  # fmt: skip
+
+
+def drawn_card_outcomes(
+    draws: pl.LazyFrame, seats: pl.LazyFrame, card: str, players: int
+) -> pl.DataFrame:
+    """What became of the ``card`` cards the seats took (``draws``: one row a draw
+    decision; DRAKO's), per ``source`` and ``outcome`` (placed or discarded; a card taken
+    from the discard pile is always placed) in ``DRAW_GROUPS`` order: ``n`` decisions,
+    ``seats`` that made them, win share ``ws`` of the deciding seat at the end of its game
+    and ``mean_score``, each with a 95% normal interval clustered by game
+    (``clustered_ratio_diff``: ``ws_lo``/``ws_hi``, ``mean_score_lo``/``mean_score_hi``;
+    null below two games). Every decision counts once, so a seat that drew the card twice counts
+    twice."""
+    d = _decisions(draws, seats, card)
+    rows = []
+    for source, outcome in DRAW_GROUPS:
+        part = d.filter((pl.col("source") == source) & (pl.col("outcome") == outcome))
+        if part.height == 0:
+            continue
+        row: dict[str, object] = {
+            "source": source,
+            "outcome": outcome,
+            "n": part.height,
+            "seats": part.select("game_id", "seat").n_unique(),
+        }
+        for column, name, scale in (("win", "ws", players), ("score", "mean_score", 1)):
+            est, se = clustered_ratio_diff(_per_game(part, column))
+            lo, hi = (est - Z95 * se, est + Z95 * se) if se == se else (None, None)
+            row[name] = est * scale
+            row[f"{name}_lo"] = None if lo is None else lo * scale
+            row[f"{name}_hi"] = None if hi is None else hi * scale
+        rows.append(row)
+    schema = {"source": pl.String, "outcome": pl.String, "n": pl.Int64, "seats": pl.Int64}
+    schema |= dict.fromkeys(
+        ("ws", "ws_lo", "ws_hi", "mean_score", "mean_score_lo", "mean_score_hi"), pl.Float64
+    )
+    return pl.DataFrame(rows, schema=schema)
+
+
+def drawn_card_choice(
+    draws: pl.LazyFrame, seats: pl.LazyFrame, card: str, players: int
+) -> dict[str, float] | None:
+    """Placing a ``card`` drawn from the draw pile against discarding it, decision by
+    decision: ``d_ws`` = win share after placing − after discarding and ``d_score`` the
+    same of the final score, each with its 95% interval (``*_lo``, ``*_hi``) clustered by
+    game (``clustered_ratio_diff`` over every game with such a decision); ``n_placed``,
+    ``n_discarded``. None unless both happened in at least two games."""
+    d = _decisions(draws, seats, card).filter(pl.col("source") == "deck")
+    games = d.select("game_id").unique()
+    if games.height < 2:
+        return None
+    out: dict[str, float] = {}
+    for column, name, scale in (("win", "d_ws", players), ("score", "d_score", 1)):
+        sides = []
+        for outcome in ("placed", "discarded"):
+            part = d.filter(pl.col("outcome") == outcome)
+            if part.height == 0:
+                return None
+            g = games.join(
+                part.group_by("game_id").agg(S=pl.col(column).cast(pl.Float64).sum(), N=pl.len()),
+                on="game_id",
+                how="left",
+            ).fill_null(0)
+            sides.append((g["S"].to_numpy(), g["N"].to_numpy().astype(np.float64)))
+            out[f"n_{outcome}"] = float(part.height)
+        est, se = clustered_ratio_diff(sides[0], sides[1])
+        out[name] = est * scale
+        out[f"{name}_lo"] = (est - Z95 * se) * scale
+        out[f"{name}_hi"] = (est + Z95 * se) * scale
+    return out
+
+
 # --- comparing two runs --------------------------------------------------------------------------
 
 

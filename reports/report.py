@@ -223,7 +223,77 @@ def dragon_split(run: Run) -> pl.DataFrame | None:
     return m.count_vs_score_by_origin(cards, seats, "dragon", run.players, DRAGON_TURN)
 
 
-def _dragon_section(run: Run, out: Path, split: pl.DataFrame | None) -> Section:
+#: ``dragon_draws``' result: the table of drawn dragons' fates and the placed − discarded
+#: comparison (``metrics.drawn_card_outcomes``, ``metrics.drawn_card_choice``).
+DragonDraws = tuple[pl.DataFrame, dict[str, float] | None]
+
+
+def dragon_draws(run: Run) -> DragonDraws | None:
+    """DRAKO's drawn dragons, placed or discarded, from the ``draws`` table (one row a
+    draw decision), or None when the run has none."""
+    if not run.has("draws"):
+        return None
+    draws, seats = run.scan("draws"), run.scan("seats")
+    return (
+        m.drawn_card_outcomes(draws, seats, "dragon", run.players),
+        m.drawn_card_choice(draws, seats, "dragon", run.players),
+    )
+
+
+def draw_answer(found: DragonDraws) -> tuple[str, bool]:
+    """ "Is a drawn dragon worth placing?" answered from ``dragon_draws``: the win share
+    and mean score after placing a dragon drawn from the draw pile against after
+    discarding it, with the difference and its interval, and the dragons taken from the
+    discard pile. Returns the sentence and whether the interval decides (the Findings
+    line)."""
+    outcomes, choice = found
+    rows = {(r["source"], r["outcome"]): r for r in outcomes.iter_rows(named=True)}
+    taken = rows.get(("discard", "placed"))
+    from_discard = (
+        f" A dragon taken from the discard pile (always placed) {_draw_share(taken)}."
+        if taken
+        else ""
+    )
+    if choice is None:
+        return "Drawn dragons: too few placed and discarded to compare." + from_discard, False
+    lo, hi = choice["d_ws_lo"], choice["d_ws_hi"]
+    if lo > 0:
+        verdict = (
+            "yes: the seats that placed a dragon they drew won more than those that discarded one"
+        )
+    elif hi < 0:
+        verdict = (
+            "no: the seats that discarded a dragon they drew won more than those that placed one"
+        )
+    else:
+        verdict = (
+            "not clearly: placing and discarding a drawn dragon make no difference the "
+            "games can show"
+        )
+    placed, discarded = rows[("deck", "placed")], rows[("deck", "discarded")]
+    return (
+        f"Is a drawn dragon worth placing? {verdict}. Per decision, placed "
+        f"{_draw_share(placed)}; discarded {_draw_share(discarded)}; difference "
+        f"{_signed(choice['d_ws'])} [{_signed(lo)}, {_signed(hi)}] in win share, "
+        f"{_signed(choice['d_score'])} [{_signed(choice['d_score_lo'])}, "
+        f"{_signed(choice['d_score_hi'])}] points.{from_discard} Each drawn dragon is "
+        "scored by its seat's result at the end of that game, so this compares the games "
+        "in which seats chose each way, not the choice alone (a seat discards the dragons "
+        "its kingdom has no good cell for).",
+        lo > 0 or hi < 0,
+    )
+
+
+def _draw_share(row: dict[str, Any]) -> str:
+    """One row of ``drawn_card_outcomes`` in words: decisions, win share with its interval,
+    mean score."""
+    ci = f" [{_bound(row['ws_lo'])}, {_bound(row['ws_hi'])}]" if row["ws_lo"] is not None else ""
+    return f"{row['n']:,} times: win share {row['ws']:.3f}{ci}, mean score {row['mean_score']:.1f}"
+
+
+def _dragon_section(
+    run: Run, out: Path, split: pl.DataFrame | None, draws: DragonDraws | None
+) -> Section:
     dragons = m.count_vs_score(run.scan("cards"), run.scan("seats"), "dragon", run.players)
     charts.xy_line(
         dragons, out / "dragons-vs-score.png", "Dragons in the kingdom vs final score",
@@ -258,7 +328,21 @@ def _dragon_section(run: Run, out: Path, split: pl.DataFrame | None) -> Section:
             f"Counts held by at least {MIN_TAKEN} seats (the table has every count).",
         )
     )
-    return Section("dragons", "Dragons", (dragon_answer(split, run.players),), tuple(items))
+    answers = [dragon_answer(split, run.players)]
+    if draws is not None:
+        answers.append(draw_answer(draws)[0])
+        items.append(
+            Table(
+                "dragon-draws",
+                "Drawn dragons: placed or discarded",
+                draws[0],
+                note="One row per dragon a seat took (source deck: the top of the draw pile, "
+                "which it may place or discard to reveal a cell; discard: the top discard, "
+                "always placed); ws and mean_score are that seat's at the end of the game, "
+                "with 95% intervals clustered by game. seats: the seats that did so.",
+            )
+        )
+    return Section("dragons", "Dragons", tuple(answers), tuple(items))
 
 
 def origin_chart(split: pl.DataFrame, path: Path, title: str) -> Path:
@@ -443,17 +527,19 @@ def write_report(
     sections.append(_seat_section(run, out, by_seat, by_policy))
     if run.has("buildings"):
         sections.append(_building_section(run, out))
-    split = None
+    split = draws = None
     if run.has("legends"):
         sections.append(_legend_section(run, out))
         if run.has("cards"):
-            split = dragon_split(run)
-            sections.append(_dragon_section(run, out, split))
+            split, draws = dragon_split(run), dragon_draws(run)
+            sections.append(_dragon_section(run, out, split, draws))
     if others:
         sections.append(strength_section([run, *others], out, band))
     found = findings(run, band, table, by_card, by_policy, stats)
     if split is not None:
         found.append(dragon_answer(split, run.players))
+    if draws is not None and (drawn := draw_answer(draws))[1]:
+        found.append(drawn[0])
     sections.insert(0, Section("findings", "Findings", tuple(found)))
     title = f"talesim balance report — {run.game} ({run.manifest.get('variant', '')})"
     return Report(write_page(out, title, run_summary(run), sections), tuple(found))

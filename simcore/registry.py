@@ -272,7 +272,7 @@ GAMES: dict[str, Game] = {
         ),
         default_variant="brief",
         policies=("random", "greedy", "legend-hunter", "mc", "learned"),
-        tables=("games", "seats", "cards", "legends"),
+        tables=("games", "seats", "cards", "legends", "draws"),
         policy_params=(
             mc_params(32, 4, 33, "greedy", ("random", "greedy", "legend-hunter", "learned")),
         ),

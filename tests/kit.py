@@ -10,7 +10,8 @@ test file imports it as ``kit``; the fixtures are registered by ``tests/conftest
   copy a test may break), ``simulate_args``, ``read_table``, ``part_bytes``, ``manifest``;
   ``toy_run`` (``runner.simulate`` on the test-double game, ``tests/fake_engine.py``);
 * requests: ``prepared`` (a game's request as ``runner.setup`` prepares it, for tests of
-  the kernel), ``SMALL_MC`` (an ``mc`` spec at a small budget), ``seat_policies``;
+  the kernel), ``SMALL_MC`` (an ``mc`` spec at a small budget), ``seat_policies``,
+  ``with_turn_cap`` (DRAKO's rules with another turn cap);
 * learned players: ``random_model`` (a model of seeded random weights), ``learned_policies``
   (a policies file naming a learned policy, ``APPRENTICE``, that plays one);
 * rulebooks: ``watching`` (a reference game's method, a search say, watched while the game
@@ -196,6 +197,16 @@ def seat_policies(spec: str, players: int, mixed: Sequence[str]) -> list[str]:
 
 #: An ``mc`` spec at a small budget: games with searches, quick enough for a test.
 SMALL_MC = "mc:rollouts=2:top=2"
+
+
+def with_turn_cap(data: Any, cap: int) -> Any:
+    """DRAKO's rules data (a ``CardSet``) with ``turns_per_player_cap = cap`` in every
+    preset."""
+    presets = {
+        name: replace(p, options=replace(p.options, turns_per_player_cap=cap))
+        for name, p in data.presets.items()
+    }
+    return replace(data, presets=presets)
 
 
 def prepared(

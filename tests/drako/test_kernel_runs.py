@@ -23,7 +23,7 @@ from talesim.simcore.registry import GameError
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 
 MIXED = ["greedy", "random", "legend-hunter", "random"]
-TABLES = ("games", "seats", "cards", "legends")
+TABLES = ("games", "seats", "cards", "legends", "draws")
 
 
 def test_arrays_are_deterministic(data: CardSet) -> None:
@@ -38,9 +38,9 @@ def test_large_chunks_use_populated_buffers_and_play_the_same_games(data: CardSe
     """A chunk of more than ``POPULATE_FROM_BYTES`` of results gets ``new_chunk_out``'s
     buffers (fields, shapes, dtypes, zeros and -1 padding, writable and contiguous) in one
     populated mapping, and its games are those of a small chunk."""
-    n = 2_100  # ~1.1 MB of four-player results
+    n = 2_100  # ~4.5 MB of four-player results, the draw logs included
     big = result_buffers(n, 4)
-    for name, a, b in zip(big._fields, big, new_chunk_out(n, 4), strict=True):
+    for name, a, b in zip(big._fields, big, new_chunk_out(n, 4, 800), strict=True):
         owner = a
         while isinstance(owner, np.ndarray):
             owner = owner.base
@@ -67,13 +67,19 @@ def test_tables_and_invariants(data: CardSet, preset: str, players: int) -> None
     prep = prepare(data, preset, players, MIXED[:players], False)
     n = 120
     f = run_chunk(prep, 3, 1000, n, check=True)
-    games, seats, cards, legends = (f[t] for t in TABLES)
+    games, seats, cards, legends, draws = (f[t] for t in TABLES)
     assert games.columns == ["game_id", "turns", "cap_hit", "n_winners", "top_score"]
     assert seats.columns == [
         "game_id", "seat", "policy", "score", "rank", "win", *BREAKDOWN, "turns", "ended_game"
     ]  # fmt: skip
     assert cards.columns == ["game_id", "seat", "cell", "card", "replaced", "turn_placed"]
     assert legends.columns == ["game_id", "seat", "legend", "turn"]
+    assert draws.columns == [
+        "game_id", "seat", "turn", "source", "card", "placed", "cell", "covered", "face_down"
+    ]  # fmt: skip
+    assert draws.schema["source"] == pl.Enum(["discard", "deck"])
+    assert draws.schema["covered"] == pl.Enum(list(KINDS))
+    assert draws.height == games["turns"].cast(pl.Int64).sum()
     assert cards.schema["card"] == pl.Enum(list(KINDS))
     assert legends.schema["legend"] == pl.Enum([lg.id for lg in data.legends])
     assert games["game_id"].to_list() == list(range(1000, 1000 + n))
@@ -126,7 +132,7 @@ def test_prepare_rejects_bad_requests(data: CardSet) -> None:
         prepare(data, "expert", 2, ["random"] * 2, False)
 
 
-def test_simulate_cli_writes_the_four_tables_and_a_report(finished_run, tmp_path: Path) -> None:
+def test_simulate_cli_writes_the_tables_and_a_report(finished_run, tmp_path: Path) -> None:
     out = finished_run("drako", "published")
     for t in TABLES:
         frame = pl.read_parquet(out / t / "*.parquet")

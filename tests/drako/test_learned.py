@@ -21,7 +21,7 @@ from kit import prepared, random_model, watching
 from talesim.cli.main import app
 from talesim.simcore import learned
 from talesim.simcore.games.drako import kernel
-from talesim.simcore.games.drako.engine import GAME, reference_player, simulate_arrays
+from talesim.simcore.games.drako.engine import GAME, draw_table, reference_player, simulate_arrays
 from talesim.simcore.games.drako.layout import M_TURN
 from talesim.simcore.games.drako.learned import FEATURES, KINDS
 from talesim.simcore.games.drako.mc import forget_caches
@@ -50,18 +50,21 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{len(c[1])}p-{c[1][0][:2]}")
 def test_kernel_equals_reference_with_learned_seats(data: CardSet, case: tuple) -> None:
     """The kernel and the rulebook play the same games with learned seats (and mc seats
-    whose playouts are learned), seats rotated: scores, turns, kingdoms, claims."""
+    whose playouts are learned), seats rotated: scores, turns, kingdoms, claims, draws."""
     preset, specs, games = case
     prep = prepared(GAME.name, preset, specs, True, (random_model(GAME.name, 5),))
     a = simulate_arrays(prep, 23, 0, games)
     play = reference_player(prep)  # each seat's policy, search and model as the kernel's
     for g in range(games):
-        ref = final_state(play(23, g))
+        game = play(23, g)
+        ref = final_state(game)
         assert a["score"][g].tolist() == ref["scores"], (preset, g)
         assert a["turns"][g] == ref["turns"], (preset, g)
         assert a["seat_turns"][g].tolist() == ref["player_turns"], (preset, g)
         kinds = [[data.kinds[k].id for k in row] for row in a["grid"][g].tolist()]
         assert kinds == ref["kingdoms"], (preset, g)
+        one = (a["draws"][g : g + 1], a["turns"][g : g + 1], np.array([g]), len(specs))
+        assert draw_table(*one).drop("game_id").rows() == [d.row() for d in game.draws], g
 
 
 # --- the record -----------------------------------------------------------------------------

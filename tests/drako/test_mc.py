@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from kit import SMALL_MC, prepared, watching
 from talesim.simcore.games.drako import kernel
-from talesim.simcore.games.drako.engine import simulate_arrays
+from talesim.simcore.games.drako.engine import draw_table, simulate_arrays
 from talesim.simcore.games.drako.layout import M_STEP, STEP_ACTION, STEP_SOURCE
 from talesim.simcore.games.drako.mc import forget_caches
 from talesim.simcore.games.drako.reference import (
@@ -124,7 +124,8 @@ def test_mc_kernel_equals_reference(
     data: CardSet, preset: str, specs: list[str], games: int
 ) -> None:
     """The kernel and reference/ play the same games with mc seats (same searches, same
-    streams), seats rotated; the ``policy`` column names each seat's spec."""
+    streams, the same draw decisions), seats rotated; the ``policy`` column names each
+    seat's spec."""
     n = len(specs)
     prep = prepared("drako", preset, specs, rotate=True)
     a = simulate_arrays(prep, 31, 0, games)
@@ -132,7 +133,8 @@ def test_mc_kernel_equals_reference(
     table, _ = prep.slot_table()
     for g in range(games):
         codes, searches = prep.reference_seats(g, Search)
-        ref = final_state(play_reference(rules, prep.weights, codes, 31, g, searches=searches))
+        game = play_reference(rules, prep.weights, codes, 31, g, searches=searches)
+        ref = final_state(game)
         assert [int(x) for x in table[a["policy"][g], 0]] == codes
         assert a["score"][g].tolist() == ref["scores"], g
         assert a["turns"][g] == ref["turns"], g
@@ -141,6 +143,8 @@ def test_mc_kernel_equals_reference(
         assert [p for p in range(n) if ranks[p] == 1] == ref["winners"], g
         kinds = [[data.kinds[k].id for k in row] for row in a["grid"][g].tolist()]
         assert kinds == ref["kingdoms"], g
+        draws = draw_table(a["draws"][g : g + 1], a["turns"][g : g + 1], np.array([g]), n)
+        assert draws.drop("game_id").rows() == [d.row() for d in game.draws], g
     assert a["playouts"].sum() > 0
 
 

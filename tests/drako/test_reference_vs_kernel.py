@@ -4,7 +4,8 @@ For the same (seed, game id, seat policies, rules file, preset) both must agree 
 everything a game produces: turns, cap hit, scores, the seven-category breakdowns, the
 final grids (kind of each cell), the turn each card was placed, the Legends claimed (which,
 by whom, on which turn, in claim order), each seat's turns, who ended the game and the
-winners. Reference: the random-stream order in ``reference/``'s package docstring.
+winners, and every turn's draw decision (the ``draws`` table). Reference: the
+random-stream order in ``reference/``'s package docstring.
 
 Budget: reference/ plays ~35 random games/s but only ~2-3 greedy or legend-hunter
 games/s (its greedy search rescoring with Python sets), so the default run plays 300
@@ -14,13 +15,12 @@ slow`` plays >= 300 of each policy per (player count, preset) and >= 1,000 rando
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 
 import polars as pl
 import pytest
 from golden_games import drako_kernel_state
-from kit import seat_policies
+from kit import seat_policies, with_turn_cap
 from talesim.simcore import engine_kit
 from talesim.simcore.games.drako import engine
 from talesim.simcore.games.drako.engine import prepare, simulate_arrays
@@ -51,15 +51,19 @@ def compare(
     rules = Rules(data, preset, players)
     ids = [int(x) for x in prep.seat_policy]
     seen = {"claims": 0, "replaced": 0, "shared_wins": 0}
+    draws = engine.draw_table(a["draws"], a["turns"], engine_kit.game_ids(first, n), players)
+    by_game = draws.partition_by("game_id", as_dict=True, include_key=False)
     for i in range(n):
         g = first + i
         seats = [ids[(p + g) % players] for p in range(players)] if rotate else ids
-        ref = final_state(play_reference(rules, prep.weights, seats, seed, g))
+        game = play_reference(rules, prep.weights, seats, seed, g)
+        ref = final_state(game)
         got = drako_kernel_state(data, a, i)
         where = f"{preset} {players}p {policies} seed {seed} game {g}"
         assert a["policy"][i].tolist() == seats, where
         for key in ref:
             assert got[key] == ref[key], f"{where}: {key}"
+        assert by_game[(g,)].rows() == [d.row() for d in game.draws], f"{where}: draws"
         replaced = a["replaced"][i]
         assert (replaced == (a["turn_placed"][i] > 0)).all(), where
         seen["claims"] += int(a["claim_n"][i].sum())
@@ -123,17 +127,6 @@ def test_default_run_covers_300_random_games_per_cell() -> None:
         )
         >= 300
     )
-
-
-def with_turn_cap(data: CardSet, cap: int) -> CardSet:
-    """The rules data with ``turns_per_player_cap = cap`` in every preset."""
-    presets = {
-        name: dataclasses.replace(
-            p, options=dataclasses.replace(p.options, turns_per_player_cap=cap)
-        )
-        for name, p in data.presets.items()
-    }
-    return dataclasses.replace(data, presets=presets)
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy", "mixed"])

@@ -71,9 +71,9 @@ def test_count_vs_score_by_origin_splits_dealt_from_placed() -> None:
     assert by[("placed", 0)]["ws"] == pytest.approx(2 / 3)
 
 
-def drako_run(tmp_path: Path, games: int = 400) -> Path:
+def drako_run(tmp_path: Path, games: int = 400, draws: pl.DataFrame | None = None) -> Path:
     """Seat 0 wins 3 games of 4 and plays one more turn; a dealt dragon always loses, a
-    placed one is neutral."""
+    placed one is neutral. ``draws``: a ``draws`` table too."""
     wins, turns, cards = [], [], []
     for g in range(games):
         w = [1, 0] if g % 4 else [0, 1]
@@ -90,6 +90,8 @@ def drako_run(tmp_path: Path, games: int = 400) -> Path:
     legends = pl.DataFrame({"game_id": [0], "seat": [0], "legend": ["elf-pair"], "turn": [3]})
     games_df = pl.DataFrame({"game_id": list(range(games)), "turns": [15] * games})
     tables = {"seats": seats, "cards": cards_df, "legends": legends, "games": games_df}
+    if draws is not None:
+        tables["draws"] = draws
     return synthetic_run(tmp_path / "dk", "drako", tables, 2)
 
 
@@ -151,3 +153,92 @@ def test_mixed_run_findings_name_each_policy(tmp_path: Path) -> None:
     by = pl.read_csv(index.parent / "card-policy.csv")
     assert by.columns == ["card", "policy", "n", "ws", "ws_lo", "ws_hi", "status"]  # no stats
     assert by.filter(pl.col("card") == "y")["status"].to_list() == ["weak", "weak"]
+
+
+def draws_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Four-player games: game 0, seat 0 (won, 10 points) placed a drawn dragon, seat 1
+    (lost, 4) discarded one; game 1, seat 0 (lost, 6) placed two, seat 2 (won, 9)
+    discarded one; game 2, seat 1 (half a win, 7) took one from the discard pile, seat 3
+    placed a drawn forest (not a dragon: left out)."""
+    seats = pl.DataFrame(
+        {
+            "game_id": [0] * 4 + [1] * 4 + [2] * 4,
+            "seat": [0, 1, 2, 3] * 3,
+            "win": [1.0, 0, 0, 0, 0, 0, 1.0, 0, 0, 0.5, 0.5, 0],
+            "score": [10, 4, 3, 2, 6, 5, 9, 1, 2, 7, 7, 3],
+        }
+    )
+    draws = pl.DataFrame(
+        {
+            "game_id": [0, 0, 1, 1, 1, 2, 2],
+            "seat": [0, 1, 0, 0, 2, 1, 3],
+            "source": ["deck", "deck", "deck", "deck", "deck", "discard", "deck"],
+            "card": ["dragon"] * 6 + ["forest"],
+            "placed": [True, False, True, True, False, True, True],
+        }
+    )
+    return draws, seats
+
+
+def test_drawn_card_outcomes_by_hand() -> None:
+    draws, seats = draws_frames()
+    df = m.drawn_card_outcomes(draws.lazy(), seats.lazy(), "dragon", 4)
+    rows = {(r["source"], r["outcome"]): r for r in df.iter_rows(named=True)}
+    assert list(rows) == [("deck", "placed"), ("deck", "discarded"), ("discard", "placed")]
+    placed = rows[("deck", "placed")]
+    # wins per game (S, N): (1, 1), (0, 2); R = 1/3, N̄ = 1.5, e = ±4/9, se = 4/9
+    assert (placed["n"], placed["seats"]) == (3, 2)
+    assert placed["ws"] == pytest.approx(4 / 3)
+    assert (placed["ws_lo"], placed["ws_hi"]) == pytest.approx(
+        (4 / 3 - Z * 16 / 9, 4 / 3 + Z * 16 / 9)
+    )
+    # scores (10, 1), (12, 2): R = 22/3, e = ±16/9, se = 16/9
+    assert placed["mean_score"] == pytest.approx(22 / 3)
+    assert placed["mean_score_hi"] == pytest.approx(22 / 3 + Z * 16 / 9)
+    discarded = rows[("deck", "discarded")]
+    # wins (0, 1), (1, 1): R = 1/2, e = ±1/2, se = 1/2; times 4 players
+    assert discarded["ws"] == pytest.approx(2.0)
+    assert discarded["ws_lo"] == pytest.approx(2.0 - Z * 2.0)
+    assert discarded["mean_score"] == pytest.approx(6.5)
+    taken = rows[("discard", "placed")]  # one game: no interval
+    assert (taken["n"], taken["ws"], taken["ws_lo"]) == (1, 2.0, None)
+
+
+def test_drawn_card_choice_by_hand() -> None:
+    draws, seats = draws_frames()
+    c = m.drawn_card_choice(draws.lazy(), seats.lazy(), "dragon", 4)
+    assert c is not None
+    assert (c["n_placed"], c["n_discarded"]) == (3, 1 + 1)
+    # games 0 and 1: e_g = 4/9 − (−1/2) = 17/18, then −17/18; se = 17/18
+    assert c["d_ws"] == pytest.approx(4 * (1 / 3 - 1 / 2))
+    half = Z * 17 / 18 * 4
+    assert (c["d_ws_lo"], c["d_ws_hi"]) == pytest.approx((-2 / 3 - half, -2 / 3 + half))
+    # scores: placed R = 22/3 (e ±16/9), discarded R = 6.5 (S 4, 9: e ∓5/2)
+    assert c["d_score"] == pytest.approx(22 / 3 - 6.5)
+    se = 16 / 9 + 5 / 2  # e_0 = 16/9 + 5/2 = −e_1
+    assert c["d_score_hi"] == pytest.approx(22 / 3 - 6.5 + Z * se)
+    assert m.drawn_card_choice(draws.lazy(), seats.lazy(), "portal", 4) is None
+
+
+def test_drako_report_answers_placing_a_drawn_dragon(tmp_path: Path) -> None:
+    """Every game: the winner placed a dragon it drew, the loser discarded one, and seat
+    0 took one from the discard pile: placing clearly beats discarding, so the Findings
+    say so, and the dragon section shows the table."""
+    rows = []
+    for g in range(40):
+        winner = 0 if g % 4 else 1
+        rows += [(g, winner, 3, "deck", True), (g, 1 - winner, 4, "deck", False)]
+        rows.append((g, 0, 5, "discard", True))
+    draws = pl.DataFrame(
+        rows, schema=["game_id", "seat", "turn", "source", "placed"], orient="row"
+    ).with_columns(card=pl.lit("dragon"))
+    report = write_report(drako_run(tmp_path, 40, draws), tmp_path / "rep")
+    line = next(f for f in report.findings if f.startswith("Is a drawn dragon worth placing? "))
+    assert line.startswith("Is a drawn dragon worth placing? yes:")
+    assert "placed 40 times: win share 2.000 [2.000, 2.000]" in line
+    assert "difference +2.000 [+2.000, +2.000] in win share" in line
+    assert "A dragon taken from the discard pile (always placed) 40 times: win share 1.500" in line
+    table = pl.read_csv(report.index.parent / "dragon-draws.csv")
+    assert table["outcome"].to_list() == ["placed", "discarded", "placed"]
+    html = report.index.read_text(encoding="utf-8")
+    assert "Drawn dragons: placed or discarded" in html

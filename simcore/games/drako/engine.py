@@ -35,6 +35,9 @@ from .tables import (
     compile_tables,
     load_cardset,
 )
+from .tables import (
+    TURNS_PER_PLAYER_CAP as TURN_CAP,
+)
 
 GAME = get_game("drako")
 
@@ -172,20 +175,31 @@ SEARCH_ONLY = ("playouts", "end_visible", "end_alt")
 simulate_arrays = engine_kit.simulator(
     "drako",
     f"{__package__}.kernel",
-    lambda prepared, n: result_buffers(n, prepared.players),
+    lambda prepared, n: result_buffers(n, prepared.players, max_turns(prepared)),
     search_only=SEARCH_ONLY,
 )
 
 
-def result_buffers(n_games: int, n_players: int) -> Any:
-    """``kernel.new_chunk_out(n_games, n_players)`` from ``simcore.buffers.zeroed_buffers``:
-    a large chunk's buffers in one mapping whose pages are allocated before the games run,
-    in huge pages where the kernel allows it (a DRAKO game writes ~530 bytes, so 200,000
-    four-player games use ~106 MB; huge pages gave a few percent more games per
-    CPU-second)."""
+def max_turns(prepared: Prepared) -> int:
+    """The most turns a game of this request can last, so the most draw decisions it
+    records (one a turn, §4.1): the preset's turn cap x the players."""
+    return prepared.cards.presets[prepared.variant].options.turns_per_player_cap * prepared.players
+
+
+def result_buffers(n_games: int, n_players: int, max_turns: int | None = None) -> Any:
+    """``kernel.new_chunk_out(n_games, n_players, max_turns)`` from
+    ``simcore.buffers.zeroed_buffers``: a large chunk's buffers in one mapping whose pages
+    are allocated before the games run, in huge pages where the kernel allows it (a DRAKO
+    game writes ~530 bytes and a draw log of 2 bytes a turn up to the cap, 1,600 bytes at
+    four players and the default cap, so 50,000 four-player games use ~107 MB; huge pages
+    gave a few percent more games per CPU-second). ``max_turns`` defaults to the default
+    turn cap x ``n_players``."""
     from .kernel import ChunkOut, new_chunk_out
 
-    specs = [((n_games, *e.shape[1:]), e.dtype) for e in new_chunk_out(0, n_players)]
+    if max_turns is None:
+        max_turns = TURN_CAP * n_players
+
+    specs = [((n_games, *e.shape[1:]), e.dtype) for e in new_chunk_out(0, n_players, max_turns)]
     out = ChunkOut(*zeroed_buffers(specs))
     out.claim_legend[:] = -1  # ``new_chunk_out``'s padding
     return out
@@ -206,7 +220,8 @@ def frames(
       the preset breaks ties by categories), win (1/k for k winners), the seven breakdown
       columns (elf, dwarf, human, goblin, dragon, conflicts, legends), turns, ended_game;
     * cards: game_id, seat, cell, card (final kind), replaced, turn_placed (0 = dealt);
-    * legends: one row per claim: game_id, seat, legend, turn.
+    * legends: one row per claim: game_id, seat, legend, turn;
+    * draws: one row per turn, the card the seat took and what it did with it (``draw_table``).
     """
     n, P = a["score"].shape
     legend_ids = [lg.id for lg in prepared.cards.legends]
@@ -248,7 +263,63 @@ def frames(
             "turn": a["claim_turn"][gi, si, ki],
         }
     )
-    return {"games": games, "seats": seats, "cards": cards, "legends": legends}
+    draws = draw_table(a["draws"], a["turns"], game_id, P)
+    return {"games": games, "seats": seats, "cards": cards, "legends": legends, "draws": draws}
+
+
+#: The ``source`` column's values, in ``SRC_*`` code order (``reference.Source``'s names).
+DRAW_SOURCES = ("discard", "deck")
+
+
+def decode_draws(records: np.ndarray) -> dict[str, np.ndarray]:
+    """The fields of packed draw records (``layout.DW_*``), as arrays of codes: ``source``
+    (``SRC_*``), ``placed``, ``card``, ``cell``, ``covered``, ``face_down``."""
+    from . import layout as L  # noqa: N812 (the schema, read as L.NAME)
+
+    r = records.astype(np.int16)  # 15 bits: every field fits, no sign bit used
+
+    def field(shift: int, mask: int = 1) -> np.ndarray:
+        return ((r >> shift) & mask).astype(np.int8)
+
+    return {
+        "source": field(L.DW_SOURCE),
+        "placed": field(L.DW_PLACED).astype(np.bool_),
+        "card": field(L.DW_CARD, L.DW_KIND_BITS),
+        "cell": field(L.DW_CELL, L.DW_KIND_BITS).astype(np.int8),
+        "covered": field(L.DW_COVERED, L.DW_KIND_BITS),
+        "face_down": field(L.DW_FACE_DOWN).astype(np.bool_),
+    }
+
+
+def draw_table(
+    draws: np.ndarray, turns: np.ndarray, game_id: np.ndarray, players: int
+) -> pl.DataFrame:
+    """The ``draws`` table from a chunk's draw logs (``draws`` int16[n, cap x P], the first
+    ``turns[i]`` records of game i used): one row per turn, i.e. per draw decision (§4.1):
+    game_id, seat, turn, source (``discard``: the top discard, which must be placed;
+    ``deck``: the top of the draw pile), card (the kind taken), placed (false: a drawn card
+    put on the discard pile, a face-down cell revealed), cell (placed on, or revealed),
+    covered (the kind that lay there: replaced, or revealed), face_down (the cell was face
+    down)."""
+    used = turns.astype(np.int32)
+    gi = np.repeat(np.arange(len(used), dtype=np.int32), used)
+    t0 = np.arange(int(used.sum()), dtype=np.int32) - np.repeat(
+        np.cumsum(used, dtype=np.int32) - used, used
+    )
+    f = decode_draws(draws[gi, t0])
+    return pl.DataFrame(
+        {
+            "game_id": game_id[gi],
+            "seat": (t0 % players).astype(np.int8),
+            "turn": (t0 + 1).astype(np.int16),
+            "source": engine_kit.categorical(DRAW_SOURCES, f["source"]),
+            "card": engine_kit.categorical(KINDS, f["card"]),
+            "placed": f["placed"],
+            "cell": f["cell"],
+            "covered": engine_kit.categorical(KINDS, f["covered"]),
+            "face_down": f["face_down"],
+        }
+    )
 
 
 # --- one game, narrated -------------------------------------------------------------------

@@ -48,6 +48,7 @@ from .tables import (  # noqa: F401 (re-exported: the schema)
     LG_KINDS,
     LG_POINTS,
     LG_SHAPE,
+    MAX_TURNS,
     N_BREAKDOWN,
     N_KINDS,
     N_LEGENDS,
@@ -128,6 +129,21 @@ STEP_TURN = 0  # the turn of seat ``M_TURN % players`` begins
 STEP_SOURCE = 1  # the turn is counted; the seat chooses its source next (mc, learned: asked)
 STEP_ACTION = 2  # the card is in hand, the claim before made; the action next (asked)
 SRC_DISCARD, SRC_DECK = 0, 1  # reference.Source
+
+# --- the draw log: one packed record a turn (``GameState.draws``, the ``draws`` table) -------
+# Every turn takes exactly one card, from the discard pile or the draw pile (§4.1), and either
+# places it or (a drawn card) discards it and reveals a face-down cell: one draw decision a
+# turn, so a game has exactly as many records as turns: at most the turn cap x the players
+# (``R_TURN_CAP``; ``MAX_TURNS`` under any rules file). Record ``t - 1`` is
+# game turn ``t``'s, played by seat ``(t - 1) % players``; its fields, packed in 15 bits of
+# an int16 (each a shift and a width):
+DW_SOURCE = 0  # 1 bit: SRC_DISCARD or SRC_DECK
+DW_PLACED = 1  # 1 bit: 1 placed into the kingdom, 0 discarded (a drawn card, cell revealed)
+DW_CARD = 2  # 4 bits: the kind taken
+DW_CELL = 6  # 4 bits: the cell placed on, or revealed
+DW_COVERED = 10  # 4 bits: the kind that lay on that cell (replaced, or revealed)
+DW_FACE_DOWN = 14  # 1 bit: that cell was face down before the action
+DW_KIND_BITS = 15  # mask of a 4-bit field (a kind, a cell)
 
 # --- ``GameState.kfacts`` entries (int64): facts of the loaded kingdom (``incremental.py``) ---
 KF_VIS = 0  # visible cells

@@ -132,6 +132,8 @@ def copy_state(d, s):
     _cp1(d.model, s.model)
     _cp1(d.slot, s.slot)
     _cp1(d.mc_dn, s.mc_dn)
+    for t in range(s.meta[L.M_TURN]):  # the draw log's records so far
+        d.draws[ix(t)] = s.draws[ix(t)]
 
 
 @hot

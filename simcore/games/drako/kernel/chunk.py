@@ -40,10 +40,16 @@ class ChunkOut(NamedTuple):
     # search kernel only (``_record_end``): how the game ended
     end_visible: np.ndarray  # int16[n, P]: each seat's visible score before the final reveal
     end_alt: np.ndarray  # bool[n]: the ender had a placement that would not have ended it
+    # the draw log (``layout.DW_*``): entry t - 1 is game turn t's; the first ``turns[i]`` used
+    draws: np.ndarray  # int16[n, cap x P]: the run's turn cap x players, its most turns
 
 
-def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
-    """Allocate the result buffers of a chunk (in Python, before the kernel runs)."""
+def new_chunk_out(n_games: int, n_players: int, max_turns: int) -> ChunkOut:
+    """Allocate the result buffers of a chunk (in Python, before the kernel runs);
+    ``max_turns``: the most turns a game of the run can last (its turn cap x players), the
+    draw log's width."""
+    if not 0 < max_turns <= L.MAX_TURNS:
+        raise ValueError(f"max_turns {max_turns} outside 1..{L.MAX_TURNS}")
     n, P = n_games, n_players
     return ChunkOut(
         np.zeros(n, np.int16),
@@ -64,6 +70,7 @@ def new_chunk_out(n_games: int, n_players: int) -> ChunkOut:
         np.zeros(n, np.int64),
         np.zeros((n, P), np.int16),
         np.zeros(n, np.bool_),
+        np.zeros((n, max_turns), np.int16),
     )
 
 
@@ -106,6 +113,10 @@ def _store(out, s, i, n_players, turns, cap_hit, violation):
             out.claim_legend[i, p, k] = s.claim_g[ix(p), ix(k)]
             out.claim_turn[i, p, k] = s.claim_t[ix(p), ix(k)]
     out.playouts[ix(i)] = playouts
+    # the turn loop stops at the cap, so ``turns`` <= cap x players, the log's width (the
+    # checking mode's "turn cap exceeded"); the bound keeps a write inside it regardless
+    for t in range(min(turns, out.draws.shape[1])):
+        out.draws[ix(i), ix(t)] = s.draws[ix(t)]
     out.end_alt[ix(i)] = s.meta[L.M_ALT] != 0
 
 

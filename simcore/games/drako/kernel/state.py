@@ -96,6 +96,7 @@ class GameState(NamedTuple):
     mc_sum: np.ndarray  # int64[MAX_OPTIONS]: each one's summed outcome (``mc.OUTCOME_UNIT``)
     end_vis: np.ndarray  # int32[P]: visible score of each seat as the game ended (``_record_end``)
     model: np.ndarray  # int32[P]: the model row a learned seat (an mc seat's playouts) plays
+    draws: np.ndarray  # int16[MAX_TURNS]: the draw log, record t - 1 of game turn t (DW_*)
 
 
 @alloc  # keeps NRT
@@ -172,6 +173,7 @@ def new_state(n_players, deck_size):
         z(L.MAX_OPTIONS, np.int64),
         z(P, np.int32),
         z(P, np.int32),
+        z(L.MAX_TURNS, np.int16),
     )
 
 
@@ -241,4 +243,5 @@ def seat_view(s, p):
         s.mc_sum,
         s.end_vis,
         s.model,
+        s.draws,
     )

@@ -78,6 +78,21 @@ def _apply(s, p, card, cell, reveal):
 
 
 @hot
+def _log_draw(s, p, source, card, cell, reveal):
+    """Seat ``p``'s draw decision of this turn into the draw log (``layout.DW_*``), before
+    ``_apply`` changes the cell: record ``M_TURN - 1`` (the turn loop stops at the cap, so
+    it is below ``cap x players <= MAX_TURNS``)."""
+    s.draws[ix(s.meta[L.M_TURN] - 1)] = (
+        (source << L.DW_SOURCE)
+        | ((1 - reveal) << L.DW_PLACED)
+        | (card << L.DW_CARD)
+        | (cell << L.DW_CELL)
+        | (s.grid[ix(p), ix(cell)] << L.DW_COVERED)
+        | ((1 - s.up[ix(p), ix(cell)]) << L.DW_FACE_DOWN)
+    )
+
+
+@hot
 def _reshuffle(s, keep_top):
     """§4.4: the discard pile but its top card becomes the draw pile, shuffled once."""
     keep = 1 if keep_top else 0
@@ -204,6 +219,7 @@ def take_turn(tb, weights, s, p, search):
     s.meta[L.M_STEP] = L.STEP_TURN
     s.meta[L.M_CELL] = cell
     before = s.grid[ix(p), ix(cell)] if s.up[ix(p), ix(cell)] != 0 else -1
+    _log_draw(s, p, source, card, cell, reveal)
     _apply(s, p, card, cell, reveal)
     after_action(tb, s, p, cell, before)  # p's kingdom changed: its caches follow
     final = face_down(s, p) == 0

@@ -22,6 +22,7 @@ from ..tables import (
 from . import end, learned, search, setup, turn
 from .brain import Brain
 from .rules import (
+    Draw,
     Player,
     Rules,
     Source,
@@ -57,6 +58,7 @@ class DrakoGame(flat_mc.RulebookGame):
         # resumable: where the current turn is, and the card in hand from STEP ACTION on
         self.step = Step.TURN
         self.hand: tuple[Source, int] | None = None
+        self.draws: list[Draw] = []  # every turn's draw decision, in turn order (``apply``)
 
     def cards_in_play(self) -> Counter[int]:
         """Every kingdom card wherever it is (conservation: always equals the deck)."""

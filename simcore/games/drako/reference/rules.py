@@ -1,5 +1,6 @@
 """The game's records in readable form: ``Rules`` (one preset at one player count), the
-sources and actions of a turn (``Source``, ``Action``, ``SourceOption``), a kingdom's cards
+sources and actions of a turn (``Source``, ``Action``, ``SourceOption``, ``Draw``: the
+decision a turn records), a kingdom's cards
 and a seat (``Slot``, ``Claim``, ``Player``) and how far a turn has got (``Step``).
 """
 
@@ -34,6 +35,27 @@ class Action:
     source: Source
     cell: int  # where the card is placed, or (reveal) the face-down cell revealed
     reveal: bool = False  # DECK only: the drawn card goes to the discard pile
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One draw decision (§4.1: every turn takes one card), a row of the ``draws`` table."""
+
+    seat: int
+    turn: int
+    source: Source
+    card: int  # the kind taken
+    placed: bool  # False: a drawn card discarded, ``cell`` revealed
+    cell: int  # placed on, or revealed
+    covered: int  # the kind that lay on ``cell``: replaced, or revealed
+    face_down: bool  # ``cell`` was face down before the action
+
+    def row(self) -> tuple[int, int, str, str, bool, int, str, bool]:
+        """The row as the ``draws`` table holds it (ids for the codes)."""
+        return (
+            self.seat, self.turn, self.source.name.lower(), KINDS[self.card], self.placed,
+            self.cell, KINDS[self.covered], self.face_down,
+        )  # fmt: skip
 
 
 @dataclass

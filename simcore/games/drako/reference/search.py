@@ -60,6 +60,7 @@ def clone(self: DrakoGame) -> DrakoGame:
     g.brain = Brain(g, self.weights)
     g.deck, g.discard = list(self.deck), list(self.discard)
     g.legend_deck, g.river = list(self.legend_deck), list(self.river)
+    g.draws = list(self.draws)
     return g
 
 

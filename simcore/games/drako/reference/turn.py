@@ -15,6 +15,7 @@ from ..tables import (
 from .rules import (
     Action,
     Claim,
+    Draw,
     Slot,
     Source,
     SourceOption,
@@ -166,6 +167,9 @@ def apply(self: DrakoGame, p: int, source: Source, card: int, action: Action) ->
     """Carry out ``action`` with ``card`` in hand; True when it revealed a card."""
     slot = self.players[p].kingdom[action.cell]
     was_down = not slot.face_up
+    self.draws.append(
+        Draw(p, self.turn, source, card, not action.reveal, action.cell, slot.kind, was_down)
+    )
     if action.reveal:
         assert was_down
         self.discard.append(card)
