@@ -89,15 +89,16 @@ def balance(
     params = dict(locals())  # the arguments, handed on by name to the library
     with reported(), resumable(out, "trials"):
         outcome = options.call_library(api.balance, params)
+    from talesim.cli.report import echo_findings
+
     for line in summary_lines(outcome):
         typer.echo(line)
-    typer.echo(f"page: {outcome.files['page']}")
+    echo_findings("page", outcome.files["page"], outcome.findings)
 
 
 def summary_lines(outcome: Any) -> list[str]:
-    """What the terminal says after a search: the proposal by field name, then what a
-    designer must look at (cards pushed out of band, stale rules text, skill-dependent
-    verdicts)."""
+    """What the terminal says after a search, before the page's findings: the proposal by
+    field name (what a designer must look at besides the edits is in the findings)."""
     if not outcome.out_of_band:
         return ["every judged card is already inside the band at every level: no edit"]
     if not outcome.edits:
@@ -116,16 +117,4 @@ def summary_lines(outcome: Any) -> list[str]:
             f"the best band distance (trial {outcome.trial}); tradeoff.csv lists the others"
         )
     lines += [f"  {e.site.entity} {e.site.label}: {e.site.value} -> {e.new}" for e in outcome.edits]
-    if outcome.pushed_out:
-        lines.append("pushed out of band by the proposal: " + ", ".join(outcome.pushed_out))
-    if outcome.stale_text:
-        lines.append("rules text NOT updated (check it in cards.toml): "
-                     + ", ".join(outcome.stale_text))  # fmt: skip
-    skill = [
-        f"{r['entity']} {r['after'].removeprefix('skill-dependent ')}"
-        for r in outcome.verdicts.iter_rows(named=True)
-        if r["after"].startswith("skill-dependent")
-    ]
-    if skill:
-        lines.append("skill-dependent after the proposal: " + "; ".join(skill))
     return lines

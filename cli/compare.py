@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 from talesim.cli.errors import reported
-from talesim.cli.report import Out
+from talesim.cli.report import Out, echo_findings
 
 from talesim import api
 
@@ -23,6 +23,4 @@ def compare(
     line per significant change (Benjamini–Hochberg adjusted p < 0.05)."""
     with reported():
         page = api.compare(run_a, run_b, out=out)
-        typer.echo(f"comparison: {page.index}")
-        for line in page.findings:
-            typer.echo(f"  {line}")
+        echo_findings("comparison", page.index, page.findings)

@@ -80,25 +80,7 @@ def ladder(
 
 
 def _print_outcome(outcome: Outcome) -> None:
-    """Each policy's rating and level, how much the deal decides it, the verdict counts and
-    where the page is."""
-    luck = {r["policy"]: r for r in outcome.luck.iter_rows(named=True)}
-    for row in outcome.ratings.iter_rows(named=True):
-        share = luck[row["policy"]]
-        deal = (
-            f"; the deal decides {share['deal_share']:.0%} ({share['deal_share_lo']:.0%} to "
-            f"{share['deal_share_hi']:.0%})"
-            if share["deal_share"] is not None
-            else ""
-        )
-        typer.echo(
-            f"{row['policy']}: rating {row['rating']:+.0f} ({row['rating_lo']:+.0f} to "
-            f"{row['rating_hi']:+.0f}), level of {outcome.level_sizes[row['policy']]:,} "
-            f"games{deal}"
-        )
-    counts = outcome.verdicts["verdict"].value_counts().sort("verdict")
-    typer.echo(
-        "verdicts: "
-        + ", ".join(f"{r['verdict']} {r['count']}" for r in counts.iter_rows(named=True))
-    )
-    typer.echo(f"page: {outcome.files['page']}")
+    """Where the page is, then its findings (ratings, verdicts, how much the deal decides)."""
+    from talesim.cli.report import echo_findings
+
+    echo_findings("page", outcome.files["page"], outcome.findings)

@@ -57,3 +57,8 @@ def learn(
         f"[{vs['lo']:.3f}, {vs['hi']:.3f}] against {against}, agreement with the expert "
         f"{best['agreement']:.1%}"
     )
+    from talesim.cli.report import echo_findings
+    from talesim.reports.html import INDEX
+    from talesim.reports.learn_page import findings
+
+    echo_findings("page", out / INDEX, findings(result))

@@ -1,8 +1,9 @@
 """``talesim report``: the balance report of finished runs (``cli/compare.py`` uses
-``Out``)."""
+``Out``; every command that writes a page prints it with ``echo_findings``)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -12,6 +13,14 @@ from talesim.cli.errors import reported
 from talesim import api
 
 Out = Annotated[Path, typer.Option("--out", help="Directory for index.html, PNGs and CSVs.")]
+
+
+def echo_findings(label: str, index: Path, findings: Sequence[str]) -> None:
+    """What every page-writing command prints last: ``label: index.html``, then the page's
+    findings, one an indented line, in the page's order."""
+    typer.echo(f"{label}: {index}")
+    for line in findings:
+        typer.echo(f"  {line}")
 
 
 def report(
@@ -37,6 +46,4 @@ def report(
     print its findings (cards outside the band, seat advantage, policies)."""
     with reported():
         written = api.report(runs, out=out, band=band)
-        typer.echo(f"report: {written.index}")
-        for line in written.findings:
-            typer.echo(f"  {line}")
+        echo_findings("report", written.index, written.findings)

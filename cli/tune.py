@@ -50,10 +50,7 @@ def tune(
     params = dict(locals())  # the arguments, handed on by name to the library
     with reported(), resumable(out, "trials"):
         outcome = options.call_library(api.tune, params)
-    t, c = outcome.validation.row(0, named=True), outcome.validation.row(1, named=True)
-    typer.echo(
-        f"{outcome.tuned.name}: validated win share {t['ws']:.3f} ({t['ws_lo']:.3f}-"
-        f"{t['ws_hi']:.3f}); default {policy}: {c['ws']:.3f} ({c['ws_lo']:.3f}-{c['ws_hi']:.3f})"
-    )
+    from talesim.cli.report import echo_findings
+
     typer.echo(f"policies: {outcome.files['policies']}")
-    typer.echo(f"page: {outcome.files['page']}")
+    echo_findings("page", outcome.files["page"], outcome.findings)

@@ -1,5 +1,6 @@
-"""``OUT/index.html`` of ``talesim balance``: the findings first (the proposal, what a
-designer must check: cards pushed out of band, stale rules text, skill-dependent verdicts),
+"""``OUT/index.html`` of ``talesim balance``: the findings first (the proposal, the cards in
+band before and after at each level, what a designer must check: cards pushed out of band,
+stale rules text, skill-dependent verdicts),
 then every card's verdict and win share before and after at every level on the validation
 seeds, the policies' own win shares, then the search history.
 
@@ -14,7 +15,7 @@ from typing import Any
 
 import polars as pl
 from talesim.reports import charts
-from talesim.reports.html import Figure, Section, Table, write_page
+from talesim.reports.html import Figure, Page, Section, Table, findings_section, write_page
 from talesim.reports.strength import MIN_TAKEN
 
 
@@ -46,9 +47,47 @@ def _lead(o: Any) -> str:
     return lead
 
 
+def band_counts(before_after: pl.DataFrame) -> pl.DataFrame:
+    """``level, judged, in_band, judged_after, in_band_after`` from the ``cards-before-after``
+    table (cards only): per level, the cards some policy judged, and of those the ones in
+    band for every policy that judged them, before and after the proposal."""
+    cards = before_after.filter(pl.col("kind") == "card")
+    aggs = []
+    for col, suffix in (("in_band", ""), ("in_band_after", "_after")):
+        judged = pl.col(col).is_not_null().any()
+        aggs += [
+            judged.alias(f"judged{suffix}"),
+            (judged & pl.col(col).fill_null(True).all()).alias(f"in_band{suffix}"),
+        ]
+    per_card = cards.group_by("level", "entity").agg(aggs)
+    return (
+        per_card.group_by("level")
+        .agg(pl.col("judged", "in_band", "judged_after", "in_band_after").sum())
+        .sort("level")
+    )
+
+
 def findings(o: Any) -> list[str]:
-    """What a designer must look at besides the edits, one sentence each."""
-    out = []
+    """The page's findings (``talesim balance`` prints them too): the proposal, the cards in
+    band before and after at each level (``band_counts``), then what a designer must look
+    at besides the edits, one sentence each."""
+    out = [_lead(o)]
+    if o.before_after is not None and o.before_after.height:
+        seats = {lv.number: lv.seats for lv in o.levels}
+        rows = band_counts(o.before_after).iter_rows(named=True)
+        if o.edits:
+            counts = "; ".join(
+                f"level {r['level']} ({seats.get(r['level'], '')}): {r['in_band']} of "
+                f"{r['judged']} → {r['in_band_after']} of {r['judged_after']}"
+                for r in rows
+            )
+            out.append(f"Cards in band on the validation seeds, before → after: {counts}.")
+        else:
+            counts = "; ".join(
+                f"level {r['level']} ({seats.get(r['level'], '')}): {r['in_band']} of {r['judged']}"
+                for r in rows
+            )
+            out.append(f"Cards in band on the validation seeds (no edit): {counts}.")
     if o.pushed_out:
         out.append(
             "Pushed out of band by the proposal (in band before, out after, on the "
@@ -67,6 +106,12 @@ def findings(o: Any) -> list[str]:
         ]
         if skill:
             out.append("Skill-dependent after the proposal: " + "; ".join(skill) + ".")
+    out.append(
+        f"Out of band in the baseline, at some level or policy ({len(o.out_of_band)}): "
+        + (", ".join(o.out_of_band) or "none")
+        + (f". No editable field: {', '.join(o.no_site)}" if o.no_site else "")
+        + "."
+    )
     return out
 
 
@@ -106,7 +151,7 @@ def _level_items(o: Any, out: Path) -> list[Figure]:
     return figures
 
 
-def write_balance_page(o: Any, out: Path) -> Path:
+def write_balance_page(o: Any, out: Path) -> Page:
     """Write ``out/index.html`` (+ its CSVs and PNGs) for balance outcome ``o``."""
     req = o.request
     history = pl.DataFrame(
@@ -116,8 +161,9 @@ def write_balance_page(o: Any, out: Path) -> Path:
                 "games": pl.Int64, "edits": pl.String, "repaired": pl.String},
         orient="row",
     )  # fmt: skip
+    found = findings(o)
     sections = [
-        _proposal_section(o),
+        _proposal_section(o, found),
         _validation_section(o, out),
         _policies_section(o),
         _tradeoff_section(o),
@@ -137,23 +183,17 @@ def write_balance_page(o: Any, out: Path) -> Path:
         ("Guard rails", f"radius {req.radius}, at most {req.max_steps_per_card} steps a card, "
                         "signs kept, no card's last ability number zeroed"),
     ]  # fmt: skip
-    return write_page(out, f"talesim balance — {req.game}", summary, sections)
+    return Page(write_page(out, f"talesim balance — {req.game}", summary, sections), tuple(found))
 
 
-def _proposal_section(o: Any) -> Section:
+def _proposal_section(o: Any, found: list[str]) -> Section:
     verdicts = "Verdict per card, before and after (validation seeds)"
-    return Section(
-        "proposal",
-        "Proposal",
+    return findings_section(
+        found,
         (
-            _lead(o),
-            *findings(o),
-            f"Out of band in the baseline, at some level or policy ({len(o.out_of_band)}): "
-            + (", ".join(o.out_of_band) or "none")
-            + (f". No editable field: {', '.join(o.no_site)}" if o.no_site else "")
-            + ".",
             "The proposed card file is cards.toml beside this page (load it with --cards); "
-            "changes.csv lists the edits by the field names --fields takes.",
+            "changes.csv lists the edits by the field names --fields takes. A card is in band "
+            "at a level when every policy that judged it there has it inside the band.",
         ),
         (
             Table("changes", "Edits", _changes(o), sortable=False),

@@ -82,11 +82,12 @@ _STYLE: dict[str, Any] = {
 
 
 @contextmanager
-def _canvas(height_in: float) -> Iterator[Figure]:
-    """A 12-inch-wide figure in the report style, closed on exit even after an error."""
+def _canvas(height_in: float, width_in: float = WIDTH_IN) -> Iterator[Figure]:
+    """A figure in the report style, 12 inches wide unless told (a heatmap sized to its
+    matrix), closed on exit even after an error."""
     height = round(min(max(height_in, 2.5), MAX_HEIGHT_IN), 2)
     with plt.style.context(["default", _STYLE]):
-        fig = plt.figure(figsize=(WIDTH_IN, height), dpi=DPI, layout="constrained")
+        fig = plt.figure(figsize=(width_in, height), dpi=DPI, layout="constrained")
         try:
             yield fig
         finally:
@@ -100,9 +101,9 @@ def _save(fig: Figure, path: Path) -> Path:
     return path
 
 
-def _title(title: str) -> str:
-    """Wrap long titles at 90 characters (14 pt on 12 in holds about 100)."""
-    return "\n".join(textwrap.wrap(title, 90)) or title
+def _title(title: str, chars: int = 90) -> str:
+    """Wrap long titles at ``chars`` characters (14 pt on 12 in holds about 100)."""
+    return "\n".join(textwrap.wrap(title, chars)) or title
 
 
 def _no_data(path: Path, title: str) -> Path:
@@ -231,10 +232,12 @@ def win_share_bars(
     hi: str | None = "hi",
     label: str = "card",
     n: str | None = "n",
+    ranked: bool = True,
 ) -> Path:
     """Win share per item (card, seat, policy) as points with 95% intervals, best at top.
 
-    One row per item, sorted by win share (ties by name). The dashed line at 1.0 is an
+    One row per item, sorted by win share (ties by name); ``ranked=False`` keeps the rows'
+    own order, top to bottom (seats 0, 1, 2, ...). The dashed line at 1.0 is an
     average seat: an item right of it wins more than its share. Each row's label carries
     the sample size (``name (n=12,345)``); wider whiskers mean fewer games. Colour tells
     whether the interval lies wholly above 1.0 (blue), wholly below (red) or includes it /
@@ -251,7 +254,9 @@ def win_share_bars(
     keep = [i for i in range(df.height) if math.isfinite(vals[i])]
     if not keep:
         return _no_data(path, title)
-    order = np.array(sorted(keep, key=lambda i: (-vals[i], names[i])), dtype=np.intp)
+    if ranked:
+        keep = sorted(keep, key=lambda i: (-vals[i], names[i]))
+    order = np.array(keep, dtype=np.intp)
     vals, lows, highs, counts = vals[order], lows[order], highs[order], counts[order]
     rows = len(order)
     y = np.arange(rows)[::-1].astype(np.float64)  # first (best) row at the top
@@ -399,6 +404,24 @@ def score_distributions(df: pl.DataFrame, path: Path, title: str, group: str = "
 # --- 4. policy matchups ----------------------------------------------------------------------
 
 
+#: A heatmap cell's largest side (inches; x DPI = 90 px): a 2 x 2 matrix stays small.
+CELL_MAX_IN = 0.9
+#: The grid's largest side (inches): beyond 10 policies the cells shrink to fit it.
+GRID_MAX_IN = 9.0
+
+
+def heatmap_size(k: int, label_chars: int) -> tuple[float, float]:
+    """``(height, width)`` in inches of a ``k`` x ``k`` heatmap whose longest label has
+    ``label_chars`` characters: cells of at most ``CELL_MAX_IN``, the grid at most
+    ``GRID_MAX_IN``, room for the labels (about 0.08 in a character at 10 pt; the column
+    labels at 45 degrees), the colour bar and the title; never wider than ``WIDTH_IN``."""
+    grid = min(k * CELL_MAX_IN, GRID_MAX_IN)
+    label = 0.08 * label_chars + 0.3
+    width = min(max(grid + label + 1.6, 5.0), WIDTH_IN)
+    height = grid + 0.75 * label + 1.3
+    return height, width
+
+
 def matchup_heatmap(df: pl.DataFrame, path: Path, title: str) -> Path:
     """Win share of each row policy against each column policy, as a coloured grid.
 
@@ -406,7 +429,8 @@ def matchup_heatmap(df: pl.DataFrame, path: Path, title: str) -> Path:
     optionally ``n`` (its range is given under the chart). Both axes list every policy in
     the same sorted order. Blue cells: the row policy wins more than an average seat against
     that opponent; red: less; white: about 1.0. The colour scale is symmetric around 1.0.
-    Each (policy, opponent) pair must appear at most once.
+    Each (policy, opponent) pair must appear at most once. The figure is sized to the
+    matrix (``heatmap_size``): a 2 x 2 matrix is a small picture, not 1200 px of two cells.
     """
     if df.is_empty():
         return _no_data(path, title)
@@ -433,7 +457,8 @@ def matchup_heatmap(df: pl.DataFrame, path: Path, title: str) -> Path:
         if counts.size:
             xlabel += f"\ngames per cell: {_count(counts.min())} to {_count(counts.max())}"
     cell_pt = 12 if k <= 8 else 10 if k <= 16 else SMALL_PT if k <= 30 else 0
-    with _canvas(11.0) as fig:
+    height_in, width_in = heatmap_size(k, max(len(_short(p)) for p in policies))
+    with _canvas(height_in, width_in) as fig:
         ax = fig.add_subplot()
         image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, norm=norm, aspect="equal")
         ax.grid(False)
@@ -457,9 +482,9 @@ def matchup_heatmap(df: pl.DataFrame, path: Path, title: str) -> Path:
         ax.set_yticks(range(k), labels=labels)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("policy (row)")
-        ax.set_title(_title(title))
+        ax.set_title(_title(title, int(width_in * 7)))
         bar = fig.colorbar(image, ax=ax, shrink=0.8)
-        bar.set_label("win share of row policy vs column policy")
+        bar.set_label("win share, row vs column")
         return _save(fig, path)
 
 
@@ -731,7 +756,8 @@ def xy_line(
     With ``lo`` and ``hi`` (given together), a shaded band shows the interval; a point
     whose interval has no neighbour to form a band gets an error bar instead. A null ``y``
     breaks the line; a null bound leaves that point without band. Used e.g. for "dragon
-    count vs mean score". Axis labels default to the column names.
+    count vs mean score". An integer ``x`` gets whole-number ticks only. Axis labels
+    default to the column names.
     """
     if (lo is None) != (hi is None):
         raise ValueError("xy_line: give both lo and hi, or neither")
@@ -767,6 +793,8 @@ def xy_line(
         ax.plot(xs, ys, marker="o", markersize=4, color=UP, linewidth=1.8, label=ylabel or y)
         if lo is not None:
             ax.legend(loc="best", framealpha=0.9)
+        if data.schema[x].is_integer():  # trials, iterations, counts: no tick at 0.5
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(xlabel or x)
         ax.set_ylabel(ylabel or y)
         ax.set_title(_title(title))

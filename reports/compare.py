@@ -20,14 +20,13 @@ import json
 import math
 import tomllib
 from contextlib import suppress
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 from talesim.reports import charts
 from talesim.reports import metrics as m
-from talesim.reports.html import Figure, Section, Table, write_page
+from talesim.reports.html import Figure, Page, Section, Table, findings_section, write_page
 from talesim.reports.run import Run, open_run
 from talesim.simcore import outdirs
 from talesim.simcore.cards import file_sha256
@@ -345,12 +344,8 @@ def finding_lines(changes: pl.DataFrame, largest: pl.DataFrame, n_tests: int) ->
     return lines
 
 
-@dataclass(frozen=True)
-class Comparison:
-    """A written comparison page: its ``index.html`` and its findings as plain lines."""
-
-    index: Path
-    findings: tuple[str, ...]
+#: A written comparison page: its ``index.html`` and its findings as plain lines.
+Comparison = Page
 
 
 def build_compare(run_a: Path, run_b: Path, out: Path) -> Comparison:
@@ -461,7 +456,7 @@ def _findings_section(
             note=_significance_note(n_tests),
         )
     )
-    return Section("findings", "Findings", (changed_text, headline), tuple(items))
+    return findings_section((changed_text, headline), items=items)
 
 
 def _cards_section(

@@ -65,13 +65,45 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class Data:
+    """A data frame written to ``DIR/<name>.csv`` and linked from the page, not shown: the
+    numbers behind a chart that already shows them (a histogram's counts), one line on the
+    page instead of a long table."""
+
+    name: str  # file stem, as a Table's (the two share one namespace)
+    title: str
+    frame: pl.DataFrame
+
+
+Item = Table | Figure | Data
+
+
+@dataclass(frozen=True)
 class Section:
     """A titled part of the page, listed in the table of contents."""
 
     id: str  # anchor id (slug)
     title: str
     paragraphs: tuple[str, ...] = ()  # plain text, escaped; each its own <p>
-    items: tuple[Table | Figure, ...] = ()
+    items: tuple[Item, ...] = ()
+    notes: tuple[str, ...] = ()  # how to read the paragraphs: muted, after them
+
+
+@dataclass(frozen=True)
+class Page:
+    """A written page: its ``index.html`` and the findings it opens with (the command that
+    wrote it prints them too)."""
+
+    index: Path
+    findings: tuple[str, ...]
+
+
+def findings_section(
+    lines: Sequence[str], notes: Sequence[str] = (), items: Sequence[Item] = ()
+) -> Section:
+    """The block every page opens with: its findings (one paragraph each, computed from the
+    page's own tables), then ``notes`` on how to read them (muted), then ``items``."""
+    return Section("findings", "Findings", tuple(lines), tuple(items), tuple(notes))
 
 
 def write_page(
@@ -89,7 +121,7 @@ def write_page(
     out_dir.mkdir(parents=True, exist_ok=True)
     for section in sections:
         for item in section.items:
-            if isinstance(item, Table):
+            if isinstance(item, Table | Data):
                 _write_atomic(out_dir / f"{item.name}.csv", item.frame.write_csv)
     page = _render_page(title, summary, sections)
     index = out_dir / INDEX
@@ -108,12 +140,12 @@ def _validate(sections: Sequence[Section]) -> None:
             raise ValueError(f"section id {section.id!r} is used twice")
         ids.add(section.id)
         for item in section.items:
-            if isinstance(item, Table):
+            if isinstance(item, Table | Data):
                 if not _STEM.fullmatch(item.name):
                     raise ValueError(f"table name {item.name!r} is not a plain file stem")
                 if item.name in names:
                     raise ValueError(f"table name {item.name!r} is used twice")
-                if item.digits < 0:
+                if isinstance(item, Table) and item.digits < 0:
                     raise ValueError(f"table {item.name!r}: digits must be >= 0")
                 names.add(item.name)
             else:
@@ -177,8 +209,14 @@ def _render_page(title: str, summary: list[tuple[str, str]], sections: list[Sect
 def _render_section(section: Section) -> str:
     parts = [f'<section id="{_e(section.id)}">', f"<h2>{_e(section.title)}</h2>"]
     parts += [f"<p>{_e(p)}</p>" for p in section.paragraphs]
+    parts += [f'<p class="note">{_e(p)}</p>' for p in section.notes]
     for item in section.items:
-        parts.append(_render_table(item) if isinstance(item, Table) else _render_figure(item))
+        if isinstance(item, Table):
+            parts.append(_render_table(item))
+        elif isinstance(item, Data):
+            parts.append(_render_data(item))
+        else:
+            parts.append(_render_figure(item))
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -189,6 +227,16 @@ def _render_figure(figure: Figure) -> str:
         f'<figure><h3>{_e(figure.title)}</h3><img src="{_e(quote(figure.file))}" '
         f'alt="{_e(figure.title)}" loading="eager">'
         f"<figcaption>{caption}</figcaption></figure>"
+    )
+
+
+def _render_data(data: Data) -> str:
+    """One line: the CSV's link, its rows and columns."""
+    link = f'<a href="{_e(quote(data.name + ".csv"))}" download>{_e(data.name)}.csv</a>'
+    rows = f"{data.frame.height:,} row{'s' if data.frame.height != 1 else ''}"
+    return (
+        f'<p class="data">{_e(data.title)}: {link} ({rows}; '
+        f"{_e(', '.join(data.frame.columns))})</p>"
     )
 
 
@@ -219,9 +267,26 @@ def _signed(value: float, digits: int) -> str:
     return text.lstrip("-") if float(text) == 0 else text.replace("-", "−")
 
 
+def number(value: float, digits: int = 3, sign: bool = False) -> str:
+    """``value`` as findings write it: ``digits`` decimals, a negative one with a true minus
+    (−), with ``sign`` a positive one with "+" too; zero bare ("0.000", never "−0.000")."""
+    if not sign:
+        return _signed(value, digits)
+    text = f"{value:+.{digits}f}"
+    return text.lstrip("+-") if float(text) == 0 else text.replace("-", "−")
+
+
+def interval(row: dict[str, Any], key: str = "ws", digits: int = 3) -> str:
+    """A table row's ``key`` and its 95% interval (``key_lo``, ``key_hi``) as findings write
+    them: "1.173 [1.148, 1.198]"."""
+    lo, hi = row[f"{key}_lo"], row[f"{key}_hi"]
+    return f"{number(row[key], digits)} [{number(lo, digits)}, {number(hi, digits)}]"
+
+
 def _render_table(table: Table) -> str:
     frame = _fold_intervals(table.frame, table.digits) if table.fold_intervals else table.frame
     numeric = [dtype.is_numeric() for dtype in frame.schema.values()]
+    kinds = [_column_kind(name) for name in frame.columns]
     head = "".join(
         _render_header(name, is_num, table.sortable)
         for name, is_num in zip(frame.columns, numeric, strict=True)
@@ -229,8 +294,8 @@ def _render_table(table: Table) -> str:
     rows = []
     for row in frame.iter_rows():
         cells = "".join(
-            _render_cell(value, is_num, table.digits)
-            for value, is_num in zip(row, numeric, strict=True)
+            _render_cell(value, is_num, table.digits, kind)
+            for value, is_num, kind in zip(row, numeric, kinds, strict=True)
         )
         rows.append(f"<tr>{cells}</tr>")
     attrs = ' class="sortable" data-sortable' if table.sortable else ""
@@ -251,8 +316,27 @@ def _render_header(name: str, numeric: bool, sortable: bool) -> str:
     return f'<th scope="col" data-type="{kind}"{cls}>{label}</th>'
 
 
-def _render_cell(value: Any, numeric: bool, digits: int) -> str:
-    """One ``<td>``: rounded text for people, the raw number in ``data-value`` for sorting."""
+#: Columns that hold counts (``size``: a balance trial's steps changed): shown as whole
+#: numbers even when stored as floats.
+COUNT_COLUMNS = frozenset(
+    {"n", "count", "games", "wins", "claims", "rows", "decisions", "seats", "judged", "size"}
+)
+
+
+def _column_kind(name: str) -> str:
+    """How a column's numbers are shown: ``count`` (a whole number: ``n``, ``n_played``,
+    ``expert_games``, ...), ``p`` (a p-value: ``p``, ``p_bh``; below the last shown digit
+    it reads "<0.001", never "0.000") or ``plain``."""
+    if name in COUNT_COLUMNS or name.startswith("n_") or name.endswith(("_n", "_games")):
+        return "count"
+    if name == "p" or name.startswith("p_"):
+        return "p"
+    return "plain"
+
+
+def _render_cell(value: Any, numeric: bool, digits: int, kind: str = "plain") -> str:
+    """One ``<td>``: rounded text for people, the raw number in ``data-value`` for sorting
+    (a count as a whole number, a p-value too small to show as "<0.001")."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         cls = "num missing" if numeric else "missing"
         return f'<td class="{cls}">{MISSING}</td>'
@@ -263,6 +347,10 @@ def _render_cell(value: Any, numeric: bool, digits: int) -> str:
             raw, text = ("Infinity", "∞") if value > 0 else ("-Infinity", "−∞")
         elif isinstance(value, int):
             raw, text = str(value), str(value).replace("-", "−")
+        elif kind == "count" and float(value) == round(float(value)):
+            raw, text = repr(float(value)), str(round(float(value))).replace("-", "−")
+        elif kind == "p" and 0 <= float(value) < 0.5 * 10**-digits:
+            raw, text = repr(float(value)), f"<{10**-digits:.{digits}f}"
         else:  # float or Decimal: no "-0.000" for tiny negatives, a true minus sign
             raw, text = repr(float(value)), _signed(float(value), digits)
         return f'<td class="num" data-value="{_e(raw)}">{_e(text)}</td>'
@@ -291,8 +379,11 @@ dl.summary dt { font-weight: 600; }
 dl.summary dd { margin: 0; overflow-wrap: anywhere; }
 nav ol { margin: 0 0 16px; padding-left: 1.4em; }
 figure { margin: 0 0 16px; }
-figure img { display: block; width: 100%; max-width: 1200px; height: auto;
+/* a chart at its own size (most are 1200 px wide; a small heatmap is smaller), never wider
+   than the page */
+figure img { display: block; width: auto; max-width: 100%; height: auto;
   border: 1px solid var(--line); }
+p.data { margin: 0.4em 0 16px; }
 figcaption p, p.note { color: var(--muted); font-size: 0.9rem; margin: 0.4em 0; }
 a.csv { font-size: 0.8rem; font-weight: normal; margin-left: 8px; }
 .table-wrap { overflow-x: auto; max-width: 100%; }

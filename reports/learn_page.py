@@ -1,6 +1,8 @@
-"""``OUT/index.html`` of ``talesim learn``: the best apprentice's strength first, then each
-iteration (win share against the heuristic and the previous apprentice, agreement with the
-expert, speed), then what the model weighs most.
+"""``OUT/index.html`` of ``talesim learn``: the findings first (the best apprentice against
+the heuristic and the previous apprentice with intervals, its agreement with the expert that
+taught it, its cost against the expert's), then each iteration (win share against the
+heuristic and the previous apprentice, agreement with the expert, speed), then what the
+model weighs most.
 
 Reads only the summary ``simcore.learn.run`` writes (``learn.json``) and the best model;
 self-contained like every report.
@@ -14,7 +16,15 @@ from typing import Any
 import numpy as np
 import polars as pl
 from talesim.reports import charts
-from talesim.reports.html import Figure, Section, Table, write_page
+from talesim.reports.html import (
+    Figure,
+    Page,
+    Section,
+    Table,
+    findings_section,
+    interval,
+    write_page,
+)
 from talesim.simcore.learned import Model
 
 #: Features shown per decision kind in the weights table (the largest).
@@ -70,42 +80,71 @@ def weights_frame(model: Model) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def write_learn_page(summary: dict[str, Any], model: Model, out: Path) -> Path:
+def _against_even(lo: float, hi: float, what: str) -> str:
+    if lo > 1.0:
+        return f"stronger than {what} (the interval lies above 1.0)"
+    if hi < 1.0:
+        return f"weaker than {what} (the interval lies below 1.0)"
+    return f"not told apart from {what} (the interval includes 1.0)"
+
+
+def findings(summary: dict[str, Any], frame: pl.DataFrame | None = None) -> list[str]:
+    """The page's findings (``talesim learn`` prints them too), from the ``iterations``
+    table's best row: the apprentice against the heuristic (its baseline), against the
+    previous apprentice, how often it agrees with its teacher (the expert), and what a game
+    costs with it against the expert (games per second, where measured)."""
+    req = summary["request"]
+    frame = iterations_frame(summary) if frame is None else frame
+    best = frame.row(summary["best"], named=True)
+    against, others = req["against"] or "greedy", req["players"] - 1
+    out = [
+        f"The learned policy (iteration {best['iteration']}, model.toml) against {others} "
+        f"{against} seats, {req['eval_games']:,} games: win share {interval(best)}, "
+        + _against_even(best["ws_lo"], best["ws_hi"], f"the {against} seats")
+        + ".",
+        f"Against its teacher ({best['expert']}): it makes the expert's choice at "
+        f"{best['agreement']:.1%} of the held-out searched decisions.",
+    ]
+    if best["vs_previous"] is not None:
+        out.append(
+            f"Against the previous iteration's apprentice: win share "
+            f"{interval(best, 'vs_previous')}, "
+            + _against_even(best["vs_previous_lo"], best["vs_previous_hi"], "it")
+            + "."
+        )
+    fast, slow = best["apprentice_games_per_s"], best["expert_games_per_s"]
+    if fast and slow:
+        out.append(
+            f"Cost: a table with the apprentice plays {fast:,.0f} games/s, the expert's "
+            f"self-play {slow:,.1f}: {fast / slow:,.0f}× faster"
+            + (
+                f"; a table of {against} alone {best['heuristic_games_per_s']:,.0f}."
+                if best["heuristic_games_per_s"]
+                else "."
+            )
+        )
+    return out
+
+
+def write_learn_page(summary: dict[str, Any], model: Model, out: Path) -> Page:
     """Write ``out/index.html`` (+ CSVs, PNG) for a finished ``talesim learn``."""
     req = summary["request"]
     frame = iterations_frame(summary)
-    best = frame.row(summary["best"], named=True)
     against = req["against"] or "greedy"
     others = req["players"] - 1
-    lead = (
-        f"The strongest apprentice (iteration {best['iteration']}, model.toml) against "
-        f"{others} {against} seats, seats rotated, {req['eval_games']:,} games: win share "
-        f"{best['ws']:.3f} (95% {best['ws_lo']:.3f}–{best['ws_hi']:.3f}; 1.0 is an average "
-        f"seat). It agrees with the expert's choice at {best['agreement']:.1%} of the held-out "
-        "searched decisions."
-    )
-    speed = (
-        f"A table of the apprentice and {others} {against} plays "
-        f"{best['apprentice_games_per_s']:,.0f} games/s, one of {req['players']} {against} "
-        f"{best['heuristic_games_per_s']:,.0f}; the expert's self-play "
-        f"{best['expert_games_per_s']:,.1f}."
-        if best["apprentice_games_per_s"]
-        else ""
-    )
+    found = findings(summary, frame)
     charts.xy_line(
         frame, out / "win-share.png", f"Apprentice against {others} {against} seats",
         x="iteration", y="ws", lo="ws_lo", hi="ws_hi",
         xlabel="iteration", ylabel="win share of the apprentice",
     )  # fmt: skip
     sections = [
-        Section(
-            "result",
-            "Result",
+        findings_section(
+            found,
             (
-                *(p for p in (lead, speed) if p),
-                "policies.toml beside this page names it apprentice: --policies-file "
-                "OUT/policies.toml --policy apprentice, in simulate, play, ladder, balance, "
-                "tune, or as mc's playouts.",
+                "1.0 is an average seat. policies.toml beside this page names the learned "
+                "policy apprentice: --policies-file OUT/policies.toml --policy apprentice, in "
+                "simulate, play, ladder, balance, tune, or as mc's playouts.",
             ),
             (Figure("win-share.png", "Win share per iteration"),),
         ),
@@ -140,4 +179,5 @@ def write_learn_page(summary: dict[str, Any], model: Model, out: Path) -> Path:
         ("Model", f"{model.hidden} hidden units, top {model.top} candidates"),
         ("Seed", str(req["seed"])),
     ]
-    return write_page(out, f"talesim learn — {req['game']}", summary_rows, sections)
+    index = write_page(out, f"talesim learn — {req['game']}", summary_rows, sections)
+    return Page(index, tuple(found))

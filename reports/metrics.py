@@ -79,6 +79,16 @@ def newcombe(
     return d, d - math.hypot(p1 - l1, u2 - p2), d + math.hypot(u1 - p1, p2 - l2)
 
 
+def difference(
+    a: tuple[float, float, float], b: tuple[float, float, float]
+) -> tuple[float, float, float]:
+    """``a - b`` of two independent shares given as ``(value, lo, hi)`` with their own
+    (scaled) Wilson intervals, and Newcombe's interval (``newcombe``) built from those
+    intervals alone, so a page can compute it from its own table."""
+    d = a[0] - b[0]
+    return d, d - math.hypot(a[0] - a[1], b[2] - b[0]), d + math.hypot(a[2] - a[0], b[0] - b[1])
+
+
 def _newcombe_exprs(
     p1: str, lo1: str, hi1: str, p2: str, lo2: str, hi2: str
 ) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
@@ -264,7 +274,8 @@ def card_table(cards: pl.LazyFrame, seats: pl.LazyFrame, players: int) -> pl.Dat
       of every other column, so a card's figures say what choosing it does, and the
       dealt ones what having it does.
 
-    Columns a game's dataset lacks are left out.
+    Rows in card order (the card data's, where the ``card`` column is an Enum). Columns a
+    game's dataset lacks are left out.
     """
     names = cards.collect_schema().names()
     dealt: pl.LazyFrame | None = None
@@ -290,7 +301,10 @@ def card_table(cards: pl.LazyFrame, seats: pl.LazyFrame, players: int) -> pl.Dat
     if POINTS_COLUMN in names:
         aggs.append(pl.col(POINTS_COLUMN).cast(pl.Float64).mean().alias("mean_points"))
     joined = cards.join(seats.select("game_id", "seat", "win"), on=["game_id", "seat"])
-    df = _collect(joined.group_by(pl.col("card").cast(pl.String)).agg(aggs)).sort("card")
+    # card order: an Enum card column sorts in the card data's order, a string one by name
+    df = _collect(joined.group_by("card").agg(aggs).sort("card")).with_columns(
+        pl.col("card").cast(pl.String)
+    )
     df = with_win_share(df, "wins", "n", players, "ws")
     cols = ["card", "n", "ws", "ws_lo", "ws_hi"]
     if played:
@@ -348,6 +362,40 @@ def _flags(ws: pl.Series) -> pl.Series:
 
 
 # --- Paper Tales buildings ---------------------------------------------------------------------
+
+
+def trickster_copies(
+    games: pl.LazyFrame,
+    cards: pl.LazyFrame,
+    seats: pl.LazyFrame,
+    players: int,
+    wild: list[str],
+) -> pl.DataFrame:
+    """Fairy Tale's Trickster by what it copied (the ``games`` table's ``trickster_as``):
+    ``trickster_as, n, share, mean_points, ws, ws_lo, ws_hi``, one row per card copied, in
+    card order.
+
+    The Trickster's seat in a game is the seat with a face-up ``wild`` card in its final
+    tableau (``cards.face_up``); ``n`` counts those seats, ``share`` = n / the games whose
+    Trickster copied a card (a face-down or untaken Trickster copies nothing),
+    ``mean_points`` = the mean ``points`` of its wild cards (the Trickster's own −1 plus
+    the copy's value), ``ws`` = mean(win) × players of those seats with its Wilson interval.
+    With one Trickster in the deck (the game's card data) every such game has one seat."""
+    held = cards.filter(pl.col("card").cast(pl.String).is_in(wild) & pl.col("face_up"))
+    held = held.group_by("game_id", "seat").agg(points=pl.col("points").cast(pl.Int64).sum())
+    copied = games.select("game_id", "trickster_as").filter(pl.col("trickster_as").is_not_null())
+    df = _collect(
+        held.join(copied, on="game_id")
+        .join(seats.select("game_id", "seat", "win"), on=["game_id", "seat"])
+        .group_by("trickster_as")
+        .agg(n=pl.len(), wins=pl.col("win").sum(), mean_points=pl.col("points").mean())
+    )
+    df = with_win_share(df, "wins", "n", players, "ws").with_columns(
+        share=pl.col("n") / pl.col("n").sum()
+    )
+    return df.select("trickster_as", "n", "share", "mean_points", "ws", "ws_lo", "ws_hi").sort(
+        pl.col("trickster_as").to_physical()
+    )
 
 
 def building_curves(buildings: pl.LazyFrame, seats: pl.LazyFrame, players: int) -> pl.DataFrame:

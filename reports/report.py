@@ -9,7 +9,6 @@ length and dragons when there is a ``legends`` table (DRAKO). Numbers come from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,17 @@ import polars as pl
 from matplotlib.ticker import MaxNLocator
 from talesim.reports import charts, strength
 from talesim.reports import metrics as m
-from talesim.reports.html import Figure, Section, Table, write_page
+from talesim.reports.html import (
+    Data,
+    Figure,
+    Item,
+    Page,
+    Section,
+    Table,
+    findings_section,
+    number,
+    write_page,
+)
 from talesim.reports.run import Run, open_run
 from talesim.simcore import outdirs
 from talesim.simcore.runner import RunDirError
@@ -125,6 +134,7 @@ def _seat_section(run: Run, out: Path, by_seat: pl.DataFrame, by_policy: pl.Data
         lo="ws_lo",
         hi="ws_hi",
         label="seat",
+        ranked=False,
     )
     items.append(Figure("seat-win-share.png", "Seat advantage"))
     items.append(Table("policies", "Win share by policy", by_policy))
@@ -195,7 +205,7 @@ def _building_section(run: Run, out: Path) -> Section:
 
 def _legend_section(run: Run, out: Path) -> Section:
     seats = run.scan("seats")
-    items: list[Table | Figure] = []
+    items: list[Item] = []
     legends = m.legend_table(run.scan("legends"), seats, run.players, run.n_games)
     items.append(Table("legends", "Legends: claim rate and win share when claimed", legends))
     charts.win_share_bars(
@@ -207,9 +217,9 @@ def _legend_section(run: Run, out: Path) -> Section:
     if "turns" in run.columns("games"):
         length = m.value_counts(run.scan("games"), "turns")
         charts.histogram(length, out / "game-length.png", "Game length", "value", "turns")
-        items += [
-            Table("game-length", "Game length (turns)", length),
+        items += [  # the chart shows every count: the numbers go to a CSV, not a table
             Figure("game-length.png", "Game length"),
+            Data("game-length", "Games per length in turns", length),
         ]
     return Section("legends", "Legends and game length", (), tuple(items))
 
@@ -409,13 +419,11 @@ def dragon_answer(split: pl.DataFrame, players: int) -> str:
 
 def _signed(x: float) -> str:
     """``x`` to 3 decimals with its sign, a negative one with a true minus (−)."""
-    text = f"{x:+.3f}"
-    return text.replace("-", "\u2212") if float(text) != 0 else text.lstrip("+-")
+    return number(x, sign=True)
 
 
 def _bound(x: float) -> str:
-    text = f"{x:.3f}"
-    return text.replace("-", "\u2212") if float(text) != 0 else text.lstrip("-")
+    return number(x)
 
 
 def _share(row: dict[str, Any], ws: str = "ws") -> str:
@@ -484,12 +492,8 @@ def check_strength_runs(runs: list[Run]) -> None:
         raise RunDirError("two of the runs play the same policies: give one run per policy")
 
 
-@dataclass(frozen=True)
-class Report:
-    """A written report: its page and the findings it opens with (also printed by the CLI)."""
-
-    index: Path
-    findings: tuple[str, ...]
+#: A written report: its page and the findings it opens with (also printed by the CLI).
+Report = Page
 
 
 def build_report(
@@ -525,6 +529,9 @@ def write_report(
             by_card = card_policy_table(run, band, stats)
             sections.append(_card_policy_section(by_card, band))
     sections.append(_seat_section(run, out, by_seat, by_policy))
+    trickster = trickster_section(run, out)
+    if trickster is not None:
+        sections.append(trickster)
     if run.has("buildings"):
         sections.append(_building_section(run, out))
     split = draws = None
@@ -540,7 +547,7 @@ def write_report(
         found.append(dragon_answer(split, run.players))
     if draws is not None and (drawn := draw_answer(draws))[1]:
         found.append(drawn[0])
-    sections.insert(0, Section("findings", "Findings", tuple(found)))
+    sections.insert(0, findings_section(found))
     title = f"talesim balance report — {run.game} ({run.manifest.get('variant', '')})"
     return Report(write_page(out, title, run_summary(run), sections), tuple(found))
 
@@ -665,6 +672,24 @@ def _seat_line(run: Run) -> str:
     return line
 
 
+def _run_cards(run: Run) -> tuple[Any, Any] | None:
+    """The run's game and card data (the card file its manifest names, loaded by the
+    game's engine), or None when that file cannot be read or has changed since the run
+    (its sha256 differs)."""
+    from talesim.simcore import registry
+
+    files = run.manifest.get("card_files") or [None]
+    try:
+        game = registry.get_game(run.game)
+        engine = registry.engine(game)
+        cards = engine.load_cards(Path(files[0]) if files[0] else None)
+    except (ValueError, OSError):
+        return None
+    if str(cards.sha256) != run.manifest.get("card_sha256"):
+        return None
+    return game, cards
+
+
 def card_stats(run: Run) -> pl.DataFrame | None:
     """``card, stats``: each card's cost, strength and points from the run's card data, as
     the ladder shows them (``simcore.ladder.card_stats``); None when the card file the
@@ -672,19 +697,63 @@ def card_stats(run: Run) -> pl.DataFrame | None:
     from talesim.simcore import ladder, registry
     from talesim.simcore.batch import Setup
 
-    files = run.manifest.get("card_files") or [None]
+    loaded = _run_cards(run)
+    if loaded is None:
+        return None
+    game, cards = loaded
     try:
-        game = registry.get_game(run.game)
-        engine = registry.engine(game)
-        cards = engine.load_cards(Path(files[0]) if files[0] else None)
-        if str(cards.sha256) != run.manifest.get("card_sha256"):
-            return None
         variant = str(run.manifest.get("variant", ""))
-        setup = Setup(game, variant, run.players, [], False, engine, cards, None)
+        setup = Setup(game, variant, run.players, [], False, registry.engine(game), cards, None)
         stats: pl.DataFrame = ladder.card_stats(setup)
     except (ValueError, OSError):
         return None
     return stats
+
+
+def trickster_section(run: Run, out: Path) -> Section | None:
+    """Fairy Tale's Trickster by the card it copied (``metrics.trickster_copies``), or None
+    when the run has no ``trickster_as`` or its card data (which names the wild cards) is
+    unavailable."""
+    if not (run.has("cards") and run.has("games")) or "trickster_as" not in run.columns("games"):
+        return None
+    loaded = _run_cards(run)
+    if loaded is None:
+        return None
+    wild = [c.id for c in loaded[1].cards if getattr(c, "value", {}).get("kind") == "wild"]
+    copies = m.trickster_copies(
+        run.scan("games"), run.scan("cards"), run.scan("seats"), run.players, wild
+    )
+    if copies.height == 0:
+        return None
+    top = copies.sort("n", descending=True).row(0, named=True)
+    total = int(copies["n"].sum())
+    lead = (
+        f"The Trickster copied a card in {total:,} of {run.n_games:,} games (face up at the "
+        f"end); most often {top['trickster_as']} ({top['share']:.1%} of those, "
+        f"{top['mean_points']:.2f} points on average, win share {_share(top)})."
+    )
+    charts.win_share_bars(
+        copies.select(pl.col("trickster_as").cast(pl.String).alias("card"), "n", "ws",
+                      lo="ws_lo", hi="ws_hi"),
+        out / "trickster-win-share.png",
+        "Win share of the Trickster's seat by the card it copied (95% Wilson intervals)",
+    )  # fmt: skip
+    return Section(
+        "trickster",
+        "The Trickster's copies",
+        (lead,),
+        (
+            Table(
+                "trickster",
+                "What the Trickster became",
+                copies,
+                note="n: games whose Trickster copied that card; share: of the games where it "
+                "copied one; mean_points: the Trickster's own points as that copy (its −1 "
+                "plus the copy's value); ws: win share of its seat.",
+            ),
+            Figure("trickster-win-share.png", "Win share by the Trickster's copy"),
+        ),
+    )
 
 
 def card_policy_table(
@@ -693,15 +762,23 @@ def card_policy_table(
     """``card, [stats,] policy, n, ws, ws_lo, ws_hi, status``: each card's win share when
     taken by one policy's seats, relative to that policy's own win share
     (``strength.card_shares(by_policy=True)``), and its status against ``band``
-    (``strength.level_status``)."""
+    (``strength.level_status``); rows in card order (``card_order``), policies by name."""
     shares = strength.card_shares(run.path, by_policy=True).filter(pl.col("kind") == "card")
     df = shares.select(pl.col("entity").alias("card"), "policy", "n", "ws", "ws_lo", "ws_hi")
-    df = with_status(df, band).sort("card", "policy")
+    df = with_status(df, band)
     if stats is not None:
         df = df.join(stats, on="card", how="left").select(
             "card", "stats", pl.exclude("card", "stats")
         )
-    return df
+    return df.sort(card_order(run), "policy")
+
+
+def card_order(run: Run) -> pl.Expr:
+    """A sort key putting a ``card`` column of names in the card data's order (the run's
+    ``cards`` table stores cards as an Enum of every id in that order), by name when the
+    table has no such order."""
+    dtype = run.scan("cards").collect_schema()["card"]
+    return pl.col("card").cast(dtype) if isinstance(dtype, pl.Enum) else pl.col("card")
 
 
 def _card_policy_section(by_card: pl.DataFrame, band: tuple[float, float]) -> Section:

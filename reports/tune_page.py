@@ -1,5 +1,6 @@
-"""``OUT/index.html`` of ``talesim tune``: the validated result first (tuned against default
-on fresh seeds), then the weights, then the search history.
+"""``OUT/index.html`` of ``talesim tune``: the findings first (the weights that moved, the
+tuned against the default weights on fresh seeds with the gain's interval, validated or not),
+then the weights, then the search history.
 
 Reads only what ``simcore.tune.run_tune`` hands it; self-contained like every report.
 """
@@ -11,49 +12,116 @@ from typing import Any
 
 import polars as pl
 from talesim.reports import charts
-from talesim.reports.html import Figure, Section, Table, write_page
+from talesim.reports.html import (
+    Figure,
+    Page,
+    Section,
+    Table,
+    findings_section,
+    interval,
+    number,
+    write_page,
+)
+from talesim.reports.metrics import difference
 
 
-def write_tune_page(o: Any, out: Path) -> Path:
-    """Write ``out/index.html`` (+ CSVs, PNG) for tune outcome ``o``."""
-    req = o.request
-    against = req.against or req.base
-    val = o.validation
-    tuned, control = val.row(0, named=True), val.row(1, named=True)
-    better = tuned["ws_lo"] > control["ws_hi"]
-    lead = (
-        f"{o.tuned.name} (the weights of trial {o.trial}) against {req.players - 1} "
-        f"{against} seats on {req.validation_games or req.n_games:,} fresh games: win share "
-        f"{tuned['ws']:.3f} (95% {tuned['ws_lo']:.3f}–{tuned['ws_hi']:.3f}); the default "
-        f"weights in the same seat, same deals: {control['ws']:.3f} ({control['ws_lo']:.3f}–"
-        f"{control['ws_hi']:.3f}). "
-        + (
-            "The tuned policy is stronger (the intervals do not overlap)."
-            if better
-            else "The intervals overlap: on these games the tuned policy is not shown to be "
-            "stronger than the default (a larger --games or --budget may tell them apart)."
-        )
-    )
-    weights = pl.DataFrame(
+def weights_frame(o: Any) -> pl.DataFrame:
+    """``weight, default, tuned, change``: the weights row before and after tuning, the
+    change relative to the default (null where the default is 0)."""
+    df = pl.DataFrame(
         {
             "weight": list(o.weight_names),
             "default": list(o.default),
             "tuned": list(o.tuned.weights),
-        }
+        },
+        schema={"weight": pl.String, "default": pl.Float64, "tuned": pl.Float64},
     )
+    change = pl.when(pl.col("default") != 0).then(pl.col("tuned") / pl.col("default") - 1)
+    return df.with_columns(change=change)
+
+
+#: How many weights the findings name (the largest relative changes; the rest are counted).
+WEIGHTS_NAMED = 6
+
+
+def findings(o: Any, weights: pl.DataFrame | None = None) -> list[str]:
+    """The page's findings (``talesim tune`` prints them too), from its ``weights`` and
+    ``validation`` tables: the weights that moved most, the win share of the tuned and the
+    default weights on fresh seeds, the gain (tuned − default) with Newcombe's interval from
+    the two rows' intervals, and whether the gain is validated (its interval above 0)."""
+    req = o.request
+    weights = weights_frame(o) if weights is None else weights
+    moved = weights.filter(pl.col("tuned") != pl.col("default")).sort(
+        pl.col("change").abs(), descending=True, nulls_last=False
+    )
+    if moved.height:
+        named = ", ".join(
+            f"{r['weight']} {r['default']:.4g} → {r['tuned']:.4g}"
+            + ("" if r["change"] is None else f" ({r['change']:+.0%})".replace("-", "\u2212"))
+            for r in moved.head(WEIGHTS_NAMED).iter_rows(named=True)
+        )
+        more = f" and {moved.height - WEIGHTS_NAMED} more" if moved.height > WEIGHTS_NAMED else ""
+        lead = (
+            f"Best weights (trial {o.trial}) against the default {req.base}: {moved.height} of "
+            f"{weights.height} changed, the most: {named}{more}."
+        )
+    else:
+        lead = f"Best weights (trial {o.trial}): the default {req.base} weights, unchanged."
+    tuned, control = o.validation.row(0, named=True), o.validation.row(1, named=True)
+    d, lo, hi = difference(
+        (tuned["ws"], tuned["ws_lo"], tuned["ws_hi"]),
+        (control["ws"], control["ws_lo"], control["ws_hi"]),
+    )
+    against = req.against or req.base
+    games = req.validation_games or req.n_games
+    if not moved.height:
+        verdict = (
+            "Nothing to validate: the search kept the default weights (a larger --budget or "
+            "--games may find better ones)."
+        )
+    elif lo > 0:
+        verdict = "Validated: the gain's interval lies above 0, the tuned weights are stronger."
+    elif hi < 0:
+        verdict = (
+            "Not validated: the gain's interval lies below 0, the tuned weights are weaker on "
+            "fresh games than on the search's."
+        )
+    else:
+        verdict = (
+            "Not validated: the gain's interval includes 0, these games do not tell the tuned "
+            "weights from the default (a larger --games, --validation-games or --budget may)."
+        )
+    return [
+        lead,
+        f"Win share on {games:,} fresh games against {req.players - 1} {against} seats: "
+        f"{o.tuned.name} {interval(tuned)}, default {req.base} {interval(control)} (same seat, "
+        f"same deals); gain {number(d, sign=True)} [{number(lo, sign=True)}, "
+        f"{number(hi, sign=True)}] (Newcombe 95%).",
+        verdict,
+    ]
+
+
+def write_tune_page(o: Any, out: Path) -> Page:
+    """Write ``out/index.html`` (+ CSVs, PNG) for tune outcome ``o``."""
+    req = o.request
+    against = req.against or req.base
+    val = o.validation
+    weights = weights_frame(o)
+    found = findings(o, weights)
     history = pl.DataFrame(o.history)
     charts.xy_line(
         history, out / "search-history.png", "Win share of each trial (search seeds)",
         x="trial", y="ws", xlabel="trial", ylabel="win share of the candidate seat",
     )  # fmt: skip
     sections = [
-        Section(
-            "result",
-            "Validated result",
+        findings_section(
+            found,
             (
-                lead,
-                f"policies.toml beside this page defines {o.tuned.name}: load it with "
-                f"--policies-file and name it in --policy like any policy.",
+                "The gain's interval is Newcombe's, from the two rows' Wilson intervals "
+                "(as if independent: the shared deals make it, if anything, wider than need "
+                "be). policies.toml beside this page defines "
+                f"{o.tuned.name}: load it with --policies-file and name it in --policy like "
+                "any policy.",
             ),
             (Table("validation", "Win share on fresh seeds", val),),
         ),
@@ -61,7 +129,16 @@ def write_tune_page(o: Any, out: Path) -> Path:
             "weights",
             "Weights",
             (f"The float row {req.base} decides with, before and after tuning.",),
-            (Table("weights", "Weights", weights, sortable=False, digits=4),),
+            (
+                Table(
+                    "weights",
+                    "Weights",
+                    weights,
+                    sortable=False,
+                    digits=4,
+                    note="change: tuned / default − 1 (empty where the default is 0).",
+                ),
+            ),
         ),
         Section(
             "history",
@@ -95,4 +172,4 @@ def write_tune_page(o: Any, out: Path) -> Path:
         ),
         ("Validation", f"{req.validation_games or req.n_games:,} games, seed {req.seed + 1}"),
     ]
-    return write_page(out, f"talesim tune — {req.game}", summary, sections)
+    return Page(write_page(out, f"talesim tune — {req.game}", summary, sections), tuple(found))

@@ -212,6 +212,7 @@ class Outcome:
     pushed_out: list[str] = field(default_factory=list)  # in band before, out after
     stale_text: list[str] = field(default_factory=list)  # rules text not rewritten
     files: dict[str, Path] = field(default_factory=dict)
+    findings: tuple[str, ...] = ()  # what the page opens with (the CLI prints them too)
 
 
 def fields_file(game: registry.Game) -> Path:
@@ -410,11 +411,13 @@ def run_balance(req: Request, echo: Callable[[str], None] = lambda _m: None) -> 
     _validate(outcome, out, echo)
     from talesim.reports.balance_page import write_balance_page
 
+    page = write_balance_page(outcome, out)
     outcome.files = {
         "cards": out / "cards.toml",
         "changes": out / "changes.csv",
-        "page": write_balance_page(outcome, out),
+        "page": page.index,
     }
+    outcome.findings = page.findings
     return outcome
 
 

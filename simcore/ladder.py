@@ -105,6 +105,7 @@ class Outcome:
     decomposition: Any = None  # part, share, share_lo, share_hi
     stats: Any = None  # card, stats: the card data beside each name
     files: dict[str, Path] = field(default_factory=dict)
+    findings: tuple[str, ...] = ()  # what the page opens with (the CLI prints them too)
 
 
 def compositions(policies: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -394,5 +395,6 @@ def _outcome(
     cards.write_csv(out / "cards-by-policy.csv")
     from talesim.reports.ladder_page import write_ladder_page
 
-    outcome.files = {"page": write_ladder_page(outcome, out)}
+    page = write_ladder_page(outcome, out)
+    outcome.files, outcome.findings = {"page": page.index}, page.findings
     return outcome

@@ -65,6 +65,7 @@ class Outcome:
     validation: Any = None  # polars: policy, n, ws, ws_lo, ws_hi (tuned, default)
     history: list[dict[str, Any]] = field(default_factory=list)
     files: dict[str, Path] = field(default_factory=dict)
+    findings: tuple[str, ...] = ()  # what the page opens with (the CLI prints them too)
 
 
 def tuned_name(base: str) -> str:
@@ -148,7 +149,9 @@ def run_tune(req: Request, echo: Callable[[str], None] = lambda _m: None) -> Out
     )
     from talesim.reports.tune_page import write_tune_page
 
-    outcome.files = {"policies": out / "policies.toml", "page": write_tune_page(outcome, out)}
+    page = write_tune_page(outcome, out)
+    outcome.files = {"policies": out / "policies.toml", "page": page.index}
+    outcome.findings = page.findings
     return outcome
 
 

@@ -27,13 +27,17 @@ LEARN = [
 ]  # fmt: skip
 
 
+#: What each learn run of ``learnt`` printed, by its folder.
+PRINTED: dict[Path, str] = {}
+
+
 @pytest.fixture(scope="module")
 def learnt(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The same tiny learn request run with one and with two threads."""
     runs = []
     for threads in (1, 2):
         out = tmp_path_factory.mktemp(f"learn-{threads}")
-        ok(*LEARN, "--threads", threads, "--out", out)
+        PRINTED[out] = ok(*LEARN, "--threads", threads, "--out", out).stdout
         runs.append(out)
     return runs[0], runs[1]
 
@@ -73,6 +77,13 @@ def test_the_folder_holds_the_model_its_policies_file_and_the_page(
     assert 'base = "learned"' in (out / "policies.toml").read_text()
     page = (out / "index.html").read_text()
     assert f"iteration {best['iteration']}, model.toml" in page
+    # the command prints the page's path, then the findings the page opens with
+    lines = PRINTED[out].splitlines()
+    found = lines[lines.index(f"page: {out / 'index.html'}") + 1 :]
+    assert found[0].startswith(f"  The learned policy (iteration {best['iteration']}, model")
+    assert found[1].startswith("  Against its teacher (")
+    for line in found:
+        assert line.strip().replace("'", "&#x27;") in page
     assert (out / "win-share.png").stat().st_size > 0
 
 

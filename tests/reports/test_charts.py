@@ -1,4 +1,5 @@
-"""Report charts (``reports/charts.py``): every function writes one valid PNG 1200 px wide.
+"""Report charts (``reports/charts.py``): every function writes one valid PNG 1200 px wide
+(a heatmap: sized to its matrix, at most 1200).
 
 Each chart is drawn from a small hand-made frame, then again from the edge cases the report
 code can hand it: an empty frame, a single row, null/NaN interval bounds, very long names.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import matplotlib.image as mpimg
 import matplotlib.pyplot as plt
@@ -37,11 +39,16 @@ def png_size(path: Path) -> tuple[int, int]:
     return image.shape[1], image.shape[0]
 
 
-def assert_report_png(returned: Path, path: Path) -> int:
-    """The chart returned ``path`` and wrote a PNG 1200 px wide there; returns its height."""
+#: The charts sized to their data (a heatmap to its matrix): at most 1200 px wide.
+SIZED = ("matchup_heatmap",)
+
+
+def assert_report_png(returned: Path, path: Path, sized: bool = False) -> int:
+    """The chart returned ``path`` and wrote a PNG 1200 px wide there (``sized``: at most
+    1200, as the chart sizes it); returns its height."""
     assert returned == path
     width, height = png_size(path)
-    assert width == 1200
+    assert width <= 1200 if sized else width == 1200
     assert height > 0
     return height
 
@@ -193,7 +200,24 @@ CHARTS: dict[str, tuple[Chart, Callable[[], pl.DataFrame]]] = {
 def test_chart_writes_a_1200px_png(name: str, tmp_path: Path) -> None:
     draw, frame = CHARTS[name]
     path = tmp_path / "sub" / f"{name}.png"  # missing parent directories are created
-    assert_report_png(draw(frame(), path), path)
+    assert_report_png(draw(frame(), path), path, sized=name in SIZED)
+
+
+@pytest.mark.parametrize(("k", "most_wide", "most_high"), [(2, 560, 420), (4, 700, 620)])
+def test_a_small_heatmap_is_a_small_picture(
+    k: int, most_wide: int, most_high: int, tmp_path: Path
+) -> None:
+    """A k x k matrix gets cells of at most 0.9 in (90 px), not 1200 px of k cells; a large
+    one fills 1200 px at most."""
+    names = ["greedy", "random", "collector", "mc"][:k]
+    rows = [(a, b, 1.1 if a < b else 0.9) for a in names for b in names if a != b]
+    frame = pl.DataFrame(rows, schema=["policy", "opponent", "ws"], orient="row")
+    width, height = png_size(charts.matchup_heatmap(frame, tmp_path / "h.png", "Matchups"))
+    assert width <= most_wide
+    assert height <= most_high
+    assert charts.heatmap_size(40, 28)[1] == pytest.approx(charts.WIDTH_IN)
+    grid_k = [charts.heatmap_size(n, 6)[0] for n in (2, 4, 8)]
+    assert grid_k[1] - grid_k[0] == pytest.approx(2 * charts.CELL_MAX_IN)  # 0.9 in a cell
 
 
 @pytest.mark.parametrize("name", CHARTS)
@@ -209,7 +233,7 @@ def test_empty_frame_gives_a_no_data_png(name: str, tmp_path: Path) -> None:
 def test_one_row(name: str, tmp_path: Path) -> None:
     draw, frame = CHARTS[name]
     path = tmp_path / f"{name}.png"
-    assert_report_png(draw(frame().head(1), path), path)
+    assert_report_png(draw(frame().head(1), path), path, sized=name in SIZED)
 
 
 @pytest.mark.parametrize("name", CHARTS)
@@ -286,7 +310,7 @@ def test_null_matchup_cells_and_one_sided_values(tmp_path: Path) -> None:
     """All values on one side of 1.0 still give a colour scale centred at 1.0."""
     frame = matchups().with_columns(ws=pl.when(pl.col("ws").is_not_null()).then(1.2))
     path = tmp_path / "heat.png"
-    assert_report_png(charts.matchup_heatmap(frame, path, "All above 1"), path)
+    assert_report_png(charts.matchup_heatmap(frame, path, "All above 1"), path, sized=True)
 
 
 def test_repeated_matchup_pair_is_refused(tmp_path: Path) -> None:
@@ -321,7 +345,7 @@ def test_very_long_names(tmp_path: Path) -> None:
     ]
     for i, (draw, frame) in enumerate(frames):
         path = tmp_path / f"{i}.png"
-        assert_report_png(draw(frame, path), path)
+        assert_report_png(draw(frame, path), path, sized=draw is CHARTS["matchup_heatmap"][0])
 
 
 def test_height_grows_with_the_number_of_rows(tmp_path: Path) -> None:
@@ -377,3 +401,44 @@ def test_no_figure_left_open_when_drawing_fails(
         with pytest.raises(OSError, match="disk full"):
             draw(pl.DataFrame(), tmp_path / f"{name}-empty.png")
     assert plt.get_fignums() == []
+
+
+@pytest.mark.parametrize(("dtype", "whole"), [(pl.Int64, True), (pl.Float64, False)])
+def test_an_integer_x_gets_whole_number_ticks(
+    dtype: pl.DataType, whole: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two iterations (0 and 1) tick at 0 and 1, not 0.2, 0.4, ...; a float x is left to
+    matplotlib (which ticks between)."""
+    seen: dict[str, list[float]] = {}
+    save = charts._save
+
+    def spy(fig: Any, path: Path) -> Path:
+        seen["ticks"] = list(fig.axes[0].get_xticks())
+        return save(fig, path)
+
+    monkeypatch.setattr(charts, "_save", spy)
+    frame = pl.DataFrame({"iteration": [0, 1], "ws": [1.2, 1.1]}).with_columns(
+        pl.col("iteration").cast(dtype)
+    )
+    charts.xy_line(frame, tmp_path / "xy.png", "Two iterations", "iteration", "ws")
+    assert all(t == round(t) for t in seen["ticks"]) is whole
+
+
+def test_unranked_bars_keep_the_rows_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seats read 0, 1, 2 top to bottom whatever their shares; cards are ranked, best first."""
+    seen: dict[str, list[str]] = {}
+    save = charts._save
+
+    def spy(fig: Any, path: Path) -> Path:
+        seen[path.stem] = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+        return save(fig, path)
+
+    monkeypatch.setattr(charts, "_save", spy)
+    seats = pl.DataFrame({"seat": ["seat 0", "seat 1", "seat 2"], "ws": [0.9, 1.2, 1.0]})
+    for name, ranked in (("seats", False), ("ranked", True)):
+        charts.win_share_bars(
+            seats, tmp_path / f"{name}.png", name, lo=None, hi=None, label="seat", n=None,
+            ranked=ranked,
+        )  # fmt: skip
+    assert seen["seats"] == ["seat 0", "seat 1", "seat 2"]
+    assert seen["ranked"] == ["seat 1", "seat 2", "seat 0"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from talesim.reports.html import MISSING, Figure, Section, Table, write_page
+from talesim.reports.html import MISSING, Data, Figure, Section, Table, write_page
 
 EVIL = "<script>alert('x')</script>"
 VOID = {"meta", "link", "img", "br", "hr", "input"}
@@ -234,3 +234,49 @@ def test_interval_columns_fold_into_one_text_column_but_csv_keeps_them(tmp_path:
     assert "[−0.327, 0.000]" in html  # a true minus sign; no "−0.000"
     assert ">ws_lo<" not in html
     assert pl.read_csv(tmp_path / "cards.csv").columns == ["card", "ws", "ws_lo", "ws_hi"]
+
+
+def test_p_values_and_counts_read_as_people_expect(tmp_path: Path) -> None:
+    """A p-value below the last shown digit reads "<0.001" (never "0.000"), one that rounds
+    up to it stays a number; a count stored as a float reads as a whole number, a float
+    count with a fraction (half a win) keeps its decimals; other columns are untouched."""
+    frame = pl.DataFrame(
+        {
+            "p": [0.0004, 0.0, 0.0006, 0.2],
+            "p_bh": [0.00049, None, 0.04, 1.0],
+            "n": [12.0, 3.0, 0.0, 2.5],
+            "n_played": [1.0, 2.0, 3.0, 4.0],
+            "expert_games": [10.0, 20.0, 30.0, 40.0],
+            "ws": [1.0, 2.0, 0.0004, 0.5],
+        }
+    )
+    section = Section("s", "S", items=(Table("t", "T", frame),))
+    page = _parse(write_page(tmp_path, "t", [], [section]))
+    texts = [text for _, text in page.cells]
+    rows = [texts[i : i + 6] for i in range(0, len(texts), 6)]
+    assert rows == [
+        ["<0.001", "<0.001", "12", "1", "10", "1.000"],
+        ["<0.001", MISSING, "3", "2", "20", "2.000"],
+        ["0.001", "0.040", "0", "3", "30", "0.000"],
+        ["0.200", "1.000", "2.500", "4", "40", "0.500"],
+    ]
+    # the raw number stays for sorting
+    assert page.cells[0][0]["data-value"] == "0.0004"
+
+
+def test_data_is_a_csv_beside_the_page_and_one_link_on_it(tmp_path: Path) -> None:
+    """``Data``: the numbers behind a chart go to DIR/<name>.csv, linked in one line (rows
+    and columns named), no table; its name shares the tables' namespace."""
+    length = pl.DataFrame({"value": [5, 6, 7], "count": [10, 30, 5]})
+    items = (Figure("len.png", "Length"), Data("game-length", "Games per length", length))
+    index = write_page(tmp_path, "t", [], [Section("s", "S", items=items)])
+    assert pl.read_csv(tmp_path / "game-length.csv").equals(length)
+    html = index.read_text(encoding="utf-8")
+    assert "<table" not in html
+    assert (
+        '<p class="data">Games per length: <a href="game-length.csv" download>game-length.csv'
+        "</a> (3 rows; value, count)</p>"
+    ) in html
+    clash = [Section("s", "S", items=(Table("x", "X", length), Data("x", "X", length)))]
+    with pytest.raises(ValueError, match="used twice"):
+        write_page(tmp_path / "clash", "t", [], clash)

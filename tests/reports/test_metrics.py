@@ -353,3 +353,55 @@ def test_delta_paired_ignores_games_missing_from_one_run() -> None:
     r = m.delta_paired(a, b, "p", players=2).row(0, named=True)
     assert r["n_a"] == 2
     assert r["delta"] == pytest.approx(0.0)
+
+
+def test_trickster_copies_by_hand() -> None:
+    """Four 2-player games: the Trickster ("w") copies a (twice), b (once), and in game 3 it
+    lies face down (copies nothing, not counted). Card order b, a, w: b's row comes first."""
+    order = pl.Enum(["b", "a", "w"])
+    games = pl.DataFrame(
+        {"game_id": [0, 1, 2, 3], "trickster_as": ["a", "a", "b", None]},
+        schema={"game_id": pl.Int64, "trickster_as": order},
+    )
+    cards = pl.DataFrame(
+        [
+            (0, 1, "w", True, 4),  # game 0: seat 1's Trickster as a, 4 points
+            (0, 0, "a", True, 3),  # a face-up a is not the Trickster
+            (1, 0, "w", True, 2),
+            (2, 1, "w", True, 6),
+            (3, 0, "w", False, 0),  # face down: copies nothing
+        ],
+        schema={"game_id": pl.Int64, "seat": pl.Int8, "card": order, "face_up": pl.Boolean,
+                "points": pl.Int16},
+        orient="row",
+    )  # fmt: skip
+    seats = seats_frame(
+        [(0, 0, "g", 10, 2, 0.0), (0, 1, "g", 20, 1, 1.0),  # the Trickster's seat wins
+         (1, 0, "g", 10, 2, 0.0), (1, 1, "g", 20, 1, 1.0),  # it loses
+         (2, 0, "g", 15, 1, 0.5), (2, 1, "g", 15, 1, 0.5),  # a tie: half a win
+         (3, 0, "g", 10, 2, 0.0), (3, 1, "g", 20, 1, 1.0)]
+    )  # fmt: skip
+    df = m.trickster_copies(games.lazy(), cards.lazy(), seats, 2, ["w"])
+    assert df["trickster_as"].cast(pl.String).to_list() == ["b", "a"]
+    assert df["n"].to_list() == [1, 2]
+    assert df["share"].to_list() == pytest.approx([1 / 3, 2 / 3])
+    assert df["mean_points"].to_list() == pytest.approx([6.0, 3.0])  # a: (4 + 2) / 2
+    # win share = mean(win) × 2: b 0.5 × 2, a (1 + 0) / 2 × 2
+    assert df["ws"].to_list() == pytest.approx([1.0, 1.0])
+    for row, n in zip(df.iter_rows(named=True), (1, 2), strict=True):
+        lo, hi = m.wilson(0.5, n)
+        assert (row["ws_lo"], row["ws_hi"]) == pytest.approx((2 * lo, 2 * hi))
+
+
+def test_card_table_rows_in_card_order() -> None:
+    """An Enum card column (the dataset's, in the card data's order) keeps that order; the
+    names are plain strings in the table."""
+    order = pl.Enum(["zebra", "apple", "mango"])
+    cards = pl.DataFrame(
+        {"game_id": [0, 0, 1], "seat": [0, 1, 0], "card": ["apple", "mango", "zebra"]},
+        schema={"game_id": pl.Int64, "seat": pl.Int8, "card": order},
+    )
+    seats = seats_frame([(0, 0, "g", 10, 1, 1.0), (0, 1, "g", 5, 2, 0.0), (1, 0, "g", 9, 1, 1.0)])
+    df = m.card_table(cards.lazy(), seats.with_columns(pl.col("seat").cast(pl.Int8)), 2)
+    assert df["card"].to_list() == ["zebra", "apple", "mango"]
+    assert df.schema["card"] == pl.String

@@ -98,6 +98,12 @@ def test_report_writes_every_section_chart_and_csv(ft_run: Path, tmp_path: Path)
     assert cards["n"].sum() == 400 * 80
     seats = pl.read_csv(index.parent / "seats.csv")
     assert seats["ws"].sum() == pytest.approx(4.0)  # win shares of the seats sum to players
+    # the Trickster's copies: one row per card it became, shares summing to 1
+    assert '<section id="trickster">' in html
+    copies = pl.read_csv(index.parent / "trickster.csv")
+    assert copies.columns == ["trickster_as", "n", "share", "mean_points", "ws", "ws_lo", "ws_hi"]
+    assert copies["share"].sum() == pytest.approx(1.0)
+    assert 0 < copies["n"].sum() <= 400
     assert "https://" not in html
     assert "http://" not in html
 

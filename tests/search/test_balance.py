@@ -64,7 +64,13 @@ def test_balance_finds_the_planted_card_and_validates_the_fix(searched: tuple) -
     assert rows["ws_after"][0] < rows["ws"][0]
     assert "unicorn points: 9 ->" in result.stdout
     # the planted file's text still says 3: the 9 it edits is not in it, so it is stale
-    assert "rules text NOT updated (check it in cards.toml): unicorn" in result.stdout
+    assert "  Rules text NOT rewritten (the old number" in result.stdout
+    assert "cards.toml marks it STALE TEXT): unicorn." in result.stdout
+    # the page's findings after its path: the cards in band before and after, per level
+    lines = result.stdout.splitlines()
+    after = lines[lines.index(f"page: {out / 'index.html'}") + 1 :]
+    assert after[0].startswith("  Proposal: 1 edit(s)")
+    assert after[1].startswith("  Cards in band on the validation seeds, before → after: level 1")
     proposal = tomllib.loads((out / "cards.toml").read_text())
     unicorn = next(c for c in proposal["card"] if c["id"] == "unicorn")
     assert unicorn["value"]["points"] == changes["new"][0]
@@ -74,7 +80,9 @@ def test_the_proposal_loads_with_cards_and_the_page_leads_with_it(searched: tupl
     out, _ = searched
     assert invoke("cards", "fairy-tale", "--cards", out / "cards.toml").exit_code == 0
     page = (out / "index.html").read_text()
-    assert page.index("Proposal") < page.index("before and after") < page.index("Search history")
+    sections = [page.index(f'<section id="{s}">') for s in ("findings", "validation", "history")]
+    assert sections == sorted(sections)
+    assert sections[0] < page.index("Proposal: ") < sections[1]
     assert "unicorn" in page
     for name in ("before-after-level-1.png", "search-history.png", "history.csv", "study.db"):
         assert (out / name).is_file(), name

@@ -101,8 +101,14 @@ def test_ladder_runs_rates_and_writes_its_files(laddered: tuple) -> None:
         assert 0 <= row["deal_share_lo"] <= row["deal_share"] <= row["deal_share_hi"] <= 1
     beside = out.parent / "greedy-report"  # a page never goes inside the ladder's directory
     assert invoke("report", out / "runs" / "greedy", "--out", beside).exit_code == 0
-    assert "greedy: rating" in result.stdout
-    assert "level of 1,200 games" in result.stdout
+    # the page's path, then its findings: the ratings best first, each with its level
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"page: {out / 'index.html'}"
+    assert lines[1].startswith("  Ratings (Bradley–Terry, Elo scale, 0 = average; 95% ")
+    assert lines[1].index("greedy +") < lines[1].index("collector") < lines[1].index("random")
+    assert "(level of 1,200 games)" in lines[1]
+    assert lines[2].startswith("  Strongest: greedy")
+    assert lines[3].startswith("  Head to head")
 
 
 def test_listing_order_changes_nothing(laddered: tuple, tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from kit import assert_error, assert_option_error, invoke
+from talesim.reports.html import Page
 from talesim.simcore import policy_file, study
 from typer.testing import Result
 
@@ -46,8 +47,16 @@ def test_tune_writes_a_policy_validated_against_the_default(tuned: tuple) -> Non
     validation = pl.read_csv(out / "validation.csv")
     assert validation["policy"].to_list() == ["greedy-tuned", "greedy-default"]
     assert (validation["n"] == 1500).all()
-    assert "validated win share" in result.stdout
     assert (out / "index.html").is_file()
+    # the page's path, then its findings: the gain with its interval, validated or not
+    lines = result.stdout.splitlines()
+    page = lines.index(f"page: {out / 'index.html'}")
+    assert lines[page + 1].startswith("  Best weights (trial ")
+    assert "gain " in lines[page + 2]
+    keys = ("gain", "effect", "harm", "synergy", "deny")
+    kept = list(policy.weights) == [history.row(0, named=True)[k] for k in keys]
+    verdicts = ("  Nothing to validate",) if kept else ("  Validated", "  Not validated")
+    assert lines[page + 3].startswith(verdicts)
 
 
 def test_the_tuned_policy_plays_in_simulate_and_play(tuned: tuple, tmp_path: Path) -> None:
@@ -154,7 +163,7 @@ def test_adaptive_sampling_stops_a_candidate_clearly_below_the_best(
     monkeypatch.setattr(tune, "_play", fake_play)
     monkeypatch.setattr(tune, "_validate", lambda *a, **k: (None, ""))
     monkeypatch.setattr(
-        "talesim.reports.tune_page.write_tune_page", lambda o, out: out / "index.html"
+        "talesim.reports.tune_page.write_tune_page", lambda o, out: Page(out / "index.html", ())
     )
     req = tune.Request(game="fairy-tale", variant=None, players=4, n_games=800, budget=3,
                        seed=1, out=tmp_path / "out", base="greedy", against=None)  # fmt: skip
