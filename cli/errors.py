@@ -6,7 +6,8 @@ line, never a traceback; anything else is a bug and keeps its traceback (exit co
 Exit codes:
 
 * 0 -- success;
-* 1 -- the run could not be written (``RunWriteError``: disk full, permission denied);
+* 1 -- the run could not be written (``RunWriteError``: disk full, permission denied) or
+  could not go on (``RunStoppedError``: the Dask workers running a chunk kept dying);
   the run directory is left resumable (``talesim simulate ... --resume``);
 * 2 -- bad input: ``GameError``, ``CardDataError``, ``RunError``/``RunDirError`` (which
   also cover an unusable run directory, an unreachable Dask scheduler and a missing dask
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
+from talesim.simcore.batch import RunStoppedError
 from talesim.simcore.cards import CardDataError
 from talesim.simcore.errors import TalesimError, TalesimWarning, UserError
 from talesim.simcore.registry import GameError, InvariantError
@@ -59,7 +61,7 @@ def reported() -> Iterator[None]:
         yield
     except USER_ERRORS as exc:
         fail(str(exc))
-    except RunWriteError as exc:
+    except (RunWriteError, RunStoppedError) as exc:
         fail(str(exc), EXIT_WRITE_FAILED)
     except InvariantError as exc:
         fail(str(exc), EXIT_INVARIANT)

@@ -30,6 +30,15 @@ class RunError(TalesimError, ValueError):
     """A bad run request (seed, counts, threads): reported to the user as one line."""
 
 
+class RunStoppedError(RuntimeError):
+    """A run stopped before its end for a cause outside its request: the Dask workers that
+    ran one of its chunks kept dying (each death hands the chunk to another worker, until
+    the scheduler gives up on it). One line naming the chunk and the cause; the chunks
+    already stored are whole and marked done, so the run is resumable (``resume=True``,
+    on any backend).
+    """
+
+
 @dataclass(frozen=True, kw_only=True)
 class RunOptions:
     """How a run's games are computed, checked and shown, never which games they are: a

@@ -35,6 +35,13 @@ Who does what:
   stored chunks) nothing more is submitted or written, and the runner deletes the chunks
   stored beyond that prefix. The LocalCluster's workers ignore SIGINT (``dask_setup``),
   so a Ctrl-C sent to the terminal's whole process group stops only the client, cleanly.
+* **workers dying.** A worker that dies (killed, out of memory, its machine gone) loses
+  the chunks it was running; the scheduler hands them to other workers (a LocalCluster's
+  nanny restarts the dead one), so the run goes on and its data is the same. A chunk
+  whose workers died more than ``distributed.scheduler.allowed-failures`` times (Dask's
+  ``KilledWorker``) stops the run with one ``RunStoppedError`` line naming the chunk: the
+  chunks stored so far stay, and ``--resume`` (on this backend or the local one)
+  finishes the run.
 * **determinism.** A game's random numbers depend only on (seed, game id), so the data is
   identical to a local run whatever the workers and the completion order.
 
@@ -67,6 +74,7 @@ from talesim.simcore.batch import (
     Chunk,
     EncodedPart,
     RunError,
+    RunStoppedError,
     Setup,
     check_frames,
     encode_part,
@@ -217,6 +225,7 @@ def connect(
     except ImportError:
         raise RunError(DASK_MISSING) from None
     with ExitStack() as stack:
+        stack.enter_context(_quiet_logs())
         if scheduler is None:
             cluster = stack.enter_context(_local_cluster(distributed, workers or _cores()))
             client = stack.enter_context(distributed.Client(cluster))
@@ -233,6 +242,21 @@ def connect(
             stack.enter_context(client)
         _check_workers(client)
         yield functools.partial(run_chunks, client)
+
+
+@contextmanager
+def _quiet_logs() -> Iterator[None]:
+    """distributed's own log lines at ERROR and above only, for the block: its warnings
+    while the run goes on (a result rescheduled because the worker holding it died, a
+    worker lost) are no news for the user, who sees the run go on or stop with one line.
+    A LocalCluster's processes are quieted by its ``silence_logs``; this is the client."""
+    log = logging.getLogger("distributed")
+    previous = log.level
+    log.setLevel(max(previous, logging.ERROR))
+    try:
+        yield
+    finally:
+        log.setLevel(previous)
 
 
 #: Attempts at starting a ``LocalCluster`` (``_local_cluster``).
@@ -286,10 +310,22 @@ def _check_workers(client: Client) -> None:
             )
 
 
+def killed_message(chunk: Chunk, allowed_failures: int) -> str:
+    """The line a run stops with when the workers running ``chunk`` kept dying."""
+    last = chunk.first_game + chunk.n_games - 1
+    deaths = "once" if allowed_failures == 0 else f"{allowed_failures + 1} times"
+    return (
+        f"the Dask workers running chunk {chunk.index} (games {chunk.first_game}..{last}) "
+        f"died {deaths}, so the scheduler gave up on it (KilledWorker, "
+        f"distributed.scheduler.allowed-failures {allowed_failures}: a worker killed, out "
+        "of memory or its machine gone); the run is resumable with --resume"
+    )
+
+
 def run_chunks(client: Client, batch: Batch) -> float:
     """Run ``batch`` on the cluster behind ``client``; seconds from first submission to the
     last write (the workers' compilation included)."""
-    from distributed import as_completed
+    from distributed import KilledWorker, as_completed
 
     request = chunk_request(batch.setup)
     run_id = uuid.uuid4().hex[:8]
@@ -328,6 +364,8 @@ def run_chunks(client: Client, batch: Batch) -> float:
                     f"{exc}: install the same talesim on every worker; the run is resumable "
                     "with --resume"
                 ) from None
+            except KilledWorker as exc:
+                raise RunStoppedError(killed_message(chunk, exc.allowed_failures)) from None
             batch.store(chunk, parts, seconds)
             batch.update("simulating", chunk.n_games)
             if batch.stop() or batch.enough():

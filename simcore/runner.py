@@ -790,8 +790,9 @@ def simulate(
 
     Raises ``GameError``, ``CardDataError`` or ``RunError``/``RunDirError`` on bad input
     (including an unreachable scheduler or a missing dask install), always before creating
-    or changing anything on disk; ``RunWriteError`` if the disk refuses a write and
-    ``RunInterrupted`` after a Ctrl-C (the run is resumable after both).
+    or changing anything on disk; ``RunWriteError`` if the disk refuses a write,
+    ``batch.RunStoppedError`` if the Dask workers running a chunk kept dying, and
+    ``RunInterrupted`` after a Ctrl-C (the run is resumable after each, on either backend).
     """
     o = dataclasses.replace(options or RunOptions(), **how)
     until_ci = _check_request(seed, n_games, until_ci, o, resume=resume, overwrite=overwrite)

@@ -2,6 +2,7 @@
 test file imports it as ``kit``; the fixtures are registered by ``tests/conftest.py``).
 
 * the CLI: ``invoke`` (Typer's runner), ``ok`` (a command that must succeed),
+  ``talesim_process`` (``talesim ARGS`` as a process of its own, to kill),
   ``error_line`` / ``assert_error`` (bad input is one ``error:`` line on stderr, nothing
   else printed, a given exit code, no traceback), ``assert_option_error`` (one option of a
   good command line given a bad value);
@@ -27,6 +28,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
+import subprocess
 import sys
 import types
 from collections.abc import Callable, Iterator, Sequence
@@ -49,6 +51,18 @@ def invoke(*args: object) -> Result:
     from talesim.cli.main import app
 
     return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def talesim_process(*args: object) -> subprocess.Popen[str]:
+    """``talesim ARGS`` started as a process of its own (``python -m cli.main`` in the
+    repository), its output captured: a test can kill it or send it a signal."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "talesim.cli.main", *(str(a) for a in args)],
+        cwd=Path(__file__).resolve().parents[1],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def ok(*args: object) -> Result:

@@ -36,7 +36,7 @@ def planted(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def balance_cmd(out: Path, cards: Path, *extra: str, budget: int = 6) -> list[str | Path]:
     return [
         "balance", "fairy-tale", "--players", "4", "--policy", "greedy", "--games", "3000",
-        "--budget", str(budget), "--band", BAND, "--seed", "1", "--out", out,
+        "--budget", str(budget), "--band", BAND, "--seed", "2", "--out", out,
         "--cards", cards, "--fields", "points", "--radius", "6", "--max-steps-per-card", "6",
         "--sampling", "adaptive", "--tolerance", "0.01", "--quiet", *extra,
     ]  # fmt: skip
@@ -211,9 +211,10 @@ def test_ctrl_c_keeps_the_finished_trials(
         study_name=balance.STUDY_NAME, storage=f"sqlite:///{(out / 'study.db').resolve()}"
     )
     states = [t.state.name for t in study.trials]
-    assert states[-1] == "FAIL"
-    assert states[:-1]
-    assert set(states[:-1]) == {"COMPLETE"}
+    assert states[-2:] == ["FAIL", "WAITING"]  # the trial in flight, queued again
+    assert study.trials[-1].system_attrs["failed_trial"] == len(states) - 2
+    assert states[:-2]
+    assert set(states[:-2]) == {"COMPLETE"}
     monkeypatch.setattr(runner, "simulate", real)
     assert invoke(*balance_cmd(out, planted, "--resume", budget=4)).exit_code == 0
 
@@ -300,7 +301,7 @@ def test_a_verdict_names_the_levels_where_a_card_is_out() -> None:
     }
 
 
-def levels_cmd(out: Path, cards: Path, levels: str, budget: int = 4) -> list[str | Path]:
+def levels_cmd(out: Path, cards: Path, levels: str, budget: int = 6) -> list[str | Path]:
     """``balance_cmd`` with ``--levels`` instead of ``--policy``."""
     cmd = balance_cmd(out, cards, "--levels", levels, budget=budget)
     i = cmd.index("--policy")
