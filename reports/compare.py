@@ -106,8 +106,11 @@ def p_value(delta: float | None, lo: float | None, hi: float | None) -> float | 
     error is the interval's half-width on the side of 0 divided by 1.96, and
     p = erfc(|z| / √2) with z = delta / se. For the paired (symmetric normal) interval this
     is the usual z-test; for Newcombe's asymmetric interval it agrees with it at the
-    boundary (p < 0.05 exactly when the interval excludes 0). Null without an interval."""
+    boundary (p < 0.05 exactly when the interval excludes 0). Null without an interval or
+    with one of no width (no test: it is left out of the correction's count)."""
     if delta is None or lo is None or hi is None or any(map(math.isnan, (delta, lo, hi))):
+        return None
+    if lo == hi:  # a value that cannot vary (one policy's share is 1): nothing to test
         return None
     half = (delta - lo) if delta >= 0 else (hi - delta)
     if half <= 0:

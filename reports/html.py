@@ -181,7 +181,10 @@ def _render_page(title: str, summary: list[tuple[str, str]], sections: list[Sect
     rows = "".join(f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in summary)
     run_summary = f'<h2>Run summary</h2>\n<dl class="summary">{rows}</dl>' if summary else ""
     toc = "".join(f'<li><a href="#{_e(s.id)}">{_e(s.title)}</a></li>' for s in sections)
-    body = "\n".join(_render_section(s) for s in sections)
+    # the findings open the page, above the summary of how it was made
+    lead = sections[:1] if sections and sections[0].id == "findings" else []
+    first = "\n".join(_render_section(s) for s in lead)
+    body = "\n".join(_render_section(s) for s in sections[len(lead) :])
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -194,6 +197,7 @@ def _render_page(title: str, summary: list[tuple[str, str]], sections: list[Sect
 <body>
 <header>
 <h1>{_e(title)}</h1>
+{first}
 {run_summary}
 <nav aria-label="Contents"><h2>Contents</h2><ol>{toc}</ol></nav>
 </header>

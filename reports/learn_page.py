@@ -114,14 +114,12 @@ def findings(summary: dict[str, Any], frame: pl.DataFrame | None = None) -> list
         )
     fast, slow = best["apprentice_games_per_s"], best["expert_games_per_s"]
     if fast and slow:
+        heuristic = best["heuristic_games_per_s"]
         out.append(
-            f"Cost: a table with the apprentice plays {fast:,.0f} games/s, the expert's "
-            f"self-play {slow:,.1f}: {fast / slow:,.0f}× faster"
-            + (
-                f"; a table of {against} alone {best['heuristic_games_per_s']:,.0f}."
-                if best["heuristic_games_per_s"]
-                else "."
-            )
+            f"Cost, as measured during the run: a table with the apprentice plays "
+            f"{fast:,.0f} games/s against {slow:,.1f} games/s for the expert's self-play "
+            f"({fast / slow:,.0f}× faster)"
+            + (f"; a table of {against} alone {heuristic:,.0f} games/s." if heuristic else ".")
         )
     return out
 

@@ -269,18 +269,18 @@ def card_table(cards: pl.LazyFrame, seats: pl.LazyFrame, players: int) -> pl.Dat
       taken (where the game scores per card);
     * ``flag``: "high"/"low" when ``ws`` is at least 1.5 standard deviations (of ``ws``
       across cards with data) above/below the mean card, else "";
-    * ``n_dealt`` / ``ws_dealt``: copies a seat was dealt rather than chose (``pick`` 0:
-      Fairy Tale beginner's starting card), only where a run has them. They are left out
-      of every other column, so a card's figures say what choosing it does, and the
-      dealt ones what having it does.
+    * ``n_given`` / ``ws_given``: copies that came to the seat without its choice (``pick``
+      0: Fairy Tale beginner's starting card, a card a Paper Tales Shapeshifter revealed),
+      only where a run has them. They are left out of every other column, so a card's
+      figures say what choosing it does, and the given ones what having it does.
 
     Rows in card order (the card data's, where the ``card`` column is an Enum). Columns a
     game's dataset lacks are left out.
     """
     names = cards.collect_schema().names()
-    dealt: pl.LazyFrame | None = None
+    given: pl.LazyFrame | None = None
     if PICK_COLUMN in names and _collect(cards.select((pl.col(PICK_COLUMN) == 0).any())).item():
-        dealt = cards.filter(pl.col(PICK_COLUMN) == 0)
+        given = cards.filter(pl.col(PICK_COLUMN) == 0)
         cards = cards.filter(pl.col(PICK_COLUMN) != 0)
     played = _first_present(names, PLAYED_COLUMNS)
     final = _first_present(names, FINAL_COLUMNS)
@@ -328,16 +328,16 @@ def card_table(cards: pl.LazyFrame, seats: pl.LazyFrame, players: int) -> pl.Dat
         df = with_win_share(df, "wins_final", "n_final", players, "ws_final")
         cols += ["n_final", "ws_final", "ws_final_lo", "ws_final_hi"]
     cols += [c for c in ("mean_pick", "mean_points") if c in df.columns]
-    if dealt is not None:
-        held = dealt.join(seats.select("game_id", "seat", "win"), on=["game_id", "seat"])
+    if given is not None:
+        held = given.join(seats.select("game_id", "seat", "win"), on=["game_id", "seat"])
         by_card = held.group_by(pl.col("card").cast(pl.String)).agg(
-            pl.len().alias("n_dealt"), pl.col("win").sum().alias("wins_dealt")
+            pl.len().alias("n_given"), pl.col("win").sum().alias("wins_given")
         )
         df = df.join(_collect(by_card), on="card", how="left").with_columns(
-            pl.col("n_dealt").fill_null(0).cast(pl.Int64), pl.col("wins_dealt").fill_null(0.0)
+            pl.col("n_given").fill_null(0).cast(pl.Int64), pl.col("wins_given").fill_null(0.0)
         )
-        df = with_win_share(df, "wins_dealt", "n_dealt", players, "ws_dealt")
-        cols += ["n_dealt", "ws_dealt", "ws_dealt_lo", "ws_dealt_hi"]
+        df = with_win_share(df, "wins_given", "n_given", players, "ws_given")
+        cols += ["n_given", "ws_given", "ws_given_lo", "ws_given_hi"]
     df = df.select(cols)
     return df.with_columns(flag=_flags(df["ws"]))
 

@@ -9,6 +9,7 @@ length and dragons when there is a ``legends`` table (DRAKO). Numbers come from
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,20 +75,35 @@ def run_summary(run: Run) -> list[tuple[str, str]]:
 FIRST = ("card", "n", "ws", "ws_lo", "ws_hi", "flag")
 
 
+#: What each optional group of card-table columns means, by the column that marks it.
+CARD_NOTES = (
+    ("ws_played", "_played / _not_played: copies played or not; improvement = ws_played − "
+                  "ws_not_played"),
+    ("ws_final", "_final: copies in the final tableau"),
+    ("play_rate", "play_rate: share of the copies taken that were played"),
+    ("mean_pick", "mean_pick: 1 = the first pick"),
+    ("mean_points", "mean_points: points per copy taken"),
+    ("n_given", "_given: copies that came without a choice (pick 0: a starting card, a card "
+                "an effect revealed), left out of every other column"),
+)  # fmt: skip
+
+
+def card_table_note(columns: Sequence[str]) -> str:
+    """The card table's note: what its columns mean, only those the game's table has."""
+    parts = ["n: copies taken", "ws: win share when taken"]
+    parts += [text for column, text in CARD_NOTES if column in columns]
+    parts.append("flag: high or low when ws is at least 1.5 SD from the mean card's (the "
+                 "findings judge against the band instead)")  # fmt: skip
+    return "; ".join(parts) + "."
+
+
 def _card_section(run: Run, out: Path, table: pl.DataFrame) -> Section:
     items: list[Table | Figure] = [
         Table(
             "cards",
             "Card table",
             table.select(*FIRST, pl.exclude(FIRST)),
-            note="n: copies taken. ws: win share when taken; _played / _not_played: copies "
-            "played or not; improvement = ws_played − ws_not_played; _final: copies in the "
-            "final tableau; flag: ≥ 1.5 SD from the mean card"
-            + (
-                "; _dealt: starting cards, dealt and not chosen (left out of every other column)."
-                if "n_dealt" in table.columns
-                else "."
-            ),
+            note=card_table_note(table.columns),
         )
     ]
     charts.win_share_bars(
@@ -277,9 +293,13 @@ def draw_answer(found: DragonDraws) -> tuple[str, bool]:
         )
     else:
         verdict = (
-            "not clearly: placing and discarding a drawn dragon make no difference the "
-            "games can show"
+            "not clearly in wins: the win shares after placing and after discarding a drawn "
+            "dragon differ by less than the games can show"
         )
+    if not lo > 0 and not hi < 0 and choice["d_score_lo"] > 0:
+        verdict += ", though placing scores more points"
+    elif not lo > 0 and not hi < 0 and choice["d_score_hi"] < 0:
+        verdict += ", though placing scores fewer points"
     placed, discarded = rows[("deck", "placed")], rows[("deck", "discarded")]
     return (
         f"Is a drawn dragon worth placing? {verdict}. Per decision, placed "
@@ -587,8 +607,8 @@ def findings(
             f"Cards outside the band {lo}–{hi} (95% interval wholly above or below): "
             + _band_line(with_status(cards, band), named)
         )
-    if cards is not None and "n_dealt" in cards.columns:
-        out.append(_dealt_line(cards))
+    if cards is not None and "n_given" in cards.columns:
+        out.append(_given_line(cards))
     out.append(_seat_line(run))
     if by_policy.height > 1:
         shares = ", ".join(f"{r['policy']} {_share(r)}" for r in by_policy.iter_rows(named=True))
@@ -596,25 +616,30 @@ def findings(
     return out
 
 
-def _dealt_line(cards: pl.DataFrame) -> str:
-    """The starting cards (dealt, not chosen) whose win share when dealt and when chosen
-    differ beyond both intervals, the largest gap first: a card's verdict when chosen is
-    not what it does in a seat that did not choose it."""
+def _given_line(cards: pl.DataFrame) -> str:
+    """The cards whose win share when given (not chosen: a starting card, a card an effect
+    revealed) and when chosen differ beyond both intervals, each given at least
+    ``MIN_TAKEN`` times, the largest gap first: a card's verdict when chosen is not what it
+    does in a seat that did not choose it."""
     rows = cards.filter(
-        (pl.col("n_dealt") > 0)
-        & ((pl.col("ws_dealt_hi") < pl.col("ws_lo")) | (pl.col("ws_dealt_lo") > pl.col("ws_hi")))
+        (pl.col("n_given") >= MIN_TAKEN)
+        & ((pl.col("ws_given_hi") < pl.col("ws_lo")) | (pl.col("ws_given_lo") > pl.col("ws_hi")))
     )
-    rows = rows.sort((pl.col("ws_dealt") - pl.col("ws")).abs(), descending=True)
+    rows = rows.sort((pl.col("ws_given") - pl.col("ws")).abs(), descending=True)
     if rows.height == 0:
-        return "Starting cards (dealt, not chosen) do as well as the same cards chosen."
+        return (
+            f"Cards given without a choice (a starting card, a card an effect revealed; at "
+            f"least {MIN_TAKEN} copies) do as well as the same cards chosen."
+        )
     shown = [
-        f"{r['card']} dealt {_share(r, 'ws_dealt')} vs chosen {_share(r)}"
+        f"{r['card']} given {_share(r, 'ws_given')} (n {r['n_given']:,}) vs chosen {_share(r)}"
         for r in rows.head(FINDINGS_CARDS).iter_rows(named=True)
     ]
     more = f" and {rows.height - FINDINGS_CARDS} more" if rows.height > FINDINGS_CARDS else ""
     return (
-        "Starting cards dealt (not chosen) differ from the same cards chosen: "
-        f"{', '.join(shown)}{more}. The card table's figures are for the chosen copies."
+        "Cards given without a choice (a starting card, a card an effect revealed) differ "
+        f"from the same cards chosen: {', '.join(shown)}{more}. The card table's figures are "
+        "for the chosen copies."
     )
 
 

@@ -42,7 +42,7 @@ def test_p_value_from_the_interval() -> None:
     assert c.p_value(-0.1, -0.1 - m.Z95 * se, -0.1 + m.Z95 * se) == pytest.approx(p)
     # An interval ending at 0 is p = 0.05 exactly, whatever its other side (Newcombe).
     assert c.p_value(0.2, 0.0, 0.9) == pytest.approx(0.05)
-    assert c.p_value(0.0, 0.0, 0.0) == 1.0
+    assert c.p_value(0.0, 0.0, 0.0) is None  # a share that cannot vary: no test
     assert c.p_value(None, None, None) is None
 
 

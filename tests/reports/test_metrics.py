@@ -183,9 +183,9 @@ def test_card_table_by_hand() -> None:
     assert orc["improvement"] is None
 
 
-def test_card_table_keeps_dealt_cards_apart() -> None:
-    """Pick 0 (a starting card, dealt and not chosen): counted only in n_dealt / ws_dealt;
-    every other column describes the copies chosen. Without pick 0 no _dealt column."""
+def test_card_table_keeps_given_cards_apart() -> None:
+    """Pick 0 (a card that came without a choice): counted only in n_given / ws_given;
+    every other column describes the copies chosen. Without pick 0 no _given column."""
     seats = two_games((9, 1, 1.0), (3, 2, 0.0), (2, 2, 0.0), (8, 1, 1.0))
     cards = pl.DataFrame(
         {
@@ -199,11 +199,11 @@ def test_card_table_keeps_dealt_cards_apart() -> None:
     elf = df.filter(pl.col("card") == "elf").row(0, named=True)
     # chosen elves: (g0,s1,win 0, pick 2) (g1,s1,win 1, pick 4); dealt: (g0,s0,1) (g1,s0,0)
     assert (elf["n"], elf["ws"], elf["mean_pick"]) == (2, pytest.approx(1.0), pytest.approx(3.0))
-    assert (elf["n_dealt"], elf["ws_dealt"]) == (2, pytest.approx(1.0))
-    assert elf["ws_dealt_lo"] < 1.0 < elf["ws_dealt_hi"]
+    assert (elf["n_given"], elf["ws_given"]) == (2, pytest.approx(1.0))
+    assert elf["ws_given_lo"] < 1.0 < elf["ws_given_hi"]
     assert "orc" not in df["card"].to_list()  # dealt only, never chosen: no chosen figures
     chosen_only = m.card_table(cards.filter(pl.col("pick") > 0), seats, players=2)
-    assert "n_dealt" not in chosen_only.columns
+    assert "n_given" not in chosen_only.columns
 
 
 def test_card_table_without_optional_columns_and_deployed_alias() -> None:

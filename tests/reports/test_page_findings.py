@@ -217,8 +217,9 @@ def test_learn_findings_against_baseline_teacher_previous_and_cost() -> None:
         "the held-out searched decisions.",
         "Against the previous iteration's apprentice: win share 1.100 [0.950, 1.250], not told "
         "apart from it (the interval includes 1.0).",
-        "Cost: a table with the apprentice plays 500 games/s, the expert's self-play 2.0: "
-        "250× faster; a table of greedy alone 2,000.",
+        "Cost, as measured during the run: a table with the apprentice plays 500 games/s "
+        "against 2.0 games/s for the expert's self-play (250× faster); a table of greedy "
+        "alone 2,000 games/s.",
     ]
 
 

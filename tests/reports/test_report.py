@@ -292,23 +292,40 @@ def test_compare_refuses_two_different_games(ft_run: Path, tmp_path: Path) -> No
     assert not (tmp_path / "c").exists()
 
 
-def test_findings_name_starting_cards_that_differ_from_chosen_ones() -> None:
-    from talesim.reports.report import _dealt_line
+def test_findings_name_given_cards_that_differ_from_chosen_ones() -> None:
+    from talesim.reports.report import _given_line
 
-    def row(card: str, ws: float, dealt: float, n_dealt: int = 100) -> dict[str, Any]:
+    def row(card: str, ws: float, given: float, n_given: int = 100) -> dict[str, Any]:
         return {
             "card": card, "ws": ws, "ws_lo": ws - 0.05, "ws_hi": ws + 0.05,
-            "n_dealt": n_dealt, "ws_dealt": dealt, "ws_dealt_lo": dealt - 0.1,
-            "ws_dealt_hi": dealt + 0.1,
+            "n_given": n_given, "ws_given": given, "ws_given_lo": given - 0.1,
+            "ws_given_hi": given + 0.1,
         }  # fmt: skip
 
     cards = pl.DataFrame(
-        [row("warhorse", 1.34, 0.84), row("elf", 1.0, 1.08), row("oak", 0.85, 1.2),
-         row("orc", 1.0, 0.5, n_dealt=0)]
+        [row("warhorse", 1.34, 0.84, 973), row("elf", 1.0, 1.08), row("oak", 0.85, 1.2),
+         row("orc", 1.0, 0.5, n_given=99)]
     )  # fmt: skip
-    assert _dealt_line(cards) == (
-        "Starting cards dealt (not chosen) differ from the same cards chosen: warhorse dealt "
-        "0.840 [0.740, 0.940] vs chosen 1.340 [1.290, 1.390], oak dealt 1.200 [1.100, 1.300] "
-        "vs chosen 0.850 [0.800, 0.900]. The card table's figures are for the chosen copies."
+    assert _given_line(cards) == (
+        "Cards given without a choice (a starting card, a card an effect revealed) differ from "
+        "the same cards chosen: warhorse given 0.840 [0.740, 0.940] (n 973) vs chosen 1.340 "
+        "[1.290, 1.390], oak given 1.200 [1.100, 1.300] (n 100) vs chosen 0.850 [0.800, "
+        "0.900]. The card table's figures are for the chosen copies."
     )
-    assert _dealt_line(cards.filter(pl.col("card") == "elf")).startswith("Starting cards (dealt")
+    # orc differs as much, but from 99 copies: fewer than a verdict needs
+    assert _given_line(cards.filter(pl.col("card").is_in(["elf", "orc"]))).startswith(
+        "Cards given without a choice (a starting card, a card an effect revealed; at least 100"
+    )
+
+
+def test_the_card_table_note_explains_only_the_columns_there() -> None:
+    from talesim.reports.report import card_table_note
+
+    drako = card_table_note(["card", "n", "ws", "ws_lo", "ws_hi", "flag"])
+    assert "_played" not in drako
+    assert "_final" not in drako
+    assert drako.startswith("n: copies taken; ws: win share when taken; flag: high or low")
+    ft = card_table_note(["card", "n", "ws", "ws_played", "ws_final", "mean_pick", "n_given"])
+    assert "_played / _not_played" in ft
+    assert "_final: copies in the final tableau" in ft
+    assert "_given: copies that came without a choice" in ft
