@@ -28,6 +28,7 @@ import tempfile
 from pathlib import Path
 
 import polars as pl
+
 from talesim.reports.strength import MIN_TAKEN
 
 

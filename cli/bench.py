@@ -6,6 +6,7 @@ import json
 from typing import Annotated
 
 import typer
+
 from talesim.cli import options
 from talesim.cli.errors import reported
 

@@ -6,10 +6,10 @@ import json
 import sys
 
 import typer
-from talesim.cli import options
-from talesim.cli.errors import reported
 
 from talesim import api
+from talesim.cli import options
+from talesim.cli.errors import reported
 
 COLUMNS = ("id", "name", "faction", "category", "copies", "tier", "value", "effect", "status")
 
@@ -24,6 +24,7 @@ def cards(
     with reported():
         from rich.console import Console
         from rich.table import Table
+
         from talesim.simcore import registry
 
         v = registry.get_game(game).variant(variant)

@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from talesim.cli.errors import reported
-from talesim.cli.report import Out, echo_findings
 
 from talesim import api
+from talesim.cli.errors import reported
+from talesim.cli.report import Out, echo_findings
 
 
 def compare(

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
+
 from talesim.simcore.batch import RunStoppedError
 from talesim.simcore.cards import CardDataError
 from talesim.simcore.errors import TalesimError, TalesimWarning, UserError

@@ -7,10 +7,10 @@ import json
 import typer
 from rich.console import Console
 from rich.table import Table
-from talesim.cli import options
-from talesim.simcore.registry import GAMES, Game, Variant
 
 from talesim import api
+from talesim.cli import options
+from talesim.simcore.registry import GAMES, Game, Variant
 
 
 def player_counts(variant: Variant) -> str:

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from talesim import api
 from talesim.cli import options
 from talesim.cli.errors import reported, resumable
 from talesim.cli.options import Backend
-
-from talesim import api
 
 if TYPE_CHECKING:
     from talesim.simcore.ladder import Outcome

@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from talesim.cli import options
-from talesim.cli.errors import reported, resumable
 
 from talesim import api
+from talesim.cli import options
+from talesim.cli.errors import reported, resumable
 
 
 def learn(

@@ -13,6 +13,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+# Typer (>= 0.29, pinned in pyproject) vendors its own click as ``typer._click``: the parse
+# errors are that module's exceptions.
+from typer import _click as click_api
+from typer.core import TyperGroup
+
 from talesim.cli.balance import balance
 from talesim.cli.bench import bench
 from talesim.cli.cards import cards
@@ -26,11 +32,6 @@ from talesim.cli.report import report
 from talesim.cli.score import score
 from talesim.cli.simulate import simulate
 from talesim.cli.tune import tune
-
-# Typer (>= 0.29, pinned in pyproject) vendors its own click as ``typer._click``: the parse
-# errors are that module's exceptions.
-from typer import _click as click_api
-from typer.core import TyperGroup
 
 
 class OneLineErrors(TyperGroup):

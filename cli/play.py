@@ -6,10 +6,10 @@ import json
 from typing import Annotated, Any
 
 import typer
-from talesim.cli import options
-from talesim.cli.errors import reported
 
 from talesim import api
+from talesim.cli import options
+from talesim.cli.errors import reported
 
 
 def _plain(value: Any) -> Any:

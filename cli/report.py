@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from talesim.cli.errors import reported
 
 from talesim import api
+from talesim.cli.errors import reported
 
 Out = Annotated[Path, typer.Option("--out", help="Directory for index.html, PNGs and CSVs.")]
 

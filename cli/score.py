@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from talesim.cli import options
-from talesim.cli.errors import reported
 
 from talesim import api
+from talesim.cli import options
+from talesim.cli.errors import reported
 
 #: Keys shown in their own way (or not at all) rather than as plain columns.
 _SPECIAL = {"seat", "total", "breakdown", "cards"}

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from talesim import api
 from talesim.cli import options
 from talesim.cli.errors import EXIT_INTERRUPTED, reported
 from talesim.cli.options import Backend
-
-from talesim import api
 
 if TYPE_CHECKING:
     from talesim.simcore.runner import RunResult
@@ -134,6 +134,7 @@ def simulate(
     assert result is not None  # simulate always says what it did
     if summary:
         from rich.console import Console
+
         from talesim.reports.summary import render_summary, summarize
 
         render_summary(summarize(result.out), Console())

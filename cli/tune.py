@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+
+from talesim import api
 from talesim.cli import options
 from talesim.cli.errors import reported, resumable
 from talesim.cli.options import Backend
-
-from talesim import api
 
 
 def tune(

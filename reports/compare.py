@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+
 from talesim.reports import charts
 from talesim.reports import metrics as m
 from talesim.reports.html import Figure, Page, Section, Table, findings_section, write_page

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+
 from talesim.reports import charts
 from talesim.reports.html import (
     Figure,

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+
 from talesim.reports import charts
 from talesim.reports.html import (
     Figure,

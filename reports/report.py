@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 from matplotlib.ticker import MaxNLocator
+
 from talesim.reports import charts, strength
 from talesim.reports import metrics as m
 from talesim.reports.html import (

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+
 from talesim.simcore.runner import RunDirError, RunResult, read_manifest
 
 #: Columns every game's ``seats`` table has (design.md); the reports rely on them.

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+
 from talesim.reports import metrics
 from talesim.reports.metrics import bt_fit
 from talesim.reports.run import open_run

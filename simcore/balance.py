@@ -689,6 +689,7 @@ def _validate(outcome: Outcome, out: Path, echo: Callable[[str], None]) -> None:
     is in band and whether the proposal pushed it out; the verdicts per entity; the
     policies' win shares; each level's ``talesim compare`` in ``OUT/validation/level-K``."""
     import polars as pl
+
     from talesim.reports.compare import build_compare
 
     req = outcome.request
@@ -779,6 +780,7 @@ def _policy_shares(level_dir: Path, edited: bool, number: int) -> Any:
     """Each policy's win share at a level, before and after (validation seeds): reported,
     never a target."""
     import polars as pl
+
     from talesim.reports.run import open_run
 
     def shares(name: str) -> Any:

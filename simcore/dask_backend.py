@@ -68,6 +68,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from talesim import simcore
 from talesim.simcore import engine_kit
 from talesim.simcore.batch import (
     Batch,
@@ -80,8 +81,6 @@ from talesim.simcore.batch import (
     encode_part,
 )
 from talesim.simcore.registry import Game
-
-from talesim import simcore
 
 if TYPE_CHECKING:
     from distributed import Client, Future

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
+
 from talesim.simcore import learned, policy_spec
 from talesim.simcore.cards import CardDataError
 from talesim.simcore.learned import Model

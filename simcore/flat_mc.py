@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, Self, cast
 
 import numpy as np
+
 from talesim.simcore.rng import GameRng, search_start
 
 #: A search outcome in whole units: a win is worth ``OUTCOME_UNIT``, shared k ways by the k

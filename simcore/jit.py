@@ -68,6 +68,7 @@ import numpy as np
 from numba import njit
 from numba.core import config
 from numba.core.registry import CPUDispatcher
+
 from talesim.simcore import link_late
 
 link_late.install()

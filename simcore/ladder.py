@@ -353,6 +353,7 @@ def _outcome(
 ) -> Outcome:
     """Ratings, luck, levels and verdicts from the finished runs; writes the page."""
     import polars as pl
+
     from talesim.reports import luck, metrics, strength
     from talesim.reports.run import open_run
     from talesim.simcore import registry

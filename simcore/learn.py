@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
 from talesim.simcore import learned, policy_file, runner
 from talesim.simcore.learned import Head, Model
 from talesim.simcore.names import differences

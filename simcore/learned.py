@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeGuard
 
 import numpy as np
+
 from talesim.simcore.cards import CardDataError
 
 SCHEMA = 1

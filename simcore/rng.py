@@ -19,6 +19,7 @@ multiply-shift on the high 32 bits (bias < n / 2**32, irrelevant for n <= 200).
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_inline
 
 MASK64 = (1 << 64) - 1

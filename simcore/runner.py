@@ -63,6 +63,7 @@ from pathlib import Path
 from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from talesim import simcore
 from talesim.simcore import registry
 from talesim.simcore import until_ci as ci
 from talesim.simcore.batch import (
@@ -82,8 +83,6 @@ from talesim.simcore.names import did_you_mean
 from talesim.simcore.policy_file import NamedPolicy
 from talesim.simcore.policy_spec import Spec
 from talesim.simcore.registry import Game, GameError
-
-from talesim import simcore
 
 if TYPE_CHECKING:
     import polars as pl

@@ -89,6 +89,7 @@ def bounds(default: float) -> tuple[float, float]:
 def _share(run_dir: Path, policy: str) -> dict[str, Any]:
     """The win share of the seats playing ``policy`` in a finished run."""
     import polars as pl
+
     from talesim.reports import metrics
     from talesim.reports.run import open_run
 

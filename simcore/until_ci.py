@@ -161,6 +161,7 @@ def half_widths(stats: pl.DataFrame, players: int) -> pl.DataFrame:
     """``kind, entity, n, wins, ws, ws_lo, ws_hi, half_width`` of summed statistics, the
     judged entities only (``n >= MIN_TAKEN``), widest first (ties by kind, entity)."""
     import polars as pl
+
     from talesim.reports.metrics import with_win_share
 
     judged = stats.filter(pl.col("n") >= MIN_TAKEN)

@@ -34,6 +34,7 @@ import pytest
 os.environ.setdefault("NUMBA_OPT", "1")
 
 from kit import finished_run, load_by_path, state_file  # noqa: F401 (the kit's fixtures)
+
 from talesim.simcore import registry
 from talesim.simcore.registry import Game, Variant
 

@@ -30,6 +30,7 @@ from typing import Any
 
 import polars as pl
 from kit import SEAT_SCHEMA
+
 from talesim.simcore.cards import CardDataError, Fields, file_sha256, read_toml
 from talesim.simcore.registry import GameError, InvariantError, get_game
 from talesim.simcore.rng import GameRng

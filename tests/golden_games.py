@@ -233,6 +233,7 @@ def _paper_tales_kernel(g: dict[str, Any]) -> View:
     """Scores, gold, wars won, LP parts and reshuffles (Legends: the artifacts in each zone
     and the building pool too); the base game's kernel runs in checking mode."""
     import polars as pl
+
     from talesim.simcore import engine_kit
     from talesim.simcore.games.paper_tales import engine
 

@@ -40,8 +40,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
-from talesim.simcore import learned, registry, runner
 from typer.testing import CliRunner, Result
+
+from talesim.simcore import learned, registry, runner
 
 # --- the CLI --------------------------------------------------------------------------------
 

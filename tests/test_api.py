@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 from kit import error_line, invoke, manifest, ok, part_bytes
-from talesim.cli import main as cli_main
 
 import talesim
 from talesim import api
+from talesim.cli import main as cli_main
 
 #: The CLI's presentation flags, which the library leaves to its caller.
 CLI_ONLY = {"quiet", "summary", "as_json"}

@@ -21,6 +21,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from kit import assert_error, invoke, ok
+
 from talesim.simcore.runner import setup
 
 CARDS_TOML = Path(__file__).resolve().parents[1] / "simcore" / "games" / "fairy_tale" / "cards.toml"

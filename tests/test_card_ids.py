@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from kit import error_line, invoke
+
 from talesim.simcore import runner
 from talesim.simcore.cards import CardDataError
 from talesim.simcore.errors import TalesimWarning

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from talesim.simcore.cards import CardDataError, entries, new_id
 
 

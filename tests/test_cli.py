@@ -9,6 +9,7 @@ from types import ModuleType
 import polars as pl
 import pytest
 from kit import assert_error, invoke
+
 from talesim.simcore import engine_kit, registry
 
 COMMANDS = ("games", "cards", "simulate", "play", "score", "bench")

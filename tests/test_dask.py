@@ -25,6 +25,7 @@ from kit import error_line, invoke, ok, part_bytes, read_table, toy_run
 pytest.importorskip("distributed")
 
 from distributed import Client, LocalCluster
+
 from talesim.simcore import dask_backend, engine_kit, runner
 from talesim.simcore.registry import InvariantError
 from talesim.simcore.runner import RunError, RunInterrupted

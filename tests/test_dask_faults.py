@@ -29,6 +29,7 @@ from kit import invoke, part_bytes, talesim_process
 pytest.importorskip("distributed")
 
 from distributed import Client, LocalCluster
+
 from talesim.simcore import dask_backend, runner
 
 TABLES = ("games", "seats", "cards")

@@ -56,6 +56,7 @@ from kit import (
     simulate_args,
     variant_option,
 )
+
 from talesim.simcore import engine_kit, registry, runner
 
 #: Every (game, variant) the kernel plays; a case id starts with the game's name (its group).
@@ -160,6 +161,7 @@ def test_a_named_policy_with_its_base_weights_plays_the_base(
     base's own row it plays the base's games exactly (kernel and reference/), under its
     own name in the dataset."""
     import numpy as np
+
     from talesim.simcore import policy_file
 
     s = _setup(game, variant)

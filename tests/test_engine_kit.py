@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import ModuleType, SimpleNamespace
 
 import pytest
+
 from talesim.simcore import engine_kit, registry
 from talesim.simcore.registry import GameError
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from golden_games import GAMES, case_of, files, play
+
 from talesim.simcore import registry
 
 CASES = [(game, path) for game in GAMES for path in files(game)]

@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from talesim.simcore.cards import CardDataError
 from talesim.simcore.games.fairy_tale import engine, state_io
 from talesim.simcore.games.fairy_tale.tables import (

@@ -25,6 +25,7 @@ from typing import Any
 import polars as pl
 import pytest
 from kit import error_line, invoke, part_bytes
+
 from talesim.simcore import runner
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from kit import data_error
+
 from talesim.simcore import learned
 from talesim.simcore.cards import CardDataError
 from talesim.simcore.learned import Head, Model

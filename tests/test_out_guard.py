@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 from kit import assert_error, invoke, ok
-from talesim.simcore import outdirs
 from test_bad_input import snapshot, write_run
+
+from talesim.simcore import outdirs
 
 
 def search_dir(out: Path) -> None:

@@ -11,6 +11,7 @@ from types import ModuleType
 
 import pytest
 from kit import error_line, invoke, ok
+
 from talesim.simcore import policy_spec, registry
 from talesim.simcore.policy_spec import Param, PolicySpecError
 

@@ -10,6 +10,7 @@ import inspect
 from typing import Any
 
 import pytest
+
 from talesim.simcore import registry
 
 GAMES = list(registry.GAMES)

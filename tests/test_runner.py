@@ -18,6 +18,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from kit import manifest, part_bytes, read_table, toy_run
+
+from talesim import simcore
 from talesim.simcore import registry, runner
 from talesim.simcore.cards import CardDataError
 from talesim.simcore.registry import GameError, InvariantError
@@ -29,8 +31,6 @@ from talesim.simcore.runner import (
     RunWriteError,
     plan_chunks,
 )
-
-from talesim import simcore
 
 TABLES = ("games", "seats", "cards")
 

@@ -22,6 +22,7 @@ from typing import Any
 import polars as pl
 import pytest
 from kit import error_line, invoke, part_bytes
+
 from talesim.reports.strength import MIN_TAKEN, card_shares
 from talesim.simcore import registry, runner
 from talesim.simcore import until_ci as ci

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from talesim.simcore.games.drako import kernel, scoring
 from talesim.simcore.games.drako.engine import score_state, score_state_reference
 from talesim.simcore.games.drako.layout import M_DECK_N, M_LD_N, M_TURN

@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 import pytest
 from kit import SMALL_MC, prepared, seat_policies, with_turn_cap
+
 from talesim.simcore import engine_kit
 from talesim.simcore.games.drako import engine, kernel
 from talesim.simcore.games.drako.engine import decode_draws, prepare, simulate_arrays

@@ -25,6 +25,7 @@ import dataclasses
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from talesim.simcore.games.drako import incremental, layout, scoring
 from talesim.simcore.games.drako.kernel import new_state
 from talesim.simcore.games.drako.reference import KingdomView, Rules

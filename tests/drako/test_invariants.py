@@ -16,6 +16,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kit import random_model
+
 from talesim.simcore.games.drako import scoring
 from talesim.simcore.games.drako.policies import POLICY_NAMES, default_weights
 from talesim.simcore.games.drako.reference import DrakoGame, Rules, final_state, play_reference

@@ -15,6 +15,7 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from kit import load_by_path
+
 from talesim.simcore.games.drako import incremental, kernel, layout, policies, scoring
 from talesim.simcore.games.drako.kernel import new_state
 from talesim.simcore.games.drako.tables import CELLS, N_KINDS, N_LEGENDS, Kind, compile_tables

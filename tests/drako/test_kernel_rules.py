@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from talesim.simcore.games.drako import incremental, kernel, layout, policies
 from talesim.simcore.games.drako.kernel import new_state
 from talesim.simcore.games.drako.tables import CELLS, KINDS, Kind, compile_tables

@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 import pytest
 from kit import ok
+
 from talesim.simcore import engine_kit
 from talesim.simcore.games.drako import engine
 from talesim.simcore.games.drako.engine import prepare, result_buffers, simulate_arrays

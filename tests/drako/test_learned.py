@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import pytest
 from kit import prepared, random_model, watching
+from typer.testing import CliRunner
+
 from talesim.cli.main import app
 from talesim.simcore import learned
 from talesim.simcore.games.drako import kernel
@@ -33,7 +35,6 @@ from talesim.simcore.games.drako.reference import (
     play_reference,
 )
 from talesim.simcore.games.drako.tables import CELLS, CardSet
-from typer.testing import CliRunner
 
 # --- kernel = reference ---------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 from kit import SMALL_MC, prepared, watching
+
 from talesim.simcore.games.drako import kernel
 from talesim.simcore.games.drako.engine import draw_table, simulate_arrays
 from talesim.simcore.games.drako.layout import M_STEP, STEP_ACTION, STEP_SOURCE

@@ -11,6 +11,7 @@ import dataclasses
 from collections import Counter
 
 import pytest
+
 from talesim.simcore.games.drako.policies import Policy, default_weights
 from talesim.simcore.games.drako.reference import Action, DrakoGame, Rules, Slot, Source
 from talesim.simcore.games.drako.tables import BORDER, CELLS, CENTRE, KINDS

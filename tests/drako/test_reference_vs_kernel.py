@@ -21,6 +21,7 @@ import polars as pl
 import pytest
 from golden_games import drako_kernel_state
 from kit import seat_policies, with_turn_cap
+
 from talesim.simcore import engine_kit
 from talesim.simcore.games.drako import engine
 from talesim.simcore.games.drako.engine import prepare, simulate_arrays

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from kit import data_error
+
 from talesim.simcore.cards import CardDataError
 from talesim.simcore.games.drako.tables import (
     DEFAULT_RULES,

@@ -17,6 +17,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+
 from talesim.simcore.games.drako import scoring
 from talesim.simcore.games.drako.reference import KingdomView, Rules, winners
 from talesim.simcore.games.drako.tables import (

@@ -14,6 +14,7 @@ import json
 
 import numpy as np
 import pytest
+
 from talesim.simcore.games.drako import scoring
 from talesim.simcore.games.drako.engine import score_state, score_state_reference
 from talesim.simcore.games.drako.reference import KingdomView, Rules, winners

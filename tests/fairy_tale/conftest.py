@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+
 from talesim.simcore.games.fairy_tale.engine import score_state
 from talesim.simcore.games.fairy_tale.policies import Policy, default_weights
 from talesim.simcore.games.fairy_tale.reference import FairyTaleGame, Rules, Slot, _shift

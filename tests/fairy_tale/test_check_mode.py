@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+
 from talesim.simcore.games.fairy_tale import kernel
 from talesim.simcore.games.fairy_tale.engine import Prepared, prepare, simulate_arrays
 from talesim.simcore.games.fairy_tale.tables import PICKS, TABLEAU, CardSet

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
+
 from talesim.simcore.games.fairy_tale.policies import Policy, default_weights
 from talesim.simcore.games.fairy_tale.reference import Rules, play_reference
 from talesim.simcore.rng import GameRng

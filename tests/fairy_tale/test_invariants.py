@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from talesim.simcore import engine_kit
 from talesim.simcore.games.fairy_tale import engine
 from talesim.simcore.games.fairy_tale.engine import GAME, prepare, simulate_arrays

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from talesim.simcore import buffers
 from talesim.simcore.cards import CardDataError
 from talesim.simcore.games.fairy_tale import kernel

@@ -8,6 +8,7 @@ in 150,000 runs; the games are seeded, so a run is reproducible anyway).
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.games.fairy_tale.engine import frames, load_cards, prepare, simulate_arrays
 
 N = 20_000

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from kit import prepared, random_model, watching
+
 from talesim.simcore import learned
 from talesim.simcore.games.fairy_tale import kernel
 from talesim.simcore.games.fairy_tale.engine import reference_player, simulate_arrays

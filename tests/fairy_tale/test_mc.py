@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 from kit import SMALL_MC, prepared, watching
+
 from talesim.simcore.games.fairy_tale import kernel
 from talesim.simcore.games.fairy_tale.engine import simulate_arrays
 from talesim.simcore.games.fairy_tale.layout import (

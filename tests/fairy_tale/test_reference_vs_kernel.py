@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from kit import seat_policies
+
 from talesim.simcore.games.fairy_tale.engine import GAME, prepare, simulate_arrays
 from talesim.simcore.games.fairy_tale.policies import POLICY_NAMES
 from talesim.simcore.games.fairy_tale.reference import Rules, Search, final_state, play_reference

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 from kit import assert_error, invoke, ok
 from numba import njit
+
 from talesim.simcore.games.fairy_tale.tables import DEFAULT_CARDS
 from talesim.simcore.rng import (
     GameRng,

@@ -11,6 +11,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from talesim.simcore.games.fairy_tale import engine
 from talesim.simcore.games.fairy_tale.tables import TABLEAU, load_cardset
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from talesim.simcore.games.fairy_tale.tables import DEFAULT_CARDS, DEFAULT_RULES, load_cardset
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from talesim.simcore.games.fairy_tale.kernel import kernel_tables
 from talesim.simcore.games.fairy_tale.layout import K_EFF_BOUND
 from talesim.simcore.games.fairy_tale.policies import default_weights

@@ -12,6 +12,7 @@ counts and must agree.
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.games.fairy_tale import kernel
 from talesim.simcore.games.fairy_tale.engine import prepare, simulate_arrays
 from talesim.simcore.games.fairy_tale.layout import (

@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
+
 from talesim.simcore.games.paper_tales import layout
 from talesim.simcore.games.paper_tales.engine import score_state, score_state_reference, search_args
 from talesim.simcore.games.paper_tales.kernel import game as kgame

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from talesim.simcore.games.paper_tales import tables as T  # noqa: N812
 from talesim.simcore.games.paper_tales.tables import (
     EFFECTS,

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
+
 from talesim.simcore.games.paper_tales import kernel
 from talesim.simcore.games.paper_tales.engine import prepare
 from talesim.simcore.games.paper_tales.evaluate.records import kernel_tables

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 from numba import njit
+
 from talesim.simcore.games.paper_tales import evaluate as ev
 from talesim.simcore.games.paper_tales import layout
 from talesim.simcore.games.paper_tales.policies import default_weights

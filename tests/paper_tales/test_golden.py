@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from talesim.simcore.games.paper_tales.engine import narrate, play_events
 from talesim.simcore.games.paper_tales.policies import POLICY_NAMES
 from talesim.simcore.games.paper_tales.tables import CardSet, load_cardset

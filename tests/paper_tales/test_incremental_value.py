@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from numba import njit
+
 from talesim.simcore.games.paper_tales import evaluate as ev
 from talesim.simcore.games.paper_tales import kernel as k
 from talesim.simcore.games.paper_tales import layout

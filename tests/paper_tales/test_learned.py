@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 import pytest
 from kit import prepared, random_model
+from typer.testing import CliRunner
+
 from talesim.cli.main import app
 from talesim.simcore import engine_kit, learned
 from talesim.simcore.games.paper_tales import engine, layout
@@ -36,7 +38,6 @@ from talesim.simcore.games.paper_tales.reference import Game, Rules
 from talesim.simcore.games.paper_tales.reference.learned import ranked_features
 from talesim.simcore.games.paper_tales.reference.search import Search
 from talesim.simcore.games.paper_tales.tables import CardSet
-from typer.testing import CliRunner
 
 run_chunk = functools.partial(engine_kit.run_chunk, engine)
 VARIANTS = ("base", "legends")

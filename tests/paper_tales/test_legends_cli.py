@@ -9,6 +9,7 @@ import json
 from collections import Counter
 
 from kit import invoke
+
 from talesim.simcore import registry
 from talesim.simcore.games.paper_tales import engine
 from talesim.simcore.games.paper_tales.policies import default_weights

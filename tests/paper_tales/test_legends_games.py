@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from talesim.simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
 from talesim.simcore.games.paper_tales.reference import (
     LEGENDS_BREAKDOWN,

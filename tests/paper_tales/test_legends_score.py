@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from kit import error_line, invoke
+
 from talesim.simcore.games.paper_tales.engine import score_state, score_state_reference
 from talesim.simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
 from talesim.simcore.games.paper_tales.reference import (

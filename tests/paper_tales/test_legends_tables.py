@@ -9,8 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import talesim.simcore.games.paper_tales.tables as T  # noqa: N812
 from kit import data_error
+
+import talesim.simcore.games.paper_tales.tables as T  # noqa: N812
 from talesim.simcore.cards import CardDataError
 from talesim.simcore.games.paper_tales.tables import (
     DEFAULT_RULES,

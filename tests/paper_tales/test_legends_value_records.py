@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from kit import load_by_path
 from numba import njit
+
 from talesim.simcore.games.paper_tales import evaluate as ev
 from talesim.simcore.games.paper_tales import layout
 from talesim.simcore.games.paper_tales.kernel import legends_lx

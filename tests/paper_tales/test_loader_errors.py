@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from kit import data_error
+
 from talesim.simcore.cards import CardDataError
 from talesim.simcore.games.paper_tales.tables import DEFAULT_CARDS, DEFAULT_RULES, load_cardset
 

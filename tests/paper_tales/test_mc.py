@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 import pytest
 from kit import SMALL_MC, prepared, watching
+
 from talesim.simcore import engine_kit
 from talesim.simcore.games.paper_tales import engine, layout
 from talesim.simcore.games.paper_tales.engine import (

@@ -8,6 +8,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
+
 from talesim.simcore.games.paper_tales.policies import (
     F_END_LP,
     N_FEATURES,

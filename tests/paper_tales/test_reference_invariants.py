@@ -12,6 +12,7 @@ import dataclasses
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from talesim.simcore.games.paper_tales.policies import POLICY_NAMES, default_weights
 from talesim.simcore.games.paper_tales.reference import (
     BREAKDOWN,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+
 from talesim.simcore.games.paper_tales.policies import default_weights
 from talesim.simcore.games.paper_tales.reference import (
     STOP,
@@ -158,6 +159,7 @@ def kernel_moves(cards, g) -> list[tuple[str, int, int]]:
     """The kernel's ``moves`` for seat 0 of the reference game ``g`` (its spots, hand, gold
     and levels copied): (kind, a, b) per option."""
     import numpy as np
+
     from talesim.simcore.games.paper_tales import kernel as k
     from talesim.simcore.games.paper_tales.engine import prepare
     from talesim.simcore.games.paper_tales.evaluate.records import kernel_tables
@@ -450,6 +452,7 @@ def kernel_reveal(cards, necromancer: int, shapeshifter: int) -> list[tuple[str 
     """The kernel's ``_reveal`` on the test's position (seat 0 of 3, turn 1): (unit, tokens)
     per spot, (None, 0) for an empty one."""
     import numpy as np
+
     from talesim.simcore.games.paper_tales import kernel as k
     from talesim.simcore.games.paper_tales.engine import prepare
     from talesim.simcore.games.paper_tales.evaluate.records import kernel_tables

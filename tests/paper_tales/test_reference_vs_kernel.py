@@ -28,6 +28,7 @@ import numpy as np
 import polars as pl
 import pytest
 from kit import seat_policies
+
 from talesim.simcore import engine_kit
 from talesim.simcore.games.paper_tales import engine
 from talesim.simcore.games.paper_tales.engine import (

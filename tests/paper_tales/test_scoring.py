@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import pytest
+
 from talesim.simcore.games.paper_tales.engine import score_state
 
 EMPTY: dict[str, Any] = {"front": [], "back": []}

@@ -11,6 +11,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+
 from talesim.simcore.games.paper_tales import state_io
 from talesim.simcore.games.paper_tales.tables import MAX_SPOTS, CardSet, load_cardset
 

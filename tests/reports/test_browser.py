@@ -13,6 +13,7 @@ from typing import Any
 import matplotlib
 import polars as pl
 import pytest
+
 from talesim.reports.html import Figure, Section, Table, write_page
 
 matplotlib.use("Agg")

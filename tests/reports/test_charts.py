@@ -17,6 +17,7 @@ import matplotlib.image as mpimg
 import matplotlib.pyplot as plt
 import polars as pl
 import pytest
+
 from talesim.reports import charts
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

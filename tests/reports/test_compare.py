@@ -12,6 +12,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from kit import invoke, simulate_args
+
 from talesim.reports import compare as c
 from talesim.reports import metrics as m
 from talesim.reports.run import Run

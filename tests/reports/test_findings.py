@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from kit import load_by_path
+
 from talesim.reports import metrics as m
 from talesim.reports.report import build_report, write_report
 

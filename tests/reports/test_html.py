@@ -8,6 +8,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+
 from talesim.reports.html import MISSING, Data, Figure, Section, Table, write_page
 
 EVIL = "<script>alert('x')</script>"

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import polars as pl
 import pytest
+
 from talesim.reports import luck
 
 pytestmark = pytest.mark.filterwarnings("error")

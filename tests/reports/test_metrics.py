@@ -8,6 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 from kit import SEAT_SCHEMA
+
 from talesim.reports import metrics as m
 
 

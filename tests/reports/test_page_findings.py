@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import polars as pl
 import pytest
+
 from talesim.reports import balance_page, ladder_page, learn_page, tune_page
 from talesim.reports.html import findings_section
 

@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 import pytest
 from kit import error_line, invoke, ok
+
 from talesim.reports.report import build_report
 from talesim.simcore.runner import simulate
 

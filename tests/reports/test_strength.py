@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
+
 from talesim.reports import strength as st
 
 BAND = (0.9, 1.1)

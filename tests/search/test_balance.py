@@ -14,8 +14,9 @@ from typing import Any
 import polars as pl
 import pytest
 from kit import assert_error, assert_option_error, invoke
-from talesim.simcore import balance, registry
 from typer.testing import Result
+
+from talesim.simcore import balance, registry
 
 FT_CARDS = registry.get_game("fairy-tale").data_dir() / "cards.toml"
 BAND = "0.5:1.6"

@@ -6,6 +6,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
 from talesim.simcore import card_edits as ce
 from talesim.simcore.cards import CardDataError
 

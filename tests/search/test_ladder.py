@@ -9,8 +9,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 from kit import assert_error, invoke
-from talesim.simcore import ladder
 from typer.testing import Result
+
+from talesim.simcore import ladder
 
 
 def ladder_cmd(out: Path, policies: str = "random,collector,greedy", *extra: str | Path) -> list:

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from talesim.simcore import policy_file as pf
 from talesim.simcore.cards import CardDataError
 

@@ -21,6 +21,7 @@ from typing import Any
 import optuna
 import pytest
 from kit import invoke, talesim_process
+
 from talesim.simcore import policy_file, study, tune
 
 BUDGET = 13

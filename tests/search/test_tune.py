@@ -9,9 +9,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 from kit import assert_error, assert_option_error, invoke
+from typer.testing import Result
+
 from talesim.reports.html import Page
 from talesim.simcore import policy_file, study
-from typer.testing import Result
 
 
 def tune_cmd(out: Path, *extra: str, budget: int = 4) -> list[str | Path]:

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+
 from talesim.simcore import engine_kit
 from talesim.simcore.buffers import zeroed_buffers
 from talesim.simcore.registry import GameError, get_game

@@ -31,6 +31,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
+
 from talesim.simcore.jit import ix  # noqa: F401 (re-exported: the compiled code's index cast)
 
 from .tables import (  # noqa: F401 (re-exported: the schema)

@@ -10,6 +10,7 @@ both play the same games (``tests/drako/test_mc.py``).
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot
 from talesim.simcore.rng import rng_shuffle
 

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from numba import types
 from numba.cpython.unsafe.numbers import trailing_zeros as _trailing_zeros
 from numba.extending import intrinsic
+
 from talesim.simcore.jit import hot
 
 from . import layout as L  # noqa: N812 (the schema, read as L.NAME)

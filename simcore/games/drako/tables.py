@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
+
 from talesim.simcore.cards import CardDataError, Fields, entries, file_sha256, read_toml
 
 HERE = Path(__file__).resolve().parent

@@ -75,6 +75,7 @@ import numpy as np
 from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
+
 from talesim.simcore.jit import (
     alloc,
     hot,

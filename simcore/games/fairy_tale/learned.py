@@ -31,6 +31,7 @@ Greedy's value of a candidate is its ``gain + effect`` (Open, Close: the gain), 
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_outline
 from talesim.simcore.learned import MAX_HIDDEN
 from talesim.simcore.learned_score import model_score, model_top

@@ -10,6 +10,7 @@ the hidden cards are dealt: ``reference.FairyTaleGame.determinize``.
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot
 from talesim.simcore.rng import rng_below
 

@@ -27,6 +27,7 @@ deciding player's count rows in ``st`` (``HYP``/``HFC`` while drafting, else ``C
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_outline
 from talesim.simcore.rng import rng_below
 

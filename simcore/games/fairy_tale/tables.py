@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
+
 from talesim.simcore.cards import CardDataError, Fields, entries, file_sha256, new_id, read_toml
 from talesim.simcore.names import did_you_mean
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+
 from talesim.simcore import engine_kit
 from talesim.simcore.buffers import zeroed_buffers
 from talesim.simcore.learned import Record

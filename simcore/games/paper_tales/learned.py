@@ -44,6 +44,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_outline
 from talesim.simcore.learned import MAX_HIDDEN
 from talesim.simcore.learned_score import model_score, model_top

@@ -10,6 +10,7 @@ each under the feature rows too.
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_outline
 from talesim.simcore.rng import rng_shuffle
 

@@ -47,6 +47,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
+
 from talesim.simcore.engine_kit import short_json, state_keys_problem
 from talesim.simcore.names import did_you_mean
 

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import prange
+
 from talesim.simcore.jit import alloc_callee, block_bounds, chunk_entry, hot, parallel_callee
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)

@@ -6,6 +6,7 @@ drako``)."""
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)

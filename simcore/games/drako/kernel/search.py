@@ -7,6 +7,7 @@ the choice; and the same driven from Python (``clone``, ``play_on``, ``search``,
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_outline
 from talesim.simcore.learned import pack
 from talesim.simcore.rng import rng_next, search_state

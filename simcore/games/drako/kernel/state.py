@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+
 from talesim.simcore.jit import alloc, hot
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import prange
+
 from talesim.simcore.buffers import zeroed_buffers
 from talesim.simcore.jit import alloc_callee, block_bounds, chunk_entry, hot, parallel_callee
 

@@ -5,6 +5,7 @@ forced, random, searched (an ``mc`` seat is asked), or a policy's.
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot
 from talesim.simcore.rng import rng_below
 

@@ -5,6 +5,7 @@ shuffle, the beginner start), the deal and the draft.
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot
 from talesim.simcore.rng import _U32, _U_GOLDEN, _mix64_jit, rng_below, rng_start
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)

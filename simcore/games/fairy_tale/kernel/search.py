@@ -8,6 +8,7 @@ with the choice; and the same driven from Python (``play_game``, ``new_game``,
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_outline
 from talesim.simcore.learned import Record, no_record, pack
 from talesim.simcore.rng import rng_next, search_state

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.rng import GameRng
 
 from ..policies import N_WEIGHTS, W_DENY, W_EFFECT, W_GAIN, W_HARM, W_SYNERGY, Decision, Policy

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+
 from talesim.simcore.jit import alloc
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)

@@ -19,6 +19,7 @@ It compiles the evaluation alone, never the game kernel.
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import alloc
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)

@@ -16,6 +16,7 @@ innermost decision loop.
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_inline, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)

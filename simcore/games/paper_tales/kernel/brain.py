@@ -7,6 +7,7 @@ Legends branch). The draft is in ``recruitment.py``.
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_outline
 from talesim.simcore.rng import rng_below
 

@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import prange
+
 from talesim.simcore.jit import alloc_callee, block_bounds, hot, hot_outline, parallel
 from talesim.simcore.rng import rng_below, rng_shuffle, rng_start
 

@@ -5,6 +5,7 @@ variants. §N: ``docs/rules/paper-tales.md``.
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_outline
 
 from .. import layout as L  # noqa: N812 (the schema, read as L.NAME)

@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import prange
+
 from talesim.simcore.jit import alloc, alloc_callee, block_bounds, hot, hot_outline, parallel
 from talesim.simcore.rng import rng_next, search_state
 

@@ -6,6 +6,7 @@ it (base game: ``value``'s unit records; Legends: ``l_value``; both ``evaluate.v
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_inline
 from talesim.simcore.rng import rng_below
 

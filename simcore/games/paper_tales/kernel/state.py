@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+
 from talesim.simcore.jit import alloc, hot, hot_outline
 from talesim.simcore.rng import rng_shuffle
 

@@ -6,6 +6,7 @@ the free build and the copies.
 from __future__ import annotations
 
 import numpy as np
+
 from talesim.simcore.jit import hot, hot_outline
 from talesim.simcore.rng import rng_below
 

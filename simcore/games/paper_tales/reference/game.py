@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from talesim.simcore import flat_mc
 
 from ..policies import N_LEGENDS_FEATURES, Policy, legends_weights

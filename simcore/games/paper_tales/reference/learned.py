@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
 from talesim.simcore.learned import Model
 
 from ..learned import (
