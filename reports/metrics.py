@@ -168,6 +168,37 @@ def seat_advantage(seats: pl.LazyFrame, players: int) -> pl.DataFrame:
     )
 
 
+def card_seat_table(cards: pl.LazyFrame, seats: pl.LazyFrame) -> pl.DataFrame:
+    """``card, seat, n, ws, ws_lo, ws_hi``: each card's win share when taken by one seat,
+    relative to that seat's own win rate (1.0 = the card does as well as the seat's average
+    game), so a card is judged within its seat, not by the seat's advantage::
+
+        ws = (wins of the seat's copies / n) / (the seat's wins / its games)
+
+    The interval is the Wilson interval of the card's win rate divided by the seat's rate
+    (estimated from every game, far more than the card's copies, so taken as known)."""
+    rate = seats.group_by("seat").agg(seat_rate=pl.col("win").mean())
+    held = cards.select("game_id", "seat", "card").join(
+        seats.select("game_id", "seat", "win"), on=["game_id", "seat"]
+    )
+    df = _collect(
+        held.group_by(pl.col("card").cast(pl.String), "seat")
+        .agg(n=pl.len(), wins=pl.col("win").sum())
+        .join(rate, on="seat")
+    )
+    df = df.with_columns(_p=pl.when(pl.col("n") > 0).then(pl.col("wins") / pl.col("n")))
+    lo, hi = wilson_exprs("_p", "n")
+    by = pl.col("seat_rate")
+    return df.select(
+        "card",
+        pl.col("seat").cast(pl.Int64),
+        pl.col("n").cast(pl.Int64),
+        ws=pl.col("_p") / by,
+        ws_lo=lo / by,
+        ws_hi=hi / by,
+    ).sort("card", "seat")
+
+
 def mean_by(frame: pl.LazyFrame, key: str, column: str) -> pl.DataFrame:
     """Per value of ``key``: ``n`` rows and ``mean_<column>`` (e.g. DRAKO's turns by seat)."""
     df = _collect(frame.group_by(key).agg(n=pl.len(), mean=pl.col(column).cast(pl.Float64).mean()))

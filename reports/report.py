@@ -550,6 +550,8 @@ def write_report(
             by_card = card_policy_table(run, band, stats)
             sections.append(_card_policy_section(by_card, band))
     sections.append(_seat_section(run, out, by_seat, by_policy))
+    if run.has("cards") and _seats_differ(seats, run.players):
+        sections.append(_card_seat_section(run, band, stats))
     trickster = trickster_section(run, out)
     if trickster is not None:
         sections.append(trickster)
@@ -681,7 +683,7 @@ def _seat_line(run: Run) -> str:
     adv = m.seat_advantage(seats, run.players).row(0, named=True)
     head = (
         f"seat {adv['first']} − seat {adv['last']}: {_signed(adv['diff'])} "
-        f"[{_bound(adv['diff_lo'])}, {_bound(adv['diff_hi'])}]"
+        f"[{_signed(adv['diff_lo'])}, {_signed(adv['diff_hi'])}]"
     )
     if not adv["diff_lo"] > 0 and not adv["diff_hi"] < 0:
         return f"No clear seat advantage: {head} (the interval includes 0)."
@@ -791,12 +793,16 @@ def card_policy_table(
     (``strength.level_status``); rows in card order (``card_order``), policies by name."""
     shares = strength.card_shares(run.path, by_policy=True).filter(pl.col("kind") == "card")
     df = shares.select(pl.col("entity").alias("card"), "policy", "n", "ws", "ws_lo", "ws_hi")
-    df = with_status(df, band)
-    if stats is not None:
-        df = df.join(stats, on="card", how="left").select(
-            "card", "stats", pl.exclude("card", "stats")
-        )
-    return df.sort(card_order(run), "policy")
+    return _stats_beside(with_status(df, band), stats).sort(card_order(run), "policy")
+
+
+def _stats_beside(df: pl.DataFrame, stats: pl.DataFrame | None) -> pl.DataFrame:
+    """``df`` with each card's ``stats`` (cost, strength, points) beside its name."""
+    if stats is None:
+        return df
+    return df.join(stats, on="card", how="left").select(
+        "card", "stats", pl.exclude("card", "stats")
+    )
 
 
 def card_order(run: Run) -> pl.Expr:
@@ -805,6 +811,35 @@ def card_order(run: Run) -> pl.Expr:
     table has no such order."""
     dtype = run.scan("cards").collect_schema()["card"]
     return pl.col("card").cast(dtype) if isinstance(dtype, pl.Enum) else pl.col("card")
+
+
+def _seats_differ(seats: pl.LazyFrame, players: int) -> bool:
+    """Whether seat 0 and the last seat win differently (``seat_advantage``'s interval
+    excludes 0): then a card's share depends on the seat it is taken in."""
+    adv = m.seat_advantage(seats, players).row(0, named=True)
+    return bool(adv["diff_lo"] is not None and (adv["diff_lo"] > 0 or adv["diff_hi"] < 0))
+
+
+def _card_seat_section(run: Run, band: tuple[float, float], stats: pl.DataFrame | None) -> Section:
+    """Cards by seat, where the seats win differently: each card judged within its seat."""
+    df = with_status(m.card_seat_table(run.scan("cards"), run.scan("seats")), band)
+    if stats is not None:
+        df = df.join(stats, on="card", how="left").select(
+            "card", "stats", pl.exclude("card", "stats")
+        )
+    lo, hi = band
+    return Section(
+        "cards-by-seat",
+        "Cards by seat",
+        (
+            "The seats win differently here (the seat advantage in Findings), so each card's "
+            "win share when taken by one seat is given relative to that seat's own win rate: "
+            "1.0 = the card does as well as the seat's average game. A card strong in every "
+            "seat is strong; one strong only in the last seats may be making up for the seat.",
+            f"status against the band {lo}–{hi}, as in the card table. " + strength.CHECKED_RULE,
+        ),
+        (Table("card-seat", "Card × seat", df.sort(card_order(run), "seat")),),
+    )
 
 
 def _card_policy_section(by_card: pl.DataFrame, band: tuple[float, float]) -> Section:

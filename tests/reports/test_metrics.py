@@ -207,6 +207,27 @@ def test_card_table_keeps_given_cards_apart() -> None:
     assert "n_given" not in chosen_only.columns
 
 
+def test_card_seat_table_judges_a_card_within_its_seat() -> None:
+    """Four 2-player games; seat 0 wins games 0, 1 and 2 (rate 3/4), seat 1 game 3 (1/4).
+    The elf taken by seat 0 in games 0 and 3 (won, lost): rate 1/2, so (1/2) / (3/4) = 2/3
+    of its seat's; by seat 1 in game 3 (won): 1 / (1/4) = 4."""
+    winner = {0: 0, 1: 0, 2: 0, 3: 1}
+    seats = seats_frame(
+        [(g, s, "g", 0, 1 if winner[g] == s else 2, float(winner[g] == s))
+         for g in range(4) for s in range(2)]
+    )  # fmt: skip
+    cards = pl.DataFrame(
+        {"game_id": [0, 3, 3], "seat": [0, 0, 1], "card": ["elf", "elf", "elf"]}
+    ).lazy()
+    df = m.card_seat_table(cards, seats)
+    assert df.select("card", "seat", "n").rows() == [("elf", 0, 2), ("elf", 1, 1)]
+    s0, s1 = df.row(0, named=True), df.row(1, named=True)
+    assert s0["ws"] == pytest.approx((1 / 2) / (3 / 4))
+    assert s1["ws"] == pytest.approx(1 / (1 / 4))
+    lo, hi = m.wilson(0.5, 2)
+    assert (s0["ws_lo"], s0["ws_hi"]) == (pytest.approx(lo / 0.75), pytest.approx(hi / 0.75))
+
+
 def test_card_table_without_optional_columns_and_deployed_alias() -> None:
     seats = seats_frame([(0, 0, "g", 1, 1, 1.0), (0, 1, "g", 0, 2, 0.0)])
     cards = pl.DataFrame(

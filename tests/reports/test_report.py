@@ -330,3 +330,18 @@ def test_the_card_table_note_explains_only_the_columns_there() -> None:
     assert "_played / _not_played" in ft
     assert "_final: copies in the final tableau" in ft
     assert "_given: copies that came without a choice" in ft
+
+
+def test_cards_by_seat_only_where_the_seats_win_differently() -> None:
+    from talesim.reports.report import _seats_differ
+
+    def seats(winner: Callable[[int], int]) -> pl.LazyFrame:
+        rows = [
+            {"game_id": g, "seat": s, "win": float(winner(g) == s)}
+            for g in range(200)
+            for s in range(2)
+        ]
+        return pl.DataFrame(rows).lazy()
+
+    assert _seats_differ(seats(lambda g: 0 if g % 4 else 1), players=2)  # seat 0 wins 3 in 4
+    assert not _seats_differ(seats(lambda g: g % 2), players=2)  # each seat wins half
