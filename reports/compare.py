@@ -294,8 +294,8 @@ def card_data_changes(a: Run, b: Run) -> tuple[pl.DataFrame, str]:
 def largest_changes(tables: dict[str, pl.DataFrame], top: int = TOP_CHANGES) -> pl.DataFrame:
     """The ``top`` largest changes over every test of the page: significant ones first,
     each group by the size of the change. Columns: ``what`` (card/policy/seat), ``name``,
-    ``ws_a``, ``ws_b``, ``delta`` (interval), ``p_bh``, ``significant``."""
-    cols = ("ws_a", "ws_b", "delta", "delta_lo", "delta_hi", "p_bh", "significant")
+    ``ws_a``, ``ws_b``, ``delta`` (interval), ``p`` (raw), ``p_bh``, ``significant``."""
+    cols = ("ws_a", "ws_b", "delta", "delta_lo", "delta_hi", "p", "p_bh", "significant")
     frames = [
         tables[name].select(
             pl.lit(what).alias("what"), pl.col(key).cast(pl.String).alias("name"), *cols

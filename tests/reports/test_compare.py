@@ -202,6 +202,7 @@ def test_compare_opens_with_its_findings(changed_pair: tuple[Path, Path], tmp_pa
     assert "sky-dancer-dragon value.points 3 → 15" in html
     largest = pl.read_csv(tmp_path / "c" / "largest-changes.csv")
     assert largest.row(0, named=True)["name"] == "sky-dancer-dragon"
+    assert {"p", "p_bh"} <= set(largest.columns)  # the note defines both
 
     cards = pl.read_csv(tmp_path / "c" / "card-changes.csv")
     assert cards.columns[:8] == [
