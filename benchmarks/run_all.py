@@ -34,16 +34,18 @@ def simulating_games(only: str | None) -> list[str]:
 def kernel_vs_reference(game: str, n_games: int, reference_games: int) -> None:
     """``talesim bench`` of every variant x policy with 4 players, and of the default
     variant with the fewest and most players it allows."""
-    from talesim.simcore import registry
+    from talesim.simcore import engine_kit, registry
 
     g = registry.get_game(game)
-    bench = registry.engine(g).bench
+    engine = registry.engine(g)
     default = g.variant(None)
     cases = [(v.name, 4) for v in g.variants if v.kernel and v.min_players <= 4 <= v.max_players]
     cases += [(default.name, n) for n in (default.min_players, default.max_players) if n != 4]
     for variant, players in cases:
         for policy in g.policies:
-            result = bench(players, policy, 2, n_games, reference_games, variant)
+            result = engine_kit.bench(
+                engine, g, players, policy, 2, n_games, reference_games, variant
+            )
             print(json.dumps(result), flush=True)
 
 
