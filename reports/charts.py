@@ -422,12 +422,21 @@ def heatmap_size(k: int, label_chars: int) -> tuple[float, float]:
     return height, width
 
 
-def matchup_heatmap(df: pl.DataFrame, path: Path, title: str) -> Path:
+def axis_order(names: set[str], order: Sequence[str] | None) -> list[str]:
+    """``names`` in ``order`` where it lists them, the rest after it by name."""
+    first = [n for n in dict.fromkeys(order or ()) if n in names]
+    return first + sorted(names.difference(first))
+
+
+def matchup_heatmap(
+    df: pl.DataFrame, path: Path, title: str, order: Sequence[str] | None = None
+) -> Path:
     """Win share of each row policy against each column policy, as a coloured grid.
 
     Columns ``policy``, ``opponent``, ``ws`` (null = not measured: blank grey cell), and
     optionally ``n`` (its range is given under the chart). Both axes list every policy in
-    the same sorted order. Blue cells: the row policy wins more than an average seat against
+    the same order: ``order`` (e.g. the ladder's ratings, strongest first), then any other
+    policy by name. Blue cells: the row policy wins more than an average seat against
     that opponent; red: less; white: about 1.0. The colour scale is symmetric around 1.0.
     Each (policy, opponent) pair must appear at most once. The figure is sized to the
     matrix (``heatmap_size``): a 2 x 2 matrix is a small picture, not 1200 px of two cells.
@@ -440,7 +449,7 @@ def matchup_heatmap(df: pl.DataFrame, path: Path, title: str) -> Path:
     if len(set(pairs)) != len(pairs):
         dupes = sorted({p for p in pairs if pairs.count(p) > 1})
         raise ValueError(f"matchup_heatmap: repeated (policy, opponent) pairs {dupes[:5]}")
-    policies = sorted(set(rows) | set(cols))
+    policies = axis_order(set(rows) | set(cols), order)
     pos = {p: i for i, p in enumerate(policies)}
     k = len(policies)
     grid = np.full((k, k), np.nan)

@@ -234,7 +234,10 @@ def verdict_findings(o: Any, v: pl.DataFrame) -> list[str]:
 def _charts(o: Any, out: Path) -> None:
     """The page's PNGs: ratings, head-to-head, luck, and the cards across levels."""
     charts.ratings_chart(o.ratings, out / "ratings.png", "Ratings (Bradley–Terry, Elo scale)")
-    charts.matchup_heatmap(o.matrix, out / "matchups.png", "Head-to-head win share (row vs column)")
+    charts.matchup_heatmap(
+        o.matrix, out / "matchups.png", "Head-to-head win share (row vs column)",
+        order=o.ratings["policy"].to_list(),
+    )  # fmt: skip
     charts.luck_chart(
         o.luck, o.ratings, out / "luck.png", "How much the deal decides a player's outcome"
     )

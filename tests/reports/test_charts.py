@@ -443,3 +443,11 @@ def test_unranked_bars_keep_the_rows_order(tmp_path: Path, monkeypatch: pytest.M
         )  # fmt: skip
     assert seen["seats"] == ["seat 0", "seat 1", "seat 2"]
     assert seen["ranked"] == ["seat 1", "seat 2", "seat 0"]
+
+
+def test_heatmap_axes_follow_the_order_given_then_names() -> None:
+    names = {"random", "greedy", "mc", "collector"}
+    assert charts.axis_order(names, ["mc", "greedy", "nobody", "mc"]) == [
+        "mc", "greedy", "collector", "random"
+    ]  # fmt: skip
+    assert charts.axis_order(names, None) == ["collector", "greedy", "mc", "random"]
