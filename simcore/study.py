@@ -188,11 +188,7 @@ def open_study(
     stored = study.user_attrs.get("request")
     if stored is None:
         study.set_user_attr("request", dict(request))
-    elif stored != dict(request):
-        raise RunError(
-            f"study '{name}' in {url} was started with other arguments: "
-            f"{differences(stored, request)}"
-        )
+    _check_request(stored, request, name, url)
     if storage is None:  # a shared study's RUNNING trials may belong to a live machine
         for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
             _retry(study, study.tell(trial.number, state=TrialState.FAIL))
@@ -344,8 +340,15 @@ def check_study(
         return
     if local and not resume:
         raise RunError(f"study '{name}' already exists in {url}: pass --resume to continue it")
-    stored = summaries[name].user_attrs.get("request")
-    if stored is not None and stored != dict(request):
+    _check_request(summaries[name].user_attrs.get("request"), request, name, url)
+
+
+def _check_request(
+    stored: Mapping[str, Any] | None, request: Mapping[str, Any], name: str, url: str
+) -> None:
+    """``RunError`` naming each differing argument when study ``name`` in ``url`` was
+    started with another request than ``request`` (None: it records none yet)."""
+    if stored is not None and dict(stored) != dict(request):
         raise RunError(
             f"study '{name}' in {url} was started with other arguments: "
             f"{differences(stored, request)}"
