@@ -469,11 +469,15 @@ def _remove_temp_files(out: Path, tables: Sequence[str]) -> None:
 
 
 def _clear_run(out: Path, tables: Sequence[str]) -> None:
-    """Delete a previous run's parts and manifest (parts first: never parts without manifest).
+    """Delete a previous run's parts, card-data copy and manifest, the manifest last: a
+    run killed in between is never parts without a manifest, nor a directory that
+    ``_check_out`` would refuse to overwrite.
 
     Only ``part-*.parquet`` and temp files are removed from table directories, which are
     then removed if empty; anything else a user put in ``out`` stays.
     """
+    import shutil
+
     _remove_temp_files(out, tables)
     for table in tables:
         directory = out / table
@@ -482,7 +486,22 @@ def _clear_run(out: Path, tables: Sequence[str]) -> None:
                 part.unlink()
             if not any(directory.iterdir()):
                 directory.rmdir()
+    shutil.rmtree(out / CARD_COPIES, ignore_errors=True)
     (out / MANIFEST).unlink(missing_ok=True)
+
+
+def _only_leftovers(out: Path) -> bool:
+    """``out`` holds nothing but what a run killed as it started leaves before its manifest
+    exists: temp files of atomic writes, empty directories and the card-data copy."""
+    for entry in out.iterdir():
+        if entry.name == CARD_COPIES and entry.is_dir():
+            continue
+        if entry.is_file() and entry.match(TEMP_GLOB):
+            continue
+        if entry.is_dir() and not any(entry.iterdir()):
+            continue
+        return False
+    return True
 
 
 def _check_out(out: Path, *, resume: bool, overwrite: bool) -> dict[str, Any] | None:
@@ -499,7 +518,7 @@ def _check_out(out: Path, *, resume: bool, overwrite: bool) -> dict[str, Any] | 
             f"{out} already exists and is not empty; use --resume to finish the run in it "
             "or --overwrite to replace it"
         )
-    if non_empty and not (out / MANIFEST).is_file():
+    if non_empty and not (out / MANIFEST).is_file() and not _only_leftovers(out):
         raise RunDirError(
             f"refusing to overwrite {out}: it has no {MANIFEST}, so it does not look like "
             "a talesim run"

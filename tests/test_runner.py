@@ -487,6 +487,32 @@ def test_overwrite_refuses_a_directory_that_is_not_a_run(fake: ModuleType, tmp_p
     assert [p.name for p in out.iterdir()] == ["thesis.tex"]
 
 
+def test_an_overwrite_killed_before_its_manifest_can_be_run_again(
+    fake: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed after the old run is cleared and before the new manifest is written, the
+    directory holds only leftovers of the start (no parts, no card copy, maybe a temp
+    file): the same command runs again, where a foreign directory is still refused."""
+    out = tmp_path / "run"
+    toy_run(out, n_games=20, chunk_size=5)
+    assert (out / runner.CARD_COPIES).is_dir()
+
+    def killed(where: Path, manifest: dict) -> None:
+        (where / ".manifest.json.123.tmp").write_text("{")
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(runner, "write_manifest", killed)
+        with pytest.raises(KeyboardInterrupt):
+            toy_run(out, n_games=10, chunk_size=5, overwrite=True)
+    assert not (out / "manifest.json").exists()
+    assert not (out / runner.CARD_COPIES).exists()
+    assert not list(out.rglob("part-*.parquet"))
+    toy_run(out, n_games=10, chunk_size=5, overwrite=True)
+    assert manifest(out)["n_games"] == 10
+    assert read_table(out, "games").height == 10
+
+
 def test_out_that_is_a_file_is_refused(fake: ModuleType, tmp_path: Path) -> None:
     out = tmp_path / "file"
     out.write_text("x")
