@@ -92,6 +92,13 @@ def findings(o: Any, weights: pl.DataFrame | None = None) -> list[str]:
             "Not validated: the gain's interval includes 0, these games do not tell the tuned "
             "weights from the default (a larger --games, --validation-games or --budget may)."
         )
+    if not moved.height:
+        return [
+            lead,
+            f"Win share of the default {req.base} weights on {games:,} fresh games against "
+            f"{req.players - 1} {against} seats: {interval(control)}.",
+            verdict,
+        ]
     return [
         lead,
         f"Win share on {games:,} fresh games against {req.players - 1} {against} seats: "
@@ -106,24 +113,28 @@ def write_tune_page(o: Any, out: Path) -> Page:
     """Write ``out/index.html`` (+ CSVs, PNG) for tune outcome ``o``."""
     req = o.request
     against = req.against or req.base
-    val = o.validation
     weights = weights_frame(o)
+    kept = weights.filter(pl.col("tuned") != pl.col("default")).height == 0
+    val = o.validation.tail(1) if kept else o.validation  # kept: the two rows are one run
     found = findings(o, weights)
     history = pl.DataFrame(o.history)
     charts.xy_line(
         history, out / "search-history.png", "Win share of each trial (search seeds)",
         x="trial", y="ws", xlabel="trial", ylabel="win share of the candidate seat",
     )  # fmt: skip
+    load = (
+        f"policies.toml beside this page defines {o.tuned.name}"
+        + (" (the default weights)" if kept else "")
+        + ": load it with --policies-file and name it in --policy like any policy."
+    )
+    newcombe = (
+        "The gain's interval is Newcombe's, from the two rows' Wilson intervals (as if "
+        "independent: the shared deals make it, if anything, wider than need be). "
+    )
     sections = [
         findings_section(
             found,
-            (
-                "The gain's interval is Newcombe's, from the two rows' Wilson intervals "
-                "(as if independent: the shared deals make it, if anything, wider than need "
-                "be). policies.toml beside this page defines "
-                f"{o.tuned.name}: load it with --policies-file and name it in --policy like "
-                "any policy.",
-            ),
+            (load if kept else newcombe + load,),
             (Table("validation", "Win share on fresh seeds", val),),
         ),
         Section(
@@ -168,7 +179,8 @@ def write_tune_page(o: Any, out: Path) -> Page:
         ("Players", str(req.players)),
         (
             "Search",
-            f"{len(o.history)} trials of up to {req.n_games:,} games, seed {req.seed}; "
+            f"{len(o.history)} trial{'' if len(o.history) == 1 else 's'} of up to "
+            f"{req.n_games:,} games, seed {req.seed}; "
             f"{req.sampling} sampling: {sum(h['games'] for h in o.history):,} games played",
         ),
         ("Validation", f"{req.validation_games or req.n_games:,} games, seed {req.seed + 1}"),

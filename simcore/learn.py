@@ -421,14 +421,17 @@ def run(req: Request, progress: Callable[[str, int, int], None] | None = None) -
 def _evaluate(req: Request, model: Model, previous: Model | None, against: str) -> dict[str, Any]:
     """The apprentice ``model`` measured: one seat against ``against`` (``vs_heuristic``),
     against the ``previous`` apprentice (``vs_previous``, from iteration 1 on), both on
-    paired seeds, and the games per second of its table and of the heuristic's."""
+    paired seeds, and the games per second of its table and of the heuristic's (each timed
+    after one warm-up game, so a kernel's compiling or loading is not counted)."""
     a = _table(req, ["learned", *[against] * (req.players - 1)], (model,))
+    a.engine.simulate_arrays(a.prepared, req.seed + 7, 0, 1)
     started = time.perf_counter()
     row: dict[str, Any] = {
         "vs_heuristic": _rounded(win_share(a.prepared, a.engine, req.seed + 7, req.eval_games))
     }
     learned_rate = req.eval_games / (time.perf_counter() - started)
     h = _table(req, [against] * req.players)
+    h.engine.simulate_arrays(h.prepared, req.seed + 7, 0, 1)
     started = time.perf_counter()
     h.engine.simulate_arrays(h.prepared, req.seed + 7, 0, req.eval_games)
     heuristic_rate = req.eval_games / (time.perf_counter() - started)

@@ -264,16 +264,19 @@ def _validate(
 ) -> tuple[Any, str]:
     """The tuned ``row`` and, as the control, the default weights (``BASE-default``, a
     policy of its own in the same seats) on fresh seeds: their win shares, and the note
-    the policies file keeps."""
+    the policies file keeps. When the search kept the default weights, the two rows are
+    one run's (the same weights in the same seats on the same seeds play the same games)."""
     import polars as pl
 
     name, default_name = tuned_name(req.base), f"{req.base}-default"
     n_val = req.validation_games or req.n_games
-    echo(f"validation: {n_val} fresh games, tuned and default")
+    kept = tuple(row) == tuple(default)
+    echo(f"validation: {n_val} fresh games" + (" of the default weights" if kept else
+                                               ", tuned and default"))  # fmt: skip
     tuned = _play(req, out, TUNED, NamedPolicy(name, req.base, row), req.seed + 1, n_val)
-    control = _play(
+    control = tuned if kept else _play(
         req, out, CONTROL, NamedPolicy(default_name, req.base, default), req.seed + 1, n_val
-    )
+    )  # fmt: skip
     validation = pl.DataFrame(
         [{"policy": name, **tuned}, {"policy": default_name, **control}],
     )
