@@ -55,8 +55,10 @@ a call to a big function with None.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from talesim import simcore
@@ -66,7 +68,8 @@ os.environ.setdefault("NUMBA_LOOP_VECTORIZE", simcore.COMPILE_SETTINGS["NUMBA_LO
 
 import numpy as np
 from numba import njit
-from numba.core import config
+from numba.core import config, sigutils
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
 from talesim.simcore import link_late
@@ -82,23 +85,116 @@ link_late.install()
 ix = np.uint64
 
 
+#: The file in a game's cache directory whose lock a process holds while it compiles one of
+#: that game's functions or loads it from the cache (``_CompileLocks``).
+COMPILE_LOCK = ".compile.lock"
+
+
+class _CompileLocks:
+    """A process holds an exclusive ``flock`` on a game's ``COMPILE_LOCK`` while it compiles
+    a function cached in that game's directory or loads one from it. numba's cache is not
+    safe for two processes filling it at once (numba issues #4807, #10128): each names its
+    compiled functions by the order it compiled them in, so entries written by two
+    processes that compiled in different orders can point into each other's code, and a
+    process that loads the mix crashes (two Dask workers, or two ``talesim`` commands,
+    started on a cold cache). With the lock the second process waits, then loads what the
+    first wrote; two processes compiling different games do not wait for each other.
+
+    Taken inside numba's own compiler lock (one compiling thread per process), once per
+    process and directory however deeply compiles nest (an entry point types its helpers:
+    a game's, then the shared files' directory, always in that order, so two processes
+    never wait for each other's lock). Where ``flock`` is missing or refused, compiling goes
+    on without it."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, tuple[int, int | None]] = {}  # directory -> (depth, descriptor)
+
+    @contextlib.contextmanager
+    def __call__(self, directory: str) -> Iterator[None]:
+        depth, fd = self.held.get(directory, (0, None))
+        if depth == 0:
+            fd = _lock_file(Path(directory) / COMPILE_LOCK)
+        self.held[directory] = (depth + 1, fd)
+        try:
+            yield
+        finally:
+            depth, fd = self.held.pop(directory)
+            if depth > 1:
+                self.held[directory] = (depth - 1, fd)
+            elif fd is not None:
+                os.close(fd)  # closing the descriptor releases the lock
+
+
+def _lock_file(path: Path) -> int | None:
+    """An open descriptor of ``path`` holding its exclusive lock (blocking until another
+    process releases it), or None where the platform or the directory refuses."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): compile unlocked
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+_compile_locks = _CompileLocks()
+
+
+class _LockedCompile(CPUDispatcher):
+    """A dispatcher that compiles (or loads from the cache) a new signature only under its
+    cache directory's compile lock (``_CompileLocks``); a signature it has already is
+    returned as numba would."""
+
+    _cache_dir: str = ""  # set by ``_in_game_cache``
+
+    def compile(self, sig: Any) -> Any:
+        args, _ = sigutils.normalize_signature(sig)
+        if tuple(args) in self.overloads or not self._cache_dir:
+            return super().compile(sig)
+        with global_compiler_lock, _compile_locks(self._cache_dir):
+            return super().compile(sig)
+
+
+class EntryDispatcher(_LockedCompile):
+    """A kernel Python calls (``njit(cache=True, ...)``), compiled under the compile lock."""
+
+
 def _in_game_cache(func: Any, build: Callable[[], Any]) -> Any:
     """``build()`` (a dispatcher with caching on) caching in the directory of ``func``'s game
     (``simcore.cache_dir_for``): numba reads the directory when the function is decorated."""
     saved = config.CACHE_DIR  # type: ignore[attr-defined]
-    config.CACHE_DIR = simcore.cache_dir_for(func.__code__.co_filename)  # type: ignore[attr-defined]
+    directory = simcore.cache_dir_for(func.__code__.co_filename)
+    config.CACHE_DIR = directory  # type: ignore[attr-defined]
     try:
-        return build()
+        dispatcher = build()
     finally:
         config.CACHE_DIR = saved  # type: ignore[attr-defined]
+    dispatcher._cache_dir = directory
+    return dispatcher
 
 
 def _cached(**options: Any) -> Callable[[Any], Any]:
-    """``njit(cache=True, **options)``, cached in the game's directory."""
-    return lambda func: _in_game_cache(func, lambda: njit(cache=True, **options)(func))
+    """``njit(cache=True, **options)``, cached in the game's directory, compiled under the
+    compile lock."""
+    targetoptions = {"nopython": True, **options}
+
+    def build(func: Any) -> Any:
+        dispatcher = EntryDispatcher(py_func=func, locals={}, targetoptions=targetoptions)
+        dispatcher.enable_caching()
+        return dispatcher
+
+    return lambda func: _in_game_cache(func, lambda: build(func))
 
 
-class CalleeDispatcher(CPUDispatcher):
+class CalleeDispatcher(_LockedCompile):
     """A helper only compiled functions call: compiled without numba's Python and C entry
     points (``no_cpython_wrapper``, ``no_cfunc_wrapper``), so ``simcore.link_late`` leaves
     its optimisation and machine code to the entry point that links it. A call from Python

@@ -158,3 +158,48 @@ def test_pruning_survives_a_directory_deleted_by_another_process(
     deleted = simcore.prune_kernel_caches(tmp_path, keep="drako-aaaaaaaaaaaaaaaa")
 
     assert deleted == [tmp_path / f"drako-{4:016x}"]
+
+
+def test_a_process_compiles_only_while_it_holds_the_compile_lock(tmp_path: Path) -> None:
+    """numba's cache is unsafe for two processes filling it at once (``simcore.jit``,
+    ``_CompileLocks``): while another process holds the directory's compile lock, a process
+    that calls a new function waits, compiling nothing and writing nothing into the cache;
+    once the lock is released it compiles, caches and runs."""
+    import fcntl
+    import subprocess
+    import sys
+
+    module = tmp_path / "tiny.py"
+    module.write_text(
+        "from talesim.simcore.jit import alloc\n\n\n@alloc\ndef plus_one(x):\n    return x + 1\n"
+    )
+    script = (
+        "import sys, importlib.util\n"
+        f"spec = importlib.util.spec_from_file_location('tiny', {str(module)!r})\n"
+        "tiny = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(tiny)\n"
+        "print('calling', flush=True)\n"
+        "print(tiny.plus_one(41), flush=True)\n"
+    )
+    base = tmp_path / "cache"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(base)}
+    env.pop("TALESIM_NUMBA_CACHE_DIR", None)
+    directory = base / f"core-{simcore.cache_key()}"  # a file outside games/: the shared one
+    directory.mkdir(parents=True)
+    fd = os.open(directory / ".compile.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "calling\n"
+        time.sleep(3.0)  # compiling plus_one takes well under a second
+        assert proc.poll() is None
+        assert not list(directory.rglob("*.nbi"))  # nothing cached yet
+    finally:
+        os.close(fd)  # releases the lock
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0
+    assert out == "42\n"
+    assert list(directory.rglob("*.nbi"))  # then compiled and cached
