@@ -188,20 +188,23 @@ def max_turns(prepared: Prepared) -> int:
 
 
 def result_buffers(n_games: int, n_players: int, max_turns: int | None = None) -> Any:
-    """``kernel.new_chunk_out(n_games, n_players, max_turns)`` from
-    ``simcore.buffers.zeroed_buffers``: a large chunk's buffers in one mapping whose pages
-    are allocated before the games run, in huge pages where the kernel allows it (a DRAKO
-    game writes ~530 bytes and a draw log of 2 bytes a turn up to the cap, 1,600 bytes at
-    four players and the default cap, so 50,000 four-player games use ~107 MB; huge pages
-    gave a few percent more games per CPU-second). ``max_turns`` defaults to the default
-    turn cap x ``n_players``."""
+    """``kernel.new_chunk_out(n_games, n_players, max_turns)``: the game-major buffers from
+    ``simcore.buffers.zeroed_buffers``, a large chunk's in one mapping whose pages are
+    allocated before the games run, in huge pages where the kernel allows it (a DRAKO game
+    writes ~530 bytes, so 50,000 four-player games use ~27 MB; huge pages gave a few percent
+    more games per CPU-second); the draw log alone from ``np.zeros``, whose pages are mapped
+    when first written: it is sized for the turn cap (1,600 bytes a game at four players and
+    the default cap, 80 MB for 50,000 games) but turn-major, so only the rows of the turns
+    games last (~60) are ever written and resident (~6 MB). ``max_turns`` defaults to the
+    default turn cap x ``n_players``."""
     from .kernel import ChunkOut, new_chunk_out
 
     if max_turns is None:
         max_turns = TURN_CAP * n_players
 
-    specs = [((n_games, *e.shape[1:]), e.dtype) for e in new_chunk_out(0, n_players, max_turns)]
-    out = ChunkOut(*zeroed_buffers(specs))
+    shapes = new_chunk_out(0, n_players, max_turns)._replace(draws=None)
+    specs = [((n_games, *e.shape[1:]), e.dtype) for e in shapes if e is not None]
+    out = ChunkOut(*zeroed_buffers(specs), np.zeros((max_turns, n_games), np.int16))
     out.claim_legend[:] = -1  # ``new_chunk_out``'s padding
     return out
 
@@ -295,19 +298,22 @@ def decode_draws(records: np.ndarray) -> dict[str, np.ndarray]:
 def draw_table(
     draws: np.ndarray, turns: np.ndarray, game_id: np.ndarray, players: int
 ) -> pl.DataFrame:
-    """The ``draws`` table from a chunk's draw logs (``draws`` int16[n, cap x P], the first
-    ``turns[i]`` records of game i used): one row per turn, i.e. per draw decision (§4.1):
-    game_id, seat, turn, source (``discard``: the top discard, which must be placed;
-    ``deck``: the top of the draw pile), card (the kind taken), placed (false: a drawn card
-    put on the discard pile, a face-down cell revealed), cell (placed on, or revealed),
-    covered (the kind that lay there: replaced, or revealed), face_down (the cell was face
-    down)."""
+    """The ``draws`` table from a chunk's draw logs (``draws`` int16[cap x P, n], turn-major:
+    the first ``turns[i]`` records of game i, column i, used): one row per turn, i.e. per
+    draw decision (§4.1): game_id, seat, turn, source (``discard``: the top discard, which
+    must be placed; ``deck``: the top of the draw pile), card (the kind taken), placed
+    (false: a drawn card put on the discard pile, a face-down cell revealed), cell (placed
+    on, or revealed), covered (the kind that lay there: replaced, or revealed), face_down
+    (the cell was face down)."""
     used = turns.astype(np.int32)
     gi = np.repeat(np.arange(len(used), dtype=np.int32), used)
     t0 = np.arange(int(used.sum()), dtype=np.int32) - np.repeat(
         np.cumsum(used, dtype=np.int32) - used, used
     )
-    f = decode_draws(draws[gi, t0])
+    # game-major again, the rows games used only: the gather below then reads each game's
+    # records side by side, not one a row (a cache miss a record)
+    log = np.ascontiguousarray(draws[: int(used.max(initial=0))].T)
+    f = decode_draws(log[gi, t0])
     return pl.DataFrame(
         {
             "game_id": game_id[gi],

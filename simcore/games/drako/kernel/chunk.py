@@ -41,8 +41,11 @@ class ChunkOut(NamedTuple):
     # search kernel only (``_record_end``): how the game ended
     end_visible: np.ndarray  # int16[n, P]: each seat's visible score before the final reveal
     end_alt: np.ndarray  # bool[n]: the ender had a placement that would not have ended it
-    # the draw log (``layout.DW_*``): entry t - 1 is game turn t's; the first ``turns[i]`` used
-    draws: np.ndarray  # int16[n, cap x P]: the run's turn cap x players, its most turns
+    # the draw log (``layout.DW_*``), turn-major: entry [t - 1, i] is game i's turn t, the
+    # first ``turns[i]`` used. Turn-major so that the rows past the longest game (most of
+    # a log sized for the cap: ~60 of 800 records used at four players) are memory never
+    # written, so never made resident (``engine.result_buffers`` leaves them unmapped).
+    draws: np.ndarray  # int16[cap x P, n]: the run's turn cap x players, its most turns
 
 
 def new_chunk_out(n_games: int, n_players: int, max_turns: int) -> ChunkOut:
@@ -71,7 +74,7 @@ def new_chunk_out(n_games: int, n_players: int, max_turns: int) -> ChunkOut:
         np.zeros(n, np.int64),
         np.zeros((n, P), np.int16),
         np.zeros(n, np.bool_),
-        np.zeros((n, max_turns), np.int16),
+        np.zeros((max_turns, n), np.int16),
     )
 
 
@@ -116,8 +119,8 @@ def _store(out, s, i, n_players, turns, cap_hit, violation):
     out.playouts[ix(i)] = playouts
     # the turn loop stops at the cap, so ``turns`` <= cap x players, the log's width (the
     # checking mode's "turn cap exceeded"); the bound keeps a write inside it regardless
-    for t in range(min(turns, out.draws.shape[1])):
-        out.draws[ix(i), ix(t)] = s.draws[ix(t)]
+    for t in range(min(turns, out.draws.shape[0])):
+        out.draws[ix(t), ix(i)] = s.draws[ix(t)]
     out.end_alt[ix(i)] = s.meta[L.M_ALT] != 0
 
 
