@@ -26,7 +26,6 @@ import numpy as np
 import polars as pl
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
-FLAG_SD = 1.5  # cards this many standard deviations from the mean card are flagged
 
 
 def _collect(lf: pl.LazyFrame) -> pl.DataFrame:
@@ -298,8 +297,6 @@ def card_table(cards: pl.LazyFrame, seats: pl.LazyFrame, players: int) -> pl.Dat
     * ``n_final`` / ``ws_final``: copies in the final tableau (``face_up``);
     * ``play_rate`` = n_played / n; ``mean_pick`` (1 = first pick); ``mean_points`` per copy
       taken (where the game scores per card);
-    * ``flag``: "high"/"low" when ``ws`` is at least 1.5 standard deviations (of ``ws``
-      across cards with data) above/below the mean card, else "";
     * ``n_given`` / ``ws_given``: copies that came to the seat without its choice (``pick``
       0: Fairy Tale beginner's starting card, a card a Paper Tales Shapeshifter revealed),
       only where a run has them. They are left out of every other column, so a card's
@@ -369,27 +366,7 @@ def card_table(cards: pl.LazyFrame, seats: pl.LazyFrame, players: int) -> pl.Dat
         )
         df = with_win_share(df, "wins_given", "n_given", players, "ws_given")
         cols += ["n_given", "ws_given", "ws_given_lo", "ws_given_hi"]
-    df = df.select(cols)
-    return df.with_columns(flag=_flags(df["ws"]))
-
-
-def _flags(ws: pl.Series) -> pl.Series:
-    """ "high"/"low" for values ≥ FLAG_SD standard deviations from the mean, else ""."""
-    valid = ws.drop_nulls()
-    if len(valid) < 3:
-        return pl.Series("flag", [""] * len(ws), pl.String)
-    mean, sd = valid.mean(), valid.std()
-    out = []
-    for v in ws.to_list():
-        if v is None or not sd:
-            out.append("")
-        elif v >= mean + FLAG_SD * sd:  # type: ignore[operator]
-            out.append("high")
-        elif v <= mean - FLAG_SD * sd:  # type: ignore[operator]
-            out.append("low")
-        else:
-            out.append("")
-    return pl.Series("flag", out, pl.String)
+    return df.select(cols)
 
 
 # --- Paper Tales buildings ---------------------------------------------------------------------

@@ -72,8 +72,9 @@ def run_summary(run: Run) -> list[tuple[str, str]]:
     ]
 
 
-#: The card table's first columns: the card, its share and its flag, before what scrolls.
-FIRST = ("card", "n", "ws", "ws_lo", "ws_hi", "flag")
+#: The card table's first columns: the card, its share and its status (not in a mixed run),
+#: before what scrolls.
+FIRST = ("card", "n", "ws", "ws_lo", "ws_hi", "status")
 
 
 #: What each optional group of card-table columns means, by the column that marks it.
@@ -89,22 +90,40 @@ CARD_NOTES = (
 )  # fmt: skip
 
 
-def card_table_note(columns: Sequence[str]) -> str:
-    """The card table's note: what its columns mean, only those the game's table has."""
+def card_table_note(columns: Sequence[str], band: tuple[float, float]) -> str:
+    """The card table's note: what its columns mean, only those the game's table has (no
+    ``status`` column: a mixed run's, judged per policy instead)."""
+    lo, hi = band
     parts = ["n: copies taken", "ws: win share when taken"]
+    if "status" in columns:
+        parts.append(
+            f"status: against the band {lo}–{hi}, as the findings judge (strong or weak: the "
+            "95% interval wholly above or below it; even: wholly inside; unclear: across an "
+            f"edge; not checked: taken fewer than {strength.MIN_TAKEN} times, or an interval "
+            "wider than the band)"
+        )
+    else:
+        parts.append(
+            "no status here: pooled over policies of different strength, a card's share "
+            "mixes the card with who took it; Cards by policy judges each card per policy"
+        )
     parts += [text for column, text in CARD_NOTES if column in columns]
-    parts.append("flag: high or low when ws is at least 1.5 SD from the mean card's (the "
-                 "findings judge against the band instead)")  # fmt: skip
     return "; ".join(parts) + "."
 
 
-def _card_section(run: Run, out: Path, table: pl.DataFrame) -> Section:
+def _card_section(
+    run: Run, out: Path, table: pl.DataFrame, band: tuple[float, float], mixed: bool
+) -> Section:
+    """The card table (with each card's status against ``band``, but in a ``mixed`` run)
+    and its charts."""
+    shown = table if mixed else with_status(table, band)
+    first = [c for c in FIRST if c in shown.columns]
     items: list[Table | Figure] = [
         Table(
             "cards",
             "Card table",
-            table.select(*FIRST, pl.exclude(FIRST)),
-            note=card_table_note(table.columns),
+            shown.select(*first, pl.exclude(first)),
+            note=card_table_note(shown.columns, band),
         )
     ]
     charts.win_share_bars(
@@ -545,7 +564,7 @@ def write_report(
     stats = card_stats(run) if run.has("cards") else None
     if run.has("cards"):
         table = m.card_table(run.scan("cards"), seats, run.players)
-        sections.append(_card_section(run, out, table))
+        sections.append(_card_section(run, out, table, band, mixed))
         if mixed:
             by_card = card_policy_table(run, band, stats)
             sections.append(_card_policy_section(by_card, band))
@@ -602,8 +621,19 @@ def findings(
             f"Cards outside the band {lo}–{hi} (95% interval wholly above or below, relative "
             "to the policy's own win share), by policy:"
         )
+        wins = {
+            r["policy"]: strength.policy_wins(r["n"], r["ws"], run.players)
+            for r in by_policy.with_columns(pl.col("policy").cast(pl.String)).iter_rows(named=True)
+        }
         for policy in by_card["policy"].unique(maintain_order=True).to_list():
             rows = by_card.filter(pl.col("policy") == policy)
+            if wins.get(policy, MIN_TAKEN) < MIN_TAKEN:
+                out.append(
+                    f"{policy}: not judged (its seats won {wins[policy]:,.0f} "
+                    f"game{'' if round(wins[policy]) == 1 else 's'}; a card "
+                    f"is judged against a policy that won at least {MIN_TAKEN})."
+                )
+                continue
             out.append(f"{policy}: " + _band_line(rows, named))
     elif cards is not None:
         out.append(
@@ -851,7 +881,10 @@ def _card_policy_section(by_card: pl.DataFrame, band: tuple[float, float]) -> Se
             "Each card's win share when taken by the seats of one policy, relative to that "
             "policy's own win share (its share over all its seats): 1.0 = the card does as "
             "well as the policy's average seat, so a card is judged against the other cards "
-            "of the same player, not against the gap between players of different strength.",
+            "of the same player, not against the gap between players of different strength. "
+            "The interval counts the error of both shares (the card's and the policy's, "
+            f"added in quadrature on the log scale); a policy whose seats won fewer than "
+            f"{MIN_TAKEN} games judges no card (not checked).",
             f"status against the band {lo}–{hi}: strong / weak when the 95% interval lies "
             "wholly above / below it, even when wholly inside, unclear when it straddles an "
             "edge. " + strength.CHECKED_RULE,

@@ -61,32 +61,66 @@ def card_shares(run_dir: Path, by_policy: bool = False) -> pl.DataFrame:
 
     With ``by_policy``, one row per entity and policy (a ``policy`` column after ``kind``):
     the copies the seats of that policy took, their share *relative to the policy's own*
-    (``ws`` and its interval divided by the policy's win share over all its seats, a
-    constant taken as exact: its sample is every seat of the policy). In self-play that
-    share is 1 and nothing changes; in a mixed table a card is so judged against the other
-    cards of the same player, never against the gap between players of different
-    strength."""
+    win share over all its seats. In self-play that share is exactly 1 and nothing changes;
+    in a mixed table a card is so judged against the other cards of the same player, never
+    against the gap between players of different strength. There the policy's share is an
+    estimate too, and its error scales every card of the policy alike: the interval is the
+    ratio's, the two relative errors added in quadrature on the log scale
+    (``relative_share``). A policy whose seats won fewer than ``MIN_TAKEN`` games
+    (``random`` beside stronger players: a handful of wins in thousands of seats) judges no
+    card (null interval): dividing by its share made a few lucky games look like verdicts."""
     run = open_run(run_dir)
     seats = run.scan("seats")
     if not by_policy:
         return _entity_shares(run, seats)
-    own = (
-        seats.group_by(pl.col("policy").cast(pl.String))
-        .agg((pl.col("win").mean() * run.players).alias("own"))
-        .sort("policy")
-        .collect()
-    )
-    frames = [
-        _entity_shares(run, seats.filter(pl.col("policy").cast(pl.String) == p)).select(
-            "entity",
-            "kind",
-            pl.lit(p).alias("policy"),
-            "n",
-            *(pl.col(c) / share for c in ("ws", "ws_lo", "ws_hi")),
+    policy = pl.col("policy").cast(pl.String)
+    own = metrics.win_share_by(seats.with_columns(policy), "policy", run.players)
+    frames = []
+    for p, n, *share in own.select("policy", "n", "ws", "ws_lo", "ws_hi").iter_rows():
+        if own.height == 1:
+            share = [1.0, 1.0, 1.0]  # self-play: the policy's share is 1 by construction
+        shares = _entity_shares(run, seats.filter(policy == p))
+        ws, lo, hi = relative_share(*(shares[c].to_numpy() for c in ("ws", "ws_lo", "ws_hi")),
+                                    *share)  # fmt: skip
+        if own.height > 1 and policy_wins(n, share[0], run.players) < MIN_TAKEN:
+            lo, hi = np.full_like(lo, np.nan), np.full_like(hi, np.nan)
+        frames.append(
+            shares.select("entity", "kind", pl.lit(p).alias("policy"), "n").with_columns(
+                ws=pl.Series(ws, nan_to_null=True),
+                ws_lo=pl.Series(lo, nan_to_null=True),
+                ws_hi=pl.Series(hi, nan_to_null=True),
+            )
         )
-        for p, share in own.iter_rows()
-    ]
     return pl.concat(frames)
+
+
+def policy_wins(seats: int, ws: float, players: int) -> float:
+    """The games a policy's ``seats`` won, from its win share ``ws`` (ties count 1/k)."""
+    return seats * ws / players
+
+
+def relative_share(
+    ws: np.ndarray, ws_lo: np.ndarray, ws_hi: np.ndarray, own: float, own_lo: float,
+    own_hi: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """``ws / own`` and its 95% interval from the two intervals, as if independent: the
+    log-scale half-widths added in quadrature (``ws_lo``'s with ``own_hi``'s, ``ws_hi``'s
+    with ``own_lo``'s). An exact ``own`` (``own_lo == own_hi``) leaves the card's interval
+    scaled; a low end of 0 gives 0, a high end over an ``own_lo`` of 0 is unbounded (NaN:
+    not judged), and an ``own`` of 0 (a policy that never won) gives NaN throughout."""
+    ws, lo, hi = (np.asarray(a, dtype=np.float64) for a in (ws, ws_lo, ws_hi))
+    if not own > 0:  # the policy never won: nothing to be relative to
+        return tuple(np.full_like(ws, np.nan) for _ in range(3))  # type: ignore[return-value]
+    if own_lo == own_hi == own:
+        return ws / own, lo / own, hi / own
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = ws / own
+        down = np.hypot(np.log(ws / lo), np.log(own_hi / own))
+        up = np.hypot(np.log(hi / ws), np.log(own / own_lo) if own_lo > 0 else np.inf)
+        rel_lo = np.where(ws > 0, rel * np.exp(-down), 0.0)
+        rel_hi = np.where(ws > 0, rel * np.exp(up), hi / own_lo if own_lo > 0 else np.nan)
+    rel_hi = np.where(np.isfinite(rel_hi), rel_hi, np.nan)
+    return rel, np.where(np.isnan(rel), np.nan, rel_lo), rel_hi
 
 
 def _entity_shares(run: Any, seats: pl.LazyFrame) -> pl.DataFrame:

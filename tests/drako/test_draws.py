@@ -179,7 +179,7 @@ def test_the_log_is_the_turn_cap_wide_and_a_capped_game_fills_it(data) -> None:
     capped = with_turn_cap(data, 13)
     prep = prepare(capped, "brief", 3, ["random"] * 3, False)
     a = simulate_arrays(prep, 8, 0, 30)
-    assert a["draws"].shape == (39, 30)
+    assert a["draws"].shape == (30, 39)
     hit = np.flatnonzero(a["cap_hit"])
     assert len(hit) > 0
     t = run_chunk(prep, 8, 0, 30)

@@ -144,7 +144,7 @@ def test_mc_kernel_equals_reference(
         assert [p for p in range(n) if ranks[p] == 1] == ref["winners"], g
         kinds = [[data.kinds[k].id for k in row] for row in a["grid"][g].tolist()]
         assert kinds == ref["kingdoms"], g
-        draws = draw_table(a["draws"][:, g : g + 1], a["turns"][g : g + 1], np.array([g]), n)
+        draws = draw_table(a["draws"][g : g + 1], a["turns"][g : g + 1], np.array([g]), n)
         assert draws.drop("game_id").rows() == [d.row() for d in game.draws], g
     assert a["playouts"].sum() > 0
 

@@ -156,6 +156,36 @@ def test_mixed_run_findings_name_each_policy(tmp_path: Path) -> None:
     assert by.filter(pl.col("card") == "y")["status"].to_list() == ["weak", "weak"]
 
 
+def test_a_policy_that_rarely_wins_judges_no_card(tmp_path: Path) -> None:
+    """``b`` wins 50 games of 800 (fewer than ``MIN_TAKEN``): its cards are not judged
+    against its tiny share, however far above it the games it won put them."""
+    rows, cards = [], []
+    for g in range(800):
+        policies = ("a", "b") if g % 2 else ("b", "a")
+        winner = policies.index("b") if g % 16 == 0 else policies.index("a")
+        for s in range(2):
+            won = s == winner
+            rows.append((g, s, policies[s], 10 + won, 1 if won else 2, 1.0 if won else 0.0))
+            cards.append((g, s, "x" if won else "y"))
+    seats = pl.DataFrame(
+        rows, schema=["game_id", "seat", "policy", "score", "rank", "win"], orient="row"
+    )
+    cards_df = pl.DataFrame(cards, schema=["game_id", "seat", "card"], orient="row")
+    run = synthetic_run(tmp_path / "mix", "fairy-tale", {"seats": seats, "cards": cards_df}, 2)
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["policies"] = ["a", "b"]
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    report = write_report(run, tmp_path / "rep")
+    assert report.findings[1] == "a: none."  # x 1.067: 2.0 / 1.875, y taken 50 times
+    assert report.findings[2] == (
+        "b: not judged (its seats won 50 games; a card is judged against a policy that won "
+        "at least 100)."
+    )
+    by = pl.read_csv(report.index.parent / "card-policy.csv").filter(pl.col("policy") == "b")
+    assert by["status"].to_list() == ["not checked", "not checked"]
+    assert by.filter(pl.col("card") == "x")["ws"].item() == pytest.approx(16.0)  # 2 / (1/8)
+
+
 def draws_frames() -> tuple[pl.DataFrame, pl.DataFrame]:
     """Four-player games: game 0, seat 0 (won, 10 points) placed a drawn dragon, seat 1
     (lost, 4) discarded one; game 1, seat 0 (lost, 6) placed two, seat 2 (won, 9)

@@ -240,12 +240,6 @@ def test_card_table_without_optional_columns_and_deployed_alias() -> None:
     assert df["ws_not_played"][0] == 0.0
 
 
-def test_flags_mark_outliers_only() -> None:
-    ws = pl.Series([1.0] * 10 + [3.0, None])
-    assert m._flags(ws).to_list() == [""] * 10 + ["high", ""]
-    assert m._flags(pl.Series([1.0, 2.0])).to_list() == ["", ""]  # too few cards to judge
-
-
 # --- Paper Tales buildings -------------------------------------------------------------------
 
 

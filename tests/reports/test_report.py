@@ -15,6 +15,7 @@ import polars as pl
 import pytest
 from kit import error_line, invoke, ok
 
+from talesim.reports import strength
 from talesim.reports.report import build_report
 from talesim.simcore.runner import simulate
 
@@ -92,9 +93,8 @@ def test_report_writes_every_section_chart_and_csv(ft_run: Path, tmp_path: Path)
         assert (index.parent / png).stat().st_size > 1000
     cards = pl.read_csv(index.parent / "cards.csv")
     assert cards.height == 43  # every expert card was drafted in 400 games
-    assert {"ws", "ws_played", "improvement", "mean_pick", "mean_points", "flag"} <= set(
-        cards.columns
-    )
+    assert {"ws", "ws_played", "improvement", "mean_pick", "mean_points"} <= set(cards.columns)
+    assert "status" not in cards.columns  # a mixed run: judged per policy (card-policy.csv)
     # copies taken: 4 seats × 20 picks per game
     assert cards["n"].sum() == 400 * 80
     seats = pl.read_csv(index.parent / "seats.csv")
@@ -137,7 +137,29 @@ def test_report_opens_with_findings_and_shows_cards_by_policy(ft_run: Path, tmp_
     assert set(by["status"]) <= {"strong", "weak", "even", "unclear", "not checked"}
     assert by["stats"].drop_nulls().str.contains("pts").any()  # the card data's points
     cards = pl.read_csv(index.parent / "cards.csv")
-    assert cards.columns[:6] == ["card", "n", "ws", "ws_lo", "ws_hi", "flag"]
+    assert cards.columns[:5] == ["card", "n", "ws", "ws_lo", "ws_hi"]
+    assert "no status here: pooled over policies of different strength" in html
+
+
+def test_a_self_play_card_table_has_each_cards_status(tmp_path: Path) -> None:
+    """One policy: the card table's ``status`` is the findings' rule, the 95% interval
+    against the band (0.9-1.1), for every card taken often enough."""
+    run = tmp_path / "self"
+    simulate("fairy-tale", variant="expert", players=4, policies="greedy", seed=3,
+             n_games=600, out=run, progress=False)  # fmt: skip
+    index = build_report(run, tmp_path / "rep")
+    cards = pl.read_csv(index.parent / "cards.csv")
+    assert cards.columns[:6] == ["card", "n", "ws", "ws_lo", "ws_hi", "status"]
+    for row in cards.iter_rows(named=True):
+        lo, hi = row["ws_lo"], row["ws_hi"]
+        expected = (
+            "not checked" if row["n"] < strength.MIN_TAKEN
+            else "strong" if lo > 1.1 else "weak" if hi < 0.9
+            else "even" if lo >= 0.9 and hi <= 1.1
+            else "not checked" if hi - lo > 0.2 else "unclear"
+        )  # fmt: skip
+        assert row["status"] == expected, row["card"]
+    assert {"strong", "weak"} <= set(cards["status"])  # greedy's own verdicts exist
 
 
 def test_full_report_renders_in_browser(
@@ -322,11 +344,14 @@ def test_findings_name_given_cards_that_differ_from_chosen_ones() -> None:
 def test_the_card_table_note_explains_only_the_columns_there() -> None:
     from talesim.reports.report import card_table_note
 
-    drako = card_table_note(["card", "n", "ws", "ws_lo", "ws_hi", "flag"])
+    drako = card_table_note(["card", "n", "ws", "ws_lo", "ws_hi", "status"], (0.8, 1.25))
     assert "_played" not in drako
     assert "_final" not in drako
-    assert drako.startswith("n: copies taken; ws: win share when taken; flag: high or low")
-    ft = card_table_note(["card", "n", "ws", "ws_played", "ws_final", "mean_pick", "n_given"])
+    assert drako.startswith(
+        "n: copies taken; ws: win share when taken; status: against the band 0.8–1.25"
+    )
+    columns = ["card", "n", "ws", "ws_played", "ws_final", "mean_pick", "n_given"]
+    ft = card_table_note(columns, (0.9, 1.1))
     assert "_played / _not_played" in ft
     assert "_final: copies in the final tableau" in ft
     assert "_given: copies that came without a choice" in ft

@@ -3,6 +3,9 @@ interval straddling the band edge; ratings and their intervals; rank correlation
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import polars as pl
 import pytest
 
@@ -153,3 +156,27 @@ def test_rank_correlation_of_adjacent_levels() -> None:
     }
     flipped = df.with_columns(pl.when(pl.col("policy") == "q").then(-pl.col("ws")).otherwise("ws"))
     assert st.rank_correlations(flipped, ["p", "q"])["spearman"][0] == pytest.approx(-1.0)
+
+
+def test_a_relative_share_counts_both_errors() -> None:
+    """``relative_share``: the log half-widths add in quadrature (0.3 and 0.4 make 0.5); an
+    exact policy share only scales the card's interval; a card that never won has a low end
+    of 0, and a policy share whose interval reaches 0 leaves the high end unbounded."""
+    e = math.exp
+    ws, lo, hi = st.relative_share(
+        np.array([1.0]), np.array([e(-0.3)]), np.array([e(0.3)]), 1.0, e(-0.4), e(0.4)
+    )
+    assert (ws[0], lo[0], hi[0]) == pytest.approx((1.0, e(-0.5), e(0.5)))
+    ws, lo, hi = st.relative_share(
+        np.array([1.2, 0.0]), np.array([1.0, 0.0]), np.array([1.5, 0.2]), 2.0, 2.0, 2.0
+    )
+    assert list(ws) == pytest.approx([0.6, 0.0])
+    assert list(lo) == pytest.approx([0.5, 0.0])
+    assert list(hi) == pytest.approx([0.75, 0.1])
+    ws, lo, hi = st.relative_share(
+        np.array([2.0]), np.array([1.5]), np.array([2.5]), 0.01, 0.0, 0.05
+    )
+    assert ws[0] == pytest.approx(200.0)
+    assert lo[0] == pytest.approx(200.0 * math.exp(-math.hypot(math.log(2 / 1.5), math.log(5))))
+    assert math.isnan(hi[0])
+    assert all(math.isnan(a[0]) for a in st.relative_share(*([np.array([1.0])] * 3), 0, 0, 0.1))

@@ -170,15 +170,29 @@ def prepare(
 #: Result arrays only the search kernel fills (``kernel.ChunkOut``): left out of heuristic runs.
 SEARCH_ONLY = ("playouts", "end_visible", "end_alt")
 
-#: ``simulate_arrays(prepared, seed, first_game, n_games, check=False, record=None)``: a
-#: chunk's raw result arrays (``kernel.ChunkOut`` fields; ``engine_kit.simulator``); a
-#: heuristic run's as they always were (no ``SEARCH_ONLY`` arrays).
-simulate_arrays = engine_kit.simulator(
+_simulate_arrays = engine_kit.simulator(
     "drako",
     f"{__package__}.kernel",
     lambda prepared, n: result_buffers(n, prepared.players, max_turns(prepared)),
     search_only=SEARCH_ONLY,
 )
+
+
+def simulate_arrays(
+    prepared: Prepared,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    check: bool = False,
+    record: Any = None,
+) -> dict[str, np.ndarray]:
+    """A chunk's raw result arrays (``kernel.ChunkOut`` fields; ``engine_kit.simulator``),
+    every one game-major like every game's: the draw log, which the kernel writes
+    turn-major (``result_buffers``), as a transposed view, ``draws[game, turn - 1]``. A
+    heuristic run's as they always were (no ``SEARCH_ONLY`` arrays)."""
+    arrays = _simulate_arrays(prepared, seed, first_game, n_games, check, record)
+    arrays["draws"] = arrays["draws"].T
+    return arrays
 
 
 def max_turns(prepared: Prepared) -> int:
@@ -298,8 +312,9 @@ def decode_draws(records: np.ndarray) -> dict[str, np.ndarray]:
 def draw_table(
     draws: np.ndarray, turns: np.ndarray, game_id: np.ndarray, players: int
 ) -> pl.DataFrame:
-    """The ``draws`` table from a chunk's draw logs (``draws`` int16[cap x P, n], turn-major:
-    the first ``turns[i]`` records of game i, column i, used): one row per turn, i.e. per
+    """The ``draws`` table from a chunk's draw logs (``draws`` int16[n, cap x P], the first
+    ``turns[i]`` records of game i used; a transposed view of the kernel's turn-major log
+    in a run, ``simulate_arrays``): one row per turn, i.e. per
     draw decision (§4.1): game_id, seat, turn, source (``discard``: the top discard, which
     must be placed; ``deck``: the top of the draw pile), card (the kind taken), placed
     (false: a drawn card put on the discard pile, a face-down cell revealed), cell (placed
@@ -310,9 +325,10 @@ def draw_table(
     t0 = np.arange(int(used.sum()), dtype=np.int32) - np.repeat(
         np.cumsum(used, dtype=np.int32) - used, used
     )
-    # game-major again, the rows games used only: the gather below then reads each game's
-    # records side by side, not one a row (a cache miss a record)
-    log = np.ascontiguousarray(draws[: int(used.max(initial=0))].T)
+    # the turns games used, copied into a contiguous game-major block: the gather below then
+    # reads each game's records side by side, not one a row of the kernel's turn-major log
+    # (a cache miss a record)
+    log = np.ascontiguousarray(draws[:, : int(used.max(initial=0))])
     f = decode_draws(log[gi, t0])
     return pl.DataFrame(
         {
