@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -125,13 +126,14 @@ def test_findings_without_seat_advantage_or_cards_outside(tmp_path: Path) -> Non
     assert len(found) == 2  # one policy: no policy line
 
 
-def test_mixed_run_findings_name_each_policy(tmp_path: Path) -> None:
-    """Two policies, alternating seats: ``a`` wins 3 games of 4; card x is taken by every
-    winner, card y by every loser."""
+def two_policy_run(tmp_path: Path, b_wins: Callable[[int], bool]) -> Path:
+    """800 two-player games of policies ``a`` and ``b``, alternating seats; ``b`` wins the
+    games ``g`` where ``b_wins(g)``, ``a`` the others; card x is taken by every winner,
+    card y by every loser."""
     rows, cards = [], []
     for g in range(800):
         policies = ("a", "b") if g % 2 else ("b", "a")
-        winner = policies.index("a") if g % 4 else policies.index("b")
+        winner = policies.index("b" if b_wins(g) else "a")
         for s in range(2):
             won = s == winner
             rows.append((g, s, policies[s], 10 + won, 1 if won else 2, 1.0 if won else 0.0))
@@ -144,6 +146,12 @@ def test_mixed_run_findings_name_each_policy(tmp_path: Path) -> None:
     manifest = json.loads((run / "manifest.json").read_text())
     manifest["policies"] = ["a", "b"]
     (run / "manifest.json").write_text(json.dumps(manifest))
+    return run
+
+
+def test_mixed_run_findings_name_each_policy(tmp_path: Path) -> None:
+    """``a`` wins 3 games of 4."""
+    run = two_policy_run(tmp_path, lambda g: g % 4 == 0)
     index = build_report(run, tmp_path / "rep")
     found = write_report(run, tmp_path / "rep2").findings
     assert found[0].startswith("Cards outside the band 0.9–1.1 (95% interval wholly above")
@@ -159,22 +167,7 @@ def test_mixed_run_findings_name_each_policy(tmp_path: Path) -> None:
 def test_a_policy_that_rarely_wins_judges_no_card(tmp_path: Path) -> None:
     """``b`` wins 50 games of 800 (fewer than ``MIN_TAKEN``): its cards are not judged
     against its tiny share, however far above it the games it won put them."""
-    rows, cards = [], []
-    for g in range(800):
-        policies = ("a", "b") if g % 2 else ("b", "a")
-        winner = policies.index("b") if g % 16 == 0 else policies.index("a")
-        for s in range(2):
-            won = s == winner
-            rows.append((g, s, policies[s], 10 + won, 1 if won else 2, 1.0 if won else 0.0))
-            cards.append((g, s, "x" if won else "y"))
-    seats = pl.DataFrame(
-        rows, schema=["game_id", "seat", "policy", "score", "rank", "win"], orient="row"
-    )
-    cards_df = pl.DataFrame(cards, schema=["game_id", "seat", "card"], orient="row")
-    run = synthetic_run(tmp_path / "mix", "fairy-tale", {"seats": seats, "cards": cards_df}, 2)
-    manifest = json.loads((run / "manifest.json").read_text())
-    manifest["policies"] = ["a", "b"]
-    (run / "manifest.json").write_text(json.dumps(manifest))
+    run = two_policy_run(tmp_path, lambda g: g % 16 == 0)
     report = write_report(run, tmp_path / "rep")
     assert report.findings[1] == "a: none."  # x 1.067: 2.0 / 1.875, y taken 50 times
     assert report.findings[2] == (
