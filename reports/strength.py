@@ -80,8 +80,10 @@ def card_shares(run_dir: Path, by_policy: bool = False) -> pl.DataFrame:
         if own.height == 1:
             share = [1.0, 1.0, 1.0]  # self-play: the policy's share is 1 by construction
         shares = _entity_shares(run, seats.filter(policy == p))
-        ws, lo, hi = relative_share(*(shares[c].to_numpy() for c in ("ws", "ws_lo", "ws_hi")),
-                                    *share)  # fmt: skip
+        ws, lo, hi = relative_share(
+            shares["ws"].to_numpy(), shares["ws_lo"].to_numpy(), shares["ws_hi"].to_numpy(),
+            *share,
+        )  # fmt: skip
         if own.height > 1 and policy_wins(n, share[0], run.players) < MIN_TAKEN:
             lo, hi = np.full_like(lo, np.nan), np.full_like(hi, np.nan)
         frames.append(

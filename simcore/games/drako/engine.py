@@ -216,9 +216,11 @@ def result_buffers(n_games: int, n_players: int, max_turns: int | None = None) -
     if max_turns is None:
         max_turns = TURN_CAP * n_players
 
-    shapes = new_chunk_out(0, n_players, max_turns)._replace(draws=None)
-    specs = [((n_games, *e.shape[1:]), e.dtype) for e in shapes if e is not None]
-    out = ChunkOut(*zeroed_buffers(specs), np.zeros((max_turns, n_games), np.int16))
+    template = new_chunk_out(0, n_players, max_turns)._asdict()
+    del template["draws"]  # turn-major, lazily mapped: below
+    specs = [((n_games, *e.shape[1:]), e.dtype) for e in template.values()]
+    buffers = dict(zip(template, zeroed_buffers(specs), strict=True))
+    out = ChunkOut(**buffers, draws=np.zeros((max_turns, n_games), np.int16))
     out.claim_legend[:] = -1  # ``new_chunk_out``'s padding
     return out
 
