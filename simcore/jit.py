@@ -148,10 +148,11 @@ def _lock_file(path: Path) -> int | None:
 _compile_locks = _CompileLocks()
 
 
-class _LockedCompile(CPUDispatcher):
-    """A dispatcher that compiles (or loads from the cache) a new signature only under its
-    cache directory's compile lock (``_CompileLocks``); a signature it has already is
-    returned as numba would."""
+class CachedDispatcher(CPUDispatcher):
+    """A dispatcher caching in its game's directory that compiles (or loads from the cache)
+    a new signature only under that directory's compile lock (``_CompileLocks``); a
+    signature it has already is returned as numba would. As is, a kernel Python calls
+    (``njit(cache=True, ...)``)."""
 
     _cache_dir: str = ""  # set by ``_in_game_cache``
 
@@ -161,10 +162,6 @@ class _LockedCompile(CPUDispatcher):
             return super().compile(sig)
         with global_compiler_lock, _compile_locks(self._cache_dir):
             return super().compile(sig)
-
-
-class EntryDispatcher(_LockedCompile):
-    """A kernel Python calls (``njit(cache=True, ...)``), compiled under the compile lock."""
 
 
 def _in_game_cache(func: Any, build: Callable[[], Any]) -> Any:
@@ -181,20 +178,25 @@ def _in_game_cache(func: Any, build: Callable[[], Any]) -> Any:
     return dispatcher
 
 
-def _cached(**options: Any) -> Callable[[Any], Any]:
-    """``njit(cache=True, **options)``, cached in the game's directory, compiled under the
-    compile lock."""
-    targetoptions = {"nopython": True, **options}
+def _decorator(kind: type[CachedDispatcher], **targetoptions: Any) -> Callable[[Any], Any]:
+    """A decorator making a ``kind`` dispatcher with ``targetoptions``, caching on, in the
+    directory of the function's game."""
 
     def build(func: Any) -> Any:
-        dispatcher = EntryDispatcher(py_func=func, locals={}, targetoptions=targetoptions)
+        dispatcher = kind(py_func=func, locals={}, targetoptions=targetoptions)
         dispatcher.enable_caching()
         return dispatcher
 
     return lambda func: _in_game_cache(func, lambda: build(func))
 
 
-class CalleeDispatcher(_LockedCompile):
+def _cached(**options: Any) -> Callable[[Any], Any]:
+    """``njit(cache=True, **options)``, cached in the game's directory, compiled under the
+    compile lock."""
+    return _decorator(CachedDispatcher, nopython=True, **options)
+
+
+class CalleeDispatcher(CachedDispatcher):
     """A helper only compiled functions call: compiled without numba's Python and C entry
     points (``no_cpython_wrapper``, ``no_cfunc_wrapper``), so ``simcore.link_late`` leaves
     its optimisation and machine code to the entry point that links it. A call from Python
@@ -220,13 +222,7 @@ def _callee(**options: Any) -> Callable[[Any], Any]:
         "no_cfunc_wrapper": True,
         **options,
     }
-
-    def build(func: Any) -> Any:
-        dispatcher = CalleeDispatcher(py_func=func, locals={}, targetoptions=targetoptions)
-        dispatcher.enable_caching()
-        return dispatcher
-
-    return lambda func: _in_game_cache(func, lambda: build(func))
+    return _decorator(CalleeDispatcher, **targetoptions)
 
 
 # _nrt / forceinline are real njit options, missing from the type stubs.
