@@ -248,14 +248,23 @@ def _quiet_logs() -> Iterator[None]:
     """distributed's own log lines at ERROR and above only, for the block: its warnings
     while the run goes on (a result rescheduled because the worker holding it died, a
     worker lost) are no news for the user, who sees the run go on or stop with one line.
-    A LocalCluster's processes are quieted by its ``silence_logs``; this is the client."""
-    log = logging.getLogger("distributed")
-    previous = log.level
-    log.setLevel(max(previous, logging.ERROR))
+    A LocalCluster's processes are quieted by its ``silence_logs``; this is the client.
+    distributed's logging config gives some of its loggers a level and a handler of their
+    own (``distributed.client`` at WARNING: "Couldn't gather 1 keys, rescheduling" when a
+    worker dies holding a result), so each is raised, not only the parent."""
+    loggers = [logging.getLogger("distributed")] + [
+        log
+        for name, log in logging.root.manager.loggerDict.items()
+        if name.startswith("distributed.") and isinstance(log, logging.Logger) and log.level
+    ]
+    previous = [log.level for log in loggers]
+    for log in loggers:
+        log.setLevel(max(log.level, logging.ERROR))
     try:
         yield
     finally:
-        log.setLevel(previous)
+        for log, level in zip(loggers, previous, strict=True):
+            log.setLevel(level)
 
 
 #: Attempts at starting a ``LocalCluster`` (``_local_cluster``).

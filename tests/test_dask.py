@@ -368,3 +368,17 @@ def test_a_local_cluster_whose_event_loop_starts_late_is_started_again() -> None
     outcomes[:] = [OSError("port in use"), "cluster"]
     with pytest.raises(OSError, match="port in use"):
         dask_backend._local_cluster(fake, 3)
+
+
+def test_distributeds_own_warnings_are_quiet_during_a_run() -> None:
+    """distributed configures ``distributed.client`` with a level of its own (WARNING, and
+    outside pytest a stderr handler): quieting only the ``distributed`` logger let
+    "Couldn't gather 1 keys, rescheduling" through beside the run's one ``error:`` line.
+    Every such logger is at ERROR inside ``_quiet_logs`` and back to its level after."""
+    client = logging.getLogger("distributed.client")
+    assert client.level == logging.WARNING  # distributed's own config
+    with dask_backend._quiet_logs():
+        assert not client.isEnabledFor(logging.WARNING)
+        assert not logging.getLogger("distributed").isEnabledFor(logging.WARNING)
+        assert client.isEnabledFor(logging.ERROR)
+    assert client.level == logging.WARNING
